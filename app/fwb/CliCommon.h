@@ -1,0 +1,44 @@
+#pragma once
+// Shared plumbing for fwb verbs: model arguments, error reporting, exit codes. No logic that the GUI
+// lacks lives here; verbs call library functions and print.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/io/ModelSource.h"
+#include "core/util/Result.h"
+
+namespace fwcli {
+
+inline constexpr int kOk = 0, kCheckFailed = 1, kBadInput = 2, kInternal = 3;
+
+// Model argument plus the options every model-taking verb accepts.
+struct ModelArgs {
+  std::string model;  // path or zoo:NAME
+  std::vector<std::string> inputShapes;
+  int64_t batch = 0;  // 0 = model's own
+  int64_t layers = 0, hidden = 0, seq = 0, image = 0;
+};
+void addModelArgs(CLI::App* cmd, ModelArgs& a, bool withBatch = true);
+fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* report = nullptr);
+
+// Prints "fwb: error: ..." to stderr and returns the exit code for the error class.
+int fail(const fw::Error& e);
+int failUsage(const std::string& message);
+
+// Verbs register themselves with a callback that sets the process exit code.
+using Runner = std::function<int()>;
+void setRunner(CLI::App* cmd, Runner r);
+int& exitCodeSlot();
+
+// Writes text to FILE atomically, or to stdout when FILE is "-" or empty.
+fw::Status writeOutput(const std::string& file, const std::string& text);
+
+// --- verbs (one file each; main.cpp lists them) ---
+void addInfoCommand(CLI::App& app);
+void addZooCommand(CLI::App& app);
+void addDemoCommand(CLI::App& app);
+
+}  // namespace fwcli

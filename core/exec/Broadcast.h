@@ -1,0 +1,86 @@
+#pragma once
+// Internal to core/exec: numpy-style broadcasting loops shared by the elementwise kernels.
+#include <array>
+#include <vector>
+
+#include "core/exec/Kernel.h"
+
+namespace fw::exec {
+
+// Calls fn(outOffset, inOffsets, len, innerStrides) for every row of the output (the last dim is the
+// row). Rows are split among threads when the output is large.
+template <size_t N, class Fn>
+void broadcastRows(const std::vector<int64_t>& out, const std::array<std::vector<int64_t>, N>& inDims, Fn fn) {
+  const size_t r = out.size();
+  if (r == 0) {
+    std::array<int64_t, N> off{};
+    std::array<int64_t, N> st{};
+    fn(int64_t{0}, off, int64_t{1}, st);
+    return;
+  }
+  std::array<std::vector<int64_t>, N> strides;
+  for (size_t k = 0; k < N; ++k) strides[k] = broadcastStrides(inDims[k], out);
+  const int64_t len = out[r - 1];
+  const int64_t rows = len == 0 ? 0 : numelOf(out) / len;
+  std::array<int64_t, N> inner{};
+  for (size_t k = 0; k < N; ++k) inner[k] = strides[k][r - 1];
+  parallelFor(rows, len, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t row = b; row < e; ++row) {
+      int64_t rem = row;
+      std::array<int64_t, N> off{};
+      for (size_t d = r - 1; d-- > 0;) {
+        const int64_t i = rem % out[d];
+        rem /= out[d];
+        for (size_t k = 0; k < N; ++k) off[k] += i * strides[k][d];
+      }
+      fn(row * len, off, len, inner);
+    }
+  });
+}
+
+// out[i] = f(a[i], b[i]) with broadcasting. A, B, R are element types.
+template <class A, class B, class R, class F>
+void binaryLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const std::vector<int64_t>& bd, R* out,
+                const std::vector<int64_t>& od, F f) {
+  const int64_t n = numelOf(od);
+  if (ad == od && bd == od) {
+    parallelFor(n, 1, [&](int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i) out[i] = f(a[i], b[i]);
+    });
+    return;
+  }
+  if (ad == od && numelOf(bd) == 1) {
+    const B bv = b[0];
+    parallelFor(n, 1, [&](int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i) out[i] = f(a[i], bv);
+    });
+    return;
+  }
+  if (bd == od && numelOf(ad) == 1) {
+    const A av = a[0];
+    parallelFor(n, 1, [&](int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i) out[i] = f(av, b[i]);
+    });
+    return;
+  }
+  broadcastRows<2>(od, {ad, bd}, [&](int64_t o, const std::array<int64_t, 2>& off, int64_t len,
+                                     const std::array<int64_t, 2>& st) {
+    const A* pa = a + off[0];
+    const B* pb = b + off[1];
+    R* po = out + o;
+    if (st[0] == 1 && st[1] == 1) {
+      for (int64_t i = 0; i < len; ++i) po[i] = f(pa[i], pb[i]);
+    } else if (st[0] == 1 && st[1] == 0) {
+      const B bv = *pb;
+      for (int64_t i = 0; i < len; ++i) po[i] = f(pa[i], bv);
+    } else if (st[0] == 0 && st[1] == 1) {
+      const A av = *pa;
+      for (int64_t i = 0; i < len; ++i) po[i] = f(av, pb[i]);
+    } else {
+      for (int64_t i = 0; i < len; ++i) po[i] = f(pa[i * st[0]], pb[i * st[1]]);
+    }
+  });
+}
+
+}  // namespace fw::exec

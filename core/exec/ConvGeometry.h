@@ -1,0 +1,26 @@
+#pragma once
+// Internal to core/exec: spatial geometry (pads, strides, dilations, output size) of Conv,
+// ConvTranspose and the pools, from the node's attributes including auto_pad.
+#include <vector>
+
+#include "core/exec/Kernel.h"
+
+namespace fw::exec {
+
+struct ConvGeometry {
+  std::vector<int64_t> in, out, kernel, strides, dilations, padsBegin, padsEnd;
+
+  int64_t kernelSize() const { return numelOf(kernel); }
+  int64_t outSize() const { return numelOf(out); }
+  int64_t inSize() const { return numelOf(in); }
+  // Stride 1, no padding, no dilation: a 1x1 kernel then reads the image as is.
+  bool isIdentityMapping() const;
+};
+
+// Conv (transposed = false) or ConvTranspose geometry for spatial input dims `in` and kernel dims.
+Result<ConvGeometry> convGeometry(const OpContext& c, const std::vector<int64_t>& in,
+                                  const std::vector<int64_t>& kernel, bool transposed);
+// MaxPool / AveragePool geometry (kernel_shape attribute, ceil_mode).
+Result<ConvGeometry> poolGeometry(const OpContext& c, const std::vector<int64_t>& in);
+
+}  // namespace fw::exec

@@ -1,0 +1,432 @@
+// The interpreter: walks a graph in topological order, keeps one runtime tensor per value id, frees
+// a value after its last use, and recurses for subgraphs (If/Loop/Scan) and model-local functions.
+#include "core/exec/Executor.h"
+
+#include <omp.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <exception>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/exec/Kernel.h"
+
+namespace fw {
+namespace exec {
+
+namespace {
+
+bool isDefaultDomain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+
+const std::unordered_map<std::string, KernelFn>& registry() {
+  static const std::unordered_map<std::string, KernelFn> table = [] {
+    std::unordered_map<std::string, KernelFn> t;
+    for (auto* part : {&elementwiseOps, &nnOps, &tensorOps, &reduceOps, &rnnOps, &controlOps, &resizeOps, &poolOps})
+      for (const auto& e : (*part)()) t.emplace(e.opType, e.fn);
+    return t;
+  }();
+  return table;
+}
+
+// Names a graph reads from enclosing scopes, including those read by its own nested subgraphs.
+void collectOuterRefs(const Graph& g, std::unordered_set<std::string>& out) {
+  for (const auto& v : g.values())
+    if (v.isOuterRef() && !v.consumers.empty()) out.insert(v.name);
+  for (const auto& n : g.nodes()) {
+    if (n.dead) continue;
+    for (const auto& sg : n.subgraphs()) collectOuterRefs(*sg, out);
+  }
+}
+
+struct Plan {
+  std::vector<NodeId> order;
+  std::vector<int32_t> uses;     // consumer count per value id
+  std::vector<char> keepAlive;   // graph outputs and values read by nested subgraphs
+};
+
+}  // namespace
+
+KernelFn findKernel(const std::string& opType) {
+  const auto& r = registry();
+  auto it = r.find(opType);
+  return it == r.end() ? nullptr : it->second;
+}
+
+struct Scope {
+  const Graph* graph = nullptr;
+  std::vector<RtTensor>* vals = nullptr;
+  const Scope* parent = nullptr;
+
+  const RtTensor* lookup(const std::string& name) const {
+    for (const Scope* s = this; s; s = s->parent) {
+      const ValueId id = s->graph->findValue(name);
+      if (id != kNoId && (*s->vals)[static_cast<size_t>(id)].defined()) return &(*s->vals)[static_cast<size_t>(id)];
+    }
+    return nullptr;
+  }
+};
+
+class Interpreter {
+ public:
+  Interpreter(const Model& m, const ExecOptions& o) : model_(m), opts_(o), opset_(m.opset("")) {
+    if (opset_ <= 0) opset_ = 17;
+  }
+
+  std::map<std::string, Tensor> intermediates;
+
+  Result<std::vector<RtTensor>> run(const Graph& g, const std::vector<RtTensor>& inputs,
+                                    const Scope* parent, const Attributes* callerAttrs, bool top) {
+    const Plan* plan = nullptr;
+    FW_ASSIGN_OR_RETURN(plan, planFor(g));
+    std::vector<RtTensor> vals(g.values().size());
+    Scope scope{&g, &vals, parent};
+
+    const auto& gin = g.inputs();
+    for (size_t k = 0; k < gin.size(); ++k) {
+      const Value& v = g.value(gin[k]);
+      if (k < inputs.size() && inputs[k].defined()) {
+        vals[static_cast<size_t>(gin[k])] = inputs[k];
+      } else if (v.initializer) {
+        vals[static_cast<size_t>(gin[k])] = RtTensor::fromTensor(*v.initializer);
+      } else {
+        return Error::badInput("graph '" + g.name + "': no value given for input '" + v.name + "'");
+      }
+    }
+    for (const auto& v : g.values())
+      if (v.initializer && !vals[static_cast<size_t>(v.id)].defined())
+        vals[static_cast<size_t>(v.id)] = RtTensor::fromTensor(*v.initializer);
+
+    std::vector<int32_t> uses = plan->uses;
+    for (NodeId nid : plan->order) {
+      if (opts_.cancel && opts_.cancel->load()) return Error::badInput("execution cancelled");
+      const Node& node = g.node(nid);
+      FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top));
+      for (const auto* list : {&node.inputs, &node.implicitInputs}) {
+        for (ValueId in : *list) {
+          if (in == kNoId) continue;
+          const auto idx = static_cast<size_t>(in);
+          if (--uses[idx] <= 0 && !plan->keepAlive[idx] && !g.value(in).initializer) vals[idx] = RtTensor();
+        }
+      }
+    }
+    std::vector<RtTensor> outs;
+    outs.reserve(g.outputs().size());
+    for (ValueId o : g.outputs()) {
+      const RtTensor* t = vals[static_cast<size_t>(o)].defined() ? &vals[static_cast<size_t>(o)]
+                                                                 : (parent ? parent->lookup(g.value(o).name) : nullptr);
+      if (!t) return Error::badInput("graph '" + g.name + "': output '" + g.value(o).name + "' was not computed");
+      outs.push_back(*t);
+    }
+    return outs;
+  }
+
+ private:
+  Result<const Plan*> planFor(const Graph& g) {
+    std::lock_guard<std::mutex> lock(planMutex_);
+    auto it = plans_.find(&g);
+    if (it != plans_.end()) return &it->second;
+    Plan p;
+    FW_ASSIGN_OR_RETURN(p.order, g.topoOrder());
+    p.uses.assign(g.values().size(), 0);
+    p.keepAlive.assign(g.values().size(), 0);
+    std::unordered_set<std::string> outer;
+    for (NodeId n : p.order) {
+      for (ValueId v : g.node(n).inputs)
+        if (v != kNoId) ++p.uses[static_cast<size_t>(v)];
+      for (ValueId v : g.node(n).implicitInputs)
+        if (v != kNoId) ++p.uses[static_cast<size_t>(v)];
+      for (const auto& sg : g.node(n).subgraphs()) collectOuterRefs(*sg, outer);
+    }
+    for (ValueId o : g.outputs()) p.keepAlive[static_cast<size_t>(o)] = 1;
+    for (const auto& name : outer) {
+      const ValueId id = g.findValue(name);
+      if (id != kNoId) p.keepAlive[static_cast<size_t>(id)] = 1;
+    }
+    return &plans_.emplace(&g, std::move(p)).first->second;
+  }
+
+  Status runNode(const Graph& g, const Node& node, std::vector<RtTensor>& vals, const Scope& scope,
+                 const Attributes* callerAttrs, bool top) {
+    std::vector<const RtTensor*> in(node.inputs.size(), nullptr);
+    for (size_t k = 0; k < node.inputs.size(); ++k) {
+      const ValueId v = node.inputs[k];
+      if (v == kNoId) continue;
+      const RtTensor& t = vals[static_cast<size_t>(v)];
+      if (t.defined()) {
+        in[k] = &t;
+        continue;
+      }
+      const Value& val = g.value(v);
+      const RtTensor* o = val.isOuterRef() && scope.parent ? scope.parent->lookup(val.name) : nullptr;
+      if (!o)
+        return Error::badInput("node '" + node.name + "' (" + node.opType + "): input '" + val.name +
+                               "' has no value");
+      in[k] = o;
+    }
+
+    // Attributes of a function body may refer to the calling node's attributes.
+    const Attributes* attrs = &node.attrs;
+    Attributes resolved;
+    if (callerAttrs) {
+      bool anyRef = false;
+      for (const auto& a : node.attrs.all()) anyRef |= !a.refAttrName.empty();
+      if (anyRef) {
+        for (const auto& a : node.attrs.all()) {
+          if (a.refAttrName.empty()) {
+            resolved.set(a);
+          } else if (const Attribute* c = callerAttrs->find(a.refAttrName)) {
+            Attribute copy = *c;
+            copy.name = a.name;
+            resolved.set(std::move(copy));
+          }
+        }
+        attrs = &resolved;
+      }
+    }
+
+    std::vector<RtTensor> outs;
+    if (isDefaultDomain(node.domain) && findKernel(node.opType)) {
+      OpContext ctx{node, *attrs, model_, opset_, std::move(in), {}, this, &scope};
+      ctx.out.resize(node.outputs.size());
+      Status st;
+      try {
+        st = findKernel(node.opType)(ctx);
+      } catch (const std::exception& e) {
+        return Error::internal("node '" + node.name + "' (" + node.opType + "): " + e.what());
+      }
+      if (!st.ok()) return st;
+      outs = std::move(ctx.out);
+    } else if (const Function* fn = model_.findFunction(node.domain, node.opType)) {
+      if (!fn->body) return Error::badInput("function '" + fn->name + "' has no body");
+      std::vector<RtTensor> args;
+      for (const RtTensor* t : in) args.push_back(t ? *t : RtTensor());
+      auto r = run(*fn->body, args, nullptr, attrs, false);
+      if (!r.ok())
+        return r.error().context("node '" + node.name + "' (function " +
+                                 (node.domain.empty() ? "" : node.domain + ":") + node.opType + ")");
+      outs = std::move(r).value();
+    } else {
+      const std::string dom = isDefaultDomain(node.domain) ? "" : node.domain + ":";
+      return Error::badInput("unsupported op '" + dom + node.opType + "' at node '" + node.name +
+                             "': the reference executor does not implement it");
+    }
+
+    for (size_t k = 0; k < node.outputs.size(); ++k) {
+      const ValueId o = node.outputs[k];
+      if (o == kNoId) continue;
+      if (k >= outs.size() || !outs[k].defined())
+        return Error::badInput("node '" + node.name + "' (" + node.opType + "): output " + std::to_string(k) +
+                               " ('" + g.value(o).name + "') is not supported by the reference executor");
+      if (top && opts_.keepIntermediates) intermediates[g.value(o).name] = outs[k].toTensor();
+      vals[static_cast<size_t>(o)] = std::move(outs[k]);
+    }
+    return {};
+  }
+
+  const Model& model_;
+  const ExecOptions& opts_;
+  int64_t opset_;
+  std::mutex planMutex_;
+  std::unordered_map<const Graph*, Plan> plans_;
+};
+
+Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const std::vector<RtTensor>& inputs) {
+  return ctx.interp->run(g, inputs, static_cast<const Scope*>(ctx.scope), nullptr, false);
+}
+
+}  // namespace exec
+
+namespace {
+
+class ThreadGuard {
+ public:
+  explicit ThreadGuard(int threads) : saved_(omp_get_max_threads()) {
+    if (threads > 0) omp_set_num_threads(threads);
+  }
+  ~ThreadGuard() { omp_set_num_threads(saved_); }
+
+ private:
+  int saved_;
+};
+
+Result<RunResult> runImpl(const Model& model, const std::vector<exec::RtTensor>& inputs, const ExecOptions& opts) {
+  if (!model.graph) return Error::badInput("model has no graph");
+  ThreadGuard tg(opts.threads);
+  exec::Interpreter interp(model, opts);
+  auto r = interp.run(*model.graph, inputs, nullptr, nullptr, true);
+  if (!r.ok()) return r.error();
+  RunResult out;
+  for (const auto& t : *r) out.outputs.push_back(t.toTensor());
+  out.intermediates = std::move(interp.intermediates);
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<Tensor>> runGraph(const Model& model, const std::vector<Tensor>& inputs, const ExecOptions& opts) {
+  if (!model.graph) return Error::badInput("model has no graph");
+  const auto& gin = model.graph->inputs();
+  if (inputs.size() != gin.size())
+    return Error::badInput("model expects " + std::to_string(gin.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
+  std::vector<exec::RtTensor> rt;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inputs[k].dtype() == DType::Undefined && !model.graph->value(gin[k]).initializer)
+      return Error::badInput("input '" + model.graph->value(gin[k]).name + "' is empty");
+    rt.push_back(inputs[k].dtype() == DType::Undefined ? exec::RtTensor() : exec::RtTensor::fromTensor(inputs[k]));
+  }
+  auto r = runImpl(model, rt, opts);
+  if (!r.ok()) return r.error();
+  return std::move(r->outputs);
+}
+
+Result<RunResult> runGraphNamed(const Model& model, const std::map<std::string, Tensor>& inputs,
+                                const ExecOptions& opts) {
+  if (!model.graph) return Error::badInput("model has no graph");
+  const Graph& g = *model.graph;
+  std::set<std::string> known;
+  std::vector<exec::RtTensor> rt;
+  for (ValueId id : g.inputs()) {
+    const Value& v = g.value(id);
+    known.insert(v.name);
+    auto it = inputs.find(v.name);
+    if (it != inputs.end()) {
+      rt.push_back(exec::RtTensor::fromTensor(it->second));
+    } else if (v.initializer) {
+      rt.emplace_back();
+    } else {
+      return Error::badInput("no value given for graph input '" + v.name + "'");
+    }
+  }
+  for (const auto& [name, t] : inputs)
+    if (!known.count(name)) return Error::badInput("'" + name + "' is not a graph input");
+  return runImpl(model, rt, opts);
+}
+
+bool isOpSupported(const std::string& opType, const std::string& domain) {
+  return exec::isDefaultDomain(domain) && exec::findKernel(opType) != nullptr;
+}
+
+std::vector<std::string> supportedOps() {
+  std::vector<std::string> out;
+  for (const auto& [name, fn] : exec::registry()) out.push_back(name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+void scanUnsupported(const Model& m, const Graph& g, std::set<std::string>& out, std::set<const Graph*>& seen) {
+  if (!seen.insert(&g).second) return;
+  for (const auto& n : g.nodes()) {
+    if (n.dead) continue;
+    if (exec::isDefaultDomain(n.domain) && exec::findKernel(n.opType)) {
+      for (const auto& sg : n.subgraphs()) scanUnsupported(m, *sg, out, seen);
+      continue;
+    }
+    if (const Function* f = m.findFunction(n.domain, n.opType)) {
+      if (f->body) scanUnsupported(m, *f->body, out, seen);
+      continue;
+    }
+    out.insert(exec::isDefaultDomain(n.domain) ? n.opType : n.domain + ":" + n.opType);
+  }
+}
+}  // namespace
+
+std::vector<std::string> unsupportedOps(const Model& model) {
+  std::set<std::string> out;
+  std::set<const Graph*> seen;
+  if (model.graph) scanUnsupported(model, *model.graph, out, seen);
+  return {out.begin(), out.end()};
+}
+
+namespace {
+// splitmix64: the same numbers on every platform and standard library.
+struct Rng {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  float uniform() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }  // [0,1)
+};
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Upper bound for integer values feeding a Gather as indices: the gathered table's size on its axis.
+int64_t gatherBound(const Graph& g, ValueId v) {
+  int64_t bound = 0;
+  for (NodeId c : g.value(v).consumers) {
+    const Node& n = g.node(c);
+    if (n.dead || n.opType != "Gather" || n.inputs.size() < 2 || n.inputs[1] != v) continue;
+    const Value& table = g.value(n.inputs[0]);
+    if (!table.shape.rankKnown) continue;
+    int64_t axis = n.attrs.intOr("axis", 0);
+    if (axis < 0) axis += static_cast<int64_t>(table.shape.rank());
+    if (axis < 0 || axis >= static_cast<int64_t>(table.shape.rank())) continue;
+    const Dim& d = table.shape.dims[static_cast<size_t>(axis)];
+    if (d.isStatic() && d.value > 0) bound = bound ? std::min(bound, d.value) : d.value;
+  }
+  return bound;
+}
+}  // namespace
+
+Result<std::vector<Tensor>> randomInputs(const Model& model, uint64_t seed) {
+  if (!model.graph) return Error::badInput("model has no graph");
+  const Graph& g = *model.graph;
+  std::vector<Tensor> out;
+  Rng rng{seed};
+  for (ValueId id : g.inputs()) {
+    const Value& v = g.value(id);
+    if (v.initializer) {
+      out.push_back(*v.initializer);
+      continue;
+    }
+    if (!v.shape.rankKnown)
+      return Error::badInput("input '" + v.name + "' has an unknown shape; give it with --input-shape " + v.name +
+                             "=d0,d1,...");
+    std::vector<int64_t> dims;
+    for (const auto& d : v.shape.dims) {
+      if (!d.isStatic())
+        return Error::badInput("input '" + v.name + "' has a symbolic dim '" + d.str() + "' (shape " +
+                               v.shape.str() + "); bind it with --input-shape " +
+                               (d.symbol.empty() ? v.name + "=..." : d.symbol + "=N") + " or --batch");
+      dims.push_back(d.value);
+    }
+    const int64_t n = exec::numelOf(dims);
+    const std::string lname = lower(v.name);
+    const bool isMask = lname.find("mask") != std::string::npos;
+    exec::RtTensor t = exec::RtTensor::alloc(v.dtype, dims);
+    switch (t.store()) {
+      case exec::Store::F32:
+        for (int64_t k = 0; k < n; ++k) t.mf()[k] = isMask ? 1.f : rng.uniform() * 2.f - 1.f;
+        break;
+      case exec::Store::I64: {
+        int64_t bound = gatherBound(g, id);
+        if (bound <= 0) bound = 100;
+        if (v.dtype == DType::Int8 || v.dtype == DType::UInt8) bound = std::min<int64_t>(bound, 100);
+        for (int64_t k = 0; k < n; ++k)
+          t.mi()[k] = isMask ? 1 : static_cast<int64_t>(rng.next() % static_cast<uint64_t>(bound));
+        break;
+      }
+      case exec::Store::U8:
+        for (int64_t k = 0; k < n; ++k) t.mb()[k] = 1;
+        break;
+      default:
+        return Error::badInput("input '" + v.name + "' has type " + std::string(dtypeName(v.dtype)) +
+                               ", which random inputs cannot make");
+    }
+    out.push_back(t.toTensor());
+  }
+  return out;
+}
+
+}  // namespace fw

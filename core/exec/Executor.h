@@ -1,0 +1,50 @@
+#pragma once
+// The reference executor: runs a Model's graph on the CPU, float32 for every floating type and int64
+// for every integer type, so that an original and a fused model can be compared on the same inputs.
+//
+// Control flow (If, Loop, Scan) runs its subgraphs; a node whose (domain, opType) names a model-local
+// function (e.g. the fusion engine's `fwb.fused` kernels) runs the function body inline. An op the
+// executor does not know fails with an error naming it — never a guessed answer.
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/ir/Model.h"
+#include "core/util/Result.h"
+
+namespace fw {
+
+struct ExecOptions {
+  int threads = 0;                 // 0 = OpenMP default (all cores)
+  bool keepIntermediates = false;  // RunResult::intermediates gets every computed value by name
+  const std::atomic<bool>* cancel = nullptr;  // checked between nodes; a cancel is a BadInput error
+};
+
+struct RunResult {
+  std::vector<Tensor> outputs;                   // graph output order
+  std::map<std::string, Tensor> intermediates;   // only with keepIntermediates
+};
+
+// Inputs in graph input order (runtime inputs only; initializers are the model's own).
+Result<std::vector<Tensor>> runGraph(const Model& model, const std::vector<Tensor>& inputs,
+                                     const ExecOptions& opts = {});
+// Inputs by name; graph inputs that are also initializers may be omitted (their default is used).
+Result<RunResult> runGraphNamed(const Model& model, const std::map<std::string, Tensor>& inputs,
+                                const ExecOptions& opts = {});
+
+// Is the op known to the executor (ai.onnx domain)?
+bool isOpSupported(const std::string& opType, const std::string& domain = "");
+// All ai.onnx op types the executor implements, sorted.
+std::vector<std::string> supportedOps();
+// Op types in the model (graph, subgraphs, function bodies) that the executor can neither run nor
+// resolve as a model function; "domain:op" for non-default domains. Sorted, unique.
+std::vector<std::string> unsupportedOps(const Model& model);
+
+// Seeded inputs for every runtime graph input: floats uniform in [-1, 1]; integer inputs in [0, 100),
+// bounded by the first dim of a table they index through Gather; inputs named like masks get 1; bools
+// are true. A symbolic or unknown dim is an error asking for --input-shape.
+Result<std::vector<Tensor>> randomInputs(const Model& model, uint64_t seed);
+
+}  // namespace fw

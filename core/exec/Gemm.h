@@ -1,0 +1,13 @@
+#pragma once
+// Internal to core/exec: single-precision GEMM on row-major matrices (Eigen underneath; its OpenMP
+// parallelism uses every core unless called from inside a parallel region).
+#include <cstdint>
+
+namespace fw::exec {
+
+// C[M,N] = alpha * op(A) * op(B) + beta * C. op(A) is [M,K]; lda/ldb/ldc are row strides of the
+// matrices as stored. beta == 0 ignores C's previous contents (may be uninitialised).
+void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+           const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+
+}  // namespace fw::exec

@@ -1,0 +1,348 @@
+#include "core/exec/Kernel.h"
+
+#include <omp.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+namespace fw::exec {
+
+Store storeOf(DType t) {
+  switch (t) {
+    case DType::Float32:
+    case DType::Float16:
+    case DType::BFloat16:
+    case DType::Float64: return Store::F32;
+    case DType::Int8:
+    case DType::UInt8:
+    case DType::Int16:
+    case DType::UInt16:
+    case DType::Int32:
+    case DType::UInt32:
+    case DType::Int64:
+    case DType::UInt64: return Store::I64;
+    case DType::Bool: return Store::U8;
+    case DType::String: return Store::Str;
+    default: return Store::None;
+  }
+}
+
+int64_t numelOf(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+namespace {
+template <class T>
+std::shared_ptr<T[]> makeArray(int64_t n) {
+  return std::shared_ptr<T[]>(new T[static_cast<size_t>(std::max<int64_t>(n, 1))]);
+}
+}  // namespace
+
+RtTensor RtTensor::alloc(DType dtype, std::vector<int64_t> dims) {
+  RtTensor r;
+  r.dtype = dtype;
+  r.dims = std::move(dims);
+  const int64_t n = r.numel();
+  switch (storeOf(dtype)) {
+    case Store::F32: {
+      auto p = makeArray<float>(n);
+      r.data_ = p.get();
+      r.hold_ = p;
+      break;
+    }
+    case Store::I64: {
+      auto p = makeArray<int64_t>(n);
+      r.data_ = p.get();
+      r.hold_ = p;
+      break;
+    }
+    case Store::U8: {
+      auto p = makeArray<uint8_t>(n);
+      r.data_ = p.get();
+      r.hold_ = p;
+      break;
+    }
+    case Store::Str: {
+      auto p = makeArray<std::string>(n);
+      r.data_ = p.get();
+      r.hold_ = p;
+      break;
+    }
+    case Store::None: r.dtype = DType::Undefined; break;
+  }
+  return r;
+}
+
+RtTensor RtTensor::zeros(DType dtype, std::vector<int64_t> dims) {
+  RtTensor r = alloc(dtype, std::move(dims));
+  const int64_t n = r.numel();
+  switch (r.store()) {
+    case Store::F32: std::fill(r.mf(), r.mf() + n, 0.f); break;
+    case Store::I64: std::fill(r.mi(), r.mi() + n, int64_t{0}); break;
+    case Store::U8: std::fill(r.mb(), r.mb() + n, uint8_t{0}); break;
+    default: break;
+  }
+  return r;
+}
+
+RtTensor RtTensor::fromTensor(const Tensor& t) {
+  const DType dt = t.dtype();
+  const int64_t n = t.numel();
+  const bool direct = (dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool) &&
+                      t.rawData() != nullptr &&
+                      t.byteSize() == static_cast<size_t>(n) * dtypeSize(dt);
+  if (direct) {
+    RtTensor r;
+    r.dtype = dt;
+    r.dims = t.dims();
+    auto keep = std::make_shared<const Tensor>(t);
+    r.data_ = const_cast<uint8_t*>(keep->rawData());
+    r.hold_ = keep;
+    return r;
+  }
+  RtTensor r = alloc(dt, t.dims());
+  switch (r.store()) {
+    case Store::F32:
+      for (int64_t k = 0; k < n; ++k) r.mf()[k] = static_cast<float>(t.getDouble(k));
+      break;
+    case Store::I64:
+      for (int64_t k = 0; k < n; ++k) r.mi()[k] = t.getInt64(k);
+      break;
+    case Store::U8:
+      for (int64_t k = 0; k < n; ++k) r.mb()[k] = t.getDouble(k) != 0 ? 1 : 0;
+      break;
+    case Store::Str: {
+      const auto& s = t.strings();
+      for (int64_t k = 0; k < n && k < static_cast<int64_t>(s.size()); ++k) r.ms()[k] = s[static_cast<size_t>(k)];
+      break;
+    }
+    case Store::None: break;
+  }
+  return r;
+}
+
+RtTensor RtTensor::scalarF(float v) {
+  RtTensor r = alloc(DType::Float32, {});
+  r.mf()[0] = v;
+  return r;
+}
+RtTensor RtTensor::scalarI(int64_t v) {
+  RtTensor r = alloc(DType::Int64, {});
+  r.mi()[0] = v;
+  return r;
+}
+RtTensor RtTensor::vecI(const std::vector<int64_t>& v) {
+  RtTensor r = alloc(DType::Int64, {static_cast<int64_t>(v.size())});
+  if (!v.empty()) std::memcpy(r.mi(), v.data(), v.size() * 8);
+  return r;
+}
+
+namespace {
+template <class T>
+Tensor packInts(DType dt, const std::vector<int64_t>& dims, const int64_t* src, int64_t n) {
+  std::vector<T> v(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) v[static_cast<size_t>(k)] = static_cast<T>(src[k]);
+  return Tensor::fromVector(dt, dims, v);
+}
+}  // namespace
+
+Tensor RtTensor::toTensor() const {
+  const int64_t n = numel();
+  switch (dtype) {
+    case DType::Float32: {
+      std::vector<float> v(f(), f() + n);
+      return Tensor::fromVector(dtype, dims, v);
+    }
+    case DType::Float64: {
+      std::vector<double> v(f(), f() + n);
+      return Tensor::fromVector(dtype, dims, v);
+    }
+    case DType::Float16: {
+      std::vector<uint16_t> v(static_cast<size_t>(n));
+      for (int64_t k = 0; k < n; ++k) v[static_cast<size_t>(k)] = floatToHalf(f()[k]);
+      return Tensor::fromVector(dtype, dims, v);
+    }
+    case DType::BFloat16: {
+      std::vector<uint16_t> v(static_cast<size_t>(n));
+      for (int64_t k = 0; k < n; ++k) {
+        uint32_t x;
+        std::memcpy(&x, &f()[k], 4);
+        if (std::isnan(f()[k])) {
+          v[static_cast<size_t>(k)] = 0x7fc0;
+        } else {
+          const uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
+          v[static_cast<size_t>(k)] = static_cast<uint16_t>((x + rounding) >> 16);
+        }
+      }
+      return Tensor::fromVector(dtype, dims, v);
+    }
+    case DType::Int8: return packInts<int8_t>(dtype, dims, i(), n);
+    case DType::UInt8: return packInts<uint8_t>(dtype, dims, i(), n);
+    case DType::Int16: return packInts<int16_t>(dtype, dims, i(), n);
+    case DType::UInt16: return packInts<uint16_t>(dtype, dims, i(), n);
+    case DType::Int32: return packInts<int32_t>(dtype, dims, i(), n);
+    case DType::UInt32: return packInts<uint32_t>(dtype, dims, i(), n);
+    case DType::Int64: return packInts<int64_t>(dtype, dims, i(), n);
+    case DType::UInt64: return packInts<uint64_t>(dtype, dims, i(), n);
+    case DType::Bool: {
+      std::vector<uint8_t> v(b(), b() + n);
+      return Tensor(DType::Bool, dims, std::move(v));
+    }
+    case DType::String: return Tensor(dims, std::vector<std::string>(s(), s() + n));
+    default: return Tensor();
+  }
+}
+
+double RtTensor::getD(int64_t k) const {
+  switch (store()) {
+    case Store::F32: return f()[k];
+    case Store::I64: return static_cast<double>(i()[k]);
+    case Store::U8: return b()[k];
+    default: return 0;
+  }
+}
+int64_t RtTensor::getI(int64_t k) const {
+  switch (store()) {
+    case Store::F32: return static_cast<int64_t>(f()[k]);
+    case Store::I64: return i()[k];
+    case Store::U8: return b()[k];
+    default: return 0;
+  }
+}
+std::vector<int64_t> RtTensor::toInts() const {
+  std::vector<int64_t> v(static_cast<size_t>(numel()));
+  for (size_t k = 0; k < v.size(); ++k) v[k] = getI(static_cast<int64_t>(k));
+  return v;
+}
+std::vector<float> RtTensor::toFloats() const {
+  std::vector<float> v(static_cast<size_t>(numel()));
+  for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<float>(getD(static_cast<int64_t>(k)));
+  return v;
+}
+
+Error OpContext::fail(const std::string& msg) const {
+  return Error::badInput("node '" + node.name + "' (" + node.opType + "): " + msg);
+}
+
+std::string dimsStr(const std::vector<int64_t>& d) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t k = 0; k < d.size(); ++k) os << (k ? "," : "") << d[k];
+  os << "]";
+  return os.str();
+}
+
+Result<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes) {
+  size_t rank = 0;
+  for (const auto& s : shapes) rank = std::max(rank, s.size());
+  std::vector<int64_t> out(rank, 1);
+  for (const auto& s : shapes) {
+    const size_t off = rank - s.size();
+    for (size_t k = 0; k < s.size(); ++k) {
+      int64_t& o = out[off + k];
+      const int64_t d = s[k];
+      if (d == o || d == 1) continue;
+      if (o == 1) {
+        o = d;
+        continue;
+      }
+      std::string all;
+      for (const auto& x : shapes) all += (all.empty() ? "" : " vs ") + dimsStr(x);
+      return Error::badInput("shapes cannot be broadcast: " + all);
+    }
+  }
+  return out;
+}
+
+std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (size_t k = dims.size(); k-- > 1;) s[k - 1] = s[k] * dims[k];
+  return s;
+}
+
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& out) {
+  std::vector<int64_t> s(out.size(), 0);
+  const auto own = stridesOf(dims);
+  const size_t off = out.size() - dims.size();
+  for (size_t k = 0; k < dims.size(); ++k) s[off + k] = dims[k] == 1 ? 0 : own[k];
+  return s;
+}
+
+int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+
+RtTensor castTo(const RtTensor& src, DType to) {
+  if (src.dtype == to) return src;
+  const Store from = src.store();
+  const Store dst = storeOf(to);
+  const int64_t n = src.numel();
+  RtTensor r = RtTensor::alloc(to, src.dims);
+  auto wrapInt = [to](int64_t v) -> int64_t {
+    switch (to) {
+      case DType::Int8: return static_cast<int8_t>(v);
+      case DType::UInt8: return static_cast<uint8_t>(v);
+      case DType::Int16: return static_cast<int16_t>(v);
+      case DType::UInt16: return static_cast<uint16_t>(v);
+      case DType::Int32: return static_cast<int32_t>(v);
+      case DType::UInt32: return static_cast<uint32_t>(v);
+      default: return v;
+    }
+  };
+  auto roundFloat = [to](float v) -> float {
+    if (to == DType::Float16) return halfToFloat(floatToHalf(v));
+    if (to == DType::BFloat16) {
+      if (std::isnan(v)) return v;
+      uint32_t x;
+      std::memcpy(&x, &v, 4);
+      x = (x + 0x7fffu + ((x >> 16) & 1u)) & 0xffff0000u;
+      float y;
+      std::memcpy(&y, &x, 4);
+      return y;
+    }
+    return v;
+  };
+  if (dst == Store::F32) {
+    for (int64_t k = 0; k < n; ++k) r.mf()[k] = roundFloat(static_cast<float>(src.getD(k)));
+  } else if (dst == Store::I64) {
+    if (from == Store::F32) {
+      for (int64_t k = 0; k < n; ++k) {
+        const float v = src.f()[k];
+        r.mi()[k] = std::isfinite(v) ? wrapInt(static_cast<int64_t>(v)) : std::numeric_limits<int64_t>::min();
+      }
+    } else {
+      for (int64_t k = 0; k < n; ++k) r.mi()[k] = wrapInt(src.getI(k));
+    }
+  } else if (dst == Store::U8) {
+    for (int64_t k = 0; k < n; ++k) r.mb()[k] = src.getD(k) != 0 ? 1 : 0;
+  }
+  return r;
+}
+
+RtTensor asFloat(const RtTensor& t) {
+  if (t.store() == Store::F32) return t;
+  return castTo(t, DType::Float32);
+}
+RtTensor asInt(const RtTensor& t) {
+  if (t.store() == Store::I64) return t;
+  return castTo(t, DType::Int64);
+}
+
+void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& fn) {
+  const int threads = omp_in_parallel() ? 1 : omp_get_max_threads();
+  if (threads <= 1 || n < 2 || n * costPerItem < 32768) {
+    fn(0, n);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    const int64_t t = omp_get_thread_num();
+    const int64_t nt = omp_get_num_threads();
+    const int64_t b = n * t / nt, e = n * (t + 1) / nt;
+    if (b < e) fn(b, e);
+  }
+}
+
+}  // namespace fw::exec

@@ -1,0 +1,146 @@
+#pragma once
+// Internal to core/exec: the runtime tensor the kernels work on, the context a kernel sees, and the
+// op registry. Not part of the public API (use Executor.h).
+//
+// Storage classes: every floating type (float16, bfloat16, float32, float64) is computed in float32,
+// every integer type in int64, bool as uint8, strings as std::string. `dtype` keeps the logical ONNX
+// type so results convert back exactly where the type allows (float64 keeps float32 precision).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ir/Graph.h"
+#include "core/ir/Model.h"
+#include "core/util/Result.h"
+
+namespace fw::exec {
+
+enum class Store { F32, I64, U8, Str, None };
+Store storeOf(DType t);
+
+int64_t numelOf(const std::vector<int64_t>& dims);
+
+class RtTensor {
+ public:
+  DType dtype = DType::Undefined;
+  std::vector<int64_t> dims;
+
+  RtTensor() = default;
+  // Uninitialised storage for numel(dims) elements of dtype's storage class.
+  static RtTensor alloc(DType dtype, std::vector<int64_t> dims);
+  static RtTensor zeros(DType dtype, std::vector<int64_t> dims);
+  static RtTensor fromTensor(const Tensor& t);  // shares float32/int64/bool bytes, converts others
+  static RtTensor scalarF(float v);
+  static RtTensor scalarI(int64_t v);
+  static RtTensor vecI(const std::vector<int64_t>& v);
+  Tensor toTensor() const;  // converts back to the logical dtype
+
+  bool defined() const { return dtype != DType::Undefined; }
+  Store store() const { return storeOf(dtype); }
+  int64_t numel() const { return numelOf(dims); }
+  size_t rank() const { return dims.size(); }
+
+  const float* f() const { return static_cast<const float*>(data_); }
+  const int64_t* i() const { return static_cast<const int64_t*>(data_); }
+  const uint8_t* b() const { return static_cast<const uint8_t*>(data_); }
+  const std::string* s() const { return static_cast<const std::string*>(data_); }
+  float* mf() { return static_cast<float*>(data_); }
+  int64_t* mi() { return static_cast<int64_t*>(data_); }
+  uint8_t* mb() { return static_cast<uint8_t*>(data_); }
+  std::string* ms() { return static_cast<std::string*>(data_); }
+  const void* raw() const { return data_; }
+  void* mraw() { return data_; }
+
+  // Same storage, new dims (numel must match).
+  RtTensor reshaped(std::vector<int64_t> newDims) const {
+    RtTensor r = *this;
+    r.dims = std::move(newDims);
+    return r;
+  }
+  // Same values under another logical dtype of the same storage class.
+  RtTensor retyped(DType t) const {
+    RtTensor r = *this;
+    r.dtype = t;
+    return r;
+  }
+  // Element k as double / int64 regardless of storage (for small shape-like tensors).
+  double getD(int64_t k) const;
+  int64_t getI(int64_t k) const;
+  std::vector<int64_t> toInts() const;
+  std::vector<float> toFloats() const;
+
+ private:
+  std::shared_ptr<const void> hold_;
+  void* data_ = nullptr;
+};
+
+class Interpreter;
+
+struct OpContext {
+  const Node& node;
+  const Attributes& attrs;  // function-body references already resolved
+  const Model& model;
+  int64_t opset = 17;       // ai.onnx opset in force
+  std::vector<const RtTensor*> in;  // nullptr for an omitted optional input
+  std::vector<RtTensor> out;        // one per node output; unused outputs may stay undefined
+  Interpreter* interp = nullptr;    // for control flow (subgraph execution)
+  const void* scope = nullptr;      // the caller's value scope (subgraph outer references)
+
+  size_t numIn() const { return in.size(); }
+  bool has(size_t k) const { return k < in.size() && in[k] != nullptr && in[k]->defined(); }
+  const RtTensor& input(size_t k) const { return *in[k]; }
+  bool wants(size_t k) const { return k < node.outputs.size() && node.outputs[k] != kNoId; }
+
+  Error fail(const std::string& msg) const;
+  int64_t attrInt(std::string_view n, int64_t def) const { return attrs.intOr(n, def); }
+  float attrFloat(std::string_view n, float def) const { return attrs.floatOr(n, def); }
+  std::string attrStr(std::string_view n, std::string def) const { return attrs.stringOr(n, std::move(def)); }
+  std::vector<int64_t> attrInts(std::string_view n) const {
+    return attrs.getInts(n).value_or(std::vector<int64_t>{});
+  }
+};
+
+using KernelFn = Status (*)(OpContext&);
+
+struct OpEntry {
+  const char* opType;
+  KernelFn fn;
+};
+
+// Each ops_*.cpp contributes one table; the registry concatenates them.
+std::vector<OpEntry> elementwiseOps();
+std::vector<OpEntry> nnOps();
+std::vector<OpEntry> tensorOps();
+std::vector<OpEntry> reduceOps();
+std::vector<OpEntry> rnnOps();
+std::vector<OpEntry> controlOps();
+std::vector<OpEntry> resizeOps();
+std::vector<OpEntry> poolOps();
+
+KernelFn findKernel(const std::string& opType);
+
+// Shared helpers ---------------------------------------------------------------------------------
+// Numpy broadcasting of shapes; error text when incompatible.
+Result<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes);
+// Strides of `dims` aligned to an output of rank `outRank`, 0 where broadcast.
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& out);
+int64_t normAxis(int64_t axis, int64_t rank);
+// The result type of converting element storage: makes a tensor of `to` from `src`.
+RtTensor castTo(const RtTensor& src, DType to);
+// float32 view of a numeric tensor (converting ints), and int64 view.
+RtTensor asFloat(const RtTensor& t);
+RtTensor asInt(const RtTensor& t);
+// Contiguous strides.
+std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims);
+std::string dimsStr(const std::vector<int64_t>& d);
+
+// Run `fn(begin, end)` over [0, n) split among OpenMP threads when n*costPerItem is large.
+void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& fn);
+
+// Control flow entry: run a subgraph with the given inputs, resolving outer references through
+// ctx.scope. Implemented by the interpreter (Executor.cpp).
+Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const std::vector<RtTensor>& inputs);
+
+}  // namespace fw::exec

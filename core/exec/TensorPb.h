@@ -1,0 +1,16 @@
+#pragma once
+// Single tensors as serialized onnx TensorProto files (the ONNX backend-test layout:
+// test_data_set_0/input_0.pb, output_0.pb, ...).
+#include <string>
+
+#include "core/ir/Tensor.h"
+#include "core/util/Result.h"
+
+namespace fw {
+
+// Reads a TensorProto file; `name` (optional) receives the tensor's name.
+Result<Tensor> readTensorPb(const std::string& path, std::string* name = nullptr);
+// Writes atomically.
+Status writeTensorPb(const std::string& path, const Tensor& t, const std::string& name = {});
+
+}  // namespace fw

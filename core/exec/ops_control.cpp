@@ -1,0 +1,160 @@
+// Control flow: If, Loop, Scan (opset 9+). Bodies run through the interpreter with the caller's
+// scope, so they can read values of the enclosing graphs by name.
+#include <algorithm>
+#include <cstring>
+
+#include "core/exec/Kernel.h"
+
+namespace fw::exec {
+namespace {
+
+size_t elemSize(const RtTensor& t) {
+  switch (t.store()) {
+    case Store::F32: return 4;
+    case Store::I64: return 8;
+    case Store::U8: return 1;
+    default: return 0;
+  }
+}
+
+void copyBlock(const RtTensor& src, int64_t so, RtTensor& dst, int64_t dof, int64_t n) {
+  if (src.store() == Store::Str) {
+    for (int64_t k = 0; k < n; ++k) dst.ms()[dof + k] = src.s()[so + k];
+    return;
+  }
+  const size_t es = elemSize(src);
+  std::memcpy(static_cast<char*>(dst.mraw()) + dof * static_cast<int64_t>(es),
+              static_cast<const char*>(src.raw()) + so * static_cast<int64_t>(es), static_cast<size_t>(n) * es);
+}
+
+// x with `axis` removed, taking index t along it.
+RtTensor sliceAxis(const RtTensor& x, int64_t axis, int64_t t) {
+  std::vector<int64_t> od = x.dims;
+  const int64_t len = od[static_cast<size_t>(axis)];
+  od.erase(od.begin() + axis);
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= x.dims[static_cast<size_t>(d)];
+  const int64_t inner = numelOf(std::vector<int64_t>(x.dims.begin() + axis + 1, x.dims.end()));
+  for (int64_t o = 0; o < outer; ++o) copyBlock(x, (o * len + t) * inner, y, o * inner, inner);
+  return y;
+}
+
+// Stacks equally shaped tensors along a new `axis`.
+RtTensor stackAxis(const std::vector<RtTensor>& parts, int64_t axis, const RtTensor& like) {
+  std::vector<int64_t> od = parts.empty() ? like.dims : parts[0].dims;
+  const int64_t n = static_cast<int64_t>(parts.size());
+  od.insert(od.begin() + axis, n);
+  RtTensor y = RtTensor::alloc(parts.empty() ? like.dtype : parts[0].dtype, od);
+  if (parts.empty()) return y;
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= od[static_cast<size_t>(d)];
+  const int64_t inner = numelOf(std::vector<int64_t>(od.begin() + axis + 1, od.end()));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < n; ++k) copyBlock(parts[static_cast<size_t>(k)], o * inner, y, (o * n + k) * inner, inner);
+  return y;
+}
+
+Status opIf(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing cond");
+  const bool cond = c.input(0).getD(0) != 0;
+  GraphPtr g = c.attrs.getGraph(cond ? "then_branch" : "else_branch");
+  if (!g) return c.fail(std::string("missing ") + (cond ? "then_branch" : "else_branch"));
+  auto r = runSubgraph(c, *g, {});
+  if (!r.ok()) return r.error().context("node '" + c.node.name + "' (If)");
+  if (r->size() < c.out.size()) return c.fail("branch returns fewer outputs than the node has");
+  for (size_t k = 0; k < c.out.size(); ++k) c.out[k] = (*r)[k];
+  return {};
+}
+
+Status opLoop(OpContext& c) {
+  GraphPtr body = c.attrs.getGraph("body");
+  if (!body) return c.fail("missing body");
+  const bool hasM = c.has(0), hasCond = c.has(1);
+  const int64_t maxTrips = hasM ? c.input(0).getI(0) : -1;
+  bool cond = hasCond ? c.input(1).getD(0) != 0 : true;
+  if (!hasM && !hasCond) return c.fail("a Loop without trip count and condition never ends");
+  const size_t nCarried = c.numIn() > 2 ? c.numIn() - 2 : 0;
+  std::vector<RtTensor> carried;
+  for (size_t k = 0; k < nCarried; ++k) carried.push_back(c.has(k + 2) ? c.input(k + 2) : RtTensor());
+  const size_t nScan = c.out.size() > nCarried ? c.out.size() - nCarried : 0;
+  std::vector<std::vector<RtTensor>> scans(nScan);
+  for (int64_t it = 0; (maxTrips < 0 || it < maxTrips) && cond; ++it) {
+    std::vector<RtTensor> args{RtTensor::scalarI(it), RtTensor::alloc(DType::Bool, {})};
+    args[1].mb()[0] = cond ? 1 : 0;
+    args.insert(args.end(), carried.begin(), carried.end());
+    auto r = runSubgraph(c, *body, args);
+    if (!r.ok()) return r.error().context("node '" + c.node.name + "' (Loop iteration " + std::to_string(it) + ")");
+    if (r->size() != 1 + nCarried + nScan) return c.fail("body returns " + std::to_string(r->size()) + " outputs, expected " + std::to_string(1 + nCarried + nScan));
+    cond = (*r)[0].getD(0) != 0;
+    for (size_t k = 0; k < nCarried; ++k) carried[k] = (*r)[1 + k];
+    for (size_t k = 0; k < nScan; ++k) scans[k].push_back((*r)[1 + nCarried + k]);
+  }
+  for (size_t k = 0; k < nCarried; ++k) c.out[k] = carried[k];
+  for (size_t k = 0; k < nScan; ++k) {
+    if (scans[k].empty()) {
+      c.out[nCarried + k] = RtTensor::alloc(DType::Float32, {0});
+      continue;
+    }
+    for (const auto& p : scans[k])
+      if (p.dims != scans[k][0].dims) return c.fail("scan output " + std::to_string(k) + " changes shape between iterations");
+    c.out[nCarried + k] = stackAxis(scans[k], 0, scans[k][0]);
+  }
+  return {};
+}
+
+Status opScan(OpContext& c) {
+  if (c.opset < 9) return c.fail("Scan before opset 9 (batched, with sequence_lens) is not supported");
+  GraphPtr body = c.attrs.getGraph("body");
+  if (!body) return c.fail("missing body");
+  const int64_t M = c.attrInt("num_scan_inputs", 0);
+  const int64_t nIn = static_cast<int64_t>(c.numIn());
+  const int64_t N = nIn - M;
+  if (M <= 0 || N < 0) return c.fail("invalid num_scan_inputs");
+  const int64_t K = static_cast<int64_t>(c.out.size()) - N;
+  auto inAxes = c.attrInts("scan_input_axes"), inDirs = c.attrInts("scan_input_directions");
+  auto outAxes = c.attrInts("scan_output_axes"), outDirs = c.attrInts("scan_output_directions");
+  inAxes.resize(static_cast<size_t>(M), 0);
+  inDirs.resize(static_cast<size_t>(M), 0);
+  outAxes.resize(static_cast<size_t>(std::max<int64_t>(K, 0)), 0);
+  outDirs.resize(static_cast<size_t>(std::max<int64_t>(K, 0)), 0);
+  int64_t T = -1;
+  for (int64_t m = 0; m < M; ++m) {
+    const RtTensor& x = c.input(static_cast<size_t>(N + m));
+    const int64_t ax = normAxis(inAxes[static_cast<size_t>(m)], static_cast<int64_t>(x.rank()));
+    inAxes[static_cast<size_t>(m)] = ax;
+    const int64_t len = x.dims[static_cast<size_t>(ax)];
+    if (T >= 0 && len != T) return c.fail("scan inputs differ in sequence length");
+    T = len;
+  }
+  std::vector<RtTensor> state;
+  for (int64_t k = 0; k < N; ++k) state.push_back(c.input(static_cast<size_t>(k)));
+  std::vector<std::vector<RtTensor>> scans(static_cast<size_t>(std::max<int64_t>(K, 0)));
+  for (int64_t t = 0; t < T; ++t) {
+    std::vector<RtTensor> args = state;
+    for (int64_t m = 0; m < M; ++m) {
+      const int64_t idx = inDirs[static_cast<size_t>(m)] ? T - 1 - t : t;
+      args.push_back(sliceAxis(c.input(static_cast<size_t>(N + m)), inAxes[static_cast<size_t>(m)], idx));
+    }
+    auto r = runSubgraph(c, *body, args);
+    if (!r.ok()) return r.error().context("node '" + c.node.name + "' (Scan step " + std::to_string(t) + ")");
+    if (static_cast<int64_t>(r->size()) != N + K) return c.fail("body returns an unexpected number of outputs");
+    for (int64_t k = 0; k < N; ++k) state[static_cast<size_t>(k)] = (*r)[static_cast<size_t>(k)];
+    for (int64_t k = 0; k < K; ++k) scans[static_cast<size_t>(k)].push_back((*r)[static_cast<size_t>(N + k)]);
+  }
+  for (int64_t k = 0; k < N; ++k) c.out[static_cast<size_t>(k)] = state[static_cast<size_t>(k)];
+  for (int64_t k = 0; k < K; ++k) {
+    auto& parts = scans[static_cast<size_t>(k)];
+    if (outDirs[static_cast<size_t>(k)]) std::reverse(parts.begin(), parts.end());
+    if (parts.empty()) return c.fail("scan over an empty sequence has no output shape");
+    const int64_t ax = normAxis(outAxes[static_cast<size_t>(k)], static_cast<int64_t>(parts[0].rank()) + 1);
+    c.out[static_cast<size_t>(N + k)] = stackAxis(parts, ax, parts[0]);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<OpEntry> controlOps() { return {{"If", opIf}, {"Loop", opLoop}, {"Scan", opScan}}; }
+
+}  // namespace fw::exec

@@ -1,0 +1,445 @@
+// Elementwise kernels: unary math and activations, broadcasting binary arithmetic, comparisons,
+// logic, Where, variadic Min/Max/Sum/Mean, Clip, Cast.
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "core/exec/Broadcast.h"
+#include "core/exec/Kernel.h"
+
+namespace fw::exec {
+namespace {
+
+// ---- unary -------------------------------------------------------------------------------------
+
+template <class F>
+Status unaryFloat(OpContext& c, F f) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + std::string(dtypeName(x.dtype)));
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  const float* a = x.f();
+  float* o = y.mf();
+  parallelFor(x.numel(), 4, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) o[i] = f(a[i]);
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// Unary ops defined for both floats and integers.
+template <class F, class G>
+Status unaryNumeric(OpContext& c, F ff, G fi) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  const int64_t n = x.numel();
+  if (x.store() == Store::F32) {
+    for (int64_t i = 0; i < n; ++i) y.mf()[i] = ff(x.f()[i]);
+  } else if (x.store() == Store::I64) {
+    for (int64_t i = 0; i < n; ++i) y.mi()[i] = fi(x.i()[i]);
+  } else {
+    return c.fail("unsupported input type " + std::string(dtypeName(x.dtype)));
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opRelu(OpContext& c) {
+  return unaryNumeric(c, [](float v) { return v > 0 ? v : 0.f; }, [](int64_t v) { return v > 0 ? v : int64_t{0}; });
+}
+Status opNeg(OpContext& c) {
+  return unaryNumeric(c, [](float v) { return -v; }, [](int64_t v) { return -v; });
+}
+Status opAbs(OpContext& c) {
+  return unaryNumeric(c, [](float v) { return std::fabs(v); }, [](int64_t v) { return v < 0 ? -v : v; });
+}
+Status opSign(OpContext& c) {
+  return unaryNumeric(c, [](float v) { return v > 0 ? 1.f : (v < 0 ? -1.f : 0.f); },
+                      [](int64_t v) { return int64_t{v > 0} - int64_t{v < 0}; });
+}
+Status opSigmoid(OpContext& c) {
+  return unaryFloat(c, [](float v) { return v >= 0 ? 1.f / (1.f + std::exp(-v)) : std::exp(v) / (1.f + std::exp(v)); });
+}
+Status opTanh(OpContext& c) { return unaryFloat(c, [](float v) { return std::tanh(v); }); }
+Status opErf(OpContext& c) { return unaryFloat(c, [](float v) { return std::erf(v); }); }
+Status opExp(OpContext& c) { return unaryFloat(c, [](float v) { return std::exp(v); }); }
+Status opLog(OpContext& c) { return unaryFloat(c, [](float v) { return std::log(v); }); }
+Status opSqrt(OpContext& c) { return unaryFloat(c, [](float v) { return std::sqrt(v); }); }
+Status opReciprocal(OpContext& c) { return unaryFloat(c, [](float v) { return 1.f / v; }); }
+Status opFloor(OpContext& c) { return unaryFloat(c, [](float v) { return std::floor(v); }); }
+Status opCeil(OpContext& c) { return unaryFloat(c, [](float v) { return std::ceil(v); }); }
+Status opRound(OpContext& c) { return unaryFloat(c, [](float v) { return std::nearbyint(v); }); }
+Status opSin(OpContext& c) { return unaryFloat(c, [](float v) { return std::sin(v); }); }
+Status opCos(OpContext& c) { return unaryFloat(c, [](float v) { return std::cos(v); }); }
+Status opSoftsign(OpContext& c) { return unaryFloat(c, [](float v) { return v / (1.f + std::fabs(v)); }); }
+Status opSoftplus(OpContext& c) {
+  return unaryFloat(c, [](float v) { return v > 20.f ? v : std::log1p(std::exp(v)); });
+}
+Status opLeakyRelu(OpContext& c) {
+  const float a = c.attrFloat("alpha", 0.01f);
+  return unaryFloat(c, [a](float v) { return v >= 0 ? v : a * v; });
+}
+Status opElu(OpContext& c) {
+  const float a = c.attrFloat("alpha", 1.0f);
+  return unaryFloat(c, [a](float v) { return v >= 0 ? v : a * (std::exp(v) - 1.f); });
+}
+Status opCelu(OpContext& c) {
+  const float a = c.attrFloat("alpha", 1.0f);
+  return unaryFloat(c, [a](float v) { return std::max(0.f, v) + std::min(0.f, a * (std::exp(v / a) - 1.f)); });
+}
+Status opSelu(OpContext& c) {
+  const float a = c.attrFloat("alpha", 1.67326319217681884765625f);
+  const float g = c.attrFloat("gamma", 1.05070102214813232421875f);
+  return unaryFloat(c, [a, g](float v) { return v > 0 ? g * v : g * (a * std::exp(v) - a); });
+}
+Status opHardSigmoid(OpContext& c) {
+  const float a = c.attrFloat("alpha", 0.2f), b = c.attrFloat("beta", 0.5f);
+  return unaryFloat(c, [a, b](float v) { return std::max(0.f, std::min(1.f, a * v + b)); });
+}
+Status opHardSwish(OpContext& c) {
+  return unaryFloat(c, [](float v) { return v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f)); });
+}
+
+// ---- binary ------------------------------------------------------------------------------------
+
+enum class Bin { Add, Sub, Mul, Div, Min, Max, Pow, PRelu, Sum, Mod };
+
+template <class T>
+T applyBin(Bin op, T a, T b) {
+  switch (op) {
+    case Bin::Add:
+    case Bin::Sum: return a + b;
+    case Bin::Sub: return a - b;
+    case Bin::Mul: return a * b;
+    case Bin::Div:
+      if constexpr (std::is_integral_v<T>) return b == 0 ? T{0} : a / b;
+      else return a / b;
+    case Bin::Min:
+      if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+      return a < b ? a : b;
+    case Bin::Max:
+      if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+      return a > b ? a : b;
+    case Bin::PRelu: return a < 0 ? a * b : a;
+    default: return a;
+  }
+}
+
+Result<RtTensor> binary(OpContext& c, const RtTensor& a, const RtTensor& b, Bin op) {
+  auto od = broadcastShapes({a.dims, b.dims});
+  if (!od.ok()) return c.fail(od.error().message);
+  if (op == Bin::Pow) {
+    // Result has the base's type; exponent may be of another numeric type.
+    RtTensor y = RtTensor::alloc(a.dtype, *od);
+    if (a.store() == Store::F32) {
+      RtTensor e = asFloat(b);
+      binaryLoop(a.f(), a.dims, e.f(), e.dims, y.mf(), *od, [](float x, float p) {
+        if (p == 2.f) return x * x;
+        return static_cast<float>(std::pow(static_cast<double>(x), static_cast<double>(p)));
+      });
+    } else if (a.store() == Store::I64) {
+      if (b.store() == Store::F32) {
+        binaryLoop(a.i(), a.dims, b.f(), b.dims, y.mi(), *od, [](int64_t x, float p) {
+          return static_cast<int64_t>(std::pow(static_cast<double>(x), static_cast<double>(p)));
+        });
+      } else {
+        RtTensor e = asInt(b);
+        binaryLoop(a.i(), a.dims, e.i(), e.dims, y.mi(), *od, [](int64_t x, int64_t p) {
+          int64_t r = 1;
+          for (int64_t k = 0; k < p; ++k) r *= x;
+          return r;
+        });
+      }
+    } else {
+      return c.fail("unsupported base type " + std::string(dtypeName(a.dtype)));
+    }
+    return y;
+  }
+  if (op == Bin::Mod) {
+    RtTensor y = RtTensor::alloc(a.dtype, *od);
+    const bool fmod = c.attrInt("fmod", 0) != 0;
+    if (a.store() == Store::F32) {
+      RtTensor bb = asFloat(b);
+      binaryLoop(a.f(), a.dims, bb.f(), bb.dims, y.mf(), *od, [fmod](float x, float m) {
+        float r = std::fmod(x, m);
+        if (!fmod && r != 0 && ((r < 0) != (m < 0))) r += m;
+        return r;
+      });
+    } else {
+      RtTensor bb = asInt(b);
+      binaryLoop(a.i(), a.dims, bb.i(), bb.dims, y.mi(), *od, [fmod](int64_t x, int64_t m) {
+        if (m == 0) return int64_t{0};
+        int64_t r = x % m;
+        if (!fmod && r != 0 && ((r < 0) != (m < 0))) r += m;
+        return r;
+      });
+    }
+    return y;
+  }
+  if (a.store() != b.store())
+    return c.fail("input types differ: " + std::string(dtypeName(a.dtype)) + " and " + std::string(dtypeName(b.dtype)));
+  RtTensor y = RtTensor::alloc(a.dtype, *od);
+  if (a.store() == Store::F32) {
+    switch (op) {
+      case Bin::Add:
+      case Bin::Sum: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x + z; }); break;
+      case Bin::Sub: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x - z; }); break;
+      case Bin::Mul: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x * z; }); break;
+      case Bin::Div: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x / z; }); break;
+      default:
+        binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [op](float x, float z) { return applyBin(op, x, z); });
+    }
+  } else if (a.store() == Store::I64) {
+    binaryLoop(a.i(), a.dims, b.i(), b.dims, y.mi(), *od, [op](int64_t x, int64_t z) { return applyBin(op, x, z); });
+  } else {
+    return c.fail("unsupported input type " + std::string(dtypeName(a.dtype)));
+  }
+  return y;
+}
+
+template <Bin op>
+Status opBinary(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects two inputs");
+  auto r = binary(c, c.input(0), c.input(1), op);
+  if (!r.ok()) return r.error();
+  c.out[0] = std::move(r).value();
+  return {};
+}
+
+template <Bin op>
+Status opVariadic(OpContext& c) {
+  if (!c.has(0)) return c.fail("expects at least one input");
+  RtTensor acc = c.input(0);
+  for (size_t k = 1; k < c.numIn(); ++k) {
+    if (!c.has(k)) continue;
+    auto r = binary(c, acc, c.input(k), op);
+    if (!r.ok()) return r.error();
+    acc = std::move(r).value();
+  }
+  c.out[0] = acc;
+  return {};
+}
+
+Status opMean(OpContext& c) {
+  FW_TRY_STATUS(opVariadic<Bin::Sum>(c));
+  RtTensor s = c.out[0];
+  if (s.store() != Store::F32) return c.fail("expects floating-point inputs");
+  RtTensor y = RtTensor::alloc(s.dtype, s.dims);
+  const float inv = 1.f / static_cast<float>(c.numIn());
+  for (int64_t i = 0; i < s.numel(); ++i) y.mf()[i] = s.f()[i] * inv;
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- comparisons and logic ---------------------------------------------------------------------
+
+enum class Cmp { Eq, Lt, Gt, Le, Ge };
+
+template <Cmp op>
+Status opCompare(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects two inputs");
+  const RtTensor& a = c.input(0);
+  const RtTensor& b = c.input(1);
+  auto od = broadcastShapes({a.dims, b.dims});
+  if (!od.ok()) return c.fail(od.error().message);
+  RtTensor y = RtTensor::alloc(DType::Bool, *od);
+  auto cmp = [](auto x, auto z) -> uint8_t {
+    switch (op) {
+      case Cmp::Eq: return x == z;
+      case Cmp::Lt: return x < z;
+      case Cmp::Gt: return x > z;
+      case Cmp::Le: return x <= z;
+      case Cmp::Ge: return x >= z;
+    }
+    return 0;
+  };
+  if (a.store() == Store::F32 || b.store() == Store::F32) {
+    RtTensor fa = asFloat(a), fb = asFloat(b);
+    binaryLoop(fa.f(), fa.dims, fb.f(), fb.dims, y.mb(), *od, cmp);
+  } else if (a.store() == Store::Str && b.store() == Store::Str && op == Cmp::Eq) {
+    binaryLoop(a.s(), a.dims, b.s(), b.dims, y.mb(), *od, cmp);
+  } else {
+    RtTensor ia = asInt(a), ib = asInt(b);
+    binaryLoop(ia.i(), ia.dims, ib.i(), ib.dims, y.mb(), *od, cmp);
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+template <int op>  // 0 and, 1 or, 2 xor
+Status opLogic(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects two inputs");
+  const RtTensor& a = c.input(0);
+  const RtTensor& b = c.input(1);
+  if (a.store() != Store::U8 || b.store() != Store::U8) return c.fail("expects bool inputs");
+  auto od = broadcastShapes({a.dims, b.dims});
+  if (!od.ok()) return c.fail(od.error().message);
+  RtTensor y = RtTensor::alloc(DType::Bool, *od);
+  binaryLoop(a.b(), a.dims, b.b(), b.dims, y.mb(), *od, [](uint8_t x, uint8_t z) -> uint8_t {
+    if (op == 0) return x && z;
+    if (op == 1) return x || z;
+    return (x != 0) != (z != 0);
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opNot(OpContext& c) {
+  if (!c.has(0) || c.input(0).store() != Store::U8) return c.fail("expects a bool input");
+  const RtTensor& x = c.input(0);
+  RtTensor y = RtTensor::alloc(DType::Bool, x.dims);
+  for (int64_t i = 0; i < x.numel(); ++i) y.mb()[i] = !x.b()[i];
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opWhere(OpContext& c) {
+  if (!c.has(0) || !c.has(1) || !c.has(2)) return c.fail("expects three inputs");
+  const RtTensor cond = castTo(c.input(0), DType::Bool);
+  const RtTensor& x = c.input(1);
+  const RtTensor& y = c.input(2);
+  if (x.store() != y.store()) return c.fail("X and Y types differ");
+  auto od = broadcastShapes({cond.dims, x.dims, y.dims});
+  if (!od.ok()) return c.fail(od.error().message);
+  RtTensor out = RtTensor::alloc(x.dtype, *od);
+  const size_t es = x.store() == Store::F32 ? 4 : x.store() == Store::I64 ? 8 : x.store() == Store::U8 ? 1 : 0;
+  if (es == 0 && x.store() != Store::Str) return c.fail("unsupported type");
+  broadcastRows<3>(*od, {cond.dims, x.dims, y.dims},
+                   [&](int64_t o, const std::array<int64_t, 3>& off, int64_t len, const std::array<int64_t, 3>& st) {
+                     for (int64_t i = 0; i < len; ++i) {
+                       const bool pick = cond.b()[off[0] + i * st[0]] != 0;
+                       const int64_t src = pick ? off[1] + i * st[1] : off[2] + i * st[2];
+                       const RtTensor& from = pick ? x : y;
+                       switch (x.store()) {
+                         case Store::F32: out.mf()[o + i] = from.f()[src]; break;
+                         case Store::I64: out.mi()[o + i] = from.i()[src]; break;
+                         case Store::U8: out.mb()[o + i] = from.b()[src]; break;
+                         case Store::Str: out.ms()[o + i] = from.s()[src]; break;
+                         default: break;
+                       }
+                     }
+                   });
+  c.out[0] = std::move(out);
+  return {};
+}
+
+Status opClip(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  const int64_t n = x.numel();
+  if (x.store() == Store::F32) {
+    float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+    if (c.has(1)) lo = static_cast<float>(c.input(1).getD(0));
+    else if (auto v = c.attrs.getFloat("min")) lo = *v;
+    if (c.has(2)) hi = static_cast<float>(c.input(2).getD(0));
+    else if (auto v = c.attrs.getFloat("max")) hi = *v;
+    for (int64_t i = 0; i < n; ++i) y.mf()[i] = std::min(hi, std::max(lo, x.f()[i]));
+  } else if (x.store() == Store::I64) {
+    int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+    if (c.has(1)) lo = c.input(1).getI(0);
+    if (c.has(2)) hi = c.input(2).getI(0);
+    for (int64_t i = 0; i < n; ++i) y.mi()[i] = std::min(hi, std::max(lo, x.i()[i]));
+  } else {
+    return c.fail("unsupported type " + std::string(dtypeName(x.dtype)));
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status castImpl(OpContext& c, DType to) {
+  const RtTensor& x = c.input(0);
+  if (storeOf(to) == Store::None) return c.fail("unsupported target type " + std::to_string(static_cast<int>(to)));
+  if (x.store() == Store::Str && to != DType::String) {
+    RtTensor y = RtTensor::alloc(DType::Float32, x.dims);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const std::string& s = x.s()[i];
+      char* end = nullptr;
+      y.mf()[i] = std::strtof(s.c_str(), &end);
+      if (end == s.c_str()) return c.fail("cannot convert string '" + s + "' to a number");
+    }
+    c.out[0] = castTo(y, to);
+    return {};
+  }
+  if (to == DType::String) {
+    if (x.store() == Store::Str) {
+      c.out[0] = x;
+      return {};
+    }
+    RtTensor y = RtTensor::alloc(DType::String, x.dims);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      char buf[64];
+      if (x.store() == Store::F32) {
+        const float v = x.f()[i];
+        if (std::isnan(v)) {
+          y.ms()[i] = "NaN";
+          continue;
+        }
+        if (std::isinf(v)) {
+          y.ms()[i] = v > 0 ? "INF" : "-INF";
+          continue;
+        }
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        y.ms()[i] = std::string(buf, r.ptr);
+      } else {
+        y.ms()[i] = std::to_string(x.getI(i));
+      }
+    }
+    c.out[0] = std::move(y);
+    return {};
+  }
+  c.out[0] = castTo(x, to);
+  return {};
+}
+
+Status opCast(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  auto to = c.attrs.getInt("to");
+  if (!to) return c.fail("missing attribute 'to'");
+  auto dt = dtypeFromInt(static_cast<int32_t>(*to));
+  if (!dt) return c.fail("unknown target type " + std::to_string(*to));
+  return castImpl(c, *dt);
+}
+
+Status opCastLike(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects two inputs");
+  return castImpl(c, c.input(1).dtype);
+}
+
+}  // namespace
+
+std::vector<OpEntry> elementwiseOps() {
+  return {
+      {"Relu", opRelu},           {"Neg", opNeg},
+      {"Abs", opAbs},             {"Sign", opSign},
+      {"Sigmoid", opSigmoid},     {"Tanh", opTanh},
+      {"Erf", opErf},             {"Exp", opExp},
+      {"Log", opLog},             {"Sqrt", opSqrt},
+      {"Reciprocal", opReciprocal}, {"Floor", opFloor},
+      {"Ceil", opCeil},           {"Round", opRound},
+      {"Sin", opSin},             {"Cos", opCos},
+      {"Softsign", opSoftsign},   {"Softplus", opSoftplus},
+      {"LeakyRelu", opLeakyRelu}, {"Elu", opElu},
+      {"Celu", opCelu},           {"Selu", opSelu},
+      {"HardSigmoid", opHardSigmoid}, {"HardSwish", opHardSwish},
+      {"Add", opBinary<Bin::Add>}, {"Sub", opBinary<Bin::Sub>},
+      {"Mul", opBinary<Bin::Mul>}, {"Div", opBinary<Bin::Div>},
+      {"Pow", opBinary<Bin::Pow>}, {"PRelu", opBinary<Bin::PRelu>},
+      {"Mod", opBinary<Bin::Mod>},
+      {"Min", opVariadic<Bin::Min>}, {"Max", opVariadic<Bin::Max>},
+      {"Sum", opVariadic<Bin::Sum>}, {"Mean", opMean},
+      {"Equal", opCompare<Cmp::Eq>}, {"Less", opCompare<Cmp::Lt>},
+      {"Greater", opCompare<Cmp::Gt>}, {"LessOrEqual", opCompare<Cmp::Le>},
+      {"GreaterOrEqual", opCompare<Cmp::Ge>},
+      {"And", opLogic<0>},        {"Or", opLogic<1>},
+      {"Xor", opLogic<2>},        {"Not", opNot},
+      {"Where", opWhere},         {"Clip", opClip},
+      {"Cast", opCast},           {"CastLike", opCastLike},
+  };
+}
+
+}  // namespace fw::exec

@@ -1,0 +1,207 @@
+// Reductions and normalisations: Reduce*, Softmax, LogSoftmax, LayerNormalization.
+#include <cmath>
+#include <limits>
+
+#include "core/exec/Kernel.h"
+
+namespace fw::exec {
+namespace {
+
+enum class Red { Sum, Mean, Max, Min, Prod, SumSquare, L1, L2, LogSum, LogSumExp };
+
+template <Red op>
+Status opReduce(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const int64_t r = static_cast<int64_t>(x.rank());
+  std::vector<int64_t> axes = c.has(1) ? c.input(1).toInts() : c.attrInts("axes");
+  const bool keep = c.attrInt("keepdims", 1) != 0;
+  if (axes.empty() && c.attrInt("noop_with_empty_axes", 0) != 0) {
+    c.out[0] = x;
+    return {};
+  }
+  std::vector<char> red(x.rank(), axes.empty() ? 1 : 0);
+  for (int64_t a : axes) {
+    const int64_t n = normAxis(a, r);
+    if (n < 0 || n >= r) return c.fail("axis " + std::to_string(a) + " out of range for rank " + std::to_string(r));
+    red[static_cast<size_t>(n)] = 1;
+  }
+  std::vector<int64_t> keptDims(x.rank()), od;
+  std::vector<int64_t> redDims, redStr, keepDimsList, keepStr;
+  const auto is = stridesOf(x.dims);
+  for (size_t d = 0; d < x.rank(); ++d) {
+    keptDims[d] = red[d] ? 1 : x.dims[d];
+    if (red[d]) {
+      redDims.push_back(x.dims[d]);
+      redStr.push_back(is[d]);
+      if (keep) od.push_back(1);
+    } else {
+      keepDimsList.push_back(x.dims[d]);
+      keepStr.push_back(is[d]);
+      od.push_back(x.dims[d]);
+    }
+  }
+  // Offsets of every reduced position relative to an output's base offset.
+  const int64_t nr = numelOf(redDims);
+  std::vector<int64_t> roff(static_cast<size_t>(nr));
+  for (int64_t k = 0; k < nr; ++k) {
+    int64_t rem = k, off = 0;
+    for (size_t d = redDims.size(); d-- > 0;) {
+      off += (rem % redDims[d]) * redStr[d];
+      rem /= redDims[d];
+    }
+    roff[static_cast<size_t>(k)] = off;
+  }
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  const int64_t no = y.numel();
+  if (x.store() != Store::F32 && x.store() != Store::I64) return c.fail("unsupported type " + std::string(dtypeName(x.dtype)));
+  const bool isF = x.store() == Store::F32;
+  parallelFor(no, nr, [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      int64_t rem = o, base = 0;
+      for (size_t d = keepDimsList.size(); d-- > 0;) {
+        base += (rem % keepDimsList[d]) * keepStr[d];
+        rem /= keepDimsList[d];
+      }
+      double acc;
+      switch (op) {
+        case Red::Max: acc = -std::numeric_limits<double>::infinity(); break;
+        case Red::Min: acc = std::numeric_limits<double>::infinity(); break;
+        case Red::Prod: acc = 1; break;
+        default: acc = 0;
+      }
+      double mx = -std::numeric_limits<double>::infinity();
+      if (op == Red::LogSumExp)
+        for (int64_t k = 0; k < nr; ++k) mx = std::max(mx, isF ? double(x.f()[base + roff[static_cast<size_t>(k)]]) : double(x.i()[base + roff[static_cast<size_t>(k)]]));
+      for (int64_t k = 0; k < nr; ++k) {
+        const int64_t at = base + roff[static_cast<size_t>(k)];
+        const double v = isF ? static_cast<double>(x.f()[at]) : static_cast<double>(x.i()[at]);
+        switch (op) {
+          case Red::Sum:
+          case Red::Mean:
+          case Red::LogSum: acc += v; break;
+          case Red::Max: acc = (std::isnan(v) || v > acc) ? v : acc; break;
+          case Red::Min: acc = (std::isnan(v) || v < acc) ? v : acc; break;
+          case Red::Prod: acc *= v; break;
+          case Red::SumSquare:
+          case Red::L2: acc += v * v; break;
+          case Red::L1: acc += std::fabs(v); break;
+          case Red::LogSumExp: acc += std::exp(v - mx); break;
+        }
+      }
+      if (op == Red::Mean) acc = nr ? acc / static_cast<double>(nr) : std::numeric_limits<double>::quiet_NaN();
+      if (op == Red::L2) acc = std::sqrt(acc);
+      if (op == Red::LogSum) acc = std::log(acc);
+      if (op == Red::LogSumExp) acc = std::log(acc) + mx;
+      if (isF) y.mf()[o] = static_cast<float>(acc);
+      else y.mi()[o] = static_cast<int64_t>(acc);
+    }
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+template <bool isLog>
+Status opSoftmax(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor x = asFloat(c.input(0));
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const bool legacy = c.opset < 13;
+  const int64_t axis = normAxis(c.attrInt("axis", legacy ? 1 : -1), r);
+  if (r == 0 || axis < 0 || axis >= r) return c.fail("axis out of range");
+  int64_t outer = 1, len = 1, inner = 1;
+  for (int64_t d = 0; d < r; ++d) {
+    const int64_t v = x.dims[static_cast<size_t>(d)];
+    if (d < axis) outer *= v;
+    else if (d == axis || legacy) len *= v;
+    else inner *= v;
+  }
+  RtTensor y = RtTensor::alloc(c.input(0).dtype, x.dims);
+  parallelFor(outer * inner, len * 4, [&](int64_t b, int64_t e) {
+    for (int64_t oi = b; oi < e; ++oi) {
+      const int64_t o = oi / inner, i = oi % inner;
+      const float* px = x.f() + o * len * inner + i;
+      float* py = y.mf() + o * len * inner + i;
+      float mx = -std::numeric_limits<float>::infinity();
+      for (int64_t k = 0; k < len; ++k) mx = std::max(mx, px[k * inner]);
+      double sum = 0;
+      for (int64_t k = 0; k < len; ++k) {
+        const float ev = std::exp(px[k * inner] - mx);
+        if (!isLog) py[k * inner] = ev;
+        sum += ev;
+      }
+      if (isLog) {
+        const float ls = static_cast<float>(std::log(sum));
+        for (int64_t k = 0; k < len; ++k) py[k * inner] = px[k * inner] - mx - ls;
+      } else {
+        const float inv = static_cast<float>(1.0 / sum);
+        for (int64_t k = 0; k < len; ++k) py[k * inner] *= inv;
+      }
+    }
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opLayerNorm(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects X and Scale");
+  const RtTensor x = asFloat(c.input(0));
+  const RtTensor s = asFloat(c.input(1));
+  RtTensor b;
+  if (c.has(2)) b = asFloat(c.input(2));
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const int64_t axis = normAxis(c.attrInt("axis", -1), r);
+  if (axis < 0 || axis >= r) return c.fail("axis out of range");
+  const float eps = c.attrFloat("epsilon", 1e-5f);
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= x.dims[static_cast<size_t>(d)];
+  const int64_t len = outer ? x.numel() / outer : 0;
+  if (s.numel() != len && s.numel() != 1) return c.fail("Scale " + dimsStr(s.dims) + " does not match the normalized shape");
+  if (b.defined() && b.numel() != len && b.numel() != 1) return c.fail("B " + dimsStr(b.dims) + " does not match the normalized shape");
+  std::vector<int64_t> statDims = x.dims;
+  for (int64_t d = axis; d < r; ++d) statDims[static_cast<size_t>(d)] = 1;
+  RtTensor y = RtTensor::alloc(c.input(0).dtype, x.dims);
+  RtTensor mean = RtTensor::alloc(DType::Float32, statDims), inv = RtTensor::alloc(DType::Float32, statDims);
+  parallelFor(outer, len * 3, [&](int64_t bg, int64_t e) {
+    for (int64_t o = bg; o < e; ++o) {
+      const float* px = x.f() + o * len;
+      float* py = y.mf() + o * len;
+      double sum = 0, sq = 0;
+      for (int64_t k = 0; k < len; ++k) sum += px[k];
+      const double m = sum / static_cast<double>(len);
+      for (int64_t k = 0; k < len; ++k) sq += (px[k] - m) * (px[k] - m);
+      const double is = 1.0 / std::sqrt(sq / static_cast<double>(len) + eps);
+      mean.mf()[o] = static_cast<float>(m);
+      inv.mf()[o] = static_cast<float>(is);
+      for (int64_t k = 0; k < len; ++k) {
+        const float sc = s.f()[s.numel() == 1 ? 0 : k];
+        const float bi = b.defined() ? b.f()[b.numel() == 1 ? 0 : k] : 0.f;
+        py[k] = static_cast<float>((px[k] - m) * is) * sc + bi;
+      }
+    }
+  });
+  c.out[0] = std::move(y);
+  if (c.out.size() > 1) c.out[1] = std::move(mean);
+  if (c.out.size() > 2) c.out[2] = std::move(inv);
+  return {};
+}
+
+}  // namespace
+
+std::vector<OpEntry> reduceOps() {
+  return {{"ReduceSum", opReduce<Red::Sum>},
+          {"ReduceMean", opReduce<Red::Mean>},
+          {"ReduceMax", opReduce<Red::Max>},
+          {"ReduceMin", opReduce<Red::Min>},
+          {"ReduceProd", opReduce<Red::Prod>},
+          {"ReduceSumSquare", opReduce<Red::SumSquare>},
+          {"ReduceL1", opReduce<Red::L1>},
+          {"ReduceL2", opReduce<Red::L2>},
+          {"ReduceLogSum", opReduce<Red::LogSum>},
+          {"ReduceLogSumExp", opReduce<Red::LogSumExp>},
+          {"Softmax", opSoftmax<false>},
+          {"LogSoftmax", opSoftmax<true>},
+          {"LayerNormalization", opLayerNorm}};
+}
+
+}  // namespace fw::exec

@@ -1,0 +1,166 @@
+// Resize: nearest (all nearest_mode roundings), linear and cubic, every coordinate transformation
+// mode, applied separably one axis at a time (the ONNX definition is separable).
+#include <cmath>
+
+#include "core/exec/Kernel.h"
+
+namespace fw::exec {
+namespace {
+
+struct Taps {
+  int64_t idx[4] = {0, 0, 0, 0};
+  float w[4] = {0, 0, 0, 0};
+  int n = 0;
+  bool extrapolate = false;
+};
+
+Status opResize(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing X");
+  const RtTensor X = asFloat(c.input(0));
+  const size_t r = X.rank();
+  auto given = [&](size_t k) { return c.has(k) && c.input(k).numel() > 0; };
+  std::vector<double> scales;
+  std::vector<int64_t> sizes;
+  std::vector<float> roi;
+  if (c.opset < 11) {
+    if (given(1)) for (float s : c.input(1).toFloats()) scales.push_back(s);
+  } else {
+    if (given(1)) roi = c.input(1).toFloats();
+    if (given(2)) for (float s : c.input(2).toFloats()) scales.push_back(s);
+    if (given(3)) sizes = c.input(3).toInts();
+  }
+  if (scales.empty() && sizes.empty()) return c.fail("needs scales or sizes");
+  if ((!scales.empty() && scales.size() != r) || (!sizes.empty() && sizes.size() != r))
+    return c.fail("scales/sizes must have one entry per axis of X " + dimsStr(X.dims));
+  const std::string mode = c.attrStr("mode", "nearest");
+  const std::string ctm = c.attrStr("coordinate_transformation_mode", c.opset < 11 ? "asymmetric" : "half_pixel");
+  const std::string nearestMode = c.attrStr("nearest_mode", "round_prefer_floor");
+  const float A = c.attrFloat("cubic_coeff_a", -0.75f);
+  const bool exclude = c.attrInt("exclude_outside", 0) != 0;
+  const float extrapolation = c.attrFloat("extrapolation_value", 0.f);
+  if (mode != "nearest" && mode != "linear" && mode != "cubic") return c.fail("unsupported mode '" + mode + "'");
+  if (c.attrs.has("antialias") && c.attrInt("antialias", 0) != 0) return c.fail("antialias is not supported");
+  if (ctm == "tf_crop_and_resize" && roi.size() != 2 * r) return c.fail("tf_crop_and_resize needs roi with " + std::to_string(2 * r) + " values");
+
+  RtTensor cur = X;
+  for (size_t d = 0; d < r; ++d) {
+    const int64_t in = cur.dims[d];
+    int64_t out;
+    double scale;
+    if (!sizes.empty()) {
+      out = sizes[d];
+      scale = static_cast<double>(out) / static_cast<double>(in);
+    } else {
+      scale = scales[d];
+      out = static_cast<int64_t>(std::floor(scale * static_cast<double>(in)));
+    }
+    if (out < 0 || scale <= 0) return c.fail("invalid scale for axis " + std::to_string(d));
+    if (out == in && scale == 1.0 && ctm != "tf_crop_and_resize") continue;
+    std::vector<Taps> taps(static_cast<size_t>(out));
+    const double outW = scale * static_cast<double>(in);
+    for (int64_t x = 0; x < out; ++x) {
+      Taps& t = taps[static_cast<size_t>(x)];
+      const double xd = static_cast<double>(x);
+      double xo;
+      if (ctm == "align_corners") {
+        xo = outW == 1 ? 0.0 : xd * static_cast<double>(in - 1) / (outW - 1);
+      } else if (ctm == "asymmetric") {
+        xo = xd / scale;
+      } else if (ctm == "tf_crop_and_resize") {
+        const double r0 = roi[d], r1 = roi[d + r];
+        xo = outW == 1 ? (r1 - r0) * static_cast<double>(in - 1) / 2 : xd * (r1 - r0) * static_cast<double>(in - 1) / (outW - 1);
+        xo += r0 * static_cast<double>(in - 1);
+        if (xo < 0 || xo > static_cast<double>(in - 1)) {
+          t.extrapolate = true;
+          continue;
+        }
+      } else if (ctm == "pytorch_half_pixel") {
+        xo = outW == 1 ? -0.5 : (xd + 0.5) / scale - 0.5;
+      } else if (ctm == "half_pixel") {
+        xo = (xd + 0.5) / scale - 0.5;
+      } else if (ctm == "tf_half_pixel_for_nearest") {
+        xo = (xd + 0.5) / scale;
+      } else {
+        return c.fail("unsupported coordinate_transformation_mode '" + ctm + "'");
+      }
+      auto clampIdx = [in](int64_t i) { return std::max<int64_t>(0, std::min<int64_t>(in - 1, i)); };
+      const double fl = std::floor(xo);
+      const bool integral = fl == xo;
+      const double ratio = xo - fl;
+      if (mode == "nearest") {
+        int64_t i = static_cast<int64_t>(fl);
+        if (!integral) {
+          bool up = false;
+          if (nearestMode == "round_prefer_floor") up = ratio > 0.5;
+          else if (nearestMode == "round_prefer_ceil") up = ratio >= 0.5;
+          else if (nearestMode == "floor") up = false;
+          else if (nearestMode == "ceil") up = true;
+          else return c.fail("unsupported nearest_mode '" + nearestMode + "'");
+          if (up) ++i;
+        }
+        t.n = 1;
+        t.idx[0] = clampIdx(i);
+        t.w[0] = 1.f;
+      } else if (integral) {
+        t.n = 1;
+        t.idx[0] = clampIdx(static_cast<int64_t>(fl));
+        t.w[0] = 1.f;
+      } else if (mode == "linear") {
+        t.n = 2;
+        t.idx[0] = clampIdx(static_cast<int64_t>(fl));
+        t.idx[1] = clampIdx(static_cast<int64_t>(fl) + 1);
+        t.w[0] = static_cast<float>(1 - ratio);
+        t.w[1] = static_cast<float>(ratio);
+      } else {
+        const double s = ratio, a = A;
+        const double w[4] = {((a * (s + 1) - 5 * a) * (s + 1) + 8 * a) * (s + 1) - 4 * a,
+                             ((a + 2) * s - (a + 3)) * s * s + 1,
+                             ((a + 2) * (1 - s) - (a + 3)) * (1 - s) * (1 - s) + 1,
+                             ((a * (2 - s) - 5 * a) * (2 - s) + 8 * a) * (2 - s) - 4 * a};
+        double sum = 0;
+        t.n = 4;
+        for (int k = 0; k < 4; ++k) {
+          const int64_t i = static_cast<int64_t>(fl) - 1 + k;
+          double wk = w[k];
+          if (exclude && (i < 0 || i >= in)) wk = 0;
+          t.idx[k] = clampIdx(i);
+          t.w[k] = static_cast<float>(wk);
+          sum += wk;
+        }
+        if (exclude && sum != 0)
+          for (int k = 0; k < 4; ++k) t.w[k] = static_cast<float>(t.w[k] / sum);
+      }
+    }
+    std::vector<int64_t> nd = cur.dims;
+    nd[d] = out;
+    RtTensor next = RtTensor::alloc(DType::Float32, nd);
+    int64_t outer = 1;
+    for (size_t k = 0; k < d; ++k) outer *= cur.dims[k];
+    const int64_t inner = numelOf(std::vector<int64_t>(cur.dims.begin() + static_cast<int64_t>(d) + 1, cur.dims.end()));
+    parallelFor(outer * out, inner * 2, [&](int64_t b, int64_t e) {
+      for (int64_t ox = b; ox < e; ++ox) {
+        const int64_t o = ox / out, x = ox % out;
+        const Taps& t = taps[static_cast<size_t>(x)];
+        float* py = next.mf() + ox * inner;
+        if (t.extrapolate) {
+          for (int64_t i = 0; i < inner; ++i) py[i] = extrapolation;
+          continue;
+        }
+        for (int64_t i = 0; i < inner; ++i) {
+          double acc = 0;
+          for (int k = 0; k < t.n; ++k) acc += static_cast<double>(t.w[k]) * cur.f()[(o * in + t.idx[k]) * inner + i];
+          py[i] = static_cast<float>(acc);
+        }
+      }
+    });
+    cur = std::move(next);
+  }
+  c.out[0] = castTo(cur.retyped(DType::Float32), c.input(0).dtype);
+  return {};
+}
+
+}  // namespace
+
+std::vector<OpEntry> resizeOps() { return {{"Resize", opResize}}; }
+
+}  // namespace fw::exec

@@ -1,0 +1,518 @@
+// Data movement: Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Split, Slice, Gather,
+// Expand, Tile, Pad, Identity, Shape, Size, Constant, ConstantOfShape, Range.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/exec/Broadcast.h"
+#include "core/exec/Kernel.h"
+
+namespace fw::exec {
+namespace {
+
+size_t elemBytes(Store s) {
+  switch (s) {
+    case Store::F32: return 4;
+    case Store::I64: return 8;
+    case Store::U8: return 1;
+    default: return 0;
+  }
+}
+
+// Copies n consecutive elements (strings by assignment).
+inline void copyElems(const RtTensor& src, int64_t so, RtTensor& dst, int64_t d0, int64_t n) {
+  if (n <= 0) return;
+  if (src.store() == Store::Str) {
+    for (int64_t k = 0; k < n; ++k) dst.ms()[d0 + k] = src.s()[so + k];
+    return;
+  }
+  const size_t es = elemBytes(src.store());
+  std::memcpy(static_cast<char*>(dst.mraw()) + d0 * static_cast<int64_t>(es),
+              static_cast<const char*>(src.raw()) + so * static_cast<int64_t>(es), static_cast<size_t>(n) * es);
+}
+
+Result<std::vector<int64_t>> axesFrom(const OpContext& c, size_t inputIndex) {
+  if (c.has(inputIndex)) return c.input(inputIndex).toInts();
+  return c.attrInts("axes");
+}
+
+Status opIdentity(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  c.out[0] = c.input(0);
+  return {};
+}
+
+Status opReshape(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects data and shape");
+  const RtTensor& x = c.input(0);
+  std::vector<int64_t> shape = c.input(1).toInts();
+  const bool allowZero = c.attrInt("allowzero", 0) != 0;
+  int64_t known = 1, infer = -1;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 0 && !allowZero) {
+      if (k >= x.rank()) return c.fail("shape has 0 at axis " + std::to_string(k) + " beyond the input rank");
+      shape[k] = x.dims[k];
+    }
+    if (shape[k] == -1) {
+      if (infer >= 0) return c.fail("shape has more than one -1");
+      infer = static_cast<int64_t>(k);
+    } else if (shape[k] < 0) {
+      return c.fail("invalid shape value " + std::to_string(shape[k]));
+    } else {
+      known *= shape[k];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || x.numel() % known) return c.fail("cannot infer -1 for " + dimsStr(x.dims) + " -> " + dimsStr(shape));
+    shape[static_cast<size_t>(infer)] = x.numel() / known;
+  }
+  if (numelOf(shape) != x.numel())
+    return c.fail("cannot reshape " + dimsStr(x.dims) + " to " + dimsStr(shape));
+  c.out[0] = x.reshaped(shape);
+  return {};
+}
+
+Status opFlatten(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const int64_t axis = normAxis(c.attrInt("axis", 1), r);
+  if (axis < 0 || axis > r) return c.fail("axis out of range");
+  int64_t a = 1;
+  for (int64_t k = 0; k < axis; ++k) a *= x.dims[static_cast<size_t>(k)];
+  c.out[0] = x.reshaped({a, a == 0 ? 0 : x.numel() / a});
+  return {};
+}
+
+Status opSqueeze(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  auto axes = axesFrom(c, 1);
+  if (!axes.ok()) return axes.error();
+  const int64_t r = static_cast<int64_t>(x.rank());
+  std::vector<char> drop(x.rank(), 0);
+  if (axes->empty()) {
+    for (size_t k = 0; k < x.rank(); ++k) drop[k] = x.dims[k] == 1;
+  } else {
+    for (int64_t a : *axes) {
+      const int64_t n = normAxis(a, r);
+      if (n < 0 || n >= r) return c.fail("axis " + std::to_string(a) + " out of range for rank " + std::to_string(r));
+      if (x.dims[static_cast<size_t>(n)] != 1) return c.fail("cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(x.dims[static_cast<size_t>(n)]));
+      drop[static_cast<size_t>(n)] = 1;
+    }
+  }
+  std::vector<int64_t> d;
+  for (size_t k = 0; k < x.rank(); ++k)
+    if (!drop[k]) d.push_back(x.dims[k]);
+  c.out[0] = x.reshaped(d);
+  return {};
+}
+
+Status opUnsqueeze(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  auto axes = axesFrom(c, 1);
+  if (!axes.ok()) return axes.error();
+  const int64_t r = static_cast<int64_t>(x.rank() + axes->size());
+  std::vector<char> ins(static_cast<size_t>(r), 0);
+  for (int64_t a : *axes) {
+    const int64_t n = normAxis(a, r);
+    if (n < 0 || n >= r || ins[static_cast<size_t>(n)]) return c.fail("invalid axis " + std::to_string(a));
+    ins[static_cast<size_t>(n)] = 1;
+  }
+  std::vector<int64_t> d;
+  size_t src = 0;
+  for (int64_t k = 0; k < r; ++k) d.push_back(ins[static_cast<size_t>(k)] ? 1 : x.dims[src++]);
+  c.out[0] = x.reshaped(d);
+  return {};
+}
+
+Status opTranspose(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const size_t r = x.rank();
+  std::vector<int64_t> perm = c.attrInts("perm");
+  if (perm.empty())
+    for (size_t k = 0; k < r; ++k) perm.push_back(static_cast<int64_t>(r - 1 - k));
+  if (perm.size() != r) return c.fail("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
+  std::vector<int64_t> od(r), inStr = stridesOf(x.dims), st(r);
+  for (size_t k = 0; k < r; ++k) {
+    const int64_t p = normAxis(perm[k], static_cast<int64_t>(r));
+    if (p < 0 || p >= static_cast<int64_t>(r)) return c.fail("invalid perm");
+    od[k] = x.dims[static_cast<size_t>(p)];
+    st[k] = inStr[static_cast<size_t>(p)];
+  }
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  if (r == 0 || x.numel() == 0) {
+    if (x.numel()) copyElems(x, 0, y, 0, 1);
+    c.out[0] = std::move(y);
+    return {};
+  }
+  const int64_t len = od[r - 1], rows = y.numel() / len, inner = st[r - 1];
+  parallelFor(rows, len, [&](int64_t b, int64_t e) {
+    for (int64_t row = b; row < e; ++row) {
+      int64_t rem = row, off = 0;
+      for (size_t d = r - 1; d-- > 0;) {
+        off += (rem % od[d]) * st[d];
+        rem /= od[d];
+      }
+      const int64_t o = row * len;
+      switch (x.store()) {
+        case Store::F32:
+          for (int64_t i = 0; i < len; ++i) y.mf()[o + i] = x.f()[off + i * inner];
+          break;
+        case Store::I64:
+          for (int64_t i = 0; i < len; ++i) y.mi()[o + i] = x.i()[off + i * inner];
+          break;
+        case Store::U8:
+          for (int64_t i = 0; i < len; ++i) y.mb()[o + i] = x.b()[off + i * inner];
+          break;
+        case Store::Str:
+          for (int64_t i = 0; i < len; ++i) y.ms()[o + i] = x.s()[off + i * inner];
+          break;
+        default: break;
+      }
+    }
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opConcat(OpContext& c) {
+  std::vector<const RtTensor*> ins;
+  for (size_t k = 0; k < c.numIn(); ++k)
+    if (c.has(k)) ins.push_back(c.in[k]);
+  if (ins.empty()) return c.fail("no inputs");
+  const RtTensor& f = *ins[0];
+  const int64_t r = static_cast<int64_t>(f.rank());
+  auto axisAttr = c.attrs.getInt("axis");
+  if (!axisAttr) return c.fail("missing attribute 'axis'");
+  const int64_t axis = normAxis(*axisAttr, r);
+  if (axis < 0 || axis >= r) return c.fail("axis out of range");
+  std::vector<int64_t> od = f.dims;
+  od[static_cast<size_t>(axis)] = 0;
+  for (const RtTensor* t : ins) {
+    if (t->rank() != f.rank() || t->store() != f.store()) return c.fail("inputs differ in rank or type");
+    for (int64_t d = 0; d < r; ++d)
+      if (d != axis && t->dims[static_cast<size_t>(d)] != f.dims[static_cast<size_t>(d)])
+        return c.fail("input shapes " + dimsStr(f.dims) + " and " + dimsStr(t->dims) + " differ off the axis");
+    od[static_cast<size_t>(axis)] += t->dims[static_cast<size_t>(axis)];
+  }
+  RtTensor y = RtTensor::alloc(f.dtype, od);
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= od[static_cast<size_t>(d)];
+  const int64_t inner = numelOf(std::vector<int64_t>(od.begin() + axis + 1, od.end()));
+  const int64_t rowOut = od[static_cast<size_t>(axis)] * inner;
+  int64_t at = 0;
+  for (const RtTensor* t : ins) {
+    const int64_t rowIn = t->dims[static_cast<size_t>(axis)] * inner;
+    for (int64_t o = 0; o < outer; ++o) copyElems(*t, o * rowIn, y, o * rowOut + at, rowIn);
+    at += rowIn;
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opSplit(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const int64_t axis = normAxis(c.attrInt("axis", 0), r);
+  if (axis < 0 || axis >= r) return c.fail("axis out of range");
+  const int64_t dim = x.dims[static_cast<size_t>(axis)];
+  const size_t nOut = c.node.outputs.size();
+  std::vector<int64_t> split = c.has(1) ? c.input(1).toInts() : c.attrInts("split");
+  if (split.empty()) {
+    const int64_t parts = c.attrInt("num_outputs", static_cast<int64_t>(nOut));
+    const int64_t chunk = (dim + parts - 1) / parts;
+    for (int64_t k = 0; k < parts; ++k) split.push_back(std::min(chunk, dim - k * chunk));
+  }
+  int64_t total = 0;
+  for (int64_t s : split) total += s;
+  if (split.size() != nOut || total != dim)
+    return c.fail("split " + dimsStr(split) + " does not divide axis of size " + std::to_string(dim) + " into " +
+                  std::to_string(nOut) + " outputs");
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= x.dims[static_cast<size_t>(d)];
+  const int64_t inner = numelOf(std::vector<int64_t>(x.dims.begin() + axis + 1, x.dims.end()));
+  int64_t at = 0;
+  for (size_t k = 0; k < nOut; ++k) {
+    std::vector<int64_t> od = x.dims;
+    od[static_cast<size_t>(axis)] = split[k];
+    RtTensor y = RtTensor::alloc(x.dtype, od);
+    for (int64_t o = 0; o < outer; ++o) copyElems(x, (o * dim + at) * inner, y, o * split[k] * inner, split[k] * inner);
+    at += split[k];
+    c.out[k] = std::move(y);
+  }
+  return {};
+}
+
+Status opSlice(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const int64_t r = static_cast<int64_t>(x.rank());
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (c.has(1)) {
+    starts = c.input(1).toInts();
+    if (!c.has(2)) return c.fail("missing ends");
+    ends = c.input(2).toInts();
+    if (c.has(3)) axes = c.input(3).toInts();
+    if (c.has(4)) steps = c.input(4).toInts();
+  } else {
+    starts = c.attrInts("starts");
+    ends = c.attrInts("ends");
+    axes = c.attrInts("axes");
+  }
+  if (starts.size() != ends.size()) return c.fail("starts and ends differ in length");
+  if (axes.empty())
+    for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (axes.size() != starts.size() || steps.size() != starts.size()) return c.fail("axes/steps length mismatch");
+  std::vector<int64_t> st(x.rank(), 0), sp(x.rank(), 1), od = x.dims;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const int64_t a = normAxis(axes[k], r);
+    if (a < 0 || a >= r) return c.fail("axis " + std::to_string(axes[k]) + " out of range");
+    const int64_t dim = x.dims[static_cast<size_t>(a)], step = steps[k];
+    if (step == 0) return c.fail("step must not be 0");
+    int64_t s = starts[k], e = ends[k];
+    if (s < 0) s += dim;
+    if (e < 0 && e > std::numeric_limits<int64_t>::min() + dim) e += dim;
+    else if (e < 0) e = -1;
+    if (step > 0) {
+      s = std::clamp<int64_t>(s, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+    } else {
+      s = std::clamp<int64_t>(s, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+    }
+    const int64_t len = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
+    od[static_cast<size_t>(a)] = std::max<int64_t>(0, len);
+    st[static_cast<size_t>(a)] = s;
+    sp[static_cast<size_t>(a)] = step;
+  }
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  const int64_t n = y.numel();
+  const auto is = stridesOf(x.dims), os = stridesOf(od);
+  for (int64_t o = 0; o < n; ++o) {
+    int64_t off = 0;
+    for (size_t d = 0; d < x.rank(); ++d) off += (st[d] + ((o / os[d]) % od[d]) * sp[d]) * is[d];
+    copyElems(x, off, y, o, 1);
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opGather(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects data and indices");
+  const RtTensor& x = c.input(0);
+  const RtTensor& idx = c.input(1);
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const int64_t axis = normAxis(c.attrInt("axis", 0), r);
+  if (axis < 0 || axis >= r) return c.fail("axis out of range");
+  const int64_t dim = x.dims[static_cast<size_t>(axis)];
+  std::vector<int64_t> od(x.dims.begin(), x.dims.begin() + axis);
+  od.insert(od.end(), idx.dims.begin(), idx.dims.end());
+  od.insert(od.end(), x.dims.begin() + axis + 1, x.dims.end());
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= x.dims[static_cast<size_t>(d)];
+  const int64_t inner = numelOf(std::vector<int64_t>(x.dims.begin() + axis + 1, x.dims.end()));
+  const std::vector<int64_t> ind = idx.toInts();
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  const int64_t ni = static_cast<int64_t>(ind.size());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 0; k < ni; ++k) {
+      int64_t i = ind[static_cast<size_t>(k)];
+      if (i < 0) i += dim;
+      if (i < 0 || i >= dim) return c.fail("index " + std::to_string(ind[static_cast<size_t>(k)]) + " out of range [" + std::to_string(-dim) + ", " + std::to_string(dim) + ")");
+      copyElems(x, (o * dim + i) * inner, y, (o * ni + k) * inner, inner);
+    }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opExpand(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects input and shape");
+  const RtTensor& x = c.input(0);
+  auto od = broadcastShapes({x.dims, c.input(1).toInts()});
+  if (!od.ok()) return c.fail(od.error().message);
+  RtTensor y = RtTensor::alloc(x.dtype, *od);
+  if (y.numel() > 0)
+    broadcastRows<1>(*od, {x.dims}, [&](int64_t o, const std::array<int64_t, 1>& off, int64_t len,
+                                        const std::array<int64_t, 1>& st) {
+      if (st[0] == 1) {
+        copyElems(x, off[0], y, o, len);
+      } else {
+        for (int64_t i = 0; i < len; ++i) copyElems(x, off[0] + i * st[0], y, o + i, 1);
+      }
+    });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opTile(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects input and repeats");
+  const RtTensor& x = c.input(0);
+  const auto rep = c.input(1).toInts();
+  if (rep.size() != x.rank()) return c.fail("repeats must have one entry per axis");
+  std::vector<int64_t> od(x.rank());
+  for (size_t d = 0; d < x.rank(); ++d) od[d] = x.dims[d] * rep[d];
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  const auto is = stridesOf(x.dims), os = stridesOf(od);
+  for (int64_t o = 0; o < y.numel(); ++o) {
+    int64_t off = 0;
+    for (size_t d = 0; d < x.rank(); ++d) off += (((o / os[d]) % od[d]) % x.dims[d]) * is[d];
+    copyElems(x, off, y, o, 1);
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opPad(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const size_t r = x.rank();
+  std::vector<int64_t> pads = c.has(1) ? c.input(1).toInts() : c.attrInts("pads");
+  const std::string mode = c.attrStr("mode", "constant");
+  std::vector<int64_t> begin(r, 0), end(r, 0);
+  if (c.has(3)) {
+    const auto axes = c.input(3).toInts();
+    if (pads.size() != 2 * axes.size()) return c.fail("pads must have 2 entries per axis");
+    for (size_t k = 0; k < axes.size(); ++k) {
+      const int64_t a = normAxis(axes[k], static_cast<int64_t>(r));
+      begin[static_cast<size_t>(a)] = pads[k];
+      end[static_cast<size_t>(a)] = pads[k + axes.size()];
+    }
+  } else {
+    if (pads.size() != 2 * r) return c.fail("pads must have " + std::to_string(2 * r) + " entries");
+    for (size_t d = 0; d < r; ++d) {
+      begin[d] = pads[d];
+      end[d] = pads[d + r];
+    }
+  }
+  std::vector<int64_t> od(r);
+  for (size_t d = 0; d < r; ++d) {
+    od[d] = x.dims[d] + begin[d] + end[d];
+    if (od[d] < 0) return c.fail("negative output dim");
+    if (mode != "constant" && od[d] > 0 && x.dims[d] == 0) return c.fail("cannot " + mode + "-pad an empty axis");
+  }
+  RtTensor cv;
+  if (c.has(2)) cv = castTo(c.input(2), x.dtype);
+  else {
+    cv = castTo(RtTensor::scalarF(c.attrFloat("value", 0.f)), x.dtype);
+  }
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  const auto is = stridesOf(x.dims), os = stridesOf(od);
+  for (int64_t o = 0; o < y.numel(); ++o) {
+    int64_t off = 0;
+    bool outside = false;
+    for (size_t d = 0; d < r; ++d) {
+      int64_t i = (o / os[d]) % od[d] - begin[d];
+      const int64_t n = x.dims[d];
+      if (i < 0 || i >= n) {
+        if (mode == "constant") {
+          outside = true;
+          break;
+        } else if (mode == "edge") {
+          i = std::clamp<int64_t>(i, 0, n - 1);
+        } else if (mode == "reflect") {
+          if (n == 1) {
+            i = 0;
+          } else {
+            const int64_t period = 2 * (n - 1);
+            i = ((i % period) + period) % period;
+            if (i >= n) i = period - i;
+          }
+        } else {
+          return c.fail("unsupported mode '" + mode + "'");
+        }
+      }
+      off += i * is[d];
+    }
+    if (outside) copyElems(cv, 0, y, o, 1);
+    else copyElems(x, off, y, o, 1);
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opShape(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const auto& d = c.input(0).dims;
+  const int64_t r = static_cast<int64_t>(d.size());
+  int64_t s = c.attrInt("start", 0), e = c.attrInt("end", r);
+  if (s < 0) s += r;
+  if (e < 0) e += r;
+  s = std::clamp<int64_t>(s, 0, r);
+  e = std::clamp<int64_t>(e, 0, r);
+  c.out[0] = RtTensor::vecI(e > s ? std::vector<int64_t>(d.begin() + s, d.begin() + e) : std::vector<int64_t>{});
+  return {};
+}
+
+Status opSize(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  c.out[0] = RtTensor::scalarI(c.input(0).numel());
+  return {};
+}
+
+Status opConstant(OpContext& c) {
+  if (const Tensor* t = c.attrs.getTensor("value")) {
+    c.out[0] = RtTensor::fromTensor(*t);
+  } else if (auto f = c.attrs.getFloat("value_float")) {
+    c.out[0] = RtTensor::scalarF(*f);
+  } else if (auto fs = c.attrs.getFloats("value_floats")) {
+    RtTensor y = RtTensor::alloc(DType::Float32, {static_cast<int64_t>(fs->size())});
+    std::copy(fs->begin(), fs->end(), y.mf());
+    c.out[0] = std::move(y);
+  } else if (auto i = c.attrs.getInt("value_int")) {
+    c.out[0] = RtTensor::scalarI(*i);
+  } else if (auto is = c.attrs.getInts("value_ints")) {
+    c.out[0] = RtTensor::vecI(*is);
+  } else if (auto s = c.attrs.getString("value_string")) {
+    RtTensor y = RtTensor::alloc(DType::String, {});
+    y.ms()[0] = *s;
+    c.out[0] = std::move(y);
+  } else {
+    return c.fail("no supported value attribute (sparse_value is not supported)");
+  }
+  return {};
+}
+
+Status opConstantOfShape(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing shape");
+  const auto shape = c.input(0).toInts();
+  RtTensor v = RtTensor::scalarF(0.f);
+  if (const Tensor* t = c.attrs.getTensor("value")) v = RtTensor::fromTensor(*t);
+  RtTensor y = RtTensor::alloc(v.dtype, shape);
+  for (int64_t k = 0; k < y.numel(); ++k) copyElems(v, 0, y, k, 1);
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opRange(OpContext& c) {
+  if (!c.has(0) || !c.has(1) || !c.has(2)) return c.fail("expects start, limit, delta");
+  const RtTensor& s = c.input(0);
+  const double start = s.getD(0), limit = c.input(1).getD(0), delta = c.input(2).getD(0);
+  if (delta == 0) return c.fail("delta must not be 0");
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  RtTensor y = RtTensor::alloc(s.dtype, {n});
+  for (int64_t k = 0; k < n; ++k) {
+    if (y.store() == Store::F32) y.mf()[k] = static_cast<float>(start + static_cast<double>(k) * delta);
+    else y.mi()[k] = s.getI(0) + k * c.input(2).getI(0);
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+}  // namespace
+
+std::vector<OpEntry> tensorOps() {
+  return {{"Identity", opIdentity},   {"Reshape", opReshape},     {"Flatten", opFlatten},
+          {"Squeeze", opSqueeze},     {"Unsqueeze", opUnsqueeze}, {"Transpose", opTranspose},
+          {"Concat", opConcat},       {"Split", opSplit},         {"Slice", opSlice},
+          {"Gather", opGather},       {"Expand", opExpand},       {"Tile", opTile},
+          {"Pad", opPad},             {"Shape", opShape},         {"Size", opSize},
+          {"Constant", opConstant},   {"ConstantOfShape", opConstantOfShape}, {"Range", opRange}};
+}
+
+}  // namespace fw::exec

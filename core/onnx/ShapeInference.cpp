@@ -1,0 +1,157 @@
+// Shape inference through onnx::shape_inference, plus user overrides of input shapes and symbolic dims.
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <unordered_map>
+
+#include "core/onnx/OnnxIO.h"
+#include "core/onnx/OnnxTensor.h"
+
+namespace fw {
+
+namespace onnxio {
+void exportModel(const Model& m, onnx::ModelProto* mp);
+}
+
+namespace {
+
+// Applies overrides to the graph inputs of the proto. Returns an error naming an unknown override.
+Status applyOverrides(onnx::GraphProto* gp, const std::vector<ShapeOverride>& overrides) {
+  for (const auto& o : overrides) {
+    bool matched = false;
+    if (o.name == "@batch") {
+      // --batch on a file: bind the leading dim of inputs whose leading dim is not fixed.
+      for (auto& in : *gp->mutable_input()) {
+        auto* tt = in.mutable_type()->mutable_tensor_type();
+        if (!tt->has_shape() || tt->shape().dim_size() == 0) continue;
+        auto* d0 = tt->mutable_shape()->mutable_dim(0);
+        if (d0->has_dim_value() && d0->dim_value() > 0 && d0->dim_value() != 1) continue;
+        d0->set_dim_value(o.dims.at(0).value);
+        matched = true;
+      }
+      if (!matched) return Error::badInput("--batch: no graph input has a leading dimension to bind");
+      continue;
+    }
+    for (auto& in : *gp->mutable_input()) {
+      if (in.name() != o.name) continue;
+      matched = true;
+      auto* sh = in.mutable_type()->mutable_tensor_type()->mutable_shape();
+      sh->clear_dim();
+      for (const auto& d : o.dims) {
+        auto* pd = sh->add_dim();
+        if (d.isStatic()) pd->set_dim_value(d.value);
+        else pd->set_dim_param(d.symbol);
+      }
+    }
+    if (matched) continue;
+    // SYMBOL=N binds a symbolic dimension wherever graph inputs use it.
+    for (auto& in : *gp->mutable_input()) {
+      auto* tt = in.mutable_type()->mutable_tensor_type();
+      if (!tt->has_shape()) continue;
+      for (auto& d : *tt->mutable_shape()->mutable_dim()) {
+        if (d.has_dim_param() && d.dim_param() == o.name) {
+          if (o.dims.size() != 1 || !o.dims[0].isStatic())
+            return Error::badInput("--input-shape " + o.name + "=...: a symbolic dim takes one integer");
+          d.set_dim_value(o.dims[0].value);
+          matched = true;
+        }
+      }
+    }
+    if (!matched) {
+      std::string names;
+      for (const auto& in : gp->input()) names += (names.empty() ? "" : ", ") + in.name();
+      return Error::badInput("--input-shape: no graph input or symbolic dim named '" + o.name +
+                             "' (inputs: " + names + ")");
+    }
+  }
+  return {};
+}
+
+void stripInferred(onnx::GraphProto* gp) {
+  gp->clear_value_info();
+  for (auto& out : *gp->mutable_output()) {
+    if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
+  }
+  for (auto& n : *gp->mutable_node())
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) stripInferred(a.mutable_g());
+      for (auto& g : *a.mutable_graphs()) stripInferred(&g);
+    }
+}
+
+void applyTypes(const onnx::GraphProto& gp, Graph& g) {
+  std::unordered_map<std::string, const onnx::TypeProto*> types;
+  for (const auto& vi : gp.input()) types[vi.name()] = &vi.type();
+  for (const auto& vi : gp.value_info()) types[vi.name()] = &vi.type();
+  for (const auto& vi : gp.output()) types[vi.name()] = &vi.type();
+  for (const auto& v : g.values()) {
+    if (v.initializer) continue;
+    auto it = types.find(v.name);
+    if (it == types.end() || !it->second->has_tensor_type()) continue;
+    Value& mv = g.value(v.id);
+    Value tmp;
+    onnxio::typeFromProto(*it->second, tmp);
+    if (tmp.dtype != DType::Undefined) mv.dtype = tmp.dtype;
+    if (tmp.shape.rankKnown) mv.shape = tmp.shape;
+  }
+  // Subgraphs: exported nodes are the live nodes in storage order.
+  int k = 0;
+  for (const auto& n : g.nodes()) {
+    if (n.dead) continue;
+    const auto& np = gp.node(k++);
+    for (const auto& ap : np.attribute()) {
+      const Attribute* a = n.attrs.find(ap.name());
+      if (!a) continue;
+      if (a->kind == AttrKind::Graph && a->g && ap.has_g()) {
+        auto copy = std::make_shared<Graph>(*a->g);
+        applyTypes(ap.g(), *copy);
+        Attribute na = *a;
+        na.g = std::move(copy);
+        g.node(n.id).attrs.set(std::move(na));
+      } else if (a->kind == AttrKind::Graphs && ap.graphs_size() == static_cast<int>(a->graphs.size())) {
+        Attribute na = *a;
+        for (size_t i = 0; i < na.graphs.size(); ++i) {
+          auto copy = std::make_shared<Graph>(*na.graphs[i]);
+          applyTypes(ap.graphs(static_cast<int>(i)), *copy);
+          na.graphs[i] = std::move(copy);
+        }
+        g.node(n.id).attrs.set(std::move(na));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides, bool strict,
+                   std::vector<std::string>* warnings) {
+  onnx::ModelProto mp;
+  onnxio::exportModel(model, &mp);
+  auto st = applyOverrides(mp.mutable_graph(), overrides);
+  if (!st.ok()) return st;
+  if (!overrides.empty()) stripInferred(mp.mutable_graph());
+  onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/strict ? 1 : 0,
+                                   /*data_prop=*/true);
+  onnx::ModelProto inferred = mp;
+  try {
+    onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(), opts);
+  } catch (const std::exception& first) {
+    // Stale value_info in the file can contradict what inference derives; retry without it.
+    inferred = mp;
+    stripInferred(inferred.mutable_graph());
+    try {
+      onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(), opts);
+      if (warnings) warnings->push_back(std::string("stored shapes were inconsistent and were re-inferred: ") + first.what());
+    } catch (const std::exception& e) {
+      if (strict) return Error::badInput(std::string("shape inference failed: ") + e.what());
+      if (warnings) warnings->push_back(std::string("shape inference incomplete: ") + e.what());
+      inferred = mp;  // keep at least the overridden input shapes
+    }
+  }
+  applyTypes(inferred.graph(), model.mutableGraph());
+  return {};
+}
+
+}  // namespace fw

@@ -1,0 +1,236 @@
+#include "simulator/HwProfile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/util/FileUtil.h"
+
+namespace fw::sim {
+namespace {
+
+using nlohmann::json;
+
+// Reads fields of one JSON object, remembering which keys were consumed so unknown keys (typos) are
+// reported instead of silently ignored.
+class Reader {
+ public:
+  Reader(const json& obj, std::string path, const std::string& source)
+      : obj_(obj), path_(std::move(path)), source_(source) {}
+
+  std::string at(const std::string& key) const { return path_ + "." + key; }
+  Error err(const std::string& key, const std::string& msg) const {
+    return Error::badInput(source_ + ": " + at(key) + ": " + msg);
+  }
+
+  Result<const json*> get(const std::string& key) {
+    seen_.insert(key);
+    auto it = obj_.find(key);
+    if (it == obj_.end()) return err(key, "missing (required)");
+    return &*it;
+  }
+  bool has(const std::string& key) const { return obj_.contains(key); }
+
+  Result<int64_t> posInt(const std::string& key, bool allowZero = false) {
+    FW_ASSIGN_OR_RETURN(const json* v, get(key));
+    const char* want = allowZero ? "must be a non-negative integer" : "must be a positive integer";
+    if (v->is_number_integer() || v->is_number_unsigned()) {
+      const int64_t x = v->get<int64_t>();
+      if (x < 0 || (!allowZero && x == 0)) return err(key, want);
+      return x;
+    }
+    if (v->is_number_float()) {
+      const double d = v->get<double>();
+      if (std::isfinite(d) && d == std::floor(d) && d < 9.0e18 && (d > 0 || (allowZero && d == 0)))
+        return static_cast<int64_t>(d);
+    }
+    return err(key, std::string(want) + " (got " + v->dump() + ")");
+  }
+  Result<double> posNum(const std::string& key, bool allowZero = false) {
+    FW_ASSIGN_OR_RETURN(const json* v, get(key));
+    if (!v->is_number()) return err(key, "must be a number (got " + v->dump() + ")");
+    const double d = v->get<double>();
+    if (!std::isfinite(d) || d < 0 || (!allowZero && d == 0))
+      return err(key, allowZero ? "must be non-negative" : "must be positive");
+    return d;
+  }
+  Result<std::string> str(const std::string& key, bool required = true) {
+    seen_.insert(key);
+    auto it = obj_.find(key);
+    if (it == obj_.end()) {
+      if (required) return err(key, "missing (required)");
+      return std::string();
+    }
+    if (!it->is_string()) return err(key, "must be a string (got " + it->dump() + ")");
+    return it->get<std::string>();
+  }
+  Status noUnknownKeys() const {
+    for (auto it = obj_.begin(); it != obj_.end(); ++it)
+      if (!seen_.count(it.key())) return err(it.key(), "unknown field");
+    return {};
+  }
+
+ private:
+  const json& obj_;
+  std::string path_;
+  const std::string& source_;
+  std::set<std::string> seen_;
+};
+
+Result<DType> parseDType(const std::string& s, const Reader& r) {
+  if (s == "float16") return DType::Float16;
+  if (s == "bfloat16") return DType::BFloat16;
+  if (s == "float32") return DType::Float32;
+  if (s == "int8") return DType::Int8;
+  return r.err("dtype", "must be one of float16, bfloat16, float32, int8 (got \"" + s + "\")");
+}
+
+}  // namespace
+
+double HwProfile::peakCubeFlops() const {
+  return 2.0 * static_cast<double>(cubeM * cubeN * cubeK) * static_cast<double>(cubeCores) * clockHz;
+}
+double HwProfile::peakVectorFlops() const {
+  return static_cast<double>(vectorLanes) * static_cast<double>(vectorCores) * clockHz;
+}
+double HwProfile::peakFlops() const { return std::max(peakCubeFlops(), peakVectorFlops()); }
+
+int64_t HwProfile::usToCycles(double us) const { return std::llround(us * 1e-6 * clockHz); }
+
+bool HwProfile::isEstimate(const std::string& field) const {
+  for (const auto& n : notes)
+    if ((n.field == field || n.field == "*") && n.estimate) return true;
+  return false;
+}
+
+Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
+  if (!j.is_object()) return Error::badInput(sourceName + ": $: must be a JSON object");
+  Reader r(j, "$", sourceName);
+  HwProfile p;
+  p.sourcePath = sourceName;
+  FW_ASSIGN_OR_RETURN(p.name, r.str("name"));
+  if (p.name.empty()) return r.err("name", "must not be empty");
+  FW_ASSIGN_OR_RETURN(p.description, r.str("description", false));
+  FW_ASSIGN_OR_RETURN(std::string dt, r.str("dtype"));
+  FW_ASSIGN_OR_RETURN(p.dtype, parseDType(dt, r));
+  FW_ASSIGN_OR_RETURN(p.clockHz, r.posNum("clock_hz"));
+  FW_ASSIGN_OR_RETURN(p.cubeCores, r.posInt("cube_cores"));
+  FW_ASSIGN_OR_RETURN(p.vectorCores, r.posInt("vector_cores"));
+
+  FW_ASSIGN_OR_RETURN(const json* cube, r.get("cube"));
+  if (!cube->is_object()) return r.err("cube", "must be an object {m, n, k, acc_bytes}");
+  Reader rc(*cube, r.at("cube"), sourceName);
+  FW_ASSIGN_OR_RETURN(p.cubeM, rc.posInt("m"));
+  FW_ASSIGN_OR_RETURN(p.cubeN, rc.posInt("n"));
+  FW_ASSIGN_OR_RETURN(p.cubeK, rc.posInt("k"));
+  FW_ASSIGN_OR_RETURN(p.accBytes, rc.posInt("acc_bytes"));
+  FW_TRY_STATUS(rc.noUnknownKeys());
+
+  FW_ASSIGN_OR_RETURN(p.fractalC0, r.posInt("fractal_c0"));
+  FW_ASSIGN_OR_RETURN(p.vectorLanes, r.posInt("vector_lanes"));
+  FW_ASSIGN_OR_RETURN(p.l0aBytes, r.posInt("l0a_bytes"));
+  FW_ASSIGN_OR_RETURN(p.l0bBytes, r.posInt("l0b_bytes"));
+  FW_ASSIGN_OR_RETURN(p.l0cBytes, r.posInt("l0c_bytes"));
+  FW_ASSIGN_OR_RETURN(p.l1Bytes, r.posInt("l1_bytes"));
+  FW_ASSIGN_OR_RETURN(p.ubBytes, r.posInt("ub_bytes"));
+  FW_ASSIGN_OR_RETURN(p.l2Bytes, r.posInt("l2_bytes", /*allowZero=*/true));
+  FW_ASSIGN_OR_RETURN(p.hbmBandwidth, r.posNum("hbm_bandwidth_bytes_per_s"));
+  FW_ASSIGN_OR_RETURN(p.hbmCapacityBytes, r.posNum("hbm_capacity_bytes"));
+  FW_ASSIGN_OR_RETURN(p.launchUs, r.posNum("launch_us", true));
+  FW_ASSIGN_OR_RETURN(p.hostDispatchUs, r.posNum("host_dispatch_us", true));
+
+  // Consistency: the smallest unit of work must fit its buffers, or the cost model has no tiling.
+  const auto eb = static_cast<int64_t>(dtypeSize(p.dtype));
+  if (p.cubeM * p.cubeN * p.accBytes > p.l0cBytes)
+    return r.err("l0c_bytes", "must hold one m×n accumulator fractal (" +
+                                  std::to_string(p.cubeM * p.cubeN * p.accBytes) + " bytes)");
+  if (2 * p.cubeM * p.cubeK * eb > p.l0aBytes)
+    return r.err("l0a_bytes", "must hold two m×k fractals (double buffer, " +
+                                  std::to_string(2 * p.cubeM * p.cubeK * eb) + " bytes)");
+  if (2 * p.cubeK * p.cubeN * eb > p.l0bBytes)
+    return r.err("l0b_bytes", "must hold two k×n fractals (double buffer, " +
+                                  std::to_string(2 * p.cubeK * p.cubeN * eb) + " bytes)");
+  if (2 * (p.cubeM + p.cubeN) * p.cubeK * eb > p.l1Bytes)
+    return r.err("l1_bytes", "must hold a double-buffered m×k and k×n fractal pair");
+  if (4 * p.vectorLanes * eb > p.ubBytes)
+    return r.err("ub_bytes", "must hold four vector registers' worth of data (" +
+                                 std::to_string(4 * p.vectorLanes * eb) + " bytes)");
+
+  FW_ASSIGN_OR_RETURN(const json* notes, r.get("notes"));
+  if (!notes->is_array()) return r.err("notes", "must be an array of {field, source, estimate}");
+  for (size_t i = 0; i < notes->size(); ++i) {
+    const json& n = (*notes)[i];
+    const std::string np = r.at("notes") + "[" + std::to_string(i) + "]";
+    if (!n.is_object()) return Error::badInput(sourceName + ": " + np + ": must be an object");
+    Reader rn(n, np, sourceName);
+    HwNote note;
+    FW_ASSIGN_OR_RETURN(note.field, rn.str("field"));
+    FW_ASSIGN_OR_RETURN(note.source, rn.str("source"));
+    FW_ASSIGN_OR_RETURN(const json* est, rn.get("estimate"));
+    if (!est->is_boolean()) return rn.err("estimate", "must be true or false");
+    note.estimate = est->get<bool>();
+    FW_TRY_STATUS(rn.noUnknownKeys());
+    // A note must point at a field that exists, so a renamed field cannot orphan its caveat.
+    if (note.field != "*") {
+      const std::string key = note.field.rfind("$.", 0) == 0 ? note.field.substr(2) : note.field;
+      const std::string head = key.substr(0, key.find('.'));
+      if (!j.contains(head) || head == "notes")
+        return rn.err("field", "names no field of the profile (\"" + note.field + "\")");
+    }
+    p.notes.push_back(std::move(note));
+  }
+  FW_TRY_STATUS(r.noUnknownKeys());
+  return p;
+}
+
+Result<HwProfile> parseHwProfileText(const std::string& text, const std::string& sourceName) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (j.is_discarded()) return Error::badInput(sourceName + ": not valid JSON");
+  return parseHwProfile(j, sourceName);
+}
+
+Result<HwProfile> loadHwProfileFile(const std::string& path) {
+  auto bytes = readFileBytes(path);
+  if (!bytes.ok()) return bytes.error().context("hardware profile");
+  const std::string base = std::filesystem::path(path).filename().string();
+  auto p = parseHwProfileText(*bytes, base);
+  if (p.ok()) p->sourcePath = path;
+  return p;
+}
+
+std::string hwProfileDir() {
+  if (const char* env = std::getenv("FW_HW_DIR"); env && *env) return env;
+  return std::string(FW_RESOURCE_DIR) + "/hw";
+}
+
+std::vector<std::string> listHwProfiles() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(hwProfileDir(), ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string defaultHwProfileName() { return "ascend910b2"; }
+
+Result<HwProfile> resolveHwProfile(const std::string& nameOrPath) {
+  const std::string spec = nameOrPath.empty() ? defaultHwProfileName() : nameOrPath;
+  const bool looksLikeFile = spec.find('/') != std::string::npos ||
+                             (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json");
+  if (looksLikeFile) return loadHwProfileFile(spec);
+  const std::string path = hwProfileDir() + "/" + spec + ".json";
+  if (!std::filesystem::exists(path)) {
+    std::string known;
+    for (const auto& n : listHwProfiles()) known += (known.empty() ? "" : ", ") + n;
+    return Error::badInput("unknown hardware profile '" + spec + "' (known: " + known +
+                           "; or pass a .json file)");
+  }
+  return loadHwProfileFile(path);
+}
+
+}  // namespace fw::sim

@@ -1,0 +1,65 @@
+#pragma once
+// A simulated NPU described as data (resources/hw/<name>.json). Every figure the cost model uses is a
+// field here; the code holds no hardware numbers. Loading validates every field and names the JSON
+// path of the first error ("toy.json: $.cube.m: must be a positive integer").
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/ir/DType.h"
+#include "core/util/Result.h"
+
+namespace fw::sim {
+
+struct HwNote {
+  std::string field;   // JSON path the note is about ("$.clock_hz"), or "*" for the whole profile
+  std::string source;  // where the figure comes from
+  bool estimate = false;
+};
+
+struct HwProfile {
+  std::string name;
+  std::string description;
+  std::string sourcePath;  // file it was read from (for messages)
+
+  DType dtype = DType::Float16;  // device dtype of every floating tensor (weights and activations)
+  double clockHz = 0;
+  int64_t cubeCores = 0;    // cores with a cube unit (AIC)
+  int64_t vectorCores = 0;  // cores with a vector unit (AIV, or the same cores on Da Vinci v1)
+  int64_t cubeM = 0, cubeN = 0, cubeK = 0;  // one cube instruction: (m×k)·(k×n) per cycle
+  int64_t accBytes = 0;     // bytes per accumulator element in L0C
+  int64_t fractalC0 = 0;    // channel block of the NC1HWC0 layout: Conv channels pad to it
+  int64_t vectorLanes = 0;  // elements of `dtype` per vector instruction per cycle
+  int64_t l0aBytes = 0, l0bBytes = 0, l0cBytes = 0, l1Bytes = 0, ubBytes = 0;  // per core
+  int64_t l2Bytes = 0;      // shared cache in front of HBM (0: none); re-reads of operands that fit are free
+  double hbmBandwidth = 0;  // bytes/s, whole chip
+  double hbmCapacityBytes = 0;
+  double launchUs = 0;        // device-side cost of starting one kernel (graph and eager)
+  double hostDispatchUs = 0;  // host cost of dispatching one operator in eager mode
+  std::vector<HwNote> notes;
+
+  size_t elemBytes() const { return dtypeSize(dtype); }
+  double peakCubeFlops() const;    // 2 * m*n*k * cubeCores * clock
+  double peakVectorFlops() const;  // lanes * vectorCores * clock
+  double peakFlops() const;        // the larger of the two (the cube on every real chip)
+  int64_t usToCycles(double us) const;
+  double cyclesToUs(double cycles) const { return cycles / clockHz * 1e6; }
+  bool isEstimate(const std::string& field) const;
+};
+
+// Parses and validates a profile. `sourceName` prefixes error messages.
+Result<HwProfile> parseHwProfile(const nlohmann::json& j, const std::string& sourceName);
+Result<HwProfile> parseHwProfileText(const std::string& text, const std::string& sourceName);
+Result<HwProfile> loadHwProfileFile(const std::string& path);
+
+// NAME (a profile shipped in the hardware folder) or a path to a .json file.
+Result<HwProfile> resolveHwProfile(const std::string& nameOrPath);
+// The folder of shipped profiles: $FW_HW_DIR if set, else <resources>/hw.
+std::string hwProfileDir();
+std::vector<std::string> listHwProfiles();  // names, sorted
+// The profile used when --hw is not given ("ascend910b2").
+std::string defaultHwProfileName();
+
+}  // namespace fw::sim

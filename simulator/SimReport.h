@@ -1,0 +1,31 @@
+#pragma once
+// Outputs of a simulation: JSON (the schema the CLI documents), CSV (one row per kernel), Chrome trace
+// event JSON (Perfetto / chrome://tracing), and the human table that sets a run beside the unfused one.
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/ir/Graph.h"
+#include "core/util/Result.h"
+#include "simulator/HwProfile.h"
+#include "simulator/Simulator.h"
+
+namespace fw::sim {
+
+// {hw {name, peak_flops, hbm_bandwidth}, mode, batch, latency_us, throughput, hbm_bytes,
+//  peak_memory_bytes, launch_share, kernels [{name, ops, unit, start_us, dur_us, flops, hbm_bytes, bound, ...}]}
+nlohmann::json toJson(const SimResult& r);
+std::string toCsv(const SimResult& r);
+// One "X" event per kernel (µs), one lane (tid) per unit; eager runs add a host-dispatch lane.
+nlohmann::json toChromeTrace(const SimResult& r);
+
+// Per kernel of `after`: its original ops, the time the same ops took in `before` (normally the
+// unfused graph-mode run of the same graph), the time now, and the bound; then the totals.
+std::string formatComparisonTable(const SimResult& before, const SimResult& after, const HwProfile& hw,
+                                  size_t maxRows = 0 /* 0 = all */);
+
+Status writeJson(const std::string& path, const SimResult& r);
+Status writeCsv(const std::string& path, const SimResult& r);
+Status writeChromeTrace(const std::string& path, const SimResult& r);
+
+}  // namespace fw::sim

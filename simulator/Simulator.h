@@ -1,0 +1,87 @@
+#pragma once
+// The simulated NPU: times a graph executed as a list of kernels on one stream.
+//
+// Input is any graph plus a kernel grouping as plain structs, so the simulator does not depend on the
+// fusion engine: a group lists ORIGINAL node ids; the simulator derives what a kernel reads and writes
+// from the members' edges (a value produced and consumed only inside the group stays on chip; an
+// initializer is a weight). The same graph simulated with unfusedGroups() is the "before" run.
+// The cost model is documented in simulator/README.md.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ir/Graph.h"
+#include "core/util/Result.h"
+#include "simulator/HwProfile.h"
+
+namespace fw::sim {
+
+struct KernelGroup {
+  std::string name;
+  std::vector<NodeId> members;  // node ids of the graph passed to simulate()
+};
+
+enum class SimMode { Graph, Eager };
+enum class Unit { None, Cube, Vector, CubeVector };  // None: a view, no device kernel
+enum class Bound { None, Compute, Memory, Launch, Host };
+
+const char* unitName(Unit u);    // "none", "cube", "vector", "cube+vector"
+const char* boundName(Bound b);  // "none", "compute", "memory", "launch", "host"
+const char* simModeName(SimMode m);
+
+struct SimOptions {
+  SimMode mode = SimMode::Graph;
+  int64_t batch = 1;  // samples per run, for throughput (the graph's shapes already carry it)
+};
+
+// One kernel of the schedule. Cycle fields are integers at the profile's clock (exact for tests);
+// the *_us fields are the same times in microseconds.
+struct KernelTiming {
+  std::string name;
+  std::vector<NodeId> members;
+  std::vector<std::string> ops;    // op type per member, in member order
+  std::vector<std::string> nodes;  // node name per member
+  Unit unit = Unit::None;
+  Bound bound = Bound::None;
+  double startUs = 0, durUs = 0;   // device time on the stream (includes launch)
+  double flops = 0;                // useful FLOPs (nodeCost), no padding
+  double hbmBytes = 0;             // everything that crosses HBM: inputs, weights, outputs, re-reads, spill
+  double weightBytes = 0, inputBytes = 0, outputBytes = 0, rereadBytes = 0, spillBytes = 0;
+  int64_t cubeCycles = 0, vectorCycles = 0, transferCycles = 0, fillCycles = 0, launchCycles = 0;
+  int64_t cycles = 0;              // device cycles of this kernel, launch included
+  int64_t startCycle = 0;
+  int64_t tilesPerCore = 1;        // pipeline depth used for the double-buffer fill term
+  int64_t workingSetBytes = 0;     // UB bytes of the smallest vector tile (0 for pure cube kernels)
+  bool spilled = false;            // working set exceeded UB: pays spill traffic
+  double hostDispatchUs = 0;       // eager mode: host time to dispatch this kernel's operator
+};
+
+struct SimResult {
+  std::string hwName;
+  double peakFlops = 0;     // FLOP/s
+  double hbmBandwidth = 0;  // B/s
+  SimMode mode = SimMode::Graph;
+  int64_t batch = 1;
+  double latencyUs = 0;
+  int64_t latencyCycles = 0;
+  double throughput = 0;    // samples/s
+  double hbmBytes = 0;
+  double weightBytes = 0;   // device bytes of all weights
+  double peakActivationBytes = 0;
+  double peakMemoryBytes = 0;  // weights + activation peak
+  double launchShare = 0;   // share of latency spent on launches and waiting for host dispatch
+  double flops = 0;
+  std::vector<KernelTiming> kernels;  // in schedule order
+  std::vector<std::string> warnings;
+};
+
+// One kernel per live node, in topological order. Views get their own (zero-cost) group too.
+Result<std::vector<KernelGroup>> unfusedGroups(const Graph& g);
+
+// Simulates `groups` (which must cover every live node exactly once and be acyclic) on `hw`.
+// Eager mode requires single-node groups (eager dispatches every operator on its own).
+// Errors (BadInput) name the node and value: missing shapes, control flow, a bad grouping.
+Result<SimResult> simulate(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
+                           const SimOptions& opts = {});
+
+}  // namespace fw::sim

@@ -1,0 +1,207 @@
+// Executor behaviour beyond single kernels: control flow, model functions, unsupported ops,
+// random inputs, verification and TensorProto files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/exec/Executor.h"
+#include "core/exec/TensorPb.h"
+#include "core/exec/Verify.h"
+#include "tests/core/exec_test_util.h"
+
+using namespace fwtest;
+using fw::Attribute;
+using fw::Tensor;
+
+namespace {
+
+// y = If(cond) then x + x (reads x from the enclosing graph) else -x.
+fw::Model ifModel() {
+  auto thenG = std::make_shared<fw::Graph>();
+  thenG->name = "then";
+  {
+    auto x = thenG->addValue("x");  // outer-scope reference
+    auto y = thenG->addValue("then_y");
+    thenG->addNode("Add", {x, x}, {y});
+    thenG->addOutput(y);
+  }
+  auto elseG = std::make_shared<fw::Graph>();
+  elseG->name = "else";
+  {
+    auto x = elseG->addValue("x");
+    auto y = elseG->addValue("else_y");
+    elseG->addNode("Neg", {x}, {y});
+    elseG->addOutput(y);
+  }
+  auto g = std::make_shared<fw::Graph>();
+  auto cond = g->addInput("cond", fw::DType::Bool, fw::Shape::ofInts({}));
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({3}));
+  auto sq = g->addValue("x_sq");
+  g->addNode("Mul", {x, x}, {sq});  // x is also used after the If: must stay alive
+  auto y = g->addValue("y");
+  g->addNode("If", {cond}, {y},
+             attrs({Attribute::makeGraph("then_branch", thenG), Attribute::makeGraph("else_branch", elseG)}));
+  auto z = g->addValue("z");
+  g->addNode("Add", {y, sq}, {z});
+  g->addOutput(z);
+  fw::Model m;
+  m.graph = g;
+  return m;
+}
+
+Tensor boolScalar(bool b) { return Tensor(fw::DType::Bool, {}, {static_cast<uint8_t>(b)}); }
+
+}  // namespace
+
+TEST(ExecGraph, IfRunsTheChosenBranchWithOuterScope) {
+  auto m = ifModel();
+  auto x = Tensor::floats({3}, {1, -2, 3});
+  auto t = fw::runGraph(m, {boolScalar(true), x});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expectNear((*t)[0], {3}, {2 + 1, -4 + 4, 6 + 9});
+  auto e = fw::runGraph(m, {boolScalar(false), x});
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  expectNear((*e)[0], {3}, {-1 + 1, 2 + 4, -3 + 9});
+}
+
+TEST(ExecGraph, FunctionNodeRunsItsBodyWithAttributeReferences) {
+  // fwb.fused:AddLeaky(a, b) = LeakyRelu(a + b, alpha = @alpha)
+  fw::Function fn;
+  fn.name = "AddLeaky";
+  fn.domain = "fwb.fused";
+  fn.attributeNames = {"alpha"};
+  auto body = std::make_shared<fw::Graph>();
+  {
+    auto a = body->addInput("a", fw::DType::Float32, {});
+    auto b = body->addInput("b", fw::DType::Float32, {});
+    auto s = body->addValue("s");
+    auto y = body->addValue("y");
+    body->addNode("Add", {a, b}, {s});
+    Attribute alpha;
+    alpha.name = "alpha";
+    alpha.kind = fw::AttrKind::Float;
+    alpha.refAttrName = "alpha";
+    fw::Attributes at;
+    at.set(alpha);
+    body->addNode("LeakyRelu", {s}, {y}, at);
+    body->addOutput(y);
+  }
+  fn.body = body;
+  auto m = oneNode("AddLeaky", {{"p", Tensor::floats({3}, {1, -2, 3})}, {"q", Tensor::floats({3}, {1, 1, -5})}}, 1,
+                   attrs({Attribute::makeFloat("alpha", 0.5f)}), 17, "fwb.fused");
+  m.opsetImports["fwb.fused"] = 1;
+  m.functions.push_back(fn);
+  EXPECT_TRUE(fw::unsupportedOps(m).empty());
+  auto r = fw::runGraph(m, {Tensor::floats({3}, {1, -2, 3}), Tensor::floats({3}, {1, 1, -5})});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {3}, {2, -0.5f, -1});
+}
+
+TEST(ExecGraph, UnsupportedOpFailsNamingIt) {
+  auto m = oneNode("FancyNewOp", {{"x", iota({2})}}, 1);
+  auto r = fw::runGraph(m, {iota({2})});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("FancyNewOp"), std::string::npos) << r.error().message;
+  EXPECT_EQ(fw::unsupportedOps(m), std::vector<std::string>{"FancyNewOp"});
+  auto m2 = oneNode("Gelu", {{"x", iota({2})}}, 1, {}, 17, "com.microsoft");
+  EXPECT_EQ(fw::unsupportedOps(m2), std::vector<std::string>{"com.microsoft:Gelu"});
+  EXPECT_FALSE(fw::isOpSupported("Conv", "com.microsoft"));
+  EXPECT_TRUE(fw::isOpSupported("Conv", ""));
+}
+
+TEST(ExecGraph, RandomInputsAreSeededAndBounded) {
+  auto g = std::make_shared<fw::Graph>();
+  auto table = g->addInitializer("table", iota({7, 2}));
+  auto ids = g->addInput("input_ids", fw::DType::Int64, fw::Shape::ofInts({1, 50}));
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({64}));
+  auto mask = g->addInput("attention_mask", fw::DType::Int64, fw::Shape::ofInts({1, 50}));
+  auto e = g->addValue("e");
+  g->addNode("Gather", {table, ids}, {e});
+  g->addOutput(e);
+  g->addOutput(x);
+  g->addOutput(mask);
+  fw::Model m;
+  m.graph = g;
+  auto a = fw::randomInputs(m, 42), b = fw::randomInputs(m, 42), c = fw::randomInputs(m, 43);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  EXPECT_TRUE((*a)[1].sameContent((*b)[1]));
+  EXPECT_FALSE((*a)[1].sameContent((*c)[1]));
+  for (int64_t v : (*a)[0].toInt64s()) {
+    EXPECT_GE(v, 0);
+    EXPECT_LT(v, 7);
+  }
+  for (float v : (*a)[1].toFloats()) {
+    EXPECT_GE(v, -1.f);
+    EXPECT_LE(v, 1.f);
+  }
+  for (int64_t v : (*a)[2].toInt64s()) EXPECT_EQ(v, 1);
+  auto r = fw::runGraph(m, *a);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+}
+
+TEST(ExecGraph, SymbolicInputDimAsksForInputShape) {
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape({fw::Dim::sym("batch"), fw::Dim(3)}));
+  g->addOutput(x);
+  fw::Model m;
+  m.graph = g;
+  auto r = fw::randomInputs(m, 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("--input-shape"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("batch"), std::string::npos) << r.error().message;
+}
+
+TEST(ExecGraph, VerifyPassesForEqualModelsAndFailsForPerturbed) {
+  auto ref = oneNode("Relu", {{"x", iota({4})}}, 1);
+  auto same = oneNode("Relu", {{"x", iota({4})}}, 1);
+  fw::VerifyOptions opts;
+  opts.seed = 7;
+  auto ok = fw::verifyModels(ref, same, opts);
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_TRUE(ok->passed);
+  EXPECT_EQ(ok->outputs.at(0).maxAbs, 0.0);
+
+  // candidate = Relu(x) * 1.001: relative error 1e-3 > 1e-5.
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({4}));
+  auto k = g->addInitializer("k", Tensor::scalarFloat(1.001f));
+  auto r = g->addValue("r");
+  auto y = g->addValue("y");
+  g->addNode("Relu", {x}, {r});
+  g->addNode("Mul", {r, k}, {y});
+  g->addOutput(y);
+  fw::Model bad;
+  bad.graph = g;
+  auto fail = fw::verifyModels(ref, bad, opts);
+  ASSERT_TRUE(fail.ok()) << fail.error().message;
+  EXPECT_FALSE(fail->passed);
+  EXPECT_NEAR(fail->outputs.at(0).maxRel, 1e-3, 1e-5);
+  EXPECT_EQ(fail->toJson()["passed"], false);
+}
+
+TEST(ExecGraph, TensorPbRoundTrip) {
+  const auto path = (std::filesystem::temp_directory_path() / "fw_exec_tensor_test.pb").string();
+  auto t = Tensor::int64s({2, 2}, {1, -2, 3, 4});
+  ASSERT_TRUE(fw::writeTensorPb(path, t, "ids").ok());
+  std::string name;
+  auto back = fw::readTensorPb(path, &name);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(name, "ids");
+  EXPECT_TRUE(back->sameContent(t));
+  std::filesystem::remove(path);
+  EXPECT_FALSE(fw::readTensorPb(path).ok());
+}
+
+TEST(ExecGraph, KeepIntermediatesAndCancel) {
+  auto m = ifModel();
+  fw::ExecOptions o;
+  o.keepIntermediates = true;
+  auto r = fw::runGraphNamed(m, {{"cond", boolScalar(true)}, {"x", Tensor::floats({3}, {1, 2, 3})}}, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->intermediates.count("x_sq"));
+  std::atomic<bool> cancel{true};
+  o.cancel = &cancel;
+  auto c = fw::runGraphNamed(m, {{"cond", boolScalar(true)}, {"x", Tensor::floats({3}, {1, 2, 3})}}, o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("cancel"), std::string::npos);
+}

@@ -1,0 +1,208 @@
+// Hand-computed (or numpy-computed, as noted) cases for the executor's trickier kernels.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "core/exec/Executor.h"
+#include "tests/core/exec_test_util.h"
+
+using namespace fwtest;
+using fw::Attribute;
+using fw::Tensor;
+
+TEST(ExecOps, ConvGroupsDilationAsymmetricPadsStrides) {
+  // Expected values from a direct numpy loop (float64) over the same definition:
+  // x = arange(100).reshape(1,4,5,5) % 7 - 3, w = arange(48).reshape(6,2,2,2) % 5 - 2,
+  // strides (1,2), pads (1,0,2,1), dilations (2,1), group 2.
+  std::vector<float> x(100), w(48);
+  for (int k = 0; k < 100; ++k) x[k] = static_cast<float>(k % 7 - 3);
+  for (int k = 0; k < 48; ++k) w[k] = static_cast<float>(k % 5 - 2);
+  auto r = runOne("Conv",
+                  {{"x", Tensor::floats({1, 4, 5, 5}, x)},
+                   {"w", Tensor::floats({6, 2, 2, 2}, w), true},
+                   {"b", Tensor::floats({6}, {0.5f, -1, 2, 0, 1, -0.5f}), true}},
+                  1,
+                  attrs({Attribute::makeInts("strides", {1, 2}), Attribute::makeInts("pads", {1, 0, 2, 1}),
+                         Attribute::makeInts("dilations", {2, 1}), Attribute::makeInt("group", 2)}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::vector<float> want = {
+      4.5,  -2.5,  -2.5, 10.5, 18.5, -6.5, -11.5, 10.5, 9.5,  -5.5, -11.5, 11.5, 3.5,  -2.5, -5.5, -4.5, 3.5,  -5.5,
+      -10,  5,     7,    -9,   -14,  8,    10,    -9,   -8,   -6,   10,    -10,  -2,   -1,   1,    -3,   -2,   -1,
+      10,   -3,    1,    1,    8,    2,    1,     1,    -1,   8,    1,     3,    -3,   10,   2,    -2,   -3,   8,
+      -4,   -5,    6,    10,   -13,  1,    12,    10,   -6,   -7,   12,    1,    -5,   -6,   6,    3,    -5,   0,
+      15,   7,     -2,   -8,   19,   0,    -7,    -8,   10,   8,    -7,    -1,   -2,   5,    1,    -2,   -2,   3,
+      -3.5, -3.5,  2.5,  6.5,  -6.5, -8.5, -8.5,  6.5,  -6.5, -9.5, -8.5,  9.5,  13.5, -6.5, -6.5, 5.5,  13.5, -6.5};
+  expectNear((*r)[0], {1, 6, 6, 3}, want);
+}
+
+TEST(ExecOps, ConvAutoPadSameUpperAndLower) {
+  // 1x1x4x4 ones, 3x3 ones kernel, stride 2: out 2x2. SAME_UPPER pads (0 top/left, 1 bottom/right):
+  // windows rows {0,1,2},{2,3,pad} -> counts 3x3=9, 3x2=6, 2x3=6, 2x2=4.
+  // SAME_LOWER pads (1 top/left, 0 bottom/right): windows {pad,0,1},{1,2,3} -> 4, 6, 6, 9.
+  std::vector<float> ones(16, 1.f), k(9, 1.f);
+  for (const auto& [mode, want] : std::vector<std::pair<std::string, std::vector<float>>>{
+           {"SAME_UPPER", {9, 6, 6, 4}}, {"SAME_LOWER", {4, 6, 6, 9}}}) {
+    auto r = runOne("Conv", {{"x", Tensor::floats({1, 1, 4, 4}, ones)}, {"w", Tensor::floats({1, 1, 3, 3}, k), true}}, 1,
+                    attrs({Attribute::makeString("auto_pad", mode), Attribute::makeInts("strides", {2, 2})}));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectNear((*r)[0], {1, 1, 2, 2}, want);
+  }
+}
+
+TEST(ExecOps, AddBroadcastsNumpyStyle) {
+  auto r = runOne("Add", {{"a", iota({2, 1, 3})}, {"b", iota({4, 1}, 0, 10)}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::vector<float> want;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 3; ++k) want.push_back(static_cast<float>(i * 3 + k + j * 10));
+  expectNear((*r)[0], {2, 4, 3}, want);
+}
+
+TEST(ExecOps, IncompatibleBroadcastIsAnError) {
+  auto r = runOne("Mul", {{"a", iota({2, 3})}, {"b", iota({4})}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("broadcast"), std::string::npos) << r.error().message;
+}
+
+TEST(ExecOps, GemmTransposesAlphaBetaAndVectorBias) {
+  // A stored [3,2] with transA, B stored [2,3] with transB: A^T B^T = [[6,-2],[8,-2]];
+  // 0.5 * that + 2 * [1,-1] = [[5,-3],[6,-3]].
+  auto r = runOne("Gemm",
+                  {{"a", Tensor::floats({3, 2}, {1, 2, 3, 4, 5, 6})},
+                   {"b", Tensor::floats({2, 3}, {1, 0, 1, 0, 1, -1})},
+                   {"c", Tensor::floats({2}, {1, -1})}},
+                  1,
+                  attrs({Attribute::makeInt("transA", 1), Attribute::makeInt("transB", 1),
+                         Attribute::makeFloat("alpha", 0.5f), Attribute::makeFloat("beta", 2.f)}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {2, 2}, {5, -3, 6, -3});
+}
+
+TEST(ExecOps, MatMulBatchedBroadcast) {
+  // [2,1,2,3] x [3,3,2] -> [2,3,2,2]; check one block by hand: A[1,0] = [[6,7,8],[9,10,11]],
+  // B[2] = [[12,13],[14,15],[16,17]] -> [[6*12+7*14+8*16, 6*13+7*15+8*17], ...] = [[398,419],[524,552]].
+  auto r = runOne("MatMul", {{"a", iota({2, 1, 2, 3})}, {"b", iota({3, 3, 2})}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& y = (*r)[0];
+  ASSERT_EQ(y.dims(), (std::vector<int64_t>{2, 3, 2, 2}));
+  auto v = y.toFloats();
+  const size_t base = (1 * 3 + 2) * 4;
+  EXPECT_FLOAT_EQ(v[base + 0], 398);
+  EXPECT_FLOAT_EQ(v[base + 1], 419);
+  EXPECT_FLOAT_EQ(v[base + 2], 524);
+  EXPECT_FLOAT_EQ(v[base + 3], 552);
+}
+
+TEST(ExecOps, SliceNegativeSteps) {
+  const int64_t big = std::numeric_limits<int64_t>::min();
+  auto r = runOne("Slice", {{"x", iota({2, 5})},
+                            {"s", Tensor::int64s({1}, {-1}), true},
+                            {"e", Tensor::int64s({1}, {big}), true},
+                            {"a", Tensor::int64s({1}, {1}), true},
+                            {"st", Tensor::int64s({1}, {-2}), true}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {2, 3}, {4, 2, 0, 9, 7, 5});
+  // Out-of-range start with a negative step clamps to the last element; end -6 clamps to "before 0".
+  auto r2 = runOne("Slice", {{"x", iota({5})},
+                             {"s", Tensor::int64s({1}, {100}), true},
+                             {"e", Tensor::int64s({1}, {-6}), true},
+                             {"a", Tensor::int64s({1}, {0}), true},
+                             {"st", Tensor::int64s({1}, {-1}), true}});
+  ASSERT_TRUE(r2.ok()) << r2.error().message;
+  expectNear((*r2)[0], {5}, {4, 3, 2, 1, 0});
+}
+
+TEST(ExecOps, ResizeNearestModes) {
+  // Default half_pixel + round_prefer_floor, scales [1,1,2,3] (the ONNX operator doc example).
+  auto r = runOne("Resize", {{"x", Tensor::floats({1, 1, 2, 2}, {1, 2, 3, 4})},
+                             {"", {}},
+                             {"scales", Tensor::floats({4}, {1, 1, 2, 3}), true}},
+                  1, attrs({Attribute::makeString("mode", "nearest")}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {1, 1, 4, 6}, {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4});
+  // asymmetric + ceil, sizes 4 -> 3: x/0.75 = 0, 1.33, 2.67 -> 0, 2, 3.
+  auto r2 = runOne("Resize", {{"x", Tensor::floats({1, 1, 1, 4}, {1, 2, 3, 4})},
+                              {"", {}},
+                              {"", {}},
+                              {"sizes", Tensor::int64s({4}, {1, 1, 1, 3}), true}},
+                   1,
+                   attrs({Attribute::makeString("mode", "nearest"),
+                          Attribute::makeString("coordinate_transformation_mode", "asymmetric"),
+                          Attribute::makeString("nearest_mode", "ceil")}));
+  ASSERT_TRUE(r2.ok()) << r2.error().message;
+  expectNear((*r2)[0], {1, 1, 1, 3}, {1, 3, 4});
+  // half_pixel + round_prefer_ceil, x2 on [1,2,3]: coords -0.25,0.25,0.75,1.25,1.75,2.25 -> 0,0,1,1,2,2.
+  auto r3 = runOne("Resize", {{"x", Tensor::floats({1, 3}, {1, 2, 3})},
+                              {"", {}},
+                              {"scales", Tensor::floats({2}, {1, 2}), true}},
+                   1, attrs({Attribute::makeString("mode", "nearest"), Attribute::makeString("nearest_mode", "round_prefer_ceil")}));
+  ASSERT_TRUE(r3.ok()) << r3.error().message;
+  expectNear((*r3)[0], {1, 6}, {1, 1, 2, 2, 3, 3});
+}
+
+TEST(ExecOps, LstmForwardMatchesNumpy) {
+  // numpy reference (float64): gates iofc, f=sigmoid, g=h=tanh, seq 2, batch 1, input 2, hidden 2;
+  // W = arange(16)*0.1-0.7, R = arange(16)*-0.05+0.3, B = arange(16)*0.02-0.1.
+  std::vector<float> W(16), R(16), B(16);
+  for (int k = 0; k < 16; ++k) {
+    W[k] = k * 0.1f - 0.7f;
+    R[k] = k * -0.05f + 0.3f;
+    B[k] = k * 0.02f - 0.1f;
+  }
+  auto r = runOne("LSTM",
+                  {{"x", Tensor::floats({2, 1, 2}, {0.5f, -1.f, 1.5f, 0.25f})},
+                   {"w", Tensor::floats({1, 8, 2}, W), true},
+                   {"r", Tensor::floats({1, 8, 2}, R), true},
+                   {"b", Tensor::floats({1, 16}, B), true}},
+                  3, attrs({Attribute::makeInt("hidden_size", 2)}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {2, 1, 1, 2}, {-0.042867549f, -0.056217497f, 0.050016879f, 0.092758552f});
+  expectNear((*r)[1], {1, 1, 2}, {0.050016879f, 0.092758552f});
+  expectNear((*r)[2], {1, 1, 2}, {0.130548282f, 0.194375114f});
+}
+
+TEST(ExecOps, SoftmaxLegacyAndModernAxis) {
+  // opset 13: along the last axis; opset 11: flattened from axis 1 (both rows of each batch together).
+  auto r = runOne("Softmax", {{"x", Tensor::floats({1, 2, 2}, {0, 0, 0, 0})}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {1, 2, 2}, {0.5f, 0.5f, 0.5f, 0.5f});
+  auto r2 = runOne("Softmax", {{"x", Tensor::floats({1, 2, 2}, {0, 0, 0, 0})}}, 1, {}, 11);
+  ASSERT_TRUE(r2.ok()) << r2.error().message;
+  expectNear((*r2)[0], {1, 2, 2}, {0.25f, 0.25f, 0.25f, 0.25f});
+}
+
+TEST(ExecOps, PadReflectAndEdge) {
+  auto r = runOne("Pad", {{"x", Tensor::floats({4}, {1, 2, 3, 4})}, {"p", Tensor::int64s({2}, {2, 3}), true}}, 1,
+                  attrs({Attribute::makeString("mode", "reflect")}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {9}, {3, 2, 1, 2, 3, 4, 3, 2, 1});
+  auto r2 = runOne("Pad", {{"x", Tensor::floats({4}, {1, 2, 3, 4})}, {"p", Tensor::int64s({2}, {1, 2}), true}}, 1,
+                   attrs({Attribute::makeString("mode", "edge")}));
+  ASSERT_TRUE(r2.ok()) << r2.error().message;
+  expectNear((*r2)[0], {7}, {1, 1, 2, 3, 4, 4, 4});
+}
+
+TEST(ExecOps, CastKeepsLogicalTypeAndWraps) {
+  auto r = runOne("Cast", {{"x", Tensor::floats({3}, {1.7f, -2.2f, 300.f})}}, 1,
+                  attrs({Attribute::makeInt("to", static_cast<int64_t>(fw::DType::UInt8))}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ((*r)[0].dtype(), fw::DType::UInt8);
+  auto v = (*r)[0].toInt64s();
+  EXPECT_EQ(v[0], 1);
+  EXPECT_EQ(v[1], 254);  // -2 wraps modulo 256
+  EXPECT_EQ(v[2], 44);   // 300 wraps modulo 256
+}
+
+TEST(ExecOps, MaxPoolIndicesAndAveragePoolPadding) {
+  auto r = runOne("MaxPool", {{"x", iota({1, 1, 3, 3})}}, 2,
+                  attrs({Attribute::makeInts("kernel_shape", {2, 2}), Attribute::makeInts("pads", {1, 1, 0, 0})}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {1, 1, 3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8});
+  EXPECT_EQ((*r)[1].toInt64s(), (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+  // Average over a 2x2 window with 1 pad on top/left: corner sees only x[0,0] (count_include_pad=0).
+  auto r2 = runOne("AveragePool", {{"x", iota({1, 1, 2, 2}, 1)}}, 1,
+                   attrs({Attribute::makeInts("kernel_shape", {2, 2}), Attribute::makeInts("pads", {1, 1, 0, 0})}));
+  ASSERT_TRUE(r2.ok()) << r2.error().message;
+  expectNear((*r2)[0], {1, 1, 2, 2}, {1, 1.5f, 2, 2.5f});
+}

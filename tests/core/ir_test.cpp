@@ -1,0 +1,186 @@
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "core/ir/Graph.h"
+#include "core/ir/Model.h"
+
+using namespace fw;
+
+namespace {
+
+// x -> Relu -> Sigmoid -> y, with a weight input on an Add.
+Graph smallChain() {
+  Graph g;
+  g.name = "chain";
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({2, 3}));
+  ValueId w = g.addInitializer("w", Tensor::floats({3}, {1, 2, 3}));
+  ValueId a = g.addValue("a");
+  ValueId b = g.addValue("b");
+  ValueId y = g.addValue("y");
+  g.addNode("Add", {x, w}, {a}, {}, "add");
+  g.addNode("Relu", {a}, {b}, {}, "relu");
+  g.addNode("Sigmoid", {b}, {y}, {}, "sig");
+  g.addOutput(y);
+  return g;
+}
+
+}  // namespace
+
+TEST(Shape, SymbolicAndStatic) {
+  Shape s({Dim::sym("batch"), Dim(3), Dim(224)});
+  EXPECT_FALSE(s.isStatic());
+  EXPECT_EQ(s.str(), "[batch,3,224]");
+  EXPECT_FALSE(s.numel().has_value());
+  Shape t = Shape::ofInts({2, 3, 4});
+  EXPECT_TRUE(t.isStatic());
+  EXPECT_EQ(*t.numel(), 24);
+  EXPECT_EQ(Shape().str(), "?");
+  EXPECT_EQ(Shape::ofInts({}).str(), "[]");
+  EXPECT_EQ(*Shape::ofInts({}).numel(), 1);
+}
+
+TEST(Tensor, SharedStorageAndConversion) {
+  Tensor t = Tensor::floats({2, 2}, {1.5f, -2, 3, 4});
+  Tensor u = t;  // shares bytes
+  EXPECT_EQ(t.rawData(), u.rawData());
+  EXPECT_EQ(t.numel(), 4);
+  EXPECT_DOUBLE_EQ(t.getDouble(1), -2.0);
+  Tensor r = t.reshaped({4});
+  EXPECT_EQ(r.rawData(), t.rawData());
+  EXPECT_EQ(r.dims(), std::vector<int64_t>{4});
+  EXPECT_THROW(t.reshaped({3}), std::logic_error);
+}
+
+TEST(Tensor, HalfConversionRoundTrips) {
+  for (float f : {0.0f, 1.0f, -2.5f, 65504.0f, 6.1035156e-05f, 5.9604645e-08f, 0.333251953125f}) {
+    EXPECT_EQ(halfToFloat(floatToHalf(f)), f) << f;
+  }
+  EXPECT_EQ(floatToHalf(1.0f), 0x3c00);
+  EXPECT_EQ(floatToHalf(-2.0f), 0xc000);
+  EXPECT_TRUE(std::isinf(halfToFloat(floatToHalf(1e6f))));
+}
+
+TEST(Graph, UseListsAndTopoOrder) {
+  Graph g = smallChain();
+  EXPECT_EQ(g.checkConsistency(), "");
+  ValueId a = g.findValue("a");
+  ASSERT_NE(a, kNoId);
+  EXPECT_EQ(g.value(a).consumers.size(), 1u);
+  EXPECT_EQ(g.node(g.value(a).producer).name, "add");
+  auto order = g.topoOrder();
+  ASSERT_TRUE(order.ok());
+  ASSERT_EQ(order->size(), 3u);
+  EXPECT_EQ(g.node((*order)[0]).name, "add");
+  EXPECT_EQ(g.node((*order)[2]).name, "sig");
+}
+
+TEST(Graph, RemoveAndReplaceThenCompact) {
+  Graph g = smallChain();
+  NodeId relu = g.findNode("relu");
+  ValueId a = g.findValue("a"), b = g.findValue("b");
+  g.replaceAllUses(b, a);
+  g.removeNode(relu);
+  EXPECT_EQ(g.liveNodeCount(), 2u);
+  EXPECT_EQ(g.checkConsistency(), "");
+  g.compact();
+  EXPECT_EQ(g.nodes().size(), 2u);
+  EXPECT_EQ(g.findValue("b"), kNoId);  // unused value dropped
+  EXPECT_EQ(g.checkConsistency(), "");
+  EXPECT_EQ(g.node(g.value(g.findValue("y")).producer).name, "sig");
+}
+
+TEST(Graph, CycleIsReportedWithNames) {
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1}));
+  ValueId a = g.addValue("a"), b = g.addValue("b");
+  g.addNode("Add", {x, b}, {a}, {}, "n1");
+  g.addNode("Relu", {a}, {b}, {}, "n2");
+  g.addOutput(b);
+  auto order = g.topoOrder();
+  ASSERT_FALSE(order.ok());
+  EXPECT_NE(order.error().message.find("cycle"), std::string::npos);
+  EXPECT_NE(order.error().message.find("'n1'"), std::string::npos);
+  EXPECT_EQ(order.error().code, ErrorCode::BadInput);
+}
+
+TEST(Graph, UniqueValueNames) {
+  Graph g;
+  ValueId a = g.addValue("t");
+  ValueId b = g.addValue("t");
+  EXPECT_NE(g.value(a).name, g.value(b).name);
+}
+
+TEST(Model, CopyOnWriteLeavesOriginalUntouched) {
+  Model m;
+  m.graph = std::make_shared<const Graph>(smallChain());
+  Model copy = m;
+  EXPECT_EQ(copy.graph.get(), m.graph.get());
+  Graph& g = copy.mutableGraph();
+  g.removeNode(g.findNode("relu"));
+  EXPECT_NE(copy.graph.get(), m.graph.get());
+  EXPECT_EQ(m.graph->liveNodeCount(), 3u);
+  EXPECT_EQ(copy.graph->liveNodeCount(), 2u);
+}
+
+TEST(Graph, HundredThousandNodesIsFine) {
+  // A long chain: build, sort, copy and compact must all be quick (no quadratic step).
+  Graph g;
+  ValueId cur = g.addInput("x", DType::Float32, Shape::ofInts({1, 16}));
+  for (int i = 0; i < 100000; ++i) {
+    ValueId next = g.addValue("v" + std::to_string(i));
+    g.addNode(i % 2 ? "Relu" : "Sigmoid", {cur}, {next});
+    cur = next;
+  }
+  g.addOutput(cur);
+  auto t0 = std::chrono::steady_clock::now();
+  auto order = g.topoOrder();
+  ASSERT_TRUE(order.ok());
+  EXPECT_EQ(order->size(), 100000u);
+  Graph copy = g;
+  copy.compact();
+  EXPECT_EQ(copy.nodes().size(), 100000u);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(secs, 10.0);  // generous: guards against quadratic behaviour, not a benchmark
+}
+
+TEST(Graph, SubgraphOuterReferencesAreUses) {
+  // a = Relu(x) is stored AFTER the If that reads `a` inside its branch: the If must sort after it,
+  // `a` must count the If as a consumer, and replacing `a` renames the reference in the branch.
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({2}));
+  ValueId cond = g.addInput("cond", DType::Bool, Shape::ofInts({}));
+  ValueId a = g.addValue("a");
+  ValueId r = g.addValue("r");
+  auto branch = std::make_shared<Graph>();
+  ValueId outer = branch->addValue("a");
+  ValueId bo = branch->addValue("bo");
+  branch->addNode("Neg", {outer}, {bo});
+  branch->addOutput(bo);
+  Attributes at;
+  at.set(Attribute::makeGraph("then_branch", branch));
+  at.set(Attribute::makeGraph("else_branch", branch));
+  NodeId ifn = g.addNode("If", {cond}, {r}, at, "if");
+  g.addNode("Relu", {x}, {a}, {}, "relu");
+  g.addOutput(r);
+  EXPECT_EQ(g.checkConsistency(), "");
+  ASSERT_EQ(g.node(ifn).implicitInputs.size(), 1u);
+  EXPECT_EQ(g.value(a).consumers.size(), 1u);
+  auto order = g.topoOrder();
+  ASSERT_TRUE(order.ok());
+  EXPECT_EQ(g.node((*order)[0]).name, "relu");
+
+  ValueId b = g.addValue("b");
+  g.addNode("Sigmoid", {x}, {b}, {}, "sig");
+  g.replaceAllUses(a, b);
+  EXPECT_EQ(g.checkConsistency(), "");
+  EXPECT_TRUE(g.value(a).consumers.empty());
+  auto thenG = g.node(ifn).attrs.getGraph("then_branch");
+  EXPECT_NE(thenG->findValue("b"), kNoId);
+  EXPECT_EQ(thenG->findValue("a"), kNoId);
+  g.removeNode(g.findNode("relu"));
+  g.compact();
+  EXPECT_EQ(g.checkConsistency(), "");
+  EXPECT_EQ(g.liveNodeCount(), 2u);
+}

@@ -1,0 +1,69 @@
+#pragma once
+// Small graphs built in code for the simulator tests.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/ir/Graph.h"
+#include "simulator/HwProfile.h"
+#include "simulator/Simulator.h"
+
+namespace fw::sim::test {
+
+inline HwProfile toy() {
+  auto p = resolveHwProfile("toy");
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
+  return p.ok() ? *p : HwProfile{};
+}
+
+// x[shape] -> op1 -> op2 -> ... -> graph output (unary ops, float32 in the graph, fp16 on device).
+inline Graph unaryChain(const std::vector<std::string>& ops, const std::vector<int64_t>& shape) {
+  Graph g;
+  g.name = "chain";
+  ValueId cur = g.addInput("x", DType::Float32, Shape::ofInts(shape));
+  for (size_t i = 0; i < ops.size(); ++i) {
+    ValueId out = g.addValue("t" + std::to_string(i), DType::Float32, Shape::ofInts(shape));
+    g.addNode(ops[i], {cur}, {out}, {}, ops[i] + "_" + std::to_string(i));
+    cur = out;
+  }
+  g.addOutput(cur);
+  return g;
+}
+
+// y[m,n] = MatMul(x[m,k], W[k,n]) with W an initializer.
+inline Graph matmul(int64_t m, int64_t k, int64_t n) {
+  Graph g;
+  g.name = "gemm";
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({m, k}));
+  ValueId w = g.addInitializer("W", Tensor::floats({k, n}, std::vector<float>(static_cast<size_t>(k * n), 0.5f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({m, n}));
+  g.addNode("MatMul", {x, w}, {y}, {}, "mm");
+  g.addOutput(y);
+  return g;
+}
+
+inline KernelGroup allInOne(const Graph& g, const std::string& name = "fused") {
+  KernelGroup k{name, {}};
+  const auto order = g.topoOrder();
+  EXPECT_TRUE(order.ok());
+  if (order.ok()) k.members = *order;
+  return k;
+}
+
+inline SimResult run(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
+                     SimMode mode = SimMode::Graph) {
+  SimOptions o;
+  o.mode = mode;
+  auto r = simulate(g, groups, hw, o);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? *r : SimResult{};
+}
+
+inline SimResult runUnfused(const Graph& g, const HwProfile& hw, SimMode mode = SimMode::Graph) {
+  auto groups = unfusedGroups(g);
+  EXPECT_TRUE(groups.ok());
+  return run(g, *groups, hw, mode);
+}
+
+}  // namespace fw::sim::test
