@@ -50,6 +50,9 @@ struct Node {
   std::vector<ValueId> implicitInputs;
   Attributes attrs;
   std::string docString;
+  // Provenance: names of the nodes of the imported model this node stands for (set by rewrites that
+  // merge or replace nodes; empty means the node is itself an original node).
+  std::vector<std::string> origins;
   bool dead = false;
 
   // Subgraphs held by attributes (If/Loop/Scan bodies).
