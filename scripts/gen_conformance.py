@@ -25,7 +25,12 @@ def main() -> int:
         print(f"gen_conformance: {out} exists, not regenerating (use --force)")
         return 0
 
-    import numpy as np
+    try:
+        import numpy as np
+        import onnx  # noqa: F401
+    except ImportError as e:
+        print(f"gen_conformance: {e}; install python3-onnx (skipping)", file=sys.stderr)
+        return 77
     for alias, real in (("float", float), ("bool", bool), ("object", object), ("int", int),
                         ("complex", complex), ("str", str)):
         if alias not in np.__dict__:

@@ -393,6 +393,7 @@ Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const Hw
     rowMax = std::max(rowMax, it.row);
     vecElemsMax = std::max(vecElemsMax, it.elems);
   }
+  t.origins = group.origins.empty() ? t.nodes : group.origins;
   t.unit = anyCube && anyVector ? Unit::CubeVector : anyCube ? Unit::Cube : anyVector ? Unit::Vector : Unit::None;
   if (t.unit == Unit::None) return kc;  // only views: no kernel, no traffic
 

@@ -80,6 +80,7 @@ json toJson(const SimResult& r) {
     ks.push_back({{"name", k.name},
                   {"ops", k.ops},
                   {"nodes", k.nodes},
+                  {"origins", k.origins},
                   {"unit", unitName(k.unit)},
                   {"start_us", k.startUs},
                   {"dur_us", k.durUs},
@@ -157,9 +158,10 @@ json toChromeTrace(const SimResult& r) {
 
 std::string formatComparisonTable(const SimResult& before, const SimResult& after, const HwProfile& hw,
                                   size_t maxRows) {
-  std::unordered_map<NodeId, double> beforeUs;
+  // Matched by original node name, so `after` may come from a rewritten graph (BN folded, ...).
+  std::unordered_map<std::string, double> beforeUs;
   for (const auto& k : before.kernels)
-    for (NodeId m : k.members) beforeUs[m] += k.durUs / static_cast<double>(k.members.size());
+    for (const auto& o : k.origins) beforeUs[o] += k.durUs / static_cast<double>(k.origins.size());
   std::string s;
   s += "simulated on " + hw.name + " (" + simModeName(after.mode) + " mode, batch " +
        std::to_string(after.batch) + ") — a model, not a measurement\n";
@@ -177,7 +179,10 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
     if (maxRows && shown >= maxRows) continue;
     ++shown;
     double b = 0;
-    for (NodeId m : k.members) b += beforeUs.count(m) ? beforeUs[m] : 0.0;
+    for (const auto& o : k.origins) {
+      auto it = beforeUs.find(o);
+      if (it != beforeUs.end()) b += it->second;
+    }
     std::snprintf(line, sizeof line, "%4zu  %-28s %-34s %-11s %10.2f → %10.2f  %-8s %10s\n", i,
                   fit(k.name, 28).c_str(), fit(joinOps(k, 4), 34).c_str(), unitName(k.unit), b, k.durUs,
                   boundName(k.bound), human(k.hbmBytes).c_str());

@@ -18,7 +18,9 @@ namespace fw::sim {
 
 struct KernelGroup {
   std::string name;
-  std::vector<NodeId> members;  // node ids of the graph passed to simulate()
+  std::vector<NodeId> members;       // node ids of the graph passed to simulate()
+  std::vector<std::string> origins;  // optional: names of the imported model's nodes this kernel
+                                     // stands for (when the graph was rewritten); for comparisons
 };
 
 enum class SimMode { Graph, Eager };
@@ -41,6 +43,7 @@ struct KernelTiming {
   std::vector<NodeId> members;
   std::vector<std::string> ops;    // op type per member, in member order
   std::vector<std::string> nodes;  // node name per member
+  std::vector<std::string> origins;  // original node names (KernelGroup::origins, else `nodes`)
   Unit unit = Unit::None;
   Bound bound = Bound::None;
   double startUs = 0, durUs = 0;   // device time on the stream (includes launch)

@@ -30,13 +30,17 @@ namespace fwui {
 namespace {
 constexpr int kMaxRecent = 10;
 
-fw::Result<std::shared_ptr<LoadedModel>> loadInBackground(const std::string& spec) {
+LoadOutcome loadInBackground(const std::string& spec) {
+  LoadOutcome out;
   auto m = fw::loadModel(spec);
-  if (!m.ok()) return m.error();
-  auto lm = std::make_shared<LoadedModel>();
-  lm->info = fw::summarizeModel(*m);
-  lm->model = std::move(m).value();
-  return lm;
+  if (!m.ok()) {
+    out.error = QString::fromStdString(m.error().message);
+    return out;
+  }
+  out.loaded = std::make_shared<LoadedModel>();
+  out.loaded->info = fw::summarizeModel(*m);
+  out.loaded->model = std::move(m).value();
+  return out;
 }
 
 QString html(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
@@ -46,7 +50,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Fusion Workbench"));
   setAcceptDrops(true);
   buildUi();
-  watcher_ = new QFutureWatcher<fw::Result<std::shared_ptr<LoadedModel>>>(this);
+  watcher_ = new QFutureWatcher<LoadOutcome>(this);
   connect(watcher_, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -149,15 +153,15 @@ void MainWindow::openModel(const QString& spec) {
 
 void MainWindow::onLoadFinished() {
   progress_->hide();
-  auto result = watcher_->result();
-  if (!result.ok()) {
-    const QString msg = QString::fromStdString(result.error().message);
+  LoadOutcome result = watcher_->result();
+  if (!result.loaded) {
+    const QString msg = result.error;
     statusBar()->showMessage(tr("Could not open %1").arg(pendingSpec_), 5000);
     if (!quietErrors_) QMessageBox::warning(this, tr("Could not open model"), msg);
     emit loadFailed(msg);
     return;
   }
-  current_ = std::make_unique<LoadedModel>(std::move(*result.value()));
+  current_ = std::make_unique<LoadedModel>(std::move(*result.loaded));
   currentSpec_ = pendingSpec_;
   const auto& info = current_->info;
   nodeModel_->setInfo(info);

@@ -26,6 +26,12 @@ struct LoadedModel {
   fw::ModelInfo info;
 };
 
+// What a background load hands back (QFuture needs a default-constructible type).
+struct LoadOutcome {
+  std::shared_ptr<LoadedModel> loaded;  // null on failure
+  QString error;
+};
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -67,7 +73,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<LoadedModel> current_;
   QString currentSpec_;
   QString pendingSpec_;
-  QFutureWatcher<fw::Result<std::shared_ptr<LoadedModel>>>* watcher_ = nullptr;
+  QFutureWatcher<LoadOutcome>* watcher_ = nullptr;
   bool quietErrors_ = false;
 };
 

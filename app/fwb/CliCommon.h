@@ -40,5 +40,9 @@ fw::Status writeOutput(const std::string& file, const std::string& text);
 void addInfoCommand(CLI::App& app);
 void addZooCommand(CLI::App& app);
 void addDemoCommand(CLI::App& app);
+void addSimulateCommand(CLI::App& app);
+void addRenderCommand(CLI::App& app);
+void addRunCommand(CLI::App& app);
+void addVerifyCommand(CLI::App& app);
 
 }  // namespace fwcli

@@ -18,6 +18,10 @@ int main(int argc, char** argv) {
   fwcli::addInfoCommand(app);
   fwcli::addZooCommand(app);
   fwcli::addDemoCommand(app);
+  fwcli::addSimulateCommand(app);
+  fwcli::addRenderCommand(app);
+  fwcli::addRunCommand(app);
+  fwcli::addVerifyCommand(app);
 
   try {
     app.parse(argc, argv);

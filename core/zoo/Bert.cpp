@@ -46,8 +46,8 @@ ValueId gelu(ZooBuilder& b, ValueId x) {
 
 ValueId selfAttention(ZooBuilder& b, ValueId x, ValueId mask, const Dims& d) {
   auto sc = b.scope("self");
-  ValueId headsShape = b.sharedConstant(
-      "const.heads_shape", Tensor::int64s({4}, {d.batch, d.seq, d.heads, d.headDim}));
+  ValueId headsShape =
+      b.sharedConstant("const.heads_shape", Tensor::int64s({4}, {d.batch, d.seq, d.heads, d.headDim}));
   auto split = [&](const char* name, std::vector<int64_t> perm) {
     ValueId y = b.linear(x, d.hidden, d.hidden, name, kInitStd);
     auto s2 = b.scope(name);
@@ -58,8 +58,8 @@ ValueId selfAttention(ZooBuilder& b, ValueId x, ValueId mask, const Dims& d) {
   ValueId kT = split("key", {0, 2, 3, 1});  // transpose_for_scores then .transpose(-1, -2), merged
   ValueId v = split("value", {0, 2, 1, 3});
   ValueId scores = b.op("MatMul", {q, kT});
-  scores = b.op("Div", {scores, sharedScalar(b, "const.attention_scale",
-                                             std::sqrt(static_cast<float>(d.headDim)))});
+  scores = b.op("Div",
+                {scores, sharedScalar(b, "const.attention_scale", std::sqrt(static_cast<float>(d.headDim)))});
   scores = b.op("Add", {scores, mask});
   ValueId probs = b.op("Softmax", {scores}, attrs({Attribute::makeInt("axis", -1)}));
   ValueId ctx = b.op("MatMul", {probs, v});
@@ -103,6 +103,9 @@ Result<Model> buildBert(const ZooParams& p) {
   if (hidden % heads != 0)
     return Error::badInput("zoo model bert: --hidden (" + std::to_string(hidden) +
                            ") must be divisible by --heads (" + std::to_string(heads) + ")");
+  FW_TRY_STATUS(checkWeightBudget("bert", "--layers/--hidden",
+                                  double(layers) * 12.0 * double(hidden) * double(hidden) +
+                                      double(kVocab + kMaxPositions) * double(hidden)));
   const Dims d{p.batch, seq, hidden, heads, hidden / heads};
 
   ZooBuilder b("bert", p.seed);
@@ -119,8 +122,8 @@ Result<Model> buildBert(const ZooParams& p) {
     std::vector<int64_t> positions(static_cast<size_t>(seq));
     for (int64_t i = 0; i < seq; ++i) positions[static_cast<size_t>(i)] = i;
     ValueId posIds = b.constant("position_ids", Tensor::int64s({1, seq}, positions));
-    ValueId typeIds = b.constant("token_type_ids",
-                                 Tensor::int64s({1, seq}, std::vector<int64_t>(positions.size(), 0)));
+    ValueId typeIds =
+        b.constant("token_type_ids", Tensor::int64s({1, seq}, std::vector<int64_t>(positions.size(), 0)));
     ValueId words = b.op("Gather", {wordTable, ids}, {}, "word_embeddings");
     ValueId types = b.op("Gather", {typeTable, typeIds}, {}, "token_type_embeddings");
     x = b.op("Add", {words, types});

@@ -54,8 +54,9 @@ ValueId aspp(ZooBuilder& b, ValueId x, int64_t inC, int64_t batch, int64_t feat)
 Result<Model> buildDeepLabV3Plus(const ZooParams& p) {
   FW_ASSIGN_OR_RETURN(int64_t image, paramIn("deeplabv3plus", "image", p.image, 256, 64, 4096));
   if (image % 16 != 0)
-    return Error::badInput("zoo model deeplabv3plus: --image must be a multiple of 16 (the output stride), got " +
-                           std::to_string(image));
+    return Error::badInput(
+        "zoo model deeplabv3plus: --image must be a multiple of 16 (the output stride), got " +
+        std::to_string(image));
   const int64_t batch = p.batch;
   ZooBuilder b("deeplabv3plus", p.seed);
   ValueId x = b.input("input", DType::Float32, {batch, 3, image, image});
@@ -80,8 +81,9 @@ Result<Model> buildDeepLabV3Plus(const ZooParams& p) {
                   Attribute::makeFloat("cubic_coeff_a", -0.75f), Attribute::makeString("mode", "linear"),
                   Attribute::makeString("nearest_mode", "floor")}),
            "upsample", "output");
-  return b.finish({y}, "DeepLabV3+ (ResNet-50 OS16, ASPP 6/12/18, decoder; unfused Conv/BatchNormalization/Relu), " +
-                           std::to_string(image) + "x" + std::to_string(image) + " input, 21 classes");
+  return b.finish(
+      {y}, "DeepLabV3+ (ResNet-50 OS16, ASPP 6/12/18, decoder; unfused Conv/BatchNormalization/Relu), " +
+               std::to_string(image) + "x" + std::to_string(image) + " input, 21 classes");
 }
 
 }  // namespace fw::zoo

@@ -18,14 +18,16 @@ Result<Model> buildLstm(const ZooParams& p) {
   FW_ASSIGN_OR_RETURN(int64_t layers, paramIn("lstm", "layers", p.layers, 2, 1, 16));
   FW_ASSIGN_OR_RETURN(int64_t hidden, paramIn("lstm", "hidden", p.hidden, 256, 1, 4096));
   FW_ASSIGN_OR_RETURN(int64_t seq, paramIn("lstm", "seq", p.seq, 16, 1, 512));
+  FW_TRY_STATUS(checkWeightBudget("lstm", "--layers/--hidden",
+                                  double(layers) * 4.0 * double(hidden) * double(kInputSize + 2 * hidden)));
   const int64_t batch = p.batch;
 
   ZooBuilder b("lstm", p.seed);
   ValueId input = b.input("input", DType::Float32, {seq, batch, kInputSize});
   auto top = b.scope("lstm");
   const float bound = 1.0f / std::sqrt(static_cast<float>(hidden));  // torch.nn.LSTM init
-  ValueId zeros = b.constant("zero_state", Tensor::floats({batch, hidden},
-                                                         std::vector<float>(size_t(batch * hidden), 0.f)));
+  ValueId zeros = b.constant(
+      "zero_state", Tensor::floats({batch, hidden}, std::vector<float>(size_t(batch * hidden), 0.f)));
   ValueId gateSplit = b.constI64("gate_split", {hidden, hidden, hidden, hidden});
   ValueId axis0 = b.constI64("axis0", {0});
 

@@ -20,8 +20,7 @@ ValueId invertedResidual(ZooBuilder& b, ValueId x, int64_t inC, int64_t outC, in
   const int64_t hidden = inC * expand;
   ValueId y = x;
   int layer = 0;
-  if (expand != 1)
-    y = convBnRelu6(b, y, {.inC = inC, .outC = hidden, .kernel = 1}, std::to_string(layer++));
+  if (expand != 1) y = convBnRelu6(b, y, {.inC = inC, .outC = hidden, .kernel = 1}, std::to_string(layer++));
   y = convBnRelu6(b, y, {.inC = hidden, .outC = hidden, .kernel = 3, .stride = stride, .groups = hidden},
                   std::to_string(layer++));
   y = b.conv(y, {.inC = hidden, .outC = outC, .kernel = 1}, std::to_string(layer++));
@@ -40,8 +39,8 @@ Result<Model> buildMobileNetV2(const ZooParams& p) {
     auto features = b.scope("features");
     x = convBnRelu6(b, x, {.inC = 3, .outC = 32, .kernel = 3, .stride = 2}, "0");
     // (expansion t, output channels c, repeats n, first stride s), as in the paper's Table 2.
-    const int64_t cfg[][4] = {{1, 16, 1, 1},  {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
-                              {6, 96, 3, 1},  {6, 160, 3, 2}, {6, 320, 1, 1}};
+    const int64_t cfg[][4] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
+                              {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
     int64_t inC = 32;
     int index = 1;
     for (const auto& c : cfg) {

@@ -5,13 +5,12 @@
 namespace fw::zoo {
 namespace {
 
-ValueId bottleneck(ZooBuilder& b, ValueId x, int64_t inC, int64_t width, int64_t stride,
-                   int64_t dilation, bool downsample) {
+ValueId bottleneck(ZooBuilder& b, ValueId x, int64_t inC, int64_t width, int64_t stride, int64_t dilation,
+                   bool downsample) {
   const int64_t outC = width * 4;
   ValueId y = b.conv(x, {.inC = inC, .outC = width, .kernel = 1}, "conv1");
   y = b.relu(b.bn(y, width, "bn1"));
-  y = b.conv(y, {.inC = width, .outC = width, .kernel = 3, .stride = stride, .dilation = dilation},
-             "conv2");
+  y = b.conv(y, {.inC = width, .outC = width, .kernel = 3, .stride = stride, .dilation = dilation}, "conv2");
   y = b.relu(b.bn(y, width, "bn2"));
   y = b.conv(y, {.inC = width, .outC = outC, .kernel = 1}, "conv3");
   // Small gammas on the last BN of the residual branch, as training leaves them: with gamma ~1 the
@@ -34,15 +33,15 @@ ResNetFeatures resnet50Backbone(ZooBuilder& b, ValueId x, bool dilateLayer4) {
   x = b.relu(b.bn(x, 64, "bn1"));
   x = b.op("MaxPool", {x},
            attrs({Attribute::makeInt("ceil_mode", 0), Attribute::makeInts("dilations", {1, 1}),
-                  Attribute::makeInts("kernel_shape", {3, 3}),
-                  Attribute::makeInts("pads", {1, 1, 1, 1}), Attribute::makeInts("strides", {2, 2})}),
+                  Attribute::makeInts("kernel_shape", {3, 3}), Attribute::makeInts("pads", {1, 1, 1, 1}),
+                  Attribute::makeInts("strides", {2, 2})}),
            "maxpool");
   struct Stage {
     const char* name;
     int64_t blocks, width, stride;
   };
-  const Stage stages[] = {{"layer1", 3, 64, 1}, {"layer2", 4, 128, 2}, {"layer3", 6, 256, 2},
-                          {"layer4", 3, 512, 2}};
+  const Stage stages[] = {
+      {"layer1", 3, 64, 1}, {"layer2", 4, 128, 2}, {"layer3", 6, 256, 2}, {"layer4", 3, 512, 2}};
   int64_t inC = 64;
   for (const auto& st : stages) {
     auto s = b.scope(st.name);

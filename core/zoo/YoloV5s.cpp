@@ -46,10 +46,10 @@ ValueId sppf(ZooBuilder& b, ValueId x, int64_t inC, int64_t outC, const std::str
   auto sc = b.scope(name);
   const int64_t hidden = inC / 2;
   x = cbs(b, x, inC, hidden, 1, 1, "cv1");
-  const Attributes pool = attrs({Attribute::makeInt("ceil_mode", 0), Attribute::makeInts("dilations", {1, 1}),
-                                 Attribute::makeInts("kernel_shape", {5, 5}),
-                                 Attribute::makeInts("pads", {2, 2, 2, 2}),
-                                 Attribute::makeInts("strides", {1, 1})});
+  const Attributes pool =
+      attrs({Attribute::makeInt("ceil_mode", 0), Attribute::makeInts("dilations", {1, 1}),
+             Attribute::makeInts("kernel_shape", {5, 5}), Attribute::makeInts("pads", {2, 2, 2, 2}),
+             Attribute::makeInts("strides", {1, 1})});
   ValueId y1 = b.op("MaxPool", {x}, pool, "m");
   ValueId y2 = b.op("MaxPool", {y1}, pool, "m");
   ValueId y3 = b.op("MaxPool", {y2}, pool, "m");
@@ -100,8 +100,9 @@ ValueId detectLevel(ZooBuilder& b, ValueId x, int64_t inC, int64_t level, int64_
   y = b.op("Reshape", {y, b.constI64("view_shape", {batch, kAnchors, kOutputs, ny, nx})});
   y = b.op("Transpose", {y}, attrs({Attribute::makeInts("perm", {0, 1, 3, 4, 2})}));
   y = b.op("Sigmoid", {y});
-  auto parts = b.opN("Split", {y, b.sharedConstant("const.detect_split", Tensor::int64s({3}, {2, 2, kClasses + 1}))},
-                     attrs({Attribute::makeInt("axis", 4)}), "split", 3);
+  auto parts =
+      b.opN("Split", {y, b.sharedConstant("const.detect_split", Tensor::int64s({3}, {2, 2, kClasses + 1}))},
+            attrs({Attribute::makeInt("axis", 4)}), "split", 3);
   // grid = (x, y) - 0.5 and anchor_grid = anchor in pixels, both expanded to [1, 3, ny, nx, 2].
   std::vector<float> grid, anchorGrid;
   grid.reserve(size_t(kAnchors * ny * nx * 2));
@@ -160,9 +161,8 @@ Result<Model> buildYoloV5s(const ZooParams& p) {
   x = concat(b, {cbs(b, out4, 256, 256, 3, 2, "21"), h10}, "22");
   ValueId out5 = c3(b, x, 512, 512, 1, false, "23");
   // Detect.
-  static const float kAnchorPx[3][3][2] = {{{10, 13}, {16, 30}, {33, 23}},
-                                           {{30, 61}, {62, 45}, {59, 119}},
-                                           {{116, 90}, {156, 198}, {373, 326}}};
+  static const float kAnchorPx[3][3][2] = {
+      {{10, 13}, {16, 30}, {33, 23}}, {{30, 61}, {62, 45}, {59, 119}}, {{116, 90}, {156, 198}, {373, 326}}};
   ValueId det;
   {
     auto ds = b.scope("24");

@@ -16,7 +16,8 @@ const std::vector<Registered>& registry() {
   static const std::vector<Registered> r = {
       {{"resnet50", "ResNet-50 image classifier (torchvision), default 224x224", {"batch", "image"}},
        zoo::buildResNet50},
-      {{"mobilenetv2", "MobileNetV2 classifier (torchvision, ReLU6 as Clip), default 224x224",
+      {{"mobilenetv2",
+        "MobileNetV2 classifier (torchvision, ReLU6 as Clip), default 224x224",
         {"batch", "image"}},
        zoo::buildMobileNetV2},
       {{"bert",
@@ -24,14 +25,16 @@ const std::vector<Registered>& registry() {
         "12 heads, seq 128, vocab 1024",
         {"batch", "layers", "hidden", "seq", "heads"}},
        zoo::buildBert},
-      {{"yolov5s", "YOLOv5s detector (Focus, C3, SPPF, Detect decode), default 320x320 (640 upstream)",
+      {{"yolov5s",
+        "YOLOv5s detector (Focus, C3, SPPF, Detect decode), default 320x320 (640 upstream)",
         {"batch", "image"}},
        zoo::buildYoloV5s},
       {{"deeplabv3plus",
         "DeepLabV3+ segmentation (ResNet-50 output stride 16, ASPP, decoder), default 256x256, 21 classes",
         {"batch", "image"}},
        zoo::buildDeepLabV3Plus},
-      {{"lstm", "Unrolled 2-layer LSTM (MatMul/Add/Sigmoid/Tanh gates), default hidden 256, seq 16, input 128",
+      {{"lstm",
+        "Unrolled 2-layer LSTM (MatMul/Add/Sigmoid/Tanh gates), default hidden 256, seq 16, input 128",
         {"batch", "layers", "hidden", "seq"}},
        zoo::buildLstm},
   };
@@ -49,6 +52,15 @@ Result<int64_t> paramIn(const std::string& model, const char* param, const std::
     return Error::badInput("zoo model " + model + ": --" + param + " must be in [" + std::to_string(lo) +
                            ", " + std::to_string(hi) + "], got " + std::to_string(x));
   return x;
+}
+
+Status checkWeightBudget(const std::string& model, const char* params, double weightCount) {
+  constexpr double kMaxWeights = 400e6;  // 1.6 GB of float32, below protobuf's 2 GB message limit
+  if (weightCount > kMaxWeights)
+    return Error::badInput("zoo model " + model + ": " + params + " too large: about " +
+                           std::to_string(static_cast<int64_t>(weightCount / 1e6)) +
+                           "M weights, at most 400M fit one .onnx file");
+  return {};
 }
 
 }  // namespace zoo

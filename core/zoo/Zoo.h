@@ -23,12 +23,20 @@ struct ZooParams {
 struct ZooEntry {
   std::string name;         // "resnet50"
   std::string description;  // one line
-  std::vector<std::string> params;  // which of batch/layers/hidden/seq/image apply
+  std::vector<std::string> params;  // which of batch/layers/hidden/seq/image/heads apply
 };
 
 const std::vector<ZooEntry>& zooEntries();
-// Builds the model with shapes inferred. Unknown name or a bad parameter: BadInput naming it. A parameter
-// the model does not take (e.g. --image for bert) is BadInput too. Defaults and limits: Zoo.cpp / README.
+// Builds the model (ai.onnx opset 17, IR 8) with every value's dtype and static shape inferred. Unknown
+// name or a bad parameter: BadInput naming it; a parameter the model does not take (e.g. --image for bert)
+// is BadInput too. Batch is 1..1024 everywhere. Defaults and limits:
+//   resnet50, mobilenetv2  image 224 (32..4096)            input "input" [b,3,image,image], output [b,1000]
+//   yolov5s                image 320 (multiple of 32; upstream exports 640)    output [b,boxes,85]
+//   deeplabv3plus          image 256 (multiple of 16, >= 64)                   output [b,21,image,image]
+//   bert                   layers 12, hidden 768, heads 12, seq 128 (<= 512), vocab 1024;
+//                          inputs input_ids, attention_mask int64 [b,seq]
+//   lstm                   layers 2, hidden 256, seq 16, input size 128; input [seq,b,128]
+// Weights are deterministic in (seed, weight name): changing batch or image does not change them.
 Result<Model> buildZooModel(const std::string& name, const ZooParams& params = {});
 
 }  // namespace fw

@@ -81,8 +81,7 @@ ValueId ZooBuilder::input(const std::string& name, DType dtype, const std::vecto
   return graph_->addInput(name, dtype, Shape::ofInts(dims));
 }
 
-ValueId ZooBuilder::uniform(const std::string& local, const std::vector<int64_t>& dims, float lo,
-                            float hi) {
+ValueId ZooBuilder::uniform(const std::string& local, const std::vector<int64_t>& dims, float lo, float hi) {
   const std::string name = weightName(local);
   size_t n = 1;
   for (int64_t d : dims) n *= static_cast<size_t>(d);
@@ -109,8 +108,8 @@ ValueId ZooBuilder::scalarF(const std::string& local, float v) {
   return constant(local, Tensor::scalarFloat(v));
 }
 
-std::vector<ValueId> ZooBuilder::opN(const std::string& opType, std::vector<ValueId> inputs,
-                                     Attributes a, const std::string& local, size_t numOutputs) {
+std::vector<ValueId> ZooBuilder::opN(const std::string& opType, std::vector<ValueId> inputs, Attributes a,
+                                     const std::string& local, size_t numOutputs) {
   const std::string base = nodeName(local.empty() ? opType : local);
   std::string name = base;
   for (int k = 1; nodeNames_.count(name); ++k) name = base + "_" + std::to_string(k);
@@ -148,17 +147,16 @@ ValueId ZooBuilder::conv(ValueId x, const ConvSpec& s, const std::string& local)
     }
   }
   const int64_t pad = s.pad >= 0 ? s.pad : s.dilation * (s.kernel - 1) / 2;
-  return op("Conv", std::move(in),
-            attrs({Attribute::makeInts("dilations", {s.dilation, s.dilation}),
-                   Attribute::makeInt("group", s.groups),
-                   Attribute::makeInts("kernel_shape", {s.kernel, s.kernel}),
-                   Attribute::makeInts("pads", {pad, pad, pad, pad}),
-                   Attribute::makeInts("strides", {s.stride, s.stride})}),
-            local);
+  return op(
+      "Conv", std::move(in),
+      attrs({Attribute::makeInts("dilations", {s.dilation, s.dilation}),
+             Attribute::makeInt("group", s.groups), Attribute::makeInts("kernel_shape", {s.kernel, s.kernel}),
+             Attribute::makeInts("pads", {pad, pad, pad, pad}),
+             Attribute::makeInts("strides", {s.stride, s.stride})}),
+      local);
 }
 
-ValueId ZooBuilder::bn(ValueId x, int64_t channels, const std::string& local, float eps,
-                       float gammaScale) {
+ValueId ZooBuilder::bn(ValueId x, int64_t channels, const std::string& local, float eps, float gammaScale) {
   std::vector<ValueId> in{x};
   {
     auto sc = scope(local);
@@ -216,8 +214,8 @@ Result<Model> ZooBuilder::finish(const std::vector<ValueId>& outputs, const std:
   if (!st.ok()) return Error::internal("zoo model " + graph_->name + ": " + st.error().message);
   for (const auto& v : model_.graph->values()) {
     if (v.dtype == DType::Undefined || !v.shape.isStatic())
-      return Error::internal("zoo model " + graph_->name + ": no static shape inferred for value '" +
-                             v.name + "'");
+      return Error::internal("zoo model " + graph_->name + ": no static shape inferred for value '" + v.name +
+                             "'");
   }
   Model out = std::move(model_);
   graph_ = nullptr;

@@ -64,7 +64,7 @@ class ZooBuilder {
   // A model-wide constant shared by every user, created once (e.g. Clip bounds, Resize scales).
   ValueId sharedConstant(const std::string& name, const Tensor& t);
   ValueId constI64(const std::string& local, const std::vector<int64_t>& v);  // 1-D int64
-  ValueId scalarF(const std::string& local, float v);                          // 0-D float
+  ValueId scalarF(const std::string& local, float v);                         // 0-D float
 
   // --- nodes --------------------------------------------------------------------------------
   // Adds a node named "<scope>/<local>" (made unique with _1, _2 ...). Output values are named after the
@@ -87,8 +87,7 @@ class ZooBuilder {
   // x[..., in] @ W[in, out] + b: MatMul then Add, named "<local>/MatMul" and "<local>/Add".
   ValueId linear(ValueId x, int64_t in, int64_t out, const std::string& local, float stddev);
   // Gemm(transB=1) classifier head, weight [out, in] as torch.nn.Linear stores it.
-  ValueId gemm(ValueId x, int64_t in, int64_t out, const std::string& local,
-               const std::string& outName = {});
+  ValueId gemm(ValueId x, int64_t in, int64_t out, const std::string& local, const std::string& outName = {});
 
   // Marks outputs, runs strict ONNX shape inference and returns the model.
   Result<Model> finish(const std::vector<ValueId>& outputs, const std::string& docString);

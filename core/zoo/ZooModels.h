@@ -30,4 +30,7 @@ ResNetFeatures resnet50Backbone(ZooBuilder& b, ValueId x, bool dilateLayer4);
 Result<int64_t> paramIn(const std::string& model, const char* param, const std::optional<int64_t>& v,
                         int64_t def, int64_t lo, int64_t hi);
 
+// Weights must fit one ONNX file (protobuf's 2 GB limit): BadInput naming the parameters otherwise.
+Status checkWeightBudget(const std::string& model, const char* params, double weightCount);
+
 }  // namespace fw::zoo

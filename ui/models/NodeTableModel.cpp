@@ -1,5 +1,7 @@
 #include "ui/models/NodeTableModel.h"
 
+#include <QLocale>
+
 namespace fwui {
 
 NodeTableModel::NodeTableModel(QObject* parent) : QAbstractTableModel(parent) {}

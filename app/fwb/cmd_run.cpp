@@ -1,0 +1,108 @@
+// fwb run MODEL [--input-dir D] [--output-dir D] [--seed S] [--threads N]
+// Runs the model on the reference executor. Inputs and outputs use the ONNX backend-test layout:
+// input_K.pb / output_K.pb (TensorProto), K in graph input / output order.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "app/fwb/CliCommon.h"
+#include "core/exec/Executor.h"
+#include "core/exec/TensorPb.h"
+
+namespace fwcli {
+
+namespace {
+
+std::string tensorSummary(const std::string& name, const fw::Tensor& t) {
+  std::ostringstream os;
+  os << name << "  " << fw::dtypeName(t.dtype()) << " [";
+  for (size_t k = 0; k < t.dims().size(); ++k) os << (k ? "," : "") << t.dims()[k];
+  os << "]";
+  if (t.dtype() == fw::DType::String || t.numel() == 0) return os.str() + "\n";
+  double mn = INFINITY, mx = -INFINITY, sum = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const double v = t.getDouble(i);
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    sum += v;
+  }
+  os << "  min " << mn << "  max " << mx << "  mean " << sum / static_cast<double>(t.numel()) << "  first [";
+  for (int64_t i = 0; i < std::min<int64_t>(t.numel(), 6); ++i) os << (i ? ", " : "") << t.getDouble(i);
+  os << (t.numel() > 6 ? ", ...]" : "]") << "\n";
+  return os.str();
+}
+
+}  // namespace
+
+void addRunCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand("run", "Run a model on the reference executor (input_K.pb in, output_K.pb out)");
+  auto args = std::make_shared<ModelArgs>();
+  auto inDir = std::make_shared<std::string>();
+  auto outDir = std::make_shared<std::string>();
+  auto seed = std::make_shared<uint64_t>(1);
+  auto threads = std::make_shared<int>(0);
+  addModelArgs(cmd, *args);
+  cmd->add_option("--input-dir", *inDir, "read input_K.pb (ONNX TensorProto, graph input order)");
+  cmd->add_option("--output-dir", *outDir,
+                  "write output_K.pb (graph output order); with random inputs also writes input_K.pb");
+  cmd->add_option("--seed", *seed, "seed for random inputs when --input-dir is not given (default 1)");
+  cmd->add_option("--threads", *threads, "worker threads (default: all cores)");
+  setRunner(cmd, [=]() {
+    auto m = loadModelFromArgs(*args);
+    if (!m.ok()) return fail(m.error());
+    const auto unsupported = fw::unsupportedOps(*m);
+    if (!unsupported.empty()) {
+      std::string list;
+      for (const auto& op : unsupported) list += (list.empty() ? "" : ", ") + op;
+      return fail(fw::Error::badInput("the reference executor does not support: " + list));
+    }
+    const fw::Graph& g = *m->graph;
+    std::vector<fw::Tensor> inputs;
+    if (!inDir->empty()) {
+      for (size_t k = 0; k < g.inputs().size(); ++k) {
+        const auto path = (std::filesystem::path(*inDir) / ("input_" + std::to_string(k) + ".pb")).string();
+        auto t = fw::readTensorPb(path);
+        if (!t.ok())
+          return fail(t.error().context("input " + std::to_string(k) + " ('" + g.value(g.inputs()[k]).name + "')"));
+        inputs.push_back(std::move(t).value());
+      }
+    } else {
+      auto r = fw::randomInputs(*m, *seed);
+      if (!r.ok()) return fail(r.error());
+      inputs = std::move(r).value();
+    }
+    fw::ExecOptions opts;
+    opts.threads = *threads;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto outs = fw::runGraph(*m, inputs, opts);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!outs.ok()) return fail(outs.error());
+    if (!outDir->empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(*outDir, ec);
+      if (ec) return fail(fw::Error::badInput("cannot create " + *outDir + ": " + ec.message()));
+      auto write = [&](const std::string& prefix, size_t k, const fw::Tensor& t, const std::string& name) {
+        return fw::writeTensorPb((std::filesystem::path(*outDir) / (prefix + std::to_string(k) + ".pb")).string(), t, name);
+      };
+      if (inDir->empty())
+        for (size_t k = 0; k < inputs.size(); ++k) {
+          auto st = write("input_", k, inputs[k], g.value(g.inputs()[k]).name);
+          if (!st.ok()) return fail(st.error());
+        }
+      for (size_t k = 0; k < outs->size(); ++k) {
+        auto st = write("output_", k, (*outs)[k], g.value(g.outputs()[k]).name);
+        if (!st.ok()) return fail(st.error());
+      }
+    }
+    std::string text;
+    for (size_t k = 0; k < outs->size(); ++k) text += tensorSummary(g.value(g.outputs()[k]).name, (*outs)[k]);
+    std::fprintf(stderr, "ran %s in %.1f ms\n", m->sourcePath.c_str(), ms);
+    auto st = writeOutput("", text);
+    if (!st.ok()) return fail(st.error());
+    return kOk;
+  });
+}
+
+}  // namespace fwcli

@@ -1,0 +1,87 @@
+#include "fusion/Export.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace fw::fusion {
+
+Result<Model> exportFused(const FusionResult& r) {
+  Model out = r.rewritten;
+  Graph& g = out.mutableGraph();
+  std::map<std::string, int64_t> fnOpsets;
+  for (const auto& [d, v] : out.opsetImports)
+    if (d != kFusedDomain) fnOpsets[d] = v;
+  std::vector<char> covered(g.nodeCapacity(), 0);
+  for (const auto& k : r.kernels) {
+    for (NodeId m : k.members) {
+      if (m < 0 || static_cast<size_t>(m) >= g.nodeCapacity() || g.node(m).dead)
+        return Error::internal("export: kernel '" + k.name + "' names node " + std::to_string(m) + " which is not live");
+      if (covered[static_cast<size_t>(m)]++) return Error::internal("export: node '" + g.node(m).name + "' is in two kernels");
+    }
+  }
+  for (NodeId n : g.liveNodes())
+    if (!covered[static_cast<size_t>(n)]) return Error::internal("export: node '" + g.node(n).name + "' is in no kernel");
+
+  for (const auto& k : r.kernels) {
+    if (k.members.size() < 2) continue;
+    std::vector<NodeId> set = k.members;
+    std::sort(set.begin(), set.end());
+    auto inSet = [&](NodeId n) { return std::binary_search(set.begin(), set.end(), n); };
+    std::vector<ValueId> ins, outs;
+    for (NodeId m : set) {
+      const Node& nd = g.node(m);
+      if (!nd.implicitInputs.empty() || !nd.subgraphs().empty())
+        return Error::internal("export: kernel '" + k.name + "' holds control flow '" + nd.name + "'");
+      for (ValueId v : nd.inputs)
+        if (v != kNoId && !inSet(g.producerOf(v)) && std::find(ins.begin(), ins.end(), v) == ins.end()) ins.push_back(v);
+      for (ValueId v : nd.outputs) {
+        if (v == kNoId) continue;
+        bool leaves = g.value(v).isGraphOutput;
+        for (NodeId c : g.value(v).consumers) leaves = leaves || !inSet(c);
+        if (leaves) outs.push_back(v);
+      }
+    }
+    auto body = std::make_shared<Graph>();
+    body->name = k.name;
+    std::unordered_map<ValueId, ValueId> map;
+    for (ValueId v : ins) map[v] = body->addInput(g.value(v).name, g.value(v).dtype, g.value(v).shape);
+    auto mapped = [&](ValueId v) -> ValueId {
+      if (v == kNoId) return kNoId;
+      auto it = map.find(v);
+      if (it != map.end()) return it->second;
+      return map[v] = body->addValue(g.value(v).name, g.value(v).dtype, g.value(v).shape);
+    };
+    for (NodeId m : set) {
+      const Node& nd = g.node(m);
+      std::vector<ValueId> bi, bo;
+      for (ValueId v : nd.inputs) bi.push_back(mapped(v));
+      for (ValueId v : nd.outputs) bo.push_back(mapped(v));
+      NodeId bn = body->addNode(nd.opType, bi, bo, nd.attrs, nd.name, nd.domain);
+      body->node(bn).origins = nd.origins;
+    }
+    std::vector<ValueId> bouts;
+    for (ValueId v : outs) bouts.push_back(map.at(v));
+    body->setOutputs(bouts);
+    Function f;
+    f.name = k.name;
+    f.domain = kFusedDomain;
+    f.opsetImports = fnOpsets;
+    std::string doc = "fused kernel (" + k.pattern + ") of:";
+    for (const auto& o : k.origins) doc += " " + o;
+    f.docString = doc;
+    f.body = body;
+    if (out.findFunction(kFusedDomain, k.name)) return Error::internal("export: duplicate kernel name '" + k.name + "'");
+    out.functions.push_back(std::move(f));
+    for (NodeId m : set) g.removeNode(m);
+    NodeId fn = g.addNode(k.name, ins, outs, {}, g.uniqueNodeName(k.name), kFusedDomain);
+    g.node(fn).docString = doc;
+    g.node(fn).origins = k.origins;
+  }
+  g.compact();
+  out.opsetImports[kFusedDomain] = 1;
+  out.irVersion = std::max<int64_t>(out.irVersion, 8);
+  if (auto bad = g.checkConsistency(); !bad.empty()) return Error::internal("export: " + bad);
+  return out;
+}
+
+}  // namespace fw::fusion
