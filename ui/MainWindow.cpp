@@ -1,8 +1,10 @@
 #include "ui/MainWindow.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -14,25 +16,41 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/io/ModelSource.h"
+#include "simulator/Comparison.h"
+#include "ui/analysis/Diagrams.h"
 #include "ui/models/NodeTableModel.h"
+#include "ui/models/TimingTableModel.h"
+#include "ui/views/GraphView.h"
+#include "ui/views/RulesPanel.h"
+#include "ui/views/TimelineWidget.h"
 
 namespace fwui {
 
 namespace {
 constexpr int kMaxRecent = 10;
 
-LoadOutcome loadInBackground(const std::string& spec) {
+QString html(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+LoadOutcome loadInBackground(const std::string& spec, int batch) {
   LoadOutcome out;
-  auto m = fw::loadModel(spec);
+  fw::LoadOptions lo;
+  if (batch > 1) {
+    lo.zoo.batch = batch;
+    if (!fw::isZooSpec(spec)) lo.import.shapeOverrides.push_back({"@batch", {fw::Dim(batch)}});
+  }
+  auto m = fw::loadModel(spec, lo);
   if (!m.ok()) {
     out.error = QString::fromStdString(m.error().message);
     return out;
@@ -43,26 +61,252 @@ LoadOutcome loadInBackground(const std::string& spec) {
   return out;
 }
 
-QString html(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+AnalysisOutcome analyzeInBackground(fw::Model model, fw::AnalysisOptions opts,
+                                    std::shared_ptr<std::atomic<bool>> cancel) {
+  QElapsedTimer t;
+  t.start();
+  AnalysisOutcome out;
+  auto a = fw::analyze(model, std::move(opts), cancel.get());
+  out.seconds = t.elapsed() / 1000.0;
+  if (!a.ok()) {
+    out.error = QString::fromStdString(a.error().message);
+    return out;
+  }
+  out.analysis = std::make_shared<fw::Analysis>(std::move(a).value());
+  return out;
+}
+
+QString humanBytes(double b) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (b >= 1000 && u < 4) {
+    b /= 1000;
+    ++u;
+  }
+  return QString::number(b, 'f', u ? 1 : 0) + " " + units[u];
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Fusion Workbench"));
   setAcceptDrops(true);
-  buildUi();
-  watcher_ = new QFutureWatcher<LoadOutcome>(this);
-  connect(watcher_, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
   QSettings settings;
+  optLevel_ = std::clamp(settings.value("fusion/optLevel", 2).toInt(), 0, 3);
+  hw_ = settings.value("sim/hw", QString::fromStdString(fw::sim::defaultHwProfileName())).toString();
+  batch_ = std::max(1, settings.value("sim/batch", 1).toInt());
+  eagerBaseline_ = settings.value("sim/eagerBaseline", false).toBool();
+  buildUi();
+  buildMenus();
+  loadWatcher_ = new QFutureWatcher<LoadOutcome>(this);
+  connect(loadWatcher_, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
+  analysisWatcher_ = new QFutureWatcher<AnalysisOutcome>(this);
+  connect(analysisWatcher_, &QFutureWatcherBase::finished, this, &MainWindow::onAnalysisFinished);
   restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
 }
 
 MainWindow::~MainWindow() {
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
-  if (watcher_->isRunning()) watcher_->waitForFinished();
+  settings.setValue("window/state", saveState());
+  if (cancelFlag_) cancelFlag_->store(true);
+  if (loadWatcher_->isRunning()) loadWatcher_->waitForFinished();
+  if (analysisWatcher_->isRunning()) analysisWatcher_->waitForFinished();
 }
 
 void MainWindow::buildUi() {
+  auto* tb = addToolBar(tr("Main"));
+  tb->setObjectName("mainToolbar");
+  tb->addWidget(new QLabel(tr(" opt_level ")));
+  levelBox_ = new QComboBox;
+  for (int l = 0; l <= 3; ++l) levelBox_->addItem(QString("O%1").arg(l), l);
+  levelBox_->setCurrentIndex(optLevel_);
+  levelBox_->setToolTip(tr("0 none · 1 basic (exact) · 2 aggressive · 3 expert"));
+  tb->addWidget(levelBox_);
+  tb->addWidget(new QLabel(tr("  hardware ")));
+  hwBox_ = new QComboBox;
+  for (const auto& n : fw::sim::listHwProfiles()) hwBox_->addItem(QString::fromStdString(n));
+  if (hwBox_->findText(hw_) < 0) hwBox_->addItem(hw_);
+  hwBox_->setCurrentText(hw_);
+  tb->addWidget(hwBox_);
+  tb->addWidget(new QLabel(tr("  batch ")));
+  batchBox_ = new QSpinBox;
+  batchBox_->setRange(1, 4096);
+  batchBox_->setValue(batch_);
+  batchBox_->setKeyboardTracking(false);
+  tb->addWidget(batchBox_);
+  tb->addWidget(new QLabel(tr("  baseline ")));
+  modeBox_ = new QComboBox;
+  modeBox_->addItem(tr("graph mode"));
+  modeBox_->addItem(tr("eager mode"));
+  modeBox_->setCurrentIndex(eagerBaseline_ ? 1 : 0);
+  modeBox_->setToolTip(tr("How the unfused 'before' run executes: compiled graph, or every operator "
+                          "dispatched from the host (PyNative)"));
+  tb->addWidget(modeBox_);
+  tb->addSeparator();
+  heatAction_ = tb->addAction(tr("Heat map"));
+  heatAction_->setCheckable(true);
+  heatAction_->setToolTip(tr("Colour nodes by simulated time"));
+  search_ = new QLineEdit;
+  search_->setPlaceholderText(tr("Find node or op…"));
+  search_->setClearButtonEnabled(true);
+  search_->setMaximumWidth(220);
+  tb->addWidget(search_);
+  connect(levelBox_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) { setOptLevel(i); });
+  connect(hwBox_, &QComboBox::currentTextChanged, this, [this](const QString& s) { setHardware(s); });
+  connect(batchBox_, qOverload<int>(&QSpinBox::valueChanged), this, [this](int b) { setBatch(b); });
+  connect(modeBox_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) { setEagerBaseline(i == 1); });
+  connect(heatAction_, &QAction::toggled, this, [this](bool on) {
+    beforeView_->setHeatMode(on);
+    afterView_->setHeatMode(on);
+  });
+  connect(search_, &QLineEdit::returnPressed, this, [this] {
+    const bool a = beforeView_->search(search_->text());
+    const bool b = afterView_->search(search_->text());
+    if (!a && !b) statusBar()->showMessage(tr("No node matches '%1'").arg(search_->text()), 3000);
+  });
+
+  summary_ = new QLabel(tr("Open a model to start."));
+  summary_->setTextFormat(Qt::RichText);
+  summary_->setWordWrap(true);
+  summary_->setMargin(6);
+  summary_->setObjectName("summaryBar");
+
+  beforeView_ = new GraphView;
+  afterView_ = new GraphView;
+  for (GraphView* v : {beforeView_, afterView_}) {
+    v->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(v, &QWidget::customContextMenuRequested, this, [this, v](const QPoint& p) { graphContextMenu(v, p); });
+    connect(v, &GraphView::layoutFinished, this, [this] {
+      layoutsPending_ = std::max(0, layoutsPending_ - 1);
+      checkViewsReady();
+    });
+    connect(v, &GraphView::layoutFailed, this, [this](const QString& msg) {
+      layoutsPending_ = std::max(0, layoutsPending_ - 1);
+      statusBar()->showMessage(tr("Layout failed: %1").arg(msg), 8000);
+      checkViewsReady();
+    });
+  }
+  connect(beforeView_, &GraphView::selectionChanged, this, &MainWindow::onBeforeSelection);
+  connect(afterView_, &GraphView::selectionChanged, this, &MainWindow::onAfterSelection);
+  auto titled = [](const QString& title, QWidget* w) {
+    auto* box = new QWidget;
+    auto* l = new QVBoxLayout(box);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(2);
+    auto* lab = new QLabel("<b>" + title + "</b>");
+    lab->setMargin(2);
+    l->addWidget(lab);
+    l->addWidget(w, 1);
+    return box;
+  };
+  auto* graphs = new QSplitter(Qt::Horizontal);
+  graphs->addWidget(titled(tr("Before (as imported)"), beforeView_));
+  graphs->addWidget(titled(tr("After (fused kernels)"), afterView_));
+
+  timingModel_ = new TimingTableModel(this);
+  timingProxy_ = new QSortFilterProxyModel(this);
+  timingProxy_->setSourceModel(timingModel_);
+  timingProxy_->setSortRole(TimingTableModel::SortRole);
+  timingProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  timingProxy_->setFilterKeyColumn(-1);
+  timingTable_ = new QTableView;
+  timingTable_->setModel(timingProxy_);
+  timingTable_->setSortingEnabled(true);
+  timingTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  timingTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+  timingTable_->verticalHeader()->hide();
+  timingTable_->verticalHeader()->setDefaultSectionSize(20);
+  timingTable_->horizontalHeader()->setStretchLastSection(true);
+  timingFilter_ = new QLineEdit;
+  timingFilter_->setPlaceholderText(tr("Filter kernels by name, op, unit or bound…"));
+  timingFilter_->setClearButtonEnabled(true);
+  connect(timingFilter_, &QLineEdit::textChanged, timingProxy_, &QSortFilterProxyModel::setFilterFixedString);
+  connect(timingTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
+    if (!cur.isValid()) return;
+    const auto* row = timingModel_->rowAt(timingProxy_->mapToSource(cur).row());
+    if (!row) return;
+    showKernelDetails(QString::fromStdString(row->kernel));
+    QStringList origins;
+    for (const auto& o : row->origins) origins << QString::fromStdString(o);
+    linking_ = true;
+    beforeView_->highlightNodes(origins);
+    linking_ = false;
+  });
+  auto* timingPage = new QWidget;
+  auto* tl = new QVBoxLayout(timingPage);
+  tl->setContentsMargins(0, 0, 0, 0);
+  tl->addWidget(timingFilter_);
+  tl->addWidget(timingTable_, 1);
+
+  timeline_ = new TimelineWidget;
+
+  nodeModel_ = new NodeTableModel(this);
+  nodeProxy_ = new QSortFilterProxyModel(this);
+  nodeProxy_->setSourceModel(nodeModel_);
+  nodeProxy_->setSortRole(NodeTableModel::SortRole);
+  nodeProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  nodeProxy_->setFilterKeyColumn(-1);
+  nodeTable_ = new QTableView;
+  nodeTable_->setModel(nodeProxy_);
+  nodeTable_->setSortingEnabled(true);
+  nodeTable_->sortByColumn(-1, Qt::AscendingOrder);
+  nodeTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  nodeTable_->verticalHeader()->hide();
+  nodeTable_->verticalHeader()->setDefaultSectionSize(20);
+  nodeTable_->horizontalHeader()->setStretchLastSection(true);
+  connect(nodeTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
+    if (!cur.isValid()) return;
+    const auto* n = nodeModel_->nodeAt(nodeProxy_->mapToSource(cur).row());
+    if (n) showNodeDetails(QString::fromStdString(n->name));
+  });
+
+  tabs_ = new QTabWidget;
+  tabs_->addTab(timingPage, tr("Timing (simulated)"));
+  tabs_->addTab(timeline_, tr("Timeline"));
+  tabs_->addTab(nodeTable_, tr("Nodes"));
+
+  auto* vsplit = new QSplitter(Qt::Vertical);
+  vsplit->addWidget(graphs);
+  vsplit->addWidget(tabs_);
+  vsplit->setStretchFactor(0, 3);
+  vsplit->setStretchFactor(1, 2);
+  auto* central = new QWidget;
+  auto* lay = new QVBoxLayout(central);
+  lay->setContentsMargins(0, 0, 0, 0);
+  lay->setSpacing(0);
+  lay->addWidget(summary_);
+  lay->addWidget(vsplit, 1);
+  setCentralWidget(central);
+
+  rules_ = new RulesPanel;
+  rules_->setOptLevel(optLevel_);
+  connect(rules_, &RulesPanel::rulesChanged, this, &MainWindow::recompute);
+  auto* rulesDock = new QDockWidget(tr("Rules"), this);
+  rulesDock->setObjectName("rulesDock");
+  rulesDock->setWidget(rules_);
+  addDockWidget(Qt::LeftDockWidgetArea, rulesDock);
+
+  details_ = new QTextBrowser;
+  auto* dock = new QDockWidget(tr("Properties"), this);
+  dock->setObjectName("propertiesDock");
+  dock->setWidget(details_);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+
+  progress_ = new QProgressBar;
+  progress_->setRange(0, 0);
+  progress_->setMaximumWidth(140);
+  progress_->hide();
+  cancelButton_ = new QToolButton;
+  cancelButton_->setText(tr("Cancel"));
+  cancelButton_->hide();
+  connect(cancelButton_, &QToolButton::clicked, this, &MainWindow::cancelWork);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancelButton_);
+  resize(1600, 1000);
+}
+
+void MainWindow::buildMenus() {
   auto* fileMenu = menuBar()->addMenu(tr("&File"));
   auto* openAct = fileMenu->addAction(tr("&Open…"), this, [this] {
     QSettings s;
@@ -81,116 +325,248 @@ void MainWindow::buildUi() {
         ->setToolTip(QString::fromStdString(e.description));
   }
   fileMenu->addSeparator();
+  auto* exp = fileMenu->addMenu(tr("&Export"));
+  for (const auto& [label, which] : {std::pair{tr("Before diagram…"), QString("before")},
+                                     std::pair{tr("After diagram…"), QString("after")},
+                                     std::pair{tr("Side-by-side diagram…"), QString("side")}})
+    exp->addAction(label, this, [this, w = which] { exportDiagram(w); });
+  exp->addSeparator();
+  exp->addAction(tr("Timing CSV…"), this, [this] { exportText("csv"); });
+  exp->addAction(tr("Chrome trace…"), this, [this] { exportText("trace"); });
+  exp->addAction(tr("Report JSON…"), this, [this] { exportText("report"); });
+  exp->addAction(tr("Fused ONNX…"), this, [this] { exportText("onnx"); });
+  fileMenu->addSeparator();
   fileMenu->addAction(tr("&Quit"), qApp, &QApplication::quit)->setShortcut(QKeySequence::Quit);
   updateRecentMenu();
 
-  auto* tb = addToolBar(tr("Main"));
-  tb->setObjectName("mainToolbar");
-  tb->addAction(openAct);
-  filter_ = new QLineEdit;
-  filter_->setPlaceholderText(tr("Filter nodes by name or op…"));
-  filter_->setClearButtonEnabled(true);
-  filter_->setMaximumWidth(320);
-  tb->addWidget(filter_);
-
-  nodeModel_ = new NodeTableModel(this);
-  proxy_ = new QSortFilterProxyModel(this);
-  proxy_->setSourceModel(nodeModel_);
-  proxy_->setSortRole(NodeTableModel::SortRole);
-  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-  proxy_->setFilterKeyColumn(-1);
-  connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
-
-  table_ = new QTableView;
-  table_->setModel(proxy_);
-  table_->setSortingEnabled(true);
-  table_->sortByColumn(-1, Qt::AscendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->verticalHeader()->setDefaultSectionSize(20);
-  table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setStretchLastSection(true);
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& cur) {
-            if (cur.isValid()) showNode(proxy_->mapToSource(cur).row());
-          });
-
-  summary_ = new QLabel;
-  summary_->setTextFormat(Qt::RichText);
-  summary_->setWordWrap(true);
-  summary_->setMargin(6);
-  auto* central = new QWidget;
-  auto* lay = new QVBoxLayout(central);
-  lay->setContentsMargins(0, 0, 0, 0);
-  lay->addWidget(summary_);
-  lay->addWidget(table_, 1);
-  setCentralWidget(central);
-
-  details_ = new QTextBrowser;
-  auto* dock = new QDockWidget(tr("Node properties"), this);
-  dock->setObjectName("propertiesDock");
-  dock->setWidget(details_);
-  addDockWidget(Qt::RightDockWidgetArea, dock);
-
-  progress_ = new QProgressBar;
-  progress_->setRange(0, 0);
-  progress_->setMaximumWidth(160);
-  progress_->hide();
-  statusBar()->addPermanentWidget(progress_);
-  resize(1280, 800);
+  auto* viewMenu = menuBar()->addMenu(tr("&View"));
+  viewMenu->addAction(tr("Fit graphs"), this, [this] {
+    beforeView_->fitToView();
+    afterView_->fitToView();
+  });
+  viewMenu->addAction(heatAction_);
+  viewMenu->addAction(tr("Collapse all scopes"), this, [this] {
+    beforeView_->collapseAllScopes();
+    afterView_->collapseAllScopes();
+  });
+  auto* tb = findChild<QToolBar*>("mainToolbar");
+  tb->insertAction(tb->actions().value(0), openAct);
 }
 
-void MainWindow::openModel(const QString& spec) {
-  if (watcher_->isRunning()) {
+// --- loading and analysis ------------------------------------------------------------------------
+
+void MainWindow::openModel(const QString& spec) { startLoad(spec); }
+
+void MainWindow::startLoad(const QString& spec) {
+  if (loadWatcher_->isRunning()) {
     statusBar()->showMessage(tr("Still loading %1…").arg(pendingSpec_), 3000);
     return;
   }
   pendingSpec_ = spec;
   progress_->show();
   statusBar()->showMessage(tr("Loading %1…").arg(spec));
-  watcher_->setFuture(QtConcurrent::run(loadInBackground, spec.toStdString()));
+  loadWatcher_->setFuture(QtConcurrent::run(loadInBackground, spec.toStdString(), batch_));
 }
 
 void MainWindow::onLoadFinished() {
-  progress_->hide();
-  LoadOutcome result = watcher_->result();
+  LoadOutcome result = loadWatcher_->result();
   if (!result.loaded) {
-    const QString msg = result.error;
+    progress_->hide();
     statusBar()->showMessage(tr("Could not open %1").arg(pendingSpec_), 5000);
-    if (!quietErrors_) QMessageBox::warning(this, tr("Could not open model"), msg);
-    emit loadFailed(msg);
+    showError(tr("Could not open model"), result.error);
+    emit loadFailed(result.error);
     return;
   }
+  const bool newModel = pendingSpec_ != currentSpec_;
   current_ = std::make_unique<LoadedModel>(std::move(*result.loaded));
   currentSpec_ = pendingSpec_;
-  const auto& info = current_->info;
-  nodeModel_->setInfo(info);
-  table_->resizeColumnsToContents();
-  summary_->setText(tr("<b>%1</b> &nbsp; %2 nodes &nbsp;·&nbsp; %3 parameters &nbsp;·&nbsp; %4 GFLOPs "
-                       "&nbsp;·&nbsp; inputs: %5")
-                        .arg(html(info.source))
-                        .arg(info.storedNodes)
-                        .arg(QLocale().toString(static_cast<qlonglong>(info.params)))
-                        .arg(info.flops / 1e9, 0, 'f', 2)
-                        .arg(html(info.inputs.empty() ? "" : info.inputs.front())));
+  if (newModel) excluded_.clear();
+  nodeModel_->setInfo(current_->info);
+  nodeTable_->resizeColumnsToContents();
   setWindowTitle(tr("Fusion Workbench — %1").arg(currentSpec_));
-  details_->clear();
-  if (nodeModel_->rowCount() > 0) table_->selectRow(0);
   addRecent(currentSpec_);
-  statusBar()->showMessage(tr("Loaded %1").arg(currentSpec_), 3000);
   emit modelLoaded(currentSpec_);
+  recompute();
 }
 
-void MainWindow::showNode(int row) {
-  const fw::NodeInfo* n = nodeModel_->nodeAt(row);
-  if (!n || !current_) return;
-  const fw::Node& node = current_->model.graph->node(n->id);
+fw::AnalysisOptions MainWindow::currentOptions() const {
+  fw::AnalysisOptions o;
+  o.fusion.optLevel = optLevel_;
+  o.fusion.enabled = rules_->enabledRules();
+  o.fusion.disabled = rules_->disabledRules();
+  o.fusion.excludedNodes = excluded_;
+  o.hw = hw_.toStdString();
+  o.batch = batch_;
+  o.beforeMode = eagerBaseline_ ? fw::sim::SimMode::Eager : fw::sim::SimMode::Graph;
+  return o;
+}
+
+void MainWindow::recompute() {
+  if (!current_) return;
+  if (analysisWatcher_->isRunning()) {
+    // Supersede: stop the running analysis and start again with the newest settings when it ends.
+    analysisQueued_ = true;
+    if (cancelFlag_) cancelFlag_->store(true);
+    return;
+  }
+  analysisQueued_ = false;
+  cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
+  progress_->show();
+  cancelButton_->show();
+  statusBar()->showMessage(tr("Fusing at -O%1 and simulating on %2…").arg(optLevel_).arg(hw_));
+  analysisWatcher_->setFuture(QtConcurrent::run(analyzeInBackground, current_->model, currentOptions(), cancelFlag_));
+}
+
+void MainWindow::cancelWork() {
+  if (cancelFlag_) cancelFlag_->store(true);
+  analysisQueued_ = false;
+}
+
+bool MainWindow::isBusy() const {
+  return loadWatcher_->isRunning() || analysisWatcher_->isRunning() || layoutsPending_ > 0;
+}
+
+void MainWindow::onAnalysisFinished() {
+  AnalysisOutcome out = analysisWatcher_->result();
+  if (analysisQueued_) {
+    recompute();
+    return;
+  }
+  progress_->hide();
+  cancelButton_->hide();
+  if (!out.analysis) {
+    const bool cancelled = out.error == "cancelled";
+    statusBar()->showMessage(cancelled ? tr("Cancelled; showing the previous result") : tr("Analysis failed"), 5000);
+    if (!cancelled) showError(tr("Analysis failed"), out.error);
+    emit analysisFailed(out.error);
+    return;
+  }
+  const bool sameModel = analysis_ && analysis_->original.graph == out.analysis->original.graph;
+  analysis_ = out.analysis;
+  const fw::Analysis& a = *analysis_;
+  if (a.simulated) {
+    timingModel_->setRows(fw::sim::compareRuns(a.before, a.after));
+    timingTable_->resizeColumnsToContents();
+    timeline_->setRuns({a.before, a.after},
+                       {eagerBaseline_ ? tr("before (eager)") : tr("before (-O0, graph)"), tr("after (-O%1)").arg(a.fused.optLevel)});
+  } else {
+    timingModel_->setRows({});
+    timeline_->setRuns({}, {});
+  }
+  layoutsPending_ = 0;
+  fw::diagram::DiagramOptions beforeOpts;
+  if (a.simulated) beforeOpts.nodeHeat = fw::nodeHeatOf(a.before);
+  if (!sameModel) {
+    ++layoutsPending_;
+    beforeView_->setGraph(a.original.graph, std::nullopt, beforeOpts);
+  }
+  ++layoutsPending_;
+  afterView_->setGraph(a.fused.rewritten.graph, fw::groupingOf(a.fused, a.simulated ? &a.after : nullptr));
+  updateSummary();
+  for (const auto& w : a.warnings) statusBar()->showMessage(QString::fromStdString(w), 8000);
+  if (a.warnings.empty())
+    statusBar()->showMessage(tr("Fused and simulated in %1 s").arg(out.seconds, 0, 'f', 2), 4000);
+  emit analysisFinished();
+}
+
+void MainWindow::checkViewsReady() {
+  if (layoutsPending_ == 0 && analysis_ && !analysisWatcher_->isRunning()) emit viewsReady();
+}
+
+void MainWindow::updateSummary() {
+  if (!analysis_) return;
+  const fw::Analysis& a = *analysis_;
+  size_t devBefore = a.original.graph->liveNodeCount();
+  QString s = QString("<b>%1</b> &nbsp; nodes %2 → kernels %3 (-O%4)")
+                  .arg(html(a.original.sourcePath))
+                  .arg(devBefore)
+                  .arg(a.fused.kernels.size())
+                  .arg(a.fused.optLevel);
+  if (a.simulated) {
+    const double speedup = a.after.latencyUs > 0 ? a.before.latencyUs / a.after.latencyUs : 0;
+    s += QString(" &nbsp;·&nbsp; latency %1 → %2 µs (<b>%3×</b>) &nbsp;·&nbsp; HBM %4 → %5 &nbsp;·&nbsp; peak memory %6 → %7"
+                 " &nbsp;·&nbsp; launch share %8% → %9% &nbsp;·&nbsp; <i>simulated on %10, batch %11</i>")
+             .arg(a.before.latencyUs, 0, 'f', 1)
+             .arg(a.after.latencyUs, 0, 'f', 1)
+             .arg(speedup, 0, 'f', 2)
+             .arg(humanBytes(a.before.hbmBytes), humanBytes(a.after.hbmBytes))
+             .arg(humanBytes(a.before.peakMemoryBytes), humanBytes(a.after.peakMemoryBytes))
+             .arg(100 * a.before.launchShare, 0, 'f', 1)
+             .arg(100 * a.after.launchShare, 0, 'f', 1)
+             .arg(html(a.hw.name))
+             .arg(a.before.batch);
+  } else {
+    s += " &nbsp;·&nbsp; <i>not simulated</i>";
+  }
+  summary_->setText(s);
+}
+
+// --- selection linking and details ---------------------------------------------------------------
+
+QString MainWindow::afterKernelOf(const std::string& originalName) const {
+  if (!analysis_) return {};
+  for (const auto& k : analysis_->fused.kernels)
+    for (const auto& o : k.origins)
+      if (o == originalName) return QString::fromStdString(k.name);
+  return {};
+}
+
+void MainWindow::onBeforeSelection(const QStringList& names) {
+  if (linking_ || !analysis_) return;
+  // Original nodes -> the after view's boxes drawing their kernels (members are rewritten nodes).
+  const fw::Graph& rg = *analysis_->fused.rewritten.graph;
+  QStringList afterMembers;
+  for (const QString& n : names) {
+    const QString k = afterKernelOf(n.toStdString());
+    for (const auto& kern : analysis_->fused.kernels) {
+      if (QString::fromStdString(kern.name) != k) continue;
+      for (fw::NodeId id : kern.members) afterMembers << QString::fromStdString(rg.node(id).name);
+    }
+  }
+  linking_ = true;
+  afterView_->highlightNodes(afterMembers);
+  linking_ = false;
+  if (!names.isEmpty()) showNodeDetails(names.front());
+}
+
+void MainWindow::onAfterSelection(const QStringList& names) {
+  if (linking_ || !analysis_) return;
+  const fw::Graph& rg = *analysis_->fused.rewritten.graph;
+  QStringList origins;
+  QString kernel;
+  for (const QString& n : names) {
+    const fw::NodeId id = rg.findNode(n.toStdString());
+    if (id == fw::kNoId) continue;
+    for (const auto& k : analysis_->fused.kernels) {
+      if (std::find(k.members.begin(), k.members.end(), id) == k.members.end()) continue;
+      kernel = QString::fromStdString(k.name);
+      for (const auto& o : k.origins) origins << QString::fromStdString(o);
+    }
+  }
+  origins.removeDuplicates();
+  linking_ = true;
+  beforeView_->highlightNodes(origins);
+  linking_ = false;
+  if (!kernel.isEmpty()) {
+    showKernelDetails(kernel);
+    const int row = timingModel_->rowOfKernel(kernel);
+    if (row >= 0) timingTable_->selectRow(timingProxy_->mapFromSource(timingModel_->index(row, 0)).row());
+  }
+}
+
+void MainWindow::showNodeDetails(const QString& originalName) {
+  if (!current_) return;
+  const fw::Graph& g = *current_->model.graph;
+  const fw::NodeId id = g.findNode(originalName.toStdString());
+  if (id == fw::kNoId) return;
+  const fw::Node& node = g.node(id);
+  const fw::NodeCost c = fw::nodeCost(g, id);
   QString h = QString("<h3>%1</h3><p><b>%2</b>%3</p>")
-                  .arg(html(n->name), html(n->opType), n->domain.empty() ? QString() : " (" + html(n->domain) + ")");
+                  .arg(html(node.name), html(node.opType), node.domain.empty() ? QString() : " (" + html(node.domain) + ")");
   h += "<p><b>Inputs</b><br>";
-  for (const auto& s : n->inputs) h += html(s) + "<br>";
+  for (fw::ValueId v : node.inputs) h += html(fw::describeValue(g, v)) + "<br>";
   h += "</p><p><b>Outputs</b><br>";
-  for (const auto& s : n->outputs) h += html(s) + "<br>";
+  for (fw::ValueId v : node.outputs) h += html(fw::describeValue(g, v)) + "<br>";
   h += "</p>";
   if (!node.attrs.empty()) {
     h += "<p><b>Attributes</b><br>";
@@ -198,13 +574,110 @@ void MainWindow::showNode(int row) {
     h += "</p>";
   }
   h += QString("<p><b>FLOPs</b> %1<br><b>Bytes</b> in %2, weights %3, out %4</p>")
-           .arg(QLocale().toString(n->cost.flops, 'f', 0))
-           .arg(QLocale().toString(n->cost.bytesIn, 'f', 0))
-           .arg(QLocale().toString(n->cost.weightBytes, 'f', 0))
-           .arg(QLocale().toString(n->cost.bytesOut, 'f', 0));
-  if (!n->cost.known) h += "<p><i>" + html(n->cost.problem) + "</i></p>";
+           .arg(QLocale().toString(c.flops, 'f', 0))
+           .arg(QLocale().toString(c.bytesIn, 'f', 0))
+           .arg(QLocale().toString(c.weightBytes, 'f', 0))
+           .arg(QLocale().toString(c.bytesOut, 'f', 0));
+  if (analysis_) {
+    const QString k = afterKernelOf(node.name);
+    h += k.isEmpty() ? tr("<p><b>After fusion</b>: removed (folded or eliminated)</p>")
+                     : tr("<p><b>After fusion</b>: in kernel <i>%1</i></p>").arg(k.toHtmlEscaped());
+    if (analysis_->simulated) {
+      const auto heat = fw::nodeHeatOf(analysis_->before);
+      if (auto it = heat.find(node.name); it != heat.end())
+        h += tr("<p><b>Simulated time before</b>: %1 µs on %2</p>").arg(it->second, 0, 'f', 2).arg(html(analysis_->hw.name));
+    }
+    QString why;
+    for (const auto& d : analysis_->fused.decisions)
+      if (!d.applied && d.node == node.name) why += "<li><b>" + html(d.rule) + "</b>: " + html(d.reason) + "</li>";
+    if (!why.isEmpty()) h += tr("<p><b>Why not fused</b></p><ul>") + why + "</ul>";
+  }
+  if (excluded_.count(node.name)) h += tr("<p><i>Excluded from fusion by you.</i></p>");
   details_->setHtml(h);
 }
+
+void MainWindow::showKernelDetails(const QString& kernelName) {
+  if (!analysis_) return;
+  const auto& a = *analysis_;
+  for (const auto& k : a.fused.kernels) {
+    if (QString::fromStdString(k.name) != kernelName) continue;
+    const fw::Graph& rg = *a.fused.rewritten.graph;
+    QString h = QString("<h3>%1</h3><p>pattern <b>%2</b>, unit <b>%3</b></p><p><b>Members</b><br>")
+                    .arg(html(k.name), html(k.pattern), html(k.unit));
+    for (fw::NodeId id : k.members) h += html(rg.node(id).name + " (" + rg.node(id).opType + ")") + "<br>";
+    h += "</p><p><b>Original nodes</b><br>";
+    for (const auto& o : k.origins) h += html(o) + "<br>";
+    h += "</p>";
+    if (a.simulated) {
+      for (const auto& kt : a.after.kernels) {
+        if (kt.name != k.name) continue;
+        h += tr("<p><b>Simulated</b> on %1: %2 µs, %3 bound, %4 FLOPs, HBM %5</p>")
+                 .arg(html(a.hw.name))
+                 .arg(kt.durUs, 0, 'f', 2)
+                 .arg(fw::sim::boundName(kt.bound))
+                 .arg(QLocale().toString(kt.flops, 'f', 0))
+                 .arg(humanBytes(kt.hbmBytes));
+      }
+    }
+    QString why;
+    for (const auto& d : a.fused.decisions) {
+      if (d.applied) continue;
+      for (const auto& o : k.origins)
+        if (d.node == o) why += "<li><b>" + html(d.rule) + "</b> at " + html(d.node) + ": " + html(d.reason) + "</li>";
+    }
+    if (!why.isEmpty()) h += tr("<p><b>Why not fused further</b></p><ul>") + why + "</ul>";
+    details_->setHtml(h);
+    return;
+  }
+}
+
+// --- settings changes ----------------------------------------------------------------------------
+
+void MainWindow::setOptLevel(int level) {
+  level = std::clamp(level, 0, 3);
+  if (levelBox_->currentIndex() != level) levelBox_->setCurrentIndex(level);  // re-enters once
+  if (optLevel_ == level && analysis_ && analysis_->fused.optLevel == level) return;
+  optLevel_ = level;
+  QSettings().setValue("fusion/optLevel", level);
+  rules_->setOptLevel(level);
+  recompute();
+}
+
+void MainWindow::setHardware(const QString& nameOrPath) {
+  if (hw_ == nameOrPath) return;
+  hw_ = nameOrPath;
+  if (hwBox_->currentText() != nameOrPath) hwBox_->setCurrentText(nameOrPath);
+  QSettings().setValue("sim/hw", hw_);
+  recompute();
+}
+
+void MainWindow::setBatch(int batch) {
+  if (batch_ == batch) return;
+  batch_ = std::max(1, batch);
+  if (batchBox_->value() != batch_) batchBox_->setValue(batch_);
+  QSettings().setValue("sim/batch", batch_);
+  if (!currentSpec_.isEmpty()) startLoad(currentSpec_);  // the batch is part of the shapes: reload
+}
+
+void MainWindow::setEagerBaseline(bool eager) {
+  if (eagerBaseline_ == eager) return;
+  eagerBaseline_ = eager;
+  if (modeBox_->currentIndex() != (eager ? 1 : 0)) modeBox_->setCurrentIndex(eager ? 1 : 0);
+  QSettings().setValue("sim/eagerBaseline", eager);
+  recompute();
+}
+
+void MainWindow::excludeNode(const QString& nodeName, bool excluded) {
+  if (excluded) excluded_.insert(nodeName.toStdString());
+  else excluded_.erase(nodeName.toStdString());
+  recompute();
+}
+
+void MainWindow::showError(const QString& title, const QString& msg) {
+  if (!quietErrors_) QMessageBox::warning(this, title, msg);
+}
+
+// --- recent files, drag and drop -----------------------------------------------------------------
 
 void MainWindow::addRecent(const QString& spec) {
   QSettings s;

@@ -1,13 +1,21 @@
 #pragma once
-// The workbench window: open a model (file, drag and drop, recent files, zoo), list its nodes and
-// inspect one. Loading runs off the GUI thread; a failed load shows an error and keeps the model shown.
+// The workbench window. Open a model (file dialog, drag and drop, recent files, zoo), choose level,
+// hardware profile, batch and before-mode in the toolbar, switch rules in the Rules dock, exclude a node
+// with a right click. Every change recomputes off the GUI thread (a newer request supersedes an older
+// one; Cancel stops it); a failure shows an error and keeps what was shown.
+//
+// Views: Before | After graphs (linked selection), a summary bar, a timing table (before/after per
+// kernel), a timeline of both runs, and the node list; a properties dock explains the selected node
+// or kernel, including why rules did not fuse it.
 #include <QFutureWatcher>
 #include <QMainWindow>
+#include <atomic>
 #include <memory>
+#include <set>
 
 #include "core/io/ModelInfo.h"
 #include "core/ir/Model.h"
-#include "core/util/Result.h"
+#include "ui/analysis/Analysis.h"
 
 class QLabel;
 class QTableView;
@@ -16,20 +24,34 @@ class QSortFilterProxyModel;
 class QLineEdit;
 class QMenu;
 class QProgressBar;
+class QComboBox;
+class QSpinBox;
+class QToolButton;
+class QTabWidget;
+class QAction;
 
 namespace fwui {
 
 class NodeTableModel;
+class TimingTableModel;
+class GraphView;
+class TimelineWidget;
+class RulesPanel;
 
 struct LoadedModel {
   fw::Model model;
   fw::ModelInfo info;
 };
 
-// What a background load hands back (QFuture needs a default-constructible type).
+// What background work hands back (QFuture needs default-constructible types).
 struct LoadOutcome {
   std::shared_ptr<LoadedModel> loaded;  // null on failure
   QString error;
+};
+struct AnalysisOutcome {
+  std::shared_ptr<fw::Analysis> analysis;  // null on failure
+  QString error;
+  double seconds = 0;
 };
 
 class MainWindow : public QMainWindow {
@@ -38,18 +60,39 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // Starts loading `spec` (path or zoo:NAME). Emits modelLoaded or loadFailed when done.
+  // Starts loading `spec` (path or zoo:NAME). Emits modelLoaded or loadFailed; then analysis runs.
   void openModel(const QString& spec);
+  void setOptLevel(int level);
+  void setHardware(const QString& nameOrPath);
+  void setBatch(int batch);
+  void setEagerBaseline(bool eager);
+  void excludeNode(const QString& nodeName, bool excluded = true);
+
   bool hasModel() const { return current_ != nullptr; }
   const fw::Model* model() const { return current_ ? &current_->model : nullptr; }
+  const fw::Analysis* analysis() const { return analysis_.get(); }
   QString currentSpec() const { return currentSpec_; }
+  int optLevel() const { return optLevel_; }
   NodeTableModel* nodeModel() const { return nodeModel_; }
-  // When set, errors are reported through loadFailed only (no modal dialog): for tests/screenshots.
+  TimingTableModel* timingModel() const { return timingModel_; }
+  GraphView* beforeView() const { return beforeView_; }
+  GraphView* afterView() const { return afterView_; }
+  RulesPanel* rulesPanel() const { return rules_; }
+  QLabel* summaryLabel() const { return summary_; }
+  bool isBusy() const;
+  // When set, errors are reported through signals only (no modal dialog): for tests/screenshots.
   void setQuietErrors(bool q) { quietErrors_ = q; }
 
  signals:
   void modelLoaded(const QString& spec);
   void loadFailed(const QString& message);
+  void analysisFinished();
+  void analysisFailed(const QString& message);
+  void viewsReady();  // analysis done and both graph views laid out
+
+ public slots:
+  void recompute();
+  void cancelWork();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -57,24 +100,65 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildUi();
+  void buildMenus();
+  void startLoad(const QString& spec);
   void onLoadFinished();
-  void showNode(int sourceRow);
+  void onAnalysisFinished();
+  void showError(const QString& title, const QString& msg);
+  void showNodeDetails(const QString& originalName);
+  void showKernelDetails(const QString& kernelName);
+  void onBeforeSelection(const QStringList& names);
+  void onAfterSelection(const QStringList& names);
+  void updateSummary();
   void updateRecentMenu();
   void addRecent(const QString& spec);
+  void checkViewsReady();
+  void exportDiagram(const QString& which);
+  void exportText(const QString& what);
+  void graphContextMenu(GraphView* view, const QPoint& pos);
+  fw::AnalysisOptions currentOptions() const;
+  QString afterKernelOf(const std::string& originalName) const;
 
   NodeTableModel* nodeModel_ = nullptr;
-  QSortFilterProxyModel* proxy_ = nullptr;
-  QTableView* table_ = nullptr;
+  QSortFilterProxyModel* nodeProxy_ = nullptr;
+  TimingTableModel* timingModel_ = nullptr;
+  QSortFilterProxyModel* timingProxy_ = nullptr;
+  QTableView* nodeTable_ = nullptr;
+  QTableView* timingTable_ = nullptr;
+  GraphView* beforeView_ = nullptr;
+  GraphView* afterView_ = nullptr;
+  TimelineWidget* timeline_ = nullptr;
+  RulesPanel* rules_ = nullptr;
   QTextBrowser* details_ = nullptr;
   QLabel* summary_ = nullptr;
-  QLineEdit* filter_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QLineEdit* timingFilter_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QProgressBar* progress_ = nullptr;
+  QToolButton* cancelButton_ = nullptr;
+  QComboBox* levelBox_ = nullptr;
+  QComboBox* hwBox_ = nullptr;
+  QComboBox* modeBox_ = nullptr;
+  QSpinBox* batchBox_ = nullptr;
+  QAction* heatAction_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+
   std::unique_ptr<LoadedModel> current_;
+  std::shared_ptr<fw::Analysis> analysis_;
   QString currentSpec_;
   QString pendingSpec_;
-  QFutureWatcher<LoadOutcome>* watcher_ = nullptr;
+  int optLevel_ = 2;
+  QString hw_;
+  int batch_ = 1;
+  bool eagerBaseline_ = false;
+  std::set<std::string> excluded_;
+  QFutureWatcher<LoadOutcome>* loadWatcher_ = nullptr;
+  QFutureWatcher<AnalysisOutcome>* analysisWatcher_ = nullptr;
+  std::shared_ptr<std::atomic<bool>> cancelFlag_;
+  bool analysisQueued_ = false;
+  int layoutsPending_ = 0;
   bool quietErrors_ = false;
+  bool linking_ = false;
 };
 
 }  // namespace fwui

@@ -41,6 +41,8 @@ void addInfoCommand(CLI::App& app);
 void addZooCommand(CLI::App& app);
 void addDemoCommand(CLI::App& app);
 void addSimulateCommand(CLI::App& app);
+void addRulesCommand(CLI::App& app);
+void addFuseCommand(CLI::App& app);
 void addRenderCommand(CLI::App& app);
 void addRunCommand(CLI::App& app);
 void addVerifyCommand(CLI::App& app);

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   fwcli::addZooCommand(app);
   fwcli::addDemoCommand(app);
   fwcli::addSimulateCommand(app);
+  fwcli::addRulesCommand(app);
+  fwcli::addFuseCommand(app);
   fwcli::addRenderCommand(app);
   fwcli::addRunCommand(app);
   fwcli::addVerifyCommand(app);

@@ -1,7 +1,6 @@
-// fusion-workbench [MODEL] [--model M] [--screenshot FILE.png]
+// fusion-workbench [MODEL] [--model M] [--opt-level L] [--hw NAME] [--batch N] [--screenshot FILE.png]
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QScreen>
 #include <QTimer>
 #include <cstdio>
 
@@ -16,9 +15,11 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addPositionalArgument("model", "ONNX file or zoo:NAME (default zoo:resnet50)");
   QCommandLineOption modelOpt("model", "model to open", "MODEL");
+  QCommandLineOption levelOpt("opt-level", "fusion level 0-3", "L");
+  QCommandLineOption hwOpt("hw", "hardware profile name or JSON file", "NAME");
+  QCommandLineOption batchOpt("batch", "batch size", "N");
   QCommandLineOption shotOpt("screenshot", "open, compute, save a screenshot of the window and exit", "FILE.png");
-  parser.addOption(modelOpt);
-  parser.addOption(shotOpt);
+  parser.addOptions({modelOpt, levelOpt, hwOpt, batchOpt, shotOpt});
   parser.process(app);
 
   QString spec = parser.value(modelOpt);
@@ -26,17 +27,40 @@ int main(int argc, char** argv) {
   if (spec.isEmpty()) spec = "zoo:resnet50";
 
   fwui::MainWindow w;
+  bool ok = true;
+  if (parser.isSet(levelOpt)) {
+    const int l = parser.value(levelOpt).toInt(&ok);
+    if (!ok || l < 0 || l > 3) {
+      std::fprintf(stderr, "fusion-workbench: error: --opt-level must be 0..3\n");
+      return 2;
+    }
+    w.setOptLevel(l);
+  }
+  if (parser.isSet(hwOpt)) w.setHardware(parser.value(hwOpt));
+  if (parser.isSet(batchOpt)) {
+    const int b = parser.value(batchOpt).toInt(&ok);
+    if (!ok || b < 1) {
+      std::fprintf(stderr, "fusion-workbench: error: --batch must be a positive integer\n");
+      return 2;
+    }
+    w.setBatch(b);
+  }
   const QString shot = parser.value(shotOpt);
   if (!shot.isEmpty()) {
     w.setQuietErrors(true);
-    QObject::connect(&w, &fwui::MainWindow::modelLoaded, &app, [&]() {
-      QTimer::singleShot(300, &app, [&]() {
-        const bool ok = w.grab().save(shot);
-        std::fprintf(stderr, ok ? "saved %s\n" : "could not save %s\n", qPrintable(shot));
-        app.exit(ok ? 0 : 3);
+    auto save = [&]() {
+      QTimer::singleShot(500, &app, [&]() {
+        const bool saved = w.grab().save(shot);
+        std::fprintf(stderr, saved ? "saved %s\n" : "could not save %s\n", qPrintable(shot));
+        app.exit(saved ? 0 : 3);
       });
-    });
+    };
+    QObject::connect(&w, &fwui::MainWindow::viewsReady, &app, save);
     QObject::connect(&w, &fwui::MainWindow::loadFailed, &app, [&](const QString& msg) {
+      std::fprintf(stderr, "fusion-workbench: error: %s\n", qPrintable(msg));
+      app.exit(2);
+    });
+    QObject::connect(&w, &fwui::MainWindow::analysisFailed, &app, [&](const QString& msg) {
       std::fprintf(stderr, "fusion-workbench: error: %s\n", qPrintable(msg));
       app.exit(2);
     });

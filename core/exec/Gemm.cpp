@@ -19,6 +19,10 @@ void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alph
     else c *= beta;
     return;
   }
+  if (avx2GemmAvailable()) {
+    sgemmAvx2(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
   // Stored shapes: A is [M,K] or [K,M]; B is [K,N] or [N,K].
   ConstMap a(A, transA ? K : M, transA ? M : K, Eigen::OuterStride<>(lda));
   ConstMap b(B, transB ? N : K, transB ? K : N, Eigen::OuterStride<>(ldb));

@@ -10,4 +10,9 @@ namespace fw::exec {
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
            const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 
+// The AVX2/FMA kernel (GemmAvx2.cpp), used by sgemm when the CPU has it.
+bool avx2GemmAvailable();
+void sgemmAvx2(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+               const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+
 }  // namespace fw::exec

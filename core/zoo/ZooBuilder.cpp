@@ -82,7 +82,8 @@ ValueId ZooBuilder::input(const std::string& name, DType dtype, const std::vecto
 }
 
 ValueId ZooBuilder::uniform(const std::string& local, const std::vector<int64_t>& dims, float lo, float hi) {
-  const std::string name = weightName(local);
+  // Unique first, so that a repeated name still draws its own values.
+  const std::string name = graph_->uniqueValueName(weightName(local));
   size_t n = 1;
   for (int64_t d : dims) n *= static_cast<size_t>(d);
   return graph_->addInitializer(name, Tensor::floats(dims, draw(name, n, lo, hi)));
@@ -108,12 +109,17 @@ ValueId ZooBuilder::scalarF(const std::string& local, float v) {
   return constant(local, Tensor::scalarFloat(v));
 }
 
-std::vector<ValueId> ZooBuilder::opN(const std::string& opType, std::vector<ValueId> inputs, Attributes a,
-                                     const std::string& local, size_t numOutputs) {
+std::string ZooBuilder::claimNodeName(const std::string& local, const std::string& opType) {
   const std::string base = nodeName(local.empty() ? opType : local);
   std::string name = base;
   for (int k = 1; nodeNames_.count(name); ++k) name = base + "_" + std::to_string(k);
   nodeNames_.insert(name);
+  return name;
+}
+
+std::vector<ValueId> ZooBuilder::opN(const std::string& opType, std::vector<ValueId> inputs, Attributes a,
+                                     const std::string& local, size_t numOutputs) {
+  const std::string name = claimNodeName(local, opType);
   std::vector<ValueId> outs;
   for (size_t i = 0; i < numOutputs; ++i)
     outs.push_back(graph_->addValue(numOutputs == 1 ? name + "_out" : name + "_out" + std::to_string(i)));
@@ -124,10 +130,7 @@ std::vector<ValueId> ZooBuilder::opN(const std::string& opType, std::vector<Valu
 ValueId ZooBuilder::op(const std::string& opType, std::vector<ValueId> inputs, Attributes a,
                        const std::string& local, const std::string& outName) {
   if (outName.empty()) return opN(opType, std::move(inputs), std::move(a), local, 1)[0];
-  const std::string base = nodeName(local.empty() ? opType : local);
-  std::string name = base;
-  for (int k = 1; nodeNames_.count(name); ++k) name = base + "_" + std::to_string(k);
-  nodeNames_.insert(name);
+  const std::string name = claimNodeName(local, opType);
   ValueId out = graph_->addValue(outName);
   graph_->addNode(opType, std::move(inputs), {out}, std::move(a), name);
   return out;

@@ -97,6 +97,7 @@ class ZooBuilder {
 
  private:
   std::vector<float> draw(const std::string& name, size_t n, float lo, float hi) const;
+  std::string claimNodeName(const std::string& local, const std::string& opType);
 
   Model model_;
   Graph* graph_;

@@ -1,5 +1,6 @@
 #pragma once
 // Boilerplate shared by the rule files: id, level, description, phase and root ops as data.
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>

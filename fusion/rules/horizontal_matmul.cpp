@@ -60,7 +60,12 @@ class HorizontalMatMul final : public RuleBase {
   MatchResult match(const Context& ctx, NodeId root) const override {
     const Graph& g = ctx.graph;
     auto bs = branches(g, root, ctx.opts);
-    if (bs.size() < 2) return silent();
+    if (bs.size() < 2) {
+      int mms = 0;
+      for (NodeId c : g.value(g.node(root).inputs[0]).consumers) mms += g.node(c).opType == "MatMul";
+      if (mms >= 2 && bs.empty()) return reject("MatMul weight is not a constant 2-D float32 tensor");
+      return silent();
+    }
     if (bs.front().mm != root) return silent();  // matched from the first sibling
     bool allBias = true;
     for (const auto& b : bs) allBias = allBias && b.add != kNoId;

@@ -14,8 +14,8 @@ class SwishFusion final : public RuleBase {
     const Graph& g = ctx.graph;
     const Node& s = g.node(root);
     NodeId m = soleConsumer(g, s.outputs[0]);
-    if (m == kNoId || g.node(m).opType != "Mul" || otherInput(g.node(m), s.outputs[0]) != s.inputs[0])
-      return silent();  // a plain Sigmoid
+    if (m == kNoId || g.node(m).opType != "Mul") return silent();  // a plain Sigmoid
+    if (otherInput(g.node(m), s.outputs[0]) != s.inputs[0]) return reject("Sigmoid output is multiplied by another value than its input");
     std::vector<NodeId> nodes{root, m};
     NodeId xp = g.producerOf(s.inputs[0]);
     if (xp != kNoId && groupHasCube(ctx, xp)) {

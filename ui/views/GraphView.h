@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "core/ir/Graph.h"
 #include "ui/diagram/Diagram.h"

@@ -1,0 +1,170 @@
+// A packed single-precision GEMM for x86-64 CPUs with AVX2 + FMA, compiled for that target with
+// function attributes (the rest of the build stays generic x86-64) and chosen at run time. The
+// structure is the classic one: B is packed into 16-wide column panels per K block, A into 6-high row
+// panels per (M, K) block, and a 6x16 register-tile micro-kernel accumulates in 12 ymm registers.
+// Threads split the M blocks; every thread shares the packed B.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define FW_HAVE_AVX2_GEMM 1
+#endif
+
+namespace fw::exec {
+
+#ifdef FW_HAVE_AVX2_GEMM
+
+namespace {
+
+constexpr int64_t kMR = 6, kNR = 16, kKC = 256, kMC = 120;
+
+// Element (i, k) of op(A) and (k, j) of op(B).
+inline float aAt(const float* A, int64_t lda, bool tA, int64_t i, int64_t k) { return tA ? A[k * lda + i] : A[i * lda + k]; }
+
+// Packs op(B)[k0:k0+kc, 0:N] into panels of 16 columns: panel p holds kc rows of 16 floats.
+void packB(const float* B, int64_t ldb, bool tB, int64_t k0, int64_t kc, int64_t N, float* out) {
+  const int64_t panels = (N + kNR - 1) / kNR;
+#pragma omp parallel for schedule(static) if (panels * kc > 8192 && !omp_in_parallel())
+  for (int64_t p = 0; p < panels; ++p) {
+    float* dst = out + p * kc * kNR;
+    const int64_t j0 = p * kNR, w = std::min(kNR, N - j0);
+    for (int64_t k = 0; k < kc; ++k) {
+      float* row = dst + k * kNR;
+      if (!tB) {
+        const float* src = B + (k0 + k) * ldb + j0;
+        std::memcpy(row, src, static_cast<size_t>(w) * sizeof(float));
+      } else {
+        for (int64_t j = 0; j < w; ++j) row[j] = B[(j0 + j) * ldb + k0 + k];
+      }
+      for (int64_t j = w; j < kNR; ++j) row[j] = 0.f;
+    }
+  }
+}
+
+// Packs op(A)[i0:i0+mc, k0:k0+kc] into panels of 6 rows: panel q holds kc columns of 6 floats.
+void packA(const float* A, int64_t lda, bool tA, int64_t i0, int64_t mc, int64_t k0, int64_t kc, float* out) {
+  const int64_t panels = (mc + kMR - 1) / kMR;
+  for (int64_t q = 0; q < panels; ++q) {
+    float* dst = out + q * kc * kMR;
+    const int64_t r0 = i0 + q * kMR, h = std::min(kMR, i0 + mc - r0);
+    if (!tA) {
+      for (int64_t r = 0; r < h; ++r) {
+        const float* src = A + (r0 + r) * lda + k0;
+        for (int64_t k = 0; k < kc; ++k) dst[k * kMR + r] = src[k];
+      }
+    } else {
+      for (int64_t k = 0; k < kc; ++k)
+        for (int64_t r = 0; r < h; ++r) dst[k * kMR + r] = aAt(A, lda, true, r0 + r, k0 + k);
+    }
+    for (int64_t r = h; r < kMR; ++r)
+      for (int64_t k = 0; k < kc; ++k) dst[k * kMR + r] = 0.f;
+  }
+}
+
+// C tile (h x w, at most 6 x 16) = alpha * Apanel * Bpanel + beta * C.
+__attribute__((target("avx2,fma"))) void microKernel(int64_t kc, const float* a, const float* b, float* C, int64_t ldc,
+                                                     int64_t h, int64_t w, float alpha, float beta) {
+  __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps(), c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
+  __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps(), c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
+  __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps(), c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
+  for (int64_t k = 0; k < kc; ++k) {
+    const __m256 b0 = _mm256_loadu_ps(b + k * kNR), b1 = _mm256_loadu_ps(b + k * kNR + 8);
+    const float* ak = a + k * kMR;
+    __m256 av = _mm256_broadcast_ss(ak + 0);
+    c00 = _mm256_fmadd_ps(av, b0, c00);
+    c01 = _mm256_fmadd_ps(av, b1, c01);
+    av = _mm256_broadcast_ss(ak + 1);
+    c10 = _mm256_fmadd_ps(av, b0, c10);
+    c11 = _mm256_fmadd_ps(av, b1, c11);
+    av = _mm256_broadcast_ss(ak + 2);
+    c20 = _mm256_fmadd_ps(av, b0, c20);
+    c21 = _mm256_fmadd_ps(av, b1, c21);
+    av = _mm256_broadcast_ss(ak + 3);
+    c30 = _mm256_fmadd_ps(av, b0, c30);
+    c31 = _mm256_fmadd_ps(av, b1, c31);
+    av = _mm256_broadcast_ss(ak + 4);
+    c40 = _mm256_fmadd_ps(av, b0, c40);
+    c41 = _mm256_fmadd_ps(av, b1, c41);
+    av = _mm256_broadcast_ss(ak + 5);
+    c50 = _mm256_fmadd_ps(av, b0, c50);
+    c51 = _mm256_fmadd_ps(av, b1, c51);
+  }
+  alignas(32) float tile[kMR * kNR];
+  _mm256_store_ps(tile + 0, c00);
+  _mm256_store_ps(tile + 8, c01);
+  _mm256_store_ps(tile + 16, c10);
+  _mm256_store_ps(tile + 24, c11);
+  _mm256_store_ps(tile + 32, c20);
+  _mm256_store_ps(tile + 40, c21);
+  _mm256_store_ps(tile + 48, c30);
+  _mm256_store_ps(tile + 56, c31);
+  _mm256_store_ps(tile + 64, c40);
+  _mm256_store_ps(tile + 72, c41);
+  _mm256_store_ps(tile + 80, c50);
+  _mm256_store_ps(tile + 88, c51);
+  for (int64_t r = 0; r < h; ++r) {
+    float* crow = C + r * ldc;
+    const float* t = tile + r * kNR;
+    if (beta == 0.f) {
+      for (int64_t j = 0; j < w; ++j) crow[j] = alpha * t[j];
+    } else {
+      for (int64_t j = 0; j < w; ++j) crow[j] = alpha * t[j] + beta * crow[j];
+    }
+  }
+}
+
+}  // namespace
+
+bool avx2GemmAvailable() {
+  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return ok;
+}
+
+void sgemmAvx2(bool tA, bool tB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+               const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  const int64_t panelsN = (N + kNR - 1) / kNR;
+  std::vector<float> bpack(static_cast<size_t>(panelsN * kNR * std::min(K, kKC)));
+  const int64_t mBlocks = (M + kMC - 1) / kMC;
+  // Split M finely enough to keep both cores busy on narrow layers (e.g. 2048 x 49).
+  const int64_t mc = std::max<int64_t>(kMR, std::min<int64_t>(kMC, ((M + 1) / 2 + kMR - 1) / kMR * kMR));
+  const int64_t blocks = (M + mc - 1) / mc;
+  (void)mBlocks;
+  for (int64_t k0 = 0; k0 < K; k0 += kKC) {
+    const int64_t kc = std::min(kKC, K - k0);
+    const float b = k0 == 0 ? beta : 1.f;
+    packB(B, ldb, tB, k0, kc, N, bpack.data());
+    const bool par = !omp_in_parallel() && M * N * kc > 65536 && blocks > 1;
+#pragma omp parallel if (par)
+    {
+      std::vector<float> apack(static_cast<size_t>(((mc + kMR - 1) / kMR) * kMR * kc));
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t blk = 0; blk < blocks; ++blk) {
+        const int64_t i0 = blk * mc, mh = std::min(mc, M - i0);
+        packA(A, lda, tA, i0, mh, k0, kc, apack.data());
+        for (int64_t p = 0; p < panelsN; ++p) {
+          const int64_t j0 = p * kNR, w = std::min(kNR, N - j0);
+          for (int64_t q = 0; q * kMR < mh; ++q) {
+            const int64_t r0 = i0 + q * kMR, h = std::min(kMR, M - r0);
+            microKernel(kc, apack.data() + q * kc * kMR, bpack.data() + p * kc * kNR, C + r0 * ldc + j0, ldc, h, w,
+                        alpha, b);
+          }
+        }
+      }
+    }
+  }
+}
+
+#else
+
+bool avx2GemmAvailable() { return false; }
+void sgemmAvx2(bool, bool, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t, float, float*,
+               int64_t) {}
+
+#endif
+
+}  // namespace fw::exec

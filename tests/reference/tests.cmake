@@ -1,0 +1,18 @@
+# Outside references: python3-onnx (checker, strict shape inference) and ONNX Runtime (tools/ort).
+# Each test skips (77) when its reference is unavailable; setup fixtures install/fetch idempotently.
+set(FW_REF_DIR ${CMAKE_BINARY_DIR}/reference)
+add_test(NAME reference_ort_setup COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/ort_setup.sh)
+set_tests_properties(reference_ort_setup PROPERTIES FIXTURES_SETUP ort TIMEOUT 600)
+add_test(NAME reference_realworld_fetch COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/fetch_realworld.sh ${CMAKE_BINARY_DIR}/realworld)
+set_tests_properties(reference_realworld_fetch PROPERTIES FIXTURES_SETUP realworld TIMEOUT 600)
+
+add_test(NAME reference_zoo_checker
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference/reference_check.sh zoo-checker $<TARGET_FILE:fwb> ${FW_REF_DIR}/zoo_checker)
+add_test(NAME reference_zoo_vs_ort
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference/reference_check.sh zoo-ort $<TARGET_FILE:fwb> ${FW_REF_DIR}/zoo_ort)
+add_test(NAME reference_realworld
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference/reference_check.sh realworld $<TARGET_FILE:fwb> ${FW_REF_DIR}/realworld ${CMAKE_BINARY_DIR}/realworld)
+set_tests_properties(reference_zoo_checker reference_zoo_vs_ort reference_realworld PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 900)
+set_tests_properties(reference_zoo_vs_ort PROPERTIES FIXTURES_REQUIRED ort)
+set_tests_properties(reference_realworld PROPERTIES FIXTURES_REQUIRED "ort;realworld")

@@ -1,0 +1,202 @@
+// DOT builder: boxes, kernels, scopes, escaping (Qt-free part of the diagram library).
+#include <gtest/gtest.h>
+
+#include "ui/diagram/Diagram.h"
+#include "ui/diagram/DotWriter.h"
+
+namespace {
+
+using fw::DType;
+using fw::Graph;
+using fw::NodeId;
+using fw::Shape;
+namespace dg = fw::diagram;
+
+// x -> stem_conv -> layer1/0/conv1 -> layer1/0/relu -> layer1/1/add (+ stem output) -> head/fc -> y
+struct SmallNet {
+  Graph g;
+  NodeId stem, conv1, relu, add, fc;
+};
+
+SmallNet smallNet() {
+  SmallNet n;
+  Graph& g = n.g;
+  g.name = "small";
+  const Shape s({1, 8, 8, 8});
+  auto x = g.addInput("x", DType::Float32, Shape({1, 3, 8, 8}));
+  auto a = g.addValue("a", DType::Float32, s);
+  auto b = g.addValue("b", DType::Float32, s);
+  auto c = g.addValue("c", DType::Float32, s);
+  auto d = g.addValue("d", DType::Float32, s);
+  auto y = g.addValue("y", DType::Float32, Shape({1, 10}));
+  n.stem = g.addNode("Conv", {x}, {a}, {}, "stem_conv");
+  n.conv1 = g.addNode("Conv", {a}, {b}, {}, "layer1/0/conv1");
+  n.relu = g.addNode("Relu", {b}, {c}, {}, "layer1/0/relu");
+  n.add = g.addNode("Add", {c, a}, {d}, {}, "layer1/1/add");
+  n.fc = g.addNode("MatMul", {d}, {y}, {}, "head/fc");
+  g.addOutput(y);
+  return n;
+}
+
+size_t countKind(const dg::Diagram& d, dg::BoxKind k) {
+  size_t c = 0;
+  for (const auto& b : d.boxes) c += b.kind == k ? 1 : 0;
+  return c;
+}
+
+bool hasEdge(const dg::Diagram& d, const std::string& from, const std::string& to) {
+  for (const auto& e : d.edges)
+    if (d.boxes[e.from].id == from && d.boxes[e.to].id == to) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(DiagramBuilder, OneBoxPerNodePlusGraphIO) {
+  auto n = smallNet();
+  auto d = dg::buildDiagram(n.g);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(countKind(*d, dg::BoxKind::Node), 5u);
+  EXPECT_EQ(countKind(*d, dg::BoxKind::Input), 1u);
+  EXPECT_EQ(countKind(*d, dg::BoxKind::Output), 1u);
+  EXPECT_EQ(d->collapseDepth, 0);
+  const long relu = d->findBox("layer1/0/relu");
+  ASSERT_GE(relu, 0);
+  EXPECT_EQ(d->boxes[static_cast<size_t>(relu)].title, "Relu");
+  EXPECT_EQ(d->boxes[static_cast<size_t>(relu)].detail, "[1,8,8,8]");
+  EXPECT_TRUE(hasEdge(*d, "stem_conv", "layer1/1/add"));  // the skip connection
+  EXPECT_TRUE(hasEdge(*d, "input:x", "stem_conv"));
+  EXPECT_TRUE(hasEdge(*d, "head/fc", "output:y"));
+  const std::string dot = dg::toDot(*d);
+  EXPECT_NE(dot.find("\"layer1/0/relu\" [label=\"Relu\\n[1,8,8,8]\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"layer1/0/conv1\" -> \"layer1/0/relu\""), std::string::npos) << dot;
+}
+
+TEST(DiagramBuilder, GroupedKernelsBecomeOneNode) {
+  auto n = smallNet();
+  dg::Grouping grouping;
+  grouping.kernels.push_back({"conv1_relu", {n.relu, n.conv1}, "cube", 12.5, ""});
+  grouping.kernels.push_back({"add_fc", {n.add, n.fc}, "vector", 3.0, ""});
+  auto d = dg::buildDiagram(n.g, &grouping);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_TRUE(d->grouped);
+  EXPECT_EQ(countKind(*d, dg::BoxKind::Kernel), 2u);
+  EXPECT_EQ(countKind(*d, dg::BoxKind::Node), 1u);  // stem_conv is in no kernel: drawn alone
+  const long k = d->findBox("conv1_relu");
+  ASSERT_GE(k, 0);
+  const auto& box = d->boxes[static_cast<size_t>(k)];
+  EXPECT_EQ(box.memberNames, (std::vector<std::string>{"layer1/0/conv1", "layer1/0/relu"}));  // topological
+  EXPECT_EQ(box.title, "Conv+Relu");
+  EXPECT_EQ(box.unit, "cube");
+  EXPECT_EQ(d->findBox("layer1/0/conv1"), -1);
+  EXPECT_TRUE(hasEdge(*d, "stem_conv", "conv1_relu"));
+  EXPECT_TRUE(hasEdge(*d, "conv1_relu", "add_fc"));
+  EXPECT_FALSE(hasEdge(*d, "conv1_relu", "conv1_relu"));
+  EXPECT_EQ(d->boxesWithMembers({"layer1/0/relu"}), std::vector<size_t>{static_cast<size_t>(k)});
+  const std::string dot = dg::toDot(*d);
+  EXPECT_NE(dot.find("\"conv1_relu\" [label=\"Conv+Relu\\ncube  [1,8,8,8]\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("fillcolor=\"" + dg::unitColor("cube") + "\""), std::string::npos);
+  // Heat mode: the hottest kernel gets the end of the ramp.
+  EXPECT_EQ(dg::fillColor(box, dg::ColorMode::Heat, dg::maxHeat(*d)), dg::heatColor(1.0));
+  EXPECT_NE(dg::heatColor(0.0), dg::heatColor(1.0));
+}
+
+TEST(DiagramBuilder, UnfusedGroupingIsOneKernelPerNode) {
+  auto n = smallNet();
+  auto grouping = dg::unfusedGrouping(n.g);
+  ASSERT_EQ(grouping.kernels.size(), 5u);
+  auto d = dg::buildDiagram(n.g, &grouping);
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(countKind(*d, dg::BoxKind::Kernel), 5u);
+  EXPECT_GE(d->findBox("layer1/0/relu"), 0);
+}
+
+TEST(DiagramBuilder, BadGroupingsNameKernelAndNode) {
+  auto n = smallNet();
+  dg::Grouping twice;
+  twice.kernels.push_back({"k1", {n.conv1}, "", {}, ""});
+  twice.kernels.push_back({"k2", {n.conv1, n.relu}, "", {}, ""});
+  auto d = dg::buildDiagram(n.g, &twice);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().code, fw::ErrorCode::BadInput);
+  EXPECT_NE(d.error().message.find("layer1/0/conv1"), std::string::npos);
+  EXPECT_NE(d.error().message.find("k2"), std::string::npos);
+  dg::Grouping outOfRange;
+  outOfRange.kernels.push_back({"k9", {99}, "", {}, ""});
+  auto e = dg::buildDiagram(n.g, &outOfRange);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().message.find("k9"), std::string::npos);
+}
+
+TEST(DiagramBuilder, QuotesAndBackslashesInNamesAreEscaped) {
+  Graph g;
+  auto x = g.addInput("x", DType::Float32, Shape({2}));
+  auto y = g.addValue("y", DType::Float32, Shape({2}));
+  g.addNode("Relu", {x}, {y}, {}, "say \"hi\"\\now");
+  g.addOutput(y);
+  auto d = dg::buildDiagram(g);
+  ASSERT_TRUE(d.ok());
+  const std::string dot = dg::toDot(*d);
+  EXPECT_NE(dot.find("\"say \\\"hi\\\"\\\\now\" [label="), std::string::npos) << dot;
+  EXPECT_EQ(dg::dotQuote("a\nb"), "\"a\\nb\"");
+}
+
+TEST(DiagramBuilder, CollapsesScopesAndExpandsOnDemand) {
+  auto n = smallNet();
+  dg::DiagramOptions o;
+  o.collapseDepth = 1;
+  auto d = dg::buildDiagram(n.g, nullptr, o);
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->collapseDepth, 1);
+  const long layer1 = d->findBox("layer1");
+  ASSERT_GE(layer1, 0);
+  const auto& scope = d->boxes[static_cast<size_t>(layer1)];
+  EXPECT_EQ(scope.kind, dg::BoxKind::Scope);
+  EXPECT_EQ(scope.members.size(), 3u);
+  EXPECT_EQ(scope.detail, "3 nodes");
+  EXPECT_EQ(d->hiddenNodes, 3u);
+  EXPECT_GE(d->findBox("head/fc"), 0);  // a scope holding one node is drawn as the node
+  EXPECT_GE(d->findBox("stem_conv"), 0);
+  EXPECT_EQ(d->boxes.size(), 5u);       // stem, layer1, head/fc, x, y
+  EXPECT_TRUE(hasEdge(*d, "stem_conv", "layer1"));
+  EXPECT_TRUE(hasEdge(*d, "layer1", "head/fc"));
+  EXPECT_NE(dg::toDot(*d).find("shape=box3d"), std::string::npos);
+
+  o.expandedScopes.insert("layer1");
+  auto e = dg::buildDiagram(n.g, nullptr, o);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->findBox("layer1"), -1);
+  ASSERT_GE(e->findBox("layer1/0"), 0);
+  EXPECT_EQ(e->boxes[static_cast<size_t>(e->findBox("layer1/0"))].members.size(), 2u);
+  EXPECT_GE(e->findBox("layer1/1/add"), 0);
+  EXPECT_TRUE(hasEdge(*e, "layer1/0", "layer1/1/add"));
+  EXPECT_TRUE(hasEdge(*e, "stem_conv", "layer1/1/add"));
+}
+
+TEST(DiagramBuilder, AutoCollapseOnlyAboveThreshold) {
+  auto n = smallNet();
+  dg::DiagramOptions o;  // auto
+  auto full = dg::buildDiagram(n.g, nullptr, o);
+  ASSERT_TRUE(full.ok());
+  EXPECT_EQ(full->collapseDepth, 0);
+  o.autoCollapseThreshold = 4;  // 5 nodes: too many
+  auto folded = dg::buildDiagram(n.g, nullptr, o);
+  ASSERT_TRUE(folded.ok());
+  EXPECT_EQ(folded->collapseDepth, 2);  // depth 2 gives 4 node/scope boxes, the deepest that fits
+  EXPECT_GE(folded->findBox("layer1/0"), 0);
+  o.autoCollapseThreshold = 3;
+  auto tighter = dg::buildDiagram(n.g, nullptr, o);
+  ASSERT_TRUE(tighter.ok());
+  EXPECT_EQ(tighter->collapseDepth, 1);
+  EXPECT_GE(tighter->findBox("layer1"), 0);
+}
+
+TEST(DiagramBuilder, ScopeHelpers) {
+  EXPECT_EQ(dg::scopeOf("layer1/0/conv1"), "layer1/0");
+  EXPECT_EQ(dg::scopeOf("conv1"), "");
+  EXPECT_EQ(dg::scopeDepth("layer1/0"), 2);
+  EXPECT_EQ(dg::scopeDepth(""), 0);
+  EXPECT_EQ(dg::scopePrefix("a/b/c", 2), "a/b");
+  EXPECT_EQ(dg::scopePrefix("a/b/c", 5), "a/b/c");
+  EXPECT_EQ(dg::scopePrefix("a/b/c", 1), "a");
+}

@@ -1,0 +1,205 @@
+// The Qt graph view: items per visible box, search, selection and before<->after highlighting, scopes.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QSignalSpy>
+
+#include "ui/views/GraphEdgeItem.h"
+#include "ui/views/GraphNodeItem.h"
+#include "ui/views/GraphScene.h"
+#include "ui/views/GraphView.h"
+
+namespace {
+
+QApplication& graphViewTestApp() {
+  static int argc = 1;
+  static char name[] = "fw_ui_tests";
+  static char* argv[] = {name, nullptr};
+  static QApplication* a = [] {
+    if (QApplication::instance()) return static_cast<QApplication*>(QApplication::instance());
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    auto* x = new QApplication(argc, argv);
+    QApplication::setOrganizationName("FusionWorkbenchTests");
+    return x;
+  }();
+  return *a;
+}
+
+using fw::DType;
+using fw::Graph;
+using fw::NodeId;
+using fw::Shape;
+namespace dg = fw::diagram;
+
+struct Net {
+  std::shared_ptr<Graph> g = std::make_shared<Graph>();
+  NodeId stem = 0, conv1 = 0, relu = 0, add = 0, fc = 0;
+};
+
+Net net() {
+  Net n;
+  Graph& g = *n.g;
+  const Shape s({1, 8, 8, 8});
+  auto x = g.addInput("x", DType::Float32, Shape({1, 3, 8, 8}));
+  auto a = g.addValue("a", DType::Float32, s);
+  auto b = g.addValue("b", DType::Float32, s);
+  auto c = g.addValue("c", DType::Float32, s);
+  auto d = g.addValue("d", DType::Float32, s);
+  auto y = g.addValue("y", DType::Float32, Shape({1, 10}));
+  n.stem = g.addNode("Conv", {x}, {a}, {}, "stem_conv");
+  n.conv1 = g.addNode("Conv", {a}, {b}, {}, "layer1/0/conv1");
+  n.relu = g.addNode("Relu", {b}, {c}, {}, "layer1/0/relu");
+  n.add = g.addNode("Add", {c, a}, {d}, {}, "layer1/1/add");
+  n.fc = g.addNode("MatMul", {d}, {y}, {}, "head/fc");
+  g.addOutput(y);
+  return n;
+}
+
+bool laidOut(fwui::GraphView& v, QSignalSpy& finished, QSignalSpy& failed) {
+  if (finished.count() == 0 && failed.count() == 0) finished.wait(30000);
+  return finished.count() > 0;
+}
+
+int itemCount(fwui::GraphScene* s) {
+  int n = 0;
+  for (auto* item : s->nodeItems()) n += item ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST(GraphView, OneItemPerVisibleBoxAndEdgesWithArrows) {
+  graphViewTestApp();
+  auto n = net();
+  fwui::GraphView v;
+  v.resize(800, 600);
+  QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
+  QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
+  v.setGraph(n.g);
+  EXPECT_TRUE(v.isLayoutRunning());
+  ASSERT_TRUE(laidOut(v, finished, failed)) << (failed.isEmpty() ? "" : failed.front().front().toString().toStdString());
+  EXPECT_FALSE(v.isLayoutRunning());
+  auto* s = v.graphScene();
+  EXPECT_EQ(itemCount(s), 7);  // 5 nodes + input + output
+  EXPECT_EQ(static_cast<size_t>(itemCount(s)), s->diagram().boxes.size());
+  int edges = 0;
+  for (auto* item : s->items())
+    if (item->type() == fwui::GraphEdgeItem::Type) {
+      ++edges;
+      EXPECT_EQ(static_cast<fwui::GraphEdgeItem*>(item)->arrowHead().size(), 3);
+    }
+  EXPECT_EQ(static_cast<size_t>(edges), s->diagram().edges.size());
+  // Items sit where Graphviz put them: the input above the stem conv.
+  auto* in = s->itemForNodeName("stem_conv");
+  ASSERT_NE(in, nullptr);
+  EXPECT_LT(s->itemForBox(static_cast<size_t>(s->diagram().findBox("input:x")))->pos().y(), in->pos().y());
+  EXPECT_TRUE(s->itemForNodeName("layer1/0/relu")->flags() & QGraphicsItem::ItemIsSelectable);
+}
+
+TEST(GraphView, SearchSelectsAndEmitsNodeNames) {
+  graphViewTestApp();
+  auto n = net();
+  fwui::GraphView v;
+  v.resize(800, 600);
+  QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
+  QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
+  v.setGraph(n.g);
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  QSignalSpy selected(&v, &fwui::GraphView::selectionChanged);
+  ASSERT_TRUE(v.search("relu"));  // by op type / name, case-insensitive
+  EXPECT_EQ(v.selectedNodeNames(), QStringList{"layer1/0/relu"});
+  ASSERT_FALSE(selected.isEmpty());
+  EXPECT_EQ(selected.back().front().toStringList(), QStringList{"layer1/0/relu"});
+  // "Conv" matches two nodes: repeated searches step through them.
+  ASSERT_TRUE(v.search("Conv"));
+  const QStringList first = v.selectedNodeNames();
+  ASSERT_TRUE(v.search("Conv"));
+  EXPECT_NE(v.selectedNodeNames(), first);
+  EXPECT_FALSE(v.search("no such thing"));
+}
+
+TEST(GraphView, SelectingAKernelHighlightsItsNodesInTheBeforeView) {
+  graphViewTestApp();
+  auto n = net();
+  fwui::GraphView before, after;
+  QSignalSpy bf(&before, &fwui::GraphView::layoutFinished), bx(&before, &fwui::GraphView::layoutFailed);
+  QSignalSpy af(&after, &fwui::GraphView::layoutFinished), ax(&after, &fwui::GraphView::layoutFailed);
+  dg::Grouping grouping;
+  grouping.kernels.push_back({"conv1_relu", {n.conv1, n.relu}, "cube", 5.0, ""});
+  before.setGraph(n.g);
+  after.setGraph(n.g, grouping);
+  ASSERT_TRUE(laidOut(before, bf, bx));
+  ASSERT_TRUE(laidOut(after, af, ax));
+  EXPECT_EQ(itemCount(after.graphScene()), 6);  // kernel + 3 nodes + I/O
+  QObject::connect(&after, &fwui::GraphView::selectionChanged, &before, &fwui::GraphView::highlightNodes);
+  auto* kernel = after.graphScene()->itemForNodeName("layer1/0/conv1");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(kernel, after.graphScene()->itemForNodeName("layer1/0/relu"));
+  kernel->setSelected(true);
+  const auto lit = before.graphScene()->highlightedItems();
+  ASSERT_EQ(lit.size(), 2);
+  QStringList names;
+  for (auto* item : lit) names << item->memberNames();
+  names.sort();
+  EXPECT_EQ(names, (QStringList{"layer1/0/conv1", "layer1/0/relu"}));
+  // The other direction: one original node highlights the kernel that contains it.
+  after.highlightNodes({"layer1/0/relu"});
+  ASSERT_EQ(after.graphScene()->highlightedItems().size(), 1);
+  EXPECT_EQ(after.graphScene()->highlightedItems().front(), kernel);
+  before.highlightNodes({});
+  EXPECT_TRUE(before.graphScene()->highlightedItems().isEmpty());
+  // Heat mode recolours without a new layout.
+  const QColor unitFill = kernel->fill();
+  after.setHeatMode(true);
+  EXPECT_NE(kernel->fill(), unitFill);
+  EXPECT_EQ(kernel->fill(), QColor(QString::fromStdString(dg::heatColor(1.0))));
+}
+
+TEST(GraphView, ExpandingACollapsedScopeRelaysOut) {
+  graphViewTestApp();
+  auto n = net();
+  fwui::GraphView v;
+  QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
+  QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
+  dg::DiagramOptions o;
+  o.collapseDepth = 1;
+  v.setGraph(n.g, std::nullopt, o);
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  auto* s = v.graphScene();
+  EXPECT_EQ(itemCount(s), 5);
+  ASSERT_GE(s->diagram().findBox("layer1"), 0);
+  EXPECT_EQ(s->itemForNodeName("layer1/0/relu")->kind(), dg::BoxKind::Scope);
+  QSignalSpy scope(s, &fwui::GraphScene::scopeActivated);
+  finished.clear();
+  v.expandScope("layer1");
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  EXPECT_EQ(itemCount(s), 6);
+  EXPECT_EQ(s->diagram().findBox("layer1"), -1);
+  EXPECT_GE(s->diagram().findBox("layer1/0"), 0);
+  EXPECT_EQ(s->itemForNodeName("layer1/1/add")->kind(), dg::BoxKind::Node);
+  finished.clear();
+  v.collapseAllScopes();
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  EXPECT_EQ(itemCount(s), 5);
+}
+
+TEST(GraphView, ZoomAndFit) {
+  graphViewTestApp();
+  auto n = net();
+  fwui::GraphView v;
+  v.resize(400, 300);
+  QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
+  QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
+  v.setGraph(n.g);
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  v.setZoom(1.0);
+  v.zoomIn();
+  EXPECT_NEAR(v.zoom(), 1.25, 1e-9);
+  v.zoomOut();
+  EXPECT_NEAR(v.zoom(), 1.0, 1e-9);
+  v.setZoom(100);
+  EXPECT_LE(v.zoom(), 8.0);
+  v.fitToView();
+  EXPECT_LE(v.zoom(), 1.5);
+  EXPECT_GT(v.zoom(), 0.0);
+}

@@ -1,0 +1,59 @@
+#include "ui/analysis/Analysis.h"
+
+#include "fusion/Pipeline.h"
+
+namespace fw {
+
+Result<sim::HwProfile> prepareHw(AnalysisOptions& opts) {
+  auto hw = sim::resolveHwProfile(opts.hw.empty() ? sim::defaultHwProfileName() : opts.hw);
+  if (!hw.ok()) return hw.error();
+  opts.fusion.hw.ubBytes = hw->ubBytes;
+  opts.fusion.hw.elemBytes = static_cast<int64_t>(hw->elemBytes());
+  return hw;
+}
+
+std::vector<sim::KernelGroup> kernelGroups(const fusion::FusionResult& r) {
+  std::vector<sim::KernelGroup> groups;
+  groups.reserve(r.kernels.size());
+  for (const auto& k : r.kernels) groups.push_back({k.name, k.members, k.origins});
+  return groups;
+}
+
+Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::atomic<bool>* cancel) {
+  auto cancelled = [&]() { return cancel && cancel->load(); };
+  Analysis a;
+  a.original = model;
+  auto hw = prepareHw(opts);
+  if (!hw.ok()) return hw.error();
+  a.hw = std::move(hw).value();
+  auto fused = fusion::fuseModel(model, opts.fusion);
+  if (!fused.ok()) return fused.error();
+  a.fused = std::move(fused).value();
+  if (cancelled()) return Error::badInput("cancelled");
+  if (!opts.simulate) return a;
+
+  sim::SimOptions so;
+  so.batch = opts.batch;
+  so.mode = opts.beforeMode;
+  auto beforeGroups = sim::unfusedGroups(*model.graph);
+  if (!beforeGroups.ok()) return beforeGroups.error();
+  auto before = sim::simulate(*model.graph, *beforeGroups, a.hw, so);
+  if (!before.ok()) {
+    // A model the simulator cannot time (unknown shapes, control flow) still fuses and renders.
+    a.warnings.push_back("simulation skipped: " + before.error().message);
+    return a;
+  }
+  if (cancelled()) return Error::badInput("cancelled");
+  so.mode = sim::SimMode::Graph;
+  auto after = sim::simulate(*a.fused.rewritten.graph, kernelGroups(a.fused), a.hw, so);
+  if (!after.ok()) {
+    a.warnings.push_back("simulation of the fused graph skipped: " + after.error().message);
+    return a;
+  }
+  a.before = std::move(before).value();
+  a.after = std::move(after).value();
+  a.simulated = true;
+  return a;
+}
+
+}  // namespace fw

@@ -1,0 +1,47 @@
+#pragma once
+// One analysis of a model, as the GUI shows it and `fwb demo` prints it: fuse at a level, simulate the
+// original (before) and the fused graph (after) on a hardware profile. Qt-free, so the CLI and the GUI
+// call the same function.
+//
+// Before = the imported graph, one kernel per operator, in the chosen mode (graph: compiled, one
+// launch per operator; eager: every operator dispatched from the host). After = the fused graph at
+// the chosen level, in graph mode (fusion only exists for compiled graphs).
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "core/ir/Model.h"
+#include "core/util/Result.h"
+#include "fusion/FusionTypes.h"
+#include "simulator/HwProfile.h"
+#include "simulator/SimReport.h"
+#include "simulator/Simulator.h"
+
+namespace fw {
+
+struct AnalysisOptions {
+  fusion::FusionOptions fusion;  // hw limits are filled from the profile
+  std::string hw;                // profile name or JSON path; empty = default profile
+  sim::SimMode beforeMode = sim::SimMode::Graph;
+  int64_t batch = 1;             // samples per run, for throughput
+  bool simulate = true;          // false: fuse only
+};
+
+struct Analysis {
+  Model original;
+  fusion::FusionResult fused;
+  sim::HwProfile hw;
+  sim::SimResult before;
+  sim::SimResult after;
+  bool simulated = false;
+  std::vector<std::string> warnings;  // e.g. why the simulation could not run
+};
+
+// Loads the hardware profile and copies the fusion-relevant limits into `opts.fusion.hw`.
+Result<sim::HwProfile> prepareHw(AnalysisOptions& opts);
+// Kernel groups for the simulator from a fusion result (members and origins).
+std::vector<sim::KernelGroup> kernelGroups(const fusion::FusionResult& r);
+// `cancel` is checked between stages; a cancel returns a BadInput error "cancelled".
+Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace fw

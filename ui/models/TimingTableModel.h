@@ -1,0 +1,30 @@
+#pragma once
+// Per-kernel simulated timing, before and after fusion side by side (one row per kernel of the fused
+// run, with the time its original operators took unfused). Sort with SortRole; filter through a proxy.
+#include <QAbstractTableModel>
+
+#include "simulator/Comparison.h"
+
+namespace fwui {
+
+class TimingTableModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { Kernel, Ops, Unit, BeforeUs, AfterUs, Speedup, Bound, HbmBefore, HbmAfter, ColumnCount };
+  enum Role { SortRole = Qt::UserRole + 1, OriginsRole, AfterIndexRole };
+
+  explicit TimingTableModel(QObject* parent = nullptr);
+  void setRows(std::vector<fw::sim::ComparisonRow> rows);  // view kernels (no device work) are dropped
+  const fw::sim::ComparisonRow* rowAt(int row) const;
+  int rowOfKernel(const QString& kernelName) const;  // -1 if absent
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+ private:
+  std::vector<fw::sim::ComparisonRow> rows_;
+};
+
+}  // namespace fwui
