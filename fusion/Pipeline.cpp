@@ -34,6 +34,12 @@ int sweep(const Rule& rule, Context& ctx, std::map<std::string, int>& applied) {
     for (NodeId x : m.nodes)
       if (isExcluded(ctx.opts, ctx.graph.node(x))) why = "node '" + ctx.graph.node(x).name + "' is excluded by the user";
     if (why.empty() && ctx.plan) why = ctx.plan->checkMerge(m.nodes, m.label, rule.level());
+    if (why == "already one kernel" && !m.label.empty()) {
+      // An earlier generic rule already grouped the pattern; the recognition names the kernel.
+      ctx.plan->merge(m.nodes, m.label);
+      ctx.log.record(id, name, true, "kernel recognised as " + m.label);
+      continue;
+    }
     if (!why.empty()) {
       ctx.log.record(id, name, false, why);
       continue;

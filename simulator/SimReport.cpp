@@ -16,7 +16,7 @@ using nlohmann::json;
 std::string joinOps(const KernelTiming& k, size_t maxOps = 0) {
   std::string s;
   for (size_t i = 0; i < k.ops.size(); ++i) {
-    if (maxOps && i == maxOps) return s + "+…(" + std::to_string(k.ops.size() - maxOps) + " more)";
+    if (maxOps && i == maxOps) return s + "+...(" + std::to_string(k.ops.size() - maxOps) + " more)";
     s += (i ? "+" : "") + k.ops[i];
   }
   return s;
@@ -166,7 +166,7 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
   s += "simulated on " + hw.name + " (" + simModeName(after.mode) + " mode, batch " +
        std::to_string(after.batch) + ") — a model, not a measurement\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%4s  %-28s %-34s %-11s %10s   %10s  %-8s %10s\n", "#", "kernel",
+  std::snprintf(line, sizeof line, "%4s  %-28s %-36s %-11s %10s   %10s  %-8s %10s\n", "#", "kernel",
                 "original ops", "unit", "before us", "after us", "bound", "hbm");
   s += line;
   size_t shown = 0, hiddenViews = 0;
@@ -183,13 +183,13 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
       auto it = beforeUs.find(o);
       if (it != beforeUs.end()) b += it->second;
     }
-    std::snprintf(line, sizeof line, "%4zu  %-28s %-34s %-11s %10.2f → %10.2f  %-8s %10s\n", i,
-                  fit(k.name, 28).c_str(), fit(joinOps(k, 4), 34).c_str(), unitName(k.unit), b, k.durUs,
+    std::snprintf(line, sizeof line, "%4zu  %-28s %-36s %-11s %10.2f → %10.2f  %-8s %10s\n", i,
+                  fit(k.name, 28).c_str(), fit(joinOps(k, 3), 36).c_str(), unitName(k.unit), b, k.durUs,
                   boundName(k.bound), human(k.hbmBytes).c_str());
     s += line;
   }
-  if (maxRows && shown >= maxRows) s += "   … (" + std::to_string(after.kernels.size() - hiddenViews - shown) + " more kernels; --json has all)\n";
-  if (hiddenViews) s += "   (" + std::to_string(hiddenViews) + " view ops — Reshape, Flatten, … — run as no kernel)\n";
+  if (maxRows && shown >= maxRows) s += "   ... (" + std::to_string(after.kernels.size() - hiddenViews - shown) + " more kernels; --json has all)\n";
+  if (hiddenViews) s += "   (" + std::to_string(hiddenViews) + " view ops (Reshape, Flatten, ...) run as no kernel)\n";
   auto row = [&](const char* what, const std::string& b, const std::string& a) {
     std::snprintf(line, sizeof line, "%-22s %16s → %-16s\n", what, b.c_str(), a.c_str());
     s += line;

@@ -17,6 +17,10 @@
 namespace fw::sim {
 
 struct KernelGroup {
+  KernelGroup() = default;
+  KernelGroup(std::string n, std::vector<NodeId> m, std::vector<std::string> o = {})
+      : name(std::move(n)), members(std::move(m)), origins(std::move(o)) {}
+
   std::string name;
   std::vector<NodeId> members;       // node ids of the graph passed to simulate()
   std::vector<std::string> origins;  // optional: names of the imported model's nodes this kernel

@@ -212,6 +212,7 @@ void MainWindow::buildUi() {
   timingProxy_->setFilterKeyColumn(-1);
   timingTable_ = new QTableView;
   timingTable_->setModel(timingProxy_);
+  timingTable_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // schedule order first
   timingTable_->setSortingEnabled(true);
   timingTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
   timingTable_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -249,8 +250,8 @@ void MainWindow::buildUi() {
   nodeProxy_->setFilterKeyColumn(-1);
   nodeTable_ = new QTableView;
   nodeTable_->setModel(nodeProxy_);
+  nodeTable_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // graph order first
   nodeTable_->setSortingEnabled(true);
-  nodeTable_->sortByColumn(-1, Qt::AscendingOrder);
   nodeTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
   nodeTable_->verticalHeader()->hide();
   nodeTable_->verticalHeader()->setDefaultSectionSize(20);

@@ -47,6 +47,7 @@ Status unaryNumeric(OpContext& c, F ff, G fi) {
 }
 
 Status opRelu(OpContext& c) {
+  if (c.has(0) && c.input(0).store() == Store::F32) return unaryFloat(c, [](float v) { return v > 0 ? v : 0.f; });
   return unaryNumeric(c, [](float v) { return v > 0 ? v : 0.f; }, [](int64_t v) { return v > 0 ? v : int64_t{0}; });
 }
 Status opNeg(OpContext& c) {

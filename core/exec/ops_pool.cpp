@@ -17,6 +17,37 @@ void poolPlanes(const T* x, T* y, int64_t* indices, int64_t planes, const ConvGe
   // Column-major index strides (storage_order = 1) over the spatial dims.
   std::vector<int64_t> cstr(r, 1);
   for (size_t d = 1; d < r; ++d) cstr[d] = cstr[d - 1] * g.in[d - 1];
+  if (r == 2 && isMax && !indices) {
+    // The common case (e.g. the ResNet stem): a direct 2-D loop.
+    const int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1];
+    parallelFor(planes, op * kp, [&](int64_t b, int64_t e) {
+      for (int64_t p = b; p < e; ++p) {
+        const T* xp = x + p * ip;
+        T* yp = y + p * op;
+        for (int64_t oh = 0; oh < OH; ++oh) {
+          const int64_t h0 = oh * g.strides[0] - g.padsBegin[0];
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            const int64_t w0 = ow * g.strides[1] - g.padsBegin[1];
+            bool any = false;
+            T best{};
+            for (int64_t kh = 0; kh < g.kernel[0]; ++kh) {
+              const int64_t ih = h0 + kh * g.dilations[0];
+              if (ih < 0 || ih >= H) continue;
+              for (int64_t kw = 0; kw < g.kernel[1]; ++kw) {
+                const int64_t iw = w0 + kw * g.dilations[1];
+                if (iw < 0 || iw >= W) continue;
+                const T v = xp[ih * W + iw];
+                if (!any || v > best) best = v;
+                any = true;
+              }
+            }
+            yp[oh * OW + ow] = any ? best : T{};
+          }
+        }
+      }
+    });
+    return;
+  }
   parallelFor(planes, op * kp, [&](int64_t b, int64_t e) {
     std::vector<int64_t> oidx(r), base(r);
     for (int64_t p = b; p < e; ++p) {

@@ -2,6 +2,7 @@
 // Small graphs built in code for the simulator tests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,29 @@ inline SimResult runUnfused(const Graph& g, const HwProfile& hw, SimMode mode = 
   auto groups = unfusedGroups(g);
   EXPECT_TRUE(groups.ok());
   return run(g, *groups, hw, mode);
+}
+
+// No kernel is faster than flops/peak or hbm_bytes/bandwidth; kernels never overlap on the stream.
+inline void expectPhysical(const SimResult& r, const HwProfile& hw, const std::string& what) {
+  ASSERT_FALSE(r.kernels.empty()) << what;
+  for (const auto& k : r.kernels) {
+    const double slack = 1e-9 * std::max(1.0, k.durUs);
+    EXPECT_GE(k.durUs + slack, k.flops / hw.peakFlops() * 1e6) << what << " kernel " << k.name;
+    EXPECT_GE(k.durUs + slack, k.hbmBytes / hw.hbmBandwidth * 1e6) << what << " kernel " << k.name;
+    EXPECT_GE(k.startUs, 0.0);
+    EXPECT_LE(k.startUs + k.durUs, r.latencyUs + slack) << what << " kernel " << k.name;
+  }
+  // One stream: kernels never overlap.
+  double end = 0;
+  for (const auto& k : r.kernels) {
+    if (k.unit == Unit::None) continue;
+    EXPECT_GE(k.startUs + 1e-9, end) << what << " kernel " << k.name;
+    end = k.startUs + k.durUs;
+  }
+  EXPECT_GT(r.latencyUs, 0.0);
+  EXPECT_GT(r.peakMemoryBytes, r.weightBytes) << what;
+  EXPECT_GE(r.launchShare, 0.0);
+  EXPECT_LE(r.launchShare, 1.0);
 }
 
 }  // namespace fw::sim::test

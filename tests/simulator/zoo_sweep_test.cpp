@@ -75,28 +75,6 @@ const Model& zooModel(const std::string& name, int64_t batch) {
   return *slot;
 }
 
-void expectPhysical(const SimResult& r, const HwProfile& hw, const std::string& what) {
-  ASSERT_FALSE(r.kernels.empty()) << what;
-  for (const auto& k : r.kernels) {
-    const double slack = 1e-9 * std::max(1.0, k.durUs);
-    EXPECT_GE(k.durUs + slack, k.flops / hw.peakFlops() * 1e6) << what << " kernel " << k.name;
-    EXPECT_GE(k.durUs + slack, k.hbmBytes / hw.hbmBandwidth * 1e6) << what << " kernel " << k.name;
-    EXPECT_GE(k.startUs, 0.0);
-    EXPECT_LE(k.startUs + k.durUs, r.latencyUs + slack) << what << " kernel " << k.name;
-  }
-  // One stream: kernels never overlap.
-  double end = 0;
-  for (const auto& k : r.kernels) {
-    if (k.unit == Unit::None) continue;
-    EXPECT_GE(k.startUs + 1e-9, end) << what << " kernel " << k.name;
-    end = k.startUs + k.durUs;
-  }
-  EXPECT_GT(r.latencyUs, 0.0);
-  EXPECT_GT(r.peakMemoryBytes, r.weightBytes) << what;
-  EXPECT_GE(r.launchShare, 0.0);
-  EXPECT_LE(r.launchShare, 1.0);
-}
-
 TEST(SimZoo, EveryModelEveryProfileRespectsPhysicalBounds) {
   ASSERT_GE(profiles().size(), 4u);
   for (const auto& e : zooEntries()) {

@@ -80,10 +80,15 @@ void writeBoxes(std::ostringstream& os, const Diagram& d, const DotStyle& style,
   }
 }
 
-void writeHeader(std::ostringstream& os, const std::string& name, const DotStyle& style) {
+// Above this many boxes, cap dot's x-coordinate network simplex: bert-base (625 boxes) lays out in ~4 s
+// instead of ~15 s, with the same ranks and a drawing that is hard to tell apart.
+constexpr size_t kFastLayoutBoxes = 300;
+
+void writeHeader(std::ostringstream& os, const std::string& name, const DotStyle& style, size_t boxes) {
   os << "digraph " << dotQuote(name.empty() ? "graph" : name) << " {\n";
   os << "  graph [rankdir=" << style.rankdir
      << ", nodesep=0.25, ranksep=0.35, fontname=\"Helvetica\", fontsize=12, bgcolor=\"white\"";
+  if (boxes > kFastLayoutBoxes) os << ", nslimit=2";
   if (!style.title.empty()) os << ", label=" << dotQuote(style.title) << ", labelloc=t";
   os << "];\n";
   os << "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, height=0.3, "
@@ -178,7 +183,7 @@ std::string boxLabel(const DiagramBox& b) {
 
 std::string toDot(const Diagram& d, const DotStyle& style) {
   std::ostringstream os;
-  writeHeader(os, d.graphName, style);
+  writeHeader(os, d.graphName, style, d.boxes.size());
   writeBoxes(os, d, style, "  ");
   os << "}\n";
   return os.str();
@@ -186,7 +191,8 @@ std::string toDot(const Diagram& d, const DotStyle& style) {
 
 std::string toSideBySideDot(const Diagram& before, const Diagram& after, const DotStyle& style) {
   std::ostringstream os;
-  writeHeader(os, before.graphName.empty() ? "before_after" : before.graphName, style);
+  writeHeader(os, before.graphName.empty() ? "before_after" : before.graphName, style,
+              before.boxes.size() + after.boxes.size());
   auto half = [&](const Diagram& d, const char* cluster, const char* prefix, const std::string& label) {
     os << "  subgraph " << cluster << " {\n";
     os << "    graph [label=" << dotQuote(label) << ", style=\"rounded\", color=\"#999999\", fontsize=14];\n";

@@ -1,5 +1,7 @@
 #include "ui/views/GraphNodeItem.h"
 
+#include "ui/diagram/DotWriter.h"
+
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPainter>

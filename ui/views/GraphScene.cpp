@@ -13,6 +13,13 @@ GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
   connect(this, &QGraphicsScene::selectionChanged, this, [this]() { emit nodeSelectionChanged(selectedNodeNames()); });
 }
 
+GraphScene::~GraphScene() {
+  // QGraphicsScene's destructor deletes the items, which changes the selection: nothing may react then.
+  blockSignals(true);
+  nodes_.clear();
+  edges_.clear();
+}
+
 void GraphScene::clearDiagram() {
   // Clearing emits selectionChanged; the lists must already be empty by then.
   nodes_.clear();

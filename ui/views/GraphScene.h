@@ -18,6 +18,7 @@ class GraphScene : public QGraphicsScene {
   Q_OBJECT
  public:
   explicit GraphScene(QObject* parent = nullptr);
+  ~GraphScene() override;
 
   // Replaces every item. Layout node/edge geometry is matched to boxes through fw_box.
   void setDiagram(fw::diagram::Diagram d, const fw::diagram::Layout& layout);

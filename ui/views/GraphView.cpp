@@ -132,7 +132,7 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
     focusScope_.clear();
   } else {
     fitToView();
-    if (zoom() < 0.5) setZoom(0.5);  // a fitted big graph is unreadable: start readable, at the top
+    if (zoom() < 0.8) setZoom(0.8);  // a fitted big graph is unreadable: start readable, at the top
     if (!scene_->nodeItems().isEmpty()) centerOn(scene_->sceneRect().center().x(), 0);
   }
   minimap_->refit();
