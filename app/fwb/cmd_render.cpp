@@ -3,6 +3,7 @@
 // (.svg .png .pdf .dot); files are written atomically.
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 #include "app/fwb/CliCommon.h"
@@ -11,30 +12,47 @@
 #include "ui/diagram/Diagram.h"
 #include "ui/diagram/DotWriter.h"
 #include "ui/diagram/Graphviz.h"
+#include "fusion/Pipeline.h"
+#include "simulator/HwProfile.h"
 #endif
 
 namespace fwcli {
 
 #ifdef FW_HAVE_DIAGRAM
 
-// SEAM for the fusion engine: the kernels the "after" view draws at opt level `level`, as groups of
-// node ids of m.graph (the ORIGINAL graph, like the simulator's KernelGroup). Level 0 is one kernel per
-// node. Wire -O > 0 to fusion::Pipeline here (kernel name, members, unit "cube"/"vector"/..., optional
-// heat = simulated time); until then it is a BadInput error.
-fw::Result<fw::diagram::Grouping> groupingFor(const fw::Model& m, int level) {
-  if (level < 0) return fw::Error::badInput("-O must be 0 or more, got " + std::to_string(level));
-  if (level == 0) return fw::diagram::unfusedGrouping(*m.graph);
-  return fw::Error::badInput("-O " + std::to_string(level) +
-                             ": fusion engine not available in this build; use -O 0 for the unfused kernels");
+// What the "after" view draws: a graph and its kernels (members are node ids of `graph`).
+struct AfterView {
+  std::shared_ptr<const fw::Graph> graph;
+  fw::diagram::Grouping grouping;
+};
+
+// SEAM to the fusion engine: the kernels the "after" view draws at opt level `level`. Level 0 is one
+// kernel per node of the original graph; above it, fusion::fuseModel's kernels over its rewritten graph
+// (kernel members index FusionResult::rewritten, not the original). Default options and hardware profile;
+// pass the fuse verb's options (--config, --flags, --hw, ...) here when render grows them.
+fw::Result<AfterView> groupingFor(const fw::Model& m, int level, const std::string& hwName) {
+  if (level < 0 || level > 3) return fw::Error::badInput("-O must be 0..3, got " + std::to_string(level));
+  if (level == 0) return AfterView{m.graph, fw::diagram::unfusedGrouping(*m.graph)};
+  fw::fusion::FusionOptions o;
+  o.optLevel = level;
+  FW_ASSIGN_OR_RETURN(auto hw, fw::sim::resolveHwProfile(hwName));
+  o.hw.ubBytes = hw.ubBytes;
+  o.hw.elemBytes = static_cast<int64_t>(hw.elemBytes());
+  FW_ASSIGN_OR_RETURN(fw::fusion::FusionResult r, fw::fusion::fuseModel(m, o));
+  AfterView v;
+  v.graph = r.rewritten.graph;
+  for (const auto& k : r.kernels) v.grouping.kernels.push_back({k.name, k.members, k.unit, std::nullopt, ""});
+  return v;
 }
 
 namespace {
 
 struct RenderArgs {
   ModelArgs model;
-  int level = 0;
+  int level = 2;
   std::string before, after, sideBySide;
   int collapse = -1;
+  std::string hw = fw::sim::defaultHwProfileName();
 };
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -74,9 +92,9 @@ int runRender(const RenderArgs& a) {
     before = std::move(*d);
   }
   if (!a.after.empty() || !a.sideBySide.empty()) {
-    auto grouping = groupingFor(*m, a.level);
-    if (!grouping.ok()) return fail(grouping.error());
-    auto d = fw::diagram::buildDiagram(g, &*grouping, opts);
+    auto view = groupingFor(*m, a.level, a.hw);
+    if (!view.ok()) return fail(view.error());
+    auto d = fw::diagram::buildDiagram(*view->graph, &view->grouping, opts);
     if (!d.ok()) return fail(d.error());
     after = std::move(*d);
   }
@@ -116,7 +134,10 @@ void addRenderCommand(CLI::App& app) {
       >();
 #ifdef FW_HAVE_DIAGRAM
   addModelArgs(cmd, a->model);
-  cmd->add_option("-O,--opt-level", a->level, "fusion level of the after view (0 = one kernel per node)");
+  cmd->add_option("-O,--opt-level", a->level, "fusion level 0-3 of the after view (0 = one kernel per node)")
+      ->capture_default_str();
+  cmd->add_option("--hw", a->hw, "hardware profile NAME or FILE.json for fusion (Unified Buffer size)")
+      ->capture_default_str();
   cmd->add_option("--before", a->before, "draw the original graph to FILE");
   cmd->add_option("--after", a->after, "draw the fused kernels to FILE (one box per kernel, coloured by unit)");
   cmd->add_option("--side-by-side", a->sideBySide, "draw before | after in one FILE");

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
 
 #include "ui/views/GraphEdgeItem.h"
@@ -202,4 +204,38 @@ TEST(GraphView, ZoomAndFit) {
   v.fitToView();
   EXPECT_LE(v.zoom(), 1.5);
   EXPECT_GT(v.zoom(), 0.0);
+}
+
+TEST(GraphView, SceneDrawsBoxesAndText) {
+  graphViewTestApp();
+  auto n = net();
+  fwui::GraphView v;
+  QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
+  QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
+  dg::Grouping grouping;
+  grouping.kernels.push_back({"conv1_relu", {n.conv1, n.relu}, "cube", 5.0, ""});
+  v.setGraph(n.g, grouping);
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  v.graphScene()->itemForNodeName("head/fc")->setSelected(true);
+  v.highlightNodes({"layer1/0/conv1"});
+  const QRectF r = v.graphScene()->sceneRect();
+  QImage img(r.size().toSize() * 2, QImage::Format_ARGB32);
+  img.fill(Qt::white);
+  {
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    v.graphScene()->render(&p);
+  }
+  // The cube kernel's fill colour covers a good part of its box.
+  const QColor cube(QString::fromStdString(dg::unitColor("cube")));
+  int cubePixels = 0, dark = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x) {
+      const QColor c = img.pixelColor(x, y);
+      cubePixels += c == cube ? 1 : 0;
+      dark += c.lightness() < 80 ? 1 : 0;  // outlines, edges, text
+    }
+  EXPECT_GT(cubePixels, 1000);
+  EXPECT_GT(dark, 500);
+  if (qEnvironmentVariableIsSet("FW_SAVE_GRAPHVIEW_PNG")) img.save(qEnvironmentVariable("FW_SAVE_GRAPHVIEW_PNG"));
 }
