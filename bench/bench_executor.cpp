@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include <omp.h>
 #include <sys/resource.h>
 
 #include "core/exec/Executor.h"
@@ -64,10 +64,10 @@ int main(int argc, char** argv) {
   std::printf("%-22s %8s %8s %12s %12s %12s %10s %10s\n", "model", "threads", "runs", "median s", "min s", "cpu s/run",
               "GFLOP", "GFLOP/s");
   std::printf("%-22s %8d %8d %12.4f %12.4f %12.4f %10.2f %10.2f\n", spec.c_str(),
-              threads > 0 ? threads : omp_get_max_threads(), runs, median, secs.front(), cpu[cpu.size() / 2],
+              threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()), runs, median, secs.front(), cpu[cpu.size() / 2],
               flops / 1e9, flops / 1e9 / median);
   double load[1] = {0};
-  if (getloadavg(load, 1) == 1) std::printf("machine load average %.2f on %d cores\n", load[0], omp_get_num_procs());
+  if (getloadavg(load, 1) == 1) std::printf("machine load average %.2f on %d cores\n", load[0], static_cast<int>(std::thread::hardware_concurrency()));
   std::printf("target: < 0.5 s per batch-1 run -> %s\n", median < 0.5 ? "met" : "NOT met");
   return 0;
 }

@@ -5,14 +5,14 @@
 
 namespace fw::fusion {
 
-Result<Model> exportFused(const FusionResult& r) {
-  Model out = r.rewritten;
-  Graph& g = out.mutableGraph();
-  std::map<std::string, int64_t> fnOpsets;
-  for (const auto& [d, v] : out.opsetImports)
-    if (d != kFusedDomain) fnOpsets[d] = v;
+namespace {
+
+// Replaces every multi-node kernel of `g` by a call of a new model-local function (added to `out`).
+Status exportKernels(Graph& g, const std::vector<Kernel>& kernels, const std::map<std::string, int64_t>& fnOpsets,
+                     Model& out) {
+  const auto& r = kernels;
   std::vector<char> covered(g.nodeCapacity(), 0);
-  for (const auto& k : r.kernels) {
+  for (const auto& k : r) {
     for (NodeId m : k.members) {
       if (m < 0 || static_cast<size_t>(m) >= g.nodeCapacity() || g.node(m).dead)
         return Error::internal("export: kernel '" + k.name + "' names node " + std::to_string(m) + " which is not live");
@@ -22,7 +22,7 @@ Result<Model> exportFused(const FusionResult& r) {
   for (NodeId n : g.liveNodes())
     if (!covered[static_cast<size_t>(n)]) return Error::internal("export: node '" + g.node(n).name + "' is in no kernel");
 
-  for (const auto& k : r.kernels) {
+  for (const auto& k : r) {
     if (k.members.size() < 2) continue;
     std::vector<NodeId> set = k.members;
     std::sort(set.begin(), set.end());
@@ -78,6 +78,49 @@ Result<Model> exportFused(const FusionResult& r) {
     g.node(fn).origins = k.origins;
   }
   g.compact();
+  if (auto bad = g.checkConsistency(); !bad.empty()) return Error::internal("export: " + g.name + ": " + bad);
+  return Status::okStatus();
+}
+
+// Exports the bodies of g's control-flow nodes (deepest first), then g's own kernels. `scope` ends
+// with "/" or is empty for the main graph (same naming as the pipeline).
+Status exportScope(Graph& g, const std::string& scope, const std::vector<Kernel>* kernels, const FusionResult& r,
+                   const std::map<std::string, int64_t>& fnOpsets, Model& out) {
+  for (NodeId n : g.liveNodes()) {
+    if (g.node(n).subgraphs().empty()) continue;
+    Attributes attrs;
+    for (Attribute a : g.node(n).attrs.all()) {
+      const std::string base = scope + g.node(n).name + "/" + a.name;
+      auto one = [&](GraphPtr& body, const std::string& sc) -> Status {
+        const SubgraphKernels* sk = r.findSubgraph(sc);
+        auto copy = std::make_shared<Graph>(*body);
+        if (auto st = exportScope(*copy, sc + "/", sk ? &sk->kernels : nullptr, r, fnOpsets, out); !st.ok()) return st;
+        body = copy;
+        return Status::okStatus();
+      };
+      if (a.kind == AttrKind::Graph && a.g) {
+        if (auto st = one(a.g, base); !st.ok()) return st;
+      } else if (a.kind == AttrKind::Graphs) {
+        for (size_t i = 0; i < a.graphs.size(); ++i)
+          if (auto st = one(a.graphs[i], base + "[" + std::to_string(i) + "]"); !st.ok()) return st;
+      }
+      attrs.set(std::move(a));
+    }
+    g.node(n).attrs = std::move(attrs);
+  }
+  if (!kernels) return Status::okStatus();  // a body the pipeline did not fuse stays as it is
+  return exportKernels(g, *kernels, fnOpsets, out);
+}
+
+}  // namespace
+
+Result<Model> exportFused(const FusionResult& r) {
+  Model out = r.rewritten;
+  Graph& g = out.mutableGraph();
+  std::map<std::string, int64_t> fnOpsets;
+  for (const auto& [d, v] : out.opsetImports)
+    if (d != kFusedDomain) fnOpsets[d] = v;
+  if (auto st = exportScope(g, "", &r.kernels, r, fnOpsets, out); !st.ok()) return st.error();
   out.opsetImports[kFusedDomain] = 1;
   out.irVersion = std::max<int64_t>(out.irVersion, 8);
   if (auto bad = g.checkConsistency(); !bad.empty()) return Error::internal("export: " + bad);

@@ -57,13 +57,32 @@ struct Decision {
   std::string reason;    // why not (or what was done)
 };
 
+// The kernels of one subgraph body (If/Loop/Scan), fused on its own: nothing crosses the boundary.
+// The scope names the body: "<node>/<attribute>" joined with "/" for nested bodies, e.g.
+// "If_0/then_branch" or "If_0/else_branch/Loop_3/body" (a Graphs attribute adds "[i]").
+struct SubgraphKernels {
+  std::string scope;
+  size_t nodesBefore = 0;       // live nodes of the body as imported
+  std::vector<Kernel> kernels;  // node ids of the rewritten body (compacted); names unique model-wide
+};
+
 struct FusionResult {
   Model rewritten;               // standard ops only, compacted (node ids topological)
   std::vector<Kernel> kernels;   // cover every live node of rewritten.graph exactly once
+  // One entry per subgraph body of the rewritten graph (recursively), in the order they were fused.
+  // The control-flow node stays one kernel of its enclosing graph; decisions inside a body name
+  // the node "<scope>/<node>".
+  std::vector<SubgraphKernels> subgraphs;
   std::vector<Decision> decisions;
   std::map<std::string, int> applied;  // rule id -> times applied
   size_t nodesBefore = 0;
   int optLevel = 0;
+
+  const SubgraphKernels* findSubgraph(const std::string& scope) const {
+    for (const auto& s : subgraphs)
+      if (s.scope == scope) return &s;
+    return nullptr;
+  }
 };
 
 }  // namespace fw::fusion

@@ -1,7 +1,8 @@
 #pragma once
 // The fusion pipeline: rewrites (to a fixpoint) produce a graph of standard ops, then grouping rules
-// assign its nodes to kernels. Subgraphs of If/Loop/Scan are left as they are and their nodes are
-// one kernel each: nothing is fused across control flow.
+// assign its nodes to kernels. Each If/Loop/Scan body is fused on its own, recursively (rewrites to a
+// fixpoint, then grouping; FusionResult::subgraphs holds its kernels): the control-flow node stays one
+// kernel of its enclosing graph and nothing is fused across the boundary.
 #include "core/ir/Model.h"
 #include "core/util/Result.h"
 #include "fusion/FusionTypes.h"

@@ -10,6 +10,13 @@ nlohmann::json reportJson(const FusionResult& r) {
   j["opt_level"] = r.optLevel;
   j["nodes_before"] = r.nodesBefore;
   j["kernels_after"] = r.kernels.size();
+  size_t subKernels = 0;
+  j["subgraphs"] = nlohmann::json::array();
+  for (const auto& s : r.subgraphs) {
+    subKernels += s.kernels.size();
+    j["subgraphs"].push_back({{"scope", s.scope}, {"nodes_before", s.nodesBefore}, {"kernels_after", s.kernels.size()}});
+  }
+  j["subgraph_kernels_after"] = subKernels;
   j["applied"] = nlohmann::json::object();
   for (const auto& [k, v] : r.applied) j["applied"][k] = v;
   j["rejected"] = nlohmann::json::array();

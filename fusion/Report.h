@@ -8,7 +8,8 @@
 
 namespace fw::fusion {
 
-// Keys: opt_level, nodes_before, kernels_after, applied {rule: n}, rejected [{rule, node, reason}],
+// Keys: opt_level, nodes_before, kernels_after (main graph), subgraph_kernels_after (sum over bodies),
+// subgraphs [{scope, nodes_before, kernels_after}], applied {rule: n}, rejected [{rule, node, reason}],
 // kernels [{name, pattern, unit, members (node names), origins}].
 nlohmann::json reportJson(const FusionResult& r);
 std::string summaryText(const FusionResult& r, size_t topReasons = 8);

@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "core/util/FileUtil.h"
+#include "fusion/FusionConfig.h"
+#include "simulator/HwProfile.h"
 
 namespace fwcli {
 
@@ -38,6 +40,66 @@ fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* re
   if (a.seq) opts.zoo.seq = a.seq;
   if (a.image) opts.zoo.image = a.image;
   return fw::loadModel(a.model, opts, report);
+}
+
+bool FusionArgs::anySwitch() const {
+  return !enable.empty() || !disable.empty() || !exclude.empty() || !enableClusterOps.empty() ||
+         !disableClusterOps.empty() || !config.empty() || !flags.empty() || minSaving >= 0;
+}
+
+void addFusionArgs(CLI::App* cmd, FusionArgs& a, int defaultLevel) {
+  a.optLevel = defaultLevel;
+  a.hw = fw::sim::defaultHwProfileName();
+  a.optOption = cmd->add_option("-O,--opt-level", a.optLevel, "fusion level 0-3 (MindSpore opt_level semantics)")
+                    ->check(CLI::Range(0, 3))
+                    ->capture_default_str();
+  cmd->add_option("--enable,--enable-pass", a.enable, "rule ids to force on (comma-separated; repeatable)");
+  cmd->add_option("--disable,--disable-pass", a.disable, "rule ids to switch off (comma-separated; repeatable; wins)");
+  cmd->add_option("--exclude-node", a.exclude, "node names never rewritten or fused (comma-separated)");
+  cmd->add_option("--enable-cluster-ops", a.enableClusterOps, "op types to treat as fusable elementwise ops");
+  cmd->add_option("--disable-cluster-ops", a.disableClusterOps, "op types never put into a multi-node kernel");
+  cmd->add_option("--config", a.config, "fusion config JSON (opt_level, rules, exclude_nodes, user_rules)");
+  cmd->add_option("--flags", a.flags, "MindSpore graph_kernel_flags string, e.g. \"--opt_level=2 --disable_pass=cse\"");
+  cmd->add_option("--hw", a.hw, "hardware profile NAME (resources/hw) or FILE.json")->capture_default_str();
+  cmd->add_option("--min-saving", a.minSaving, "memory-traffic saving a level-2 merge must reach (default 0.30)");
+}
+
+fw::Result<fw::fusion::FusionOptions> fusionOptionsFromArgs(const FusionArgs& a) {
+  fw::fusion::FusionOptions o;
+  o.optLevel = a.optLevel;
+  if (!a.config.empty()) {
+    FW_ASSIGN_OR_RETURN(auto text, fw::readFileBytes(a.config));
+    FW_TRY_STATUS(fw::fusion::applyFusionConfig(o, text, a.config));
+  }
+  if (!a.flags.empty()) FW_TRY_STATUS(fw::fusion::applyGraphKernelFlags(o, a.flags));
+  if (a.levelGiven() || (a.config.empty() && a.flags.empty())) o.optLevel = a.optLevel;
+  std::set<std::string> en, dis;
+  for (const auto& s : a.enable)
+    for (const auto& id : fw::fusion::splitList(s)) en.insert(id);
+  for (const auto& s : a.disable)
+    for (const auto& id : fw::fusion::splitList(s)) dis.insert(id);
+  FW_TRY_STATUS(fw::fusion::checkRuleIds(en, "--enable"));
+  FW_TRY_STATUS(fw::fusion::checkRuleIds(dis, "--disable"));
+  o.enabled.insert(en.begin(), en.end());
+  o.disabled.insert(dis.begin(), dis.end());
+  for (const auto& s : a.exclude)
+    for (const auto& n : fw::fusion::splitList(s)) o.excludedNodes.insert(n);
+  for (const auto& s : a.enableClusterOps)
+    for (const auto& n : fw::fusion::splitList(s)) o.clusterOpsEnabled.insert(n);
+  for (const auto& s : a.disableClusterOps)
+    for (const auto& n : fw::fusion::splitList(s)) o.clusterOpsDisabled.insert(n);
+  FW_ASSIGN_OR_RETURN(auto hw, fw::sim::resolveHwProfile(a.hw.empty() ? fw::sim::defaultHwProfileName() : a.hw));
+  o.hw.ubBytes = hw.ubBytes;
+  o.hw.elemBytes = static_cast<int64_t>(hw.elemBytes());
+  if (a.minSaving >= 0) o.hw.minTrafficSaving = a.minSaving;
+  return o;
+}
+
+fw::Status checkExcludedNodes(const fw::fusion::FusionOptions& o, const fw::Model& m) {
+  for (const auto& n : o.excludedNodes)
+    if (m.graph->findNode(n) == fw::kNoId)
+      return fw::Error::badInput("--exclude-node '" + n + "': no node of that name in " + m.sourcePath);
+  return {};
 }
 
 int fail(const fw::Error& e) {

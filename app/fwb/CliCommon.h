@@ -9,6 +9,7 @@
 
 #include "core/io/ModelSource.h"
 #include "core/util/Result.h"
+#include "fusion/FusionTypes.h"
 
 namespace fwcli {
 
@@ -23,6 +24,24 @@ struct ModelArgs {
 };
 void addModelArgs(CLI::App* cmd, ModelArgs& a, bool withBatch = true);
 fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* report = nullptr);
+
+// Fusion switches every fusing verb takes (fuse, verify, simulate, render): -O, --enable/--disable
+// (alias --enable-pass/--disable-pass), --exclude-node, --enable/--disable-cluster-ops, --config,
+// --flags (MindSpore graph_kernel_flags), --hw (Unified Buffer size), --min-saving.
+struct FusionArgs {
+  int optLevel = 2;
+  CLI::Option* optOption = nullptr;
+  std::vector<std::string> enable, disable, exclude, enableClusterOps, disableClusterOps;
+  std::string config, flags, hw;
+  double minSaving = -1;
+  bool levelGiven() const { return optOption && optOption->count() > 0; }
+  bool anySwitch() const;  // anything but -O and --hw
+};
+void addFusionArgs(CLI::App* cmd, FusionArgs& a, int defaultLevel = 2);
+// Config file, then flags, then explicit switches; an explicit -O wins. Fills hw limits from --hw.
+fw::Result<fw::fusion::FusionOptions> fusionOptionsFromArgs(const FusionArgs& a);
+// --exclude-node names that are not nodes of the model's main graph are an error naming them.
+fw::Status checkExcludedNodes(const fw::fusion::FusionOptions& o, const fw::Model& m);
 
 // Prints "fwb: error: ..." to stderr and returns the exit code for the error class.
 int fail(const fw::Error& e);

@@ -8,26 +8,13 @@
 #include "app/fwb/CliCommon.h"
 #include "core/io/ModelSource.h"
 #include "fusion/Pipeline.h"
+#include "ui/analysis/Analysis.h"
 #include "simulator/HwProfile.h"
 #include "simulator/SimReport.h"
 #include "simulator/Simulator.h"
 
 namespace fwcli {
 namespace {
-
-// MindSpore's default level (FUSION.md).
-constexpr int kDefaultOptLevel = 2;
-
-struct FusionArgs {
-  int optLevel = kDefaultOptLevel;
-  std::vector<std::string> enablePass, disablePass, enableClusterOps, disableClusterOps;
-  std::string configFile;
-  std::string graphKernelFlags;
-  bool anySwitch() const {
-    return !enablePass.empty() || !disablePass.empty() || !enableClusterOps.empty() ||
-           !disableClusterOps.empty() || !configFile.empty() || !graphKernelFlags.empty();
-  }
-};
 
 // What the simulator runs: a graph and its kernels. After fusion the graph is the rewritten one
 // (BN folded, patterns replaced) and every kernel names the original nodes it stands for, so the
@@ -38,25 +25,15 @@ struct Plan {
 };
 
 // The seam between fw_fusion and fw_sim: fusion kernels become simulator kernel groups.
-fw::Result<Plan> planFor(const fw::Model& model, const FusionArgs& a, const fw::sim::HwProfile& hw) {
-  if (a.optLevel == 0 && !a.anySwitch()) {
+fw::Result<Plan> planFor(const fw::Model& model, const FusionArgs& a, bool eager) {
+  if (eager || (a.optLevel == 0 && !a.anySwitch())) {
     FW_ASSIGN_OR_RETURN(auto groups, fw::sim::unfusedGroups(*model.graph));
     return Plan{model, std::move(groups)};
   }
-  if (!a.configFile.empty() || !a.graphKernelFlags.empty())
-    return fw::Error::badInput("simulate: --fusion-config and --graph-kernel-flags are not supported here yet; "
-                               "use -O, --enable-pass, --disable-pass");
-  fw::fusion::FusionOptions fo;
-  fo.optLevel = a.optLevel;
-  fo.enabled.insert(a.enablePass.begin(), a.enablePass.end());
-  fo.disabled.insert(a.disablePass.begin(), a.disablePass.end());
-  fo.clusterOpsEnabled.insert(a.enableClusterOps.begin(), a.enableClusterOps.end());
-  fo.clusterOpsDisabled.insert(a.disableClusterOps.begin(), a.disableClusterOps.end());
-  fo.hw.ubBytes = hw.ubBytes;
-  fo.hw.elemBytes = static_cast<int64_t>(hw.elemBytes());
+  FW_ASSIGN_OR_RETURN(auto fo, fusionOptionsFromArgs(a));
+  FW_TRY_STATUS(checkExcludedNodes(fo, model));
   FW_ASSIGN_OR_RETURN(auto fused, fw::fusion::fuseModel(model, fo));
-  Plan p{std::move(fused.rewritten), {}};
-  for (const auto& k : fused.kernels) p.groups.push_back({k.name, k.members, k.origins});
+  Plan p{std::move(fused.rewritten), fw::kernelGroups(fused)};
   return p;
 }
 
@@ -83,23 +60,13 @@ void addSimulateCommand(CLI::App& app) {
       "simulate", "Time a model on a simulated Ascend NPU, kernel by kernel, beside the unfused run");
   auto args = std::make_shared<ModelArgs>();
   auto fa = std::make_shared<FusionArgs>();
-  auto hwName = std::make_shared<std::string>(fw::sim::defaultHwProfileName());
   auto mode = std::make_shared<std::string>("graph");
   auto jsonOut = std::make_shared<std::string>();
   auto csvOut = std::make_shared<std::string>();
   auto traceOut = std::make_shared<std::string>();
   auto rows = std::make_shared<size_t>(0);
   addModelArgs(cmd, *args);
-  auto* optOpt = cmd->add_option("-O,--opt-level", fa->optLevel, "fusion level 0-3 (0: no fusion, 2: default)")
-                     ->check(CLI::Range(0, 3));
-  cmd->add_option("--enable-pass", fa->enablePass, "fusion rule to force on; repeatable");
-  cmd->add_option("--disable-pass", fa->disablePass, "fusion rule to switch off; repeatable");
-  cmd->add_option("--enable-cluster-ops", fa->enableClusterOps, "op types to add to fusion clusters");
-  cmd->add_option("--disable-cluster-ops", fa->disableClusterOps, "op types to keep out of fusion clusters");
-  cmd->add_option("--fusion-config", fa->configFile, "fusion config JSON");
-  cmd->add_option("--graph-kernel-flags", fa->graphKernelFlags, "MindSpore-style flags string");
-  cmd->add_option("--hw", *hwName, "hardware profile NAME (resources/hw) or FILE.json")
-      ->capture_default_str();
+  addFusionArgs(cmd, *fa);
   cmd->add_option("--mode", *mode, "graph: whole graph compiled, one launch per kernel; "
                                    "eager: every operator dispatched from the host, no fusion")
       ->check(CLI::IsMember({"graph", "eager"}))
@@ -109,10 +76,10 @@ void addSimulateCommand(CLI::App& app) {
   cmd->add_option("--trace", *traceOut, "write a Chrome trace (Perfetto, chrome://tracing) to FILE");
   cmd->add_option("--rows", *rows, "show at most N kernels in the table (0 = all)");
   setRunner(cmd, [=]() {
-    auto hw = fw::sim::resolveHwProfile(*hwName);
+    auto hw = fw::sim::resolveHwProfile(fa->hw);
     if (!hw.ok()) return fail(hw.error());
     const bool eager = *mode == "eager";
-    if (eager && ((optOpt->count() > 0 && fa->optLevel > 0) || fa->anySwitch()))
+    if (eager && ((fa->levelGiven() && fa->optLevel > 0) || fa->anySwitch()))
       return failUsage("--mode eager dispatches every original operator without fusion; drop -O/fusion switches");
     fw::ImportReport report;
     auto m = loadModelFromArgs(*args, &report);
@@ -121,12 +88,7 @@ void addSimulateCommand(CLI::App& app) {
 
     fw::sim::SimOptions opts;
     opts.batch = batchOf(*args, *m);
-    FusionArgs effective = *fa;
-    if (eager) {
-      effective = FusionArgs{};
-      effective.optLevel = 0;
-    }
-    auto plan = planFor(*m, effective, *hw);
+    auto plan = planFor(*m, *fa, eager);
     if (!plan.ok()) return fail(plan.error());
     auto unfused = fw::sim::unfusedGroups(g);
     if (!unfused.ok()) return fail(unfused.error());

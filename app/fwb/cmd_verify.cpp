@@ -4,6 +4,8 @@
 #include <filesystem>
 
 #include "app/fwb/CliCommon.h"
+#include "fusion/Export.h"
+#include "fusion/Pipeline.h"
 #include "core/exec/TensorPb.h"
 #include "core/exec/Verify.h"
 #include "core/onnx/OnnxIO.h"
@@ -12,14 +14,16 @@ namespace fwcli {
 
 namespace {
 
-// The candidate model for a level. Until the fusion pipeline is wired in here, every level compares
-// against the model after an ONNX export/import round trip (which checks the exporter too).
-fw::Result<fw::Model> candidateFor(const fw::Model& model, int level) {
-  (void)level;
-  auto bytes = fw::serializeOnnx(model);
-  if (!bytes.ok()) return bytes.error().context("exporting the candidate");
-  auto back = fw::parseOnnxBytes(*bytes, model.sourcePath + " (round trip)", "");
-  if (!back.ok()) return back.error().context("re-importing the candidate");
+// The candidate for a level: the model fused with these options, exported as ONNX (fused kernels are
+// fwb.fused nodes backed by model-local functions) and read back, so that verify checks the fusion,
+// the exporter and the function bodies the executor runs — exactly what a user would deploy.
+fw::Result<fw::Model> candidateFor(const fw::Model& model, const fw::fusion::FusionOptions& opts) {
+  FW_ASSIGN_OR_RETURN(auto fused, fw::fusion::fuseModel(model, opts));
+  FW_ASSIGN_OR_RETURN(auto exported, fw::fusion::exportFused(fused));
+  auto bytes = fw::serializeOnnx(exported);
+  if (!bytes.ok()) return bytes.error().context("exporting the fused model");
+  auto back = fw::parseOnnxBytes(*bytes, model.sourcePath + " (fused -O" + std::to_string(opts.optLevel) + ")", "");
+  if (!back.ok()) return back.error().context("re-importing the fused model");
   return back;
 }
 
@@ -28,10 +32,9 @@ fw::Result<fw::Model> candidateFor(const fw::Model& model, int level) {
 void addVerifyCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "verify",
-      "Compare outputs of the imported model and the model optimised at -O LEVEL on the same inputs "
-      "(until fusion is wired in, the candidate is the ONNX export/import round trip)");
+      "Compare outputs of the imported model and its fused ONNX export at -O LEVEL on the same inputs");
   auto args = std::make_shared<ModelArgs>();
-  auto level = std::make_shared<int>(1);
+  auto fa = std::make_shared<FusionArgs>();
   auto seed = std::make_shared<uint64_t>(1);
   auto tolerance = std::make_shared<double>(-1);
   auto json = std::make_shared<bool>(false);
@@ -39,7 +42,7 @@ void addVerifyCommand(CLI::App& app) {
   auto out = std::make_shared<std::string>();
   auto threads = std::make_shared<int>(0);
   addModelArgs(cmd, *args);
-  cmd->add_option("-O,--opt-level", *level, "optimisation level 0-3 (default 1)")->check(CLI::Range(0, 3));
+  addFusionArgs(cmd, *fa);
   cmd->add_option("--seed", *seed, "seed for the random inputs (default 1)");
   cmd->add_option("--tolerance", *tolerance,
                   "max relative error allowed (default 1e-5 for levels 0-1, 1e-4 for 2-3)");
@@ -56,11 +59,14 @@ void addVerifyCommand(CLI::App& app) {
       for (const auto& op : unsupported) list += (list.empty() ? "" : ", ") + op;
       return fail(fw::Error::badInput("the reference executor does not support: " + list));
     }
-    auto cand = candidateFor(*m, *level);
+    auto fo = fusionOptionsFromArgs(*fa);
+    if (!fo.ok()) return fail(fo.error());
+    if (auto st = checkExcludedNodes(*fo, *m); !st.ok()) return fail(st.error());
+    auto cand = candidateFor(*m, *fo);
     if (!cand.ok()) return fail(cand.error());
     fw::VerifyOptions opts;
     opts.seed = *seed;
-    opts.tolerance = *tolerance >= 0 ? *tolerance : fw::defaultVerifyTolerance(*level);
+    opts.tolerance = *tolerance >= 0 ? *tolerance : fw::defaultVerifyTolerance(fo->optLevel);
     opts.exec.threads = *threads;
     if (!inDir->empty()) {
       const fw::Graph& g = *m->graph;

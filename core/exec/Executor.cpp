@@ -2,7 +2,6 @@
 // a value after its last use, and recurses for subgraphs (If/Loop/Scan) and model-local functions.
 #include "core/exec/Executor.h"
 
-#include <omp.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <unordered_set>
 
 #include "core/exec/Kernel.h"
+#include "core/exec/ThreadPool.h"
 
 namespace fw {
 namespace exec {
@@ -242,20 +242,9 @@ Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const 
 
 namespace {
 
-class ThreadGuard {
- public:
-  explicit ThreadGuard(int threads) : saved_(omp_get_max_threads()) {
-    if (threads > 0) omp_set_num_threads(threads);
-  }
-  ~ThreadGuard() { omp_set_num_threads(saved_); }
-
- private:
-  int saved_;
-};
-
 Result<RunResult> runImpl(const Model& model, const std::vector<exec::RtTensor>& inputs, const ExecOptions& opts) {
   if (!model.graph) return Error::badInput("model has no graph");
-  ThreadGuard tg(opts.threads);
+  exec::ThreadBudget budget(opts.threads);  // for this thread's kernels; other callers keep theirs
   exec::Interpreter interp(model, opts);
   auto r = interp.run(*model.graph, inputs, nullptr, nullptr, true);
   if (!r.ok()) return r.error();

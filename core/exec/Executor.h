@@ -17,7 +17,7 @@
 namespace fw {
 
 struct ExecOptions {
-  int threads = 0;                 // 0 = OpenMP default (all cores)
+  int threads = 0;                 // 0 = all cores (std::thread::hardware_concurrency)
   bool keepIntermediates = false;  // RunResult::intermediates gets every computed value by name
   const std::atomic<bool>* cancel = nullptr;  // checked between nodes; a cancel is a BadInput error
 };

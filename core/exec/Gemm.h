@@ -1,6 +1,6 @@
 #pragma once
-// Internal to core/exec: single-precision GEMM on row-major matrices (Eigen underneath; its OpenMP
-// parallelism uses every core unless called from inside a parallel region).
+// Internal to core/exec: single-precision GEMM on row-major matrices (the AVX2 kernel, or Eigen on
+// CPUs without it), split over the executor's thread pool (ThreadPool.h) when large enough.
 #include <cstdint>
 
 namespace fw::exec {

@@ -1,11 +1,12 @@
 #include "core/exec/Kernel.h"
 
-#include <omp.h>
-
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <sstream>
+
+#include "core/exec/ThreadPool.h"
 
 namespace fw::exec {
 
@@ -331,18 +332,19 @@ RtTensor asInt(const RtTensor& t) {
 }
 
 void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& fn) {
-  const int threads = omp_in_parallel() ? 1 : omp_get_max_threads();
-  if (threads <= 1 || n < 2 || n * costPerItem < 32768) {
+  // At least kMinWork cost units per thread: waking a sleeping worker costs a few microseconds, and
+  // smaller pieces are not worth it (nor worth the risk of waiting for a descheduled worker).
+  constexpr int64_t kMinWork = 32768;
+  const int64_t total = n * std::max<int64_t>(1, costPerItem);
+  const int64_t threads = std::min<int64_t>({parallelThreads(), n, total / kMinWork});
+  if (threads <= 1) {
     fn(0, n);
     return;
   }
-#pragma omp parallel num_threads(threads)
-  {
-    const int64_t t = omp_get_thread_num();
-    const int64_t nt = omp_get_num_threads();
-    const int64_t b = n * t / nt, e = n * (t + 1) / nt;
+  parallelChunks(threads, [&](int64_t t) {
+    const int64_t b = n * t / threads, e = n * (t + 1) / threads;
     if (b < e) fn(b, e);
-  }
+  });
 }
 
 }  // namespace fw::exec

@@ -136,7 +136,8 @@ RtTensor asInt(const RtTensor& t);
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims);
 std::string dimsStr(const std::vector<int64_t>& d);
 
-// Run `fn(begin, end)` over [0, n) split among OpenMP threads when n*costPerItem is large.
+// Run `fn(begin, end)` over [0, n), split into a few contiguous ranges run on the executor's thread
+// pool (ThreadPool.h) when n*costPerItem is large enough to pay for waking a worker.
 void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& fn);
 
 // Control flow entry: run a subgraph with the given inputs, resolving outer references through

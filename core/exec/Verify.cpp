@@ -63,13 +63,13 @@ OutputDiff compareTensors(const std::string& name, const Tensor& ref, const Tens
       continue;
     }
     const double abs = std::fabs(a - b);
-    const double rel = abs / std::max(std::fabs(a), floor);
-    d.maxAbs = std::max(d.maxAbs, abs);
-    if (rel > d.maxRel) {
-      d.maxRel = rel;
+    d.maxElemRel = std::max(d.maxElemRel, abs / std::max(std::fabs(a), floor));
+    if (abs > d.maxAbs) {
+      d.maxAbs = abs;
       d.worstIndex = i;
     }
   }
+  d.maxRel = scale > 0 ? d.maxAbs / scale : d.maxAbs;
   if (d.maxRel > tolerance) d.passed = false;
   return d;
 }
@@ -116,7 +116,7 @@ nlohmann::json VerifyReport::toJson() const {
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : outputs) {
     nlohmann::json e{{"name", o.name}, {"shape", o.dims},    {"dtype", o.dtype},
-                     {"max_abs", o.maxAbs}, {"max_rel", o.maxRel}, {"passed", o.passed}};
+                     {"max_abs", o.maxAbs}, {"max_rel", o.maxRel}, {"max_elem_rel", o.maxElemRel}, {"passed", o.passed}};
     if (o.worstIndex >= 0) e["worst_index"] = o.worstIndex;
     if (!o.note.empty()) e["note"] = o.note;
     j["outputs"].push_back(std::move(e));

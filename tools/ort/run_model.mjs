@@ -4,6 +4,8 @@
 //
 //   node run_model.mjs MODEL.onnx INPUT_DIR OUTPUT_DIR [--opt=disabled|basic|extended|all] [--threads=N]
 //   node run_model.mjs --info MODEL.onnx            # print inputs/outputs as JSON
+//   node run_model.mjs MODEL.onnx --save-optimized=OUT.onnx [--opt=LEVEL]
+//                                                   # save ORT's optimised graph (no run without dirs)
 //
 // INPUT_DIR holds input_0.pb, input_1.pb, ... (serialized onnx.TensorProto), in the
 // order of the model's graph inputs (initializers excluded).  When every file carries
@@ -21,7 +23,8 @@ const ort = require('onnxruntime-node');
 function usage(msg) {
   if (msg) console.error(`run_model: ${msg}`);
   console.error('usage: node run_model.mjs MODEL.onnx INPUT_DIR OUTPUT_DIR [--opt=LEVEL] [--threads=N]\n' +
-                '       node run_model.mjs --info MODEL.onnx');
+                '       node run_model.mjs --info MODEL.onnx\n' +
+                '       node run_model.mjs MODEL.onnx --save-optimized=OUT.onnx [--opt=LEVEL]');
   process.exit(2);
 }
 
@@ -39,6 +42,8 @@ const sessionOptions = {
   interOpNumThreads: 1,
   logSeverityLevel: 3, // errors only; ORT warnings go to stderr otherwise
 };
+// ORT writes the graph after its optimisations (com.microsoft fused ops included) to this file.
+if (typeof flags['save-optimized'] === 'string') sessionOptions.optimizedModelFilePath = flags['save-optimized'];
 
 function listPb(dir, prefix) {
   if (!fs.existsSync(dir)) return [];
@@ -54,6 +59,11 @@ async function main() {
     if (pos.length !== 1) usage('--info needs MODEL.onnx');
     const s = await ort.InferenceSession.create(pos[0], sessionOptions);
     console.log(JSON.stringify({ onnxruntime: ort.env.versions, inputs: s.inputMetadata, outputs: s.outputMetadata }, null, 1));
+    await s.release();
+    return;
+  }
+  if (pos.length === 1 && sessionOptions.optimizedModelFilePath) {
+    const s = await ort.InferenceSession.create(pos[0], sessionOptions);
     await s.release();
     return;
   }

@@ -1,0 +1,86 @@
+// End-to-end: the fusing verbs share one set of switches and one pipeline.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/cli/CliRunner.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kSmall = "'zoo:resnet50?image=64'";
+fs::path scratchDir(const char* tag) {
+  fs::path p = fs::temp_directory_path() / ("fw_cli_fusion_" + std::string(tag) + "_" + std::to_string(::getpid()));
+  fs::create_directories(p);
+  return p;
+}
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST(CliFusion, VerifyComparesTheFusedExportAtEveryLevel) {
+  for (int level = 0; level <= 3; ++level) {
+    auto r = runFwb("verify " + kSmall + " -O " + std::to_string(level) + " --threads 1 --json");
+    ASSERT_EQ(r.exitCode, 0) << "level " << level << ": " << r.out;
+    auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+    EXPECT_TRUE(j["passed"].get<bool>());
+  }
+  // An impossible tolerance makes the same check fail with exit 1 at a level that changes arithmetic.
+  auto strict = runFwb("verify " + kSmall + " -O 2 --threads 1 --tolerance 0");
+  EXPECT_EQ(strict.exitCode, 1) << strict.out;
+}
+
+TEST(CliFusion, SwitchErrorsAreBadInput) {
+  auto unknownRule = runFwb("fuse " + kSmall + " --disable no_such_rule");
+  EXPECT_EQ(unknownRule.exitCode, 2);
+  EXPECT_NE(unknownRule.out.find("no_such_rule"), std::string::npos) << unknownRule.out;
+  auto unknownNode = runFwb("simulate " + kSmall + " --exclude-node nosuchnode");
+  EXPECT_EQ(unknownNode.exitCode, 2);
+  EXPECT_NE(unknownNode.out.find("nosuchnode"), std::string::npos) << unknownNode.out;
+  auto badFlags = runFwb("fuse " + kSmall + " --flags '--opt_level=9'");
+  EXPECT_EQ(badFlags.exitCode, 2) << badFlags.out;
+  auto badHw = runFwb("render " + kSmall + " --hw nosuchchip --after /tmp/x.svg");
+  EXPECT_EQ(badHw.exitCode, 2) << badHw.out;
+}
+
+TEST(CliFusion, DisablingARuleChangesTheKernelsEverywhere) {
+  fs::path dir = scratchDir("disable");
+  auto all = runFwb("fuse " + kSmall + " -O 2 --report " + (dir / "a.json").string());
+  auto less = runFwb("fuse " + kSmall + " -O 2 --disable conv_activation,residual_add --report " + (dir / "b.json").string());
+  ASSERT_EQ(all.exitCode, 0) << all.out;
+  ASSERT_EQ(less.exitCode, 0) << less.out;
+  auto a = nlohmann::json::parse(slurp(dir / "a.json"));
+  auto b = nlohmann::json::parse(slurp(dir / "b.json"));
+  EXPECT_LT(a["kernels_after"].get<int>(), b["kernels_after"].get<int>());
+  auto simA = nlohmann::json::parse(runFwb("simulate " + kSmall + " -O 2 --json -").out);
+  auto simB = nlohmann::json::parse(runFwb("simulate " + kSmall + " -O 2 --disable conv_activation,residual_add --json -").out);
+  EXPECT_LT(simA["latency_us"].get<double>(), simB["latency_us"].get<double>());
+  fs::remove_all(dir);
+}
+
+TEST(CliFusion, RenderWritesEveryFormatAndDemoWritesItsFiles) {
+  fs::path dir = scratchDir("render");
+  auto r = runFwb("render " + kSmall + " -O 2 --before " + (dir / "b.svg").string() + " --after " +
+                  (dir / "a.png").string() + " --side-by-side " + (dir / "s.pdf").string());
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  EXPECT_NE(slurp(dir / "b.svg").find("class=\"node\""), std::string::npos);
+  EXPECT_EQ(slurp(dir / "a.png").substr(1, 3), "PNG");
+  EXPECT_EQ(slurp(dir / "s.pdf").substr(0, 4), "%PDF");
+  auto bad = runFwb("render " + kSmall + " --after " + (dir / "a.jpg").string());
+  EXPECT_EQ(bad.exitCode, 2);
+  auto demo = runFwb("demo --out-dir " + (dir / "demo").string() + " --rows 5");
+  ASSERT_EQ(demo.exitCode, 0) << demo.out;
+  EXPECT_NE(demo.out.find("simulated on"), std::string::npos);
+  for (const char* f : {"before.svg", "after.svg", "side_by_side.svg", "trace.json"})
+    EXPECT_TRUE(fs::exists(dir / "demo" / f)) << f;
+  auto trace = nlohmann::json::parse(slurp(dir / "demo" / "trace.json"));
+  EXPECT_FALSE(trace["traceEvents"].empty());
+  fs::remove_all(dir);
+}
