@@ -228,11 +228,7 @@ void MainWindow::buildUi() {
     const auto* row = timingModel_->rowAt(timingProxy_->mapToSource(cur).row());
     if (!row) return;
     showKernelDetails(QString::fromStdString(row->kernel));
-    QStringList origins;
-    for (const auto& o : row->origins) origins << QString::fromStdString(o);
-    linking_ = true;
-    beforeView_->highlightNodes(origins);
-    linking_ = false;
+    highlightKernel(*row);
   });
   auto* timingPage = new QWidget;
   auto* tl = new QVBoxLayout(timingPage);
@@ -272,6 +268,7 @@ void MainWindow::buildUi() {
   vsplit->addWidget(tabs_);
   vsplit->setStretchFactor(0, 3);
   vsplit->setStretchFactor(1, 2);
+  vsplit->setSizes({560, 380});
   auto* central = new QWidget;
   auto* lay = new QVBoxLayout(central);
   lay->setContentsMargins(0, 0, 0, 0);
@@ -464,14 +461,36 @@ void MainWindow::onAnalysisFinished() {
   ++layoutsPending_;
   afterView_->setGraph(a.fused.rewritten.graph, fw::groupingOf(a.fused, a.simulated ? &a.after : nullptr));
   updateSummary();
+  if (timingProxy_->rowCount() > 0 && !timingTable_->currentIndex().isValid()) timingTable_->selectRow(0);
   for (const auto& w : a.warnings) statusBar()->showMessage(QString::fromStdString(w), 8000);
   if (a.warnings.empty())
     statusBar()->showMessage(tr("Fused and simulated in %1 s").arg(out.seconds, 0, 'f', 2), 4000);
   emit analysisFinished();
 }
 
+void MainWindow::highlightKernel(const fw::sim::ComparisonRow& row) {
+  QStringList origins, members;
+  for (const auto& o : row.origins) origins << QString::fromStdString(o);
+  if (analysis_) {
+    const fw::Graph& rg = *analysis_->fused.rewritten.graph;
+    for (const auto& k : analysis_->fused.kernels)
+      if (k.name == row.kernel)
+        for (fw::NodeId id : k.members) members << QString::fromStdString(rg.node(id).name);
+  }
+  linking_ = true;
+  beforeView_->highlightNodes(origins);
+  afterView_->highlightNodes(members);
+  linking_ = false;
+}
+
 void MainWindow::checkViewsReady() {
-  if (layoutsPending_ == 0 && analysis_ && !analysisWatcher_->isRunning()) emit viewsReady();
+  if (layoutsPending_ != 0 || !analysis_ || analysisWatcher_->isRunning()) return;
+  // Layouts finish after the tables are filled: re-apply the selected kernel's highlight.
+  const QModelIndex cur = timingTable_->currentIndex();
+  if (cur.isValid()) {
+    if (const auto* row = timingModel_->rowAt(timingProxy_->mapToSource(cur).row())) highlightKernel(*row);
+  }
+  emit viewsReady();
 }
 
 void MainWindow::updateSummary() {

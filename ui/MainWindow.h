@@ -15,6 +15,7 @@
 
 #include "core/io/ModelInfo.h"
 #include "core/ir/Model.h"
+#include "simulator/Comparison.h"
 #include "ui/analysis/Analysis.h"
 
 class QLabel;
@@ -113,6 +114,7 @@ class MainWindow : public QMainWindow {
   void updateRecentMenu();
   void addRecent(const QString& spec);
   void checkViewsReady();
+  void highlightKernel(const fw::sim::ComparisonRow& row);
   void exportDiagram(const QString& which);
   void exportText(const QString& what);
   void graphContextMenu(GraphView* view, const QPoint& pos);
