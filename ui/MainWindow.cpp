@@ -349,6 +349,12 @@ void MainWindow::buildMenus() {
   });
   auto* tb = findChild<QToolBar*>("mainToolbar");
   tb->insertAction(tb->actions().value(0), openAct);
+  auto* zooButton = new QToolButton;
+  zooButton->setText(tr("Zoo"));
+  zooButton->setMenu(zooMenu);
+  zooButton->setPopupMode(QToolButton::InstantPopup);
+  zooButton->setToolTip(tr("Open a built-in model"));
+  tb->insertWidget(tb->actions().value(1), zooButton);
 }
 
 // --- loading and analysis ------------------------------------------------------------------------

@@ -3,6 +3,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include <filesystem>
+
+#include "core/exec/Executor.h"
+#include "core/exec/TensorPb.h"
 #include "core/util/FileUtil.h"
 #include "fusion/FusionConfig.h"
 #include "simulator/HwProfile.h"
@@ -100,6 +104,26 @@ fw::Status checkExcludedNodes(const fw::fusion::FusionOptions& o, const fw::Mode
     if (m.graph->findNode(n) == fw::kNoId)
       return fw::Error::badInput("--exclude-node '" + n + "': no node of that name in " + m.sourcePath);
   return {};
+}
+
+fw::Status requireExecutableOps(const fw::Model& m) {
+  const auto unsupported = fw::unsupportedOps(m);
+  if (unsupported.empty()) return {};
+  std::string list;
+  for (const auto& op : unsupported) list += (list.empty() ? "" : ", ") + op;
+  return fw::Error::badInput("the reference executor does not support: " + list);
+}
+
+fw::Result<std::vector<fw::Tensor>> readInputDir(const std::string& dir, const fw::Model& m) {
+  const fw::Graph& g = *m.graph;
+  std::vector<fw::Tensor> inputs;
+  for (size_t k = 0; k < g.inputs().size(); ++k) {
+    const auto path = (std::filesystem::path(dir) / ("input_" + std::to_string(k) + ".pb")).string();
+    auto t = fw::readTensorPb(path);
+    if (!t.ok()) return t.error().context("input " + std::to_string(k) + " ('" + g.value(g.inputs()[k]).name + "')");
+    inputs.push_back(std::move(t).value());
+  }
+  return inputs;
 }
 
 int fail(const fw::Error& e) {

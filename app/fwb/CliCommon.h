@@ -43,6 +43,11 @@ fw::Result<fw::fusion::FusionOptions> fusionOptionsFromArgs(const FusionArgs& a)
 // --exclude-node names that are not nodes of the model's main graph are an error naming them.
 fw::Status checkExcludedNodes(const fw::fusion::FusionOptions& o, const fw::Model& m);
 
+// BadInput listing the ops the reference executor cannot run (run, verify).
+fw::Status requireExecutableOps(const fw::Model& m);
+// input_K.pb (ONNX TensorProto) for every runtime input of the model, in graph input order.
+fw::Result<std::vector<fw::Tensor>> readInputDir(const std::string& dir, const fw::Model& m);
+
 // Prints "fwb: error: ..." to stderr and returns the exit code for the error class.
 int fail(const fw::Error& e);
 int failUsage(const std::string& message);

@@ -52,22 +52,13 @@ void addRunCommand(CLI::App& app) {
   setRunner(cmd, [=]() {
     auto m = loadModelFromArgs(*args);
     if (!m.ok()) return fail(m.error());
-    const auto unsupported = fw::unsupportedOps(*m);
-    if (!unsupported.empty()) {
-      std::string list;
-      for (const auto& op : unsupported) list += (list.empty() ? "" : ", ") + op;
-      return fail(fw::Error::badInput("the reference executor does not support: " + list));
-    }
+    if (auto st = requireExecutableOps(*m); !st.ok()) return fail(st.error());
     const fw::Graph& g = *m->graph;
     std::vector<fw::Tensor> inputs;
     if (!inDir->empty()) {
-      for (size_t k = 0; k < g.inputs().size(); ++k) {
-        const auto path = (std::filesystem::path(*inDir) / ("input_" + std::to_string(k) + ".pb")).string();
-        auto t = fw::readTensorPb(path);
-        if (!t.ok())
-          return fail(t.error().context("input " + std::to_string(k) + " ('" + g.value(g.inputs()[k]).name + "')"));
-        inputs.push_back(std::move(t).value());
-      }
+      auto r = readInputDir(*inDir, *m);
+      if (!r.ok()) return fail(r.error());
+      inputs = std::move(r).value();
     } else {
       auto r = fw::randomInputs(*m, *seed);
       if (!r.ok()) return fail(r.error());

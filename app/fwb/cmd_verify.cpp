@@ -53,12 +53,7 @@ void addVerifyCommand(CLI::App& app) {
   setRunner(cmd, [=]() {
     auto m = loadModelFromArgs(*args);
     if (!m.ok()) return fail(m.error());
-    const auto unsupported = fw::unsupportedOps(*m);
-    if (!unsupported.empty()) {
-      std::string list;
-      for (const auto& op : unsupported) list += (list.empty() ? "" : ", ") + op;
-      return fail(fw::Error::badInput("the reference executor does not support: " + list));
-    }
+    if (auto st = requireExecutableOps(*m); !st.ok()) return fail(st.error());
     auto fo = fusionOptionsFromArgs(*fa);
     if (!fo.ok()) return fail(fo.error());
     if (auto st = checkExcludedNodes(*fo, *m); !st.ok()) return fail(st.error());
@@ -69,12 +64,9 @@ void addVerifyCommand(CLI::App& app) {
     opts.tolerance = *tolerance >= 0 ? *tolerance : fw::defaultVerifyTolerance(fo->optLevel);
     opts.exec.threads = *threads;
     if (!inDir->empty()) {
-      const fw::Graph& g = *m->graph;
-      for (size_t k = 0; k < g.inputs().size(); ++k) {
-        auto t = fw::readTensorPb((std::filesystem::path(*inDir) / ("input_" + std::to_string(k) + ".pb")).string());
-        if (!t.ok()) return fail(t.error());
-        opts.inputs.push_back(std::move(t).value());
-      }
+      auto r = readInputDir(*inDir, *m);
+      if (!r.ok()) return fail(r.error());
+      opts.inputs = std::move(r).value();
     }
     auto rep = fw::verifyModels(*m, *cand, opts);
     if (!rep.ok()) return fail(rep.error());

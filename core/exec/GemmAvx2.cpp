@@ -24,7 +24,7 @@ namespace fw::exec {
 
 namespace {
 
-constexpr int64_t kMR = 6, kNR = 16, kKC = 256, kMC = 120;
+constexpr int64_t kMR = 6, kNR = 16, kKC = 256, kMC = 120, kNC = 2048;  // kNC: a multiple of kNR
 
 // Element (i, k) of op(A) and (k, j) of op(B).
 inline float aAt(const float* A, int64_t lda, bool tA, int64_t i, int64_t k) { return tA ? A[k * lda + i] : A[i * lda + k]; }
@@ -120,26 +120,30 @@ __attribute__((target("avx2,fma"))) void microKernel(int64_t kc, const float* a,
   }
 }
 
-// C[i0:i1, j0:j1] of the product, all of K. j0 is a multiple of 16 (or the whole width).
+// C[i0:i1, j0:j1] of the product, all of K, in column blocks of at most kNC (so the reused packing
+// buffers stay small: kNC * kKC floats for B). j0 is a multiple of 16.
 void gemmSlab(bool tA, bool tB, int64_t i0, int64_t i1, int64_t j0, int64_t j1, int64_t K, float alpha,
               const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   thread_local std::vector<float> bpack, apack;  // reused across calls: no allocation per GEMM
-  const int64_t panelsN = (j1 - j0 + kNR - 1) / kNR, kcMax = std::min(K, kKC);
-  bpack.resize(std::max(bpack.size(), static_cast<size_t>(panelsN * kNR * kcMax)));
+  const int64_t kcMax = std::min(K, kKC);
+  bpack.resize(std::max(bpack.size(), static_cast<size_t>(std::min(kNC, (j1 - j0 + kNR - 1) / kNR * kNR) * kcMax)));
   apack.resize(std::max(apack.size(), static_cast<size_t>(kMC * kcMax)));
-  for (int64_t k0 = 0; k0 < K; k0 += kKC) {
-    const int64_t kc = std::min(kKC, K - k0);
-    const float b = k0 == 0 ? beta : 1.f;
-    packB(B, ldb, tB, k0, kc, j0, j1, bpack.data());
-    for (int64_t ib = i0; ib < i1; ib += kMC) {
-      const int64_t mh = std::min(kMC, i1 - ib);
-      packA(A, lda, tA, ib, mh, k0, kc, apack.data());
-      for (int64_t p = 0; p < panelsN; ++p) {
-        const int64_t jp = j0 + p * kNR, w = std::min(kNR, j1 - jp);
-        for (int64_t q = 0; q * kMR < mh; ++q) {
-          const int64_t r0 = ib + q * kMR, h = std::min(kMR, i1 - r0);
-          microKernel(kc, apack.data() + q * kc * kMR, bpack.data() + p * kc * kNR, C + r0 * ldc + jp, ldc, h, w,
-                      alpha, b);
+  for (int64_t jc = j0; jc < j1; jc += kNC) {
+    const int64_t jcEnd = std::min(j1, jc + kNC), panelsN = (jcEnd - jc + kNR - 1) / kNR;
+    for (int64_t k0 = 0; k0 < K; k0 += kKC) {
+      const int64_t kc = std::min(kKC, K - k0);
+      const float b = k0 == 0 ? beta : 1.f;
+      packB(B, ldb, tB, k0, kc, jc, jcEnd, bpack.data());
+      for (int64_t ib = i0; ib < i1; ib += kMC) {
+        const int64_t mh = std::min(kMC, i1 - ib);
+        packA(A, lda, tA, ib, mh, k0, kc, apack.data());
+        for (int64_t p = 0; p < panelsN; ++p) {
+          const int64_t jp = jc + p * kNR, w = std::min(kNR, jcEnd - jp);
+          for (int64_t q = 0; q * kMR < mh; ++q) {
+            const int64_t r0 = ib + q * kMR, h = std::min(kMR, i1 - r0);
+            microKernel(kc, apack.data() + q * kc * kMR, bpack.data() + p * kc * kNR, C + r0 * ldc + jp, ldc, h, w,
+                        alpha, b);
+          }
         }
       }
     }

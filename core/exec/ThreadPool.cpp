@@ -15,9 +15,9 @@ namespace fw::exec {
 namespace {
 
 // How long a thread busy-waits (yielding) before it sleeps: a worker for the next job, the caller for
-// workers finishing theirs. Default 0 — block at once: on ResNet-50 a 50-300 us spin gained at most
-// a few percent on a quiet machine and cost up to 3x with two busy loops competing for 2 cores.
-// FW_EXEC_SPIN_US=N sets it (for a dedicated machine).
+// workers finishing theirs. Default 0 — block at once: on ResNet-50 (2 cores) a 50-300 us spin gave
+// no consistent gain on a quiet machine and was sometimes 2-3x slower with two busy loops competing
+// for the cores. FW_EXEC_SPIN_US=N sets it (for a dedicated machine).
 int spinMicros() {
   static const int us = [] {
     const char* e = std::getenv("FW_EXEC_SPIN_US");
