@@ -38,7 +38,9 @@ class ReduceElementwise final : public RuleBase {
     }
     if (pre.empty() && post.empty()) return silent();
     std::vector<std::vector<NodeId>> cands;
-    std::vector<NodeId> all{root};
+    std::vector<NodeId> all;
+    all.reserve(1 + pre.size() + post.size());
+    all.push_back(root);
     all.insert(all.end(), pre.begin(), pre.end());
     all.insert(all.end(), post.begin(), post.end());
     cands.push_back(all);

@@ -19,8 +19,7 @@ class SwishFusion final : public RuleBase {
     std::vector<NodeId> nodes{root, m};
     NodeId xp = g.producerOf(s.inputs[0]);
     if (xp != kNoId && groupHasCube(ctx, xp)) {
-      auto with = nodes;
-      with.push_back(xp);
+      std::vector<NodeId> with{root, m, xp};
       if (ctx.plan->checkMerge(with, "swish", level()).empty()) return Match{root, with, "conv_swish", {}, {}};
     }
     return Match{root, nodes, "swish", {}, {}};

@@ -19,6 +19,7 @@ Model ifModel() {
   ValueId x = b.input("x", {kN, kK});
   ValueId bias = b.constant("bias", {kK});
   ValueId h = b.op("Add", {x, bias}, {kN, kK}, {}, "outer_add");
+  (void)h;  // read by the branches by name (an outer-scope reference)
   ValueId s = b.op("ReduceSum", {x}, {}, attrs({Attribute::makeInt("keepdims", 0)}), "outer_sum");
   ValueId zero = b.scalar("zero", 0.f);
   ValueId c = b.graph().addValue("cond", DType::Bool, Shape::ofInts({}));
