@@ -25,7 +25,8 @@ bool isDefaultDomain(const std::string& d) { return d.empty() || d == "ai.onnx";
 const std::unordered_map<std::string, KernelFn>& registry() {
   static const std::unordered_map<std::string, KernelFn> table = [] {
     std::unordered_map<std::string, KernelFn> t;
-    for (auto* part : {&elementwiseOps, &nnOps, &tensorOps, &reduceOps, &rnnOps, &controlOps, &resizeOps, &poolOps})
+    for (auto* part : {&elementwiseOps, &nnOps, &tensorOps, &reduceOps, &rnnOps, &controlOps, &resizeOps, &poolOps,
+                       &quantOps})
       for (const auto& e : (*part)()) t.emplace(e.opType, e.fn);
     return t;
   }();

@@ -118,6 +118,7 @@ std::vector<OpEntry> rnnOps();
 std::vector<OpEntry> controlOps();
 std::vector<OpEntry> resizeOps();
 std::vector<OpEntry> poolOps();
+std::vector<OpEntry> quantOps();
 
 KernelFn findKernel(const std::string& opType);
 

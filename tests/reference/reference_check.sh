@@ -29,7 +29,7 @@ vs_ort() {
   rm -rf "$d"; mkdir -p "$d/fwb" "$d/ort"
   if ! "$FWB" run "$model" --output-dir "$d/fwb" "$@" >"$d/fwb.log" 2>&1; then
     if grep -q "reference executor does not support" "$d/fwb.log"; then
-      # Outside the executor's op list (e.g. quantized ops): reported, not compared.
+      # Outside the executor's op list: reported, not compared.
       skipped=$((skipped+1)); printf 'SKIP %s: %s\n' "$name" "$(tail -1 "$d/fwb.log")"; return
     fi
     bad "$name: fwb run failed: $(tail -1 "$d/fwb.log")"; return

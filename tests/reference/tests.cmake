@@ -13,7 +13,7 @@ add_test(NAME reference_zoo_vs_ort
 add_test(NAME reference_realworld
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh realworld $<TARGET_FILE:fwb> ${FW_REF_DIR}/realworld ${CMAKE_BINARY_DIR}/realworld)
 add_test(NAME reference_zoo_fused_vs_ort
-  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference/reference_check.sh zoo-fused-ort $<TARGET_FILE:fwb> ${FW_REF_DIR}/zoo_fused_ort)
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh zoo-fused-ort $<TARGET_FILE:fwb> ${FW_REF_DIR}/zoo_fused_ort)
 set_tests_properties(reference_zoo_checker reference_zoo_vs_ort reference_realworld reference_zoo_fused_vs_ort PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 900)
 set_tests_properties(reference_zoo_vs_ort reference_zoo_fused_vs_ort PROPERTIES FIXTURES_REQUIRED ort)

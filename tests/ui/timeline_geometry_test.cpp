@@ -20,7 +20,7 @@ TEST(TimelineGeometry, FitMapsTheWholeRunIntoTheWidth) {
 
 TEST(TimelineGeometry, ZoomKeepsTheTimeUnderTheCursor) {
   TimelineGeometry g;
-  g.fit(1000, 1110);  // 1 us per pixel
+  g.fit(1000, 1118);  // 1000 us over 1118 - 110 - 8 = 1000 pixels: 1 us per pixel
   ASSERT_DOUBLE_EQ(g.usPerPixel, 1.0);
   const double anchorX = 610;  // 500 us
   const double before = g.usAt(anchorX);
