@@ -106,7 +106,7 @@ Status exportScope(Graph& g, const std::string& scope, const std::vector<Kernel>
       }
       attrs.set(std::move(a));
     }
-    g.node(n).attrs = std::move(attrs);
+    g.setNodeAttributes(n, std::move(attrs));  // a rewritten body may read other outer values
   }
   if (!kernels) return Status::okStatus();  // a body the pipeline did not fuse stays as it is
   return exportKernels(g, *kernels, fnOpsets, out);

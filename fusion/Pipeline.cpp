@@ -191,7 +191,7 @@ Status fuseSubgraphs(Graph& g, const std::string& scope, std::set<std::string> o
       }
       attrs.set(std::move(a));
     }
-    g.node(n).attrs = std::move(attrs);
+    g.setNodeAttributes(n, std::move(attrs));  // a rewritten body may read other outer values
   }
   return Status::okStatus();
 }

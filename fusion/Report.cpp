@@ -38,6 +38,15 @@ std::string summaryText(const FusionResult& r, size_t topReasons) {
   if (r.nodesBefore > 0)
     s += " (" + std::to_string(static_cast<int>(100.0 * static_cast<double>(r.kernels.size()) / static_cast<double>(r.nodesBefore) + 0.5)) + "%)";
   s += "\n";
+  if (!r.subgraphs.empty()) {
+    size_t before = 0, after = 0;
+    for (const auto& sg : r.subgraphs) {
+      before += sg.nodesBefore;
+      after += sg.kernels.size();
+    }
+    s += "inside " + std::to_string(r.subgraphs.size()) + " If/Loop/Scan bodies: " + std::to_string(before) +
+         " nodes -> " + std::to_string(after) + " kernels (fused separately; nothing crosses a body)\n";
+  }
   if (!r.applied.empty()) {
     s += "applied:\n";
     for (const auto& [k, v] : r.applied) s += "  " + k + std::string(k.size() < 22 ? 22 - k.size() : 1, ' ') + std::to_string(v) + "\n";

@@ -221,6 +221,18 @@ void Graph::renameValue(ValueId v, const std::string& newName) {
   valueByName_[newName] = v;
 }
 
+void Graph::setNodeAttributes(NodeId n, Attributes attrs) {
+  Node& nd = node(n);
+  for (ValueId v : nd.implicitInputs) {
+    auto& cons = value(v).consumers;
+    auto it = std::find(cons.begin(), cons.end(), n);
+    if (it != cons.end()) cons.erase(it);
+  }
+  nd.implicitInputs.clear();
+  nd.attrs = std::move(attrs);
+  hookImplicitInputs(n);
+}
+
 void Graph::replaceAllUses(ValueId from, ValueId to) {
   if (from == to) return;
   std::vector<NodeId> cons = value(from).consumers;

@@ -99,6 +99,8 @@ class Graph {
 
   // --- mutation -----------------------------------------------------------------------------
   void setNodeInput(NodeId n, size_t index, ValueId v);
+  // Replaces a node's attributes; when they hold subgraphs, the outer-scope uses are recomputed.
+  void setNodeAttributes(NodeId n, Attributes attrs);
   // Also graph outputs and subgraph references (renamed inside the subgraphs).
   void replaceAllUses(ValueId from, ValueId to);
   void removeNode(NodeId n);                      // marks dead, unhooks uses; outputs lose producer

@@ -184,3 +184,37 @@ TEST(Graph, SubgraphOuterReferencesAreUses) {
   EXPECT_EQ(g.checkConsistency(), "");
   EXPECT_EQ(g.liveNodeCount(), 2u);
 }
+
+TEST(Graph, ReplacingASubgraphRecomputesItsOuterUses) {
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({2}));
+  ValueId cond = g.addInput("cond", DType::Bool, Shape::ofInts({}));
+  ValueId a = g.addValue("a"), r = g.addValue("r");
+  g.addNode("Relu", {x}, {a}, {}, "relu");
+  auto readsA = std::make_shared<Graph>();
+  {
+    ValueId o = readsA->addValue("a"), t = readsA->addValue("t");
+    readsA->addNode("Neg", {o}, {t});
+    readsA->addOutput(t);
+  }
+  auto readsX = std::make_shared<Graph>();
+  {
+    ValueId o = readsX->addValue("x"), t = readsX->addValue("t");
+    readsX->addNode("Neg", {o}, {t});
+    readsX->addOutput(t);
+  }
+  Attributes at;
+  at.set(Attribute::makeGraph("then_branch", readsA));
+  at.set(Attribute::makeGraph("else_branch", readsA));
+  NodeId ifn = g.addNode("If", {cond}, {r}, at, "if");
+  g.addOutput(r);
+  ASSERT_EQ(g.value(a).consumers.size(), 1u);
+  Attributes next;
+  next.set(Attribute::makeGraph("then_branch", readsX));
+  next.set(Attribute::makeGraph("else_branch", readsX));
+  g.setNodeAttributes(ifn, next);
+  EXPECT_TRUE(g.value(a).consumers.empty());  // the Relu is now dead code
+  ASSERT_EQ(g.node(ifn).implicitInputs.size(), 1u);
+  EXPECT_EQ(g.node(ifn).implicitInputs[0], x);
+  EXPECT_EQ(g.checkConsistency(), "");
+}
