@@ -265,6 +265,39 @@ std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims) {
   return s;
 }
 
+int64_t MatMulShape::offsetOf(int64_t b, const std::vector<int64_t>& st) const {
+  int64_t off = 0;
+  for (size_t d = batch.size(); d-- > 0;) {
+    off += (b % batch[d]) * st[d];
+    b /= batch[d];
+  }
+  return off;
+}
+
+Result<MatMulShape> matmulShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  if (a.empty() || b.empty()) return Error::badInput("inputs must not be scalars");
+  std::vector<int64_t> ad = a, bd = b;
+  const bool aVec = ad.size() == 1, bVec = bd.size() == 1;
+  if (aVec) ad.insert(ad.begin(), 1);
+  if (bVec) bd.push_back(1);
+  MatMulShape s;
+  s.M = ad[ad.size() - 2];
+  s.K = ad.back();
+  s.N = bd.back();
+  if (bd[bd.size() - 2] != s.K) return Error::badInput("inner dims differ: " + dimsStr(a) + " x " + dimsStr(b));
+  s.aBatch.assign(ad.begin(), ad.end() - 2);
+  s.bBatch.assign(bd.begin(), bd.end() - 2);
+  auto batch = broadcastShapes({s.aBatch, s.bBatch});
+  if (!batch.ok()) return batch.error();
+  s.batch = std::move(batch).value();
+  s.out = s.batch;
+  if (!aVec) s.out.push_back(s.M);
+  if (!bVec) s.out.push_back(s.N);
+  s.aStrides = broadcastStrides(s.aBatch, s.batch);
+  s.bStrides = broadcastStrides(s.bBatch, s.batch);
+  return s;
+}
+
 std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& out) {
   std::vector<int64_t> s(out.size(), 0);
   const auto own = stridesOf(dims);

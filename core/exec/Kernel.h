@@ -127,6 +127,23 @@ KernelFn findKernel(const std::string& opType);
 Result<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes);
 // Strides of `dims` aligned to an output of rank `outRank`, 0 where broadcast.
 std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& out);
+
+// Shapes of a batched, broadcast MatMul (numpy rules: a 1-D `a` is [1,K], a 1-D `b` is [K,1], and
+// those unit dims are dropped from the output). Shared by MatMul and QLinearMatMul.
+struct MatMulShape {
+  int64_t M = 0, K = 0, N = 0;
+  std::vector<int64_t> aBatch, bBatch, batch, out;
+  std::vector<int64_t> aStrides, bStrides;  // per batch dim, counted in matrices
+  int64_t batches() const { return numelOf(batch); }
+  // Matrix index into a / b for output batch `b`.
+  int64_t aMatrix(int64_t b) const { return offsetOf(b, aStrides); }
+  int64_t bMatrix(int64_t b) const { return offsetOf(b, bStrides); }
+
+ private:
+  int64_t offsetOf(int64_t b, const std::vector<int64_t>& st) const;
+};
+// Error text names both shapes ("inner dims differ: [2,3] x [4,5]").
+Result<MatMulShape> matmulShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 int64_t normAxis(int64_t axis, int64_t rank);
 // The result type of converting element storage: makes a tensor of `to` from `src`.
 RtTensor castTo(const RtTensor& src, DType to);

@@ -206,33 +206,16 @@ Status opMatMul(OpContext& c) {
   const bool intMode = A0.store() == Store::I64 && B0.store() == Store::I64;
   const RtTensor A = intMode ? A0 : asFloat(A0);
   const RtTensor B = intMode ? B0 : asFloat(B0);
-  std::vector<int64_t> ad = A.dims, bd = B.dims;
-  const bool aVec = ad.size() == 1, bVec = bd.size() == 1;
-  if (aVec) ad.insert(ad.begin(), 1);
-  if (bVec) bd.push_back(1);
-  const int64_t M = ad[ad.size() - 2], K = ad.back(), N = bd.back();
-  if (bd[bd.size() - 2] != K) return c.fail("inner dims differ: " + dimsStr(A.dims) + " x " + dimsStr(B.dims));
-  std::vector<int64_t> ab(ad.begin(), ad.end() - 2), bb(bd.begin(), bd.end() - 2);
-  auto batch = broadcastShapes({ab, bb});
-  if (!batch.ok()) return c.fail(batch.error().message);
-  std::vector<int64_t> odims = *batch;
-  if (!aVec) odims.push_back(M);
-  if (!bVec) odims.push_back(N);
-  RtTensor Y = RtTensor::alloc(intMode ? A0.dtype : A0.dtype, odims);
-  const int64_t nb = numelOf(*batch);
-  const auto as = broadcastStrides(ab, *batch), bs = broadcastStrides(bb, *batch);
-  auto offsetOf = [&](int64_t b, const std::vector<int64_t>& st) {
-    int64_t off = 0;
-    for (size_t d = batch->size(); d-- > 0;) {
-      off += (b % (*batch)[d]) * st[d];
-      b /= (*batch)[d];
-    }
-    return off;
-  };
+  auto shape = matmulShape(A.dims, B.dims);
+  if (!shape.ok()) return c.fail(shape.error().message);
+  const MatMulShape& ms = *shape;
+  const int64_t M = ms.M, K = ms.K, N = ms.N;
+  RtTensor Y = RtTensor::alloc(A0.dtype, ms.out);
+  const int64_t nb = ms.batches();
   if (intMode) {
     for (int64_t b = 0; b < nb; ++b) {
-      const int64_t* pa = A.i() + offsetOf(b, as) * M * K;
-      const int64_t* pb = B.i() + offsetOf(b, bs) * K * N;
+      const int64_t* pa = A.i() + ms.aMatrix(b) * M * K;
+      const int64_t* pb = B.i() + ms.bMatrix(b) * K * N;
       int64_t* py = Y.mi() + b * M * N;
       for (int64_t i = 0; i < M; ++i)
         for (int64_t j = 0; j < N; ++j) {
@@ -241,12 +224,12 @@ Status opMatMul(OpContext& c) {
           py[i * N + j] = s;
         }
     }
-  } else if (bb.empty() || numelOf(bb) == 1) {
+  } else if (ms.bBatch.empty() || numelOf(ms.bBatch) == 1) {
     // B shared by every batch: one GEMM over all rows of A.
     sgemm(false, false, nb * M, N, K, 1.f, A.f(), K, B.f(), N, 0.f, Y.mf(), N);
   } else {
     for (int64_t b = 0; b < nb; ++b)
-      sgemm(false, false, M, N, K, 1.f, A.f() + offsetOf(b, as) * M * K, K, B.f() + offsetOf(b, bs) * K * N, N, 0.f,
+      sgemm(false, false, M, N, K, 1.f, A.f() + ms.aMatrix(b) * M * K, K, B.f() + ms.bMatrix(b) * K * N, N, 0.f,
             Y.mf() + b * M * N, N);
   }
   c.out[0] = std::move(Y);

@@ -319,16 +319,11 @@ Status opQLinearMatMul(OpContext& c) {
   QRange r{};
   int64_t yzp = 0;
   FW_TRY_STATUS(outputQuant(c, 7, outType, r, yzp));
-  std::vector<int64_t> ad = A.dims, bd = B.dims;
-  const bool aVec = ad.size() == 1, bVec = bd.size() == 1;
-  if (aVec) ad.insert(ad.begin(), 1);
-  if (bVec) bd.push_back(1);
-  const int64_t M = ad[ad.size() - 2], K = ad.back(), N = bd.back();
-  if (bd[bd.size() - 2] != K) return c.fail("inner dims differ: " + dimsStr(A.dims) + " x " + dimsStr(B.dims));
-  std::vector<int64_t> ab(ad.begin(), ad.end() - 2), bb(bd.begin(), bd.end() - 2);
-  auto batch = broadcastShapes({ab, bb});
-  if (!batch.ok()) return c.fail(batch.error().message);
-  const int64_t nb = numelOf(*batch), nbA = numelOf(ab), nbB = numelOf(bb);
+  auto shape = matmulShape(A.dims, B.dims);
+  if (!shape.ok()) return c.fail(shape.error().message);
+  const MatMulShape& ms = *shape;
+  const int64_t M = ms.M, K = ms.K, N = ms.N;
+  const int64_t nb = ms.batches(), nbA = numelOf(ms.aBatch), nbB = numelOf(ms.bBatch);
   // a's scale / zero point: per tensor, per row (M values) or per row of every batch (nbA * M);
   // b's: per tensor, per column (N) or per column of every batch (nbB * N).
   const RtTensor &asT = c.input(1), &azT = c.input(2), &bsT = c.input(4), &bzT = c.input(5);
@@ -344,22 +339,10 @@ Status opQLinearMatMul(OpContext& c) {
     return c.fail("a_scale " + dimsStr(asT.dims) + " / a_zero_point " + dimsStr(azT.dims) + " do not match a " + dimsStr(A.dims));
   if (bMode < 0 || bzT.numel() != bsT.numel())
     return c.fail("b_scale " + dimsStr(bsT.dims) + " / b_zero_point " + dimsStr(bzT.dims) + " do not match b " + dimsStr(B.dims));
-  std::vector<int64_t> odims = *batch;
-  if (!aVec) odims.push_back(M);
-  if (!bVec) odims.push_back(N);
-  RtTensor Y = RtTensor::alloc(outType, odims);
-  const auto as = broadcastStrides(ab, *batch), bs = broadcastStrides(bb, *batch);
-  auto offsetOf = [&](int64_t b, const std::vector<int64_t>& st) {
-    int64_t off = 0;
-    for (size_t d = batch->size(); d-- > 0;) {
-      off += (b % (*batch)[d]) * st[d];
-      b /= (*batch)[d];
-    }
-    return off;
-  };
+  RtTensor Y = RtTensor::alloc(outType, ms.out);
   std::vector<int64_t> acc(static_cast<size_t>(N));
   for (int64_t b = 0; b < nb; ++b) {
-    const int64_t oa = offsetOf(b, as), ob = offsetOf(b, bs);
+    const int64_t oa = ms.aMatrix(b), ob = ms.bMatrix(b);
     const int64_t* pa = A.i() + oa * M * K;
     const int64_t* pb = B.i() + ob * K * N;
     int64_t* py = Y.mi() + b * M * N;

@@ -1,6 +1,8 @@
 // The Qt graph view: items per visible box, search, selection and before<->after highlighting, scopes.
 #include <gtest/gtest.h>
 
+#include "tests/ui/SmallNet.h"
+
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
@@ -33,29 +35,8 @@ using fw::NodeId;
 using fw::Shape;
 namespace dg = fw::diagram;
 
-struct Net {
-  std::shared_ptr<Graph> g = std::make_shared<Graph>();
-  NodeId stem = 0, conv1 = 0, relu = 0, add = 0, fc = 0;
-};
-
-Net net() {
-  Net n;
-  Graph& g = *n.g;
-  const Shape s({1, 8, 8, 8});
-  auto x = g.addInput("x", DType::Float32, Shape({1, 3, 8, 8}));
-  auto a = g.addValue("a", DType::Float32, s);
-  auto b = g.addValue("b", DType::Float32, s);
-  auto c = g.addValue("c", DType::Float32, s);
-  auto d = g.addValue("d", DType::Float32, s);
-  auto y = g.addValue("y", DType::Float32, Shape({1, 10}));
-  n.stem = g.addNode("Conv", {x}, {a}, {}, "stem_conv");
-  n.conv1 = g.addNode("Conv", {a}, {b}, {}, "layer1/0/conv1");
-  n.relu = g.addNode("Relu", {b}, {c}, {}, "layer1/0/relu");
-  n.add = g.addNode("Add", {c, a}, {d}, {}, "layer1/1/add");
-  n.fc = g.addNode("MatMul", {d}, {y}, {}, "head/fc");
-  g.addOutput(y);
-  return n;
-}
+using Net = fwtest::SmallNet;
+Net net() { return fwtest::smallScopedNet(); }
 
 bool laidOut(fwui::GraphView& v, QSignalSpy& finished, QSignalSpy& failed) {
   if (finished.count() == 0 && failed.count() == 0) finished.wait(30000);
@@ -77,7 +58,7 @@ TEST(GraphView, OneItemPerVisibleBoxAndEdgesWithArrows) {
   v.resize(800, 600);
   QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
   QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
-  v.setGraph(n.g);
+  v.setGraph(n.graph);
   EXPECT_TRUE(v.isLayoutRunning());
   ASSERT_TRUE(laidOut(v, finished, failed)) << (failed.isEmpty() ? "" : failed.front().front().toString().toStdString());
   EXPECT_FALSE(v.isLayoutRunning());
@@ -105,7 +86,7 @@ TEST(GraphView, SearchSelectsAndEmitsNodeNames) {
   v.resize(800, 600);
   QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
   QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
-  v.setGraph(n.g);
+  v.setGraph(n.graph);
   ASSERT_TRUE(laidOut(v, finished, failed));
   QSignalSpy selected(&v, &fwui::GraphView::selectionChanged);
   ASSERT_TRUE(v.search("relu"));  // by op type / name, case-insensitive
@@ -128,8 +109,8 @@ TEST(GraphView, SelectingAKernelHighlightsItsNodesInTheBeforeView) {
   QSignalSpy af(&after, &fwui::GraphView::layoutFinished), ax(&after, &fwui::GraphView::layoutFailed);
   dg::Grouping grouping;
   grouping.kernels.push_back({"conv1_relu", {n.conv1, n.relu}, "cube", 5.0, ""});
-  before.setGraph(n.g);
-  after.setGraph(n.g, grouping);
+  before.setGraph(n.graph);
+  after.setGraph(n.graph, grouping);
   ASSERT_TRUE(laidOut(before, bf, bx));
   ASSERT_TRUE(laidOut(after, af, ax));
   EXPECT_EQ(itemCount(after.graphScene()), 6);  // kernel + 3 nodes + I/O
@@ -165,7 +146,7 @@ TEST(GraphView, ExpandingACollapsedScopeRelaysOut) {
   QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
   dg::DiagramOptions o;
   o.collapseDepth = 1;
-  v.setGraph(n.g, std::nullopt, o);
+  v.setGraph(n.graph, std::nullopt, o);
   ASSERT_TRUE(laidOut(v, finished, failed));
   auto* s = v.graphScene();
   EXPECT_EQ(itemCount(s), 5);
@@ -192,7 +173,7 @@ TEST(GraphView, ZoomAndFit) {
   v.resize(400, 300);
   QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
   QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
-  v.setGraph(n.g);
+  v.setGraph(n.graph);
   ASSERT_TRUE(laidOut(v, finished, failed));
   v.setZoom(1.0);
   v.zoomIn();
@@ -214,7 +195,7 @@ TEST(GraphView, SceneDrawsBoxesAndText) {
   QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
   dg::Grouping grouping;
   grouping.kernels.push_back({"conv1_relu", {n.conv1, n.relu}, "cube", 5.0, ""});
-  v.setGraph(n.g, grouping);
+  v.setGraph(n.graph, grouping);
   ASSERT_TRUE(laidOut(v, finished, failed));
   v.graphScene()->itemForNodeName("head/fc")->setSelected(true);
   v.highlightNodes({"layer1/0/conv1"});
