@@ -16,6 +16,7 @@ These files are MADE HERE from genuine exports; they are not converter output:
                                     0.05 with zero point 128; 0.4 for the output of the last QLinearConv
   derived_oww_embedding_qlinear.onnx  same, operator-oriented: QLinearConv (u8 act, s8 per-channel
                                     weights, int32 bias) between QuantizeLinear/DequantizeLinear
+Quantized weights are 7-bit (+-63) so that no CPU's integer kernels saturate (see W_QMAX).
 Output is deterministic for a given onnx/numpy version.
 """
 import os
@@ -84,11 +85,18 @@ def fp16(src, dst):
     onnx.save(m, dst)
 
 
+# Weights use 7 bits (+-63), not the full int8 range. ONNX Runtime's u8s8 integer kernels use VPMADDUBSW
+# on x86-64 CPUs without VNNI, which adds two u8*s8 products into a SATURATING int16: 255*127*2 = 64770
+# overflows, 255*63*2 = 32130 cannot. With 7-bit weights the reference is exact by construction on every
+# x86-64 CPU (AVX2-only and AVX-512/VNNI alike); ORT's quantization docs advise the same (reduce_range).
+W_QMAX = 63
+
+
 def quantize_weight(w):
-    """per-output-channel symmetric int8"""
+    """per-output-channel symmetric, 7-bit magnitude (see W_QMAX)"""
     flat = np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
-    scale = np.where(flat > 0, flat / 127.0, 1.0).astype(np.float32)
-    q = np.clip(np.round(w / scale.reshape(-1, *([1] * (w.ndim - 1)))), -127, 127).astype(np.int8)
+    scale = np.where(flat > 0, flat / float(W_QMAX), 1.0).astype(np.float32)
+    q = np.clip(np.round(w / scale.reshape(-1, *([1] * (w.ndim - 1)))), -W_QMAX, W_QMAX).astype(np.int8)
     return q, scale
 
 

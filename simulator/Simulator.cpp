@@ -69,7 +69,152 @@ Result<std::vector<size_t>> scheduleGroups(const Graph& g, const std::vector<Ker
   return order;
 }
 
+bool isControlGroup(const Graph& g, const KernelGroup& kg) {
+  return kg.members.size() == 1 && opFamily(g.node(kg.members[0]).opType) == OpFamily::ControlFlow;
+}
+
+Result<SimResult> simulateImpl(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
+                               const SimOptions& opts, const std::string& prefix);
+
+// The body kernels a control-flow node runs, timed once and scaled by the trip count.
+struct ControlCost {
+  std::vector<KernelTiming> kernels;
+  double peakActivationBytes = 0;  // the body's own activations, live while it runs
+  double weightBytes = 0;          // weights held by the body
+  std::vector<std::string> notes, warnings;
+};
+
+Result<ControlCost> costControl(const Graph& g, NodeId id, const HwProfile& hw, const SimOptions& opts,
+                                const std::string& prefix) {
+  const Node& n = g.node(id);
+  const std::string path = prefix.empty() ? n.name : prefix + "/" + n.name;
+  const ExecTrace::ControlFlow* cf = nullptr;
+  if (opts.trace) {
+    auto it = opts.trace->controlFlow.find(path);
+    if (it != opts.trace->controlFlow.end()) cf = &it->second;
+  }
+  auto simBody = [&](const std::string& attr) -> Result<SimResult> {
+    GraphPtr body = n.attrs.getGraph(attr);
+    if (!body) return Error::badInput("node '" + path + "' (" + n.opType + "): missing attribute '" + attr + "'");
+    const std::string scope = path + "/" + attr;
+    std::vector<KernelGroup> groups;
+    if (opts.bodyGroups) {
+      auto it = opts.bodyGroups->find(scope);
+      if (it != opts.bodyGroups->end()) groups = it->second;
+    }
+    if (groups.empty()) {
+      FW_ASSIGN_OR_RETURN(groups, unfusedGroups(*body));
+    }
+    return simulateImpl(*body, groups, hw, opts, scope);
+  };
+  ControlCost cc;
+  auto take = [&](SimResult&& r, int64_t repeats, const std::string& note) {
+    cc.notes.push_back(path + ": " + note);
+    for (auto& w : r.warnings) cc.warnings.push_back(std::move(w));
+    for (auto& nn : r.controlFlowNotes) cc.notes.push_back(std::move(nn));
+    cc.peakActivationBytes = r.peakActivationBytes;
+    cc.weightBytes = r.weightBytes;
+    for (auto& t : r.kernels) {
+      if (repeats != 1) {
+        t.repeats *= repeats;
+        t.cycles *= repeats;
+        t.cubeCycles *= repeats;
+        t.vectorCycles *= repeats;
+        t.transferCycles *= repeats;
+        t.fillCycles *= repeats;
+        t.launchCycles *= repeats;
+        t.hostDispatchUs *= static_cast<double>(repeats);
+        t.durUs *= static_cast<double>(repeats);
+        t.flops *= static_cast<double>(repeats);
+        t.hbmBytes *= static_cast<double>(repeats);
+        t.weightBytes *= static_cast<double>(repeats);
+        t.inputBytes *= static_cast<double>(repeats);
+        t.outputBytes *= static_cast<double>(repeats);
+        t.rereadBytes *= static_cast<double>(repeats);
+        t.spillBytes *= static_cast<double>(repeats);
+      }
+      cc.kernels.push_back(std::move(t));
+    }
+  };
+
+  if (n.opType == "If") {
+    ControlFlowPolicy pol = opts.controlFlow;
+    std::string why = controlFlowPolicyName(pol);
+    if (pol == ControlFlowPolicy::Trace) {
+      if (!cf || cf->runs == 0)
+        return Error::badInput("node '" + path + "' (If): the traced run did not reach it, so the branch it takes is "
+                               "unknown; choose one with --control-flow then|else|max");
+      pol = cf->thenRuns >= cf->elseRuns ? ControlFlowPolicy::Then : ControlFlowPolicy::Else;
+      if (cf->thenRuns > 0 && cf->elseRuns > 0)
+        why = "trace: " + std::to_string(cf->thenRuns) + " then / " + std::to_string(cf->elseRuns) + " else runs";
+    }
+    if (pol == ControlFlowPolicy::Max) {
+      FW_ASSIGN_OR_RETURN(SimResult a, simBody("then_branch"));
+      FW_ASSIGN_OR_RETURN(SimResult b, simBody("else_branch"));
+      const bool thenSlower = a.latencyCycles >= b.latencyCycles;
+      take(thenSlower ? std::move(a) : std::move(b), 1,
+           std::string(thenSlower ? "then_branch" : "else_branch") + " (max: the slower branch)");
+      return cc;
+    }
+    const std::string attr = pol == ControlFlowPolicy::Then ? "then_branch" : "else_branch";
+    FW_ASSIGN_OR_RETURN(SimResult r, simBody(attr));
+    take(std::move(r), 1, attr + " (" + why + ")");
+    return cc;
+  }
+
+  // Loop / Scan: the body once, times the trip count.
+  int64_t trips = -1;
+  std::string source;
+  if (cf && cf->runs > 0) {
+    trips = (cf->trips + cf->runs / 2) / cf->runs;
+    source = "trace";
+  } else if (n.opType == "Loop") {
+    const Tensor* m = n.inputs.empty() || n.inputs[0] == kNoId ? nullptr : g.constantOf(n.inputs[0]);
+    const bool noCond = n.inputs.size() < 2 || n.inputs[1] == kNoId;
+    if (m && m->numel() == 1 && noCond) {
+      trips = m->getInt64(0);
+      source = "constant trip count";
+    }
+  } else if (n.opType == "Scan") {
+    const int64_t nScan = n.attrs.intOr("num_scan_inputs", 0);
+    const size_t first = n.inputs.size() - static_cast<size_t>(std::max<int64_t>(nScan, 0));
+    if (nScan > 0 && first < n.inputs.size() && n.inputs[first] != kNoId) {
+      const auto axes = n.attrs.getInts("scan_input_axes").value_or(std::vector<int64_t>{});
+      const Value& x = g.value(n.inputs[first]);
+      auto dims = x.initializer ? std::optional<std::vector<int64_t>>(x.initializer->dims()) : x.shape.ints();
+      int64_t ax = axes.empty() ? 0 : axes[0];
+      if (dims && ax < 0) ax += static_cast<int64_t>(dims->size());
+      if (dims && ax >= 0 && ax < static_cast<int64_t>(dims->size())) {
+        trips = (*dims)[static_cast<size_t>(ax)];
+        source = "scanned length";
+      }
+    }
+  }
+  if (trips < 0)
+    return Error::badInput("node '" + path + "' (" + n.opType + "): the trip count is not known without a traced run; "
+                           "the traced run failed or was not made (see the warnings)");
+  FW_ASSIGN_OR_RETURN(SimResult r, simBody("body"));
+  take(std::move(r), trips, std::to_string(trips) + " trips (" + source + ")");
+  return cc;
+}
+
 }  // namespace
+
+const char* controlFlowPolicyName(ControlFlowPolicy p) {
+  switch (p) {
+    case ControlFlowPolicy::Trace: return "trace";
+    case ControlFlowPolicy::Then: return "then";
+    case ControlFlowPolicy::Else: return "else";
+    case ControlFlowPolicy::Max: return "max";
+  }
+  return "?";
+}
+
+Result<ControlFlowPolicy> parseControlFlowPolicy(const std::string& s) {
+  for (auto p : {ControlFlowPolicy::Trace, ControlFlowPolicy::Then, ControlFlowPolicy::Else, ControlFlowPolicy::Max})
+    if (s == controlFlowPolicyName(p)) return p;
+  return Error::badInput("--control-flow '" + s + "': expected trace, then, else or max");
+}
 
 Result<std::vector<KernelGroup>> unfusedGroups(const Graph& g) {
   FW_ASSIGN_OR_RETURN(auto order, g.topoOrder());
@@ -81,6 +226,13 @@ Result<std::vector<KernelGroup>> unfusedGroups(const Graph& g) {
 
 Result<SimResult> simulate(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
                            const SimOptions& opts) {
+  return simulateImpl(g, groups, hw, opts, "");
+}
+
+namespace {
+
+Result<SimResult> simulateImpl(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
+                               const SimOptions& opts, const std::string& prefix) {
   SimResult r;
   r.hwName = hw.name;
   r.peakFlops = hw.peakFlops();
@@ -118,25 +270,62 @@ Result<SimResult> simulate(const Graph& g, const std::vector<KernelGroup>& group
   // --- cost every kernel and lay them out on one stream ----------------------------------------
   std::vector<KernelCost> costs;
   costs.reserve(order.size());
-  for (size_t gi : order) {
-    FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, groups[gi], hw, &r.warnings));
+  std::vector<std::vector<KernelTiming>> bodyKernels(order.size());  // control-flow steps: what runs
+  std::vector<double> bodyPeak(order.size(), 0.0);
+  for (size_t s = 0; s < order.size(); ++s) {
+    const KernelGroup& kg = groups[order[s]];
+    if (isControlGroup(g, kg)) {
+      FW_ASSIGN_OR_RETURN(ControlCost cc, costControl(g, kg.members[0], hw, opts, prefix));
+      KernelCost kc;
+      kc.timing.name = kg.name;
+      kc.timing.members = kg.members;
+      kc.timing.ops = {g.node(kg.members[0]).opType};
+      kc.timing.nodes = {g.node(kg.members[0]).name};
+      kc.timing.origins = kg.origins.empty() ? kc.timing.nodes : kg.origins;
+      std::vector<char> inGroup(g.nodeCapacity(), 0);
+      inGroup[static_cast<size_t>(kg.members[0])] = 1;
+      kc.boundary = groupBoundary(g, kg.members, inGroup);
+      bodyKernels[s] = std::move(cc.kernels);
+      bodyPeak[s] = cc.peakActivationBytes;
+      r.weightBytes += cc.weightBytes;
+      for (auto& w : cc.warnings)
+        if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(std::move(w));
+      for (auto& nn : cc.notes) r.controlFlowNotes.push_back(std::move(nn));
+      costs.push_back(std::move(kc));
+      continue;
+    }
+    FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, kg, hw, &r.warnings));
+    if (!prefix.empty()) {
+      kc.timing.name = prefix + "/" + kc.timing.name;
+      kc.timing.scope = prefix;
+    }
     costs.push_back(std::move(kc));
   }
   const int64_t dispatch = opts.mode == SimMode::Eager ? hw.usToCycles(hw.hostDispatchUs) : 0;
   int64_t device = 0, host = 0, busy = 0;
-  for (KernelCost& kc : costs) {
-    KernelTiming& t = kc.timing;
-    host += dispatch;  // eager: the host issues operators one after another, asynchronously
-    t.hostDispatchUs = hw.cyclesToUs(static_cast<double>(dispatch));
-    const int64_t start = std::max(device, host);
+  // Lays one kernel out on the stream. A row folding `repeats` loop iterations holds their total
+  // cycles; in eager mode each iteration is dispatched on its own.
+  auto place = [&](KernelTiming& t) {
+    const int64_t hostBefore = host;
+    host += dispatch * t.repeats;  // eager: the host issues operators one after another, asynchronously
+    t.hostDispatchUs = hw.cyclesToUs(static_cast<double>(dispatch * t.repeats));
+    const int64_t start = std::max(device, hostBefore + dispatch);
     if (t.unit != Unit::None && start > device && dispatch > 0) t.bound = Bound::Host;
     t.startCycle = t.unit == Unit::None ? std::max(device, opts.mode == SimMode::Eager ? host : device) : start;
-    if (t.unit != Unit::None) device = start + t.cycles;
+    if (t.unit != Unit::None) device = std::max(start + t.cycles, t.repeats > 1 ? host : start);
     busy += t.cycles - t.launchCycles;
     t.startUs = hw.cyclesToUs(static_cast<double>(t.startCycle));
     t.durUs = hw.cyclesToUs(static_cast<double>(t.cycles));
     r.hbmBytes += t.hbmBytes;
     r.flops += t.flops;
+  };
+  for (size_t s = 0; s < costs.size(); ++s) {
+    if (bodyKernels[s].empty() && !isControlGroup(g, groups[order[s]])) {
+      place(costs[s].timing);
+      continue;
+    }
+    costs[s].timing.startCycle = std::max(device, host);
+    for (KernelTiming& t : bodyKernels[s]) place(t);
   }
   r.latencyCycles = std::max(device, host);
   r.latencyUs = hw.cyclesToUs(static_cast<double>(r.latencyCycles));
@@ -162,7 +351,8 @@ Result<SimResult> simulate(const Graph& g, const std::vector<KernelGroup>& group
       const Node& pn = g.node(p);
       const auto step = static_cast<size_t>(stepOfGroup[static_cast<size_t>(groupOf[static_cast<size_t>(p)])]);
       const bool alias = isView[step] && pn.opType != "Shape" && pn.opType != "Size" &&
-                         pn.opType != "Constant" && !pn.inputs.empty() && pn.inputs[0] != kNoId;
+                         pn.opType != "Constant" && opFamily(pn.opType) != OpFamily::ControlFlow &&
+                         !pn.inputs.empty() && pn.inputs[0] != kNoId;
       if (alias) res = root(pn.inputs[0]);
     }
     rootMemo[static_cast<size_t>(v)] = res;
@@ -199,7 +389,7 @@ Result<SimResult> simulate(const Graph& g, const std::vector<KernelGroup>& group
   for (size_t s = 0; s < order.size(); ++s) {
     live += delta[s];
     // Spilled intermediates sit in HBM while their kernel runs (spill bytes count write + read).
-    r.peakActivationBytes = std::max(r.peakActivationBytes, live + costs[s].timing.spillBytes / 2);
+    r.peakActivationBytes = std::max(r.peakActivationBytes, live + costs[s].timing.spillBytes / 2 + bodyPeak[s]);
   }
   std::vector<char> weightSeen(g.values().size(), 0);
   for (NodeId n : topo)
@@ -215,10 +405,18 @@ Result<SimResult> simulate(const Graph& g, const std::vector<KernelGroup>& group
                          " GB exceeds the profile's capacity");
 
   r.kernels.reserve(costs.size());
-  for (KernelCost& kc : costs) r.kernels.push_back(std::move(kc.timing));
+  for (size_t s = 0; s < costs.size(); ++s) {
+    if (isControlGroup(g, groups[order[s]])) {
+      for (KernelTiming& t : bodyKernels[s]) r.kernels.push_back(std::move(t));
+      continue;
+    }
+    r.kernels.push_back(std::move(costs[s].timing));
+  }
   logger()->debug("simulated {} kernels on {} ({} mode): {:.1f} us", r.kernels.size(), hw.name,
                  simModeName(opts.mode), r.latencyUs);
   return r;
 }
+
+}  // namespace
 
 }  // namespace fw::sim

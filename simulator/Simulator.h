@@ -7,9 +7,11 @@
 // initializer is a weight). The same graph simulated with unfusedGroups() is the "before" run.
 // The cost model is documented in simulator/README.md.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "core/exec/Executor.h"
 #include "core/ir/Graph.h"
 #include "core/util/Result.h"
 #include "simulator/HwProfile.h"
@@ -35,9 +37,22 @@ const char* unitName(Unit u);    // "none", "cube", "vector", "cube+vector"
 const char* boundName(Bound b);  // "none", "compute", "memory", "launch", "host"
 const char* simModeName(SimMode m);
 
+// Which branch of an If is timed. Trace: the branch the traced run took (ExecTrace, from the
+// reference executor on the seeded sample inputs); Then/Else: always that branch; Max: the slower.
+enum class ControlFlowPolicy { Trace, Then, Else, Max };
+const char* controlFlowPolicyName(ControlFlowPolicy p);  // "trace", "then", "else", "max"
+Result<ControlFlowPolicy> parseControlFlowPolicy(const std::string& s);
+
 struct SimOptions {
   SimMode mode = SimMode::Graph;
   int64_t batch = 1;  // samples per run, for throughput (the graph's shapes already carry it)
+  // Control flow (If/Loop/Scan): the simulator times the body kernels of the path that would run,
+  // named "<scope>/<kernel>" (scope as in ExecTrace: "If_3/then_branch"). Loop/Scan trip counts come
+  // from the trace, else from a constant trip count / the scanned input's static length.
+  ControlFlowPolicy controlFlow = ControlFlowPolicy::Trace;
+  const ExecTrace* trace = nullptr;
+  // Kernel groups of each body by scope; a body without an entry runs one kernel per node.
+  const std::map<std::string, std::vector<KernelGroup>>* bodyGroups = nullptr;
 };
 
 // One kernel of the schedule. Cycle fields are integers at the profile's clock (exact for tests);
@@ -61,6 +76,8 @@ struct KernelTiming {
   int64_t workingSetBytes = 0;     // UB bytes of the smallest vector tile (0 for pure cube kernels)
   bool spilled = false;            // working set exceeded UB: pays spill traffic
   double hostDispatchUs = 0;       // eager mode: host time to dispatch this kernel's operator
+  std::string scope;               // subgraph body it runs in ("If_3/then_branch"), "" at top level
+  int64_t repeats = 1;             // loop bodies: iterations folded into this row (times are totals)
 };
 
 struct SimResult {
@@ -80,6 +97,7 @@ struct SimResult {
   double flops = 0;
   std::vector<KernelTiming> kernels;  // in schedule order
   std::vector<std::string> warnings;
+  std::vector<std::string> controlFlowNotes;  // "If_3: then_branch (trace)", "Loop_2: 16 trips (trace)"
 };
 
 // One kernel per live node, in topological order. Views get their own (zero-cost) group too.
@@ -87,7 +105,8 @@ Result<std::vector<KernelGroup>> unfusedGroups(const Graph& g);
 
 // Simulates `groups` (which must cover every live node exactly once and be acyclic) on `hw`.
 // Eager mode requires single-node groups (eager dispatches every operator on its own).
-// Errors (BadInput) name the node and value: missing shapes, control flow, a bad grouping.
+// Errors (BadInput) name the node and value: missing shapes, a control-flow path nobody can tell
+// (no trace and no constant trip count), a bad grouping.
 Result<SimResult> simulate(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
                            const SimOptions& opts = {});
 

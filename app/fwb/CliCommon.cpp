@@ -46,6 +46,36 @@ fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* re
   return fw::loadModel(a.model, opts, report);
 }
 
+fw::Result<PreparedModel> prepareModelFromArgs(const ModelArgs& a, const std::vector<fw::ShapeOverride>& extra,
+                                               int threads) {
+  PreparedModel p;
+  FW_ASSIGN_OR_RETURN(p.model, loadModelFromArgs(a, &p.report));
+  if (!extra.empty()) FW_TRY_STATUS(fw::inferShapes(p.model, extra, false, &p.report.warnings));
+  fw::ResolveOptions ro;
+  ro.threads = threads;
+  auto r = fw::resolveShapes(p.model, ro);
+  if (!r.ok()) return r.error().context(p.model.sourcePath);
+  p.shapes = std::move(r).value();
+  return p;
+}
+
+void printShapeNotes(const PreparedModel& p) {
+  const auto& s = p.shapes;
+  if (const auto line = s.bindingLine(); !line.empty()) std::fprintf(stderr, "fwb: %s\n", line.c_str());
+  if (!s.tracedValues.empty()) {
+    std::string names;
+    for (size_t k = 0; k < s.tracedValues.size() && k < 4; ++k) names += (k ? ", " : "") + s.tracedValues[k];
+    if (s.tracedValues.size() > 4) names += ", ... (" + std::to_string(s.tracedValues.size() - 4) + " more)";
+    std::fprintf(stderr, "fwb: note: %zu value shape(s) depend on data and come from the traced run (seed 1): %s\n",
+                 s.tracedValues.size(), names.c_str());
+  }
+  if (!s.traceError.empty())
+    std::fprintf(stderr, "fwb: warning: the traced run (for data-dependent shapes and control flow) failed: %s\n",
+                 s.traceError.c_str());
+  for (const auto& w : p.report.warnings) std::fprintf(stderr, "fwb: warning: %s\n", w.c_str());
+  for (const auto& w : s.warnings) std::fprintf(stderr, "fwb: warning: %s\n", w.c_str());
+}
+
 bool FusionArgs::anySwitch() const {
   return !enable.empty() || !disable.empty() || !exclude.empty() || !enableClusterOps.empty() ||
          !disableClusterOps.empty() || !config.empty() || !flags.empty() || minSaving >= 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/io/ModelSource.h"
+#include "core/shape/ShapeResolve.h"
 #include "core/util/Result.h"
 #include "fusion/FusionTypes.h"
 
@@ -24,6 +25,20 @@ struct ModelArgs {
 };
 void addModelArgs(CLI::App* cmd, ModelArgs& a, bool withBatch = true);
 fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* report = nullptr);
+
+// A model ready for fusing and simulating: loaded, its open dims bound by the documented default,
+// every value's shape resolved (core/shape/ShapeResolve.h). The verbs fuse, verify, simulate, render
+// and demo use this; `fwb info` shows the model as stored (symbolic dims by name).
+struct PreparedModel {
+  fw::Model model;
+  fw::ShapeResolution shapes;
+  fw::ImportReport report;
+};
+// `extra` binds inputs after the user's switches (verify --input-dir: the given tensors' shapes).
+fw::Result<PreparedModel> prepareModelFromArgs(const ModelArgs& a, const std::vector<fw::ShapeOverride>& extra = {},
+                                               int threads = 0);
+// Writes the binding line, the values shaped by the traced run and import warnings to stderr.
+void printShapeNotes(const PreparedModel& p);
 
 // Fusion switches every fusing verb takes (fuse, verify, simulate, render): -O, --enable/--disable
 // (alias --enable-pass/--disable-pass), --exclude-node, --enable/--disable-cluster-ops, --config,

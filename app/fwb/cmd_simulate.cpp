@@ -1,6 +1,8 @@
-// fwb simulate MODEL [-O L] [--hw H] [--batch N] [--mode graph|eager] [--json F] [--csv F] [--trace F]
+// fwb simulate MODEL [-O L] [--hw H] [--batch N] [--mode graph|eager] [--control-flow P] [--json F] [--csv F]
+//              [--trace F]
 // Times the model on a simulated Ascend NPU (fw_sim) and prints each kernel beside the unfused run.
 #include <cstdlib>
+#include <map>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -22,18 +24,19 @@ namespace {
 struct Plan {
   fw::Model model;
   std::vector<fw::sim::KernelGroup> groups;
+  std::map<std::string, std::vector<fw::sim::KernelGroup>> bodies;  // fused subgraph bodies by scope
 };
 
 // The seam between fw_fusion and fw_sim: fusion kernels become simulator kernel groups.
 fw::Result<Plan> planFor(const fw::Model& model, const FusionArgs& a, bool eager) {
   if (eager || (a.optLevel == 0 && !a.anySwitch())) {
     FW_ASSIGN_OR_RETURN(auto groups, fw::sim::unfusedGroups(*model.graph));
-    return Plan{model, std::move(groups)};
+    return Plan{model, std::move(groups), {}};
   }
   FW_ASSIGN_OR_RETURN(auto fo, fusionOptionsFromArgs(a));
   FW_TRY_STATUS(checkExcludedNodes(fo, model));
   FW_ASSIGN_OR_RETURN(auto fused, fw::fusion::fuseModel(model, fo));
-  Plan p{std::move(fused.rewritten), fw::kernelGroups(fused)};
+  Plan p{fused.rewritten, fw::kernelGroups(fused), fw::bodyKernelGroups(fused)};
   return p;
 }
 
@@ -65,6 +68,7 @@ void addSimulateCommand(CLI::App& app) {
   auto csvOut = std::make_shared<std::string>();
   auto traceOut = std::make_shared<std::string>();
   auto rows = std::make_shared<size_t>(0);
+  auto cflow = std::make_shared<std::string>("trace");
   addModelArgs(cmd, *args);
   addFusionArgs(cmd, *fa);
   cmd->add_option("--mode", *mode, "graph: whole graph compiled, one launch per kernel; "
@@ -75,28 +79,46 @@ void addSimulateCommand(CLI::App& app) {
   cmd->add_option("--csv", *csvOut, "write one CSV row per kernel to FILE");
   cmd->add_option("--trace", *traceOut, "write a Chrome trace (Perfetto, chrome://tracing) to FILE");
   cmd->add_option("--rows", *rows, "show at most N kernels in the table (0 = all)");
+  cmd->add_option("--control-flow", *cflow,
+                  "which If branch is timed: trace (the branch a run on the seeded sample inputs takes), "
+                  "then, else, or max (the slower one); loops use the traced trip count")
+      ->check(CLI::IsMember({"trace", "then", "else", "max"}))
+      ->capture_default_str();
   setRunner(cmd, [=]() {
     auto hw = fw::sim::resolveHwProfile(fa->hw);
     if (!hw.ok()) return fail(hw.error());
     const bool eager = *mode == "eager";
     if (eager && ((fa->levelGiven() && fa->optLevel > 0) || fa->anySwitch()))
       return failUsage("--mode eager dispatches every original operator without fusion; drop -O/fusion switches");
-    fw::ImportReport report;
-    auto m = loadModelFromArgs(*args, &report);
-    if (!m.ok()) return fail(m.error());
+    auto pm = prepareModelFromArgs(*args);
+    if (!pm.ok()) return fail(pm.error());
+    printShapeNotes(*pm);
+    const fw::Model* m = &pm->model;
     const fw::Graph& g = *m->graph;
+    auto explain = [&](const fw::Error& e) {
+      fw::Error out = e.context(m->sourcePath);
+      if (!pm->shapes.traceError.empty())
+        out.message += " (the traced run that could have told failed: " + pm->shapes.traceError + ")";
+      return fail(out);
+    };
 
     fw::sim::SimOptions opts;
     opts.batch = batchOf(*args, *m);
+    opts.trace = &pm->shapes.trace;
+    opts.controlFlow = fw::sim::parseControlFlowPolicy(*cflow).value();
     auto plan = planFor(*m, *fa, eager);
     if (!plan.ok()) return fail(plan.error());
     auto unfused = fw::sim::unfusedGroups(g);
     if (!unfused.ok()) return fail(unfused.error());
     auto before = fw::sim::simulate(g, *unfused, *hw, opts);
-    if (!before.ok()) return fail(before.error().context(m->sourcePath));
+    if (!before.ok()) return explain(before.error());
     opts.mode = eager ? fw::sim::SimMode::Eager : fw::sim::SimMode::Graph;
+    opts.bodyGroups = &plan->bodies;
     auto after = fw::sim::simulate(*plan->model.graph, plan->groups, *hw, opts);
-    if (!after.ok()) return fail(after.error().context(m->sourcePath));
+    if (!after.ok()) return explain(after.error());
+    const auto& notes = after->controlFlowNotes;
+    for (size_t k = 0; k < notes.size() && k < 6; ++k) std::fprintf(stderr, "fwb: control flow: %s\n", notes[k].c_str());
+    if (notes.size() > 6) std::fprintf(stderr, "fwb: control flow: ... (%zu more; --json lists every kernel)\n", notes.size() - 6);
 
     if (*jsonOut == "-") {
       auto st = writeOutput("-", fw::sim::toJson(*after).dump(2) + "\n");
@@ -117,7 +139,6 @@ void addSimulateCommand(CLI::App& app) {
       auto st = fw::sim::writeChromeTrace(*traceOut, *after);
       if (!st.ok()) return fail(st.error());
     }
-    for (const auto& w : report.warnings) std::fprintf(stderr, "fwb: warning: %s\n", w.c_str());
     return kOk;
   });
 }

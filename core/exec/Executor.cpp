@@ -8,6 +8,7 @@
 #include <cctype>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -61,6 +62,8 @@ struct Scope {
   const Graph* graph = nullptr;
   std::vector<RtTensor>* vals = nullptr;
   const Scope* parent = nullptr;
+  std::string path;  // "" at top level, "If_3/then_branch" in a body (ExecTrace paths)
+  bool traced = true;  // false inside function bodies (fused kernels): their names are not the model's
 
   const RtTensor* lookup(const std::string& name) const {
     for (const Scope* s = this; s; s = s->parent) {
@@ -80,11 +83,12 @@ class Interpreter {
   std::map<std::string, Tensor> intermediates;
 
   Result<std::vector<RtTensor>> run(const Graph& g, const std::vector<RtTensor>& inputs,
-                                    const Scope* parent, const Attributes* callerAttrs, bool top) {
+                                    const Scope* parent, const Attributes* callerAttrs, bool top,
+                                    std::string path = {}, bool traced = true) {
     const Plan* plan = nullptr;
     FW_ASSIGN_OR_RETURN(plan, planFor(g));
     std::vector<RtTensor> vals(g.values().size());
-    Scope scope{&g, &vals, parent};
+    Scope scope{&g, &vals, parent, std::move(path), traced};
 
     const auto& gin = g.inputs();
     for (size_t k = 0; k < gin.size(); ++k) {
@@ -97,6 +101,9 @@ class Interpreter {
         return Error::badInput("graph '" + g.name + "': no value given for input '" + v.name + "'");
       }
     }
+    if (opts_.trace && opts_.trace->recordShapes && traced)
+      for (ValueId in : gin)
+        recordShape(scope.path, g.value(in).name, vals[static_cast<size_t>(in)].dims, vals[static_cast<size_t>(in)].dtype);
     for (const auto& v : g.values())
       if (v.initializer && !vals[static_cast<size_t>(v.id)].defined())
         vals[static_cast<size_t>(v.id)] = RtTensor::fromTensor(*v.initializer);
@@ -205,7 +212,7 @@ class Interpreter {
       if (!fn->body) return Error::badInput("function '" + fn->name + "' has no body");
       std::vector<RtTensor> args;
       for (const RtTensor* t : in) args.push_back(t ? *t : RtTensor());
-      auto r = run(*fn->body, args, nullptr, attrs, false);
+      auto r = run(*fn->body, args, nullptr, attrs, false, scope.path, false);
       if (!r.ok())
         return r.error().context("node '" + node.name + "' (function " +
                                  (node.domain.empty() ? "" : node.domain + ":") + node.opType + ")");
@@ -223,20 +230,52 @@ class Interpreter {
         return Error::badInput("node '" + node.name + "' (" + node.opType + "): output " + std::to_string(k) +
                                " ('" + g.value(o).name + "') is not supported by the reference executor");
       if (top && opts_.keepIntermediates) intermediates[g.value(o).name] = outs[k].toTensor();
+      if (opts_.trace && opts_.trace->recordShapes && scope.traced) recordShape(scope.path, g.value(o).name, outs[k].dims, outs[k].dtype);
       vals[static_cast<size_t>(o)] = std::move(outs[k]);
     }
     return {};
   }
 
+  void recordShape(const std::string& path, const std::string& name, const std::vector<int64_t>& dims, DType dtype) {
+    std::lock_guard<std::mutex> lock(traceMutex_);
+    opts_.trace->dtypes[ExecTrace::key(path, name)] = dtype;
+    auto [it, fresh] = opts_.trace->shapes.try_emplace(ExecTrace::key(path, name), dims);
+    if (!fresh && it->second != dims) {
+      opts_.trace->varying.insert(it->first);
+      it->second = dims;
+    }
+  }
+
+ public:
+  void recordControlFlow(const Scope& scope, const Node& node, int branch, int64_t trips) {
+    if (!opts_.trace || !scope.traced) return;
+    std::lock_guard<std::mutex> lock(traceMutex_);
+    auto& cf = opts_.trace->controlFlow[scope.path.empty() ? node.name : scope.path + "/" + node.name];
+    cf.opType = node.opType;
+    ++cf.runs;
+    if (branch == 1) ++cf.thenRuns;
+    if (branch == 0) ++cf.elseRuns;
+    cf.trips += trips;
+  }
+
+ private:
   const Model& model_;
   const ExecOptions& opts_;
   int64_t opset_;
+  std::mutex traceMutex_;
   std::mutex planMutex_;
   std::unordered_map<const Graph*, Plan> plans_;
 };
 
-Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const std::vector<RtTensor>& inputs) {
-  return ctx.interp->run(g, inputs, static_cast<const Scope*>(ctx.scope), nullptr, false);
+Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const std::vector<RtTensor>& inputs,
+                                          const std::string& attr) {
+  const auto* scope = static_cast<const Scope*>(ctx.scope);
+  std::string path = (scope->path.empty() ? "" : scope->path + "/") + ctx.node.name + "/" + attr;
+  return ctx.interp->run(g, inputs, scope, nullptr, false, std::move(path), scope->traced);
+}
+
+void traceControlFlow(OpContext& ctx, int branch, int64_t trips) {
+  ctx.interp->recordControlFlow(*static_cast<const Scope*>(ctx.scope), ctx.node, branch, trips);
 }
 
 }  // namespace exec
@@ -367,6 +406,27 @@ int64_t gatherBound(const Graph& g, ValueId v) {
   }
   return bound;
 }
+// A scalar integer input that the graph compares with a constant (sr == 16000, mode > 2) gets that
+// constant, so sample inputs drive the model down a path it was written for. Looks through
+// Cast/Identity/Squeeze/Unsqueeze/Reshape.
+std::optional<int64_t> comparedConstant(const Graph& g, ValueId v, int depth = 0) {
+  if (depth > 3) return std::nullopt;
+  static const std::set<std::string> cmp{"Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual"};
+  static const std::set<std::string> pass{"Cast", "Identity", "Squeeze", "Unsqueeze", "Reshape", "Flatten"};
+  for (NodeId c : g.value(v).consumers) {
+    const Node& n = g.node(c);
+    if (n.dead) continue;
+    if (cmp.count(n.opType) && n.inputs.size() == 2) {
+      const ValueId other = n.inputs[0] == v ? n.inputs[1] : n.inputs[0];
+      const Tensor* t = other == kNoId ? nullptr : g.constantOf(other);
+      if (t && t->numel() == 1) return static_cast<int64_t>(t->getDouble(0));
+    }
+    if (pass.count(n.opType) && !n.outputs.empty() && n.outputs[0] != kNoId)
+      if (auto r = comparedConstant(g, n.outputs[0], depth + 1)) return r;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<std::vector<Tensor>> randomInputs(const Model& model, uint64_t seed) {
@@ -400,6 +460,12 @@ Result<std::vector<Tensor>> randomInputs(const Model& model, uint64_t seed) {
         for (int64_t k = 0; k < n; ++k) t.mf()[k] = isMask ? 1.f : rng.uniform() * 2.f - 1.f;
         break;
       case exec::Store::I64: {
+        if (n == 1 && !isMask) {
+          if (auto c = comparedConstant(g, id)) {
+            t.mi()[0] = *c;
+            break;
+          }
+        }
         int64_t bound = gatherBound(g, id);
         if (bound <= 0) bound = 100;
         if (v.dtype == DType::Int8 || v.dtype == DType::UInt8) bound = std::min<int64_t>(bound, 100);

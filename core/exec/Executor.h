@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,33 @@
 
 namespace fw {
 
+// What one run did, for tools that must know the path a model takes (the simulator times exactly
+// that path) and the shapes it computed (values whose shape depends on data). Paths name a
+// subgraph body as the fusion engine's scopes do: "<node>/<attribute>", nested with "/", so a
+// control-flow node is keyed "If_25" at top level and "Loop_3/body/If_7" inside a body.
+struct ExecTrace {
+  struct ControlFlow {
+    std::string opType;     // If, Loop, Scan
+    int64_t runs = 0;       // times the node ran (more than once inside a loop body)
+    int64_t thenRuns = 0;   // If: runs that took then_branch
+    int64_t elseRuns = 0;   // If: runs that took else_branch
+    int64_t trips = 0;      // Loop/Scan: body iterations over all runs
+  };
+  std::map<std::string, ControlFlow> controlFlow;
+  bool recordShapes = false;  // fill `shapes`
+  // "<path>|<value name>" ("|y" at top level) -> dims of the last tensor computed for the value;
+  // names in `varying` changed shape between runs (inside a loop body).
+  std::map<std::string, std::vector<int64_t>> shapes;
+  std::map<std::string, DType> dtypes;  // same keys: the element type computed
+  std::set<std::string> varying;
+  static std::string key(const std::string& path, const std::string& value) { return path + "|" + value; }
+};
+
 struct ExecOptions {
   int threads = 0;                 // 0 = all cores (std::thread::hardware_concurrency)
   bool keepIntermediates = false;  // RunResult::intermediates gets every computed value by name
   const std::atomic<bool>* cancel = nullptr;  // checked between nodes; a cancel is a BadInput error
+  ExecTrace* trace = nullptr;      // filled when set (control-flow path, optionally shapes)
 };
 
 struct RunResult {
@@ -43,7 +67,8 @@ std::vector<std::string> supportedOps();
 std::vector<std::string> unsupportedOps(const Model& model);
 
 // Seeded inputs for every runtime graph input: floats uniform in [-1, 1]; integer inputs in [0, 100),
-// bounded by the first dim of a table they index through Gather; inputs named like masks get 1; bools
+// bounded by the first dim of a table they index through Gather; a scalar integer the graph
+// compares with a constant (Equal(sr, 16000)) takes that constant; inputs named like masks get 1; bools
 // are true. A symbolic or unknown dim is an error asking for --input-shape.
 Result<std::vector<Tensor>> randomInputs(const Model& model, uint64_t seed);
 

@@ -158,8 +158,11 @@ std::string dimsStr(const std::vector<int64_t>& d);
 // pool (ThreadPool.h) when n*costPerItem is large enough to pay for waking a worker.
 void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& fn);
 
-// Control flow entry: run a subgraph with the given inputs, resolving outer references through
-// ctx.scope. Implemented by the interpreter (Executor.cpp).
-Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const std::vector<RtTensor>& inputs);
+// Control flow entry: run the subgraph held by attribute `attr` of ctx.node with the given inputs,
+// resolving outer references through ctx.scope. Implemented by the interpreter (Executor.cpp).
+Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const std::vector<RtTensor>& inputs,
+                                          const std::string& attr);
+// Records what a control-flow node did in ExecOptions::trace (if any): an If's branch, a loop's trips.
+void traceControlFlow(OpContext& ctx, int branch /* 1 then, 0 else, -1 n/a */, int64_t trips);
 
 }  // namespace fw::exec

@@ -60,7 +60,8 @@ Status opIf(OpContext& c) {
   const bool cond = c.input(0).getD(0) != 0;
   GraphPtr g = c.attrs.getGraph(cond ? "then_branch" : "else_branch");
   if (!g) return c.fail(std::string("missing ") + (cond ? "then_branch" : "else_branch"));
-  auto r = runSubgraph(c, *g, {});
+  traceControlFlow(c, cond ? 1 : 0, 0);
+  auto r = runSubgraph(c, *g, {}, cond ? "then_branch" : "else_branch");
   if (!r.ok()) return r.error().context("node '" + c.node.name + "' (If)");
   if (r->size() < c.out.size()) return c.fail("branch returns fewer outputs than the node has");
   for (size_t k = 0; k < c.out.size(); ++k) c.out[k] = (*r)[k];
@@ -79,17 +80,20 @@ Status opLoop(OpContext& c) {
   for (size_t k = 0; k < nCarried; ++k) carried.push_back(c.has(k + 2) ? c.input(k + 2) : RtTensor());
   const size_t nScan = c.out.size() > nCarried ? c.out.size() - nCarried : 0;
   std::vector<std::vector<RtTensor>> scans(nScan);
+  int64_t trips = 0;
   for (int64_t it = 0; (maxTrips < 0 || it < maxTrips) && cond; ++it) {
     std::vector<RtTensor> args{RtTensor::scalarI(it), RtTensor::alloc(DType::Bool, {})};
     args[1].mb()[0] = cond ? 1 : 0;
     args.insert(args.end(), carried.begin(), carried.end());
-    auto r = runSubgraph(c, *body, args);
+    auto r = runSubgraph(c, *body, args, "body");
     if (!r.ok()) return r.error().context("node '" + c.node.name + "' (Loop iteration " + std::to_string(it) + ")");
+    ++trips;
     if (r->size() != 1 + nCarried + nScan) return c.fail("body returns " + std::to_string(r->size()) + " outputs, expected " + std::to_string(1 + nCarried + nScan));
     cond = (*r)[0].getD(0) != 0;
     for (size_t k = 0; k < nCarried; ++k) carried[k] = (*r)[1 + k];
     for (size_t k = 0; k < nScan; ++k) scans[k].push_back((*r)[1 + nCarried + k]);
   }
+  traceControlFlow(c, -1, trips);
   for (size_t k = 0; k < nCarried; ++k) c.out[k] = carried[k];
   for (size_t k = 0; k < nScan; ++k) {
     if (scans[k].empty()) {
@@ -136,12 +140,13 @@ Status opScan(OpContext& c) {
       const int64_t idx = inDirs[static_cast<size_t>(m)] ? T - 1 - t : t;
       args.push_back(sliceAxis(c.input(static_cast<size_t>(N + m)), inAxes[static_cast<size_t>(m)], idx));
     }
-    auto r = runSubgraph(c, *body, args);
+    auto r = runSubgraph(c, *body, args, "body");
     if (!r.ok()) return r.error().context("node '" + c.node.name + "' (Scan step " + std::to_string(t) + ")");
     if (static_cast<int64_t>(r->size()) != N + K) return c.fail("body returns an unexpected number of outputs");
     for (int64_t k = 0; k < N; ++k) state[static_cast<size_t>(k)] = (*r)[static_cast<size_t>(k)];
     for (int64_t k = 0; k < K; ++k) scans[static_cast<size_t>(k)].push_back((*r)[static_cast<size_t>(N + k)]);
   }
+  traceControlFlow(c, -1, std::max<int64_t>(T, 0));
   for (int64_t k = 0; k < N; ++k) c.out[static_cast<size_t>(k)] = state[static_cast<size_t>(k)];
   for (int64_t k = 0; k < K; ++k) {
     auto& parts = scans[static_cast<size_t>(k)];

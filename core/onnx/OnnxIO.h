@@ -55,6 +55,12 @@ Status saveOnnxFile(const Model& model, const std::string& path, const SaveOptio
 Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides = {},
                    bool strict = false, std::vector<std::string>* warnings = nullptr);
 
+// Shape inference again, with the values in `known` (by value name; e.g. shape arithmetic the
+// reference executor evaluated) standing in as constants for the nodes producing them. Shapes and
+// dtypes are stored on every value inference reaches; failures become warnings.
+Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor>& known,
+                                std::vector<std::string>* warnings = nullptr);
+
 // onnx::checker::check_model on the exported model; error text on failure.
 Status checkOnnx(const Model& model);
 

@@ -81,7 +81,9 @@ void stripInferred(onnx::GraphProto* gp) {
     }
 }
 
-void applyTypes(const onnx::GraphProto& gp, Graph& g) {
+// `protoIndex[i]` is the index in gp.node() of the i-th live node of g (storage order); null means
+// they are exported one for one.
+void applyTypes(const onnx::GraphProto& gp, Graph& g, const std::vector<int>* protoIndex = nullptr) {
   std::unordered_map<std::string, const onnx::TypeProto*> types;
   for (const auto& vi : gp.input()) types[vi.name()] = &vi.type();
   for (const auto& vi : gp.value_info()) types[vi.name()] = &vi.type();
@@ -100,7 +102,10 @@ void applyTypes(const onnx::GraphProto& gp, Graph& g) {
   int k = 0;
   for (const auto& n : g.nodes()) {
     if (n.dead) continue;
-    const auto& np = gp.node(k++);
+    const int at = protoIndex ? (*protoIndex)[static_cast<size_t>(k)] : k;
+    ++k;
+    if (at < 0 || at >= gp.node_size()) continue;
+    const auto& np = gp.node(at);
     for (const auto& ap : np.attribute()) {
       const Attribute* a = n.attrs.find(ap.name());
       if (!a) continue;
@@ -124,6 +129,50 @@ void applyTypes(const onnx::GraphProto& gp, Graph& g) {
 }
 
 }  // namespace
+
+Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor>& known,
+                                std::vector<std::string>* warnings) {
+  onnx::ModelProto mp;
+  onnxio::exportModel(model, &mp);
+  auto* gp = mp.mutable_graph();
+  stripInferred(gp);
+  // Nodes all of whose outputs are known become Constant nodes (one per output) in place, so that
+  // inference downstream sees their values (Reshape's shape, Resize's sizes, Expand's shape, ...).
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  std::vector<int> protoIndex;
+  for (const auto& np : gp->node()) {
+    bool all = np.output_size() > 0;
+    for (const auto& o : np.output()) all = all && (o.empty() || known.count(o));
+    for (const auto& a : np.attribute()) all = all && !a.has_g() && a.graphs_size() == 0;
+    if (!all) {
+      protoIndex.push_back(nodes.size());
+      *nodes.Add() = np;
+      continue;
+    }
+    protoIndex.push_back(-1);
+    for (const auto& o : np.output()) {
+      if (o.empty()) continue;
+      auto* c = nodes.Add();
+      c->set_op_type("Constant");
+      c->set_name(np.name() + "/" + o);
+      c->add_output(o);
+      auto* a = c->add_attribute();
+      a->set_name("value");
+      a->set_type(onnx::AttributeProto::TENSOR);
+      onnxio::tensorToProto(known.at(o), o, a->mutable_t());
+    }
+  }
+  gp->mutable_node()->Swap(&nodes);
+  onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/0, /*data_prop=*/true);
+  try {
+    onnx::shape_inference::InferShapes(mp, onnx::OpSchemaRegistry::Instance(), opts);
+  } catch (const std::exception& e) {
+    if (warnings) warnings->push_back(std::string("shape inference with computed constants failed: ") + e.what());
+    return {};
+  }
+  applyTypes(mp.graph(), model.mutableGraph(), &protoIndex);
+  return {};
+}
 
 Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides, bool strict,
                    std::vector<std::string>* warnings) {

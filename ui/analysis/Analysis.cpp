@@ -19,6 +19,15 @@ std::vector<sim::KernelGroup> kernelGroups(const fusion::FusionResult& r) {
   return groups;
 }
 
+std::map<std::string, std::vector<sim::KernelGroup>> bodyKernelGroups(const fusion::FusionResult& r) {
+  std::map<std::string, std::vector<sim::KernelGroup>> out;
+  for (const auto& sg : r.subgraphs) {
+    auto& groups = out[sg.scope];
+    for (const auto& k : sg.kernels) groups.push_back({k.name, k.members, k.origins});
+  }
+  return out;
+}
+
 Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::atomic<bool>* cancel) {
   auto cancelled = [&]() { return cancel && cancel->load(); };
   Analysis a;
@@ -35,6 +44,8 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   sim::SimOptions so;
   so.batch = opts.batch;
   so.mode = opts.beforeMode;
+  so.controlFlow = opts.controlFlow;
+  so.trace = &opts.trace;
   auto beforeGroups = sim::unfusedGroups(*model.graph);
   if (!beforeGroups.ok()) return beforeGroups.error();
   auto before = sim::simulate(*model.graph, *beforeGroups, a.hw, so);
@@ -45,6 +56,8 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   }
   if (cancelled()) return Error::badInput("cancelled");
   so.mode = sim::SimMode::Graph;
+  const auto bodies = bodyKernelGroups(a.fused);
+  so.bodyGroups = &bodies;
   auto after = sim::simulate(*a.fused.rewritten.graph, kernelGroups(a.fused), a.hw, so);
   if (!after.ok()) {
     a.warnings.push_back("simulation of the fused graph skipped: " + after.error().message);

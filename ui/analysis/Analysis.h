@@ -7,6 +7,7 @@
 // launch per operator; eager: every operator dispatched from the host). After = the fused graph at
 // the chosen level, in graph mode (fusion only exists for compiled graphs).
 #include <atomic>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct AnalysisOptions {
   sim::SimMode beforeMode = sim::SimMode::Graph;
   int64_t batch = 1;             // samples per run, for throughput
   bool simulate = true;          // false: fuse only
+  // Control flow: which path is timed, and the traced run that tells (ShapeResolution::trace).
+  sim::ControlFlowPolicy controlFlow = sim::ControlFlowPolicy::Trace;
+  ExecTrace trace;
 };
 
 struct Analysis {
@@ -41,6 +45,8 @@ struct Analysis {
 Result<sim::HwProfile> prepareHw(AnalysisOptions& opts);
 // Kernel groups for the simulator from a fusion result (members and origins).
 std::vector<sim::KernelGroup> kernelGroups(const fusion::FusionResult& r);
+// The same for every subgraph body, by scope ("If_3/then_branch").
+std::map<std::string, std::vector<sim::KernelGroup>> bodyKernelGroups(const fusion::FusionResult& r);
 // `cancel` is checked between stages; a cancel returns a BadInput error "cancelled".
 Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::atomic<bool>* cancel = nullptr);
 

@@ -1,0 +1,456 @@
+#include "core/shape/ShapeResolve.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "core/exec/Executor.h"
+
+namespace fw {
+namespace {
+
+constexpr int64_t kImageMin = 224;
+constexpr int64_t kMaxEvalElements = 1 << 16;  // partial evaluation keeps small tensors only
+
+bool isImageInput(const Value& v) {
+  const Shape& s = v.shape;
+  return s.rankKnown && s.rank() == 4 && s.dims[1].isStatic() && s.dims[1].value == 3 &&
+         (v.dtype == DType::Float32 || v.dtype == DType::Float16 || v.dtype == DType::BFloat16 ||
+          v.dtype == DType::Float64 || v.dtype == DType::UInt8);
+}
+
+bool hasSubgraphs(const Node& n) { return !n.subgraphs().empty(); }
+
+bool isRandomOp(const std::string& op) { return op.rfind("Random", 0) == 0 || op == "Multinomial" || op == "Bernoulli"; }
+
+// Runs one node on constant inputs through the reference executor.
+Result<std::vector<Tensor>> evalNode(const Model& model, const Graph& g, const Node& n,
+                                     const std::map<std::string, Tensor>& known) {
+  Model one;
+  one.opsetImports = model.opsetImports;
+  auto gr = std::make_shared<Graph>();
+  std::vector<ValueId> ins, outs;
+  for (ValueId v : n.inputs) {
+    if (v == kNoId) {
+      ins.push_back(kNoId);
+      continue;
+    }
+    const Value& val = g.value(v);
+    const Tensor* t = val.initializer ? val.initializer.get() : nullptr;
+    auto it = known.find(val.name);
+    if (!t && it != known.end()) t = &it->second;
+    if (!t) return Error::internal("input '" + val.name + "' is not constant");
+    ins.push_back(gr->addInitializer(val.name, *t));
+  }
+  for (ValueId v : n.outputs) outs.push_back(v == kNoId ? kNoId : gr->addValue(g.value(v).name));
+  gr->addNode(n.opType, ins, outs, n.attrs, n.name);
+  std::vector<ValueId> real;
+  for (ValueId v : outs)
+    if (v != kNoId) real.push_back(v);
+  gr->setOutputs(real);
+  one.graph = gr;
+  ExecOptions eo;
+  eo.threads = 1;
+  return runGraph(one, {}, eo);
+}
+
+// One pass of partial evaluation over the main graph: Shape/Size of statically shaped values and
+// nodes whose inputs are all constant (small) are computed. Returns how many values became known.
+size_t evaluateShapeArithmetic(const Model& model, std::map<std::string, Tensor>& known,
+                               std::map<std::string, std::vector<int64_t>>& shapesOut) {
+  const Graph& g = *model.graph;
+  auto order = g.topoOrder();
+  if (!order.ok()) return 0;
+  size_t added = 0;
+  auto isKnown = [&](ValueId v) { return g.value(v).initializer || known.count(g.value(v).name); };
+  for (NodeId id : *order) {
+    const Node& n = g.node(id);
+    if (hasSubgraphs(n) || !(n.domain.empty() || n.domain == "ai.onnx") || isRandomOp(n.opType)) continue;
+    bool done = true;
+    for (ValueId o : n.outputs) done = done && (o == kNoId || known.count(g.value(o).name));
+    if (done || n.outputs.empty()) continue;
+    if ((n.opType == "Shape" || n.opType == "Size") && !n.inputs.empty() && n.inputs[0] != kNoId) {
+      const Value& in = g.value(n.inputs[0]);
+      std::optional<std::vector<int64_t>> dims;
+      if (in.initializer) dims = in.initializer->dims();
+      else dims = in.shape.ints();
+      if (!dims) continue;
+      Tensor t;
+      if (n.opType == "Size") {
+        int64_t p = 1;
+        for (int64_t d : *dims) p *= d;
+        t = Tensor::scalarInt64(p);
+      } else {
+        const auto r = static_cast<int64_t>(dims->size());
+        int64_t start = n.attrs.intOr("start", 0), end = n.attrs.intOr("end", r);
+        if (start < 0) start += r;
+        if (end < 0) end += r;
+        start = std::clamp<int64_t>(start, 0, r);
+        end = std::clamp<int64_t>(end, start, r);
+        std::vector<int64_t> sl(dims->begin() + start, dims->begin() + end);
+        t = Tensor::int64s({static_cast<int64_t>(sl.size())}, sl);
+      }
+      known[g.value(n.outputs[0]).name] = std::move(t);
+      ++added;
+      continue;
+    }
+    bool all = true, any = false;
+    int64_t inElems = 0;
+    for (ValueId v : n.inputs) {
+      if (v == kNoId) continue;
+      any = true;
+      if (!isKnown(v)) {
+        all = false;
+        break;
+      }
+      const Value& val = g.value(v);
+      inElems += val.initializer ? val.initializer->numel() : known.at(val.name).numel();
+    }
+    if (!all || !any || inElems > kMaxEvalElements || !isOpSupported(n.opType)) continue;
+    auto r = evalNode(model, g, n, known);
+    if (!r.ok()) continue;
+    size_t k = 0;
+    for (ValueId o : n.outputs) {
+      if (o == kNoId) continue;
+      if (k >= r->size()) break;
+      Tensor& t = (*r)[k++];
+      const Value& ov = g.value(o);
+      shapesOut[ov.name] = t.dims();
+      // Keep the data only when it is small and of the declared type (the executor computes every
+      // float in float32, every integer in int64).
+      if (t.numel() <= kMaxEvalElements && (ov.dtype == DType::Undefined || ov.dtype == t.dtype())) {
+        known[ov.name] = std::move(t);
+        ++added;
+      }
+    }
+  }
+  return added;
+}
+
+void collectMissing(const Graph& g, const std::string& scope, std::vector<std::string>& out, size_t limit) {
+  for (const auto& n : g.nodes()) {
+    if (n.dead) continue;
+    for (ValueId o : n.outputs) {
+      if (o == kNoId || out.size() >= limit) continue;
+      const Value& v = g.value(o);
+      if (v.opaqueType.empty() && (!v.shape.isStatic() || v.dtype == DType::Undefined))
+        out.push_back("node '" + (scope.empty() ? "" : scope + "/") + n.name + "' (" + n.opType + "): value '" +
+                      v.name + "' " + v.shape.str());
+    }
+    for (const auto& a : n.attrs.all()) {
+      if (a.kind == AttrKind::Graph && a.g) collectMissing(*a.g, (scope.empty() ? "" : scope + "/") + n.name + "/" + a.name, out, limit);
+      if (a.kind == AttrKind::Graphs)
+        for (size_t i = 0; i < a.graphs.size(); ++i)
+          collectMissing(*a.graphs[i], (scope.empty() ? "" : scope + "/") + n.name + "/" + a.name + "[" + std::to_string(i) + "]", out, limit);
+    }
+  }
+}
+
+bool hasControlFlow(const Graph& g) {
+  for (const auto& n : g.nodes())
+    if (!n.dead && hasSubgraphs(n)) return true;
+  return false;
+}
+
+// Stores the traced shapes (and dtypes) on values without them, in `g` and its bodies (copied on
+// write). An outer-scope reference takes the shape of the enclosing value of that name.
+void applyTracedShapes(Graph& g, const std::string& path, const ExecTrace& trace, std::vector<std::string>& named,
+                       const std::vector<const Graph*>& enclosing) {
+  for (const auto& v : g.values()) {
+    if (v.initializer || !v.opaqueType.empty() || (v.shape.isStatic() && v.dtype != DType::Undefined)) continue;
+    Value& mv = g.value(v.id);
+    if (v.isOuterRef()) {
+      for (auto it = enclosing.rbegin(); it != enclosing.rend(); ++it) {
+        const ValueId o = (*it)->findValue(v.name);
+        if (o == kNoId) continue;
+        const Value& ov = (*it)->value(o);
+        const Shape sh = ov.initializer ? Shape::ofInts(ov.initializer->dims()) : ov.shape;
+        const DType dt = ov.initializer ? ov.initializer->dtype() : ov.dtype;
+        if (!mv.shape.isStatic() && sh.isStatic()) mv.shape = sh;
+        if (mv.dtype == DType::Undefined) mv.dtype = dt;
+        break;
+      }
+      continue;
+    }
+    const std::string key = ExecTrace::key(path, v.name);
+    auto it = trace.shapes.find(key);
+    if (it == trace.shapes.end()) continue;
+    auto dt = trace.dtypes.find(key);
+    if (mv.dtype == DType::Undefined && dt != trace.dtypes.end()) mv.dtype = dt->second;
+    if (mv.shape.isStatic()) continue;
+    mv.shape = Shape::ofInts(it->second);
+    named.push_back((path.empty() ? "" : path + "/") + v.name + " " + mv.shape.str() +
+                    (trace.varying.count(it->first) ? " (varies between iterations; last shown)" : ""));
+  }
+  std::vector<const Graph*> inner = enclosing;
+  inner.push_back(&g);
+  for (NodeId id = 0; id < static_cast<NodeId>(g.nodeCapacity()); ++id) {
+    const Node& n = g.node(id);
+    if (n.dead || !hasSubgraphs(n)) continue;
+    Attributes attrs = n.attrs;
+    for (const auto& a : n.attrs.all()) {
+      if (a.kind != AttrKind::Graph || !a.g) continue;
+      auto copy = std::make_shared<Graph>(*a.g);
+      applyTracedShapes(*copy, (path.empty() ? "" : path + "/") + n.name + "/" + a.name, trace, named, inner);
+      Attribute na = a;
+      na.g = copy;
+      attrs.set(std::move(na));
+    }
+    g.setNodeAttributes(id, std::move(attrs));
+  }
+}
+
+}  // namespace
+
+std::string ShapeResolution::bindingLine() const {
+  if (defaults.empty()) return {};
+  std::string s = "shapes: bound by default ";
+  std::set<std::string> seen;
+  bool first = true;
+  for (const auto& b : defaults) {
+    const std::string label = b.symbol.empty() ? b.input + "[" + std::to_string(b.dim) + "]" : b.symbol;
+    if (!seen.insert(label).second) continue;
+    s += (first ? "" : ", ") + label + "=" + std::to_string(b.value) +
+         (b.rule == "image" ? " (image)" : b.rule == "default 1" ? "" : " (" + b.rule + ")");
+    first = false;
+  }
+  return s + " — override with --input-shape";
+}
+
+std::vector<int64_t> spatialReduction(const Graph& g) {
+  auto order = g.topoOrder();
+  if (!order.ok()) return {1, 1, 1};
+  using F = std::array<double, 3>;  // per spatial axis (H, W, D of the conv's layout)
+  std::vector<F> factor(g.values().size(), F{1, 1, 1});
+  F best{1, 1, 1};
+  auto scaleBy = [](F& f, const std::vector<double>& s, bool divide) {
+    for (size_t k = 0; k < s.size() && k < 3; ++k) f[k] = divide ? f[k] / s[k] : f[k] * s[k];
+  };
+  for (NodeId id : *order) {
+    const Node& n = g.node(id);
+    F f{1, 1, 1};
+    for (ValueId v : n.inputs)
+      if (v != kNoId && !g.value(v).initializer)
+        for (size_t k = 0; k < 3; ++k) f[k] = std::max(f[k], factor[static_cast<size_t>(v)][k]);
+    const std::string& op = n.opType;
+    std::vector<double> strides;
+    for (int64_t st : n.attrs.getInts("strides").value_or(std::vector<int64_t>{}))
+      strides.push_back(static_cast<double>(std::max<int64_t>(st, 1)));
+    if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv" || op == "MaxPool" || op == "AveragePool" ||
+        op == "LpPool") {
+      scaleBy(f, strides, false);
+    } else if (op == "ConvTranspose") {
+      scaleBy(f, strides, true);
+    } else if (op == "Resize" || op == "Upsample") {
+      // Scales as a constant input (or attribute, Upsample-7) over N, C, spatial...
+      const Tensor* sc = nullptr;
+      if (op == "Resize" && n.inputs.size() > 2 && n.inputs[2] != kNoId) sc = g.constantOf(n.inputs[2]);
+      if (op == "Upsample" && n.inputs.size() > 1 && n.inputs[1] != kNoId) sc = g.constantOf(n.inputs[1]);
+      std::vector<double> up;
+      if (sc && isFloating(sc->dtype()))
+        for (int64_t k = 2; k < sc->numel(); ++k) up.push_back(std::max(1.0, sc->getDouble(k)));
+      if (auto attr = n.attrs.getFloats("scales"))
+        for (size_t k = 2; k < attr->size(); ++k) up.push_back(std::max(1.0, static_cast<double>((*attr)[k])));
+      if (up.empty()) up = {2.0, 2.0, 2.0};  // sizes computed at run time: FPN-style upsampling by 2
+      scaleBy(f, up, true);
+    }
+    for (size_t k = 0; k < 3; ++k) {
+      f[k] = std::max(f[k], 1.0);
+      best[k] = std::max(best[k], f[k]);
+    }
+    for (ValueId o : n.outputs)
+      if (o != kNoId) factor[static_cast<size_t>(o)] = f;
+  }
+  std::vector<int64_t> out;
+  for (double b : best) out.push_back(std::max<int64_t>(1, static_cast<int64_t>(std::llround(b))));
+  return out;
+}
+
+std::vector<DimBinding> defaultBinding(const Graph& g) {
+  std::vector<DimBinding> out;
+  std::map<std::string, DimBinding> bySymbol;
+  std::vector<int64_t> reduction;
+  auto imageDefault = [&](size_t axis) {
+    if (reduction.empty()) reduction = spatialReduction(g);
+    const int64_t d = reduction[axis - 2];
+    return (kImageMin + d - 1) / d * d;
+  };
+  // Image dims first, so that a symbol shared with another input takes the image value.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (ValueId id : g.inputs()) {
+      const Value& v = g.value(id);
+      if (v.initializer || !v.shape.rankKnown) continue;
+      const bool image = isImageInput(v);
+      for (size_t k = 0; k < v.shape.rank(); ++k) {
+        const Dim& d = v.shape.dims[k];
+        if (d.isStatic()) continue;
+        const bool imageDim = image && (k == 2 || k == 3);
+        if ((pass == 0) != imageDim) continue;
+        DimBinding b{v.name, k, d.symbol, imageDim ? imageDefault(k) : 1, imageDim ? "image" : "default 1"};
+        if (!d.symbol.empty()) {
+          auto it = bySymbol.find(d.symbol);
+          if (it != bySymbol.end()) {
+            b.value = it->second.value;
+            b.rule = it->second.rule;
+          } else {
+            bySymbol.emplace(d.symbol, b);
+          }
+        }
+        out.push_back(b);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> valuesWithoutStaticShape(const Graph& g, size_t limit) {
+  std::vector<std::string> out;
+  collectMissing(g, "", out, limit);
+  return out;
+}
+
+namespace {
+
+// A shape no run can have: a negative dim, or an empty convolution/pool output (input shorter
+// than the kernel). Such a binding is not valid for the model.
+std::string impossibleShape(const Graph& g) {
+  static const std::set<std::string> windowed{"Conv", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool", "LpPool"};
+  for (const auto& n : g.nodes()) {
+    if (n.dead) continue;
+    for (ValueId o : n.outputs) {
+      if (o == kNoId) continue;
+      const Shape& sh = g.value(o).shape;
+      for (const auto& d : sh.dims)
+        if ((d.isStatic() && d.value == 0 && windowed.count(n.opType)) || (!d.isStatic() && d.value < -1))
+          return "node '" + n.name + "' (" + n.opType + ") would produce " + sh.str();
+    }
+  }
+  return {};
+}
+
+struct Attempt {
+  Model model;
+  ShapeResolution res;
+  std::string invalid;  // why this binding does not run ("" = valid)
+};
+
+Result<Attempt> attempt(const Model& original, const std::vector<DimBinding>& binding, const ResolveOptions& opts) {
+  Attempt at;
+  at.model = original;
+  Model& model = at.model;
+  ShapeResolution& res = at.res;
+  res.defaults = binding;
+  const Graph& g0 = *model.graph;
+  if (!binding.empty()) {
+    std::vector<ShapeOverride> ov;
+    for (ValueId id : g0.inputs()) {
+      const Value& v = g0.value(id);
+      if (v.initializer || !v.shape.rankKnown || v.shape.isStatic()) continue;
+      ShapeOverride o{v.name, v.shape.dims};
+      for (const auto& b : binding)
+        if (b.input == v.name) o.dims[b.dim] = Dim(b.value);
+      ov.push_back(std::move(o));
+    }
+    FW_TRY_STATUS(inferShapes(model, ov, false, &res.warnings));
+  }
+
+  // Partial evaluation of the shape arithmetic, then inference again, until nothing changes.
+  std::map<std::string, Tensor> known;
+  for (int round = 0; round < 8 && !valuesWithoutStaticShape(*model.graph, 1).empty(); ++round) {
+    if (opts.cancel && opts.cancel->load()) return Error::badInput("cancelled");
+    std::map<std::string, std::vector<int64_t>> shapes;
+    const size_t added = evaluateShapeArithmetic(model, known, shapes);
+    if (added == 0 && shapes.empty()) break;
+    res.evaluatedValues += added;
+    FW_TRY_STATUS(inferShapesWithConstants(model, known, &res.warnings));
+    Graph& g = model.mutableGraph();
+    for (const auto& [name, dims] : shapes) {
+      const ValueId v = g.findValue(name);
+      if (v != kNoId && !g.value(v).shape.isStatic()) g.value(v).shape = Shape::ofInts(dims);
+    }
+    if (added == 0) break;
+  }
+  at.invalid = impossibleShape(*model.graph);
+  if (!at.invalid.empty()) return at;
+
+  // One traced run for what only data (or control flow) can tell.
+  const bool missing = !valuesWithoutStaticShape(*model.graph, 1).empty();
+  if (opts.traceIfNeeded && (missing || hasControlFlow(*model.graph))) {
+    auto inputs = randomInputs(model, opts.seed);
+    if (!inputs.ok()) {
+      res.traceError = inputs.error().message;
+    } else {
+      ExecOptions eo;
+      eo.threads = opts.threads;
+      eo.cancel = opts.cancel;
+      eo.trace = &res.trace;
+      res.trace.recordShapes = missing;
+      auto run = runGraph(model, *inputs, eo);
+      if (!run.ok()) {
+        res.traceError = run.error().message;
+        res.trace = {};
+        at.invalid = res.traceError;
+      } else {
+        res.traced = true;
+      }
+    }
+  }
+  // Outer-scope references inside bodies take their enclosing value's shape (traced or not).
+  if (hasControlFlow(*model.graph) || res.traced)
+    applyTracedShapes(model.mutableGraph(), "", res.trace, res.tracedValues, {});
+  res.trace.shapes.clear();
+  res.trace.dtypes.clear();
+  res.trace.varying.clear();
+  res.unresolved = valuesWithoutStaticShape(*model.graph, 20);
+  return at;
+}
+
+}  // namespace
+
+Result<ShapeResolution> resolveShapes(Model& model, const ResolveOptions& opts) {
+  const Graph& g0 = *model.graph;
+  for (ValueId id : g0.inputs()) {
+    const Value& v = g0.value(id);
+    if (!v.initializer && !v.shape.rankKnown && v.opaqueType.empty())
+      return Error::badInput("input '" + v.name + "' has no known rank; give its shape with --input-shape " + v.name +
+                             "=d0,d1,...");
+  }
+  const std::vector<DimBinding> defaults = opts.bindDefaults ? defaultBinding(g0) : std::vector<DimBinding>{};
+  FW_ASSIGN_OR_RETURN(Attempt best, attempt(model, defaults, opts));
+
+  // A dim at 1 that the model cannot run with (a convolution longer than the input: audio
+  // samples, sequence lengths) gets the smallest power of two that runs, one dim at a time.
+  if (!best.invalid.empty() && !defaults.empty()) {
+    std::vector<std::string> tried;
+    for (const auto& cand : defaults) {
+      if (cand.rule != "default 1" || cand.dim == 0) continue;
+      const std::string label = cand.symbol.empty() ? cand.input + "[" + std::to_string(cand.dim) + "]" : cand.symbol;
+      if (std::find(tried.begin(), tried.end(), label) != tried.end()) continue;
+      tried.push_back(label);
+      for (int64_t v = 2; v <= (int64_t{1} << 16); v *= 2) {
+        std::vector<DimBinding> b = defaults;
+        for (auto& x : b) {
+          const std::string l = x.symbol.empty() ? x.input + "[" + std::to_string(x.dim) + "]" : x.symbol;
+          if (l == label) {
+            x.value = v;
+            x.rule = "smallest power of two that runs";
+          }
+        }
+        FW_ASSIGN_OR_RETURN(Attempt next, attempt(model, b, opts));
+        if (next.invalid.empty()) {
+          best = std::move(next);
+          break;
+        }
+      }
+      if (best.invalid.empty()) break;
+    }
+  }
+  if (!best.invalid.empty() && best.res.traceError.empty())
+    best.res.warnings.push_back("the bound shapes do not fit the model: " + best.invalid);
+  model = std::move(best.model);
+  return std::move(best.res);
+}
+
+}  // namespace fw
