@@ -75,6 +75,7 @@ json toJson(const SimResult& r) {
   j["peak_memory_bytes"] = r.peakMemoryBytes;
   j["launch_share"] = r.launchShare;
   j["warnings"] = r.warnings;
+  j["control_flow"] = r.controlFlowNotes;
   json ks = json::array();
   for (const auto& k : r.kernels) {
     ks.push_back({{"name", k.name},
@@ -96,7 +97,9 @@ json toJson(const SimResult& r) {
                   {"fill_cycles", k.fillCycles},
                   {"launch_cycles", k.launchCycles},
                   {"tiles_per_core", k.tilesPerCore},
-                  {"working_set_bytes", k.workingSetBytes}});
+                  {"working_set_bytes", k.workingSetBytes},
+                  {"scope", k.scope},
+                  {"repeats", k.repeats}});
   }
   j["kernels"] = std::move(ks);
   return j;

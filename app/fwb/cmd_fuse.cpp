@@ -37,8 +37,10 @@ void addFuseCommand(CLI::App& app) {
       return failUsage("-o " + *out + " is the input model; refusing to overwrite it");
     auto opts = fusionOptionsFromArgs(*a);
     if (!opts.ok()) return fail(opts.error());
-    auto m = loadModelFromArgs(*args);
-    if (!m.ok()) return fail(m.error());
+    auto pm = prepareModelFromArgs(*args);
+    if (!pm.ok()) return fail(pm.error());
+    printShapeNotes(*pm);
+    const fw::Model* m = &pm->model;
     if (auto st = checkExcludedNodes(*opts, *m); !st.ok()) return fail(st.error());
     auto r = fw::fusion::fuseModel(*m, *opts);
     if (!r.ok()) return fail(r.error());

@@ -49,8 +49,10 @@ int runRender(const RenderArgs& a) {
   }
   auto fo = fusionOptionsFromArgs(a.fusion);
   if (!fo.ok()) return fail(fo.error());
-  auto m = loadModelFromArgs(a.model);
-  if (!m.ok()) return fail(m.error());
+  auto pm = prepareModelFromArgs(a.model);
+  if (!pm.ok()) return fail(pm.error());
+  printShapeNotes(*pm);
+  const fw::Model* m = &pm->model;
   if (auto st = checkExcludedNodes(*fo, *m); !st.ok()) return fail(st.error());
   const fw::Graph& g = *m->graph;
   // Fuse (and, for --heat, simulate) exactly as the GUI does.
@@ -58,6 +60,7 @@ int runRender(const RenderArgs& a) {
   ao.fusion = *fo;
   ao.hw = a.fusion.hw;
   ao.simulate = a.heat;
+  ao.trace = pm->shapes.trace;
   auto an = fw::analyze(*m, ao);
   if (!an.ok()) return fail(an.error());
   for (const auto& w : an->warnings) std::fprintf(stderr, "fwb: warning: %s\n", w.c_str());

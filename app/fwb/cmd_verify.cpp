@@ -51,8 +51,26 @@ void addVerifyCommand(CLI::App& app) {
   cmd->add_option("-o,--output", *out, "write the report to FILE instead of stdout");
   cmd->add_option("--threads", *threads, "worker threads (default: all cores)");
   setRunner(cmd, [=]() {
-    auto m = loadModelFromArgs(*args);
-    if (!m.ok()) return fail(m.error());
+    // With --input-dir the given tensors bind the input shapes; otherwise the default binding does.
+    std::vector<fw::Tensor> given;
+    std::vector<fw::ShapeOverride> bind;
+    if (!inDir->empty()) {
+      auto raw = loadModelFromArgs(*args);
+      if (!raw.ok()) return fail(raw.error());
+      auto r = readInputDir(*inDir, *raw);
+      if (!r.ok()) return fail(r.error());
+      given = std::move(r).value();
+      const auto& gin = raw->graph->inputs();
+      for (size_t k = 0; k < given.size() && k < gin.size(); ++k) {
+        fw::ShapeOverride o{raw->graph->value(gin[k]).name, {}};
+        for (int64_t d : given[k].dims()) o.dims.emplace_back(d);
+        bind.push_back(std::move(o));
+      }
+    }
+    auto pm = prepareModelFromArgs(*args, bind, *threads);
+    if (!pm.ok()) return fail(pm.error());
+    printShapeNotes(*pm);
+    const fw::Model* m = &pm->model;
     if (auto st = requireExecutableOps(*m); !st.ok()) return fail(st.error());
     auto fo = fusionOptionsFromArgs(*fa);
     if (!fo.ok()) return fail(fo.error());
@@ -63,11 +81,7 @@ void addVerifyCommand(CLI::App& app) {
     opts.seed = *seed;
     opts.tolerance = *tolerance >= 0 ? *tolerance : fw::defaultVerifyTolerance(fo->optLevel);
     opts.exec.threads = *threads;
-    if (!inDir->empty()) {
-      auto r = readInputDir(*inDir, *m);
-      if (!r.ok()) return fail(r.error());
-      opts.inputs = std::move(r).value();
-    }
+    opts.inputs = std::move(given);
     auto rep = fw::verifyModels(*m, *cand, opts);
     if (!rep.ok()) return fail(rep.error());
     auto st = writeOutput(*out, *json ? rep->toJson().dump(2) + "\n" : rep->toText());

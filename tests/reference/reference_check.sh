@@ -5,6 +5,10 @@
 #   reference_check.sh zoo-checker  FWB WORKDIR        every zoo export passes checker + strict inference
 #   reference_check.sh zoo-ort      FWB WORKDIR        fwb run == ORT on every zoo model (rtol 1e-3)
 #   reference_check.sh realworld    FWB WORKDIR CACHE  fwb info reads every real-world model; fwb run == ORT
+#   reference_check.sh realworld-sim FWB WORKDIR CACHE  every real-world model with no flags: fwb simulate
+#        -O0 and -O2 succeed, every kernel positive and within physical bounds, -O2 not slower
+#   reference_check.sh realworld-fused FWB WORKDIR CACHE  every real-world model with no flags: the -O2
+#        fused export (default input binding) runs in ORT and equals ORT on the original, same inputs
 #   reference_check.sh zoo-fused-ort FWB WORKDIR       every zoo model (small params) at -O0..3: the fused
 #        export passes onnx.checker (full_check), ORT(fused) == ORT(original) on the same seeded inputs
 #        (rtol 1e-3) and kernels_after never rises with the level
@@ -77,6 +81,43 @@ case "$mode" in
         vs_ort "$CACHE/models/$n.onnx" "rw_$n" --input-dir "$dir"
       done
     fi
+    finish ;;
+  realworld-sim)
+    [ -n "$CACHE" ] && ls "$CACHE"/models/*.onnx >/dev/null 2>&1 || { echo "real-world models unavailable: skipped"; exit 77; }
+    [ -x "$PY" ] || { echo "python3 unavailable: skipped"; exit 77; }
+    for f in "$CACHE"/models/*.onnx; do
+      n=$(basename "$f" .onnx); d="$WORK/$n"; mkdir -p "$d"
+      okboth=1
+      for L in 0 2; do
+        if ! "$FWB" simulate "$f" -O "$L" --json "$d/O$L.json" >"$d/O$L.txt" 2>"$d/O$L.err"; then
+          bad "$n -O$L: fwb simulate failed: $(tail -1 "$d/O$L.err")"; okboth=0
+        fi
+      done
+      [ $okboth = 1 ] || continue
+      if out=$("$PY" "$ROOT/tests/reference/check_sim.py" "$d/O0.json" "$d/O2.json" 2>&1); then ok "$n: $out"; else bad "$n: $out"; fi
+    done
+    finish ;;
+  realworld-fused)
+    [ -n "$CACHE" ] && ls "$CACHE"/models/*.onnx >/dev/null 2>&1 || { echo "real-world models unavailable: skipped"; exit 77; }
+    ort_ready || { echo "ORT unavailable (scripts/ort_setup.sh): skipped"; exit 77; }
+    for f in "$CACHE"/models/*.onnx; do
+      n=$(basename "$f" .onnx); d="$WORK/$n"; rm -rf "$d"; mkdir -p "$d/in"
+      fused="$d/${n}_O2.onnx"
+      if ! "$FWB" fuse "$f" -O 2 -o "$fused" >"$d/fuse.log" 2>&1; then bad "$n: fwb fuse -O2 failed: $(tail -1 "$d/fuse.log")"; continue; fi
+      # Seeded sample inputs in the bound shapes (fwb run writes the input_K.pb it used).
+      if ! "$FWB" run "$fused" --seed 1 --output-dir "$d/fwbrun" >"$d/run.log" 2>&1; then bad "$n: fwb run on the fused export failed: $(tail -1 "$d/run.log")"; continue; fi
+      cp "$d"/fwbrun/input_*.pb "$d/in/"
+      # ORT's graph optimisations stay off for both: its QDQ -> integer-kernel rewrite changes the
+      # rounding of the original (one quantization step), which is ORT's choice, not the model's meaning.
+      if ! node "$ROOT/tools/ort/run_model.mjs" "$f" "$d/in" "$d/ref" --opt=disabled >"$d/ort_ref.log" 2>&1; then bad "$n: ORT on the original failed: $(tail -1 "$d/ort_ref.log")"; continue; fi
+      if ! node "$ROOT/tools/ort/run_model.mjs" "$fused" "$d/in" "$d/out" --opt=disabled >"$d/ort_fused.log" 2>&1; then bad "$n: ORT on the fused export failed: $(tail -1 "$d/ort_fused.log")"; continue; fi
+      if node "$ROOT/tools/ort/compare_outputs.mjs" "$d/ref" "$d/out" --rtol=1e-3 --atol=1e-5 >"$d/cmp.log" 2>&1; then
+        ok "$n: ORT(fused -O2) == ORT(original) within rtol 1e-3 (ORT optimisations off)"
+      else
+        bad "$n: ORT(fused -O2) differs from ORT(original): $(tail -3 "$d/cmp.log" | tr '\n' ' ')"
+      fi
+      rm -f "$fused"
+    done
     finish ;;
   zoo-fused-ort)
     ort_ready || { echo "ORT unavailable (scripts/ort_setup.sh): skipped"; exit 77; }

@@ -12,9 +12,15 @@ add_test(NAME reference_zoo_vs_ort
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh zoo-ort $<TARGET_FILE:fwb> ${FW_REF_DIR}/zoo_ort)
 add_test(NAME reference_realworld
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh realworld $<TARGET_FILE:fwb> ${FW_REF_DIR}/realworld ${CMAKE_BINARY_DIR}/realworld)
+add_test(NAME realworld_simulate_no_flags
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh realworld-sim $<TARGET_FILE:fwb> ${FW_REF_DIR}/realworld_sim ${CMAKE_BINARY_DIR}/realworld)
+add_test(NAME reference_realworld_fused_vs_ort
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh realworld-fused $<TARGET_FILE:fwb> ${FW_REF_DIR}/realworld_fused ${CMAKE_BINARY_DIR}/realworld)
 add_test(NAME reference_zoo_fused_vs_ort
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh zoo-fused-ort $<TARGET_FILE:fwb> ${FW_REF_DIR}/zoo_fused_ort)
-set_tests_properties(reference_zoo_checker reference_zoo_vs_ort reference_realworld reference_zoo_fused_vs_ort PROPERTIES
+set_tests_properties(reference_zoo_checker reference_zoo_vs_ort reference_realworld reference_zoo_fused_vs_ort
+  realworld_simulate_no_flags reference_realworld_fused_vs_ort PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 900)
 set_tests_properties(reference_zoo_vs_ort reference_zoo_fused_vs_ort PROPERTIES FIXTURES_REQUIRED ort)
-set_tests_properties(reference_realworld PROPERTIES FIXTURES_REQUIRED "ort;realworld")
+set_tests_properties(reference_realworld reference_realworld_fused_vs_ort PROPERTIES FIXTURES_REQUIRED "ort;realworld")
+set_tests_properties(realworld_simulate_no_flags PROPERTIES FIXTURES_REQUIRED realworld)
