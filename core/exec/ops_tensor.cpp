@@ -449,6 +449,30 @@ Status opShape(OpContext& c) {
   return {};
 }
 
+// NonZero: indices of the non-zero elements, [rank, count], in row-major order.
+Status opNonZero(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const int64_t n = x.numel();
+  const auto rank = static_cast<int64_t>(x.rank());
+  std::vector<int64_t> hits;
+  for (int64_t k = 0; k < n; ++k)
+    if (x.getD(k) != 0) hits.push_back(k);
+  const auto count = static_cast<int64_t>(hits.size());
+  RtTensor y = RtTensor::alloc(DType::Int64, {std::max<int64_t>(rank, 1), count});
+  const auto strides = stridesOf(x.dims);
+  for (int64_t j = 0; j < count; ++j) {
+    int64_t rem = hits[static_cast<size_t>(j)];
+    if (rank == 0) y.mi()[j] = 0;
+    for (int64_t a = 0; a < rank; ++a) {
+      y.mi()[a * count + j] = rem / strides[static_cast<size_t>(a)];
+      rem %= strides[static_cast<size_t>(a)];
+    }
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
 Status opSize(OpContext& c) {
   if (!c.has(0)) return c.fail("missing input");
   c.out[0] = RtTensor::scalarI(c.input(0).numel());
@@ -512,7 +536,8 @@ std::vector<OpEntry> tensorOps() {
           {"Concat", opConcat},       {"Split", opSplit},         {"Slice", opSlice},
           {"Gather", opGather},       {"Expand", opExpand},       {"Tile", opTile},
           {"Pad", opPad},             {"Shape", opShape},         {"Size", opSize},
-          {"Constant", opConstant},   {"ConstantOfShape", opConstantOfShape}, {"Range", opRange}};
+          {"Constant", opConstant},   {"ConstantOfShape", opConstantOfShape}, {"Range", opRange},
+          {"NonZero", opNonZero}};
 }
 
 }  // namespace fw::exec

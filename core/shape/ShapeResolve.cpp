@@ -319,6 +319,24 @@ std::string impossibleShape(const Graph& g) {
   static const std::set<std::string> windowed{"Conv", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool", "LpPool"};
   for (const auto& n : g.nodes()) {
     if (n.dead) continue;
+    // A window longer than its padded input (shape inference rounds such outputs to 1).
+    if (windowed.count(n.opType) && !n.inputs.empty() && n.inputs[0] != kNoId && n.attrs.stringOr("auto_pad", "NOTSET") == "NOTSET") {
+      const auto in = g.value(n.inputs[0]).shape.ints();
+      std::vector<int64_t> kernel = n.attrs.getInts("kernel_shape").value_or(std::vector<int64_t>{});
+      if (kernel.empty() && n.opType == "Conv" && n.inputs.size() > 1 && n.inputs[1] != kNoId)
+        if (const Tensor* w = g.constantOf(n.inputs[1]); w && w->dims().size() > 2)
+          kernel.assign(w->dims().begin() + 2, w->dims().end());
+      const auto pads = n.attrs.getInts("pads").value_or(std::vector<int64_t>(2 * kernel.size(), 0));
+      const auto dil = n.attrs.getInts("dilations").value_or(std::vector<int64_t>(kernel.size(), 1));
+      if (in && in->size() == kernel.size() + 2 && pads.size() == 2 * kernel.size() && dil.size() == kernel.size()) {
+        for (size_t a = 0; a < kernel.size(); ++a) {
+          const int64_t extent = (*in)[a + 2] + pads[a] + pads[a + kernel.size()];
+          if (extent < (kernel[a] - 1) * dil[a] + 1)
+            return "node '" + n.name + "' (" + n.opType + ") has a window of " + std::to_string(kernel[a]) +
+                   " over an input of " + std::to_string(extent) + " along spatial axis " + std::to_string(a);
+        }
+      }
+    }
     for (ValueId o : n.outputs) {
       if (o == kNoId) continue;
       const Shape& sh = g.value(o).shape;
