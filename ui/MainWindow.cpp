@@ -22,6 +22,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -32,7 +33,9 @@
 #include "ui/analysis/Diagrams.h"
 #include "ui/models/NodeTableModel.h"
 #include "ui/models/TimingTableModel.h"
+#include "core/shape/ShapeResolve.h"
 #include "ui/views/GraphView.h"
+#include "ui/views/InputShapesDialog.h"
 #include "ui/views/RulesPanel.h"
 #include "ui/views/TimelineWidget.h"
 
@@ -61,11 +64,46 @@ LoadOutcome loadInBackground(const std::string& spec, int batch) {
   return out;
 }
 
-AnalysisOutcome analyzeInBackground(fw::Model model, fw::AnalysisOptions opts,
+AnalysisOutcome analyzeInBackground(fw::Model model, fw::AnalysisOptions opts, QStringList shapeText,
                                     std::shared_ptr<std::atomic<bool>> cancel) {
   QElapsedTimer t;
   t.start();
   AnalysisOutcome out;
+  // The user's input shapes, then the default binding and shape resolution (as the CLI does).
+  std::vector<fw::ShapeOverride> overrides;
+  for (const auto& s : shapeText) {
+    auto o = fw::parseShapeOverride(s.toStdString());
+    if (o.ok()) overrides.push_back(*o);
+  }
+  if (!overrides.empty()) {
+    if (auto st = fw::inferShapes(model, overrides); !st.ok()) {
+      out.error = QString::fromStdString(st.error().message);
+      return out;
+    }
+  }
+  fw::ResolveOptions ro;
+  ro.cancel = cancel.get();
+  auto res = fw::resolveShapes(model, ro);
+  if (!res.ok()) {
+    out.error = QString::fromStdString(res.error().message);
+    return out;
+  }
+  opts.trace = res->trace;
+  const fw::Graph& g = *model.graph;
+  for (fw::ValueId id : g.inputs()) {
+    const auto& v = g.value(id);
+    if (v.initializer) continue;
+    QStringList dims;
+    for (const auto& d : v.shape.dims) dims << QString::fromStdString(d.str());
+    out.inputShapes << QString::fromStdString(v.name) + "=" + dims.join(',');
+  }
+  const auto line = res->bindingLine();
+  out.binding = line.empty() ? out.inputShapes.join("  ") : QString::fromStdString(line).replace(
+                                                                 "override with --input-shape", "Model → Input shapes…");
+  if (!res->tracedValues.empty())
+    out.shapeNotes << QObject::tr("%1 shape(s) depend on data and come from the traced run").arg(res->tracedValues.size());
+  if (!res->traceError.empty())
+    out.shapeNotes << QObject::tr("traced run failed: %1").arg(QString::fromStdString(res->traceError));
   auto a = fw::analyze(model, std::move(opts), cancel.get());
   out.seconds = t.elapsed() / 1000.0;
   if (!a.ok()) {
@@ -299,6 +337,9 @@ void MainWindow::buildUi() {
   cancelButton_->setText(tr("Cancel"));
   cancelButton_->hide();
   connect(cancelButton_, &QToolButton::clicked, this, &MainWindow::cancelWork);
+  bindingLabel_ = new QLabel;
+  bindingLabel_->setObjectName("bindingLabel");
+  statusBar()->addPermanentWidget(bindingLabel_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancelButton_);
   resize(1600, 1000);
@@ -337,6 +378,8 @@ void MainWindow::buildMenus() {
   fileMenu->addAction(tr("&Quit"), qApp, &QApplication::quit)->setShortcut(QKeySequence::Quit);
   updateRecentMenu();
 
+  auto* modelMenu = menuBar()->addMenu(tr("&Model"));
+  modelMenu->addAction(tr("&Input shapes…"), this, &MainWindow::editInputShapes);
   auto* viewMenu = menuBar()->addMenu(tr("&View"));
   viewMenu->addAction(tr("Fit graphs"), this, [this] {
     beforeView_->fitToView();
@@ -384,7 +427,12 @@ void MainWindow::onLoadFinished() {
   const bool newModel = pendingSpec_ != currentSpec_;
   current_ = std::make_unique<LoadedModel>(std::move(*result.loaded));
   currentSpec_ = pendingSpec_;
-  if (newModel) excluded_.clear();
+  if (newModel) {
+    excluded_.clear();
+    if (!shapesGivenBeforeLoad_) inputShapeText_ = QSettings().value("inputShapes/" + currentSpec_).toStringList();
+    shapesGivenBeforeLoad_ = false;
+    askedForShapes_ = false;
+  }
   nodeModel_->setInfo(current_->info);
   nodeTable_->resizeColumnsToContents();
   setWindowTitle(tr("Fusion Workbench — %1").arg(currentSpec_));
@@ -418,7 +466,8 @@ void MainWindow::recompute() {
   progress_->show();
   cancelButton_->show();
   statusBar()->showMessage(tr("Fusing at -O%1 and simulating on %2…").arg(optLevel_).arg(hw_));
-  analysisWatcher_->setFuture(QtConcurrent::run(analyzeInBackground, current_->model, currentOptions(), cancelFlag_));
+  analysisWatcher_->setFuture(
+      QtConcurrent::run(analyzeInBackground, current_->model, currentOptions(), inputShapeText_, cancelFlag_));
 }
 
 void MainWindow::cancelWork() {
@@ -451,10 +500,15 @@ void MainWindow::onAnalysisFinished() {
   if (a.simulated) {
     timingModel_->setRows(fw::sim::compareRuns(a.before, a.after));
     timingTable_->resizeColumnsToContents();
+    // Scoped kernel names (If_3/then_branch/k2_conv_relu) can be long: keep the times in view.
+    if (timingTable_->columnWidth(TimingTableModel::Kernel) > 420) timingTable_->setColumnWidth(TimingTableModel::Kernel, 420);
     timeline_->setRuns({a.before, a.after},
                        {eagerBaseline_ ? tr("before (eager)") : tr("before (-O0, graph)"), tr("after (-O%1)").arg(a.fused.optLevel)});
   } else {
-    timingModel_->setRows({});
+    QString why = tr("the simulation did not run");
+    for (const auto& w : a.warnings) why = QString::fromStdString(w);
+    timingModel_->setMessage(why, tr("Give the input shapes under Model → Input shapes…, or choose a branch "
+                                     "policy; `fwb simulate` prints the same reason"));
     timeline_->setRuns({}, {});
   }
   layoutsPending_ = 0;
@@ -470,8 +524,47 @@ void MainWindow::onAnalysisFinished() {
   if (timingProxy_->rowCount() > 0 && !timingTable_->currentIndex().isValid()) timingTable_->selectRow(0);
   for (const auto& w : a.warnings) statusBar()->showMessage(QString::fromStdString(w), 8000);
   if (a.warnings.empty())
-    statusBar()->showMessage(tr("Fused and simulated in %1 s").arg(out.seconds, 0, 'f', 2), 4000);
+    statusBar()->showMessage(tr("Fused and simulated in %1 s").arg(out.seconds, 0, 'f', 2) +
+                                 (out.shapeNotes.isEmpty() ? QString() : "; " + out.shapeNotes.join("; ")),
+                             out.shapeNotes.isEmpty() ? 4000 : 10000);
+  bindingLabel_->setText(out.binding.startsWith("shapes: ") ? out.binding.mid(8) : tr("input shapes: %1").arg(out.binding));
+  bindingLabel_->setToolTip(out.inputShapes.join("\n"));
+  analysedShapes_ = out.inputShapes;
   emit analysisFinished();
+  // A model with open dims: offer the binding once (prefilled with what was used).
+  if (!quietErrors_ && !askedForShapes_ && inputShapeText_.isEmpty() && current_ &&
+      out.binding.startsWith("shapes: bound by default")) {
+    askedForShapes_ = true;
+    QTimer::singleShot(0, this, &MainWindow::editInputShapes);
+  }
+}
+
+QString MainWindow::setInputShapes(const QStringList& shapes) {
+  for (const auto& t : shapes) {
+    auto o = fw::parseShapeOverride(t.toStdString());
+    if (!o.ok()) return QString::fromStdString(o.error().message);
+  }
+  inputShapeText_ = shapes;
+  if (!current_) shapesGivenBeforeLoad_ = true;  // --input-shape: for the model about to open
+  else QSettings().setValue("inputShapes/" + currentSpec_, shapes);
+  recompute();
+  return {};
+}
+
+void MainWindow::editInputShapes() {
+  if (!current_) return;
+  const fw::Graph& g = *current_->model.graph;
+  std::vector<InputShapesDialog::Input> inputs;
+  for (fw::ValueId id : g.inputs()) {
+    const auto& v = g.value(id);
+    if (v.initializer) continue;
+    InputShapesDialog::Input in{QString::fromStdString(v.name), QString::fromStdString(v.shape.str()), {}};
+    for (const auto& t : inputShapeText_.isEmpty() ? analysedShapes_ : inputShapeText_)
+      if (t.section('=', 0, 0) == in.name) in.current = t.section('=', 1);
+    inputs.push_back(std::move(in));
+  }
+  InputShapesDialog dlg(inputs, bindingLabel_->text(), this);
+  if (dlg.exec() == QDialog::Accepted) setInputShapes(dlg.shapes());
 }
 
 void MainWindow::highlightKernel(const fw::sim::ComparisonRow& row) {

@@ -53,6 +53,9 @@ struct AnalysisOutcome {
   std::shared_ptr<fw::Analysis> analysis;  // null on failure
   QString error;
   double seconds = 0;
+  QString binding;            // the input shapes in effect, e.g. "x=1,3,224,224 (N, H, W by default)"
+  QStringList inputShapes;    // NAME=d0,d1,... per graph input as analysed (prefills the dialog)
+  QStringList shapeNotes;     // traced shapes, trace failures: shown in the status bar
 };
 
 class MainWindow : public QMainWindow {
@@ -68,6 +71,12 @@ class MainWindow : public QMainWindow {
   void setBatch(int batch);
   void setEagerBaseline(bool eager);
   void excludeNode(const QString& nodeName, bool excluded = true);
+  // Input shapes ("NAME=d0,d1,..." or "SYMBOL=N"), remembered per model (QSettings); recomputes.
+  // Returns an error message for text that does not parse (nothing changes then).
+  QString setInputShapes(const QStringList& shapes);
+  QStringList inputShapes() const { return inputShapeText_; }
+  void editInputShapes();  // the "Input shapes" dialog
+  QLabel* bindingLabel() const { return bindingLabel_; }
 
   bool hasModel() const { return current_ != nullptr; }
   const fw::Model* model() const { return current_ ? &current_->model : nullptr; }
@@ -133,6 +142,7 @@ class MainWindow : public QMainWindow {
   RulesPanel* rules_ = nullptr;
   QTextBrowser* details_ = nullptr;
   QLabel* summary_ = nullptr;
+  QLabel* bindingLabel_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLineEdit* timingFilter_ = nullptr;
   QMenu* recentMenu_ = nullptr;
@@ -154,6 +164,10 @@ class MainWindow : public QMainWindow {
   int batch_ = 1;
   bool eagerBaseline_ = false;
   std::set<std::string> excluded_;
+  QStringList inputShapeText_;          // the user's binding for the current model
+  QStringList analysedShapes_;          // what the last analysis used (dialog prefill)
+  bool askedForShapes_ = false;
+  bool shapesGivenBeforeLoad_ = false;
   QFutureWatcher<LoadOutcome>* loadWatcher_ = nullptr;
   QFutureWatcher<AnalysisOutcome>* analysisWatcher_ = nullptr;
   std::shared_ptr<std::atomic<bool>> cancelFlag_;

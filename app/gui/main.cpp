@@ -1,10 +1,13 @@
-// fusion-workbench [MODEL] [--model M] [--opt-level L] [--hw NAME] [--batch N] [--screenshot FILE.png]
+// fusion-workbench [MODEL] [--model M] [--opt-level L] [--hw NAME] [--batch N] [--input-shape NAME=d0,d1,...]
+//                  [--screenshot FILE.png] [--timing-csv FILE.csv]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
 
+#include "core/util/FileUtil.h"
 #include "ui/MainWindow.h"
+#include "ui/models/TimingTableModel.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -19,7 +22,9 @@ int main(int argc, char** argv) {
   QCommandLineOption hwOpt("hw", "hardware profile name or JSON file", "NAME");
   QCommandLineOption batchOpt("batch", "batch size", "N");
   QCommandLineOption shotOpt("screenshot", "open, compute, save a screenshot of the window and exit", "FILE.png");
-  parser.addOptions({modelOpt, levelOpt, hwOpt, batchOpt, shotOpt});
+  QCommandLineOption csvOpt("timing-csv", "with --screenshot: also write the timing table as shown", "FILE.csv");
+  QCommandLineOption shapeOpt("input-shape", "NAME=d0,d1,... for a graph input or SYMBOL=N; repeatable", "SHAPE");
+  parser.addOptions({modelOpt, levelOpt, hwOpt, batchOpt, shotOpt, csvOpt, shapeOpt});
   parser.process(app);
 
   QString spec = parser.value(modelOpt);
@@ -46,13 +51,24 @@ int main(int argc, char** argv) {
     w.setBatch(b);
   }
   const QString shot = parser.value(shotOpt);
+  const QString csv = parser.value(csvOpt);
+  if (!csv.isEmpty() && shot.isEmpty()) {
+    std::fprintf(stderr, "fusion-workbench: error: --timing-csv needs --screenshot (it is written when the window is ready)\n");
+    return 2;
+  }
   if (!shot.isEmpty()) {
     w.setQuietErrors(true);
     auto save = [&]() {
       QTimer::singleShot(500, &app, [&]() {
         const bool saved = w.grab().save(shot);
         std::fprintf(stderr, saved ? "saved %s\n" : "could not save %s\n", qPrintable(shot));
-        app.exit(saved ? 0 : 3);
+        bool csvOk = true;
+        if (saved && !csv.isEmpty()) {
+          auto st = fw::writeFileAtomic(csv.toStdString(), w.timingModel()->toCsv().toStdString());
+          csvOk = st.ok();
+          if (!csvOk) std::fprintf(stderr, "fusion-workbench: error: %s\n", st.error().message.c_str());
+        }
+        app.exit(saved && csvOk ? 0 : 3);
       });
     };
     QObject::connect(&w, &fwui::MainWindow::viewsReady, &app, save);
@@ -64,6 +80,13 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "fusion-workbench: error: %s\n", qPrintable(msg));
       app.exit(2);
     });
+  }
+  if (parser.isSet(shapeOpt)) {
+    const QString err = w.setInputShapes(parser.values(shapeOpt));
+    if (!err.isEmpty()) {
+      std::fprintf(stderr, "fusion-workbench: error: %s\n", qPrintable(err));
+      return 2;
+    }
   }
   w.show();
   w.openModel(spec);

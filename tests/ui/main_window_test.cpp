@@ -4,10 +4,12 @@
 #include <QApplication>
 #include <QGraphicsScene>
 #include <QLabel>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <fstream>
 
+#include "core/onnx/OnnxIO.h"
 #include "ui/MainWindow.h"
 #include "ui/models/NodeTableModel.h"
 #include "ui/models/TimingTableModel.h"
@@ -123,4 +125,79 @@ TEST(MainWindow, BadFileShowsErrorAndKeepsPreviousModel) {
   EXPECT_EQ(w.currentSpec(), kModel);
   EXPECT_EQ(w.nodeModel()->rowCount(), rows);
   EXPECT_EQ(w.timingModel()->rowCount(), kernels);
+}
+
+namespace {
+
+// x[N,3,H,W] -> Conv(stride 2) -> Relu, saved as a file: the user's own model with open dims.
+std::string writeSymbolicModel(const QTemporaryDir& dir, bool mystery) {
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape({fw::Dim::sym("N"), 3, fw::Dim::sym("H"), fw::Dim::sym("W")}));
+  auto w = g->addInitializer("w", fw::Tensor::floats({4, 3, 3, 3}, std::vector<float>(108, 0.1f)));
+  auto c = g->addValue("c");
+  fw::Attributes a;
+  a.set(fw::Attribute::makeInts("strides", {2, 2}));
+  g->addNode("Conv", {x, w}, {c}, a, "conv");
+  auto r = g->addValue("r");
+  g->addNode("Relu", {c}, {r}, {}, "relu");
+  if (mystery) {  // an op nobody can run: its output shape stays unknown
+    auto y = g->addValue("y");
+    g->addNode("Mystery", {r}, {y}, {}, "mystery", "com.example");
+    g->addOutput(y);
+  } else {
+    g->addOutput(r);
+  }
+  fw::Model m;
+  m.opsetImports = {{"", 13}, {"com.example", 1}};
+  m.graph = g;
+  const std::string path = dir.filePath(mystery ? "mystery.onnx" : "symbolic.onnx").toStdString();
+  EXPECT_TRUE(fw::saveOnnxFile(m, path).ok());
+  return path;
+}
+
+}  // namespace
+
+TEST(MainWindow, OpenDimsAreBoundByDefaultAndByTheUser) {
+  mainWindowApp();
+  QTemporaryDir dir;
+  const QString path = QString::fromStdString(writeSymbolicModel(dir, false));
+  QSettings().remove("inputShapes/" + path);
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  w.openModel(path);
+  ASSERT_TRUE(waitFor(done));
+  ASSERT_TRUE(w.analysis()->simulated);
+  EXPECT_GT(w.timingModel()->rowCount(), 0);
+  EXPECT_FALSE(w.timingModel()->isMessage());
+  EXPECT_TRUE(w.bindingLabel()->text().contains("H=224 (image)")) << w.bindingLabel()->text().toStdString();
+  const auto& in = w.analysis()->original.graph->value(w.analysis()->original.graph->inputs()[0]);
+  EXPECT_EQ(in.shape, fw::Shape::ofInts({1, 3, 224, 224}));
+
+  // The user's binding: recomputed, remembered for this file.
+  done.clear();
+  EXPECT_TRUE(w.setInputShapes({"x=2,3,64,96"}).isEmpty());
+  ASSERT_TRUE(waitFor(done));
+  const auto& in2 = w.analysis()->original.graph->value(w.analysis()->original.graph->inputs()[0]);
+  EXPECT_EQ(in2.shape, fw::Shape::ofInts({2, 3, 64, 96}));
+  EXPECT_EQ(QSettings().value("inputShapes/" + path).toStringList(), QStringList{"x=2,3,64,96"});
+  EXPECT_FALSE(w.setInputShapes({"x="}).isEmpty());  // a bad text changes nothing
+  QSettings().remove("inputShapes/" + path);
+}
+
+TEST(MainWindow, TimingTableSaysWhyWhenNothingCanBeSimulated) {
+  mainWindowApp();
+  QTemporaryDir dir;
+  const QString path = QString::fromStdString(writeSymbolicModel(dir, true));
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  QAbstractItemModelTester timingTester(w.timingModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  w.openModel(path);
+  ASSERT_TRUE(waitFor(done));
+  ASSERT_TRUE(w.timingModel()->isMessage());
+  ASSERT_EQ(w.timingModel()->rowCount(), 1);
+  const QString why = w.timingModel()->data(w.timingModel()->index(0, 0), Qt::DisplayRole).toString();
+  EXPECT_TRUE(why.contains("mystery")) << why.toStdString();
+  EXPECT_TRUE(w.timingModel()->toCsv().contains("not simulated"));
 }

@@ -10,6 +10,8 @@ TimingTableModel::TimingTableModel(QObject* parent) : QAbstractTableModel(parent
 void TimingTableModel::setRows(std::vector<fw::sim::ComparisonRow> rows) {
   beginResetModel();
   rows_.clear();
+  message_.clear();
+  whatToDo_.clear();
   for (auto& r : rows)
     if (r.unit != fw::sim::Unit::None) rows_.push_back(std::move(r));
   endResetModel();
@@ -27,8 +29,34 @@ int TimingTableModel::rowOfKernel(const QString& kernelName) const {
   return -1;
 }
 
+void TimingTableModel::setMessage(const QString& why, const QString& whatToDo) {
+  beginResetModel();
+  rows_.clear();
+  message_ = why;
+  whatToDo_ = whatToDo;
+  endResetModel();
+}
+
 int TimingTableModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+  if (parent.isValid()) return 0;
+  return message_.isEmpty() ? static_cast<int>(rows_.size()) : 1;
+}
+
+QString TimingTableModel::toCsv() const {
+  auto field = [](QString s) {
+    if (s.contains(',') || s.contains('"') || s.contains('\n')) s = '"' + s.replace('"', "\"\"") + '"';
+    return s;
+  };
+  QString out;
+  QStringList head;
+  for (int c = 0; c < ColumnCount; ++c) head << field(headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+  out += head.join(',') + '\n';
+  for (int r = 0; r < rowCount(); ++r) {
+    QStringList cells;
+    for (int c = 0; c < ColumnCount; ++c) cells << field(data(index(r, c), Qt::DisplayRole).toString());
+    out += cells.join(',') + '\n';
+  }
+  return out;
 }
 int TimingTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -45,7 +73,14 @@ QString bytesText(double b) {
 }  // namespace
 
 QVariant TimingTableModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
+  if (!index.isValid()) return {};
+  if (!message_.isEmpty()) {
+    if (index.row() != 0 || (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != SortRole)) return {};
+    if (index.column() == Kernel) return tr("not simulated: %1").arg(message_);
+    if (index.column() == Ops) return whatToDo_;
+    return {};
+  }
+  if (index.row() >= static_cast<int>(rows_.size())) return {};
   const auto& r = rows_[static_cast<size_t>(index.row())];
   const double speedup = r.afterUs > 0 ? r.beforeUs / r.afterUs : 0;
   if (role == OriginsRole) {

@@ -15,6 +15,11 @@ class TimingTableModel : public QAbstractTableModel {
 
   explicit TimingTableModel(QObject* parent = nullptr);
   void setRows(std::vector<fw::sim::ComparisonRow> rows);  // view kernels (no device work) are dropped
+  // No timing to show: one row says why and what to do (the table is never silently empty).
+  void setMessage(const QString& why, const QString& whatToDo);
+  bool isMessage() const { return !message_.isEmpty(); }
+  // The table as shown (display text, every column, header first) as CSV, for --timing-csv.
+  QString toCsv() const;
   const fw::sim::ComparisonRow* rowAt(int row) const;
   int rowOfKernel(const QString& kernelName) const;  // -1 if absent
 
@@ -25,6 +30,7 @@ class TimingTableModel : public QAbstractTableModel {
 
  private:
   std::vector<fw::sim::ComparisonRow> rows_;
+  QString message_, whatToDo_;
 };
 
 }  // namespace fwui
