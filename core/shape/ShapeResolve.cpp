@@ -302,6 +302,12 @@ std::vector<DimBinding> defaultBinding(const Graph& g) {
       }
     }
   }
+  // Listed in input order, dims in order (the image pass above only decides the values).
+  std::map<std::string, size_t> inputPos;
+  for (size_t k = 0; k < g.inputs().size(); ++k) inputPos[g.value(g.inputs()[k]).name] = k;
+  std::stable_sort(out.begin(), out.end(), [&](const DimBinding& a, const DimBinding& b) {
+    return std::make_pair(inputPos[a.input], a.dim) < std::make_pair(inputPos[b.input], b.dim);
+  });
   return out;
 }
 
