@@ -12,6 +12,7 @@ const std::vector<std::unique_ptr<Rule>>& registeredRules() {
     r.push_back(makeDeadCodeElim());
     r.push_back(makeIdentityElim());
     r.push_back(makeConstantFold());
+    r.push_back(makeIfConstantInline());
     r.push_back(makeConvBnFold());
     r.push_back(makeMatMulBnFold());
     r.push_back(makeBiasAddFold());

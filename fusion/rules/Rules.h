@@ -10,6 +10,7 @@ namespace fw::fusion::rules {
 std::unique_ptr<Rule> makeDeadCodeElim();
 std::unique_ptr<Rule> makeIdentityElim();
 std::unique_ptr<Rule> makeConstantFold();
+std::unique_ptr<Rule> makeIfConstantInline();
 std::unique_ptr<Rule> makeConvBnFold();
 std::unique_ptr<Rule> makeMatMulBnFold();
 std::unique_ptr<Rule> makeBiasAddFold();
