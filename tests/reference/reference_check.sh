@@ -6,7 +6,8 @@
 #   reference_check.sh zoo-ort      FWB WORKDIR        fwb run == ORT on every zoo model (rtol 1e-3)
 #   reference_check.sh realworld    FWB WORKDIR CACHE  fwb info reads every real-world model; fwb run == ORT
 #   reference_check.sh realworld-sim FWB WORKDIR CACHE  every real-world model with no flags: fwb simulate
-#        -O0 and -O2 succeed, every kernel positive and within physical bounds, -O2 not slower
+#        -O0 and -O2 succeed, every kernel positive and within physical bounds, -O2 not slower, and
+#        fwb fuse -O2 rejects nothing for a non-static shape outside untaken If branches
 #   reference_check.sh realworld-fused FWB WORKDIR CACHE  every real-world model with no flags: the -O2
 #        fused export (default input binding) runs in ORT and equals ORT on the original, same inputs
 #   reference_check.sh zoo-fused-ort FWB WORKDIR       every zoo model (small params) at -O0..3: the fused
@@ -95,6 +96,10 @@ case "$mode" in
       done
       [ $okboth = 1 ] || continue
       if out=$("$PY" "$ROOT/tests/reference/check_sim.py" "$d/O0.json" "$d/O2.json" 2>&1); then ok "$n: $out"; else bad "$n: $out"; fi
+      # Once the inputs are bound, no fusion decision may fail for want of a static shape.
+      if ! "$FWB" fuse "$f" -O 2 --report "$d/fuse.json" >"$d/fuse.txt" 2>&1; then bad "$n: fwb fuse -O2 failed: $(tail -1 "$d/fuse.txt")"
+      elif out=$("$PY" "$ROOT/tests/reference/check_static.py" "$d/fuse.json" "$d/O2.json" 2>&1); then ok "$n -O2: $out"
+      else bad "$n -O2: $out"; fi
     done
     finish ;;
   realworld-fused)
