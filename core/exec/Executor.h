@@ -7,6 +7,7 @@
 // executor does not know fails with an error naming it — never a guessed answer.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -57,6 +58,14 @@ Result<std::vector<Tensor>> runGraph(const Model& model, const std::vector<Tenso
 // Inputs by name; graph inputs that are also initializers may be omitted (their default is used).
 Result<RunResult> runGraphNamed(const Model& model, const std::map<std::string, Tensor>& inputs,
                                 const ExecOptions& opts = {});
+
+// Runs one node of `g` alone on constant inputs: `constantOf(v)` gives the data of each non-omitted
+// input (null: not constant, an error). Outputs in node output order, omitted ones skipped. Used by
+// constant folding and by the partial evaluation of shape arithmetic.
+Result<std::vector<Tensor>> evalNode(const Model& model, const Graph& g, const Node& n,
+                                     const std::function<const Tensor*(ValueId)>& constantOf);
+// What a Shape node (its start/end attributes) or a Size node computes for a value of shape `dims`.
+Tensor shapeNodeValue(const Node& n, const std::vector<int64_t>& dims);
 
 // Is the op known to the executor (ai.onnx domain)?
 bool isOpSupported(const std::string& opType, const std::string& domain = "");

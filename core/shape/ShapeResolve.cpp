@@ -25,37 +25,6 @@ bool hasSubgraphs(const Node& n) { return !n.subgraphs().empty(); }
 
 bool isRandomOp(const std::string& op) { return op.rfind("Random", 0) == 0 || op == "Multinomial" || op == "Bernoulli"; }
 
-// Runs one node on constant inputs through the reference executor.
-Result<std::vector<Tensor>> evalNode(const Model& model, const Graph& g, const Node& n,
-                                     const std::map<std::string, Tensor>& known) {
-  Model one;
-  one.opsetImports = model.opsetImports;
-  auto gr = std::make_shared<Graph>();
-  std::vector<ValueId> ins, outs;
-  for (ValueId v : n.inputs) {
-    if (v == kNoId) {
-      ins.push_back(kNoId);
-      continue;
-    }
-    const Value& val = g.value(v);
-    const Tensor* t = val.initializer ? val.initializer.get() : nullptr;
-    auto it = known.find(val.name);
-    if (!t && it != known.end()) t = &it->second;
-    if (!t) return Error::internal("input '" + val.name + "' is not constant");
-    ins.push_back(gr->addInitializer(val.name, *t));
-  }
-  for (ValueId v : n.outputs) outs.push_back(v == kNoId ? kNoId : gr->addValue(g.value(v).name));
-  gr->addNode(n.opType, ins, outs, n.attrs, n.name);
-  std::vector<ValueId> real;
-  for (ValueId v : outs)
-    if (v != kNoId) real.push_back(v);
-  gr->setOutputs(real);
-  one.graph = gr;
-  ExecOptions eo;
-  eo.threads = 1;
-  return runGraph(one, {}, eo);
-}
-
 // One pass of partial evaluation over the main graph: Shape/Size of statically shaped values and
 // nodes whose inputs are all constant (small) are computed. Returns how many values became known.
 size_t evaluateShapeArithmetic(const Model& model, std::map<std::string, Tensor>& known,
@@ -77,21 +46,7 @@ size_t evaluateShapeArithmetic(const Model& model, std::map<std::string, Tensor>
       if (in.initializer) dims = in.initializer->dims();
       else dims = in.shape.ints();
       if (!dims) continue;
-      Tensor t;
-      if (n.opType == "Size") {
-        int64_t p = 1;
-        for (int64_t d : *dims) p *= d;
-        t = Tensor::scalarInt64(p);
-      } else {
-        const auto r = static_cast<int64_t>(dims->size());
-        int64_t start = n.attrs.intOr("start", 0), end = n.attrs.intOr("end", r);
-        if (start < 0) start += r;
-        if (end < 0) end += r;
-        start = std::clamp<int64_t>(start, 0, r);
-        end = std::clamp<int64_t>(end, start, r);
-        std::vector<int64_t> sl(dims->begin() + start, dims->begin() + end);
-        t = Tensor::int64s({static_cast<int64_t>(sl.size())}, sl);
-      }
+      Tensor t = shapeNodeValue(n, *dims);
       known[g.value(n.outputs[0]).name] = std::move(t);
       ++added;
       continue;
@@ -109,7 +64,12 @@ size_t evaluateShapeArithmetic(const Model& model, std::map<std::string, Tensor>
       inElems += val.initializer ? val.initializer->numel() : known.at(val.name).numel();
     }
     if (!all || !any || inElems > kMaxEvalElements || !isOpSupported(n.opType)) continue;
-    auto r = evalNode(model, g, n, known);
+    auto r = evalNode(model, g, n, [&](ValueId v) -> const Tensor* {
+      const Value& val = g.value(v);
+      if (val.initializer) return val.initializer.get();
+      auto it = known.find(val.name);
+      return it == known.end() ? nullptr : &it->second;
+    });
     if (!r.ok()) continue;
     size_t k = 0;
     for (ValueId o : n.outputs) {

@@ -25,20 +25,7 @@ class ConstantFold final : public RuleBase {
         !isConstant(g, n.inputs[0])) {
       const Shape& s = g.value(n.inputs[0]).shape;
       if (!s.isStatic()) return reject("input shape " + s.str() + " is not static");
-      std::vector<int64_t> dims = *s.ints();
-      Tensor t;
-      if (n.opType == "Size") {
-        t = Tensor::scalarInt64(s.numel().value_or(0));
-      } else {
-        int64_t r = static_cast<int64_t>(dims.size());
-        int64_t start = n.attrs.intOr("start", 0), end = n.attrs.intOr("end", r);
-        if (start < 0) start += r;
-        if (end < 0) end += r;
-        start = std::clamp<int64_t>(start, 0, r);
-        end = std::clamp<int64_t>(end, start, r);
-        std::vector<int64_t> sl(dims.begin() + start, dims.begin() + end);
-        t = Tensor::int64s({static_cast<int64_t>(sl.size())}, sl);
-      }
+      Tensor t = shapeNodeValue(n, *s.ints());
       if (g.value(n.outputs[0]).isGraphOutput) return reject("'" + g.value(n.outputs[0]).name + "' is a graph output");
       return Match{root, {root}, {}, {}, {t}};
     }
@@ -56,20 +43,7 @@ class ConstantFold final : public RuleBase {
       auto ne = g.value(v).shape.numel();
       if (ne && *ne > kMaxFoldElements) return reject("output too large to fold (" + std::to_string(*ne) + " elements)");
     }
-    Model one;
-    one.opsetImports = ctx.model.opsetImports;
-    auto gr = std::make_shared<Graph>();
-    std::vector<ValueId> ins, outs;
-    for (ValueId v : n.inputs)
-      ins.push_back(v == kNoId ? kNoId : gr->addInitializer(g.value(v).name, *g.value(v).initializer));
-    for (ValueId v : n.outputs) outs.push_back(v == kNoId ? kNoId : gr->addValue(g.value(v).name));
-    gr->addNode(n.opType, ins, outs, n.attrs, n.name);
-    std::vector<ValueId> realOuts;
-    for (ValueId v : outs)
-      if (v != kNoId) realOuts.push_back(v);
-    gr->setOutputs(realOuts);
-    one.graph = gr;
-    auto r = runGraph(one, {});
+    auto r = evalNode(ctx.model, g, n, [&](ValueId v) { return g.constantOf(v); });
     if (!r.ok()) return reject("executor: " + r.error().message);
     size_t k = 0;
     std::vector<Tensor> tensors;
