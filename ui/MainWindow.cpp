@@ -33,6 +33,7 @@
 #include "ui/analysis/Diagrams.h"
 #include "ui/models/NodeTableModel.h"
 #include "ui/models/TimingTableModel.h"
+#include "core/check/Validate.h"
 #include "core/shape/ShapeResolve.h"
 #include "ui/views/GraphView.h"
 #include "ui/views/InputShapesDialog.h"
@@ -56,6 +57,11 @@ LoadOutcome loadInBackground(const std::string& spec, int batch) {
   auto m = fw::loadModel(spec, lo);
   if (!m.ok()) {
     out.error = QString::fromStdString(m.error().message);
+    return out;
+  }
+  // A model that breaks the spec is refused here as on the command line (`fwb info` lists all problems).
+  if (auto v = fw::validateModel(*m); !v.ok()) {
+    out.error = QString::fromStdString(v.error(m->sourcePath).message);
     return out;
   }
   out.loaded = std::make_shared<LoadedModel>();

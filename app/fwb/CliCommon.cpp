@@ -1,10 +1,12 @@
 #include "app/fwb/CliCommon.h"
 
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 
 #include <filesystem>
 
+#include "core/check/Validate.h"
 #include "core/exec/Executor.h"
 #include "core/exec/TensorPb.h"
 #include "core/util/FileUtil.h"
@@ -50,6 +52,7 @@ fw::Result<PreparedModel> prepareModelFromArgs(const ModelArgs& a, const std::ve
                                                int threads) {
   PreparedModel p;
   FW_ASSIGN_OR_RETURN(p.model, loadModelFromArgs(a, &p.report));
+  if (auto v = fw::validateModel(p.model); !v.ok()) return v.error(p.model.sourcePath);
   if (!extra.empty()) FW_TRY_STATUS(fw::inferShapes(p.model, extra, false, &p.report.warnings));
   fw::ResolveOptions ro;
   ro.threads = threads;
@@ -74,6 +77,33 @@ void printShapeNotes(const PreparedModel& p) {
                  s.traceError.c_str());
   for (const auto& w : p.report.warnings) std::fprintf(stderr, "fwb: warning: %s\n", w.c_str());
   for (const auto& w : s.warnings) std::fprintf(stderr, "fwb: warning: %s\n", w.c_str());
+}
+
+void addExecLimitArgs(CLI::App* cmd, ExecLimitArgs& a) {
+  cmd->add_option("--max-memory", a.maxMemory,
+                  "largest tensor the executor may allocate, e.g. 2G (default: half of physical memory; 0 = no limit)");
+  cmd->add_option("--max-iterations", a.maxIterations, "iteration cap of every Loop run (default 1000000; 0 = none)");
+  cmd->add_option("--time-limit", a.timeLimit, "stop a run after SECONDS (default: none)");
+}
+
+fw::Status applyExecLimits(const ExecLimitArgs& a, fw::ExecOptions& o) {
+  if (a.maxIterations < 0) return fw::Error::badInput("--max-iterations must be >= 0");
+  if (a.timeLimit < 0) return fw::Error::badInput("--time-limit must be >= 0");
+  o.maxIterations = a.maxIterations;
+  o.timeLimitSeconds = a.timeLimit;
+  if (a.maxMemory.empty()) return {};
+  std::string t = a.maxMemory;
+  int64_t mult = 1;
+  const char last = t.empty() ? '\0' : static_cast<char>(std::toupper(static_cast<unsigned char>(t.back())));
+  const std::string units = "KMGT";
+  if (const auto at = units.find(last); at != std::string::npos) {
+    mult = int64_t{1} << (10 * (at + 1));
+    t.pop_back();
+  }
+  if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 15)
+    return fw::Error::badInput("--max-memory '" + a.maxMemory + "': expected a byte count such as 512M or 8G");
+  o.maxMemoryBytes = std::stoll(t) * mult;
+  return {};
 }
 
 bool FusionArgs::anySwitch() const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/io/ModelSource.h"
+#include "core/exec/Executor.h"
 #include "core/shape/ShapeResolve.h"
 #include "core/util/Result.h"
 #include "fusion/FusionTypes.h"
@@ -57,6 +58,17 @@ void addFusionArgs(CLI::App* cmd, FusionArgs& a, int defaultLevel = 2);
 fw::Result<fw::fusion::FusionOptions> fusionOptionsFromArgs(const FusionArgs& a);
 // --exclude-node names that are not nodes of the model's main graph are an error naming them.
 fw::Status checkExcludedNodes(const fw::fusion::FusionOptions& o, const fw::Model& m);
+
+// Resource limits of the reference executor (run, verify): --max-memory SIZE (largest tensor; K/M/G/T
+// suffixes; default half of physical memory), --max-iterations N (per Loop; default 1e6),
+// --time-limit SECONDS (whole run; default none).
+struct ExecLimitArgs {
+  std::string maxMemory;
+  int64_t maxIterations = 1000000;
+  double timeLimit = 0;
+};
+void addExecLimitArgs(CLI::App* cmd, ExecLimitArgs& a);
+fw::Status applyExecLimits(const ExecLimitArgs& a, fw::ExecOptions& o);
 
 // BadInput listing the ops the reference executor cannot run (run, verify).
 fw::Status requireExecutableOps(const fw::Model& m);

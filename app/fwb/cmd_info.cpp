@@ -1,5 +1,6 @@
 // fwb info MODEL [--json] [--nodes]
 #include "app/fwb/CliCommon.h"
+#include "core/check/Validate.h"
 #include "core/io/ModelInfo.h"
 
 namespace fwcli {
@@ -20,6 +21,10 @@ void addInfoCommand(CLI::App& app) {
     if (!m.ok()) return fail(m.error());
     fw::ModelInfo info = fw::summarizeModel(*m);
     for (const auto& w : report.warnings) info.warnings.insert(info.warnings.begin(), w);
+    // A model that breaks the spec is still summarised; its problems come first.
+    const auto problems = fw::validateModel(*m).problems;
+    for (auto it = problems.rbegin(); it != problems.rend(); ++it)
+      info.warnings.insert(info.warnings.begin(), "problem: " + it->message);
     std::string text = *json ? fw::toJson(info, true).dump(2) + "\n" : fw::toText(info, *nodes);
     auto st = writeOutput(*out, text);
     if (!st.ok()) return fail(st.error());

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/fwb/CliCommon.h"
+#include "core/check/Validate.h"
 #include "core/exec/Executor.h"
 #include "core/exec/TensorPb.h"
 
@@ -43,7 +44,9 @@ void addRunCommand(CLI::App& app) {
   auto outDir = std::make_shared<std::string>();
   auto seed = std::make_shared<uint64_t>(1);
   auto threads = std::make_shared<int>(0);
+  auto limits = std::make_shared<ExecLimitArgs>();
   addModelArgs(cmd, *args);
+  addExecLimitArgs(cmd, *limits);
   cmd->add_option("--input-dir", *inDir, "read input_K.pb (ONNX TensorProto, graph input order)");
   cmd->add_option("--output-dir", *outDir,
                   "write output_K.pb (graph output order); with random inputs also writes input_K.pb");
@@ -52,6 +55,7 @@ void addRunCommand(CLI::App& app) {
   setRunner(cmd, [=]() {
     auto m = loadModelFromArgs(*args);
     if (!m.ok()) return fail(m.error());
+    if (auto v = fw::validateModel(*m); !v.ok()) return fail(v.error(m->sourcePath));
     if (auto st = requireExecutableOps(*m); !st.ok()) return fail(st.error());
     const fw::Graph& g = *m->graph;
     std::vector<fw::Tensor> inputs;
@@ -66,6 +70,7 @@ void addRunCommand(CLI::App& app) {
     }
     fw::ExecOptions opts;
     opts.threads = *threads;
+    if (auto st = applyExecLimits(*limits, opts); !st.ok()) return fail(st.error());
     const auto t0 = std::chrono::steady_clock::now();
     auto outs = fw::runGraph(*m, inputs, opts);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -41,7 +41,9 @@ void addVerifyCommand(CLI::App& app) {
   auto inDir = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
   auto threads = std::make_shared<int>(0);
+  auto limits = std::make_shared<ExecLimitArgs>();
   addModelArgs(cmd, *args);
+  addExecLimitArgs(cmd, *limits);
   addFusionArgs(cmd, *fa);
   cmd->add_option("--seed", *seed, "seed for the random inputs (default 1)");
   cmd->add_option("--tolerance", *tolerance,
@@ -81,6 +83,7 @@ void addVerifyCommand(CLI::App& app) {
     opts.seed = *seed;
     opts.tolerance = *tolerance >= 0 ? *tolerance : fw::defaultVerifyTolerance(fo->optLevel);
     opts.exec.threads = *threads;
+    if (auto st = applyExecLimits(*limits, opts.exec); !st.ok()) return fail(st.error());
     opts.inputs = std::move(given);
     auto rep = fw::verifyModels(*m, *cand, opts);
     if (!rep.ok()) return fail(rep.error());

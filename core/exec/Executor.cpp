@@ -8,6 +8,8 @@
 #include <cctype>
 #include <exception>
 #include <mutex>
+#include <new>
+#include <unistd.h>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -78,7 +80,11 @@ class Interpreter {
  public:
   Interpreter(const Model& m, const ExecOptions& o) : model_(m), opts_(o), opset_(m.opset("")) {
     if (opset_ <= 0) opset_ = 17;
+    limits_.maxTensorBytes = o.maxMemoryBytes < 0 ? defaultMemoryBudget() : o.maxMemoryBytes;
+    limits_.maxIterations = o.maxIterations;
+    limits_.deadline = o.timeLimitSeconds > 0 ? steadySeconds() + o.timeLimitSeconds : 0;
   }
+  const RunLimits& limits() const { return limits_; }
 
   std::map<std::string, Tensor> intermediates;
 
@@ -111,6 +117,9 @@ class Interpreter {
     std::vector<int32_t> uses = plan->uses;
     for (NodeId nid : plan->order) {
       if (opts_.cancel && opts_.cancel->load()) return Error::badInput("execution cancelled");
+      if (limits_.deadline > 0 && steadySeconds() > limits_.deadline)
+        return Error::badInput("node '" + g.node(nid).name + "': the run exceeded its time limit of " +
+                               std::to_string(opts_.timeLimitSeconds) + " s (--time-limit)");
       const Node& node = g.node(nid);
       FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top));
       for (const auto* list : {&node.inputs, &node.implicitInputs}) {
@@ -203,6 +212,11 @@ class Interpreter {
       Status st;
       try {
         st = findKernel(node.opType)(ctx);
+      } catch (const LimitExceeded& e) {
+        return Error::badInput("node '" + node.name + "' (" + node.opType + "): " + e.what());
+      } catch (const std::bad_alloc&) {
+        return Error::badInput("node '" + node.name + "' (" + node.opType +
+                               "): out of memory allocating its outputs (lower the input sizes or --max-memory)");
       } catch (const std::exception& e) {
         return Error::internal("node '" + node.name + "' (" + node.opType + "): " + e.what());
       }
@@ -262,6 +276,7 @@ class Interpreter {
   const Model& model_;
   const ExecOptions& opts_;
   int64_t opset_;
+  RunLimits limits_;
   std::mutex traceMutex_;
   std::mutex planMutex_;
   std::unordered_map<const Graph*, Plan> plans_;
@@ -286,6 +301,7 @@ Result<RunResult> runImpl(const Model& model, const std::vector<exec::RtTensor>&
   if (!model.graph) return Error::badInput("model has no graph");
   exec::ThreadBudget budget(opts.threads);  // for this thread's kernels; other callers keep theirs
   exec::Interpreter interp(model, opts);
+  exec::LimitScope limits(interp.limits());
   auto r = interp.run(*model.graph, inputs, nullptr, nullptr, true);
   if (!r.ok()) return r.error();
   RunResult out;
@@ -376,6 +392,12 @@ Tensor shapeNodeValue(const Node& n, const std::vector<int64_t>& dims) {
   end = std::clamp<int64_t>(end, start, r);
   std::vector<int64_t> sl(dims.begin() + start, dims.begin() + end);
   return Tensor::int64s({static_cast<int64_t>(sl.size())}, sl);
+}
+
+int64_t defaultMemoryBudget() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
+  return static_cast<int64_t>(pages) * static_cast<int64_t>(page) / 2;
 }
 
 bool isOpSupported(const std::string& opType, const std::string& domain) {
@@ -493,6 +515,13 @@ Result<std::vector<Tensor>> randomInputs(const Model& model, uint64_t seed) {
                                (d.symbol.empty() ? v.name + "=..." : d.symbol + "=N") + " or --batch");
       dims.push_back(d.value);
     }
+    const auto bytes = exec::checkedBytes(dims, static_cast<int64_t>(std::max<size_t>(dtypeSize(v.dtype), 1)));
+    if (!bytes)
+      return Error::badInput("input '" + v.name + "' of shape " + v.shape.str() + ": its element count overflows 64 bits");
+    if (*bytes > defaultMemoryBudget())
+      return Error::badInput("input '" + v.name + "' of shape " + v.shape.str() + " needs " + std::to_string(*bytes) +
+                             " bytes, above the memory budget of " + std::to_string(defaultMemoryBudget()) +
+                             " bytes (half of physical memory)");
     const int64_t n = exec::numelOf(dims);
     const std::string lname = lower(v.name);
     const bool isMask = lname.find("mask") != std::string::npos;

@@ -45,7 +45,13 @@ struct ExecOptions {
   bool keepIntermediates = false;  // RunResult::intermediates gets every computed value by name
   const std::atomic<bool>* cancel = nullptr;  // checked between nodes; a cancel is a BadInput error
   ExecTrace* trace = nullptr;      // filled when set (control-flow path, optionally shapes)
+  // Resource limits; a run that exceeds one fails with a BadInput error naming the node.
+  int64_t maxMemoryBytes = -1;     // largest single tensor; -1 = half of physical memory, 0 = none
+  int64_t maxIterations = 1000000; // per Loop run; 0 = none
+  double timeLimitSeconds = 0;     // whole run; 0 = none
 };
+// Half of the machine's physical memory: the default tensor budget.
+int64_t defaultMemoryBudget();
 
 struct RunResult {
   std::vector<Tensor> outputs;                   // graph output order

@@ -1,5 +1,7 @@
 #include "core/exec/Kernel.h"
 
+#include <chrono>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -43,10 +45,41 @@ std::shared_ptr<T[]> makeArray(int64_t n) {
 }
 }  // namespace
 
+namespace {
+thread_local const RunLimits* tlsLimits = nullptr;
+}
+
+LimitScope::LimitScope(const RunLimits& l) : saved_(tlsLimits) { tlsLimits = &l; }
+LimitScope::~LimitScope() { tlsLimits = saved_; }
+const RunLimits* currentLimits() { return tlsLimits; }
+double steadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::optional<int64_t> checkedBytes(const std::vector<int64_t>& dims, int64_t elemBytes) {
+  int64_t n = std::max<int64_t>(elemBytes, 1);
+  for (int64_t d : dims) {
+    if (d < 0) return std::nullopt;
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return std::nullopt;
+    n *= d;
+  }
+  return n;
+}
+
 RtTensor RtTensor::alloc(DType dtype, std::vector<int64_t> dims) {
   RtTensor r;
   r.dtype = dtype;
   r.dims = std::move(dims);
+  {
+    const Store st = storeOf(dtype);
+    const int64_t eb = st == Store::F32 ? 4 : st == Store::I64 ? 8 : st == Store::Str ? 32 : 1;
+    const auto bytes = checkedBytes(r.dims, eb);
+    if (!bytes) throw LimitExceeded("a tensor of shape " + dimsStr(r.dims) + " has an element count that overflows 64 bits");
+    if (const RunLimits* l = tlsLimits; l && l->maxTensorBytes > 0 && *bytes > l->maxTensorBytes)
+      throw LimitExceeded("a tensor of shape " + dimsStr(r.dims) + " needs " + std::to_string(*bytes) +
+                          " bytes, above the memory budget of " + std::to_string(l->maxTensorBytes) +
+                          " bytes (raise it with --max-memory)");
+  }
   const int64_t n = r.numel();
   switch (storeOf(dtype)) {
     case Store::F32: {

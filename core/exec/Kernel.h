@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,33 @@ class RtTensor {
 };
 
 class Interpreter;
+
+// Limits of one run (ExecOptions), in force on the thread running the interpreter. A tensor above
+// the memory budget, a loop above the iteration cap, a run past its deadline: LimitExceeded, which
+// the interpreter turns into a BadInput error naming the node.
+struct RunLimits {
+  int64_t maxTensorBytes = 0;  // 0 = no limit
+  int64_t maxIterations = 0;   // 0 = no limit
+  double deadline = 0;         // steady-clock seconds; 0 = none
+};
+struct LimitExceeded : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+class LimitScope {
+ public:
+  explicit LimitScope(const RunLimits& l);
+  ~LimitScope();
+  LimitScope(const LimitScope&) = delete;
+  LimitScope& operator=(const LimitScope&) = delete;
+
+ private:
+  const RunLimits* saved_;
+};
+const RunLimits* currentLimits();  // null outside a run
+double steadySeconds();
+// numel and bytes of `dims` for elements of `elemBytes`, or nullopt when the product overflows int64
+// (or a dim is negative).
+std::optional<int64_t> checkedBytes(const std::vector<int64_t>& dims, int64_t elemBytes);
 
 struct OpContext {
   const Node& node;

@@ -81,7 +81,13 @@ Status opLoop(OpContext& c) {
   const size_t nScan = c.out.size() > nCarried ? c.out.size() - nCarried : 0;
   std::vector<std::vector<RtTensor>> scans(nScan);
   int64_t trips = 0;
+  const RunLimits* lim = currentLimits();
   for (int64_t it = 0; (maxTrips < 0 || it < maxTrips) && cond; ++it) {
+    if (lim && lim->maxIterations > 0 && it >= lim->maxIterations)
+      return c.fail("more than " + std::to_string(lim->maxIterations) +
+                    " iterations: stopped at the iteration cap (raise it with --max-iterations)");
+    if (lim && lim->deadline > 0 && steadySeconds() > lim->deadline)
+      return c.fail("iteration " + std::to_string(it) + ": the run exceeded its time limit (--time-limit)");
     std::vector<RtTensor> args{RtTensor::scalarI(it), RtTensor::alloc(DType::Bool, {})};
     args[1].mb()[0] = cond ? 1 : 0;
     args.insert(args.end(), carried.begin(), carried.end());

@@ -61,6 +61,9 @@ Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides = {
 Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor>& known,
                                 std::vector<std::string>* warnings = nullptr);
 
+// Is `op` an operator of the ONNX standard domain at `opset` (libonnx's schema registry)?
+bool isOnnxOp(const std::string& op, int64_t opset);
+
 // onnx::checker::check_model on the exported model; error text on failure.
 Status checkOnnx(const Model& model);
 

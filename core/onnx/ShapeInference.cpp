@@ -4,6 +4,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "core/onnx/OnnxIO.h"
@@ -69,6 +70,25 @@ Status applyOverrides(onnx::GraphProto* gp, const std::vector<ShapeOverride>& ov
   return {};
 }
 
+// libonnx's inference divides by strides, dilations, kernel sizes and group without checking them
+// (a Conv with strides=[0,0] is a SIGFPE inside InferShapes). The copy that inference sees gets 1
+// for such values; the validation pass (core/check/Validate) reports the real ones.
+void neutralizeDivisors(onnx::GraphProto* gp) {
+  for (auto& n : *gp->mutable_node()) {
+    for (auto& a : *n.mutable_attribute()) {
+      const std::string& name = a.name();
+      if (name == "strides" || name == "dilations" || name == "kernel_shape") {
+        for (int i = 0; i < a.ints_size(); ++i)
+          if (a.ints(i) <= 0) a.set_ints(i, 1);
+      } else if ((name == "group" || name == "blocksize") && a.has_i() && a.i() <= 0) {
+        a.set_i(1);
+      }
+      if (a.has_g()) neutralizeDivisors(a.mutable_g());
+      for (auto& g : *a.mutable_graphs()) neutralizeDivisors(&g);
+    }
+  }
+}
+
 void stripInferred(onnx::GraphProto* gp) {
   gp->clear_value_info();
   for (auto& out : *gp->mutable_output()) {
@@ -93,6 +113,9 @@ void applyTypes(const onnx::GraphProto& gp, Graph& g, const std::vector<int>* pr
     auto it = types.find(v.name);
     if (it == types.end() || !it->second->has_tensor_type()) continue;
     Value& mv = g.value(v.id);
+    // A negative dim as declared in the file is kept, so that validation can name it.
+    if (std::any_of(mv.shape.dims.begin(), mv.shape.dims.end(), [](const Dim& d) { return d.symbol.empty() && d.value < -1; }))
+      continue;
     Value tmp;
     onnxio::typeFromProto(*it->second, tmp);
     if (tmp.dtype != DType::Undefined) mv.dtype = tmp.dtype;
@@ -130,6 +153,10 @@ void applyTypes(const onnx::GraphProto& gp, Graph& g, const std::vector<int>* pr
 
 }  // namespace
 
+bool isOnnxOp(const std::string& op, int64_t opset) {
+  return onnx::OpSchemaRegistry::Schema(op, static_cast<int>(opset), "") != nullptr;
+}
+
 Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor>& known,
                                 std::vector<std::string>* warnings) {
   onnx::ModelProto mp;
@@ -163,6 +190,7 @@ Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor
     }
   }
   gp->mutable_node()->Swap(&nodes);
+  neutralizeDivisors(gp);
   onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/0, /*data_prop=*/true);
   try {
     onnx::shape_inference::InferShapes(mp, onnx::OpSchemaRegistry::Instance(), opts);
@@ -180,6 +208,7 @@ Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides, bo
   onnxio::exportModel(model, &mp);
   auto st = applyOverrides(mp.mutable_graph(), overrides);
   if (!st.ok()) return st;
+  neutralizeDivisors(mp.mutable_graph());
   if (!overrides.empty()) stripInferred(mp.mutable_graph());
   onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/strict ? 1 : 0,
                                    /*data_prop=*/true);

@@ -201,3 +201,35 @@ TEST(MainWindow, TimingTableSaysWhyWhenNothingCanBeSimulated) {
   EXPECT_TRUE(why.contains("mystery")) << why.toStdString();
   EXPECT_TRUE(w.timingModel()->toCsv().contains("not simulated"));
 }
+
+// Every refused case of the broken-model corpus: an error that names the problem, previous model kept.
+TEST(MainWindow, CorpusOfBrokenModelsIsRefusedAndThePreviousModelKept) {
+  mainWindowApp();
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
+  w.openModel(kModel);
+  ASSERT_TRUE(waitFor(ready));
+  const int rows = w.nodeModel()->rowCount();
+  std::ifstream expect(std::string(FW_TEST_DATA_DIR) + "/bad/EXPECT.tsv");
+  ASSERT_TRUE(expect.good());
+  std::string line;
+  int refused = 0;
+  while (std::getline(expect, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto t1 = line.find('\t'), t2 = line.find('\t', t1 + 1);
+    const std::string name = line.substr(0, t1), kind = line.substr(t1 + 1, t2 - t1 - 1), text = line.substr(t2 + 1);
+    if (kind != "refuse") continue;
+    std::string path = std::string(FW_TEST_DATA_DIR) + "/bad/" + name + ".onnx";
+    if (!std::ifstream(path).good()) path = std::string(FW_TEST_DATA_DIR) + "/bad/" + name + ".bin";
+    QSignalSpy failed(&w, &fwui::MainWindow::loadFailed);
+    w.openModel(QString::fromStdString(path));
+    ASSERT_TRUE(waitFor(failed, 60000)) << name;
+    EXPECT_TRUE(failed.front().front().toString().contains(QString::fromStdString(text), Qt::CaseInsensitive))
+        << name << ": " << failed.front().front().toString().toStdString();
+    EXPECT_EQ(w.currentSpec(), kModel) << name;
+    EXPECT_EQ(w.nodeModel()->rowCount(), rows) << name;
+    ++refused;
+  }
+  EXPECT_GE(refused, 40);
+}
