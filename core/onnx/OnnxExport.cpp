@@ -67,12 +67,28 @@ void valueInfo(const Value& v, onnx::ValueInfoProto* vi) {
 
 namespace onnxio {
 
+namespace {
+thread_local bool tlsShapesOnly = false;
+}
+ShapesOnlyExport::ShapesOnlyExport() : saved_(tlsShapesOnly) { tlsShapesOnly = true; }
+ShapesOnlyExport::~ShapesOnlyExport() { tlsShapesOnly = saved_; }
+
 void exportGraph(const Graph& g, onnx::GraphProto* gp) {
   gp->set_name(g.name);
   if (!g.docString.empty()) gp->set_doc_string(g.docString);
   for (ValueId v : g.inputs()) valueInfo(g.value(v), gp->add_input());
-  for (const auto& v : g.values())
-    if (v.initializer) tensorToProto(*v.initializer, v.name, gp->add_initializer());
+  for (const auto& v : g.values()) {
+    if (!v.initializer) continue;
+    if (tlsShapesOnly && v.initializer->numel() > 4096) {
+      // Shape inference needs a weight's type and dims, not its data (only small constants are read).
+      auto* tp = gp->add_initializer();
+      tp->set_name(v.name);
+      tp->set_data_type(static_cast<int32_t>(v.initializer->dtype()));
+      for (int64_t d : v.initializer->dims()) tp->add_dims(d);
+      continue;
+    }
+    tensorToProto(*v.initializer, v.name, gp->add_initializer());
+  }
   for (const auto& n : g.nodes()) {
     if (n.dead) continue;
     auto* np = gp->add_node();

@@ -160,7 +160,10 @@ bool isOnnxOp(const std::string& op, int64_t opset) {
 Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor>& known,
                                 std::vector<std::string>* warnings) {
   onnx::ModelProto mp;
-  onnxio::exportModel(model, &mp);
+  {
+    onnxio::ShapesOnlyExport shapesOnly;
+    onnxio::exportModel(model, &mp);
+  }
   auto* gp = mp.mutable_graph();
   stripInferred(gp);
   // Nodes all of whose outputs are known become Constant nodes (one per output) in place, so that
@@ -205,7 +208,10 @@ Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor
 Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides, bool strict,
                    std::vector<std::string>* warnings) {
   onnx::ModelProto mp;
-  onnxio::exportModel(model, &mp);
+  {
+    onnxio::ShapesOnlyExport shapesOnly;
+    onnxio::exportModel(model, &mp);
+  }
   auto st = applyOverrides(mp.mutable_graph(), overrides);
   if (!st.ok()) return st;
   neutralizeDivisors(mp.mutable_graph());
