@@ -11,7 +11,7 @@ FW_PACKAGES=(
   qtbase5-dev libqt5svg5-dev
   libgraphviz-dev graphviz
   libprotobuf-dev protobuf-compiler libonnx-dev
-  libspdlog-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
+  libspdlog-dev nlohmann-json3-dev libcli11-dev libdnnl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth
   python3 python3-onnx python3-numpy

@@ -1,57 +1,99 @@
 #include "core/exec/Gemm.h"
 
-// The executor's thread pool splits the rows itself; Eigen must not start OpenMP threads of its own.
-#define EIGEN_DONT_PARALLELIZE
-#include <Eigen/Core>
+#include <cstdio>
+#include <string>
 
-#include <algorithm>
-
-#include "core/exec/ThreadPool.h"
+#include "core/exec/OneDnn.h"
 
 namespace fw::exec {
 
 namespace {
-using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMat, Eigen::Unaligned, Eigen::OuterStride<>>;
-using MutMap = Eigen::Map<RowMat, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+using dnnl::memory;
+
+struct Operand {
+  memory::dims dims, strides;
+};
+
+// A [M,K] (or stored [K,M] when transposed) with row stride ld, optionally batched.
+Operand operand(int64_t batch, int64_t rows, int64_t cols, bool trans, int64_t ld, int64_t stride) {
+  Operand o;
+  o.dims = {rows, cols};
+  o.strides = trans ? memory::dims{1, ld} : memory::dims{ld, 1};
+  if (batch > 1) {
+    o.dims.insert(o.dims.begin(), batch);
+    o.strides.insert(o.strides.begin(), stride);
+  }
+  return o;
+}
+
+// Exact text of a float for cache keys.
+std::string floatKey(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%a", static_cast<double>(v));
+  return buf;
+}
+
+void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+            int64_t lda, int64_t strideA, const float* B, int64_t ldb, int64_t strideB, float beta, float* C,
+            int64_t ldc, int64_t strideC, const float* rowBias = nullptr) {
+  if (M <= 0 || N <= 0 || batch <= 0) return;
+  if (K <= 0) {  // an empty sum: C = beta * C
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t i = 0; i < M; ++i) {
+        float* row = C + b * strideC + i * ldc;
+        for (int64_t j = 0; j < N; ++j) row[j] = (beta == 0.f ? 0.f : beta * row[j]) + (rowBias ? rowBias[i] : 0.f);
+      }
+    return;
+  }
+  const Operand a = operand(batch, M, K, transA, lda, strideA);
+  const Operand w = operand(batch, K, N, transB, ldb, strideB);
+  const Operand c = operand(batch, M, N, false, ldc, strideC);
+  const int threads = onednn::useThreads();
+  const std::string key = "matmul|" + onednn::dimsKey(a.dims) + "|" + onednn::dimsKey(a.strides) + "|" +
+                          onednn::dimsKey(w.dims) + "|" + onednn::dimsKey(w.strides) + "|" +
+                          onednn::dimsKey(c.strides) + "|" + floatKey(alpha) + "|" + floatKey(beta) +
+                          "|t" + std::to_string(threads) + (rowBias ? "|rowbias" : "");
+  const memory::desc amd(a.dims, memory::data_type::f32, a.strides);
+  const memory::desc wmd(w.dims, memory::data_type::f32, w.strides);
+  const memory::desc cmd(c.dims, memory::data_type::f32, c.strides);
+  memory::dims biasDims(c.dims.size(), 1);
+  biasDims[biasDims.size() - 2] = M;
+  const memory::desc bmd = rowBias ? memory::desc(biasDims, memory::data_type::f32, onednn::contiguousStrides(biasDims))
+                                   : memory::desc();
+  auto entry = onednn::cachedPrimitive(key, [&] {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (alpha != 1.f) attr.set_output_scales(0, {alpha});
+    if (beta != 0.f) {
+      dnnl::post_ops po;
+      po.append_sum(beta);
+      attr.set_post_ops(po);
+    }
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(amd, wmd, bmd, cmd), attr, onednn::engine());
+    return onednn::CachedPrimitive{pd, dnnl::matmul(pd), {}, {}};
+  });
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, onednn::wrap(amd, A)}, {DNNL_ARG_WEIGHTS, onednn::wrap(wmd, B)}, {DNNL_ARG_DST, onednn::wrap(cmd, C)}};
+  if (rowBias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(bmd, rowBias));
+  onednn::execute(entry->prim, entry->pd, std::move(args));
+}
+
 }  // namespace
 
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
            const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-  if (M <= 0 || N <= 0) return;
-  MutMap c(C, M, N, Eigen::OuterStride<>(ldc));
-  if (K <= 0) {
-    if (beta == 0.f) c.setZero();
-    else c *= beta;
-    return;
-  }
-  if (avx2GemmAvailable()) {
-    sgemmAvx2(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    return;
-  }
-  // Stored shapes: A is [M,K] or [K,M]; B is [K,N] or [N,K].
-  ConstMap a(A, transA ? K : M, transA ? M : K, Eigen::OuterStride<>(lda));
-  ConstMap b(B, transB ? N : K, transB ? K : N, Eigen::OuterStride<>(ldb));
-  // Row slabs of C on the thread pool (each row's arithmetic is independent of the split).
-  const int64_t slabs = std::min<int64_t>({parallelThreads(), M, M * N * K / (int64_t{1} << 18)});
-  auto run = [&](const auto& pa, const auto& pb) {
-    auto slab = [&](int64_t r0, int64_t r1) {
-      auto cc = c.middleRows(r0, r1 - r0);
-      const auto ra = pa.middleRows(r0, r1 - r0);
-      if (beta == 0.f) {
-        cc.noalias() = alpha * (ra * pb);
-      } else {
-        if (beta != 1.f) cc *= beta;
-        cc.noalias() += alpha * (ra * pb);
-      }
-    };
-    if (slabs <= 1) slab(0, M);
-    else parallelChunks(slabs, [&](int64_t s) { slab(M * s / slabs, M * (s + 1) / slabs); });
-  };
-  if (!transA && !transB) run(a, b);
-  else if (transA && !transB) run(a.transpose(), b);
-  else if (!transA && transB) run(a, b.transpose());
-  else run(a.transpose(), b.transpose());
+  matmul(1, transA, transB, M, N, K, alpha, A, lda, 0, B, ldb, 0, beta, C, ldc, 0);
+}
+
+void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, const float* A,
+                  int64_t lda, int64_t strideA, const float* B, int64_t ldb, int64_t strideB, float* C, int64_t ldc,
+                  int64_t strideC) {
+  matmul(batch, transA, transB, M, N, K, 1.f, A, lda, strideA, B, ldb, strideB, 0.f, C, ldc, strideC);
+}
+
+void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C) {
+  matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 0.f, C, N, 0, bias);
 }
 
 }  // namespace fw::exec

@@ -1,6 +1,6 @@
 #pragma once
-// Internal to core/exec: single-precision GEMM on row-major matrices (the AVX2 kernel, or Eigen on
-// CPUs without it), split over the executor's thread pool (ThreadPool.h) when large enough.
+// Internal to core/exec: single-precision GEMM on row-major matrices, on oneDNN's matmul primitive
+// (OneDnn.h: cached per shape and attributes, threads from the executor's budget).
 #include <cstdint>
 
 namespace fw::exec {
@@ -10,9 +10,13 @@ namespace fw::exec {
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
            const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 
-// The AVX2/FMA kernel (GemmAvx2.cpp), used by sgemm when the CPU has it.
-bool avx2GemmAvailable();
-void sgemmAvx2(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
-               const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+// `batch` independent products C[b] = op(A[b]) * op(B[b]), the matrices strideA/strideB/strideC
+// elements apart (each > 0), in one primitive.
+void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, const float* A,
+                  int64_t lda, int64_t strideA, const float* B, int64_t ldb, int64_t strideB, float* C, int64_t ldc,
+                  int64_t strideC);
+
+// C[M,N] = A[M,K] * B[K,N] + bias[i] on every row i (no bias when null); all rows contiguous.
+void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C);
 
 }  // namespace fw::exec

@@ -133,8 +133,10 @@ RtTensor RtTensor::fromTensor(const Tensor& t) {
     RtTensor r;
     r.dtype = dt;
     r.dims = t.dims();
-    auto keep = std::make_shared<const Tensor>(t);
-    r.data_ = const_cast<uint8_t*>(keep->rawData());
+    // Held through the tensor's own byte storage, so every run over the same initializer sees the
+    // same owner (OneDnn.h caches reordered weights per owner).
+    auto keep = t.byteStorage();
+    r.data_ = const_cast<uint8_t*>(keep->data());
     r.hold_ = keep;
     return r;
   }

@@ -53,6 +53,9 @@ class RtTensor {
   uint8_t* mb() { return static_cast<uint8_t*>(data_); }
   std::string* ms() { return static_cast<std::string*>(data_); }
   const void* raw() const { return data_; }
+  // The storage this tensor's data lives in (shared by views and copies): while it is alive the
+  // address holds the same immutable values, which lets a cache key on the address (OneDnn.h).
+  std::weak_ptr<const void> owner() const { return hold_; }
   void* mraw() { return data_; }
 
   // Same storage, new dims (numel must match).

@@ -1,108 +1,37 @@
-// Dense kernels: Conv (im2col + GEMM), ConvTranspose (GEMM + col2im), MatMul, Gemm,
+// Dense kernels: Conv, ConvTranspose, MatMul, Gemm (on oneDNN: ConvPrimitive.h, Gemm.h),
 // BatchNormalization. Pooling lives in ops_pool.cpp.
+#include <algorithm>
 #include <cmath>
-#include <cstring>
+
+#include <dnnl.hpp>
 
 #include "core/exec/ConvGeometry.h"
+#include "core/exec/ConvPrimitive.h"
 #include "core/exec/Gemm.h"
 #include "core/exec/Kernel.h"
 
 namespace fw::exec {
 namespace {
 
-// Lower one image's group of channels into columns: col[(c,k...), (o...)].
-void im2col(const float* x, int64_t channels, const ConvGeometry& g, float* col) {
-  const size_t r = g.in.size();
-  const int64_t kp = g.kernelSize(), op = g.outSize(), ip = g.inSize();
-  if (r == 2) {
-    const int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1];
-    const int64_t KW = g.kernel[1];
-    const int64_t sh = g.strides[0], sw = g.strides[1], dh = g.dilations[0], dw = g.dilations[1];
-    const int64_t ph = g.padsBegin[0], pw = g.padsBegin[1];
-    parallelFor(channels * kp, op, [&](int64_t b, int64_t e) {
-      for (int64_t row = b; row < e; ++row) {
-        const int64_t c = row / kp, kk = row % kp, kh = kk / KW, kw = kk % KW;
-        const float* xc = x + c * ip;
-        float* dst = col + row * op;
-        for (int64_t oh = 0; oh < OH; ++oh) {
-          const int64_t ih = oh * sh + kh * dh - ph;
-          float* d = dst + oh * OW;
-          if (ih < 0 || ih >= H) {
-            std::memset(d, 0, static_cast<size_t>(OW) * sizeof(float));
-            continue;
-          }
-          const float* src = xc + ih * W;
-          const int64_t off = kw * dw - pw;
-          if (sw == 1) {
-            // Valid ow range: 0 <= ow + off < W.
-            const int64_t lo = std::max<int64_t>(0, -off), hi = std::min<int64_t>(OW, W - off);
-            for (int64_t ow = 0; ow < std::min(lo, OW); ++ow) d[ow] = 0.f;
-            if (hi > lo) std::memcpy(d + lo, src + lo + off, static_cast<size_t>(hi - lo) * sizeof(float));
-            for (int64_t ow = std::max(hi, lo); ow < OW; ++ow) d[ow] = 0.f;
-          } else {
-            for (int64_t ow = 0; ow < OW; ++ow) {
-              const int64_t iw = ow * sw + off;
-              d[ow] = (iw >= 0 && iw < W) ? src[iw] : 0.f;
-            }
-          }
-        }
-      }
-    });
-    return;
+Status runConvolution(OpContext& c, const ConvProblem& p, const RtTensor& X, const RtTensor& W, const float* bias,
+                      RtTensor& Y) {
+  if (X.numel() == 0 || Y.numel() == 0) {
+    std::fill(Y.mf(), Y.mf() + Y.numel(), 0.f);
+    if (bias) {
+      const int64_t inner = Y.numel() / std::max<int64_t>(1, p.N * p.M);
+      for (int64_t nm = 0; nm < p.N * p.M; ++nm) std::fill_n(Y.mf() + nm * inner, inner, bias[nm % p.M]);
+    }
+  } else {
+    try {
+      convolution(p, X.f(), W.f(), W.owner(), bias, Y.mf());
+    } catch (const dnnl::error& e) {
+      return c.fail(std::string("oneDNN refused X ") + dimsStr(X.dims) + ", W " + dimsStr(W.dims) + ": " + e.what());
+    } catch (const std::invalid_argument& e) {
+      return c.fail(e.what());
+    }
   }
-  const auto ostr = stridesOf(g.out), kstr = stridesOf(g.kernel), istr = stridesOf(g.in);
-  parallelFor(channels * kp, op, [&](int64_t b, int64_t e) {
-    std::vector<int64_t> kidx(r), oidx(r);
-    for (int64_t row = b; row < e; ++row) {
-      const int64_t c = row / kp, kk = row % kp;
-      for (size_t d = 0; d < r; ++d) kidx[d] = (kk / kstr[d]) % g.kernel[d];
-      for (int64_t o = 0; o < op; ++o) {
-        int64_t off = 0;
-        bool inside = true;
-        for (size_t d = 0; d < r; ++d) {
-          const int64_t od = (o / ostr[d]) % g.out[d];
-          const int64_t id = od * g.strides[d] + kidx[d] * g.dilations[d] - g.padsBegin[d];
-          if (id < 0 || id >= g.in[d]) {
-            inside = false;
-            break;
-          }
-          off += id * istr[d];
-        }
-        col[row * op + o] = inside ? x[c * ip + off] : 0.f;
-      }
-    }
-  });
-}
-
-// Scatter-add columns back into an image: the adjoint of im2col (for ConvTranspose).
-void col2im(const float* col, int64_t channels, const ConvGeometry& g, float* y) {
-  // Here g.in is the *output image* (the large one) and g.out the input positions.
-  const size_t r = g.in.size();
-  const int64_t kp = g.kernelSize(), op = g.outSize(), ip = g.inSize();
-  const auto ostr = stridesOf(g.out), kstr = stridesOf(g.kernel), istr = stridesOf(g.in);
-  parallelFor(channels, kp * op, [&](int64_t b, int64_t e) {
-    std::vector<int64_t> kidx(r);
-    for (int64_t c = b; c < e; ++c) {
-      for (int64_t kk = 0; kk < kp; ++kk) {
-        for (size_t d = 0; d < r; ++d) kidx[d] = (kk / kstr[d]) % g.kernel[d];
-        const float* src = col + (c * kp + kk) * op;
-        for (int64_t o = 0; o < op; ++o) {
-          int64_t off = 0;
-          bool inside = true;
-          for (size_t d = 0; d < r; ++d) {
-            const int64_t od = (o / ostr[d]) % g.out[d];
-            const int64_t id = od * g.strides[d] + kidx[d] * g.dilations[d] - g.padsBegin[d];
-            if (id < 0 || id >= g.in[d]) {
-              inside = false;
-              break;
-            }
-            off += id * istr[d];
-          }
-          if (inside) y[c * ip + off] += src[o];
-        }
-      }
-    }
-  });
+  c.out[0] = std::move(Y);
+  return {};
 }
 
 Status opConv(OpContext& c) {
@@ -123,35 +52,15 @@ Status opConv(OpContext& c) {
   const ConvGeometry& g = *geo;
   std::vector<int64_t> ydims{N, M};
   ydims.insert(ydims.end(), g.out.begin(), g.out.end());
-  RtTensor Y = RtTensor::alloc(c.input(0).dtype, ydims);
-  const int64_t Cg = C / group, Mg = M / group, kp = g.kernelSize(), op = g.outSize(), ip = g.inSize();
-  const bool pointwise = kp == 1 && g.isIdentityMapping();
-  std::vector<float> col(pointwise ? 0 : static_cast<size_t>(Cg * kp * op));
-  for (int64_t n = 0; n < N; ++n) {
-    for (int64_t gr = 0; gr < group; ++gr) {
-      const float* xg = X.f() + (n * C + gr * Cg) * ip;
-      const float* B = xg;
-      if (!pointwise) {
-        im2col(xg, Cg, g, col.data());
-        B = col.data();
-      }
-      float* yg = Y.mf() + (n * M + gr * Mg) * op;
-      sgemm(false, false, Mg, op, Cg * kp, 1.f, W.f() + gr * Mg * Cg * kp, Cg * kp, B, op, 0.f, yg, op);
-    }
-  }
+  const float* bias = nullptr;
+  RtTensor B;
   if (c.has(2)) {
-    const RtTensor bias = asFloat(c.input(2));
-    if (bias.numel() != M) return c.fail("bias has " + std::to_string(bias.numel()) + " elements, expected " + std::to_string(M));
-    parallelFor(N * M, op, [&](int64_t b, int64_t e) {
-      for (int64_t nm = b; nm < e; ++nm) {
-        const float bv = bias.f()[nm % M];
-        float* p = Y.mf() + nm * op;
-        for (int64_t k = 0; k < op; ++k) p[k] += bv;
-      }
-    });
+    B = asFloat(c.input(2));
+    if (B.numel() != M) return c.fail("bias has " + std::to_string(B.numel()) + " elements, expected " + std::to_string(M));
+    bias = B.f();
   }
-  c.out[0] = std::move(Y);
-  return {};
+  RtTensor Y = RtTensor::alloc(c.input(0).dtype, ydims);
+  return runConvolution(c, ConvProblem{false, N, C, M, group, *geo}, X, W, bias, Y);
 }
 
 Status opConvTranspose(OpContext& c) {
@@ -163,39 +72,23 @@ Status opConvTranspose(OpContext& c) {
   const int64_t group = c.attrInt("group", 1);
   const int64_t N = X.dims[0], C = X.dims[1];
   if (group <= 0 || C % group || W.dims[0] != C) return c.fail("W " + dimsStr(W.dims) + " does not match X channels");
-  const int64_t Mg = W.dims[1], M = Mg * group, Cg = C / group;
+  const int64_t M = W.dims[1] * group;
   std::vector<int64_t> spatial(X.dims.begin() + 2, X.dims.end());
   std::vector<int64_t> kernel(W.dims.begin() + 2, W.dims.end());
   auto geo = convGeometry(c, spatial, kernel, true);
   if (!geo.ok()) return geo.error();
   const ConvGeometry& g = *geo;
-  // For col2im the roles swap: the image is the output, the positions are the input's.
-  ConvGeometry back = g;
-  back.in = g.out;
-  back.out = g.in;
   std::vector<int64_t> ydims{N, M};
   ydims.insert(ydims.end(), g.out.begin(), g.out.end());
-  RtTensor Y = RtTensor::zeros(c.input(0).dtype, ydims);
-  const int64_t kp = g.kernelSize(), ip = g.inSize(), op = g.outSize();
-  std::vector<float> col(static_cast<size_t>(Mg * kp * ip));
-  for (int64_t n = 0; n < N; ++n) {
-    for (int64_t gr = 0; gr < group; ++gr) {
-      const float* xg = X.f() + (n * C + gr * Cg) * ip;
-      const float* wg = W.f() + gr * Cg * Mg * kp;  // [Cg, Mg*kp]
-      sgemm(true, false, Mg * kp, ip, Cg, 1.f, wg, Mg * kp, xg, ip, 0.f, col.data(), ip);
-      col2im(col.data(), Mg, back, Y.mf() + (n * M + gr * Mg) * op);
-    }
-  }
+  const float* bias = nullptr;
+  RtTensor B;
   if (c.has(2)) {
-    const RtTensor bias = asFloat(c.input(2));
-    if (bias.numel() != M) return c.fail("bias size mismatch");
-    for (int64_t nm = 0; nm < N * M; ++nm) {
-      float* p = Y.mf() + nm * op;
-      for (int64_t k = 0; k < op; ++k) p[k] += bias.f()[nm % M];
-    }
+    B = asFloat(c.input(2));
+    if (B.numel() != M) return c.fail("bias has " + std::to_string(B.numel()) + " elements, expected " + std::to_string(M));
+    bias = B.f();
   }
-  c.out[0] = std::move(Y);
-  return {};
+  RtTensor Y = RtTensor::alloc(c.input(0).dtype, ydims);
+  return runConvolution(c, ConvProblem{true, N, C, M, group, g}, X, W, bias, Y);
 }
 
 Status opMatMul(OpContext& c) {
@@ -227,7 +120,11 @@ Status opMatMul(OpContext& c) {
   } else if (ms.bBatch.empty() || numelOf(ms.bBatch) == 1) {
     // B shared by every batch: one GEMM over all rows of A.
     sgemm(false, false, nb * M, N, K, 1.f, A.f(), K, B.f(), N, 0.f, Y.mf(), N);
+  } else if (numelOf(ms.aBatch) == nb && numelOf(ms.bBatch) == nb) {
+    // No broadcasting: matrix b of A, B and Y line up.
+    sgemmBatched(nb, false, false, M, N, K, A.f(), K, M * K, B.f(), N, K * N, Y.mf(), N, M * N);
   } else {
+    // Broadcast batch dims: one GEMM per output matrix (the same cached primitive each time).
     for (int64_t b = 0; b < nb; ++b)
       sgemm(false, false, M, N, K, 1.f, A.f() + ms.aMatrix(b) * M * K, K, B.f() + ms.bMatrix(b) * K * N, N, 0.f,
             Y.mf() + b * M * N, N);

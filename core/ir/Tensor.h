@@ -41,6 +41,8 @@ class Tensor {
   bool empty() const { return !bytes_ && !strings_; }
 
   const uint8_t* rawData() const { return bytes_ ? bytes_->data() : nullptr; }
+  // The shared, immutable byte storage (null for strings): copies and reshapes share it.
+  std::shared_ptr<const std::vector<uint8_t>> byteStorage() const { return bytes_; }
   template <class T>
   std::span<const T> data() const {
     if (!bytes_) return {};

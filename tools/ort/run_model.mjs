@@ -3,6 +3,8 @@
 // of Fusion Workbench, to produce reference outputs for tests.
 //
 //   node run_model.mjs MODEL.onnx INPUT_DIR OUTPUT_DIR [--opt=disabled|basic|extended|all] [--threads=N]
+//                      [--time=RUNS]             # also time RUNS more runs (after the first) and print
+//                                                # "ort threads=N runs=R median_s=... min_s=..." to stdout
 //   node run_model.mjs --info MODEL.onnx            # print inputs/outputs as JSON
 //   node run_model.mjs MODEL.onnx --save-optimized=OUT.onnx [--opt=LEVEL]
 //                                                   # save ORT's optimised graph (no run without dirs)
@@ -88,6 +90,18 @@ async function main() {
   if (missing.length) throw new Error(`missing inputs: ${missing.join(', ')}`);
 
   const results = await session.run(feeds);
+  if (flags.time) {
+    const runs = Math.max(1, Number(flags.time));
+    const secs = [];
+    for (let k = 0; k < runs; ++k) {
+      const t0 = process.hrtime.bigint();
+      await session.run(feeds);
+      secs.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    }
+    secs.sort((a, b) => a - b);
+    console.log(`ort threads=${sessionOptions.intraOpNumThreads} runs=${runs} ` +
+                `median_s=${secs[Math.floor(runs / 2)].toFixed(4)} min_s=${secs[0].toFixed(4)}`);
+  }
   fs.mkdirSync(outDir, { recursive: true });
   session.outputNames.forEach((name, k) => {
     const t = results[name];

@@ -1,0 +1,150 @@
+#include "core/exec/ConvPrimitive.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "core/exec/Gemm.h"
+#include "core/exec/OneDnn.h"
+
+namespace fw::exec {
+
+namespace {
+
+using dnnl::memory;
+
+memory::dims cat(memory::dims a, const std::vector<int64_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+struct Descs {
+  memory::desc src, weights, bias, dst;  // the caller's plain layouts
+  memory::dims strides, dilates, padL, padR;
+};
+
+Descs describe(const ConvProblem& p) {
+  const ConvGeometry& g = p.geo;
+  const size_t r = g.in.size();
+  const int64_t G = p.group, Mg = p.M / G, Cg = p.C / G, kp = g.kernelSize();
+  Descs d;
+  const memory::dims src = cat({p.N, p.C}, g.in), dst = cat({p.N, p.M}, g.out);
+  d.src = memory::desc(src, memory::data_type::f32, onednn::contiguousStrides(src));
+  d.dst = memory::desc(dst, memory::data_type::f32, onednn::contiguousStrides(dst));
+  d.bias = memory::desc({p.M}, memory::data_type::f32, memory::format_tag::a);
+  // oneDNN's logical weights are [G,] OC/G, IC/G, k... for both primitives. Conv's ONNX layout is
+  // exactly that; ConvTranspose's is [G, IC/G, OC/G, k...] in memory, so o and i swap strides.
+  memory::dims wd = G > 1 ? memory::dims{G, Mg, Cg} : memory::dims{p.M, p.C};
+  wd = cat(wd, g.kernel);
+  memory::dims ws = onednn::contiguousStrides(wd);
+  if (p.transposed) {
+    const size_t o = G > 1 ? 1 : 0;
+    ws[o] = kp;
+    ws[o + 1] = Mg * kp;
+    if (G > 1) ws[0] = Cg * Mg * kp;
+  }
+  d.weights = memory::desc(wd, memory::data_type::f32, ws);
+  for (size_t k = 0; k < r; ++k) {
+    d.strides.push_back(g.strides[k]);
+    d.dilates.push_back(g.dilations[k] - 1);  // oneDNN counts the gaps
+    d.padL.push_back(g.padsBegin[k]);
+    int64_t padR = g.padsEnd[k];
+    if (p.transposed) {
+      // oneDNN checks the geometry as the convolution from output to input. Extra output positions
+      // (output_padding, output_shape) lie outside every window: a negative right pad says so.
+      const int64_t ke = (g.kernel[k] - 1) * g.dilations[k] + 1;
+      if (floorDiv(g.out[k] - ke + g.padsBegin[k] + padR, g.strides[k]) + 1 != g.in[k])
+        padR = g.strides[k] * (g.in[k] - 1) + ke - g.out[k] - g.padsBegin[k];
+    }
+    d.padR.push_back(padR);
+  }
+  return d;
+}
+
+std::string keyOf(const ConvProblem& p, bool hasBias, int threads) {
+  const ConvGeometry& g = p.geo;
+  return std::string(p.transposed ? "deconv|" : "conv|") + std::to_string(p.N) + "," + std::to_string(p.C) + "," +
+         std::to_string(p.M) + "," + std::to_string(p.group) + "|" + onednn::dimsKey(g.in) + "|" +
+         onednn::dimsKey(g.out) + "|" + onednn::dimsKey(g.kernel) + "|" + onednn::dimsKey(g.strides) + "|" +
+         onednn::dimsKey(g.dilations) + "|" + onednn::dimsKey(g.padsBegin) + "|" + onednn::dimsKey(g.padsEnd) +
+         (hasBias ? "|b" : "|-") + "|t" + std::to_string(threads);
+}
+
+onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBias) {
+  const auto any = [](const memory::desc& m) {
+    return memory::desc(m.dims(), memory::data_type::f32, memory::format_tag::any);
+  };
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  const memory::desc noBias;
+  dnnl::primitive_desc_base pd;
+  dnnl::primitive prim;
+  if (p.transposed) {
+    dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
+                                           any(d.src), any(d.weights), hasBias ? d.bias : noBias, any(d.dst),
+                                           d.strides, d.dilates, d.padL, d.padR);
+    dnnl::deconvolution_forward::primitive_desc cpd(desc, attr, onednn::engine());
+    prim = dnnl::deconvolution_forward(cpd);
+    pd = cpd;
+  } else {
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                         any(d.src), any(d.weights), hasBias ? d.bias : noBias, any(d.dst),
+                                         d.strides, d.dilates, d.padL, d.padR);
+    dnnl::convolution_forward::primitive_desc cpd(desc, attr, onednn::engine());
+    prim = dnnl::convolution_forward(cpd);
+    pd = cpd;
+  }
+  onednn::CachedPrimitive c{pd, prim, {}, {}};
+  const memory::desc src = pd.query_md(dnnl::query::src_md), dst = pd.query_md(dnnl::query::dst_md);
+  if (src != d.src) c.srcIn = dnnl::reorder(dnnl::reorder::primitive_desc(onednn::engine(), d.src, onednn::engine(), src));
+  if (dst != d.dst) c.dstOut = dnnl::reorder(dnnl::reorder::primitive_desc(onednn::engine(), dst, onednn::engine(), d.dst));
+  return c;
+}
+
+void runReorder(const dnnl::primitive& r, const dnnl::memory& from, const dnnl::memory& to) {
+  dnnl::stream s(onednn::engine());
+  r.execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+  s.wait();
+}
+
+}  // namespace
+
+void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
+                 const float* bias, float* y) {
+  const size_t r = p.geo.in.size();
+  if (r < 1 || r > 3)
+    throw std::invalid_argument("oneDNN convolutions have 1 to 3 spatial dims, this one has " + std::to_string(r));
+  const ConvGeometry& g = p.geo;
+  if (!p.transposed && p.group == 1 && g.kernelSize() == 1 && g.isIdentityMapping()) {
+    // A pointwise convolution on NC(HW) is one product per image, Y[M,HW] = W[M,C] X[C,HW]: no
+    // reorder of the activations into the convolution's blocked layout and back.
+    const int64_t hw = g.inSize();
+    for (int64_t n = 0; n < p.N; ++n)
+      sgemmRowBias(p.M, hw, p.C, w, x + n * p.C * hw, bias, y + n * p.M * hw);
+    return;
+  }
+  const int threads = onednn::useThreads();
+  const Descs d = describe(p);
+  const std::string key = keyOf(p, bias != nullptr, threads);
+  auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, bias != nullptr); });
+  const dnnl::primitive_desc_base& pd = entry->pd;
+
+  dnnl::memory src = onednn::wrap(d.src, x);
+  if (entry->srcIn) {
+    dnnl::memory blocked(pd.query_md(dnnl::query::src_md), onednn::engine());
+    runReorder(entry->srcIn, src, blocked);
+    src = blocked;
+  }
+  const memory::desc wmd = pd.query_md(dnnl::query::weights_md);
+  dnnl::memory weights = wmd == d.weights ? onednn::wrap(d.weights, w)
+                                          : onednn::reorderedWeights(key, w, wOwner, d.weights, wmd);
+  dnnl::memory out = onednn::wrap(d.dst, y);
+  dnnl::memory dst = entry->dstOut ? dnnl::memory(pd.query_md(dnnl::query::dst_md), onednn::engine()) : out;
+  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+  if (bias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(d.bias, bias));
+  onednn::execute(entry->prim, pd, std::move(args));
+  if (entry->dstOut) runReorder(entry->dstOut, dst, out);
+}
+
+}  // namespace fw::exec
