@@ -109,7 +109,7 @@ double KernelPlan::workingSetBytes(const std::vector<NodeId>& set) const {
       const Shape& b = g_.value(nd.inputs[1]).shape;
       if (b.isStatic() && b.rank() >= 2)
         resident += static_cast<double>(b.dims[b.rank() - 1].value * b.dims[b.rank() - 2].value) *
-                    valueBytes(nd.inputs[1]) / std::max<double>(1, static_cast<double>(*b.numel()));
+                    valueBytes(nd.inputs[1]) / std::max<double>(1, static_cast<double>(b.numel().value_or(1)));
     }
   }
   double bytes = resident;

@@ -130,6 +130,8 @@ def main():
         [ints("st", [0]), ints("en", [4]), ints("ax", [0]), ints("sp", [0])])
     one("reshape_incompatible", "Reshape", "refuse", "reshape", [("x", [2, 3]), "sh"], [ints("sh", [4, 2])])
     one("reshape_two_minus_one", "Reshape", "refuse", "-1", [("x", [2, 3]), "sh"], [ints("sh", [-1, -1])])
+    # fuzz finding: a target whose product overflows int64 (the validator once multiplied unchecked)
+    one("reshape_target_overflows", "Reshape", "refuse", "impossible", [("x", [2, 3]), "sh"], [ints("sh", [1 << 60, 76, 1])])
     one("reshape_ok", "Reshape", "legal", "-", [("x", [2, 3]), "sh"], [ints("sh", [3, -1])])
 
     # --- shape consistency ----------------------------------------------------------------------------

@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <exception>
 
+#include "core/exec/Executor.h"
 #include "app/fwb/CliCommon.h"
 
 int main(int argc, char** argv) {
+  fw::preferPassiveOpenMp(argv);
   CLI::App app{"fwb — Fusion Workbench: inspect, fuse, verify and simulate ONNX models for NPUs"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every verb");

@@ -5,11 +5,13 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "core/exec/Executor.h"
 #include "core/util/FileUtil.h"
 #include "ui/MainWindow.h"
 #include "ui/models/TimingTableModel.h"
 
 int main(int argc, char** argv) {
+  fw::preferPassiveOpenMp(argv);
   QApplication app(argc, argv);
   QApplication::setOrganizationName("FusionWorkbench");
   QApplication::setApplicationName("fusion-workbench");

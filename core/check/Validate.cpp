@@ -11,6 +11,12 @@
 namespace fw {
 namespace {
 
+// acc *= v, saturating at INT64_MAX (the caller treats that as "too large"); v >= 0.
+void mulSat(int64_t& acc, int64_t v) {
+  if (v != 0 && acc > std::numeric_limits<int64_t>::max() / v) acc = std::numeric_limits<int64_t>::max();
+  else acc *= v;
+}
+
 std::string joinInts(const std::vector<int64_t>& v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
@@ -250,14 +256,14 @@ struct Checker {
           const int64_t s = shape[i];
           if (s == -1) ++minus;
           else if (s < -1) bad = true;
-          else if (s == 0 && !n.attrs.intOr("allowzero", 0) && in && i < in->size()) known *= (*in)[i];
-          else known *= s;
+          else if (s == 0 && !n.attrs.intOr("allowzero", 0) && in && i < in->size()) mulSat(known, (*in)[i]);
+          else mulSat(known, s);
         }
         if (minus > 1) add(n, "shape", "target shape " + joinInts(shape) + " has more than one -1");
         else if (bad) add(n, "shape", "target shape " + joinInts(shape) + " has a dim below -1");
         else if (in) {
           int64_t total = 1;
-          for (int64_t d : *in) total *= d;
+          for (int64_t d : *in) mulSat(total, std::max<int64_t>(d, 0));
           if ((minus == 0 && known != total) || (minus == 1 && (known == 0 || total % known != 0)))
             add(n, "shape", "reshape of " + joinInts(*in) + " (" + std::to_string(total) + " elements) to " +
                                 joinInts(shape) + " is impossible");
@@ -282,7 +288,7 @@ struct Checker {
           const auto d = dimsOf(n.inputs[i]);
           int64_t cnt = 1;
           if (d)
-            for (int64_t v : *d) cnt *= v;
+            for (int64_t v : *d) mulSat(cnt, std::max<int64_t>(v, 0));
           if (d && cnt != (*x)[1]) {
             add(n, names[i], std::string("'") + names[i] + "' has " + std::to_string(cnt) + " elements for " +
                                  std::to_string((*x)[1]) + " channels");

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <new>
@@ -392,6 +393,13 @@ Tensor shapeNodeValue(const Node& n, const std::vector<int64_t>& dims) {
   end = std::clamp<int64_t>(end, start, r);
   std::vector<int64_t> sl(dims.begin() + start, dims.begin() + end);
   return Tensor::int64s({static_cast<int64_t>(sl.size())}, sl);
+}
+
+void preferPassiveOpenMp(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+  if (setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  unsetenv("OMP_WAIT_POLICY");  // exec failed: this process keeps libgomp's default, say so honestly
 }
 
 int64_t defaultMemoryBudget() {

@@ -50,6 +50,12 @@ struct ExecOptions {
   int64_t maxIterations = 1000000; // per Loop run; 0 = none
   double timeLimitSeconds = 0;     // whole run; 0 = none
 };
+// For executables, first thing in main(): when OMP_WAIT_POLICY is not set, set it to PASSIVE and
+// re-execute the program (libgomp reads it before main). oneDNN's OpenMP threads then block
+// instead of spinning, so it may use the executor's threads on a shared machine (core/exec/OneDnn.h).
+// Returns only when nothing had to be done or the re-exec failed (then oneDNN stays single-threaded).
+void preferPassiveOpenMp(char** argv);
+
 // Half of the machine's physical memory: the default tensor budget.
 int64_t defaultMemoryBudget();
 

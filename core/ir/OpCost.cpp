@@ -6,6 +6,8 @@
 namespace fw {
 namespace {
 
+double prodFrom(const Shape& s, size_t first);  // in double: no overflow on absurd shapes
+
 struct Ctx {
   const Graph& g;
   const Node& n;
@@ -38,11 +40,11 @@ struct Ctx {
   }
   double numelOut(size_t i = 0) {
     const Shape* s = out(i);
-    return s ? static_cast<double>(*s->numel()) : 0.0;
+    return s ? prodFrom(*s, 0) : 0.0;
   }
   double numelIn(size_t i = 0) {
     const Shape* s = in(i);
-    return s ? static_cast<double>(*s->numel()) : 0.0;
+    return s ? prodFrom(*s, 0) : 0.0;
   }
 };
 
@@ -127,25 +129,25 @@ NodeCost nodeCost(const Graph& g, NodeId id) {
     const Shape* os = x.out(0);
     if (ws && os && ws->rank() >= 2 && os->rank() >= 2) {
       // W: [Cout, Cin/g, k...]; every output element needs Cin/g * prod(k) MACs.
-      c.flops = 2.0 * static_cast<double>(*os->numel()) * prodFrom(*ws, 1);
+      c.flops = 2.0 * prodFrom(*os, 0) * prodFrom(*ws, 1);
     }
   } else if (op == "ConvTranspose") {
     const Shape* xs = x.in(0);
     const Shape* ws = x.in(1);
     if (xs && ws && ws->rank() >= 2) {
       // W: [Cin, Cout/g, k...]; every input element scatters into Cout/g * prod(k) outputs.
-      c.flops = 2.0 * static_cast<double>(*xs->numel()) * prodFrom(*ws, 1);
+      c.flops = 2.0 * prodFrom(*xs, 0) * prodFrom(*ws, 1);
     }
   } else if (op == "MatMul" || op == "MatMulInteger" || op == "FusedMatMul") {
     const Shape* as = x.in(0);
     const Shape* os = x.out(0);
-    if (as && os) c.flops = 2.0 * static_cast<double>(*os->numel()) * dimAt(*as, -1);
+    if (as && os) c.flops = 2.0 * prodFrom(*os, 0) * dimAt(*as, -1);
   } else if (op == "Gemm") {
     const Shape* as = x.in(0);
     const Shape* os = x.out(0);
     if (as && os && as->rank() == 2) {
       const double k = n.attrs.intOr("transA", 0) ? dimAt(*as, 0) : dimAt(*as, 1);
-      c.flops = 2.0 * static_cast<double>(*os->numel()) * k;
+      c.flops = 2.0 * prodFrom(*os, 0) * k;
     }
   } else if (op == "LSTM" || op == "GRU" || op == "RNN") {
     const Shape* xs = x.in(0);  // [seq, batch, I]

@@ -1,5 +1,7 @@
 #include "core/ir/Shape.h"
 
+#include <limits>
+
 namespace fw {
 
 std::string Dim::str() const {
@@ -26,7 +28,10 @@ bool Shape::isStatic() const {
 std::optional<int64_t> Shape::numel() const {
   if (!isStatic()) return std::nullopt;
   int64_t n = 1;
-  for (const auto& d : dims) n *= d.value;
+  for (const auto& d : dims) {
+    if (d.value != 0 && n > std::numeric_limits<int64_t>::max() / d.value) return std::nullopt;  // overflows
+    n *= d.value;
+  }
   return n;
 }
 

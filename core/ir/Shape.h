@@ -33,7 +33,7 @@ struct Shape {
 
   size_t rank() const { return dims.size(); }
   bool isStatic() const;                             // rank known and every dim static
-  std::optional<int64_t> numel() const;              // product when static
+  std::optional<int64_t> numel() const;              // product when static and it fits in int64
   std::optional<std::vector<int64_t>> ints() const;  // the dims when static
   bool operator==(const Shape& o) const { return rankKnown == o.rankKnown && dims == o.dims; }
   std::string str() const;  // "[1,3,224,224]", "[batch,768]", "?"
