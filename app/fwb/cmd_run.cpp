@@ -1,6 +1,9 @@
 // fwb run MODEL [--input-dir D] [--output-dir D] [--seed S] [--threads N]
 // Runs the model on the reference executor. Inputs and outputs use the ONNX backend-test layout:
 // input_K.pb / output_K.pb (TensorProto), K in graph input / output order.
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +14,8 @@
 #include "core/check/Validate.h"
 #include "core/exec/Executor.h"
 #include "core/exec/TensorPb.h"
+#include "core/util/FileUtil.h"
+#include <nlohmann/json.hpp>
 
 namespace fwcli {
 
@@ -45,8 +50,14 @@ void addRunCommand(CLI::App& app) {
   auto seed = std::make_shared<uint64_t>(1);
   auto threads = std::make_shared<int>(0);
   auto limits = std::make_shared<ExecLimitArgs>();
+  auto repeat = std::make_shared<int>(1);
+  auto stats = std::make_shared<bool>(false);
+  auto statsJson = std::make_shared<std::string>();
   addModelArgs(cmd, *args);
   addExecLimitArgs(cmd, *limits);
+  cmd->add_option("--repeat", *repeat, "timed runs after one warm-up run (with --stats; default 1)")->check(CLI::Range(1, 100000));
+  cmd->add_flag("--stats", *stats, "print median_ms, min_ms and the process's peak memory (peak_bytes, max RSS)");
+  cmd->add_option("--stats-json", *statsJson, "write the same figures as JSON to FILE (keys median_ms, min_ms, peak_bytes)");
   cmd->add_option("--input-dir", *inDir, "read input_K.pb (ONNX TensorProto, graph input order)");
   cmd->add_option("--output-dir", *outDir,
                   "write output_K.pb (graph output order); with random inputs also writes input_K.pb");
@@ -71,10 +82,36 @@ void addRunCommand(CLI::App& app) {
     fw::ExecOptions opts;
     opts.threads = *threads;
     if (auto st = applyExecLimits(*limits, opts); !st.ok()) return fail(st.error());
-    const auto t0 = std::chrono::steady_clock::now();
-    auto outs = fw::runGraph(*m, inputs, opts);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!outs.ok()) return fail(outs.error());
+    const bool timing = *stats || !statsJson->empty();
+    if (timing) {  // warm-up: primitive caches, page faults
+      auto w = fw::runGraph(*m, inputs, opts);
+      if (!w.ok()) return fail(w.error());
+    }
+    std::vector<double> times;
+    fw::Result<std::vector<fw::Tensor>> outs = fw::Error::internal("not run");
+    for (int k = 0; k < (timing ? *repeat : 1); ++k) {
+      const auto t0 = std::chrono::steady_clock::now();
+      outs = fw::runGraph(*m, inputs, opts);
+      times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      if (!outs.ok()) return fail(outs.error());
+    }
+    const double ms = times.back();
+    if (timing) {
+      std::vector<double> sorted = times;
+      std::sort(sorted.begin(), sorted.end());
+      const double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                              : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+      struct rusage ru {};
+      getrusage(RUSAGE_SELF, &ru);
+      const auto peak = static_cast<int64_t>(ru.ru_maxrss) * 1024;
+      std::fprintf(stderr, "median_ms %.3f  min_ms %.3f  peak_bytes %lld  (runs %zu after 1 warm-up, threads %d)\n",
+                   median, sorted.front(), static_cast<long long>(peak), times.size(), *threads);
+      if (!statsJson->empty()) {
+        nlohmann::json j{{"median_ms", median}, {"min_ms", sorted.front()}, {"peak_bytes", peak},
+                         {"runs", times.size()}, {"threads", *threads}, {"model", m->sourcePath}};
+        if (auto st = fw::writeFileAtomic(*statsJson, j.dump(2) + "\n"); !st.ok()) return fail(st.error());
+      }
+    }
     if (!outDir->empty()) {
       std::error_code ec;
       std::filesystem::create_directories(*outDir, ec);

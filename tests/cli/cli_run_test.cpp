@@ -1,0 +1,31 @@
+// fwb run: timing statistics and resource limits from the command line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/cli/CliRunner.h"
+
+TEST(CliRun, RepeatWithStatsWritesMedianMinAndPeak) {
+  const auto f = (std::filesystem::temp_directory_path() / "fwb_run_stats.json").string();
+  std::filesystem::remove(f);
+  auto r = runFwb("run \"zoo:resnet50?image=32\" --repeat 3 --stats --stats-json " + f);
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  EXPECT_NE(r.out.find("median_ms"), std::string::npos) << r.out;
+  std::ifstream in(f);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string j = ss.str();
+  for (const char* key : {"\"median_ms\"", "\"min_ms\"", "\"peak_bytes\"", "\"runs\": 3"})
+    EXPECT_NE(j.find(key), std::string::npos) << key << " in " << j;
+}
+
+TEST(CliRun, LimitsAreClearErrors) {
+  auto m = runFwb("run \"zoo:resnet50?image=32\" --max-memory 64K");
+  EXPECT_EQ(m.exitCode, 2) << m.out;
+  EXPECT_NE(m.out.find("memory budget"), std::string::npos) << m.out;
+  auto bad = runFwb("run \"zoo:resnet50?image=32\" --max-memory lots");
+  EXPECT_EQ(bad.exitCode, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--max-memory 'lots'"), std::string::npos) << bad.out;
+}
