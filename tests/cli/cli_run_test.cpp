@@ -22,7 +22,7 @@ TEST(CliRun, RepeatWithStatsWritesMedianMinAndPeak) {
 }
 
 TEST(CliRun, LimitsAreClearErrors) {
-  auto m = runFwb("run \"zoo:resnet50?image=32\" --max-memory 64K");
+  auto m = runFwb("run \"zoo:resnet50?image=32\" --max-memory 16K");
   EXPECT_EQ(m.exitCode, 2) << m.out;
   EXPECT_NE(m.out.find("memory budget"), std::string::npos) << m.out;
   auto bad = runFwb("run \"zoo:resnet50?image=32\" --max-memory lots");
