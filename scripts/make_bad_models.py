@@ -108,6 +108,11 @@ def main():
     conv("conv_kernel_larger_than_input", "refuse", "conv", x=(1, 3, 2, 2), wshape=(4, 3, 5, 5))
     conv("conv_strides_wrong_length", "refuse", "strides", strides=[1, 1, 1])
     conv("conv_weight_rank", "refuse", "w", wshape=(4, 3))
+    # fuzz findings: libonnx's conv inference read past a weight shape of another rank (SEGV);
+    # a graph input listed twice dereferenced a missing initializer
+    conv("conv_input_rank_3", "refuse", "rank", x=(3, 8, 8), wshape=(4, 3, 3, 3))
+    save("input_declared_twice", model([helper.make_node("Relu", ["x"], ["y"], name="relu")], [vi("x", [2]), vi("x", [2])], [vi("y", [2])]),
+         "refuse", "declared twice")
     conv("conv_ok", "legal", "-", strides=[2, 2], pads=[1, 1, 1, 1])
     conv("conv_grouped_ok", "legal", "-", x=(1, 4, 8, 8), wshape=(4, 2, 3, 3), group=2)
 

@@ -174,8 +174,9 @@ Result<GraphPtr> importGraph(const onnx::GraphProto& gp, Ctx& ctx, const Scope* 
     ValueId existing = g->findValue(vi.name());
     if (existing != kNoId) {
       // IR < 4: initializers are also listed as inputs. They stay weights; the type is checked.
-      onnxio::typeFromProto(vi.type(), g->value(existing));
       const Tensor* t = g->constantOf(existing);
+      if (!t) return Error::badInput(gname + ": graph input '" + vi.name() + "' is declared twice");
+      onnxio::typeFromProto(vi.type(), g->value(existing));
       g->value(existing).dtype = t->dtype();
       g->value(existing).shape = Shape::ofInts(t->dims());
       continue;

@@ -89,6 +89,50 @@ void neutralizeDivisors(onnx::GraphProto* gp) {
   }
 }
 
+// libonnx's conv/pool inference also reads past the ends of attribute lists and weight shapes that
+// do not match the input's rank (a SEGV on hostile files). Such nodes are hidden from inference
+// (moved to a domain it does not know); validation reports them.
+void hideUnsafeWindowOps(onnx::GraphProto* gp) {
+  static const std::unordered_map<std::string, bool> windowed = {
+      {"Conv", true}, {"ConvTranspose", true}, {"ConvInteger", true}, {"QLinearConv", false},
+      {"MaxPool", false}, {"AveragePool", false}, {"LpPool", false}};
+  std::unordered_map<std::string, int> rank;
+  auto note = [&](const onnx::ValueInfoProto& vi) {
+    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+      rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
+  };
+  for (const auto& vi : gp->input()) note(vi);
+  for (const auto& vi : gp->value_info()) note(vi);
+  for (const auto& vi : gp->output()) note(vi);
+  for (const auto& t : gp->initializer()) rank[t.name()] = t.dims_size();
+  auto rankOf = [&](const std::string& n) { auto it = rank.find(n); return it == rank.end() ? -1 : it->second; };
+  for (auto& n : *gp->mutable_node()) {
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) hideUnsafeWindowOps(a.mutable_g());
+      for (auto& g : *a.mutable_graphs()) hideUnsafeWindowOps(&g);
+    }
+    auto it = windowed.find(n.op_type());
+    if (it == windowed.end() || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+    const int xr = n.input_size() > 0 ? rankOf(n.input(0)) : -1;
+    const int wr = it->second && n.input_size() > 1 ? rankOf(n.input(1)) : -1;
+    bool unsafe = (xr >= 0 && xr < 3) || (wr >= 0 && wr < 3) || (xr >= 0 && wr >= 0 && xr != wr) ||
+                  (it->second && n.input_size() < 2);
+    for (const auto& a : n.attribute()) {
+      const int spatial = xr >= 0 ? xr - 2 : wr >= 0 ? wr - 2 : -1;
+      if (spatial < 0) break;
+      if ((a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape" ||
+           a.name() == "output_padding") && a.ints_size() != spatial)
+        unsafe = true;
+      if (a.name() == "pads" && a.ints_size() != 2 * spatial) unsafe = true;
+      if (a.name() == "output_shape" && a.ints_size() != spatial && a.ints_size() != spatial + 2) unsafe = true;
+    }
+    if (!it->second && !std::any_of(n.attribute().begin(), n.attribute().end(),
+                                    [](const onnx::AttributeProto& a) { return a.name() == "kernel_shape"; }))
+      unsafe = true;
+    if (unsafe) n.set_domain("fwb.not_inferred");
+  }
+}
+
 void stripInferred(onnx::GraphProto* gp) {
   gp->clear_value_info();
   for (auto& out : *gp->mutable_output()) {
@@ -194,6 +238,7 @@ Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor
   }
   gp->mutable_node()->Swap(&nodes);
   neutralizeDivisors(gp);
+  hideUnsafeWindowOps(gp);
   onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/0, /*data_prop=*/true);
   try {
     onnx::shape_inference::InferShapes(mp, onnx::OpSchemaRegistry::Instance(), opts);
@@ -215,6 +260,7 @@ Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides, bo
   auto st = applyOverrides(mp.mutable_graph(), overrides);
   if (!st.ok()) return st;
   neutralizeDivisors(mp.mutable_graph());
+  hideUnsafeWindowOps(mp.mutable_graph());
   if (!overrides.empty()) stripInferred(mp.mutable_graph());
   onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/strict ? 1 : 0,
                                    /*data_prop=*/true);
