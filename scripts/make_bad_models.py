@@ -126,6 +126,8 @@ def main():
     one("gather_index_out_of_range", "Gather", "refuse", "index", [("x", [4, 3]), "idx"], [ints("idx", [1, 1000000])], axis=0)
     one("gather_axis_out_of_range", "Gather", "refuse", "axis", [("x", [4, 3]), "idx"], [ints("idx", [1])], axis=5)
     one("split_sizes_wrong_sum", "Split", "refuse", "split", [("x", [6, 2]), "sp"], [ints("sp", [2, 2])], outs=2, axis=0)
+    # fuzz finding: split sizes whose sum overflows int64 (the validator once added unchecked)
+    one("split_sizes_overflow", "Split", "refuse", "split", [("x", [6, 2]), "sp"], [ints("sp", [(1 << 62) + 1, (1 << 62) + 1, (1 << 62)])], outs=3, axis=0)
     one("split_ok", "Split", "legal", "-", [("x", [6, 2]), "sp"], [ints("sp", [2, 4])], outs=2, axis=0)
     one("concat_axis_out_of_range", "Concat", "refuse", "axis", [("x", [2, 3]), ("z", [2, 3])], axis=4)
     one("softmax_axis_out_of_range", "Softmax", "refuse", "axis", [("x", [2, 3])], axis=-7)

@@ -202,7 +202,7 @@ struct Checker {
         int64_t sum = 0;
         for (int64_t v : *sizes) {
           if (v < 0) add(n, "split", "split size " + std::to_string(v) + " is negative");
-          sum += v;
+          if (__builtin_add_overflow(sum, v, &sum)) sum = std::numeric_limits<int64_t>::max();
         }
         const int64_t dim = (*d)[static_cast<size_t>(axis < 0 ? axis + *r : axis)];
         if (sum != dim)
