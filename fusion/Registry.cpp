@@ -15,6 +15,7 @@ const std::vector<std::unique_ptr<Rule>>& registeredRules() {
     r.push_back(makeIfConstantInline());
     r.push_back(makeConvBnFold());
     r.push_back(makeMatMulBnFold());
+    r.push_back(makeConvScaleFold());
     r.push_back(makeBiasAddFold());
     r.push_back(makeCse());
     r.push_back(makeHorizontalMatMul());
@@ -30,6 +31,8 @@ const std::vector<std::unique_ptr<Rule>>& registeredRules() {
     r.push_back(makeMatMulAddAct());
     r.push_back(makeResidualAdd());
     r.push_back(makeReduceElementwise());
+    r.push_back(makeSeGate());
+    r.push_back(makeDagEpilogue());
     r.push_back(makeInjectiveAbsorb());
     r.push_back(makeUserRules());
     r.push_back(makeStitchReduce());

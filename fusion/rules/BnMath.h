@@ -1,5 +1,5 @@
 #pragma once
-// Shared arithmetic of the BatchNormalization folds: per channel c,
+// Shared arithmetic of the per-channel folds (BatchNormalization, Mul/Add by constants): per channel c,
 //   s[c] = gamma[c] / sqrt(var[c] + eps),   shift[c] = beta[c] - mean[c] * s[c]
 // so BN(y) = y * s + shift. Computed in double.
 #include <cmath>
@@ -34,6 +34,23 @@ inline std::string bnAffine(const Graph& g, const Node& bn, BnAffine& out) {
     out.shift[i] = beta[i] - mean[i] * out.scale[i];
   }
   return {};
+}
+
+// Per-channel values of `t` broadcast onto an output of `rank` along `axis` with `channels` entries;
+// empty when `t` varies along another axis (a scalar gives `channels` copies).
+inline std::vector<float> perChannel(const Tensor& t, size_t rank, size_t axis, int64_t channels) {
+  const auto& d = t.dims();
+  if (d.size() > rank) return {};
+  const size_t off = rank - d.size();
+  int64_t along = 1;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (off + i == axis) along = d[i];
+    else if (d[i] != 1) return {};
+  }
+  if (along != 1 && along != channels) return {};
+  std::vector<float> out(static_cast<size_t>(channels));
+  for (int64_t c = 0; c < channels; ++c) out[static_cast<size_t>(c)] = static_cast<float>(t.getDouble(along == 1 ? 0 : c));
+  return out;
 }
 
 }  // namespace fw::fusion::rules

@@ -13,6 +13,7 @@ std::unique_ptr<Rule> makeConstantFold();
 std::unique_ptr<Rule> makeIfConstantInline();
 std::unique_ptr<Rule> makeConvBnFold();
 std::unique_ptr<Rule> makeMatMulBnFold();
+std::unique_ptr<Rule> makeConvScaleFold();
 std::unique_ptr<Rule> makeBiasAddFold();
 // level 2 rewrites
 std::unique_ptr<Rule> makeCse();
@@ -30,6 +31,8 @@ std::unique_ptr<Rule> makeAttentionFusion();
 std::unique_ptr<Rule> makeMatMulAddAct();
 std::unique_ptr<Rule> makeResidualAdd();
 std::unique_ptr<Rule> makeReduceElementwise();
+std::unique_ptr<Rule> makeSeGate();
+std::unique_ptr<Rule> makeDagEpilogue();
 std::unique_ptr<Rule> makeInjectiveAbsorb();
 // level 3 grouping
 std::unique_ptr<Rule> makeUserRules();

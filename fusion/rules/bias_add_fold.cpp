@@ -1,56 +1,41 @@
 // bias_add_fold (level 1)
 // Before: Conv(X, W[, b]) -> Add(const per channel)     After: Conv(X, W, b + const)
 // Before: Gemm(A, B[, C]) -> Add(const per column)     After: Gemm(A, B, beta*C + const), beta = 1
+// Sub(y, const) folds the same way with the constant negated (exact).
 // The constant must broadcast along the channel (Conv: axis 1) or column (Gemm: last) axis only.
-#include "fusion/rules/RuleBase.h"
+#include "fusion/rules/BnMath.h"
 #include "fusion/rules/Rules.h"
 
 namespace fw::fusion::rules {
 namespace {
 
-// Per-channel values of `t` broadcast onto an output of `rank` along `axis` with `channels` entries;
-// empty when `t` varies along another axis.
-std::vector<float> perChannel(const Tensor& t, size_t rank, size_t axis, int64_t channels) {
-  const auto& d = t.dims();
-  if (d.size() > rank) return {};
-  const size_t off = rank - d.size();
-  int64_t along = 1;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (off + i == axis) along = d[i];
-    else if (d[i] != 1) return {};
-  }
-  if (along != 1 && along != channels) return {};
-  std::vector<float> out(static_cast<size_t>(channels));
-  for (int64_t c = 0; c < channels; ++c) out[static_cast<size_t>(c)] = static_cast<float>(t.getDouble(along == 1 ? 0 : c));
-  return out;
-}
-
 class BiasAddFold final : public RuleBase {
  public:
   BiasAddFold()
-      : RuleBase("bias_add_fold", 1, "fold a constant per-channel Add into the preceding Conv/Gemm bias", Phase::Rewrite, {"Add"}) {}
+      : RuleBase("bias_add_fold", 1, "fold a constant per-channel Add into the preceding Conv/Gemm bias", Phase::Rewrite, {"Add", "Sub"}) {}
 
   MatchResult match(const Context& ctx, NodeId root) const override {
     const Graph& g = ctx.graph;
     const Node& add = g.node(root);
     if (add.inputs.size() != 2) return silent();
     std::string why;
-    for (size_t side = 0; side < 2; ++side) {
+    const bool sub = add.opType == "Sub";
+    for (size_t side = 0; side < (sub ? 1u : 2u); ++side) {
       NodeId p = producerOfInput(g, root, side);
       ValueId other = add.inputs[1 - side];
       if (p == kNoId) continue;
       const Node& pn = g.node(p);
       if (pn.opType != "Conv" && pn.opType != "Gemm") continue;
-      if (!isConstant(g, other)) { why = "the other Add input is not constant"; continue; }
+      if (!isConstant(g, other)) { why = "the other " + add.opType + " input is not constant"; continue; }
       if (auto w = whyNotPrivate(g, add.inputs[side], root); !w.empty()) { why = w; continue; }
       const Shape& ys = g.value(add.inputs[side]).shape;
       const Shape& outS = g.value(add.outputs[0]).shape;
-      if (!ys.rankKnown || !(ys == outS)) { why = "the Add broadcasts beyond the " + pn.opType + " output shape"; continue; }
+      if (!ys.rankKnown || !(ys == outS)) { why = "the " + add.opType + " broadcasts beyond the " + pn.opType + " output shape"; continue; }
       if (pn.inputs.size() < 2 || !isConstant(g, pn.inputs[1])) { why = pn.opType + " weight is not constant"; continue; }
       if (pn.inputs.size() > 2 && pn.inputs[2] != kNoId && !isConstant(g, pn.inputs[2])) { why = pn.opType + " bias is not constant"; continue; }
       const Tensor& w = *g.constantOf(pn.inputs[1]);
       const Tensor& c = *g.constantOf(other);
-      if (c.dtype() != DType::Float32) { why = "the Add constant is not float32"; continue; }
+      if (c.dtype() != DType::Float32) { why = "the " + add.opType + " constant is not float32"; continue; }
       int64_t channels;
       size_t axis;
       if (pn.opType == "Conv") {
@@ -59,13 +44,15 @@ class BiasAddFold final : public RuleBase {
       } else {
         channels = pn.attrs.intOr("transB", 0) ? w.dims()[0] : w.dims()[1];
         axis = ys.rank() - 1;
-        if (pn.inputs.size() > 2 && pn.inputs[2] != kNoId) {
-          const auto n = g.constantOf(pn.inputs[2])->numel();
-          if (n != 1 && n != channels) { why = "Gemm C is not a per-column vector"; continue; }
-        }
+      }
+      if (pn.inputs.size() > 2 && pn.inputs[2] != kNoId && perChannel(*g.constantOf(pn.inputs[2]), 2, 1, channels).empty()) {
+        why = pn.opType + " bias is not a per-channel vector";
+        continue;
       }
       auto pc = perChannel(c, ys.rank(), axis, channels);
-      if (pc.empty()) { why = "the Add constant " + Shape::ofInts(c.dims()).str() + " is not per channel"; continue; }
+      if (pc.empty()) { why = "the " + add.opType + " constant " + Shape::ofInts(c.dims()).str() + " is not per channel"; continue; }
+      if (sub)
+        for (auto& x : pc) x = -x;
       return Match{root, {p, root}, {}, {}, {Tensor::floats({channels}, pc)}};
     }
     if (why.empty()) return silent();
@@ -81,7 +68,8 @@ class BiasAddFold final : public RuleBase {
     const double beta = pn.opType == "Gemm" ? pn.attrs.floatOr("beta", 1.0f) : 1.0;
     if (pn.inputs.size() > 2 && pn.inputs[2] != kNoId) {
       const Tensor& old = *g.constantOf(pn.inputs[2]);
-      for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(b[i] + beta * old.getDouble(old.numel() == 1 ? 0 : static_cast<int64_t>(i)));
+      const std::vector<float> ob = perChannel(old, 2, 1, static_cast<int64_t>(b.size()));
+      for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(b[i] + beta * ob[i]);
     }
     if (pn.opType == "Gemm") pn.attrs.set(Attribute::makeFloat("beta", 1.0f));
     ValueId nb = addConstant(g, (pn.name.empty() ? "conv" : pn.name) + ".bias_add", Tensor::floats({static_cast<int64_t>(b.size())}, b));
