@@ -139,6 +139,12 @@ Status applyFusionConfig(FusionOptions& o, const std::string& text, const std::s
     } else if (key == "min_traffic_saving") {
       if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1) return Error::badInput(path + ": must be a number in [0, 1]");
       o.hw.minTrafficSaving = v.get<double>();
+    } else if (key == "ub_fraction") {
+      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 1) return Error::badInput(path + ": must be a number in (0, 1]");
+      o.hw.ubFraction = v.get<double>();
+    } else if (key == "tuned") {
+      // written by `fwb tune`: what the config was tuned for (informational, not an option)
+      if (!v.is_object()) return Error::badInput(path + ": must be an object");
     } else if (key == "user_rules") {
       if (!v.is_array()) return Error::badInput(path + ": must be an array");
       for (size_t i = 0; i < v.size(); ++i) {

@@ -4,7 +4,8 @@
 //    --enable_cluster_ops=Cast --disable_cluster_ops=Reshape" (values comma-separated);
 //  - the workbench's JSON config (fusion.json):
 //    { "opt_level": 3, "rules": {"cse": false, "stitch_reduce": true}, "enable": [...], "disable": [...],
-//      "exclude_nodes": ["conv1"], "min_traffic_saving": 0.3,
+//      "exclude_nodes": ["conv1"], "min_traffic_saving": 0.3, "ub_fraction": 0.75,
+//      "tuned": {...} (written by `fwb tune`, informational),
 //      "user_rules": [{"name": "conv_add_relu", "ops": ["Conv", "Add", {"op": "Relu"}]},
 //                     {"name": "dw", "ops": [{"op": "Conv", "attrs": {"group": 32}}, "Clip"]}] }
 // Unknown rule ids, keys or malformed values are BadInput errors that name the flag or JSON path.

@@ -18,6 +18,7 @@ struct HwLimits {
   int64_t ubBytes = 0;          // Unified Buffer per core
   int64_t elemBytes = 0;        // device bytes per element; 0 = the graph's own dtype sizes
   double minTrafficSaving = 0.30;  // a merge must remove this fraction of the absorbed parts' traffic
+  double ubFraction = 1.0;      // share of the UB one kernel's tile may use (the rest: double buffering)
 };
 
 // A user rule (level 3): a chain of op types, each consumed only by the next, fused into one kernel.

@@ -193,9 +193,10 @@ std::string KernelPlan::checkMerge(const std::vector<NodeId>& nodes, const std::
   if (cubes > maxCubes) return std::to_string(cubes) + " cube ops in one kernel (" + cubeNames + ")";
   if (auto via = cycleThrough(set); !via.empty()) return "would create a cycle through " + via;
   if (opts_.optLevel >= 2 && opts_.hw.ubBytes > 0) {
-    double ws = workingSetBytes(set);
-    if (ws > static_cast<double>(opts_.hw.ubBytes))
-      return "UB " + kib(static_cast<double>(opts_.hw.ubBytes)) + " exceeded: " + kib(ws);
+    const double ws = workingSetBytes(set), ub = static_cast<double>(opts_.hw.ubBytes) * opts_.hw.ubFraction;
+    if (ws > ub)
+      return "UB " + kib(ub) + (opts_.hw.ubFraction < 1 ? " (" + std::to_string(static_cast<int>(std::round(opts_.hw.ubFraction * 100))) + "% of it)" : std::string()) +
+             " exceeded: " + kib(ws);
   }
   if (opts_.optLevel >= 2 && ruleLevel >= 2 && opts_.hw.minTrafficSaving > 0) {
     double before = 0, largest = 0;

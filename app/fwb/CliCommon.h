@@ -97,5 +97,6 @@ void addFuseCommand(CLI::App& app);
 void addRenderCommand(CLI::App& app);
 void addRunCommand(CLI::App& app);
 void addVerifyCommand(CLI::App& app);
+void addTuneCommand(CLI::App& app);
 
 }  // namespace fwcli

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   fwcli::addRenderCommand(app);
   fwcli::addRunCommand(app);
   fwcli::addVerifyCommand(app);
+  fwcli::addTuneCommand(app);
 
   try {
     app.parse(argc, argv);

@@ -51,16 +51,17 @@ TEST(CliFusion, SwitchErrorsAreBadInput) {
 }
 
 TEST(CliFusion, DisablingARuleChangesTheKernelsEverywhere) {
+  // dag_epilogue generalises both rules (it would form the same kernels), so it goes too
   fs::path dir = scratchDir("disable");
   auto all = runFwb("fuse " + kSmall + " -O 2 --report " + (dir / "a.json").string());
-  auto less = runFwb("fuse " + kSmall + " -O 2 --disable conv_activation,residual_add --report " + (dir / "b.json").string());
+  auto less = runFwb("fuse " + kSmall + " -O 2 --disable conv_activation,residual_add,dag_epilogue --report " + (dir / "b.json").string());
   ASSERT_EQ(all.exitCode, 0) << all.out;
   ASSERT_EQ(less.exitCode, 0) << less.out;
   auto a = nlohmann::json::parse(slurp(dir / "a.json"));
   auto b = nlohmann::json::parse(slurp(dir / "b.json"));
   EXPECT_LT(a["kernels_after"].get<int>(), b["kernels_after"].get<int>());
   auto simA = nlohmann::json::parse(runFwb("simulate " + kSmall + " -O 2 --json -").out);
-  auto simB = nlohmann::json::parse(runFwb("simulate " + kSmall + " -O 2 --disable conv_activation,residual_add --json -").out);
+  auto simB = nlohmann::json::parse(runFwb("simulate " + kSmall + " -O 2 --disable conv_activation,residual_add,dag_epilogue --json -").out);
   EXPECT_LT(simA["latency_us"].get<double>(), simB["latency_us"].get<double>());
   fs::remove_all(dir);
 }
@@ -84,3 +85,24 @@ TEST(CliFusion, RenderWritesEveryFormatAndDemoWritesItsFiles) {
   EXPECT_FALSE(trace["traceEvents"].empty());
   fs::remove_all(dir);
 }
+
+namespace {
+TEST(CliTune, WritesAConfigThatReproducesTheTunedLatency) {
+  fs::path dir = scratchDir("tune");
+  const std::string m = "'zoo:mobilenetv2?image=64'";
+  auto t = runFwb("tune " + m + " -O 1 --max-evaluations 80 --budget 300 -o " + (dir / "cfg.json").string() + " --json " +
+                  (dir / "t.json").string());
+  ASSERT_EQ(t.exitCode, 0) << t.out;
+  EXPECT_NE(t.out.find("(simulated)"), std::string::npos) << t.out;
+  auto res = nlohmann::json::parse(slurp(dir / "t.json"));
+  const double best = res["best"]["latency_us"].get<double>();
+  EXPECT_LT(best, res["start"]["latency_us"].get<double>());
+  EXPECT_EQ(res["best"]["verified"], true);
+  auto sim = runFwb("simulate " + m + " --config " + (dir / "cfg.json").string() + " --json -");
+  ASSERT_EQ(sim.exitCode, 0) << sim.out;
+  EXPECT_NEAR(nlohmann::json::parse(sim.out)["latency_us"].get<double>(), best, best * 1e-9);
+  EXPECT_EQ(runFwb("tune " + m + " --objective speed").exitCode, 2);
+  EXPECT_EQ(runFwb("tune " + m + " --exclude-node no_such_node").exitCode, 2);
+  fs::remove_all(dir);
+}
+}  // namespace
