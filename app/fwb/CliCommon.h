@@ -98,5 +98,6 @@ void addRenderCommand(CLI::App& app);
 void addRunCommand(CLI::App& app);
 void addVerifyCommand(CLI::App& app);
 void addTuneCommand(CLI::App& app);
+void addCompareCommand(CLI::App& app);
 
 }  // namespace fwcli

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   fwcli::addRunCommand(app);
   fwcli::addVerifyCommand(app);
   fwcli::addTuneCommand(app);
+  fwcli::addCompareCommand(app);
 
   try {
     app.parse(argc, argv);

@@ -106,3 +106,16 @@ TEST(CliTune, WritesAConfigThatReproducesTheTunedLatency) {
   fs::remove_all(dir);
 }
 }  // namespace
+
+namespace {
+TEST(CliCompare, PrintsEveryPlanOnEveryChipAndRefusesOneChip) {
+  auto r = runFwb("compare " + kSmall + " --hw ascend910b2 --hw ascend310 --json -");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["chips"].size(), 2u);
+  EXPECT_EQ(j["chips"][1]["plan_on_each_chip_us"].size(), 2u);
+  EXPECT_EQ(j["simulated"], true);
+  EXPECT_EQ(runFwb("compare " + kSmall + " --hw ascend910b2").exitCode, 2);
+  EXPECT_EQ(runFwb("compare " + kSmall + " --hw ascend910b2 --hw no_such_chip").exitCode, 2);
+}
+}  // namespace

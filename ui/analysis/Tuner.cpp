@@ -1,5 +1,7 @@
 #include "ui/analysis/Tuner.h"
 
+#include "ui/analysis/PlanDiff.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -176,11 +178,6 @@ class Search {
   std::optional<std::vector<Tensor>> reference_;
 };
 
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 std::vector<std::string> optionChanges(const fusion::FusionOptions& a, const fusion::FusionOptions& b) {
   std::vector<std::string> out;
@@ -197,70 +194,6 @@ std::vector<std::string> optionChanges(const fusion::FusionOptions& a, const fus
     out.push_back("UB share " + fmt(a.hw.ubFraction, 2) + " -> " + fmt(b.hw.ubFraction, 2));
   for (const auto& n : b.excludedNodes)
     if (!a.excludedNodes.count(n)) out.push_back("excluded node " + n);
-  return out;
-}
-
-// Groups of kernels that changed: each is a connected set of start kernels and tuned kernels that
-// share original nodes, with their simulated times.
-std::vector<std::string> kernelChanges(const Evaluated& a, const Evaluated& b) {
-  auto timeOf = [](const sim::SimResult& s) {
-    std::map<std::string, double> t;
-    for (const auto& k : s.kernels)
-      if (k.scope.empty()) t[k.name] += k.durUs;
-    return t;
-  };
-  const auto ta = timeOf(a.sim), tb = timeOf(b.sim);
-  std::map<std::string, int> ka, kb;  // origin -> kernel index
-  for (size_t i = 0; i < a.fused.kernels.size(); ++i)
-    for (const auto& o : a.fused.kernels[i].origins) ka[o] = static_cast<int>(i);
-  for (size_t i = 0; i < b.fused.kernels.size(); ++i)
-    for (const auto& o : b.fused.kernels[i].origins) kb[o] = static_cast<int>(i);
-  auto originsKey = [](const fusion::Kernel& k) {
-    auto v = k.origins;
-    std::sort(v.begin(), v.end());
-    return join(v, "\x1f");
-  };
-  std::set<std::string> sameA;
-  for (const auto& k : a.fused.kernels) sameA.insert(originsKey(k));
-  std::vector<char> seenA(a.fused.kernels.size(), 0), seenB(b.fused.kernels.size(), 0);
-  std::vector<std::string> out;
-  for (size_t i = 0; i < b.fused.kernels.size(); ++i) {
-    if (seenB[i] || sameA.count(originsKey(b.fused.kernels[i]))) continue;
-    // grow the component
-    std::set<int> ca, cb{static_cast<int>(i)};
-    std::vector<std::pair<char, int>> stack{{'b', static_cast<int>(i)}};
-    seenB[i] = 1;
-    while (!stack.empty()) {
-      auto [side, idx] = stack.back();
-      stack.pop_back();
-      const auto& k = side == 'b' ? b.fused.kernels[static_cast<size_t>(idx)] : a.fused.kernels[static_cast<size_t>(idx)];
-      for (const auto& o : k.origins) {
-        auto& other = side == 'b' ? ka : kb;
-        auto it = other.find(o);
-        if (it == other.end()) continue;
-        auto& seen = side == 'b' ? seenA : seenB;
-        if (seen[static_cast<size_t>(it->second)]) continue;
-        seen[static_cast<size_t>(it->second)] = 1;
-        (side == 'b' ? ca : cb).insert(it->second);
-        stack.push_back({side == 'b' ? 'a' : 'b', it->second});
-      }
-    }
-    double usA = 0, usB = 0;
-    std::vector<std::string> na, nb;
-    for (int x : ca) {
-      const auto& k = a.fused.kernels[static_cast<size_t>(x)];
-      na.push_back(k.name);
-      auto it = ta.find(k.name);
-      usA += it == ta.end() ? 0 : it->second;
-    }
-    for (int x : cb) {
-      const auto& k = b.fused.kernels[static_cast<size_t>(x)];
-      nb.push_back(k.name);
-      auto it = tb.find(k.name);
-      usB += it == tb.end() ? 0 : it->second;
-    }
-    out.push_back(join(na, " + ") + " (" + fmt(usA, 2) + " us) -> " + join(nb, " + ") + " (" + fmt(usB, 2) + " us)");
-  }
   return out;
 }
 
@@ -356,7 +289,7 @@ Result<TuneResult> tune(const Model& model, TuneOptions opts) {
   res.start = startEval.cand;
   res.best = best.cand;
   res.changes = optionChanges(startEval.cand.options, best.cand.options);
-  for (auto& line : kernelChanges(startEval, best)) res.changes.push_back(line);
+  for (auto& line : kernelChanges(startEval.fused, startEval.sim, best.fused, best.sim)) res.changes.push_back(line);
   res.evaluations = s.evaluations();
   res.seconds = s.elapsed();
   return res;
