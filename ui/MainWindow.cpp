@@ -15,6 +15,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -36,7 +37,9 @@
 #include "core/check/Validate.h"
 #include "core/shape/ShapeResolve.h"
 #include "ui/views/GraphView.h"
+#include "ui/views/CompareDialog.h"
 #include "ui/views/InputShapesDialog.h"
+#include "ui/views/TuneDialog.h"
 #include "ui/views/RulesPanel.h"
 #include "ui/views/TimelineWidget.h"
 
@@ -386,6 +389,9 @@ void MainWindow::buildMenus() {
 
   auto* modelMenu = menuBar()->addMenu(tr("&Model"));
   modelMenu->addAction(tr("&Input shapes…"), this, &MainWindow::editInputShapes);
+  modelMenu->addSeparator();
+  modelMenu->addAction(tr("&Tune fusion…"), this, &MainWindow::openTuneDialog);
+  modelMenu->addAction(tr("&Compare chips…"), this, &MainWindow::openCompareDialog);
   auto* viewMenu = menuBar()->addMenu(tr("&View"));
   viewMenu->addAction(tr("Fit graphs"), this, [this] {
     beforeView_->fitToView();
@@ -453,6 +459,8 @@ fw::AnalysisOptions MainWindow::currentOptions() const {
   o.fusion.enabled = rules_->enabledRules();
   o.fusion.disabled = rules_->disabledRules();
   o.fusion.excludedNodes = excluded_;
+  if (minSaving_ >= 0) o.fusion.hw.minTrafficSaving = minSaving_;
+  o.fusion.hw.ubFraction = ubFraction_;
   o.hw = hw_.toStdString();
   o.batch = batch_;
   o.beforeMode = eagerBaseline_ ? fw::sim::SimMode::Eager : fw::sim::SimMode::Graph;
@@ -828,6 +836,54 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 void MainWindow::dropEvent(QDropEvent* e) {
   const auto urls = e->mimeData()->urls();
   if (!urls.isEmpty() && urls.front().isLocalFile()) openModel(urls.front().toLocalFile());
+}
+
+void MainWindow::openTuneDialog() {
+  if (!analysis_) {
+    showError(tr("Tune fusion"), tr("Open a model and wait for its analysis first."));
+    return;
+  }
+  fw::AnalysisOptions o = currentOptions();
+  o.trace = analysis_->trace;
+  auto* d = new TuneDialog(analysis_->original, o, this);
+  d->setAttribute(Qt::WA_DeleteOnClose);
+  connect(d, &TuneDialog::applied, this, &MainWindow::applyFusionOptions);
+  d->show();
+  d->start();
+}
+
+void MainWindow::openCompareDialog() {
+  if (!analysis_) {
+    showError(tr("Compare chips"), tr("Open a model and wait for its analysis first."));
+    return;
+  }
+  fw::AnalysisOptions o = currentOptions();
+  o.trace = analysis_->trace;
+  QStringList profiles;
+  for (const auto& n : fw::sim::listHwProfiles()) profiles << QString::fromStdString(n);
+  if (!profiles.contains(hw_)) profiles << hw_;
+  QStringList checked{hw_};
+  for (const auto& p : profiles)
+    if (checked.size() < 2 && p != hw_ && p != "toy") checked << p;
+  auto* d = new CompareDialog(analysis_->original, o, profiles, checked, this);
+  d->setAttribute(Qt::WA_DeleteOnClose);
+  d->show();
+  d->run();
+}
+
+void MainWindow::applyFusionOptions(const fw::fusion::FusionOptions& o) {
+  optLevel_ = o.optLevel;
+  {
+    const QSignalBlocker block(levelBox_);
+    levelBox_->setCurrentIndex(o.optLevel);
+  }
+  rules_->setOptLevel(o.optLevel);
+  rules_->setOverrides(o.enabled, o.disabled);
+  excluded_ = o.excludedNodes;
+  minSaving_ = o.hw.minTrafficSaving;
+  ubFraction_ = o.hw.ubFraction;
+  statusBar()->showMessage(tr("Applied the tuned fusion options"), 5000);
+  recompute();
 }
 
 }  // namespace fwui

@@ -76,6 +76,12 @@ class MainWindow : public QMainWindow {
   QString setInputShapes(const QStringList& shapes);
   QStringList inputShapes() const { return inputShapeText_; }
   void editInputShapes();  // the "Input shapes" dialog
+  // Model → Tune fusion… / Compare chips…: dialogs on the analysed model with the current options.
+  void openTuneDialog();
+  void openCompareDialog();
+  // Takes a tuned plan's options (level, rule switches, exclusions, saving, UB share); recomputes.
+  void applyFusionOptions(const fw::fusion::FusionOptions& o);
+  fw::AnalysisOptions analysisOptions() const { return currentOptions(); }
   QLabel* bindingLabel() const { return bindingLabel_; }
 
   bool hasModel() const { return current_ != nullptr; }
@@ -164,6 +170,8 @@ class MainWindow : public QMainWindow {
   int batch_ = 1;
   bool eagerBaseline_ = false;
   std::set<std::string> excluded_;
+  double minSaving_ = -1;   // the level-2 minimum traffic saving; < 0 = the default
+  double ubFraction_ = 1;   // share of the UB a tile may use (a tuned plan may lower it)
   QStringList inputShapeText_;          // the user's binding for the current model
   QStringList analysedShapes_;          // what the last analysis used (dialog prefill)
   bool askedForShapes_ = false;

@@ -9,12 +9,20 @@
 #include <QTemporaryDir>
 #include <fstream>
 
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTest>
+#include <QTextBrowser>
+
+#include "core/io/ModelSource.h"
 #include "core/onnx/OnnxIO.h"
 #include "ui/MainWindow.h"
 #include "ui/models/NodeTableModel.h"
 #include "ui/models/TimingTableModel.h"
 #include "ui/views/GraphNodeItem.h"
+#include "ui/views/CompareDialog.h"
 #include "ui/views/GraphView.h"
+#include "ui/views/TuneDialog.h"
 
 namespace {
 
@@ -232,4 +240,77 @@ TEST(MainWindow, CorpusOfBrokenModelsIsRefusedAndThePreviousModelKept) {
     ++refused;
   }
   EXPECT_GE(refused, 40);
+}
+
+TEST(MainWindow, TuneDialogFindsABetterPlanAndApplyTakesIt) {
+  mainWindowApp();
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
+  w.setOptLevel(1);
+  w.openModel("zoo:mobilenetv2?image=64");
+  ASSERT_TRUE(waitFor(ready));
+  const double before = w.analysis()->after.latencyUs;
+  fw::AnalysisOptions o = w.analysisOptions();
+  o.trace = w.analysis()->trace;
+  fwui::TuneDialog d(w.analysis()->original, o);
+  d.setMaxEvaluations(80);
+  QSignalSpy finished(&d, &fwui::TuneDialog::finished);
+  QObject::connect(&d, &fwui::TuneDialog::applied, &w, &fwui::MainWindow::applyFusionOptions);
+  d.start();
+  EXPECT_TRUE(d.isRunning());
+  EXPECT_TRUE(d.cancelButton()->isEnabled());
+  ASSERT_TRUE(waitFor(finished));
+  EXPECT_TRUE(finished.takeFirst().at(0).toBool());
+  ASSERT_NE(d.result(), nullptr);
+  EXPECT_LT(d.result()->best.latencyUs, before);
+  EXPECT_TRUE(d.resultView()->toPlainText().contains("what changed:"));
+  EXPECT_EQ(d.progressBar()->value(), d.progressBar()->maximum());
+  ASSERT_TRUE(d.applyButton()->isEnabled());
+  // Save writes a config the CLI loads; Apply re-analyses with the tuned options.
+  QTemporaryDir dir;
+  EXPECT_TRUE(d.saveConfig(dir.filePath("tuned.json")).isEmpty());
+  EXPECT_TRUE(QFile::exists(dir.filePath("tuned.json")));
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  d.applyButton()->click();
+  ASSERT_TRUE(waitFor(done));
+  while (w.isBusy()) QTest::qWait(50);
+  EXPECT_NEAR(w.analysis()->after.latencyUs, d.result()->best.latencyUs, 1e-6 * before);
+  EXPECT_EQ(w.optLevel(), d.result()->best.options.optLevel);
+}
+
+TEST(MainWindow, TuneCanBeCancelled) {
+  mainWindowApp();
+  auto m = fw::loadModel("zoo:mobilenetv2?image=64");
+  ASSERT_TRUE(m.ok());
+  fw::AnalysisOptions o;
+  o.fusion.optLevel = 1;
+  o.hw = "ascend910b2";
+  fwui::TuneDialog d(*m, o);
+  QSignalSpy finished(&d, &fwui::TuneDialog::finished);
+  d.start();
+  d.cancel();
+  ASSERT_TRUE(waitFor(finished));
+  ASSERT_NE(d.result(), nullptr);
+  EXPECT_EQ(d.result()->stopReason, "cancelled");
+}
+
+TEST(MainWindow, CompareDialogComparesTheCheckedChips) {
+  mainWindowApp();
+  auto m = fw::loadModel(kModel);
+  ASSERT_TRUE(m.ok());
+  fw::AnalysisOptions o;
+  fwui::CompareDialog d(*m, o, {"ascend910b2", "ascend310", "toy"}, {"ascend910b2"});
+  QSignalSpy finished(&d, &fwui::CompareDialog::finished);
+  d.run();  // one chip: refused with a message
+  ASSERT_EQ(finished.count(), 1);
+  EXPECT_FALSE(finished.takeFirst().at(0).toBool());
+  EXPECT_TRUE(d.statusLabel()->text().contains("at least two"));
+  d.setChecked({"ascend910b2", "toy"});
+  d.run();
+  ASSERT_TRUE(waitFor(finished));
+  EXPECT_TRUE(finished.takeFirst().at(0).toBool());
+  ASSERT_NE(d.result(), nullptr);
+  EXPECT_EQ(d.result()->chips.size(), 2u);
+  EXPECT_TRUE(d.resultView()->toPlainText().contains("each plan (row) simulated on each chip"));
 }

@@ -32,6 +32,7 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   auto cancelled = [&]() { return cancel && cancel->load(); };
   Analysis a;
   a.original = model;
+  a.trace = opts.trace;
   auto hw = prepareHw(opts);
   if (!hw.ok()) return hw.error();
   a.hw = std::move(hw).value();

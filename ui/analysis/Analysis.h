@@ -39,6 +39,7 @@ struct Analysis {
   sim::SimResult after;
   bool simulated = false;
   std::vector<std::string> warnings;  // e.g. why the simulation could not run
+  ExecTrace trace;                    // the traced run the control flow was timed by (tuning reuses it)
 };
 
 // Loads the hardware profile and copies the fusion-relevant limits into `opts.fusion.hw`.
