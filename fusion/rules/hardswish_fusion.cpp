@@ -1,6 +1,7 @@
 // hardswish_fusion (level 2)
-// Recognises x * Clip(x + 3, 0, 6) / 6 (Add -> Clip -> Mul -> Div, or Mul by 1/6; also the Div
-// before the Mul) and x * HardSigmoid(x), and makes it one kernel. ONNX Runtime leaves it apart.
+// Recognises x * Relu6(x + 3) / 6 with Relu6 written as Clip(., 0, 6) or as Min(Relu(.), 6)
+// (Add -> Relu6 -> Mul -> Div, or Mul by 1/6; also the Div before the Mul) and x * HardSigmoid(x),
+// and makes it one kernel. ONNX Runtime leaves it apart.
 #include "fusion/rules/RuleBase.h"
 #include "fusion/rules/Rules.h"
 
@@ -16,8 +17,8 @@ bool isDivBy6(const Graph& g, const Node& n, ValueId in) {
 class HardSwishFusion final : public RuleBase {
  public:
   HardSwishFusion()
-      : RuleBase("hardswish_fusion", 2, "recognise decomposed HardSwish (Add 3 -> Clip 0..6 -> Mul x -> Div 6)", Phase::Group,
-                 {"Clip", "HardSigmoid"}) {}
+      : RuleBase("hardswish_fusion", 2, "recognise decomposed HardSwish (Add 3 -> Clip 0..6 | Relu+Min 6 -> Mul x -> Div 6; x * HardSigmoid(x))", Phase::Group,
+                 {"Clip", "Min", "HardSigmoid"}) {}
 
   MatchResult match(const Context& ctx, NodeId root) const override {
     const Graph& g = ctx.graph;
@@ -28,15 +29,30 @@ class HardSwishFusion final : public RuleBase {
         return reject("HardSigmoid output is not multiplied by its input");
       return Match{root, {root, m}, "hardswish", {}, {}};
     }
-    bool bounds = c.inputs.size() >= 3 && isScalarConstant(g, c.inputs[1], 0.0) && isScalarConstant(g, c.inputs[2], 6.0);
-    if (!bounds) return silent();  // a plain Clip (Relu6)
-    NodeId add = producerOfInput(g, root, 0);
+    // Relu6: Clip(v, 0, 6), or Min(Relu(v), 6) (then `relu` is the Relu); `in` is v.
+    NodeId relu = kNoId;
+    ValueId in = kNoId;
+    if (c.opType == "Clip") {
+      bool bounds = c.inputs.size() >= 3 && isScalarConstant(g, c.inputs[1], 0.0) && isScalarConstant(g, c.inputs[2], 6.0);
+      if (!bounds) return silent();  // a plain Clip
+      in = c.inputs[0];
+    } else {
+      if (c.inputs.size() != 2) return silent();
+      for (size_t i = 0; i < 2; ++i) {
+        NodeId p = producerOfInput(g, root, i);
+        if (p != kNoId && g.node(p).opType == "Relu" && isScalarConstant(g, c.inputs[1 - i], 6.0)) relu = p;
+      }
+      if (relu == kNoId) return silent();  // some other Min
+      if (auto why = whyNotPrivate(g, g.node(relu).outputs[0], root); !why.empty()) return reject(why);
+      in = g.node(relu).inputs[0];
+    }
+    NodeId add = g.producerOf(in);
     if (add == kNoId || g.node(add).opType != "Add") return reject("Clip input is not x + 3");
     ValueId x = kNoId;
     for (size_t i = 0; i < 2; ++i)
       if (isScalarConstant(g, g.node(add).inputs[i], 3.0)) x = g.node(add).inputs[1 - i];
     if (x == kNoId) return reject("Clip input is not x + 3");
-    if (auto why = whyNotPrivate(g, c.inputs[0], root); !why.empty()) return reject(why);
+    if (auto why = whyNotPrivate(g, in, relu == kNoId ? root : relu); !why.empty()) return reject(why);
     NodeId n1 = soleConsumer(g, c.outputs[0]);
     if (n1 == kNoId) return reject("second consumer of the Clip output");
     const Node& a = g.node(n1);
@@ -46,7 +62,9 @@ class HardSwishFusion final : public RuleBase {
     bool mulThenDiv = a.opType == "Mul" && otherInput(a, c.outputs[0]) == x && isDivBy6(g, b, a.outputs[0]);
     bool divThenMul = isDivBy6(g, a, c.outputs[0]) && b.opType == "Mul" && otherInput(b, a.outputs[0]) == x;
     if (!mulThenDiv && !divThenMul) return reject("Clip output is not multiplied by x and divided by 6");
-    return Match{root, {add, root, n1, n2}, "hardswish", {}, {}};
+    std::vector<NodeId> nodes{add, root, n1, n2};
+    if (relu != kNoId) nodes.push_back(relu);
+    return Match{root, nodes, "hardswish", {}, {}};
   }
 };
 
