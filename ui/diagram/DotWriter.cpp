@@ -81,8 +81,10 @@ void writeBoxes(std::ostringstream& os, const Diagram& d, const DotStyle& style,
 }
 
 // Above this many boxes, cap dot's x-coordinate network simplex: bert-base (625 boxes) lays out in ~4 s
-// instead of ~15 s, with the same ranks and a drawing that is hard to tell apart.
-constexpr size_t kFastLayoutBoxes = 300;
+// instead of ~15 s, with the same ranks and a drawing that is hard to tell apart. Long edges make it
+// far worse: a 48-layer encoder with unscoped names (249 kernels, the attention mask read by every
+// layer) took over 120 s uncapped and 0.34 s capped (measured 2026-11-23), so the cap starts early.
+constexpr size_t kFastLayoutBoxes = 100;
 
 void writeHeader(std::ostringstream& os, const std::string& name, const DotStyle& style, size_t boxes) {
   os << "digraph " << dotQuote(name.empty() ? "graph" : name) << " {\n";
