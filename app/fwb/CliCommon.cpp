@@ -15,15 +15,37 @@
 
 namespace fwcli {
 
+namespace {
+
+// Zoo sizes: a positive integer (zero would read as "not given"); each model's range is checked by the zoo.
+const CLI::Validator& positiveInteger() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        try {
+          size_t used = 0;
+          const long long x = std::stoll(s, &used);
+          if (used == s.size() && x > 0) return {};
+        } catch (const std::exception&) {
+        }
+        return "expected a positive integer, got '" + s + "' (ranges per model: fwb zoo list)";
+      },
+      "POSITIVE");
+  return v;
+}
+
+}  // namespace
+
 void addModelArgs(CLI::App* cmd, ModelArgs& a, bool withBatch) {
   cmd->add_option("model", a.model, "ONNX file or zoo:NAME (see `fwb zoo list`)")->required();
   cmd->add_option("--input-shape", a.inputShapes,
                   "NAME=d0,d1,... for a graph input, or SYMBOL=N to bind a symbolic dim; repeatable");
   if (withBatch) cmd->add_option("--batch", a.batch, "batch size (binds the batch dim)");
-  cmd->add_option("--layers", a.layers, "zoo: encoder/LSTM layers");
-  cmd->add_option("--hidden", a.hidden, "zoo: hidden size");
-  cmd->add_option("--seq", a.seq, "zoo: sequence length");
-  cmd->add_option("--image", a.image, "zoo: image height = width");
+  // Ranges and defaults per model: `fwb zoo list`.
+  cmd->add_option("--layers", a.layers, "zoo: encoder/LSTM layers")->check(positiveInteger());
+  cmd->add_option("--hidden", a.hidden, "zoo: hidden size")->check(positiveInteger());
+  cmd->add_option("--heads", a.heads, "zoo: attention heads (must divide --hidden)")->check(positiveInteger());
+  cmd->add_option("--seq", a.seq, "zoo: sequence length")->check(positiveInteger());
+  cmd->add_option("--image", a.image, "zoo: image height = width")->check(positiveInteger());
 }
 
 fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* report) {
@@ -43,6 +65,7 @@ fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* re
   }
   if (a.layers) opts.zoo.layers = a.layers;
   if (a.hidden) opts.zoo.hidden = a.hidden;
+  if (a.heads) opts.zoo.heads = a.heads;
   if (a.seq) opts.zoo.seq = a.seq;
   if (a.image) opts.zoo.image = a.image;
   return fw::loadModel(a.model, opts, report);

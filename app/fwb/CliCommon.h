@@ -22,7 +22,7 @@ struct ModelArgs {
   std::string model;  // path or zoo:NAME
   std::vector<std::string> inputShapes;
   int64_t batch = 0;  // 0 = model's own
-  int64_t layers = 0, hidden = 0, seq = 0, image = 0;
+  int64_t layers = 0, hidden = 0, heads = 0, seq = 0, image = 0;  // zoo parameters; 0 = model's default
 };
 void addModelArgs(CLI::App* cmd, ModelArgs& a, bool withBatch = true);
 fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* report = nullptr);

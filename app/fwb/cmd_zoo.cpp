@@ -1,4 +1,4 @@
-// fwb zoo list [--json] | fwb zoo export NAME [--batch ...] -o FILE.onnx
+// fwb zoo list [--json] | fwb zoo export NAME [--batch --layers --hidden --heads --seq --image] -o FILE.onnx
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -18,17 +18,30 @@ void addZooCommand(CLI::App& app) {
   setRunner(list, [=]() {
     if (*json) {
       nlohmann::json j = nlohmann::json::array();
-      for (const auto& e : fw::zooEntries())
-        j.push_back({{"name", e.name}, {"description", e.description}, {"params", e.params}});
+      for (const auto& e : fw::zooEntries()) {
+        nlohmann::json ranges = nlohmann::json::object();
+        for (const auto& s : e.specs) {
+          ranges[s.name] = {{"default", s.def}, {"min", s.lo}, {"max", s.hi}};
+          if (!s.note.empty()) ranges[s.name]["note"] = s.note;
+        }
+        j.push_back({{"name", e.name}, {"description", e.description}, {"params", e.params}, {"ranges", ranges}});
+        if (!e.limits.empty()) j.back()["limits"] = e.limits;
+      }
       std::printf("%s\n", j.dump(2).c_str());
       return kOk;
     }
     for (const auto& e : fw::zooEntries()) {
       std::string params;
-      for (const auto& p : e.params) params += (params.empty() ? "" : " ") + ("--" + p);
+      for (const auto& s : e.specs) {
+        params += (params.empty() ? "" : "  ") + ("--" + s.name) + " " + std::to_string(s.def) + " (" +
+                  std::to_string(s.lo) + ".." + std::to_string(s.hi) + (s.note.empty() ? "" : ", " + s.note) + ")";
+      }
       std::printf("%-14s %s\n%-14s params: %s\n", e.name.c_str(), e.description.c_str(), "", params.c_str());
+      if (!e.limits.empty()) std::printf("%-14s limits: %s\n", "", e.limits.c_str());
     }
-    std::printf("\nUse anywhere a model is taken as zoo:NAME, e.g. `fwb info zoo:resnet50 --batch 4`.\n");
+    std::printf("\nparams: --NAME default (min..max). Use anywhere a model is taken as zoo:NAME, with the params\n"
+                "as options or in the spec, e.g. `fwb info zoo:resnet50 --batch 4` or\n"
+                "`fwb info 'zoo:bert?layers=1500&hidden=64&heads=2&seq=32'`.\n");
     return kOk;
   });
 

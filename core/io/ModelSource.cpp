@@ -38,8 +38,11 @@ Result<Model> loadZoo(const std::string& spec, const LoadOptions& opts) {
       else if (key == "hidden") p.hidden = *v;
       else if (key == "seq") p.seq = *v;
       else if (key == "image") p.image = *v;
+      else if (key == "heads") p.heads = *v;
       else if (key == "seed") p.seed = static_cast<uint64_t>(*v);
-      else return Error::badInput("zoo parameter '" + key + "' is unknown (batch, layers, hidden, seq, image, seed)");
+      else
+        return Error::badInput("zoo parameter '" + key +
+                               "' is unknown (batch, layers, hidden, heads, seq, image, seed)");
     }
   }
   auto m = buildZooModel(name, p);

@@ -12,7 +12,7 @@ namespace fw::zoo {
 namespace {
 
 constexpr int64_t kVocab = 1024;
-constexpr int64_t kMaxPositions = 512;
+constexpr int64_t kMaxPositions = kBertMaxSeq;
 constexpr float kInitStd = 0.02f;  // HF initializer_range
 
 struct Dims {
@@ -93,19 +93,48 @@ ValueId encoderLayer(ZooBuilder& b, ValueId x, ValueId mask, const Dims& d, cons
   return denseAddNorm(b, inter, attn, 4 * d.hidden, d.hidden, outName);
 }
 
+// Every weight the builder draws: per layer q/k/v/attention-output (h x h + h each), intermediate
+// (h x 4h + 4h), output (4h x h + h), two LayerNorms (2h each); embeddings, their LayerNorm and the pooler.
+double bertWeights(int64_t layers, int64_t hidden) {
+  const double h = double(hidden);
+  const double perLayer = 12.0 * h * h + 13.0 * h;
+  return double(layers) * perLayer + double(kVocab + kMaxPositions + 2) * h + 2.0 * h + h * h + h;
+}
+
+bool bertFits(int64_t layers, int64_t hidden) { return bertWeights(layers, hidden) <= kMaxWeights; }
+
 }  // namespace
 
+std::string bertSizeLimits() {
+  const int64_t at768 = largestFitting(1, kBertMaxLayers, [](int64_t l) { return bertFits(l, 768); });
+  const int64_t at1500 = largestFitting(8, 4096, [](int64_t h) { return bertFits(1500, h); });
+  return "weights (about 12 x layers x hidden^2) at most 400M: hidden 768 allows " + std::to_string(at768) +
+         " layers, 1500 layers allow hidden " + std::to_string(at1500);
+}
+
 Result<Model> buildBert(const ZooParams& p) {
-  FW_ASSIGN_OR_RETURN(int64_t layers, paramIn("bert", "layers", p.layers, 12, 1, 48));
-  FW_ASSIGN_OR_RETURN(int64_t hidden, paramIn("bert", "hidden", p.hidden, 768, 8, 4096));
-  FW_ASSIGN_OR_RETURN(int64_t heads, paramIn("bert", "heads", p.heads, 12, 1, 128));
-  FW_ASSIGN_OR_RETURN(int64_t seq, paramIn("bert", "seq", p.seq, 128, 1, kMaxPositions));
-  if (hidden % heads != 0)
+  FW_ASSIGN_OR_RETURN(int64_t layers, param("bert", "layers", p.layers));
+  FW_ASSIGN_OR_RETURN(int64_t hidden, param("bert", "hidden", p.hidden));
+  FW_ASSIGN_OR_RETURN(int64_t heads, param("bert", "heads", p.heads));
+  FW_ASSIGN_OR_RETURN(int64_t seq, param("bert", "seq", p.seq));
+  if (hidden % heads != 0) {
+    int64_t fit = heads;
+    while (hidden % fit != 0) --fit;
     return Error::badInput("zoo model bert: --hidden (" + std::to_string(hidden) +
-                           ") must be divisible by --heads (" + std::to_string(heads) + ")");
-  FW_TRY_STATUS(checkWeightBudget("bert", "--layers/--hidden",
-                                  double(layers) * 12.0 * double(hidden) * double(hidden) +
-                                      double(kVocab + kMaxPositions) * double(hidden)));
+                           ") must be divisible by --heads (" + std::to_string(heads) + "), e.g. --heads " +
+                           std::to_string(fit));
+  }
+  if (const double w = bertWeights(layers, hidden); w > kMaxWeights) {
+    const int64_t maxLayers = largestFitting(1, layers, [&](int64_t l) { return bertFits(l, hidden); });
+    const int64_t maxHidden = largestFitting(8, hidden, [&](int64_t h) { return bertFits(layers, h); });
+    std::string hint = "lower ";
+    if (maxLayers >= 1)
+      hint += "--layers to at most " + std::to_string(maxLayers) + " (at --hidden " + std::to_string(hidden) +
+              ") or ";
+    hint += "--hidden to at most " + std::to_string(maxHidden) + " (at --layers " + std::to_string(layers) +
+            "; --heads must divide it)";
+    FW_TRY_STATUS(checkWeightBudget("bert", w, hint));
+  }
   const Dims d{p.batch, seq, hidden, heads, hidden / heads};
 
   ZooBuilder b("bert", p.seed);

@@ -52,7 +52,7 @@ ValueId aspp(ZooBuilder& b, ValueId x, int64_t inC, int64_t batch, int64_t feat)
 }  // namespace
 
 Result<Model> buildDeepLabV3Plus(const ZooParams& p) {
-  FW_ASSIGN_OR_RETURN(int64_t image, paramIn("deeplabv3plus", "image", p.image, 256, 64, 4096));
+  FW_ASSIGN_OR_RETURN(int64_t image, param("deeplabv3plus", "image", p.image));
   if (image % 16 != 0)
     return Error::badInput(
         "zoo model deeplabv3plus: --image must be a multiple of 16 (the output stride), got " +

@@ -12,14 +12,39 @@ namespace {
 
 constexpr int64_t kInputSize = 128;
 
+// Every weight the builder draws: per layer W_ih [in, 4h], W_hh [h, 4h] and two biases [4h]; the first
+// layer reads the 128-wide input, the others the previous layer's h. The sequence length adds none.
+double lstmWeights(int64_t layers, int64_t hidden) {
+  const double h = double(hidden);
+  const auto layer = [&](double in) { return 4.0 * h * (in + h) + 8.0 * h; };
+  return layer(double(kInputSize)) + double(layers - 1) * layer(h);
+}
+
+bool lstmFits(int64_t layers, int64_t hidden) { return lstmWeights(layers, hidden) <= kMaxWeights; }
+
 }  // namespace
 
+std::string lstmSizeLimits() {
+  const int64_t at4096 = largestFitting(1, 16, [](int64_t l) { return lstmFits(l, 4096); });
+  const int64_t at16 = largestFitting(1, 4096, [](int64_t h) { return lstmFits(16, h); });
+  return "weights (about 8 x layers x hidden^2) at most 400M: hidden 4096 allows " + std::to_string(at4096) +
+         " layers, 16 layers allow hidden " + std::to_string(at16);
+}
+
 Result<Model> buildLstm(const ZooParams& p) {
-  FW_ASSIGN_OR_RETURN(int64_t layers, paramIn("lstm", "layers", p.layers, 2, 1, 16));
-  FW_ASSIGN_OR_RETURN(int64_t hidden, paramIn("lstm", "hidden", p.hidden, 256, 1, 4096));
-  FW_ASSIGN_OR_RETURN(int64_t seq, paramIn("lstm", "seq", p.seq, 16, 1, 512));
-  FW_TRY_STATUS(checkWeightBudget("lstm", "--layers/--hidden",
-                                  double(layers) * 4.0 * double(hidden) * double(kInputSize + 2 * hidden)));
+  FW_ASSIGN_OR_RETURN(int64_t layers, param("lstm", "layers", p.layers));
+  FW_ASSIGN_OR_RETURN(int64_t hidden, param("lstm", "hidden", p.hidden));
+  FW_ASSIGN_OR_RETURN(int64_t seq, param("lstm", "seq", p.seq));
+  if (const double w = lstmWeights(layers, hidden); w > kMaxWeights) {
+    const int64_t maxLayers = largestFitting(1, layers, [&](int64_t l) { return lstmFits(l, hidden); });
+    const int64_t maxHidden = largestFitting(1, hidden, [&](int64_t h) { return lstmFits(layers, h); });
+    std::string hint = "lower ";
+    if (maxLayers >= 1)
+      hint += "--layers to at most " + std::to_string(maxLayers) + " (at --hidden " + std::to_string(hidden) +
+              ") or ";
+    hint += "--hidden to at most " + std::to_string(maxHidden) + " (at --layers " + std::to_string(layers) + ")";
+    FW_TRY_STATUS(checkWeightBudget("lstm", w, hint));
+  }
   const int64_t batch = p.batch;
 
   ZooBuilder b("lstm", p.seed);

@@ -32,7 +32,7 @@ ValueId invertedResidual(ZooBuilder& b, ValueId x, int64_t inC, int64_t outC, in
 }  // namespace
 
 Result<Model> buildMobileNetV2(const ZooParams& p) {
-  FW_ASSIGN_OR_RETURN(int64_t image, paramIn("mobilenetv2", "image", p.image, 224, 32, 4096));
+  FW_ASSIGN_OR_RETURN(int64_t image, param("mobilenetv2", "image", p.image));
   ZooBuilder b("mobilenetv2", p.seed);
   ValueId x = b.input("input", DType::Float32, {p.batch, 3, image, image});
   {

@@ -61,7 +61,7 @@ ResNetFeatures resnet50Backbone(ZooBuilder& b, ValueId x, bool dilateLayer4) {
 }
 
 Result<Model> buildResNet50(const ZooParams& p) {
-  FW_ASSIGN_OR_RETURN(int64_t image, paramIn("resnet50", "image", p.image, 224, 32, 4096));
+  FW_ASSIGN_OR_RETURN(int64_t image, param("resnet50", "image", p.image));
   ZooBuilder b("resnet50", p.seed);
   ValueId x = b.input("input", DType::Float32, {p.batch, 3, image, image});
   ResNetFeatures f = resnet50Backbone(b, x, /*dilateLayer4=*/false);

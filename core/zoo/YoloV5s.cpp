@@ -131,7 +131,7 @@ ValueId detectLevel(ZooBuilder& b, ValueId x, int64_t inC, int64_t level, int64_
 }  // namespace
 
 Result<Model> buildYoloV5s(const ZooParams& p) {
-  FW_ASSIGN_OR_RETURN(int64_t image, paramIn("yolov5s", "image", p.image, 320, 32, 4096));
+  FW_ASSIGN_OR_RETURN(int64_t image, param("yolov5s", "image", p.image));
   if (image % 32 != 0)
     return Error::badInput("zoo model yolov5s: --image must be a multiple of 32 (the P5 stride), got " +
                            std::to_string(image));

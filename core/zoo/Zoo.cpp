@@ -12,33 +12,59 @@ struct Registered {
   Builder build;
 };
 
+constexpr int64_t kMaxBatch = 1024;
+
+ZooParamSpec batchSpec() { return {"batch", 1, 1, kMaxBatch, ""}; }
+
+ZooEntry entry(std::string name, std::string description, std::vector<ZooParamSpec> specs,
+               std::string limits = {}) {
+  ZooEntry e;
+  e.name = std::move(name);
+  e.description = std::move(description);
+  specs.insert(specs.begin(), batchSpec());
+  for (const auto& s : specs) e.params.push_back(s.name);
+  e.specs = std::move(specs);
+  e.limits = std::move(limits);
+  return e;
+}
+
 const std::vector<Registered>& registry() {
   static const std::vector<Registered> r = {
-      {{"resnet50", "ResNet-50 image classifier (torchvision), default 224x224", {"batch", "image"}},
+      {entry("resnet50", "ResNet-50 image classifier (torchvision), default 224x224",
+             {{"image", 224, 32, 4096, ""}}),
        zoo::buildResNet50},
-      {{"mobilenetv2",
-        "MobileNetV2 classifier (torchvision, ReLU6 as Clip), default 224x224",
-        {"batch", "image"}},
+      {entry("mobilenetv2", "MobileNetV2 classifier (torchvision, ReLU6 as Clip), default 224x224",
+             {{"image", 224, 32, 4096, ""}}),
        zoo::buildMobileNetV2},
-      {{"bert",
-        "BERT-base encoder (HF export: decomposed LayerNorm and erf GELU), default 12 layers, hidden 768, "
-        "12 heads, seq 128, vocab 1024",
-        {"batch", "layers", "hidden", "seq", "heads"}},
+      {entry("bert",
+             "BERT-base encoder (HF export: decomposed LayerNorm and erf GELU), default 12 layers, hidden 768, "
+             "12 heads, seq 128, vocab 1024",
+             {{"layers", 12, 1, zoo::kBertMaxLayers, ""},
+              {"hidden", 768, 8, 4096, ""},
+              {"heads", 12, 1, 128, "divides --hidden"},
+              {"seq", 128, 1, zoo::kBertMaxSeq, ""}},
+             zoo::bertSizeLimits()),
        zoo::buildBert},
-      {{"yolov5s",
-        "YOLOv5s detector (Focus, C3, SPPF, Detect decode), default 320x320 (640 upstream)",
-        {"batch", "image"}},
+      {entry("yolov5s", "YOLOv5s detector (Focus, C3, SPPF, Detect decode), default 320x320 (640 upstream)",
+             {{"image", 320, 32, 4096, "multiple of 32"}}),
        zoo::buildYoloV5s},
-      {{"deeplabv3plus",
-        "DeepLabV3+ segmentation (ResNet-50 output stride 16, ASPP, decoder), default 256x256, 21 classes",
-        {"batch", "image"}},
+      {entry("deeplabv3plus",
+             "DeepLabV3+ segmentation (ResNet-50 output stride 16, ASPP, decoder), default 256x256, 21 classes",
+             {{"image", 256, 64, 4096, "multiple of 16"}}),
        zoo::buildDeepLabV3Plus},
-      {{"lstm",
-        "Unrolled 2-layer LSTM (MatMul/Add/Sigmoid/Tanh gates), default hidden 256, seq 16, input 128",
-        {"batch", "layers", "hidden", "seq"}},
+      {entry("lstm",
+             "Unrolled 2-layer LSTM (MatMul/Add/Sigmoid/Tanh gates), default hidden 256, seq 16, input 128",
+             {{"layers", 2, 1, 16, ""}, {"hidden", 256, 1, 4096, ""}, {"seq", 16, 1, zoo::kLstmMaxSeq, ""}},
+             zoo::lstmSizeLimits()),
        zoo::buildLstm},
   };
   return r;
+}
+
+const Registered* findRegistered(const std::string& name) {
+  for (const auto& r : registry())
+    if (r.entry.name == name) return &r;
+  return nullptr;
 }
 
 }  // namespace
@@ -54,12 +80,19 @@ Result<int64_t> paramIn(const std::string& model, const char* param, const std::
   return x;
 }
 
-Status checkWeightBudget(const std::string& model, const char* params, double weightCount) {
-  constexpr double kMaxWeights = 400e6;  // 1.6 GB of float32, below protobuf's 2 GB message limit
+Result<int64_t> param(const std::string& model, const char* name, const std::optional<int64_t>& v) {
+  const Registered* r = findRegistered(model);
+  if (r)
+    for (const auto& s : r->entry.specs)
+      if (s.name == name) return paramIn(model, name, v, s.def, s.lo, s.hi);
+  return Error::internal("zoo model " + model + ": no parameter spec for --" + name);
+}
+
+Status checkWeightBudget(const std::string& model, double weightCount, const std::string& lowerHint) {
   if (weightCount > kMaxWeights)
-    return Error::badInput("zoo model " + model + ": " + params + " too large: about " +
+    return Error::badInput("zoo model " + model + ": about " +
                            std::to_string(static_cast<int64_t>(weightCount / 1e6)) +
-                           "M weights, at most 400M fit one .onnx file");
+                           "M weights, at most 400M fit one .onnx file; " + lowerHint);
   return {};
 }
 
@@ -75,13 +108,12 @@ const std::vector<ZooEntry>& zooEntries() {
 }
 
 Result<Model> buildZooModel(const std::string& name, const ZooParams& params) {
-  const Registered* found = nullptr;
-  std::string known;
-  for (const auto& r : registry()) {
-    if (r.entry.name == name) found = &r;
-    known += (known.empty() ? "" : ", ") + r.entry.name;
+  const Registered* found = findRegistered(name);
+  if (!found) {
+    std::string known;
+    for (const auto& r : registry()) known += (known.empty() ? "" : ", ") + r.entry.name;
+    return Error::badInput("unknown zoo model '" + name + "'; known models: " + known);
   }
-  if (!found) return Error::badInput("unknown zoo model '" + name + "'; known models: " + known);
   // A parameter the model does not take is a usage error, not something to ignore silently.
   const auto takes = [&](const char* p) {
     for (const auto& q : found->entry.params)
@@ -95,7 +127,7 @@ Result<Model> buildZooModel(const std::string& name, const ZooParams& params) {
                                                 {"heads", params.heads.has_value()}};
   for (const auto& [p, set] : given)
     if (set && !takes(p)) return Error::badInput("zoo model " + name + " does not take --" + p);
-  FW_TRY_STATUS(zoo::paramIn(name, "batch", params.batch, 1, 1, 1024));
+  FW_TRY_STATUS(zoo::param(name, "batch", params.batch));
   return found->build(params);
 }
 

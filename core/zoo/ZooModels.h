@@ -26,11 +26,37 @@ struct ResNetFeatures {
 };
 ResNetFeatures resnet50Backbone(ZooBuilder& b, ValueId x, bool dilateLayer4);
 
+// Ranges that ZooEntry::specs (Zoo.cpp) and the builders share.
+inline constexpr int64_t kBertMaxLayers = 2000;
+inline constexpr int64_t kBertMaxSeq = 512;  // position embeddings
+inline constexpr int64_t kLstmMaxSeq = 2000;
+
 // Returns the optional parameter or its default, or BadInput naming the parameter when out of range.
 Result<int64_t> paramIn(const std::string& model, const char* param, const std::optional<int64_t>& v,
                         int64_t def, int64_t lo, int64_t hi);
+// The same with the default and range of the model's ZooParamSpec (what `fwb zoo list` shows).
+Result<int64_t> param(const std::string& model, const char* name, const std::optional<int64_t>& v);
 
-// Weights must fit one ONNX file (protobuf's 2 GB limit): BadInput naming the parameters otherwise.
-Status checkWeightBudget(const std::string& model, const char* params, double weightCount);
+// 1.6 GB of float32, below protobuf's 2 GB message limit.
+inline constexpr double kMaxWeights = 400e6;
+// Weights must fit one ONNX file: BadInput giving the count and `lowerHint` (which parameter to lower, to
+// what) otherwise.
+Status checkWeightBudget(const std::string& model, double weightCount, const std::string& lowerHint);
+
+// The largest x in [lo, hi] with fits(x), or lo - 1 when none (fits is monotone: true, then false).
+template <typename F>
+int64_t largestFitting(int64_t lo, int64_t hi, F fits) {
+  if (lo > hi || !fits(lo)) return lo - 1;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// One line on the weight limit across parameters, computed from the builders' own weight counts.
+std::string bertSizeLimits();
+std::string lstmSizeLimits();
 
 }  // namespace fw::zoo

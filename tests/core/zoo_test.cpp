@@ -188,7 +188,7 @@ TEST(ZooTest, BadParametersNameTheParameter) {
   p = {};
   p.layers = 48;
   p.hidden = 3072;  // ~5.4G weights: more than one .onnx file can hold
-  expectBadInput("bert", p, {"--layers/--hidden", "weights"});
+  expectBadInput("bert", p, {"weights", "--layers to at most", "--hidden to at most"});
 }
 
 TEST(ZooResNet50, DefaultStructureAndShapes) {
