@@ -7,6 +7,7 @@
 // Views: Before | After graphs (linked selection), a summary bar, a timing table (before/after per
 // kernel), a timeline of both runs, and the node list; a properties dock explains the selected node
 // or kernel, including why rules did not fuse it.
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <atomic>
@@ -42,6 +43,7 @@ class RulesPanel;
 struct LoadedModel {
   fw::Model model;
   fw::ModelInfo info;
+  std::shared_ptr<const fw::diagram::Hierarchy> hierarchy;  // groups, for the first picture
 };
 
 // What background work hands back (QFuture needs default-constructible types).
@@ -96,6 +98,8 @@ class MainWindow : public QMainWindow {
   RulesPanel* rulesPanel() const { return rules_; }
   QLabel* summaryLabel() const { return summary_; }
   bool isBusy() const;
+  // Seconds from a model's arrival (loaded, validated, grouped) to its first graph on screen; -1 before.
+  double firstPaintSeconds() const { return firstPaintSeconds_; }
   // When set, errors are reported through signals only (no modal dialog): for tests/screenshots.
   void setQuietErrors(bool q) { quietErrors_ = q; }
 
@@ -182,6 +186,9 @@ class MainWindow : public QMainWindow {
   bool analysisQueued_ = false;
   int layoutsPending_ = 0;
   bool quietErrors_ = false;
+  QElapsedTimer sinceLoad_;        // from the model's arrival to the first picture
+  bool firstPaintPending_ = false;
+  double firstPaintSeconds_ = -1;
   bool linking_ = false;
 };
 

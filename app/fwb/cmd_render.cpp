@@ -1,5 +1,7 @@
 // fwb render MODEL [-O L] [fusion switches] [--before F] [--after F] [--side-by-side F] [--collapse DEPTH] [--heat]
-// Draws the model before and/or after fusion with Graphviz. The format follows each file's extension
+//            [--expand all|GROUP ...] [--max-nodes N]
+// Draws the model before and/or after fusion with Graphviz, folded by the model's groups (name scopes
+// or repeated blocks, ui/diagram/Hierarchy.h) when it has more than --max-nodes boxes. The format follows each file's extension
 // (.svg .png .pdf .dot); files are written atomically.
 #include <chrono>
 #include <cstdio>
@@ -23,6 +25,8 @@ struct RenderArgs {
   std::string before, after, sideBySide;
   int collapse = -1;
   bool heat = false;
+  std::vector<std::string> expand;  // "all" or group paths
+  size_t maxNodes = 500;
 };
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -33,8 +37,8 @@ fw::Status writeDiagram(const std::string& dot, const std::string& path, const s
                         const fw::diagram::Diagram& d) {
   const auto t0 = std::chrono::steady_clock::now();
   FW_TRY_STATUS(fw::diagram::renderDotToFile(dot, path));
-  std::fprintf(stderr, "fwb: wrote %s (%s: %zu boxes, %zu edges, collapse depth %d, %.2f s)\n", path.c_str(),
-               what.c_str(), d.boxes.size(), d.edges.size(), d.collapseDepth, secondsSince(t0));
+  std::fprintf(stderr, "fwb: wrote %s (%s: %zu boxes, %zu edges, collapse depth %d, %zu nodes folded, %.2f s)\n",
+               path.c_str(), what.c_str(), d.boxes.size(), d.edges.size(), d.collapseDepth, d.hiddenNodes, secondsSince(t0));
   return {};
 }
 
@@ -67,6 +71,40 @@ int runRender(const RenderArgs& a) {
 
   fw::diagram::DiagramOptions opts;
   opts.collapseDepth = a.collapse;
+  opts.hierarchy = an->hierarchy;
+  opts.autoCollapseThreshold = a.maxNodes;
+  bool expandAll = false;
+  for (const auto& e : a.expand) {
+    if (e == "all") {
+      expandAll = true;
+      continue;
+    }
+    bool known = false;
+    std::string examples;
+    for (const auto& [node, scope] : an->hierarchy->scopeByName) {
+      (void)node;
+      if (scope == e || scope.rfind(e + "/", 0) == 0) known = true;
+      if (examples.size() < 120 && !scope.empty() && scope.find('/') == std::string::npos &&
+          examples.find("'" + scope + "'") == std::string::npos)
+        examples += (examples.empty() ? "" : ", ") + ("'" + scope + "'");
+    }
+    if (!known)
+      return failUsage("--expand: '" + e + "' is not a group of this model" +
+                       (examples.empty() ? std::string(" (it has no groups)") : "; top-level groups: " + examples));
+    // every level down to the group opens
+    for (size_t p = e.find('/'); p != std::string::npos; p = e.find('/', p + 1)) opts.expandedScopes.insert(e.substr(0, p));
+    opts.expandedScopes.insert(e);
+  }
+  if (expandAll) {
+    opts.collapseDepth = 0;
+  } else if (!opts.expandedScopes.empty() && opts.collapseDepth < 0) {
+    // Expanding keeps the depth the overview would use, as the GUI does on a double-click.
+    fw::diagram::DiagramOptions probe = opts;
+    probe.expandedScopes.clear();
+    auto d = fw::diagram::buildDiagram(g, nullptr, probe);
+    if (!d.ok()) return fail(d.error());
+    opts.collapseDepth = d->collapseDepth;
+  }
   fw::diagram::DiagramOptions beforeOpts = opts;
   if (an->simulated) beforeOpts.nodeHeat = fw::nodeHeatOf(an->before);
   const std::string name = m->sourcePath.empty() ? a.model.model : m->sourcePath;
@@ -83,6 +121,10 @@ int runRender(const RenderArgs& a) {
     if (!d.ok()) return fail(d.error());
     after = std::move(*d);
   }
+  for (const auto* d : {before ? &*before : nullptr, after ? &*after : nullptr})
+    if (d && d->boxes.size() > a.maxNodes && (expandAll || a.collapse >= 0))
+      return failUsage("render: " + std::to_string(d->boxes.size()) + " boxes exceed --max-nodes " +
+                       std::to_string(a.maxNodes) + "; expand fewer groups (--expand GROUP) or raise --max-nodes");
   if (!a.before.empty()) {
     fw::diagram::DotStyle s;
     if (an->simulated) s.color = fw::diagram::ColorMode::Heat;
@@ -118,8 +160,13 @@ void addRenderCommand(CLI::App& app) {
   cmd->add_option("--after", a->after, "draw the fused kernels to FILE (one box per kernel, coloured by unit)");
   cmd->add_option("--side-by-side", a->sideBySide, "draw before | after in one FILE");
   cmd->add_option("--collapse", a->collapse,
-                  "fold name scopes deeper than DEPTH into one box (0 = never; default -1 = only when over ~1500 "
-                  "boxes)");
+                  "fold groups deeper than DEPTH into one box (0 = never; default -1 = only when over --max-nodes "
+                  "boxes, at the deepest depth that fits)");
+  cmd->add_option("--expand", a->expand, "show the inside of these groups (paths as drawn, e.g. 'blocks 0-39/block 3'), "
+                                         "or 'all' for no folding; repeatable");
+  cmd->add_option("--max-nodes", a->maxNodes, "most boxes one picture shows (folding picks the depth that fits)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_flag("--heat", a->heat, "colour boxes by simulated time (simulates on --hw)");
   setRunner(cmd, [a]() { return runRender(*a); });
 }

@@ -33,6 +33,7 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   Analysis a;
   a.original = model;
   a.trace = opts.trace;
+  a.hierarchy = std::make_shared<const diagram::Hierarchy>(diagram::buildHierarchy(*model.graph));
   auto hw = prepareHw(opts);
   if (!hw.ok()) return hw.error();
   a.hw = std::move(hw).value();

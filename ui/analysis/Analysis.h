@@ -8,6 +8,7 @@
 // the chosen level, in graph mode (fusion only exists for compiled graphs).
 #include <atomic>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "simulator/HwProfile.h"
 #include "simulator/SimReport.h"
 #include "simulator/Simulator.h"
+#include "ui/diagram/Hierarchy.h"
 
 namespace fw {
 
@@ -40,6 +42,8 @@ struct Analysis {
   bool simulated = false;
   std::vector<std::string> warnings;  // e.g. why the simulation could not run
   ExecTrace trace;                    // the traced run the control flow was timed by (tuning reuses it)
+  // Groups of the original graph (name scopes or repeated blocks) that both views fold by.
+  std::shared_ptr<const diagram::Hierarchy> hierarchy;
 };
 
 // Loads the hardware profile and copies the fusion-relevant limits into `opts.fusion.hw`.

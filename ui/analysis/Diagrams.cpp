@@ -33,7 +33,9 @@ std::map<std::string, double> nodeHeatOf(const sim::SimResult& before) {
 Result<std::string> analysisDot(const Analysis& a, DiagramSide side, bool heat, const diagram::DiagramOptions& opts) {
   diagram::DotStyle style;
   style.color = heat && a.simulated ? diagram::ColorMode::Heat : diagram::ColorMode::ByKind;
-  diagram::DiagramOptions beforeOpts = opts;
+  diagram::DiagramOptions withGroups = opts;
+  if (!withGroups.hierarchy) withGroups.hierarchy = a.hierarchy;
+  diagram::DiagramOptions beforeOpts = withGroups;
   if (a.simulated) beforeOpts.nodeHeat = nodeHeatOf(a.before);
   auto grouping = groupingOf(a.fused, a.simulated ? &a.after : nullptr);
   if (side == DiagramSide::Before || side == DiagramSide::SideBySide) {
@@ -43,11 +45,11 @@ Result<std::string> analysisDot(const Analysis& a, DiagramSide side, bool heat, 
       style.title = "Before: " + a.original.sourcePath;
       return diagram::toDot(*before, style);
     }
-    auto after = diagram::buildDiagram(*a.fused.rewritten.graph, &grouping, opts);
+    auto after = diagram::buildDiagram(*a.fused.rewritten.graph, &grouping, withGroups);
     if (!after.ok()) return after.error();
     return diagram::toSideBySideDot(*before, *after, style);
   }
-  auto after = diagram::buildDiagram(*a.fused.rewritten.graph, &grouping, opts);
+  auto after = diagram::buildDiagram(*a.fused.rewritten.graph, &grouping, withGroups);
   if (!after.ok()) return after.error();
   style.title = "After -O" + std::to_string(a.fused.optLevel) + ": " + a.original.sourcePath;
   return diagram::toDot(*after, style);

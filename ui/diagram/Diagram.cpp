@@ -1,5 +1,7 @@
 #include "ui/diagram/Diagram.h"
 
+#include "ui/diagram/Hierarchy.h"
+
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -175,6 +177,8 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
     for (size_t i = 0; i < ids.size(); ++i) rank[static_cast<size_t>(ids[i])] = i;
   }
 
+  auto nodeScope = [&](NodeId n) { return opts.hierarchy ? opts.hierarchy->scopeOf(g.node(n)) : scopeOf(g.node(n).name); };
+
   // 1. Units.
   std::vector<Unit> units;
   std::vector<long> unitOfNode(g.nodeCapacity(), -1);
@@ -191,7 +195,7 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
           return Error::badInput("diagram: node '" + g.node(n).name + "' is in kernel '" +
                                  units[static_cast<size_t>(slot)].name + "' and in kernel '" + k.name + "'");
         slot = static_cast<long>(units.size());
-        scopes.push_back(scopeOf(g.node(n).name));
+        scopes.push_back(nodeScope(n));
       }
       std::sort(u.members.begin(), u.members.end(),
                 [&](NodeId a, NodeId b) { return rank[static_cast<size_t>(a)] < rank[static_cast<size_t>(b)]; });
@@ -202,7 +206,7 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
   for (NodeId n : g.liveNodes()) {
     if (unitOfNode[static_cast<size_t>(n)] != -1) continue;
     unitOfNode[static_cast<size_t>(n)] = static_cast<long>(units.size());
-    units.push_back({g.node(n).name, BoxKind::Node, {n}, scopeOf(g.node(n).name), nullptr});
+    units.push_back({g.node(n).name, BoxKind::Node, {n}, nodeScope(n), nullptr});
   }
 
   // 2. Fold depth.
@@ -213,8 +217,9 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
       int maxDepth = 0;
       for (const auto& u : units) maxDepth = std::max(maxDepth, scopeDepth(u.scope));
       depth = maxDepth > 0 ? 1 : 0;
+      const size_t fit = opts.foldedBoxes ? opts.foldedBoxes : opts.autoCollapseThreshold;
       for (int k = maxDepth; k >= 1; --k)
-        if (visibleCount(units, k, opts.expandedScopes) <= opts.autoCollapseThreshold) {
+        if (visibleCount(units, k, opts.expandedScopes) <= fit) {
           depth = k;
           break;
         }
@@ -311,12 +316,27 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
     boxOfUnit[ui] = d.boxes.size();
     d.boxes.push_back(std::move(b));
   }
-  for (auto& b : d.boxes)
-    if (b.kind == BoxKind::Scope) {
-      b.detail = std::to_string(b.members.size()) + " nodes";
-      b.tooltip = b.scope + " (" + b.detail + ", double-click to expand)";
-      if (!opts.nodeHeat.empty() && !b.heat) b.heat = heatOf(b.members);
-    }
+  std::unordered_map<size_t, size_t> unitsInBox;
+  for (size_t ui = 0; ui < units.size(); ++ui)
+    if (!target[ui].empty()) ++unitsInBox[boxOfUnit[ui]];
+  for (size_t bi = 0; bi < d.boxes.size(); ++bi) {
+    auto& b = d.boxes[bi];
+    if (b.kind != BoxKind::Scope) continue;
+    // A collapsed group says what it holds: node (and kernel) count, its most frequent ops.
+    b.detail = (d.grouped ? std::to_string(unitsInBox[bi]) + " kernels, " : std::string()) +
+               std::to_string(b.members.size()) + " nodes";
+    std::map<std::string, size_t> hist;
+    for (const auto& op : b.memberOps) ++hist[op];
+    std::vector<std::pair<size_t, std::string>> top;
+    for (const auto& [op, c] : hist) top.push_back({c, op});
+    std::sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
+    std::string ops;
+    for (size_t i = 0; i < top.size() && i < 4; ++i) ops += (i ? " " : "") + top[i].second + "x" + std::to_string(top[i].first);
+    if (top.size() > 4) ops += " ...";
+    b.ops = ops;
+    b.tooltip = b.scope + " (" + std::to_string(b.members.size()) + " nodes: " + ops + "; double-click to expand)";
+    if (!opts.nodeHeat.empty() && !b.heat) b.heat = heatOf(b.members);
+  }
 
   // 4. Edges (deduplicated per box pair).
   std::map<std::pair<size_t, size_t>, size_t> edgeIndex;

@@ -6,6 +6,7 @@
 // CLI and the Qt graph view all consume this.
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -46,6 +47,7 @@ struct DiagramBox {
   std::string color;  // explicit fill colour (grouping); empty = by kind/op/unit
   std::string opType; // Node boxes (and single-op kernels): the op type, for op-family colours and search
   std::string scope;  // Scope boxes: the scope path ("layer1/0"); others: the scope the box sits in
+  std::string ops;    // Scope boxes: the most frequent ops inside ("MatMulx6 Addx9 Softmaxx1")
   std::vector<NodeId> members;            // original nodes drawn by this box (empty for I/O boxes)
   std::vector<std::string> memberNames;   // their names, for before<->after linking and search
   std::vector<std::string> memberOps;     // their op types, in member order
@@ -57,16 +59,23 @@ struct DiagramEdge {
   size_t count = 1;         // values/uses folded into this edge
 };
 
+struct Hierarchy;  // Hierarchy.h
+
 struct DiagramOptions {
   // Fold name scopes deeper than this many levels into one box. 0 = never fold, -1 = automatic: fold only
   // when more than autoCollapseThreshold boxes would be visible, at the deepest depth that fits.
   int collapseDepth = -1;
-  size_t autoCollapseThreshold = 1500;
+  size_t autoCollapseThreshold = 500;
+  // When folding, show at most this many boxes (the deepest depth that fits); 0 = autoCollapseThreshold.
+  // The GUI opens big graphs as a small overview (its layout takes well under a second).
+  size_t foldedBoxes = 0;
   // Scopes opened by the user (e.g. a double-click): their children are shown one level deeper.
   std::set<std::string> expandedScopes;
   bool showGraphIO = true;  // graph inputs/outputs as small ellipses
   // Heat per original node name (before view). Kernel heat comes from the grouping.
   std::map<std::string, double> nodeHeat;
+  // Groups for any graph (Hierarchy.h); null = the '/' scopes of the node names.
+  std::shared_ptr<const Hierarchy> hierarchy;
 };
 
 struct Diagram {

@@ -174,7 +174,7 @@ std::string dotQuote(const std::string& s) { return "\"" + escapeBody(s) + "\"";
 
 std::string boxLabel(const DiagramBox& b) {
   switch (b.kind) {
-    case BoxKind::Scope: return "[+] " + b.title + "\n" + b.detail;
+    case BoxKind::Scope: return "[+] " + b.title + "\n" + b.detail + (b.ops.empty() ? "" : "\n" + b.ops);
     case BoxKind::Kernel: {
       std::string second = b.unit.empty() ? b.detail : (b.detail.empty() ? b.unit : b.unit + "  " + b.detail);
       return second.empty() ? b.title : b.title + "\n" + second;
