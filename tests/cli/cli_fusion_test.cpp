@@ -119,3 +119,25 @@ TEST(CliCompare, PrintsEveryPlanOnEveryChipAndRefusesOneChip) {
   EXPECT_EQ(runFwb("compare " + kSmall + " --hw ascend910b2 --hw no_such_chip").exitCode, 2);
 }
 }  // namespace
+
+namespace {
+TEST(CliRender, BigGraphsFoldByTheirGroupsAndExpandOnRequest) {
+  fs::path dir = scratchDir("render_big");
+  const std::string m = "'zoo:bert?layers=120&hidden=32&heads=2&seq=8'";  // about 6,000 nodes
+  auto r = runFwb("render " + m + " -O 2 --after " + (dir / "a.dot").string() + " --max-nodes 80");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  const std::string dot = slurp(dir / "a.dot");
+  EXPECT_NE(dot.find("[+] encoder/layer/0-39"), std::string::npos) << r.out;
+  auto open = runFwb("render " + m + " -O 2 --after " + (dir / "b.dot").string() + " --max-nodes 80 --expand encoder/layer/0-39");
+  ASSERT_EQ(open.exitCode, 0) << open.out;
+  EXPECT_EQ(slurp(dir / "b.dot").find("[+] encoder/layer/0-39\\n"), std::string::npos);
+  EXPECT_NE(slurp(dir / "b.dot").find("[+] encoder/layer/0-39/7"), std::string::npos);
+  auto unknown = runFwb("render " + m + " --after " + (dir / "c.dot").string() + " --expand no/such/group");
+  EXPECT_EQ(unknown.exitCode, 2);
+  EXPECT_NE(unknown.out.find("not a group"), std::string::npos) << unknown.out;
+  auto all = runFwb("render " + m + " --after " + (dir / "c.dot").string() + " --expand all --max-nodes 80");
+  EXPECT_EQ(all.exitCode, 2);
+  EXPECT_NE(all.out.find("exceed --max-nodes"), std::string::npos) << all.out;
+  fs::remove_all(dir);
+}
+}  // namespace

@@ -9,7 +9,9 @@
 #include <QTemporaryDir>
 #include <fstream>
 
+#include <QElapsedTimer>
 #include <QProgressBar>
+#include <QTimer>
 #include <QPushButton>
 #include <QTest>
 #include <QTextBrowser>
@@ -20,6 +22,7 @@
 #include "ui/models/NodeTableModel.h"
 #include "ui/models/TimingTableModel.h"
 #include "ui/views/GraphNodeItem.h"
+#include "ui/views/GraphScene.h"
 #include "ui/views/CompareDialog.h"
 #include "ui/views/GraphView.h"
 #include "ui/views/TuneDialog.h"
@@ -313,4 +316,52 @@ TEST(MainWindow, CompareDialogComparesTheCheckedChips) {
   ASSERT_NE(d.result(), nullptr);
   EXPECT_EQ(d.result()->chips.size(), 2u);
   EXPECT_TRUE(d.resultView()->toPlainText().contains("each plan (row) simulated on each chip"));
+}
+
+TEST(MainWindow, BigGraphOpensAsAnOverviewWithoutBlockingTheEventLoop) {
+  mainWindowApp();
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  w.resize(1400, 900);
+  w.show();
+  // The event loop's longest gap while the model loads, fuses, simulates and lays out: a 10 ms timer
+  // that notes how late it fires.
+  QElapsedTimer clock;
+  qint64 last = 0, worst = 0;
+  QTimer tick;
+  tick.setInterval(10);
+  QObject::connect(&tick, &QTimer::timeout, [&] {
+    const qint64 now = clock.elapsed();
+    worst = std::max(worst, now - last);
+    last = now;
+  });
+  QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
+  clock.start();
+  tick.start();
+  w.openModel("zoo:bert?layers=200&hidden=32&heads=2&seq=8");  // about 10,000 nodes
+  ASSERT_TRUE(waitFor(ready));
+  tick.stop();
+  EXPECT_GT(w.model()->graph->liveNodeCount(), 10000u);
+  EXPECT_GE(w.firstPaintSeconds(), 0.0);
+  // Both views open as a small overview of collapsed groups.
+  for (auto* v : {w.beforeView(), w.afterView()}) {
+    const auto& d = v->graphScene()->diagram();
+    EXPECT_LE(d.boxes.size(), 60u);
+    EXPECT_GT(d.hiddenNodes, 0u);
+  }
+  // Figures for the benchmark table (not asserted here: timing belongs in bench/).
+  std::fprintf(stderr, "[big graph] first paint %.2f s after load, longest event-loop gap %lld ms\n", w.firstPaintSeconds(),
+               static_cast<long long>(worst));
+  EXPECT_LT(worst, 1000) << "the GUI thread blocked for " << worst << " ms";
+  // Expanding a group shows its children and keeps the rest folded.
+  fwui::GraphView* after = w.afterView();
+  QString scope;
+  for (const auto& b : after->graphScene()->diagram().boxes)
+    if (b.kind == fw::diagram::BoxKind::Scope) scope = QString::fromStdString(b.scope);
+  ASSERT_FALSE(scope.isEmpty());
+  const size_t folded = after->graphScene()->diagram().boxes.size();
+  QSignalSpy laidOut(after, &fwui::GraphView::layoutFinished);
+  after->expandScope(scope);
+  ASSERT_TRUE(waitFor(laidOut));
+  EXPECT_GT(after->graphScene()->diagram().boxes.size(), folded);
 }
