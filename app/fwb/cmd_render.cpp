@@ -69,6 +69,13 @@ int runRender(const RenderArgs& a) {
   if (!an.ok()) return fail(an.error());
   for (const auto& w : an->warnings) std::fprintf(stderr, "fwb: warning: %s\n", w.c_str());
 
+  {
+    const auto& h = *an->hierarchy;
+    if (h.source == "structure")
+      std::fprintf(stderr, "fwb: groups: %zu by repeated structure (%zu blocks in %zu series)\n", h.groups, h.blocks, h.series);
+    else if (!h.source.empty())
+      std::fprintf(stderr, "fwb: groups: %zu from the node names' scopes\n", h.groups);
+  }
   fw::diagram::DiagramOptions opts;
   opts.collapseDepth = a.collapse;
   opts.hierarchy = an->hierarchy;
