@@ -397,6 +397,23 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
         addEdge(it->second, idx, g.value(v).name);
     }
   }
+  // 5. High-degree boxes (an attention mask read by every layer): their edges would cross the whole
+  // drawing and slow dot down by orders of magnitude, so, as TensorBoard does, the box stays but its
+  // fan-out is drawn as a note instead of edges.
+  const size_t fanLimit = std::max(opts.highDegreeEdges, d.boxes.size() / 10);
+  if (opts.highDegreeEdges > 0) {
+    std::vector<size_t> outDeg(d.boxes.size(), 0);
+    for (const auto& e : d.edges) ++outDeg[e.from];
+    std::vector<DiagramEdge> kept;
+    for (const auto& e : d.edges)
+      if (outDeg[e.from] <= fanLimit) kept.push_back(e);
+    for (size_t b = 0; b < d.boxes.size(); ++b)
+      if (outDeg[b] > fanLimit) {
+        d.boxes[b].extractedEdges = outDeg[b];
+        d.boxes[b].tooltip += "\nread by " + std::to_string(outDeg[b]) + " boxes (edges not drawn)";
+      }
+    d.edges = std::move(kept);
+  }
   return d;
 }
 

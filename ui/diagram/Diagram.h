@@ -48,6 +48,7 @@ struct DiagramBox {
   std::string opType; // Node boxes (and single-op kernels): the op type, for op-family colours and search
   std::string scope;  // Scope boxes: the scope path ("layer1/0"); others: the scope the box sits in
   std::string ops;    // Scope boxes: the most frequent ops inside ("MatMulx6 Addx9 Softmaxx1")
+  size_t extractedEdges = 0;  // > 0: a high-degree box whose outgoing edges are not drawn (this many)
   std::vector<NodeId> members;            // original nodes drawn by this box (empty for I/O boxes)
   std::vector<std::string> memberNames;   // their names, for before<->after linking and search
   std::vector<std::string> memberOps;     // their op types, in member order
@@ -74,6 +75,9 @@ struct DiagramOptions {
   bool showGraphIO = true;  // graph inputs/outputs as small ellipses
   // Heat per original node name (before view). Kernel heat comes from the grouping.
   std::map<std::string, double> nodeHeat;
+  // A box with more outgoing edges than max(this, boxes / 10) keeps its box but not its edges (0 = draw
+  // every edge).
+  size_t highDegreeEdges = 8;
   // Groups for any graph (Hierarchy.h); null = the '/' scopes of the node names.
   std::shared_ptr<const Hierarchy> hierarchy;
 };

@@ -172,7 +172,14 @@ std::string textColorOn(const std::string& fill) {
 
 std::string dotQuote(const std::string& s) { return "\"" + escapeBody(s) + "\""; }
 
+std::string boxLabelCore(const DiagramBox& b);
+
 std::string boxLabel(const DiagramBox& b) {
+  const std::string core = boxLabelCore(b);
+  return b.extractedEdges ? core + "\n-> read by " + std::to_string(b.extractedEdges) + " boxes" : core;
+}
+
+std::string boxLabelCore(const DiagramBox& b) {
   switch (b.kind) {
     case BoxKind::Scope: return "[+] " + b.title + "\n" + b.detail + (b.ops.empty() ? "" : "\n" + b.ops);
     case BoxKind::Kernel: {

@@ -18,6 +18,7 @@ GraphNodeItem::GraphNodeItem(size_t box, const fw::diagram::DiagramBox& b, qreal
   if (kind_ == fw::diagram::BoxKind::Scope) title_ = QStringLiteral("[+] ") + title_;
   if (kind_ == fw::diagram::BoxKind::Kernel && !b.unit.empty())
     detail_ = detail_.isEmpty() ? q(b.unit) : q(b.unit) + QStringLiteral("  ") + detail_;
+  if (b.extractedEdges) detail_ += QStringLiteral("  → %1 boxes").arg(b.extractedEdges);  // edges not drawn
   for (const auto& m : b.memberNames) members_ << q(m);
   for (const auto& o : b.memberOps) ops_ << q(o);
   rect_ = QRectF(-width / 2, -height / 2, width, height);
