@@ -121,6 +121,10 @@ def main():
     one("maxpool_strides_zero", "MaxPool", "refuse", "strides", [("x", [1, 3, 8, 8])], kernel_shape=[2, 2], strides=[0, 0])
     one("avgpool_no_kernel", "AveragePool", "refuse", "kernel_shape", [("x", [1, 3, 8, 8])])
     one("maxpool_ok", "MaxPool", "legal", "-", [("x", [1, 3, 8, 8])], kernel_shape=[2, 2], strides=[2, 2])
+    # Fuzz finding (fuzz_simulate, ASan): no graph outputs, so fusion leaves no kernel and the simulator
+    # indexed past its empty schedule. Legal per onnx.checker: every verb succeeds.
+    n = helper.make_node("MaxPool", ["x"], ["y"], name="maxpool", kernel_shape=[2, 2], strides=[2, 2])
+    save("no_outputs", model([n], [vi("x", [1, 3, 8, 80])], []), "legal", "-")
 
     # --- indices and axes ---------------------------------------------------------------------------
     one("gather_index_out_of_range", "Gather", "refuse", "index", [("x", [4, 3]), "idx"], [ints("idx", [1, 1000000])], axis=0)
