@@ -147,6 +147,12 @@ def main():
 
     # --- shape consistency ----------------------------------------------------------------------------
     one("matmul_inner_mismatch", "MatMul", "refuse", "matmul", [("x", [2, 3]), "wm"], [w("wm", [4, 5])])
+    # Fuzz finding (fuzz_pipeline, SEGV in libonnx): inference of the MatMul fails, and libonnx's data
+    # propagation for the Shape that reads its untyped output dereferenced a null type.
+    mm = helper.make_node("MatMul", ["x", "wm"], ["y"], name="matmul")
+    sh = helper.make_node("Shape", ["y"], ["s"], name="shape")
+    save("shape_of_failed_inference", model([mm, sh], [vi("x", [2, 3])], [vi("s", None, TensorProto.INT64)],
+                                            [w("wm", [4, 5])], opset=15), "refuse", "matmul")
     one("add_broadcast_mismatch", "Add", "refuse", "broadcast", [("x", [2, 3]), ("z", [4, 3])])
     one("gemm_mismatch", "Gemm", "refuse", "gemm", [("x", [2, 3]), "wg"], [w("wg", [4, 5])])
     one("batchnorm_channel_mismatch", "BatchNormalization", "refuse", "scale",
