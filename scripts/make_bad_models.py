@@ -121,6 +121,10 @@ def main():
     one("maxpool_strides_zero", "MaxPool", "refuse", "strides", [("x", [1, 3, 8, 8])], kernel_shape=[2, 2], strides=[0, 0])
     one("avgpool_no_kernel", "AveragePool", "refuse", "kernel_shape", [("x", [1, 3, 8, 8])])
     one("maxpool_ok", "MaxPool", "legal", "-", [("x", [1, 3, 8, 8])], kernel_shape=[2, 2], strides=[2, 2])
+    # Fuzz finding (fuzz_simulate, ASan): no graph outputs, so fusion leaves no kernel and the simulator
+    # indexed past its empty schedule. Legal per onnx.checker: every verb succeeds.
+    n = helper.make_node("MaxPool", ["x"], ["y"], name="maxpool", kernel_shape=[2, 2], strides=[2, 2])
+    save("no_outputs", model([n], [vi("x", [1, 3, 8, 80])], []), "legal", "-")
 
     # --- indices and axes ---------------------------------------------------------------------------
     one("gather_index_out_of_range", "Gather", "refuse", "index", [("x", [4, 3]), "idx"], [ints("idx", [1, 1000000])], axis=0)
@@ -143,6 +147,12 @@ def main():
 
     # --- shape consistency ----------------------------------------------------------------------------
     one("matmul_inner_mismatch", "MatMul", "refuse", "matmul", [("x", [2, 3]), "wm"], [w("wm", [4, 5])])
+    # Fuzz finding (fuzz_pipeline, SEGV in libonnx): inference of the MatMul fails, and libonnx's data
+    # propagation for the Shape that reads its untyped output dereferenced a null type.
+    mm = helper.make_node("MatMul", ["x", "wm"], ["y"], name="matmul")
+    sh = helper.make_node("Shape", ["y"], ["s"], name="shape")
+    save("shape_of_failed_inference", model([mm, sh], [vi("x", [2, 3])], [vi("s", None, TensorProto.INT64)],
+                                            [w("wm", [4, 5])], opset=15), "refuse", "matmul")
     one("add_broadcast_mismatch", "Add", "refuse", "broadcast", [("x", [2, 3]), ("z", [4, 3])])
     one("gemm_mismatch", "Gemm", "refuse", "gemm", [("x", [2, 3]), "wg"], [w("wg", [4, 5])])
     one("batchnorm_channel_mismatch", "BatchNormalization", "refuse", "scale",

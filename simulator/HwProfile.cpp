@@ -35,20 +35,27 @@ class Reader {
   }
   bool has(const std::string& key) const { return obj_.contains(key); }
 
-  Result<int64_t> posInt(const std::string& key, bool allowZero = false) {
+  // An integer in [0 or 1, max]. The upper bound keeps every product the cost model forms from
+  // these fields (m*n*k, 2*(m+n)*k*bytes, ...) far inside int64.
+  Result<int64_t> posInt(const std::string& key, int64_t max, bool allowZero = false) {
     FW_ASSIGN_OR_RETURN(const json* v, get(key));
     const char* want = allowZero ? "must be a non-negative integer" : "must be a positive integer";
-    if (v->is_number_integer() || v->is_number_unsigned()) {
-      const int64_t x = v->get<int64_t>();
-      if (x < 0 || (!allowZero && x == 0)) return err(key, want);
-      return x;
-    }
-    if (v->is_number_float()) {
+    int64_t x = -1;
+    if (v->is_number_unsigned()) {
+      const auto u = v->get<uint64_t>();
+      x = u > static_cast<uint64_t>(max) ? max + 1 : static_cast<int64_t>(u);
+    } else if (v->is_number_integer()) {
+      x = v->get<int64_t>();
+    } else if (v->is_number_float()) {
       const double d = v->get<double>();
-      if (std::isfinite(d) && d == std::floor(d) && d < 9.0e18 && (d > 0 || (allowZero && d == 0)))
-        return static_cast<int64_t>(d);
+      if (!std::isfinite(d) || d != std::floor(d)) return err(key, std::string(want) + " (got " + v->dump() + ")");
+      x = d > static_cast<double>(max) ? max + 1 : static_cast<int64_t>(std::max(d, -1.0));
+    } else {
+      return err(key, std::string(want) + " (got " + v->dump() + ")");
     }
-    return err(key, std::string(want) + " (got " + v->dump() + ")");
+    if (x < 0 || (!allowZero && x == 0)) return err(key, std::string(want) + " (got " + v->dump() + ")");
+    if (x > max) return err(key, "must be at most " + std::to_string(max) + " (got " + v->dump() + ")");
+    return x;
   }
   Result<double> posNum(const std::string& key, bool allowZero = false) {
     FW_ASSIGN_OR_RETURN(const json* v, get(key));
@@ -107,6 +114,11 @@ bool HwProfile::isEstimate(const std::string& field) const {
   return false;
 }
 
+// Upper bounds of the integer fields: counts of cores, lanes and fractal sides (real chips: tens to a
+// few hundred) and buffer sizes in bytes (real chips: KiB to MiB).
+constexpr int64_t kMaxCount = int64_t{1} << 16;
+constexpr int64_t kMaxBufferBytes = int64_t{1} << 40;
+
 Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
   if (!j.is_object()) return Error::badInput(sourceName + ": $: must be a JSON object");
   Reader r(j, "$", sourceName);
@@ -118,26 +130,26 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
   FW_ASSIGN_OR_RETURN(std::string dt, r.str("dtype"));
   FW_ASSIGN_OR_RETURN(p.dtype, parseDType(dt, r));
   FW_ASSIGN_OR_RETURN(p.clockHz, r.posNum("clock_hz"));
-  FW_ASSIGN_OR_RETURN(p.cubeCores, r.posInt("cube_cores"));
-  FW_ASSIGN_OR_RETURN(p.vectorCores, r.posInt("vector_cores"));
+  FW_ASSIGN_OR_RETURN(p.cubeCores, r.posInt("cube_cores", kMaxCount));
+  FW_ASSIGN_OR_RETURN(p.vectorCores, r.posInt("vector_cores", kMaxCount));
 
   FW_ASSIGN_OR_RETURN(const json* cube, r.get("cube"));
   if (!cube->is_object()) return r.err("cube", "must be an object {m, n, k, acc_bytes}");
   Reader rc(*cube, r.at("cube"), sourceName);
-  FW_ASSIGN_OR_RETURN(p.cubeM, rc.posInt("m"));
-  FW_ASSIGN_OR_RETURN(p.cubeN, rc.posInt("n"));
-  FW_ASSIGN_OR_RETURN(p.cubeK, rc.posInt("k"));
-  FW_ASSIGN_OR_RETURN(p.accBytes, rc.posInt("acc_bytes"));
+  FW_ASSIGN_OR_RETURN(p.cubeM, rc.posInt("m", kMaxCount));
+  FW_ASSIGN_OR_RETURN(p.cubeN, rc.posInt("n", kMaxCount));
+  FW_ASSIGN_OR_RETURN(p.cubeK, rc.posInt("k", kMaxCount));
+  FW_ASSIGN_OR_RETURN(p.accBytes, rc.posInt("acc_bytes", kMaxCount));
   FW_TRY_STATUS(rc.noUnknownKeys());
 
-  FW_ASSIGN_OR_RETURN(p.fractalC0, r.posInt("fractal_c0"));
-  FW_ASSIGN_OR_RETURN(p.vectorLanes, r.posInt("vector_lanes"));
-  FW_ASSIGN_OR_RETURN(p.l0aBytes, r.posInt("l0a_bytes"));
-  FW_ASSIGN_OR_RETURN(p.l0bBytes, r.posInt("l0b_bytes"));
-  FW_ASSIGN_OR_RETURN(p.l0cBytes, r.posInt("l0c_bytes"));
-  FW_ASSIGN_OR_RETURN(p.l1Bytes, r.posInt("l1_bytes"));
-  FW_ASSIGN_OR_RETURN(p.ubBytes, r.posInt("ub_bytes"));
-  FW_ASSIGN_OR_RETURN(p.l2Bytes, r.posInt("l2_bytes", /*allowZero=*/true));
+  FW_ASSIGN_OR_RETURN(p.fractalC0, r.posInt("fractal_c0", kMaxCount));
+  FW_ASSIGN_OR_RETURN(p.vectorLanes, r.posInt("vector_lanes", kMaxCount));
+  FW_ASSIGN_OR_RETURN(p.l0aBytes, r.posInt("l0a_bytes", kMaxBufferBytes));
+  FW_ASSIGN_OR_RETURN(p.l0bBytes, r.posInt("l0b_bytes", kMaxBufferBytes));
+  FW_ASSIGN_OR_RETURN(p.l0cBytes, r.posInt("l0c_bytes", kMaxBufferBytes));
+  FW_ASSIGN_OR_RETURN(p.l1Bytes, r.posInt("l1_bytes", kMaxBufferBytes));
+  FW_ASSIGN_OR_RETURN(p.ubBytes, r.posInt("ub_bytes", kMaxBufferBytes));
+  FW_ASSIGN_OR_RETURN(p.l2Bytes, r.posInt("l2_bytes", kMaxBufferBytes, /*allowZero=*/true));
   FW_ASSIGN_OR_RETURN(p.hbmBandwidth, r.posNum("hbm_bandwidth_bytes_per_s"));
   FW_ASSIGN_OR_RETURN(p.hbmCapacityBytes, r.posNum("hbm_capacity_bytes"));
   FW_ASSIGN_OR_RETURN(p.launchUs, r.posNum("launch_us", true));

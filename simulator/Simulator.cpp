@@ -369,7 +369,10 @@ Result<SimResult> simulateImpl(const Graph& g, const std::vector<KernelGroup>& g
     f = std::max(f, step);
     if (g.value(v).isGraphOutput) f = last;
   };
-  for (ValueId v : g.inputs()) touch(v, 0);
+  // Graph inputs are live from the first kernel on; with no kernel at all (a graph whose nodes are all
+  // dead, e.g. one without outputs after fusion) nothing is ever live.
+  if (!order.empty())
+    for (ValueId v : g.inputs()) touch(v, 0);
   for (size_t s = 0; s < costs.size(); ++s) {
     const auto step = static_cast<int32_t>(s);
     for (ValueId v : costs[s].boundary.inputs) touch(v, step);

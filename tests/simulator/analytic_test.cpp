@@ -236,5 +236,25 @@ TEST(SimAnalytic, MissingShapeNamesNodeAndValue) {
   EXPECT_NE(r.error().message.find("'x'"), std::string::npos) << r.error().message;
 }
 
+// Fuzz finding (ASan, heap-buffer-overflow): a graph with an input and no kernel at all (a model without
+// outputs after dead-code elimination) marked the input live at step 0 of an empty schedule.
+TEST(SimAnalytic, GraphWithoutKernelsSimulatesToNothing) {
+  Graph g;
+  g.name = "no_outputs";
+  g.addInput("x", DType::Float32, Shape::ofInts({1, 3, 8, 80}));
+  const HwProfile hw = toy();
+  for (SimMode mode : {SimMode::Graph, SimMode::Eager}) {
+    auto groups = unfusedGroups(g);
+    ASSERT_TRUE(groups.ok());
+    EXPECT_TRUE(groups->empty());
+    const SimResult r = run(g, *groups, hw, mode);
+    EXPECT_TRUE(r.kernels.empty());
+    EXPECT_EQ(r.latencyUs, 0);
+    EXPECT_EQ(r.hbmBytes, 0);
+    EXPECT_EQ(r.peakActivationBytes, 0);
+    EXPECT_EQ(r.peakMemoryBytes, 0);
+  }
+}
+
 }  // namespace
 }  // namespace fw::sim::test

@@ -104,6 +104,38 @@ TEST(HwProfile, ErrorsNameTheJsonPath) {
   EXPECT_TRUE(parseHwProfile(j, "test.json").ok());
 }
 
+// Fuzz finding (UBSan): acc_bytes = 47777777777777777 overflowed int64 in the l0c check m*n*acc_bytes.
+// Integer fields now have upper bounds, so no product of them can overflow.
+TEST(HwProfile, HugeIntegerFieldsAreClearErrors) {
+  json j = toyJson();
+  j["cube"]["acc_bytes"] = 47777777777777777LL;
+  EXPECT_NE(errorOf(j).find("$.cube.acc_bytes: must be at most 65536"), std::string::npos);
+
+  j = toyJson();  // each side fits alone; m*n*k = 2^66 would not
+  j["cube"]["m"] = 4194304;
+  j["cube"]["n"] = 4194304;
+  j["cube"]["k"] = 4194304;
+  j["l0c_bytes"] = 9000000000000000000ULL;
+  EXPECT_NE(errorOf(j).find("$.cube.m: must be at most"), std::string::npos);
+
+  j = toyJson();
+  j["l1_bytes"] = 18446744073709551615ULL;  // above int64
+  EXPECT_NE(errorOf(j).find("$.l1_bytes: must be at most 1099511627776"), std::string::npos);
+
+  j = toyJson();
+  j["ub_bytes"] = 1e30;
+  EXPECT_NE(errorOf(j).find("$.ub_bytes: must be at most"), std::string::npos);
+
+  j = toyJson();
+  j["vector_lanes"] = -3.0;
+  EXPECT_NE(errorOf(j).find("$.vector_lanes: must be a positive integer"), std::string::npos);
+
+  j = toyJson();  // the bounds themselves are accepted
+  j["cube_cores"] = 65536;
+  j["l2_bytes"] = 1099511627776LL;
+  EXPECT_TRUE(parseHwProfile(j, "test.json").ok());
+}
+
 TEST(HwProfile, ResolveUnknownNameListsKnown) {
   auto p = resolveHwProfile("ascend9000");
   ASSERT_FALSE(p.ok());
