@@ -237,4 +237,15 @@ fw::Status writeOutput(const std::string& file, const std::string& text) {
   return fw::writeFileAtomic(file, text);
 }
 
+int emitReport(const std::string& jsonOut, const std::string& text, const std::string& json) {
+  if (jsonOut == "-") {
+    if (auto st = writeOutput("-", json + "\n"); !st.ok()) return fail(st.error());
+    return kOk;
+  }
+  if (auto st = writeOutput("-", text); !st.ok()) return fail(st.error());
+  if (!jsonOut.empty())
+    if (auto st = writeOutput(jsonOut, json + "\n"); !st.ok()) return fail(st.error());
+  return kOk;
+}
+
 }  // namespace fwcli

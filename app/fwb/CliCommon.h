@@ -86,6 +86,9 @@ int& exitCodeSlot();
 
 // Writes text to FILE atomically, or to stdout when FILE is "-" or empty.
 fw::Status writeOutput(const std::string& file, const std::string& text);
+// A verb's result: `text` on stdout, and `json` (indented) to `jsonOut` when given; jsonOut "-" prints
+// the JSON instead of the text. Returns the exit code.
+int emitReport(const std::string& jsonOut, const std::string& text, const std::string& json);
 
 // --- verbs (one file each; main.cpp lists them) ---
 void addInfoCommand(CLI::App& app);

@@ -44,14 +44,7 @@ void addCompareCommand(CLI::App& app) {
     co.tuneBudgetSeconds = *budget;
     auto r = fw::compareChips(pm->model, std::move(co));
     if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
-    if (*jsonOut == "-") {
-      if (auto st = writeOutput("-", r->toJson().dump(2) + "\n"); !st.ok()) return fail(st.error());
-      return kOk;
-    }
-    if (auto st = writeOutput("-", r->toText()); !st.ok()) return fail(st.error());
-    if (!jsonOut->empty())
-      if (auto st = writeOutput(*jsonOut, r->toJson().dump(2) + "\n"); !st.ok()) return fail(st.error());
-    return kOk;
+    return emitReport(*jsonOut, r->toText(), r->toJson().dump(2));
   });
 }
 

@@ -59,14 +59,7 @@ void addTuneCommand(CLI::App& app) {
     if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
     if (!out->empty())
       if (auto st = writeOutput(*out, r->configJson().dump(2) + "\n"); !st.ok()) return fail(st.error());
-    if (*jsonOut == "-") {
-      if (auto st = writeOutput("-", r->toJson().dump(2) + "\n"); !st.ok()) return fail(st.error());
-      return kOk;
-    }
-    if (auto st = writeOutput("-", r->toText()); !st.ok()) return fail(st.error());
-    if (!jsonOut->empty())
-      if (auto st = writeOutput(*jsonOut, r->toJson().dump(2) + "\n"); !st.ok()) return fail(st.error());
-    return kOk;
+    return emitReport(*jsonOut, r->toText(), r->toJson().dump(2));
   });
 }
 

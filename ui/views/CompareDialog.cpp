@@ -1,6 +1,7 @@
 #include "ui/views/CompareDialog.h"
 
 #include "ui/views/MonoFont.h"
+#include "ui/views/ProgressRelay.h"
 
 #include <QCheckBox>
 
@@ -97,18 +98,7 @@ void CompareDialog::run() {
   for (const auto& c : chips) o.hw.push_back(c.toStdString());
   o.tune = tune_->isChecked();
   o.cancel = cancel_.get();
-  QPointer<CompareDialog> self(this);
-  o.progress = [self](double f, const std::string& line) {
-    const QString text = QString::fromStdString(line);
-    QMetaObject::invokeMethod(
-        qApp,
-        [self, f, text] {
-          if (!self) return;
-          self->progress_->setValue(static_cast<int>(f * 1000));
-          self->status_->setText(text);
-        },
-        Qt::QueuedConnection);
-  };
+  o.progress = progressRelay(progress_, status_);
   runBtn_->setEnabled(false);
   cancelBtn_->setEnabled(true);
   progress_->setValue(0);

@@ -1,6 +1,7 @@
 #include "ui/views/TuneDialog.h"
 
 #include "ui/views/MonoFont.h"
+#include "ui/views/ProgressRelay.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -104,18 +105,7 @@ void TuneDialog::start() {
   o.objective = objective_->currentData().toString() == "hbm" ? fw::TuneObjective::HbmTraffic : fw::TuneObjective::Latency;
   o.maxEvaluations = maxEvaluations_;
   o.cancel = cancel_.get();
-  QPointer<TuneDialog> self(this);
-  o.progress = [self](double f, const std::string& line) {
-    const QString text = QString::fromStdString(line);
-    QMetaObject::invokeMethod(
-        qApp,
-        [self, f, text] {
-          if (!self) return;
-          self->progress_->setValue(static_cast<int>(f * 1000));
-          self->status_->setText(text);
-        },
-        Qt::QueuedConnection);
-  };
+  o.progress = progressRelay(progress_, status_);
   startBtn_->setEnabled(false);
   cancelBtn_->setEnabled(true);
   apply_->setEnabled(false);
