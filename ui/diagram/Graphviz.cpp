@@ -59,10 +59,16 @@ class Session {
   std::lock_guard<std::mutex> lock_;
 };
 
-struct ContextDeleter {
-  void operator()(GVC_t* c) const { gvFreeContext(c); }
-};
-using ContextPtr = std::unique_ptr<GVC_t, ContextDeleter>;
+// One Graphviz context for the process, created on first use (under the mutex) and never freed.
+// Graphviz 2.42's pango plugin keeps a pointer to the last font name it measured in a static, and that
+// name lives in the context's font dictionary: freeing a context and creating the next one left the
+// pointer dangling, and the next layout read freed memory (heap-use-after-free in textspan_size, found
+// by the asan preset in every test that lays out twice). A context that lives as long as the process
+// keeps the name valid; it is also how the dot command uses Graphviz.
+GVC_t* sharedContext() {
+  static GVC_t* const gvc = gvContext();
+  return gvc;
+}
 
 struct GraphDeleter {
   void operator()(Agraph_t* g) const { agclose(g); }
@@ -101,20 +107,20 @@ class RenderBuffer {
 
 // Parsed and laid-out graph; everything freed in reverse order of declaration.
 struct Prepared {
-  ContextPtr gvc;
+  GVC_t* gvc = nullptr;  // sharedContext()
   AgraphPtr graph;
   std::unique_ptr<LayoutHolder> layout;
 };
 
 Status prepare(const std::string& dot, Session& s, Prepared& p) {
-  p.gvc.reset(gvContext());
+  p.gvc = sharedContext();
   if (!p.gvc) return Error::internal("graphviz: could not create a context (gvContext)");
   p.graph.reset(agmemread(dot.c_str()));
   if (!p.graph) {
     std::string e = s.errors();
     return Error::badInput("graphviz: could not parse the DOT text" + (e.empty() ? std::string() : ": " + e));
   }
-  p.layout = std::make_unique<LayoutHolder>(p.gvc.get(), p.graph.get());
+  p.layout = std::make_unique<LayoutHolder>(p.gvc, p.graph.get());
   if (p.layout->run("dot") != 0) {
     std::string e = s.errors();
     return Error::internal("graphviz: dot layout failed" + (e.empty() ? std::string() : ": " + e));
@@ -228,7 +234,7 @@ Result<std::string> renderDot(const std::string& dot, Format format) {
   // The core SVG renderer writes <g class="node">; cairo does the bitmap and PDF output.
   const char* renderer = format == Format::Svg ? "svg" : format == Format::Png ? "png" : "pdf";
   RenderBuffer buf;
-  if (gvRenderData(p.gvc.get(), p.graph.get(), renderer, &buf.data, &buf.length) != 0 || !buf.data) {
+  if (gvRenderData(p.gvc, p.graph.get(), renderer, &buf.data, &buf.length) != 0 || !buf.data) {
     std::string e = s.errors();
     return Error::internal(std::string("graphviz: rendering ") + formatName(format) + " failed" +
                            (e.empty() ? std::string(" (is the Graphviz cairo plugin installed?)") : ": " + e));
