@@ -137,10 +137,10 @@ void hideUnsafeWindowOps(onnx::GraphProto* gp) {
 // libonnx's data propagation for Shape dereferences its input's type without checking it: a SEGV when
 // the input has no type, which happens when inference of its producer failed (error_mode 0 goes on
 // past such nodes; hostile files and values computed from them get there). Every Shape/Size input
-// produced in the same graph gets a placeholder type (a tensor of undefined element type and no
-// shape): inference of the producer fills it in, and when that fails Shape sees "no shape" and infers
+// produced in the same graph is declared up front as a tensor of undefined element type and no
+// shape: inference of the producer fills it in, and when that fails Shape sees "no shape" and infers
 // nothing. Outer references are left alone, so as not to shadow an enclosing graph's type.
-void addShapeInputPlaceholders(onnx::GraphProto* gp) {
+void typeShapeInputs(onnx::GraphProto* gp) {
   std::unordered_set<std::string> produced, typed;
   for (const auto& n : gp->node())
     for (const auto& o : n.output()) produced.insert(o);
@@ -149,8 +149,8 @@ void addShapeInputPlaceholders(onnx::GraphProto* gp) {
   for (const auto& t : gp->initializer()) typed.insert(t.name());
   for (auto& n : *gp->mutable_node()) {
     for (auto& a : *n.mutable_attribute()) {
-      if (a.has_g()) addShapeInputPlaceholders(a.mutable_g());
-      for (auto& g : *a.mutable_graphs()) addShapeInputPlaceholders(&g);
+      if (a.has_g()) typeShapeInputs(a.mutable_g());
+      for (auto& g : *a.mutable_graphs()) typeShapeInputs(&g);
     }
     if ((n.op_type() != "Shape" && n.op_type() != "Size") || !(n.domain().empty() || n.domain() == "ai.onnx") ||
         n.input_size() < 1)
@@ -269,7 +269,7 @@ Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor
   gp->mutable_node()->Swap(&nodes);
   neutralizeDivisors(gp);
   hideUnsafeWindowOps(gp);
-  addShapeInputPlaceholders(gp);
+  typeShapeInputs(gp);
   onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/0, /*data_prop=*/true);
   try {
     onnx::shape_inference::InferShapes(mp, onnx::OpSchemaRegistry::Instance(), opts);
@@ -293,7 +293,7 @@ Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides, bo
   neutralizeDivisors(mp.mutable_graph());
   hideUnsafeWindowOps(mp.mutable_graph());
   if (!overrides.empty()) stripInferred(mp.mutable_graph());
-  addShapeInputPlaceholders(mp.mutable_graph());
+  typeShapeInputs(mp.mutable_graph());
   onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/strict ? 1 : 0,
                                    /*data_prop=*/true);
   onnx::ModelProto inferred = mp;
@@ -303,7 +303,7 @@ Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides, bo
     // Stale value_info in the file can contradict what inference derives; retry without it.
     inferred = mp;
     stripInferred(inferred.mutable_graph());
-    addShapeInputPlaceholders(inferred.mutable_graph());
+    typeShapeInputs(inferred.mutable_graph());
     try {
       onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(), opts);
       if (warnings) warnings->push_back(std::string("stored shapes were inconsistent and were re-inferred: ") + first.what());

@@ -96,5 +96,29 @@ TEST(KernelPlan, RejectsCycleAndTwoCubes) {
   EXPECT_NE(p2.checkMerge({0, 1}, "", 1).find("2 cube ops"), std::string::npos);
 }
 
+TEST(FusionConfig, UbShareLowersTheUbLimitAndTheTunedNoteIsOnlyANote) {
+  fusion::FusionOptions o;
+  ASSERT_TRUE(fusion::applyFusionConfig(o, R"({"ub_fraction": 0.5, "tuned": {"hw": "ascend310"}})", "t.json").ok());
+  EXPECT_DOUBLE_EQ(o.hw.ubFraction, 0.5);
+  for (const char* bad : {R"({"ub_fraction": 0})", R"({"ub_fraction": 1.5})", R"({"tuned": 3})"}) {
+    auto st = fusion::applyFusionConfig(o, bad, "t.json");
+    ASSERT_FALSE(st.ok()) << bad;
+    EXPECT_NE(st.error().message.find("t.json: $."), std::string::npos) << st.error().message;
+  }
+  // the limit applies: a merge whose tile fits the whole UB but not half of it is refused
+  GraphBuilder b;
+  auto x = b.input("x", {1, 64});
+  b.output(b.op("Relu", {b.op("Neg", {x}, {1, 64})}, {1, 64}));
+  fusion::FusionOptions whole = onlyRules({"elementwise_chain"}, 2);
+  whole.hw.ubBytes = 3 * 64 * 4;  // x, Neg's and Relu's rows of 64 floats
+  auto a = fusion::fuseModel(b.model(), whole);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->kernels.size(), 1u);
+  whole.hw.ubFraction = 0.5;
+  auto h = fusion::fuseModel(b.model(), whole);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->kernels.size(), 2u);
+  EXPECT_TRUE(hasDecision(*h, "elementwise_chain", false, "(50% of it) exceeded"));
+}
 }  // namespace
 }  // namespace fwtest

@@ -183,3 +183,28 @@ TEST(DiagramBuilder, ScopeHelpers) {
   EXPECT_EQ(dg::scopePrefix("a/b/c", 5), "a/b/c");
   EXPECT_EQ(dg::scopePrefix("a/b/c", 1), "a");
 }
+
+TEST(DiagramBuilder, AHighDegreeBoxKeepsItsBoxButNotItsEdges) {
+  // m feeds 12 Relu boxes: more than max(8, boxes / 10) edges, so they are noted, not drawn.
+  Graph g;
+  auto x = g.addInput("x", DType::Float32, Shape({2}));
+  auto m = g.addValue("m", DType::Float32, Shape({2}));
+  g.addNode("Neg", {x}, {m}, {}, "hub");
+  for (int i = 0; i < 12; ++i) {
+    auto y = g.addValue("y" + std::to_string(i), DType::Float32, Shape({2}));
+    g.addNode("Relu", {m}, {y}, {}, "r" + std::to_string(i));
+    g.addOutput(y);
+  }
+  auto d = dg::buildDiagram(g);
+  ASSERT_TRUE(d.ok());
+  const long hub = d->findBox("hub");
+  ASSERT_GE(hub, 0);
+  EXPECT_EQ(d->boxes[static_cast<size_t>(hub)].extractedEdges, 12u);
+  for (const auto& e : d->edges) EXPECT_NE(e.from, static_cast<size_t>(hub));
+  EXPECT_NE(dg::boxLabel(d->boxes[static_cast<size_t>(hub)]).find("read by 12 boxes"), std::string::npos);
+  dg::DiagramOptions all;
+  all.highDegreeEdges = 0;  // every edge drawn
+  auto full = dg::buildDiagram(g, nullptr, all);
+  ASSERT_TRUE(full.ok());
+  EXPECT_EQ(full->boxes[static_cast<size_t>(full->findBox("hub"))].extractedEdges, 0u);
+}
