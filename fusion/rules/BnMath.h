@@ -53,4 +53,50 @@ inline std::vector<float> perChannel(const Tensor& t, size_t rank, size_t axis, 
   return out;
 }
 
+// A binary node `root` (Add/Sub/Mul/Div) whose input `side` is a Conv/Gemm output read only by it, and
+// whose other input is a float32 constant that varies along the output channels (Conv: axis 1, Gemm:
+// the last axis) only, while the Conv/Gemm weights and bias are float32 constants: the folds into
+// weights and bias. `producer` is kNoId when the input is not a Conv/Gemm output at all; otherwise
+// either `values` (one per channel) or `why` not.
+struct ChannelOperand {
+  NodeId producer = kNoId;
+  std::vector<float> values;
+  std::string why;
+};
+inline ChannelOperand channelOperand(const Graph& g, NodeId root, size_t side) {
+  ChannelOperand r;
+  const Node& op = g.node(root);
+  const NodeId p = producerOfInput(g, root, side);
+  if (p == kNoId || (g.node(p).opType != "Conv" && g.node(p).opType != "Gemm")) return r;
+  r.producer = p;
+  const Node& pn = g.node(p);
+  const ValueId other = op.inputs[1 - side];
+  auto no = [&](std::string why) {
+    r.why = std::move(why);
+    return r;
+  };
+  if (!isConstant(g, other)) return no("the other " + op.opType + " input is not constant");
+  if (auto w = whyNotPrivate(g, op.inputs[side], root); !w.empty()) return no(w);
+  const Shape& ys = g.value(op.inputs[side]).shape;
+  if (!ys.rankKnown || !(ys == g.value(op.outputs[0]).shape))
+    return no("the " + op.opType + " broadcasts beyond the " + pn.opType + " output shape");
+  if (pn.inputs.size() < 2 || !isConstant(g, pn.inputs[1])) return no(pn.opType + " weight is not constant");
+  const bool hasBias = pn.inputs.size() > 2 && pn.inputs[2] != kNoId;
+  if (hasBias && !isConstant(g, pn.inputs[2])) return no(pn.opType + " bias is not constant");
+  const Tensor& w = *g.constantOf(pn.inputs[1]);
+  const Tensor& c = *g.constantOf(other);
+  if (w.dtype() != DType::Float32 || c.dtype() != DType::Float32)
+    return no("the weight or the " + op.opType + " constant is not float32");
+  if (w.dims().size() < 2 || (pn.opType == "Gemm" && w.dims().size() != 2)) return no(pn.opType + " weight has an unexpected rank");
+  const bool conv = pn.opType == "Conv";
+  const int64_t channels = conv ? w.dims()[0] : pn.attrs.intOr("transB", 0) ? w.dims()[0] : w.dims()[1];
+  const size_t axis = conv ? 1 : ys.rank() - 1;
+  if (hasBias && (g.constantOf(pn.inputs[2])->dtype() != DType::Float32 ||
+                  perChannel(*g.constantOf(pn.inputs[2]), 2, 1, channels).empty()))
+    return no(pn.opType + " bias is not a float32 per-channel vector");
+  r.values = perChannel(c, ys.rank(), axis, channels);
+  if (r.values.empty()) return no("the " + op.opType + " constant " + Shape::ofInts(c.dims()).str() + " is not per channel");
+  return r;
+}
+
 }  // namespace fw::fusion::rules

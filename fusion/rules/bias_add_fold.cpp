@@ -21,39 +21,16 @@ class BiasAddFold final : public RuleBase {
     std::string why;
     const bool sub = add.opType == "Sub";
     for (size_t side = 0; side < (sub ? 1u : 2u); ++side) {
-      NodeId p = producerOfInput(g, root, side);
-      ValueId other = add.inputs[1 - side];
-      if (p == kNoId) continue;
-      const Node& pn = g.node(p);
-      if (pn.opType != "Conv" && pn.opType != "Gemm") continue;
-      if (!isConstant(g, other)) { why = "the other " + add.opType + " input is not constant"; continue; }
-      if (auto w = whyNotPrivate(g, add.inputs[side], root); !w.empty()) { why = w; continue; }
-      const Shape& ys = g.value(add.inputs[side]).shape;
-      const Shape& outS = g.value(add.outputs[0]).shape;
-      if (!ys.rankKnown || !(ys == outS)) { why = "the " + add.opType + " broadcasts beyond the " + pn.opType + " output shape"; continue; }
-      if (pn.inputs.size() < 2 || !isConstant(g, pn.inputs[1])) { why = pn.opType + " weight is not constant"; continue; }
-      if (pn.inputs.size() > 2 && pn.inputs[2] != kNoId && !isConstant(g, pn.inputs[2])) { why = pn.opType + " bias is not constant"; continue; }
-      const Tensor& w = *g.constantOf(pn.inputs[1]);
-      const Tensor& c = *g.constantOf(other);
-      if (c.dtype() != DType::Float32) { why = "the " + add.opType + " constant is not float32"; continue; }
-      int64_t channels;
-      size_t axis;
-      if (pn.opType == "Conv") {
-        channels = w.dims()[0];
-        axis = 1;
-      } else {
-        channels = pn.attrs.intOr("transB", 0) ? w.dims()[0] : w.dims()[1];
-        axis = ys.rank() - 1;
-      }
-      if (pn.inputs.size() > 2 && pn.inputs[2] != kNoId && perChannel(*g.constantOf(pn.inputs[2]), 2, 1, channels).empty()) {
-        why = pn.opType + " bias is not a per-channel vector";
+      ChannelOperand c = channelOperand(g, root, side);
+      if (c.producer == kNoId) continue;
+      if (!c.why.empty()) {
+        why = c.why;
         continue;
       }
-      auto pc = perChannel(c, ys.rank(), axis, channels);
-      if (pc.empty()) { why = "the " + add.opType + " constant " + Shape::ofInts(c.dims()).str() + " is not per channel"; continue; }
       if (sub)
-        for (auto& x : pc) x = -x;
-      return Match{root, {p, root}, {}, {}, {Tensor::floats({channels}, pc)}};
+        for (auto& x : c.values) x = -x;
+      const auto n = static_cast<int64_t>(c.values.size());
+      return Match{root, {c.producer, root}, {}, {}, {Tensor::floats({n}, c.values)}};
     }
     if (why.empty()) return silent();
     return reject(why);

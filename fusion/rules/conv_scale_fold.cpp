@@ -26,50 +26,23 @@ class ConvScaleFold final : public RuleBase {
     const bool div = mul.opType == "Div";
     std::string why;
     for (size_t side = 0; side < (div ? 1u : 2u); ++side) {
-      NodeId p = producerOfInput(g, root, side);
-      if (p == kNoId) continue;
-      const Node& pn = g.node(p);
-      if (pn.opType != "Conv" && pn.opType != "Gemm") continue;
-      const ValueId other = mul.inputs[1 - side];
-      if (!isConstant(g, other)) { why = "the other " + mul.opType + " input is not constant"; continue; }
-      if (auto w = whyNotPrivate(g, mul.inputs[side], root); !w.empty()) { why = w; continue; }
-      const Shape& ys = g.value(mul.inputs[side]).shape;
-      if (!ys.rankKnown || !(ys == g.value(mul.outputs[0]).shape)) {
-        why = "the " + mul.opType + " broadcasts beyond the " + pn.opType + " output shape";
+      ChannelOperand c = channelOperand(g, root, side);
+      if (c.producer == kNoId) continue;
+      if (!c.why.empty()) {
+        why = c.why;
         continue;
       }
-      if (pn.inputs.size() < 2 || !isConstant(g, pn.inputs[1])) { why = pn.opType + " weight is not constant"; continue; }
-      if (pn.inputs.size() > 2 && pn.inputs[2] != kNoId && !isConstant(g, pn.inputs[2])) { why = pn.opType + " bias is not constant"; continue; }
-      const Tensor& w = *g.constantOf(pn.inputs[1]);
-      const Tensor& c = *g.constantOf(other);
-      if (w.dtype() != DType::Float32 || c.dtype() != DType::Float32) { why = "weight or " + mul.opType + " constant is not float32"; continue; }
-      if (w.dims().size() < 2) { why = pn.opType + " weight rank is below 2"; continue; }
-      int64_t channels;
-      size_t axis;
-      if (pn.opType == "Conv") {
-        channels = w.dims()[0];
-        axis = 1;
-      } else {
-        if (w.dims().size() != 2) { why = "Gemm B is not 2-D"; continue; }
-        channels = pn.attrs.intOr("transB", 0) ? w.dims()[0] : w.dims()[1];
-        axis = ys.rank() - 1;
-      }
-      if (pn.inputs.size() > 2 && pn.inputs[2] != kNoId) {
-        const Tensor& b = *g.constantOf(pn.inputs[2]);
-        if (b.dtype() != DType::Float32 || perChannel(b, 2, 1, channels).empty()) {
-          why = pn.opType + " bias is not a float32 per-channel vector";
-          continue;
-        }
-      }
-      auto s = perChannel(c, ys.rank(), axis, channels);
-      if (s.empty()) { why = "the " + mul.opType + " constant " + Shape::ofInts(c.dims()).str() + " is not per channel"; continue; }
       bool finite = true;
-      for (auto& x : s) {
+      for (auto& x : c.values) {
         if (div) x = 1.0f / x;
         finite = finite && std::isfinite(x);
       }
-      if (!finite) { why = "the per-channel scale is not finite"; continue; }
-      return Match{root, {p, root}, {}, {}, {Tensor::floats({channels}, s)}};
+      if (!finite) {
+        why = "the per-channel scale is not finite";
+        continue;
+      }
+      const auto n = static_cast<int64_t>(c.values.size());
+      return Match{root, {c.producer, root}, {}, {}, {Tensor::floats({n}, c.values)}};
     }
     if (why.empty()) return silent();
     return reject(why);
