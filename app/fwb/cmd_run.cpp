@@ -21,6 +21,18 @@ namespace fwcli {
 
 namespace {
 
+// Resident memory now (VmRSS), or -1 where /proc is not readable.
+int64_t residentBytes() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[256];
+  int64_t kb = -1;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+  std::fclose(f);
+  return kb < 0 ? -1 : kb * 1024;
+}
+
 std::string tensorSummary(const std::string& name, const fw::Tensor& t) {
   std::ostringstream os;
   os << name << "  " << fw::dtypeName(t.dtype()) << " [";
@@ -53,11 +65,14 @@ void addRunCommand(CLI::App& app) {
   auto repeat = std::make_shared<int>(1);
   auto stats = std::make_shared<bool>(false);
   auto statsJson = std::make_shared<std::string>();
+  auto noReuse = std::make_shared<bool>(false);
   addModelArgs(cmd, *args);
   addExecLimitArgs(cmd, *limits);
   cmd->add_option("--repeat", *repeat, "timed runs after one warm-up run (with --stats; default 1)")->check(CLI::Range(1, 100000));
   cmd->add_flag("--stats", *stats, "print median_ms, min_ms and the process's peak memory (peak_bytes, max RSS)");
   cmd->add_option("--stats-json", *statsJson, "write the same figures as JSON to FILE (keys median_ms, min_ms, peak_bytes)");
+  cmd->add_flag("--no-memory-plan", *noReuse,
+                "allocate every tensor from the heap (freed at last use) instead of a planned arena (for comparison)");
   cmd->add_option("--input-dir", *inDir, "read input_K.pb (ONNX TensorProto, graph input order)");
   cmd->add_option("--output-dir", *outDir,
                   "write output_K.pb (graph output order); with random inputs also writes input_K.pb");
@@ -81,6 +96,9 @@ void addRunCommand(CLI::App& app) {
     }
     fw::ExecOptions opts;
     opts.threads = *threads;
+    opts.reuseBuffers = !*noReuse;
+    fw::ExecStats memStats;
+    opts.stats = &memStats;
     if (auto st = applyExecLimits(*limits, opts); !st.ok()) return fail(st.error());
     const bool timing = *stats || !statsJson->empty();
     if (timing) {  // warm-up: primitive caches, page faults
@@ -104,11 +122,27 @@ void addRunCommand(CLI::App& app) {
       struct rusage ru {};
       getrusage(RUSAGE_SELF, &ru);
       const auto peak = static_cast<int64_t>(ru.ru_maxrss) * 1024;
-      std::fprintf(stderr, "median_ms %.3f  min_ms %.3f  peak_bytes %lld  (runs %zu after 1 warm-up, threads %d)\n",
-                   median, sorted.front(), static_cast<long long>(peak), times.size(), *threads);
+      const int64_t rss = residentBytes();
+      std::fprintf(stderr,
+                   "median_ms %.3f  min_ms %.3f  peak_bytes %lld  rss_bytes %lld  (runs %zu after 1 warm-up, threads %d; "
+                   "peak_bytes = the process's max RSS, rss_bytes = RSS after the runs)\n",
+                   median, sorted.front(), static_cast<long long>(peak), static_cast<long long>(rss), times.size(), *threads);
+      if (opts.reuseBuffers) {
+        const double live = static_cast<double>(memStats.livePeakBytes), held = static_cast<double>(memStats.reservedPeakBytes);
+        std::fprintf(stderr, "tensors: live peak %.1f MB (the graph's true peak in this node order); %s %.1f MB (%.2fx)\n",
+                     live / 1e6, memStats.planned ? "planned arena" : "heap, freed at last use", held / 1e6,
+                     live > 0 ? held / live : 1.0);
+      }
       if (!statsJson->empty()) {
-        nlohmann::json j{{"median_ms", median}, {"min_ms", sorted.front()}, {"peak_bytes", peak},
-                         {"runs", times.size()}, {"threads", *threads}, {"model", m->sourcePath}};
+        nlohmann::json j{{"median_ms", median}, {"min_ms", sorted.front()}, {"peak_bytes", peak}, {"rss_bytes", rss},
+                         {"runs", times.size()}, {"threads", *threads}, {"model", m->sourcePath},
+                         {"memory_plan", opts.reuseBuffers}};
+        if (opts.reuseBuffers) {
+          j["tensor_live_peak_bytes"] = memStats.livePeakBytes;
+          j["tensor_held_bytes"] = memStats.reservedPeakBytes;
+          j["arena_planned"] = memStats.planned;
+          j["allocations"] = memStats.allocations;
+        }
         if (auto st = fw::writeFileAtomic(*statsJson, j.dump(2) + "\n"); !st.ok()) return fail(st.error());
       }
     }

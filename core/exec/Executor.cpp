@@ -10,6 +10,7 @@
 #include <exception>
 #include <mutex>
 #include <new>
+#include <malloc.h>
 #include <unistd.h>
 #include <optional>
 #include <set>
@@ -17,6 +18,7 @@
 #include <unordered_set>
 
 #include "core/exec/Kernel.h"
+#include "core/exec/MemoryPlan.h"
 #include "core/exec/ThreadPool.h"
 
 namespace fw {
@@ -79,7 +81,9 @@ struct Scope {
 
 class Interpreter {
  public:
-  Interpreter(const Model& m, const ExecOptions& o) : model_(m), opts_(o), opset_(m.opset("")) {
+  Interpreter(const Model& m, const ExecOptions& o, BufferPool* pool = nullptr)
+      : model_(m), opts_(o), opset_(m.opset("")) {
+    limits_.pool = pool;
     if (opset_ <= 0) opset_ = 17;
     limits_.maxTensorBytes = o.maxMemoryBytes < 0 ? defaultMemoryBudget() : o.maxMemoryBytes;
     limits_.maxIterations = o.maxIterations;
@@ -301,13 +305,42 @@ namespace {
 Result<RunResult> runImpl(const Model& model, const std::vector<exec::RtTensor>& inputs, const ExecOptions& opts) {
   if (!model.graph) return Error::badInput("model has no graph");
   exec::ThreadBudget budget(opts.threads);  // for this thread's kernels; other callers keep theirs
-  exec::Interpreter interp(model, opts);
-  exec::LimitScope limits(interp.limits());
-  auto r = interp.run(*model.graph, inputs, nullptr, nullptr, true);
-  if (!r.ok()) return r.error();
+  // Memory planning (MemoryPlan.h): the first run on these input shapes records, later ones follow
+  // the plan made from that record.
+  std::string planKey;
+  std::shared_ptr<exec::BufferPool> pool;
+  if (opts.reuseBuffers) {
+    std::vector<std::vector<int64_t>> dims;
+    for (const auto& t : inputs) dims.push_back(t.defined() ? t.dims : std::vector<int64_t>{-1});
+    planKey = exec::arenaKey(model.graph.get(), dims);
+    pool = std::make_shared<exec::BufferPool>(exec::checkOutPlan(planKey));
+  }
+  exec::Interpreter interp(model, opts, pool.get());
   RunResult out;
-  for (const auto& t : *r) out.outputs.push_back(t.toTensor());
+  {
+    exec::LimitScope limits(interp.limits());
+    auto r = interp.run(*model.graph, inputs, nullptr, nullptr, true);
+    if (!r.ok()) return r.error();  // the plan (if any) is dropped: the next run records anew
+    for (const auto& t : *r) out.outputs.push_back(t.toTensor());
+  }
   out.intermediates = std::move(interp.intermediates);
+  if (pool && pool->outstanding() == 0) {
+    std::shared_ptr<exec::ArenaPlan> plan;
+    if (pool->planned()) {
+      if (pool->followedPlan()) plan = pool->plan();
+    } else if (const auto lives = pool->lives(); lives.size() <= 200000) {
+      plan = std::make_shared<exec::ArenaPlan>(exec::planArena(lives));
+      malloc_trim(0);  // give the recording run's freed heap back: later runs live in the arena
+    }
+    if (opts.stats) {
+      opts.stats->livePeakBytes = pool->livePeak();
+      opts.stats->reservedPeakBytes = pool->planned() && plan ? static_cast<int64_t>(plan->bytes) : pool->livePeak();
+      opts.stats->plannedBytes = plan ? static_cast<int64_t>(plan->bytes) : 0;
+      opts.stats->allocations = pool->allocations();
+      opts.stats->planned = pool->planned() && plan != nullptr;
+    }
+    if (plan) exec::returnPlan(planKey, std::move(plan));
+  }
   return out;
 }
 

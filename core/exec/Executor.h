@@ -40,6 +40,17 @@ struct ExecTrace {
   static std::string key(const std::string& path, const std::string& value) { return path + "|" + value; }
 };
 
+// Memory of one run (ExecOptions::stats). Counted: the numeric tensors the run computes (inputs and
+// initializers are only read), each rounded up to 64 bytes.
+struct ExecStats {
+  int64_t livePeakBytes = 0;      // most bytes alive at once: the run's true peak in its node order
+  int64_t reservedPeakBytes = 0;  // what they occupied: the arena when the run followed a plan,
+                                  // else the live peak (heap buffers freed at last use)
+  int64_t plannedBytes = 0;       // the arena planned for the next run on these shapes (0: none)
+  int64_t allocations = 0;        // tensors allocated
+  bool planned = false;           // the run took its buffers from a plan made by an earlier run
+};
+
 struct ExecOptions {
   int threads = 0;                 // 0 = all cores (std::thread::hardware_concurrency)
   bool keepIntermediates = false;  // RunResult::intermediates gets every computed value by name
@@ -49,6 +60,11 @@ struct ExecOptions {
   int64_t maxMemoryBytes = -1;     // largest single tensor; -1 = half of physical memory, 0 = none
   int64_t maxIterations = 1000000; // per Loop run; 0 = none
   double timeLimitSeconds = 0;     // whole run; 0 = none
+  // Memory planning (core/exec/MemoryPlan.h): the first run on given input shapes records its
+  // buffers' lifetimes, later runs place them in one arena planned from that record. false: every
+  // tensor from the heap, freed after its last use (for comparison).
+  bool reuseBuffers = true;
+  ExecStats* stats = nullptr;      // filled when set
 };
 // For executables, first thing in main(): when OMP_WAIT_POLICY is not set, set it to PASSIVE and
 // re-execute the program (libgomp reads it before main). oneDNN's OpenMP threads then block

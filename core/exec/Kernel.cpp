@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/exec/MemoryPlan.h"
 #include "core/exec/ThreadPool.h"
 
 namespace fw::exec {
@@ -81,7 +82,19 @@ RtTensor RtTensor::alloc(DType dtype, std::vector<int64_t> dims) {
                           " bytes (raise it with --max-memory)");
   }
   const int64_t n = r.numel();
-  switch (storeOf(dtype)) {
+  const Store st = storeOf(dtype);
+  if (st == Store::None) {
+    r.dtype = DType::Undefined;
+    return r;
+  }
+  if (st != Store::Str && tlsLimits && tlsLimits->pool) {
+    const size_t eb = st == Store::F32 ? 4 : st == Store::I64 ? 8 : 1;
+    auto p = tlsLimits->pool->take(static_cast<size_t>(std::max<int64_t>(n, 1)) * eb);
+    r.data_ = p.get();
+    r.hold_ = std::move(p);
+    return r;
+  }
+  switch (st) {
     case Store::F32: {
       auto p = makeArray<float>(n);
       r.data_ = p.get();
@@ -106,7 +119,7 @@ RtTensor RtTensor::alloc(DType dtype, std::vector<int64_t> dims) {
       r.hold_ = p;
       break;
     }
-    case Store::None: r.dtype = DType::Undefined; break;
+    case Store::None: break;
   }
   return r;
 }

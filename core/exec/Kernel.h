@@ -83,6 +83,8 @@ class RtTensor {
 
 class Interpreter;
 
+class BufferPool;  // core/exec/MemoryPlan.h
+
 // Limits of one run (ExecOptions), in force on the thread running the interpreter. A tensor above
 // the memory budget, a loop above the iteration cap, a run past its deadline: LimitExceeded, which
 // the interpreter turns into a BadInput error naming the node.
@@ -90,6 +92,7 @@ struct RunLimits {
   int64_t maxTensorBytes = 0;  // 0 = no limit
   int64_t maxIterations = 0;   // 0 = no limit
   double deadline = 0;         // steady-clock seconds; 0 = none
+  BufferPool* pool = nullptr;  // where numeric tensors get their storage; null = the heap
 };
 struct LimitExceeded : std::runtime_error {
   using std::runtime_error::runtime_error;

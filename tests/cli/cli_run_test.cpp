@@ -19,6 +19,13 @@ TEST(CliRun, RepeatWithStatsWritesMedianMinAndPeak) {
   const std::string j = ss.str();
   for (const char* key : {"\"median_ms\"", "\"min_ms\"", "\"peak_bytes\"", "\"runs\": 3"})
     EXPECT_NE(j.find(key), std::string::npos) << key << " in " << j;
+  // Memory planning: the timed runs follow the plan made by the warm-up run.
+  for (const char* key : {"\"tensor_live_peak_bytes\"", "\"tensor_held_bytes\"", "\"arena_planned\": true", "\"rss_bytes\""})
+    EXPECT_NE(j.find(key), std::string::npos) << key << " in " << j;
+  EXPECT_NE(r.out.find("planned arena"), std::string::npos) << r.out;
+  auto heap = runFwb("run \"zoo:resnet50?image=32\" --repeat 2 --stats --no-memory-plan");
+  ASSERT_EQ(heap.exitCode, 0) << heap.out;
+  EXPECT_EQ(heap.out.find("planned arena"), std::string::npos) << heap.out;
 }
 
 TEST(CliRun, LimitsAreClearErrors) {
