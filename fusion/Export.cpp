@@ -1,5 +1,7 @@
 #include "fusion/Export.h"
 
+#include "core/onnx/OnnxIO.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -125,6 +127,15 @@ Result<Model> exportFused(const FusionResult& r) {
   out.irVersion = std::max<int64_t>(out.irVersion, 8);
   if (auto bad = g.checkConsistency(); !bad.empty()) return Error::internal("export: " + bad);
   return out;
+}
+
+Result<Model> exportedAndReimported(const FusionResult& r, const std::string& label) {
+  FW_ASSIGN_OR_RETURN(auto exported, exportFused(r));
+  auto bytes = serializeOnnx(exported);
+  if (!bytes.ok()) return bytes.error().context("exporting the fused model");
+  auto back = parseOnnxBytes(*bytes, label, "");
+  if (!back.ok()) return back.error().context("re-importing the fused model");
+  return back;
 }
 
 }  // namespace fw::fusion

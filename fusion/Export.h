@@ -13,4 +13,9 @@ inline constexpr const char* kFusedDomain = "fwb.fused";
 
 Result<Model> exportFused(const FusionResult& r);
 
+// What a user would deploy, as a runtime sees it: exportFused, serialised to ONNX bytes and parsed
+// back. Verification runs this (not the in-memory rewrite), so it checks the fusion, the exporter and
+// the function bodies together. `label` names the model in errors ("m.onnx (fused -O2)").
+Result<Model> exportedAndReimported(const FusionResult& r, const std::string& label);
+
 }  // namespace fw::fusion

@@ -9,7 +9,9 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -23,6 +25,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThread>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
@@ -149,12 +152,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   hw_ = settings.value("sim/hw", QString::fromStdString(fw::sim::defaultHwProfileName())).toString();
   batch_ = std::max(1, settings.value("sim/batch", 1).toInt());
   eagerBaseline_ = settings.value("sim/eagerBaseline", false).toBool();
+  execThreads_ = std::max(0, settings.value("exec/threads", 0).toInt());
+  autoVerify_ = settings.value("verify/auto", true).toBool();
+  autoVerifySeconds_ = std::max(0.0, settings.value("verify/budgetSeconds", 4.0).toDouble());
   buildUi();
   buildMenus();
   loadWatcher_ = new QFutureWatcher<LoadOutcome>(this);
   connect(loadWatcher_, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
   analysisWatcher_ = new QFutureWatcher<AnalysisOutcome>(this);
   connect(analysisWatcher_, &QFutureWatcherBase::finished, this, &MainWindow::onAnalysisFinished);
+  verifyWatcher_ = new QFutureWatcher<VerifyOutcome>(this);
+  connect(verifyWatcher_, &QFutureWatcherBase::finished, this, &MainWindow::onProofFinished);
+  updateProofBar();
   restoreGeometry(settings.value("window/geometry").toByteArray());
   restoreState(settings.value("window/state").toByteArray());
 }
@@ -166,6 +175,8 @@ MainWindow::~MainWindow() {
   if (cancelFlag_) cancelFlag_->store(true);
   if (loadWatcher_->isRunning()) loadWatcher_->waitForFinished();
   if (analysisWatcher_->isRunning()) analysisWatcher_->waitForFinished();
+  if (verifyCancel_) verifyCancel_->store(true);
+  if (verifyWatcher_->isRunning()) verifyWatcher_->waitForFinished();
 }
 
 void MainWindow::buildUi() {
@@ -225,6 +236,16 @@ void MainWindow::buildUi() {
   summary_->setWordWrap(true);
   summary_->setMargin(6);
   summary_->setObjectName("summaryBar");
+  proofLabel_ = new QLabel;
+  proofLabel_->setTextFormat(Qt::RichText);
+  proofLabel_->setObjectName("proofLabel");
+  proofLabel_->setMargin(6);
+  verifyButton_ = new QToolButton;
+  verifyButton_->setObjectName("verifyButton");
+  verifyButton_->setText(tr("Verify"));
+  verifyButton_->setToolTip(tr("Run the original and the fused export on the reference executor with the same "
+                               "seeded inputs and compare every output (fwb verify)"));
+  connect(verifyButton_, &QToolButton::clicked, this, &MainWindow::verifyNow);
 
   beforeView_ = new GraphView;
   afterView_ = new GraphView;
@@ -334,7 +355,12 @@ void MainWindow::buildUi() {
   auto* lay = new QVBoxLayout(central);
   lay->setContentsMargins(0, 0, 0, 0);
   lay->setSpacing(0);
-  lay->addWidget(summary_);
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(0, 0, 6, 0);
+  bar->addWidget(summary_, 1);
+  bar->addWidget(proofLabel_);
+  bar->addWidget(verifyButton_);
+  lay->addLayout(bar);
   lay->addWidget(vsplit, 1);
   setCentralWidget(central);
 
@@ -406,6 +432,29 @@ void MainWindow::buildMenus() {
   modelMenu->addSeparator();
   modelMenu->addAction(tr("&Tune fusion…"), this, &MainWindow::openTuneDialog);
   modelMenu->addAction(tr("&Compare chips…"), this, &MainWindow::openCompareDialog);
+  modelMenu->addSeparator();
+  verifyAction_ = modelMenu->addAction(tr("&Verify fused model"), this, &MainWindow::verifyNow);
+  verifyAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+V")));
+  verifyAction_->setToolTip(verifyButton_->toolTip());
+  auto* settingsMenu = menuBar()->addMenu(tr("&Settings"));
+  settingsMenu->addAction(tr("Executor &threads…"), this, [this] {
+    bool ok = false;
+    const int n = QInputDialog::getInt(this, tr("Executor threads"),
+                                       tr("Threads for verification runs (0 = all %1 cores):").arg(QThread::idealThreadCount()),
+                                       execThreads_, 0, 1024, 1, &ok);
+    if (ok) setExecutorThreads(n);
+  });
+  autoVerifyAction_ = settingsMenu->addAction(tr("Verify &automatically after each change"));
+  autoVerifyAction_->setCheckable(true);
+  autoVerifyAction_->setChecked(autoVerify_);
+  connect(autoVerifyAction_, &QAction::toggled, this, [this](bool on) { setAutoVerify(on); });
+  settingsMenu->addAction(tr("Auto-verify &budget…"), this, [this] {
+    bool ok = false;
+    const double b = QInputDialog::getDouble(this, tr("Auto-verify budget"),
+                                             tr("Verify automatically when the two runs are estimated to take at most (s):"),
+                                             autoVerifySeconds_, 0, 3600, 1, &ok);
+    if (ok) setAutoVerify(autoVerify_, b);
+  });
   auto* viewMenu = menuBar()->addMenu(tr("&View"));
   viewMenu->addAction(tr("Fit graphs"), this, [this] {
     beforeView_->fitToView();
@@ -503,6 +552,10 @@ void MainWindow::recompute() {
     return;
   }
   analysisQueued_ = false;
+  cancelProof();  // the proof of the old analysis means nothing for the new one
+  proof_ = Proof::None;
+  proofReport_.reset();
+  updateProofBar();
   cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
   progress_->show();
   cancelButton_->show();
@@ -567,6 +620,7 @@ void MainWindow::onAnalysisFinished() {
   ++layoutsPending_;
   afterView_->setGraph(a.fused.rewritten.graph, fw::groupingOf(a.fused, a.simulated ? &a.after : nullptr), viewOpts);
   updateSummary();
+  startProofIfCheap();
   if (timingProxy_->rowCount() > 0 && !timingTable_->currentIndex().isValid()) timingTable_->selectRow(0);
   for (const auto& w : a.warnings) statusBar()->showMessage(QString::fromStdString(w), 8000);
   if (a.warnings.empty())
@@ -721,6 +775,7 @@ void MainWindow::onAfterSelection(const QStringList& names) {
 
 void MainWindow::showNodeDetails(const QString& originalName) {
   if (!current_) return;
+  detailsKernel_.clear();
   const fw::Graph& g = *current_->model.graph;
   const fw::NodeId id = g.findNode(originalName.toStdString());
   if (id == fw::kNoId) return;
@@ -763,6 +818,7 @@ void MainWindow::showNodeDetails(const QString& originalName) {
 
 void MainWindow::showKernelDetails(const QString& kernelName) {
   if (!analysis_) return;
+  detailsKernel_ = kernelName;
   const auto& a = *analysis_;
   for (const auto& k : a.fused.kernels) {
     if (QString::fromStdString(k.name) != kernelName) continue;
@@ -791,6 +847,7 @@ void MainWindow::showKernelDetails(const QString& kernelName) {
         if (d.node == o) why += "<li><b>" + html(d.rule) + "</b> at " + html(d.node) + ": " + html(d.reason) + "</li>";
     }
     if (!why.isEmpty()) h += tr("<p><b>Why not fused further</b></p><ul>") + why + "</ul>";
+    h += proofHtml();
     details_->setHtml(h);
     return;
   }

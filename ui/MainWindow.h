@@ -7,6 +7,11 @@
 // Views: Before | After graphs (linked selection), a summary bar, a timing table (before/after per
 // kernel), a timeline of both runs, and the node list; a properties dock explains the selected node
 // or kernel, including why rules did not fuse it.
+//
+// The proof: after each analysis the fused export is verified against the original on the reference
+// executor in the background (MainWindowVerify.cpp; cancelled and superseded by the next change), and
+// the summary bar, the properties dock and the exported report carry the result. A model whose two
+// runs are estimated above the auto-verify budget gets a Verify button instead.
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -14,6 +19,9 @@
 #include <memory>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
+#include "core/exec/Verify.h"
 #include "core/io/ModelInfo.h"
 #include "core/ir/Model.h"
 #include "simulator/Comparison.h"
@@ -59,6 +67,13 @@ struct AnalysisOutcome {
   QStringList inputShapes;    // NAME=d0,d1,... per graph input as analysed (prefills the dialog)
   QStringList shapeNotes;     // traced shapes, trace failures: shown in the status bar
 };
+struct VerifyOutcome {
+  std::shared_ptr<const fw::Analysis> analysis;  // what was verified
+  std::shared_ptr<fw::VerifyReport> report;      // null on error
+  QString error;
+  double seconds = 0;
+  double flopsPerSecond = 0;  // the executor's measured speed on the reference run (0: unknown)
+};
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -81,6 +96,17 @@ class MainWindow : public QMainWindow {
   // Model → Tune fusion… / Compare chips…: dialogs on the analysed model with the current options.
   void openTuneDialog();
   void openCompareDialog();
+  // The proof. State of the verification of the analysis shown.
+  enum class Proof { None, Running, Equal, Differs, Failed, Cancelled, Manual };
+  Proof proofState() const { return proof_; }
+  QString proofText() const;           // what the summary bar says about it
+  const fw::VerifyReport* proofReport() const { return proofReport_.get(); }
+  void verifyNow();                    // the Verify button: verify the current analysis now
+  nlohmann::json proofJson() const;    // the exported report's "verification" member
+  void setExecutorThreads(int threads);  // 0 = all cores (persisted)
+  int executorThreads() const { return execThreads_; }
+  void setAutoVerify(bool on, double budgetSeconds = -1);  // budget < 0 keeps the current one
+  double autoVerifyBudget() const { return autoVerifySeconds_; }
   // Takes a tuned plan's options (level, rule switches, exclusions, saving, UB share); recomputes.
   void applyFusionOptions(const fw::fusion::FusionOptions& o);
   fw::AnalysisOptions analysisOptions() const { return currentOptions(); }
@@ -109,6 +135,7 @@ class MainWindow : public QMainWindow {
   void analysisFinished();
   void analysisFailed(const QString& message);
   void viewsReady();  // analysis done and both graph views laid out
+  void proofFinished();  // a verification ended (equal, differs, failed or cancelled)
 
  public slots:
   void recompute();
@@ -134,6 +161,12 @@ class MainWindow : public QMainWindow {
   void addRecent(const QString& spec);
   void checkViewsReady();
   void highlightKernel(const fw::sim::ComparisonRow& row);
+  void startProofIfCheap();
+  void startProof();
+  void cancelProof();
+  void onProofFinished();
+  void updateProofBar();
+  QString proofHtml() const;  // the properties dock's section
   void exportDiagram(const QString& which);
   void exportText(const QString& what);
   void graphContextMenu(GraphView* view, const QPoint& pos);
@@ -163,6 +196,10 @@ class MainWindow : public QMainWindow {
   QComboBox* modeBox_ = nullptr;
   QSpinBox* batchBox_ = nullptr;
   QAction* heatAction_ = nullptr;
+  QAction* verifyAction_ = nullptr;
+  QAction* autoVerifyAction_ = nullptr;
+  QLabel* proofLabel_ = nullptr;
+  QToolButton* verifyButton_ = nullptr;
   QTabWidget* tabs_ = nullptr;
 
   std::unique_ptr<LoadedModel> current_;
@@ -190,6 +227,20 @@ class MainWindow : public QMainWindow {
   bool firstPaintPending_ = false;
   double firstPaintSeconds_ = -1;
   bool linking_ = false;
+  QString detailsKernel_;  // the kernel the properties dock shows (refreshed when its proof ends)
+  // The proof
+  QFutureWatcher<VerifyOutcome>* verifyWatcher_ = nullptr;
+  std::shared_ptr<std::atomic<bool>> verifyCancel_;
+  bool proofQueued_ = false;       // restart for the newest analysis when the running one ends
+  Proof proof_ = Proof::None;
+  std::shared_ptr<fw::VerifyReport> proofReport_;
+  QString proofError_;
+  double proofSeconds_ = 0;
+  double estimateSeconds_ = 0;     // the two runs, estimated, for the analysis shown
+  double flopsPerSecond_ = 0;      // measured by the last proof (0: use the default)
+  int execThreads_ = 0;
+  bool autoVerify_ = true;
+  double autoVerifySeconds_ = 4;
 };
 
 }  // namespace fwui

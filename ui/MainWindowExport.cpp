@@ -63,6 +63,7 @@ void MainWindow::exportText(const QString& what) {
       j["simulation"]["before"] = fw::sim::toJson(a.before);
       j["simulation"]["after"] = fw::sim::toJson(a.after);
     }
+    j["verification"] = proofJson();
     st = fw::writeFileAtomic(path.toStdString(), j.dump(2) + "\n");
   } else if (!a.simulated) {
     return showError(tr("Export failed"), tr("There is no simulation to export."));

@@ -73,7 +73,24 @@ int main(int argc, char** argv) {
         app.exit(saved && csvOk ? 0 : 3);
       });
     };
-    QObject::connect(&w, &fwui::MainWindow::viewsReady, &app, save);
+    // The picture shows the proof too: when a verification is under way (small models are verified
+    // automatically), it is taken once that has ended.
+    bool armed = false;
+    auto saveWhenProved = [&]() {
+      if (armed) return;
+      if (w.proofState() == fwui::MainWindow::Proof::Running) {
+        QObject::connect(&w, &fwui::MainWindow::proofFinished, &app, [&]() {
+          if (!armed && w.proofState() != fwui::MainWindow::Proof::Running) {
+            armed = true;
+            save();
+          }
+        });
+        return;
+      }
+      armed = true;
+      save();
+    };
+    QObject::connect(&w, &fwui::MainWindow::viewsReady, &app, saveWhenProved);
     QObject::connect(&w, &fwui::MainWindow::loadFailed, &app, [&](const QString& msg) {
       std::fprintf(stderr, "fusion-workbench: error: %s\n", qPrintable(msg));
       app.exit(2);

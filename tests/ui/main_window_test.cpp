@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QTest>
 #include <QTextBrowser>
+#include <QToolButton>
 
 #include "core/io/ModelSource.h"
 #include "core/onnx/OnnxIO.h"
@@ -92,6 +93,64 @@ TEST(MainWindow, LevelSwitchUpdatesTheTimingTable) {
   EXPECT_EQ(w.optLevel(), 2);
   EXPECT_LT(w.timingModel()->rowCount(), rowsO0);
   EXPECT_EQ(w.analysis()->fused.optLevel, 2);
+}
+
+// The proof: every analysis is verified in the background; the summary bar, the properties dock and
+// the report carry the result; a newer analysis supersedes a running proof; over budget, a button.
+TEST(MainWindow, FusedModelIsVerifiedInTheBackgroundAndTheResultIsShown) {
+  mainWindowApp();
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  w.setAutoVerify(true, 60);
+  w.setExecutorThreads(1);
+  QSignalSpy proved(&w, &fwui::MainWindow::proofFinished);
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  w.setOptLevel(2);
+  w.openModel(kModel);
+  ASSERT_TRUE(waitFor(done));
+  // Superseded: a level change while the -O2 proof may still run; the result shown is -O1's.
+  done.clear();
+  w.setOptLevel(1);
+  EXPECT_EQ(w.proofState(), fwui::MainWindow::Proof::None);
+  ASSERT_TRUE(waitFor(done));
+  while (w.proofState() == fwui::MainWindow::Proof::Running) ASSERT_TRUE(proved.wait(120000));
+  ASSERT_EQ(w.proofState(), fwui::MainWindow::Proof::Equal) << w.proofText().toStdString();
+  ASSERT_NE(w.proofReport(), nullptr);
+  EXPECT_DOUBLE_EQ(w.proofReport()->tolerance, 1e-5);  // level 1's tolerance: the newest analysis
+  EXPECT_TRUE(w.proofText().startsWith(QString::fromUtf8("equal \u2714 max rel "))) << w.proofText().toStdString();
+  EXPECT_TRUE(w.findChild<QLabel*>("proofLabel")->text().contains("equal"));
+  EXPECT_FALSE(w.findChild<QToolButton*>("verifyButton")->isVisible());
+  const nlohmann::json j = w.proofJson();
+  EXPECT_EQ(j["state"], "equal");
+  EXPECT_EQ(j["report"]["passed"], true);
+  EXPECT_EQ(j["executor_threads"], 1);
+  // The properties dock of a fused kernel says so too.
+  auto* details = w.findChild<QTextBrowser*>();
+  ASSERT_NE(details, nullptr);
+  const auto& k = w.analysis()->fused.kernels.front();
+  QStringList members;
+  for (fw::NodeId id : k.members) members << QString::fromStdString(w.analysis()->fused.rewritten.graph->node(id).name);
+  emit w.afterView()->selectionChanged(members);
+  EXPECT_TRUE(details->toPlainText().contains("Verification")) << details->toPlainText().toStdString();
+  EXPECT_TRUE(details->toPlainText().contains("equal")) << details->toPlainText().toStdString();
+
+  // Over the budget: no automatic run, a Verify button; pressing it proves.
+  w.setAutoVerify(true, 0);
+  done.clear();
+  w.setOptLevel(2);
+  ASSERT_TRUE(waitFor(done));
+  EXPECT_EQ(w.proofState(), fwui::MainWindow::Proof::Manual);
+  EXPECT_TRUE(w.proofText().contains("not verified yet")) << w.proofText().toStdString();
+  EXPECT_EQ(w.proofJson()["state"], "not run (over budget)");
+  EXPECT_FALSE(w.findChild<QToolButton*>("verifyButton")->isHidden());
+  proved.clear();
+  w.verifyNow();
+  EXPECT_EQ(w.proofState(), fwui::MainWindow::Proof::Running);
+  while (w.proofState() == fwui::MainWindow::Proof::Running) ASSERT_TRUE(proved.wait(120000));
+  EXPECT_EQ(w.proofState(), fwui::MainWindow::Proof::Equal) << w.proofText().toStdString();
+  EXPECT_DOUBLE_EQ(w.proofReport()->tolerance, 1e-4);
+  w.setAutoVerify(true, 4);
+  w.setExecutorThreads(0);
 }
 
 TEST(MainWindow, SelectingAFusedKernelHighlightsItsOriginalNodes) {

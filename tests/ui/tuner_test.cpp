@@ -38,7 +38,9 @@ TEST(Tuner, ImprovesOnAWeakStartAndExplainsWhat) {
   EXPECT_EQ(r->table.front().description, r->best.description);
   for (size_t i = 0; i < r->table.size(); ++i) {
     EXPECT_EQ(r->table[i].verified, 1) << r->table[i].description;
-    if (i) EXPECT_LE(r->table[i - 1].latencyUs, r->table[i].latencyUs);
+    if (i) {
+      EXPECT_LE(r->table[i - 1].latencyUs, r->table[i].latencyUs);
+    }
   }
   EXPECT_NE(r->toText().find("what changed:"), std::string::npos);
   // deterministic

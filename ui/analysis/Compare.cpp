@@ -7,14 +7,6 @@
 
 namespace fw {
 
-namespace {
-std::string num(double v, int prec = 2) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", prec, v);
-  return b;
-}
-}  // namespace
-
 Result<CompareResult> compareChips(const Model& model, CompareOptions opts) {
   if (opts.hw.size() < 2) return Error::badInput("compare: give at least two hardware profiles (--hw A --hw B)");
   struct Work {

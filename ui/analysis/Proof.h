@@ -1,0 +1,36 @@
+#pragma once
+// The proof behind every fusion the GUI shows: the analysed model and its fused export (as a runtime
+// loads it) run on the reference executor with the same seeded inputs, every output compared — what
+// `fwb verify` does on the command line. Qt-free; the GUI runs it in the background after each change.
+#include <atomic>
+#include <string>
+
+#include "core/exec/Verify.h"
+#include "core/util/Result.h"
+#include "ui/analysis/Analysis.h"
+
+namespace fw {
+
+// Work of one run of the model on the executor, and the time it should take on this machine.
+struct RunEstimate {
+  double flops = 0;  // from the shapes (OpCost): one multiply-add = 2
+  double bytes = 0;  // read and written by the nodes
+  double seconds = 0;
+};
+// `flopsPerSecond` is the executor's speed (measured by an earlier proof, or a conservative default
+// when there is none); bytes move at a few GB/s. Unknown shapes count as zero work.
+RunEstimate estimateRun(const Model& m, double flopsPerSecond);
+inline constexpr double kDefaultExecutorFlops = 10e9;  // conservative: ResNet-50 reaches ~80e9 on 1 AVX-512 core
+
+struct ProofOptions {
+  uint64_t seed = 1;
+  double tolerance = -1;  // < 0: defaultVerifyTolerance(level)
+  ExecOptions exec;       // threads, cancel flag
+};
+// Verifies `a` (its original against its fused result). A cancel is a BadInput error "cancelled".
+Result<VerifyReport> proveAnalysis(const Analysis& a, const ProofOptions& opts);
+
+// One line for a summary bar: "equal ✔ max rel 3.1e-07 (seed 1)" or "differs ✘ at 'y': max rel ...".
+std::string proofSummary(const VerifyReport& r);
+
+}  // namespace fw
