@@ -62,21 +62,26 @@ Descs describe(const ConvProblem& p) {
   return d;
 }
 
-std::string keyOf(const ConvProblem& p, bool hasBias, int threads) {
+std::string keyOf(const ConvProblem& p, bool hasBias, bool relu, int threads) {
   const ConvGeometry& g = p.geo;
   return std::string(p.transposed ? "deconv|" : "conv|") + std::to_string(p.N) + "," + std::to_string(p.C) + "," +
          std::to_string(p.M) + "," + std::to_string(p.group) + "|" + onednn::dimsKey(g.in) + "|" +
          onednn::dimsKey(g.out) + "|" + onednn::dimsKey(g.kernel) + "|" + onednn::dimsKey(g.strides) + "|" +
          onednn::dimsKey(g.dilations) + "|" + onednn::dimsKey(g.padsBegin) + "|" + onednn::dimsKey(g.padsEnd) +
-         (hasBias ? "|b" : "|-") + "|t" + std::to_string(threads);
+         (hasBias ? "|b" : "|-") + (relu ? "|relu" : "") + "|t" + std::to_string(threads);
 }
 
-onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBias) {
+onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBias, bool relu) {
   const auto any = [](const memory::desc& m) {
     return memory::desc(m.dims(), memory::data_type::f32, memory::format_tag::any);
   };
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (relu) {
+    dnnl::post_ops po;
+    po.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    attr.set_post_ops(po);
+  }
   const memory::desc noBias;
   dnnl::primitive_desc_base pd;
   dnnl::primitive prim;
@@ -111,7 +116,7 @@ void runReorder(const dnnl::primitive& r, const dnnl::memory& from, const dnnl::
 }  // namespace
 
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
-                 const float* bias, float* y) {
+                 const float* bias, float* y, bool relu) {
   const size_t r = p.geo.in.size();
   if (r < 1 || r > 3)
     throw std::invalid_argument("oneDNN convolutions have 1 to 3 spatial dims, this one has " + std::to_string(r));
@@ -121,13 +126,13 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
     // reorder of the activations into the convolution's blocked layout and back.
     const int64_t hw = g.inSize();
     for (int64_t n = 0; n < p.N; ++n)
-      sgemmRowBias(p.M, hw, p.C, w, x + n * p.C * hw, bias, y + n * p.M * hw);
+      sgemmRowBias(p.M, hw, p.C, w, x + n * p.C * hw, bias, y + n * p.M * hw, relu);
     return;
   }
   const int threads = onednn::useThreads();
   const Descs d = describe(p);
-  const std::string key = keyOf(p, bias != nullptr, threads);
-  auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, bias != nullptr); });
+  const std::string key = keyOf(p, bias != nullptr, relu, threads);
+  auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, bias != nullptr, relu); });
   const dnnl::primitive_desc_base& pd = entry->pd;
 
   dnnl::memory src = onednn::wrap(d.src, x);

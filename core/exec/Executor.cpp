@@ -53,6 +53,10 @@ struct Plan {
   std::vector<NodeId> order;
   std::vector<int32_t> uses;     // consumer count per value id
   std::vector<char> keepAlive;   // graph outputs and values read by nested subgraphs
+  // Relu epilogues: reluAfter[producer] = the Relu node that is the only reader of the producer's
+  // output (Conv, BatchNormalization, Add); that Relu is computed with its producer and skipped.
+  std::unordered_map<NodeId, NodeId> reluAfter;
+  std::unordered_set<NodeId> skipped;
 };
 
 }  // namespace
@@ -126,7 +130,11 @@ class Interpreter {
         return Error::badInput("node '" + g.node(nid).name + "': the run exceeded its time limit of " +
                                std::to_string(opts_.timeLimitSeconds) + " s (--time-limit)");
       const Node& node = g.node(nid);
-      FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top));
+      if (!plan->skipped.count(nid)) {
+        const auto relu = plan->reluAfter.find(nid);
+        FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top,
+                              relu == plan->reluAfter.end() ? nullptr : &g.node(relu->second)));
+      }
       for (const auto* list : {&node.inputs, &node.implicitInputs}) {
         for (ValueId in : *list) {
           if (in == kNoId) continue;
@@ -168,11 +176,30 @@ class Interpreter {
       const ValueId id = g.findValue(name);
       if (id != kNoId) p.keepAlive[static_cast<size_t>(id)] = 1;
     }
+    // Relu epilogues, unless every computed value must be kept as it is (keepIntermediates).
+    if (!opts_.keepIntermediates) {
+      for (NodeId n : p.order) {
+        const Node& node = g.node(n);
+        if (!isDefaultDomain(node.domain) || node.outputs.size() != 1 || node.outputs[0] == kNoId) continue;
+        if (node.opType != "Conv" && node.opType != "BatchNormalization" && node.opType != "Add") continue;
+        const ValueId v = node.outputs[0];
+        const Value& val = g.value(v);
+        if (p.keepAlive[static_cast<size_t>(v)] || p.uses[static_cast<size_t>(v)] != 1 || val.consumers.size() != 1) continue;
+        const NodeId r = val.consumers[0];
+        const Node& relu = g.node(r);
+        if (relu.dead || relu.opType != "Relu" || !isDefaultDomain(relu.domain) || relu.inputs.size() != 1 ||
+            relu.inputs[0] != v || relu.outputs.size() != 1 || relu.outputs[0] == kNoId)
+          continue;
+        p.reluAfter.emplace(n, r);
+        p.skipped.insert(r);
+      }
+    }
     return &plans_.emplace(&g, std::move(p)).first->second;
   }
 
+  // `relu`: the Relu node reading this node's only output (Plan::reluAfter), computed here too.
   Status runNode(const Graph& g, const Node& node, std::vector<RtTensor>& vals, const Scope& scope,
-                 const Attributes* callerAttrs, bool top) {
+                 const Attributes* callerAttrs, bool top, const Node* relu = nullptr) {
     std::vector<const RtTensor*> in(node.inputs.size(), nullptr);
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       const ValueId v = node.inputs[k];
@@ -214,6 +241,7 @@ class Interpreter {
     if (isDefaultDomain(node.domain) && findKernel(node.opType)) {
       OpContext ctx{node, *attrs, model_, opset_, std::move(in), {}, this, &scope};
       ctx.out.resize(node.outputs.size());
+      ctx.fuseRelu = relu != nullptr;
       Status st;
       try {
         st = findKernel(node.opType)(ctx);
@@ -227,6 +255,13 @@ class Interpreter {
       }
       if (!st.ok()) return st;
       outs = std::move(ctx.out);
+      if (relu && !ctx.reluApplied && !outs.empty() && outs[0].defined()) {
+        // The kernel left it to us (not float, or a form without the epilogue): the Relu kernel.
+        OpContext rc{*relu, relu->attrs, model_, opset_, {&outs[0]}, {}, this, &scope};
+        rc.out.resize(1);
+        FW_TRY_STATUS(findKernel("Relu")(rc));
+        outs[0] = std::move(rc.out[0]);
+      }
     } else if (const Function* fn = model_.findFunction(node.domain, node.opType)) {
       if (!fn->body) return Error::badInput("function '" + fn->name + "' has no body");
       std::vector<RtTensor> args;
@@ -250,6 +285,13 @@ class Interpreter {
                                " ('" + g.value(o).name + "') is not supported by the reference executor");
       if (top && opts_.keepIntermediates) intermediates[g.value(o).name] = outs[k].toTensor();
       if (opts_.trace && opts_.trace->recordShapes && scope.traced) recordShape(scope.path, g.value(o).name, outs[k].dims, outs[k].dtype);
+      if (relu && k == 0) {
+        // The producer's own output is read by the Relu only, which is done: both names hold the
+        // Relu's result (the producer's value is released when the skipped Relu's turn comes).
+        const ValueId ro = relu->outputs[0];
+        if (opts_.trace && opts_.trace->recordShapes && scope.traced) recordShape(scope.path, g.value(ro).name, outs[k].dims, outs[k].dtype);
+        vals[static_cast<size_t>(ro)] = outs[k];
+      }
       vals[static_cast<size_t>(o)] = std::move(outs[k]);
     }
     return {};

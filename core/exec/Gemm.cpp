@@ -37,13 +37,16 @@ std::string floatKey(float v) {
 
 void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
             int64_t lda, int64_t strideA, const float* B, int64_t ldb, int64_t strideB, float beta, float* C,
-            int64_t ldc, int64_t strideC, const float* rowBias = nullptr) {
+            int64_t ldc, int64_t strideC, const float* rowBias = nullptr, bool relu = false) {
   if (M <= 0 || N <= 0 || batch <= 0) return;
   if (K <= 0) {  // an empty sum: C = beta * C
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t i = 0; i < M; ++i) {
         float* row = C + b * strideC + i * ldc;
-        for (int64_t j = 0; j < N; ++j) row[j] = (beta == 0.f ? 0.f : beta * row[j]) + (rowBias ? rowBias[i] : 0.f);
+        for (int64_t j = 0; j < N; ++j) {
+          const float v = (beta == 0.f ? 0.f : beta * row[j]) + (rowBias ? rowBias[i] : 0.f);
+          row[j] = relu && v < 0 ? 0.f : v;
+        }
       }
     return;
   }
@@ -54,7 +57,7 @@ void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64
   const std::string key = "matmul|" + onednn::dimsKey(a.dims) + "|" + onednn::dimsKey(a.strides) + "|" +
                           onednn::dimsKey(w.dims) + "|" + onednn::dimsKey(w.strides) + "|" +
                           onednn::dimsKey(c.strides) + "|" + floatKey(alpha) + "|" + floatKey(beta) +
-                          "|t" + std::to_string(threads) + (rowBias ? "|rowbias" : "");
+                          "|t" + std::to_string(threads) + (rowBias ? "|rowbias" : "") + (relu ? "|relu" : "");
   const memory::desc amd(a.dims, memory::data_type::f32, a.strides);
   const memory::desc wmd(w.dims, memory::data_type::f32, w.strides);
   const memory::desc cmd(c.dims, memory::data_type::f32, c.strides);
@@ -66,11 +69,10 @@ void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (alpha != 1.f) attr.set_output_scales(0, {alpha});
-    if (beta != 0.f) {
-      dnnl::post_ops po;
-      po.append_sum(beta);
-      attr.set_post_ops(po);
-    }
+    dnnl::post_ops po;
+    if (beta != 0.f) po.append_sum(beta);
+    if (relu) po.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    if (po.len() > 0) attr.set_post_ops(po);
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(amd, wmd, bmd, cmd), attr, onednn::engine());
     return onednn::CachedPrimitive{pd, dnnl::matmul(pd), {}, {}};
   });
@@ -93,12 +95,12 @@ void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N,
   matmul(batch, transA, transB, M, N, K, 1.f, A, lda, strideA, B, ldb, strideB, 0.f, C, ldc, strideC);
 }
 
-void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C) {
+void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C, bool relu) {
   // oneDNN 2.6 has no optimised matmul for a bias broadcast along rows (it falls back to its
   // reference kernel, ~500x slower on a ResNet-50 1x1 conv): write the bias into C, then accumulate.
-  if (!bias || K <= 0) return matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 0.f, C, N, 0, bias);
+  if (!bias || K <= 0) return matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 0.f, C, N, 0, bias, relu);
   for (int64_t i = 0; i < M; ++i) std::fill(C + i * N, C + (i + 1) * N, bias[i]);
-  matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 1.f, C, N, 0);
+  matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 1.f, C, N, 0, nullptr, relu);
 }
 
 }  // namespace fw::exec

@@ -17,6 +17,8 @@ void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N,
                   int64_t strideC);
 
 // C[M,N] = A[M,K] * B[K,N] + bias[i] on every row i (no bias when null); all rows contiguous.
-void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C);
+// relu: C = max(C, 0) in the same pass (oneDNN post-op; a Conv's Relu epilogue).
+void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C,
+                  bool relu = false);
 
 }  // namespace fw::exec

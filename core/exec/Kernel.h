@@ -122,6 +122,11 @@ struct OpContext {
   std::vector<RtTensor> out;        // one per node output; unused outputs may stay undefined
   Interpreter* interp = nullptr;    // for control flow (subgraph execution)
   const void* scope = nullptr;      // the caller's value scope (subgraph outer references)
+  // Relu epilogue: the interpreter asks a Conv, BatchNormalization or Add whose only reader is a Relu
+  // to apply it (max(x, 0), NaN kept) to its float output; a kernel that did sets reluApplied, else
+  // the interpreter applies it after the kernel. The Relu node itself is then skipped.
+  bool fuseRelu = false;
+  bool reluApplied = false;
 
   size_t numIn() const { return in.size(); }
   bool has(size_t k) const { return k < in.size() && in[k] != nullptr && in[k]->defined(); }

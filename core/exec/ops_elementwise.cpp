@@ -46,9 +46,10 @@ Status unaryNumeric(OpContext& c, F ff, G fi) {
   return {};
 }
 
+// A NaN stays NaN, as in the ONNX reference (np.clip(x, 0, inf)) and in oneDNN's relu post-op.
 Status opRelu(OpContext& c) {
-  if (c.has(0) && c.input(0).store() == Store::F32) return unaryFloat(c, [](float v) { return v > 0 ? v : 0.f; });
-  return unaryNumeric(c, [](float v) { return v > 0 ? v : 0.f; }, [](int64_t v) { return v > 0 ? v : int64_t{0}; });
+  if (c.has(0) && c.input(0).store() == Store::F32) return unaryFloat(c, [](float v) { return v < 0 ? 0.f : v; });
+  return unaryNumeric(c, [](float v) { return v < 0 ? 0.f : v; }, [](int64_t v) { return v > 0 ? v : int64_t{0}; });
 }
 Status opNeg(OpContext& c) {
   return unaryNumeric(c, [](float v) { return -v; }, [](int64_t v) { return -v; });
@@ -187,6 +188,15 @@ Result<RtTensor> binary(OpContext& c, const RtTensor& a, const RtTensor& b, Bin 
   if (a.store() == Store::F32) {
     switch (op) {
       case Bin::Add:
+        if (c.fuseRelu) {  // the Relu that reads only this Add (residual blocks), in the same pass
+          binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) {
+            const float s = x + z;
+            return s < 0 ? 0.f : s;
+          });
+          c.reluApplied = true;
+          break;
+        }
+        [[fallthrough]];
       case Bin::Sum: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x + z; }); break;
       case Bin::Sub: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x - z; }); break;
       case Bin::Mul: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x * z; }); break;

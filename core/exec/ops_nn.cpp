@@ -23,7 +23,8 @@ Status runConvolution(OpContext& c, const ConvProblem& p, const RtTensor& X, con
     }
   } else {
     try {
-      convolution(p, X.f(), W.f(), W.owner(), bias, Y.mf());
+      convolution(p, X.f(), W.f(), W.owner(), bias, Y.mf(), c.fuseRelu);
+      c.reluApplied = c.fuseRelu;
     } catch (const dnnl::error& e) {
       return c.fail(std::string("oneDNN refused X ") + dimsStr(X.dims) + ", W " + dimsStr(W.dims) + ": " + e.what());
     } catch (const std::invalid_argument& e) {
@@ -193,6 +194,7 @@ Status opBatchNorm(OpContext& c) {
     if (c.out.size() > 2) c.out[2] = std::move(rv);
   }
   RtTensor Y = RtTensor::alloc(c.input(0).dtype, X.dims);
+  const bool relu = c.fuseRelu && c.out.size() == 1;
   parallelFor(N * C, inner, [&](int64_t b, int64_t e) {
     for (int64_t nc = b; nc < e; ++nc) {
       const int64_t ch = nc % C;
@@ -200,9 +202,17 @@ Status opBatchNorm(OpContext& c) {
       const float add = bias.f()[ch] - useMean[static_cast<size_t>(ch)] * mul;
       const float* px = X.f() + nc * inner;
       float* py = Y.mf() + nc * inner;
-      for (int64_t k = 0; k < inner; ++k) py[k] = px[k] * mul + add;
+      if (relu) {
+        for (int64_t k = 0; k < inner; ++k) {
+          const float v = px[k] * mul + add;
+          py[k] = v < 0 ? 0.f : v;
+        }
+      } else {
+        for (int64_t k = 0; k < inner; ++k) py[k] = px[k] * mul + add;
+      }
     }
   });
+  c.reluApplied = relu;
   c.out[0] = std::move(Y);
   return {};
 }
