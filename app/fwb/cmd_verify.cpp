@@ -14,17 +14,11 @@ namespace fwcli {
 
 namespace {
 
-// The candidate for a level: the model fused with these options, exported as ONNX (fused kernels are
-// fwb.fused nodes backed by model-local functions) and read back, so that verify checks the fusion,
-// the exporter and the function bodies the executor runs — exactly what a user would deploy.
+// The candidate for a level: the model fused with these options as a runtime would load its export
+// (fused kernels are fwb.fused nodes backed by model-local functions).
 fw::Result<fw::Model> candidateFor(const fw::Model& model, const fw::fusion::FusionOptions& opts) {
   FW_ASSIGN_OR_RETURN(auto fused, fw::fusion::fuseModel(model, opts));
-  FW_ASSIGN_OR_RETURN(auto exported, fw::fusion::exportFused(fused));
-  auto bytes = fw::serializeOnnx(exported);
-  if (!bytes.ok()) return bytes.error().context("exporting the fused model");
-  auto back = fw::parseOnnxBytes(*bytes, model.sourcePath + " (fused -O" + std::to_string(opts.optLevel) + ")", "");
-  if (!back.ok()) return back.error().context("re-importing the fused model");
-  return back;
+  return fw::fusion::exportedAndReimported(fused, model.sourcePath + " (fused -O" + std::to_string(opts.optLevel) + ")");
 }
 
 }  // namespace
