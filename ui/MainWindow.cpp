@@ -66,13 +66,14 @@ LoadOutcome loadInBackground(const std::string& spec, int batch) {
     lo.zoo.batch = batch;
     if (!fw::isZooSpec(spec)) lo.import.shapeOverrides.push_back({"@batch", {fw::Dim(batch)}});
   }
-  auto m = fw::loadModel(spec, lo);
+  fw::ImportReport report;
+  auto m = fw::loadModel(spec, lo, &report);
   if (!m.ok()) {
     out.error = QString::fromStdString(m.error().message);
     return out;
   }
   // A model that breaks the spec is refused here as on the command line (`fwb info` lists all problems).
-  if (auto v = fw::validateModel(*m); !v.ok()) {
+  if (auto v = fw::validateModel(*m, !report.strictShapesOk); !v.ok()) {
     out.error = QString::fromStdString(v.error(m->sourcePath).message);
     return out;
   }

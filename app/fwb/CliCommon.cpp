@@ -75,7 +75,7 @@ fw::Result<PreparedModel> prepareModelFromArgs(const ModelArgs& a, const std::ve
                                                int threads) {
   PreparedModel p;
   FW_ASSIGN_OR_RETURN(p.model, loadModelFromArgs(a, &p.report));
-  if (auto v = fw::validateModel(p.model); !v.ok()) return v.error(p.model.sourcePath);
+  if (auto v = fw::validateModel(p.model, !p.report.strictShapesOk); !v.ok()) return v.error(p.model.sourcePath);
   if (!extra.empty()) FW_TRY_STATUS(fw::inferShapes(p.model, extra, false, &p.report.warnings));
   fw::ResolveOptions ro;
   ro.threads = threads;

@@ -79,9 +79,10 @@ void addRunCommand(CLI::App& app) {
   cmd->add_option("--seed", *seed, "seed for random inputs when --input-dir is not given (default 1)");
   cmd->add_option("--threads", *threads, "worker threads (default: all cores)");
   setRunner(cmd, [=]() {
-    auto m = loadModelFromArgs(*args);
+    fw::ImportReport report;
+    auto m = loadModelFromArgs(*args, &report);
     if (!m.ok()) return fail(m.error());
-    if (auto v = fw::validateModel(*m); !v.ok()) return fail(v.error(m->sourcePath));
+    if (auto v = fw::validateModel(*m, !report.strictShapesOk); !v.ok()) return fail(v.error(m->sourcePath));
     if (auto st = requireExecutableOps(*m); !st.ok()) return fail(st.error());
     const fw::Graph& g = *m->graph;
     std::vector<fw::Tensor> inputs;

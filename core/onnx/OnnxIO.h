@@ -29,6 +29,9 @@ struct ImportReport {
   std::vector<std::string> warnings;
   size_t constantsFolded = 0;     // Constant nodes turned into initializers
   bool wasUnsorted = false;       // node list was not in topological order
+  // Shape inference at import ran in strict mode without an error: validateModel need not run it
+  // again on this model as loaded (validateModel(m, !report.strictShapesOk)).
+  bool strictShapesOk = false;
 };
 
 // Reads a .onnx file. External data is resolved inside the model's folder only.

@@ -394,8 +394,25 @@ Result<Model> parseOnnxBytes(const std::string& bytes, const std::string& source
     return Error::badInput(sourceName + ": cannot import: " + e.what());
   }
   if (opts.inferShapes || !opts.shapeOverrides.empty()) {
-    auto st = inferShapes(m, opts.shapeOverrides, opts.strictShapeInference, &ctx.report->warnings);
-    if (!st.ok()) return st.error().context(sourceName);
+    // Strict first: when it passes, validation (which insists on it) need not infer again — on a
+    // 60k-node graph that is a second of the load. A model it refuses gets the lenient pass, so
+    // `fwb info` can still summarise it, and validation then reports the failure.
+    bool strictOk = false;
+    if (!opts.strictShapeInference) {
+      Model strictCopy = m;  // the graph is copied on write, so a refusal leaves m as imported
+      std::vector<std::string> strictWarnings;
+      if (inferShapes(strictCopy, opts.shapeOverrides, /*strict=*/true, &strictWarnings).ok()) {
+        m = std::move(strictCopy);
+        ctx.report->warnings.insert(ctx.report->warnings.end(), strictWarnings.begin(), strictWarnings.end());
+        strictOk = true;
+      }
+    }
+    if (!strictOk) {
+      auto st = inferShapes(m, opts.shapeOverrides, opts.strictShapeInference, &ctx.report->warnings);
+      if (!st.ok()) return st.error().context(sourceName);
+      strictOk = opts.strictShapeInference;
+    }
+    ctx.report->strictShapesOk = strictOk;
   }
   for (const auto& w : ctx.report->warnings) spdlog::debug("{}: {}", sourceName, w);
   return m;

@@ -40,12 +40,6 @@ std::shared_ptr<Graph> stack(int layers, Name name) {
   return g;
 }
 
-std::set<std::string> tops(const dg::Hierarchy& h) {
-  std::set<std::string> out;
-  for (const auto& [n, s] : h.scopeByName) out.insert(s.substr(0, s.find('/')));
-  return out;
-}
-
 TEST(Hierarchy, UsesNameScopesInEveryCommonSpelling) {
   auto slash = stack(3, [](int l, const char* op) { return "/encoder/layer." + std::to_string(l) + "/" + op; });
   auto h = dg::buildHierarchy(*slash);
