@@ -9,6 +9,7 @@
 
 int main(int argc, char** argv) {
   fw::preferPassiveOpenMp(argv);
+  fw::tuneAllocatorForTensors();
   CLI::App app{"fwb — Fusion Workbench: inspect, fuse, verify and simulate ONNX models for NPUs"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every verb");

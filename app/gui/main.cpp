@@ -12,6 +12,7 @@
 
 int main(int argc, char** argv) {
   fw::preferPassiveOpenMp(argv);
+  fw::tuneAllocatorForTensors();
   QApplication app(argc, argv);
   QApplication::setOrganizationName("FusionWorkbench");
   QApplication::setApplicationName("fusion-workbench");

@@ -477,6 +477,12 @@ void preferPassiveOpenMp(char** argv) {
   unsetenv("OMP_WAIT_POLICY");  // exec failed: this process keeps libgomp's default, say so honestly
 }
 
+void tuneAllocatorForTensors() {
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  mallopt(M_TOP_PAD, 16 << 20);
+}
+
 int64_t defaultMemoryBudget() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page <= 0) return int64_t{8} << 30;
