@@ -193,7 +193,8 @@ TEST(DiagramGraphviz, TwoThreadsAreSerializedByTheMutex) {
   std::vector<double> widths[2];
   auto work = [&](int t) {
     for (int i = 0; i < 4; ++i) {
-      auto l = dg::layoutDot(dot);
+      // A different comment each time: the same picture, but not answered by the layout cache.
+      auto l = dg::layoutDot("/* thread " + std::to_string(t) + " round " + std::to_string(i) + " */\n" + dot);
       if (!l.ok()) {
         failures[t].push_back(l.error().message);
         continue;
@@ -214,6 +215,31 @@ TEST(DiagramGraphviz, TwoThreadsAreSerializedByTheMutex) {
   }
   EXPECT_EQ(after.sessions - before.sessions, 16);
   EXPECT_EQ(after.maxConcurrent, 1);
+}
+
+TEST(DiagramGraphviz, ALayoutSeenBeforeComesFromTheCache) {
+  const std::string dot = "/* cache test */\n" + chainDot(12);
+  const auto s0 = dg::graphvizStats();
+  auto first = dg::layoutDot(dot);
+  ASSERT_TRUE(first.ok());
+  const auto s1 = dg::graphvizStats();
+  EXPECT_EQ(s1.sessions - s0.sessions, 1);
+  auto again = dg::layoutDot(dot);
+  ASSERT_TRUE(again.ok());
+  const auto s2 = dg::graphvizStats();
+  EXPECT_EQ(s2.sessions, s1.sessions);  // no Graphviz run
+  EXPECT_EQ(s2.layoutCacheHits - s1.layoutCacheHits, 1);
+  ASSERT_EQ(again->nodes.size(), first->nodes.size());
+  for (size_t k = 0; k < first->nodes.size(); ++k) {
+    EXPECT_EQ(again->nodes[k].name, first->nodes[k].name);
+    EXPECT_DOUBLE_EQ(again->nodes[k].x, first->nodes[k].x);
+    EXPECT_DOUBLE_EQ(again->nodes[k].y, first->nodes[k].y);
+  }
+  // Another picture is laid out anew.
+  auto other = dg::layoutDot("/* cache test */\n" + chainDot(13));
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(dg::graphvizStats().sessions - s2.sessions, 1);
+  EXPECT_EQ(other->nodes.size(), first->nodes.size() + 1);
 }
 
 TEST(DiagramGraphviz, Resnet50LaysOutEveryNode) {

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <memory>
+#include <list>
 #include <mutex>
 
 #include "core/util/FileUtil.h"
@@ -179,7 +180,50 @@ Result<Format> formatFromPath(const std::string& path) {
                          "; use .svg, .png, .pdf or .dot");
 }
 
+namespace {
+// Layouts already computed, by their exact DOT text: the same group at the same level and rule set
+// gives the same DOT, so toggling a rule back, re-expanding a group or redrawing the other view costs
+// a lookup. Most recently used first; bounded by entries and by the DOT bytes kept.
+struct LayoutCache {
+  std::mutex m;
+  std::list<std::pair<std::string, Layout>> entries;
+  size_t bytes = 0;
+  long hits = 0;
+};
+LayoutCache& layoutCache() {
+  static LayoutCache* c = new LayoutCache();  // never destroyed: layouts may finish during exit
+  return *c;
+}
+constexpr size_t kCachedLayouts = 32;
+constexpr size_t kCachedDotBytes = size_t{64} << 20;
+
+Result<Layout> layoutDotUncached(const std::string& dot);
+}  // namespace
+
 Result<Layout> layoutDot(const std::string& dot) {
+  auto& c = layoutCache();
+  {
+    std::lock_guard<std::mutex> lock(c.m);
+    for (auto it = c.entries.begin(); it != c.entries.end(); ++it)
+      if (it->first.size() == dot.size() && it->first == dot) {
+        c.entries.splice(c.entries.begin(), c.entries, it);
+        ++c.hits;
+        return c.entries.front().second;
+      }
+  }
+  FW_ASSIGN_OR_RETURN(Layout l, layoutDotUncached(dot));
+  std::lock_guard<std::mutex> lock(c.m);
+  c.entries.emplace_front(dot, l);
+  c.bytes += dot.size();
+  while (c.entries.size() > kCachedLayouts || (c.entries.size() > 1 && c.bytes > kCachedDotBytes)) {
+    c.bytes -= c.entries.back().first.size();
+    c.entries.pop_back();
+  }
+  return l;
+}
+
+namespace {
+Result<Layout> layoutDotUncached(const std::string& dot) {
   Session s;
   Prepared p;
   FW_TRY_STATUS(prepare(dot, s, p));
@@ -225,6 +269,7 @@ Result<Layout> layoutDot(const std::string& dot) {
   readClusters(g, top, left, out);
   return out;
 }
+}  // namespace
 
 Result<std::string> renderDot(const std::string& dot, Format format) {
   if (format == Format::Dot) return dot;
@@ -248,6 +293,11 @@ Status renderDotToFile(const std::string& dot, const std::string& path) {
   return writeFileAtomic(path, bytes);
 }
 
-GraphvizStats graphvizStats() { return {g_sessions.load(), g_maxInside.load()}; }
+GraphvizStats graphvizStats() {
+  GraphvizStats st{g_sessions.load(), g_maxInside.load()};
+  std::lock_guard<std::mutex> lock(layoutCache().m);
+  st.layoutCacheHits = layoutCache().hits;
+  return st;
+}
 
 }  // namespace fw::diagram

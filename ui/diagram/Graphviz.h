@@ -48,6 +48,7 @@ struct Layout {
 };
 
 // Lays out DOT text with the "dot" engine. BadInput when the DOT does not parse (with Graphviz's message).
+// Results are cached by the exact DOT text (the 32 most recent), so a picture seen before is instant.
 Result<Layout> layoutDot(const std::string& dot);
 // The rendered file's bytes. Format::Dot returns the DOT text unchanged (no layout needed).
 Result<std::string> renderDot(const std::string& dot, Format format);
@@ -59,6 +60,7 @@ Status renderDotToFile(const std::string& dot, const std::string& path);
 struct GraphvizStats {
   long sessions = 0;
   int maxConcurrent = 0;
+  long layoutCacheHits = 0;  // layoutDot calls answered from the cache
 };
 GraphvizStats graphvizStats();
 
