@@ -261,6 +261,7 @@ void MainWindow::buildUi() {
                      qPrintable(currentSpec_), firstPaintSeconds_, current_ ? current_->model.graph->liveNodeCount() : 0,
                      static_cast<int>(v->graphScene()->nodeItems().size()));
       }
+      if (!v->layoutNote().isEmpty()) statusBar()->showMessage(v->layoutNote(), 15000);
       layoutsPending_ = std::max(0, layoutsPending_ - 1);
       checkViewsReady();
     });

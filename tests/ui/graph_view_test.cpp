@@ -79,6 +79,30 @@ TEST(GraphView, OneItemPerVisibleBoxAndEdgesWithArrows) {
   EXPECT_TRUE(s->itemForNodeName("layer1/0/relu")->flags() & QGraphicsItem::ItemIsSelectable);
 }
 
+TEST(GraphView, OverTheLayoutBudgetTheLayeredLayoutIsShownWithANote) {
+  graphViewTestApp();
+  auto n = net();
+  fwui::GraphView v;
+  v.resize(800, 600);
+  v.setLayoutBudget(1e-6);  // Graphviz cannot finish in a microsecond
+  QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
+  QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
+  v.setGraph(n.graph);
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  EXPECT_TRUE(v.layoutNote().contains("layered layout")) << v.layoutNote().toStdString();
+  auto* s = v.graphScene();
+  EXPECT_EQ(static_cast<size_t>(itemCount(s)), s->diagram().boxes.size());
+  auto* in = s->itemForBox(static_cast<size_t>(s->diagram().findBox("input:x")));
+  ASSERT_NE(in, nullptr);
+  EXPECT_LT(in->pos().y(), s->itemForNodeName("stem_conv")->pos().y());  // layers run downwards
+  // With no budget the same view is Graphviz's again, without a note.
+  finished.clear();
+  v.setLayoutBudget(0);
+  v.setGraph(n.graph);
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  EXPECT_TRUE(v.layoutNote().isEmpty());
+}
+
 TEST(GraphView, SearchSelectsAndEmitsNodeNames) {
   graphViewTestApp();
   auto n = net();

@@ -17,8 +17,8 @@ namespace fw::diagram {
 namespace {
 
 std::mutex& graphvizMutex() {
-  static std::mutex m;
-  return m;
+  static std::mutex* m = new std::mutex();  // never destroyed: an abandoned layout may still hold it at exit
+  return *m;
 }
 
 std::atomic<long> g_sessions{0};

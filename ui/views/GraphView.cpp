@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "ui/diagram/Graphviz.h"
+#include "ui/diagram/Layered.h"
 #include "ui/views/GraphMinimap.h"
 #include "ui/views/GraphNodeItem.h"
 #include "ui/views/GraphScene.h"
@@ -20,6 +21,7 @@ struct GraphLayoutOutcome {
   std::shared_ptr<fw::diagram::Diagram> diagram;
   std::shared_ptr<fw::diagram::Layout> layout;
   QString error;
+  QString note;  // the layered fallback was used (Graphviz over its budget)
   double seconds = 0;
 };
 
@@ -28,7 +30,7 @@ namespace {
 // Runs on a worker thread; touches only its arguments (Graphviz itself is serialized in fw_diagram).
 GraphLayoutOutcome layoutInBackground(std::shared_ptr<const fw::Graph> graph,
                                       std::optional<fw::diagram::Grouping> grouping,
-                                      fw::diagram::DiagramOptions options) {
+                                      fw::diagram::DiagramOptions options, double budgetSeconds) {
   GraphLayoutOutcome out;
   QElapsedTimer t;
   t.start();
@@ -37,13 +39,14 @@ GraphLayoutOutcome layoutInBackground(std::shared_ptr<const fw::Graph> graph,
     out.error = QString::fromStdString(d.error().message);
     return out;
   }
-  auto l = fw::diagram::layoutDot(fw::diagram::toDot(*d));
+  auto l = fw::diagram::layoutWithBudget(*d, budgetSeconds);
   if (!l.ok()) {
     out.error = QString::fromStdString(l.error().message);
     return out;
   }
+  out.note = QString::fromStdString(l->note);
   out.diagram = std::make_shared<fw::diagram::Diagram>(std::move(*d));
-  out.layout = std::make_shared<fw::diagram::Layout>(std::move(*l));
+  out.layout = std::make_shared<fw::diagram::Layout>(std::move(l->layout));
   out.seconds = static_cast<double>(t.elapsed()) / 1000.0;
   return out;
 }
@@ -102,7 +105,7 @@ void GraphView::startLayout() {
     watcher->deleteLater();
     onLayoutDone(gen, outcome);
   });
-  watcher->setFuture(QtConcurrent::run(layoutInBackground, graph_, grouping_, options_));
+  watcher->setFuture(QtConcurrent::run(layoutInBackground, graph_, grouping_, options_, layoutBudget_));
   viewport()->update();
   emit layoutStarted();
 }
@@ -115,6 +118,7 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
     return;
   }
   lastLayoutSeconds_ = outcome.seconds;
+  layoutNote_ = outcome.note;
   const QStringList highlighted = [&] {
     QStringList names;
     for (auto* item : scene_->highlightedItems()) names << item->memberNames();

@@ -42,6 +42,11 @@ class GraphView : public QGraphicsView {
   GraphMinimap* minimap() const { return minimap_; }
   double zoom() const;                 // 1.0 = one scene point per pixel
   double lastLayoutSeconds() const { return lastLayoutSeconds_; }
+  // Seconds Graphviz may take before the view shows a layered layout instead (<= 0: no limit).
+  void setLayoutBudget(double seconds) { layoutBudget_ = seconds; }
+  double layoutBudget() const { return layoutBudget_; }
+  // Non-empty when the last picture is the layered fallback: says why (fw::diagram::layoutWithBudget).
+  QString layoutNote() const { return layoutNote_; }
 
   // Heat mode colours boxes by their heat value (kernel heat from the grouping, node heat from options).
   void setHeatMode(bool on);
@@ -91,6 +96,8 @@ class GraphView : public QGraphicsView {
   QString lastSearch_;
   int searchIndex_ = -1;
   double lastLayoutSeconds_ = 0;
+  double layoutBudget_ = 8;  // a 500-box overview lays out in 1-3 s on a 2-core machine
+  QString layoutNote_;
   bool minimapWanted_ = true;
 };
 
