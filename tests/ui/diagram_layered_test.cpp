@@ -58,7 +58,7 @@ TEST(DiagramLayered, EveryBoxPlacedWithoutOverlapAndEdgesPointDown) {
 }
 
 TEST(DiagramLayered, OverItsBudgetGraphvizIsReplacedByTheLayeredLayout) {
-  const auto d = ladder(300, false);
+  const auto d = ladder(300, false);  // drawn by no other test: not in the layout cache
   auto quick = dg::layoutWithBudget(d, 1e-6);
   ASSERT_TRUE(quick.ok()) << quick.error().message;
   EXPECT_TRUE(quick->fallback);

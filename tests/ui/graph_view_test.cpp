@@ -87,7 +87,10 @@ TEST(GraphView, OverTheLayoutBudgetTheLayeredLayoutIsShownWithANote) {
   v.setLayoutBudget(1e-6);  // Graphviz cannot finish in a microsecond
   QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
   QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
-  v.setGraph(n.graph);
+  // A picture no other test drew (another graph name), so the layout cache does not know it.
+  auto fresh = std::make_shared<fw::Graph>(*n.graph);
+  fresh->name = "small_under_a_budget";
+  v.setGraph(fresh);
   ASSERT_TRUE(laidOut(v, finished, failed));
   EXPECT_TRUE(v.layoutNote().contains("layered layout")) << v.layoutNote().toStdString();
   auto* s = v.graphScene();
@@ -98,7 +101,7 @@ TEST(GraphView, OverTheLayoutBudgetTheLayeredLayoutIsShownWithANote) {
   // With no budget the same view is Graphviz's again, without a note.
   finished.clear();
   v.setLayoutBudget(0);
-  v.setGraph(n.graph);
+  v.setGraph(fresh);
   ASSERT_TRUE(laidOut(v, finished, failed));
   EXPECT_TRUE(v.layoutNote().isEmpty());
 }

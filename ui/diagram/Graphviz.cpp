@@ -200,17 +200,21 @@ constexpr size_t kCachedDotBytes = size_t{64} << 20;
 Result<Layout> layoutDotUncached(const std::string& dot);
 }  // namespace
 
-Result<Layout> layoutDot(const std::string& dot) {
+std::optional<Layout> cachedLayout(const std::string& dot) {
   auto& c = layoutCache();
-  {
-    std::lock_guard<std::mutex> lock(c.m);
-    for (auto it = c.entries.begin(); it != c.entries.end(); ++it)
-      if (it->first.size() == dot.size() && it->first == dot) {
-        c.entries.splice(c.entries.begin(), c.entries, it);
-        ++c.hits;
-        return c.entries.front().second;
-      }
-  }
+  std::lock_guard<std::mutex> lock(c.m);
+  for (auto it = c.entries.begin(); it != c.entries.end(); ++it)
+    if (it->first.size() == dot.size() && it->first == dot) {
+      c.entries.splice(c.entries.begin(), c.entries, it);
+      ++c.hits;
+      return c.entries.front().second;
+    }
+  return std::nullopt;
+}
+
+Result<Layout> layoutDot(const std::string& dot) {
+  if (auto hit = cachedLayout(dot)) return std::move(*hit);
+  auto& c = layoutCache();
   FW_ASSIGN_OR_RETURN(Layout l, layoutDotUncached(dot));
   std::lock_guard<std::mutex> lock(c.m);
   c.entries.emplace_front(dot, l);

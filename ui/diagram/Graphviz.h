@@ -50,6 +50,8 @@ struct Layout {
 // Lays out DOT text with the "dot" engine. BadInput when the DOT does not parse (with Graphviz's message).
 // Results are cached by the exact DOT text (the 32 most recent), so a picture seen before is instant.
 Result<Layout> layoutDot(const std::string& dot);
+// The cached layout of this DOT text, if any (no Graphviz run).
+std::optional<Layout> cachedLayout(const std::string& dot);
 // The rendered file's bytes. Format::Dot returns the DOT text unchanged (no layout needed).
 Result<std::string> renderDot(const std::string& dot, Format format);
 // Renders in the format the extension names and writes atomically (temp file in the same folder, rename).

@@ -146,6 +146,10 @@ Layout layeredLayout(const Diagram& d) {
 Result<BudgetedLayout> layoutWithBudget(const Diagram& d, double budgetSeconds) {
   BudgetedLayout out;
   const std::string dot = toDot(d);
+  if (auto hit = cachedLayout(dot)) {  // seen before: Graphviz's picture at once
+    out.layout = std::move(*hit);
+    return out;
+  }
   if (budgetSeconds <= 0) {
     FW_ASSIGN_OR_RETURN(out.layout, layoutDot(dot));
     return out;
