@@ -16,7 +16,23 @@ Result<std::string> readFileBytes(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) return Error::badInput(path + ": is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error::badInput(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream ss;
+  // One buffer of the file's size, read into once (a 255 MB model: no growing stream buffer and no
+  // second copy); a file that grows meanwhile is read to its end.
+  const auto size = std::filesystem::file_size(path, ec);
+  std::string bytes;
+  if (!ec) {
+    bytes.resize(static_cast<size_t>(size));
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<size_t>(in.gcount()));
+    if (in.bad()) return Error::badInput(path + ": read error");
+    if (!in.eof()) {
+      char buf[65536];
+      while (in.read(buf, sizeof buf) || in.gcount() > 0) bytes.append(buf, static_cast<size_t>(in.gcount()));
+      if (in.bad()) return Error::badInput(path + ": read error");
+    }
+    return bytes;
+  }
+  std::ostringstream ss;  // no size (a pipe, a special file): stream it
   ss << in.rdbuf();
   if (in.bad()) return Error::badInput(path + ": read error");
   return ss.str();
