@@ -12,20 +12,9 @@
 #include "tests/core/exec_test_util.h"
 
 using fw::Tensor;
+using fwtest::noise;
 
 namespace {
-
-Tensor noise(std::vector<int64_t> dims, uint64_t seed) {
-  int64_t n = 1;
-  for (auto d : dims) n *= d;
-  std::vector<float> v(static_cast<size_t>(n));
-  uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
-  for (auto& x : v) {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    x = static_cast<float>(static_cast<int64_t>(s >> 40) % 2001 - 1000) / 1000.f;
-  }
-  return Tensor::floats(std::move(dims), v);
-}
 
 // x -> Conv(k) -> BatchNormalization -> Relu -> Conv(1x1, bias) -> Relu -> Add(residual) -> Relu, and
 // optionally a second reader of the first Relu's input (then that epilogue must not happen).

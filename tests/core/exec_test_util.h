@@ -41,6 +41,19 @@ inline fw::Model oneNode(const std::string& op, const std::vector<In>& ins, size
   return m;
 }
 
+// Deterministic float32 values in [-1, 1] (a 64-bit LCG; the same seed gives the same tensor).
+inline fw::Tensor noise(std::vector<int64_t> dims, uint64_t seed) {
+  int64_t n = 1;
+  for (auto d : dims) n *= d;
+  std::vector<float> v(static_cast<size_t>(n));
+  uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (auto& x : v) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    x = static_cast<float>(static_cast<int64_t>(s >> 40) % 2001 - 1000) / 1000.f;
+  }
+  return fw::Tensor::floats(std::move(dims), v);
+}
+
 inline std::vector<fw::Tensor> runtimeInputs(const std::vector<In>& ins) {
   std::vector<fw::Tensor> v;
   for (const auto& i : ins)

@@ -1,19 +1,13 @@
 #include "ui/analysis/PlanDiff.h"
 
+#include "ui/analysis/Text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
 
 namespace fw {
-
-namespace {
-std::string us(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.2f", v);
-  return b;
-}
-}  // namespace
 
 std::string joinStrings(const std::vector<std::string>& v, const std::string& sep) {
   std::string s;
@@ -81,7 +75,7 @@ std::vector<std::string> kernelChanges(const fusion::FusionResult& fa, const sim
       auto it = tb.find(k.name);
       usB += it == tb.end() ? 0 : it->second;
     }
-    out.push_back(joinStrings(na, " + ") + " (" + us(usA) + " us) -> " + joinStrings(nb, " + ") + " (" + us(usB) + " us)");
+    out.push_back(joinStrings(na, " + ") + " (" + fixedText(usA, 2) + " us) -> " + joinStrings(nb, " + ") + " (" + fixedText(usB, 2) + " us)");
   }
   return out;
 }

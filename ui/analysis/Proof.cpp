@@ -5,16 +5,9 @@
 
 #include "core/ir/OpCost.h"
 #include "fusion/Export.h"
+#include "ui/analysis/Text.h"
 
 namespace fw {
-
-namespace {
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1e", v);
-  return buf;
-}
-}  // namespace
 
 RunEstimate estimateRun(const Model& m, double flopsPerSecond) {
   RunEstimate e;
@@ -48,11 +41,11 @@ std::string proofSummary(const VerifyReport& r) {
   double worst = 0;
   for (const auto& o : r.outputs) worst = std::max(worst, o.maxRel);
   if (r.passed)
-    return "equal \u2714 max rel " + sci(worst) + " (seed " + std::to_string(r.seed) + ")";
+    return "equal \u2714 max rel " + sciText(worst) + " (seed " + std::to_string(r.seed) + ")";
   for (const auto& o : r.outputs) {
     if (o.passed) continue;
     std::string s = "differs \u2718 at '" + o.name + "': ";
-    s += o.note.empty() ? "max rel " + sci(o.maxRel) + " > " + sci(r.tolerance) : o.note;
+    s += o.note.empty() ? "max rel " + sciText(o.maxRel) + " > " + sciText(r.tolerance) : o.note;
     return s + " (seed " + std::to_string(r.seed) + ")";
   }
   return "differs \u2718 (seed " + std::to_string(r.seed) + ")";

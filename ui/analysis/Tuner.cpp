@@ -14,6 +14,7 @@
 
 #include "core/exec/Executor.h"
 #include "core/exec/Verify.h"
+#include "ui/analysis/Text.h"
 #include "fusion/Export.h"
 #include "fusion/OpTraits.h"
 #include "fusion/Pipeline.h"
@@ -34,11 +35,7 @@ constexpr size_t kExclusionMoves = 6;
 // cost model's rounding and do not justify a less standard configuration.
 constexpr double kMinGain = 0.005;
 
-std::string fmt(double v, int prec = 1) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", prec, v);
-  return b;
-}
+std::string fmt(double v, int prec = 1) { return fixedText(v, prec); }
 
 struct Evaluated {
   TuneCandidate cand;
