@@ -59,7 +59,7 @@ void MainWindow::setAutoVerify(bool on, double budgetSeconds) {
 void MainWindow::startProofIfCheap() {
   if (!analysis_) return;
   const double rate = flopsPerSecond_ > 0 ? flopsPerSecond_ : fw::kDefaultExecutorFlops;
-  estimateSeconds_ = 2 * fw::estimateRun(analysis_->original, rate).seconds;
+  estimateSeconds_ = fw::estimateRun(analysis_->original, rate).proofSeconds;
   if (autoVerify_ && estimateSeconds_ <= autoVerifySeconds_) {
     startProof();
   } else {
@@ -129,7 +129,7 @@ QString MainWindow::proofText() const {
     case Proof::Failed: return tr("not verified: %1").arg(proofError_);
     case Proof::Cancelled: return tr("verification cancelled");
     case Proof::Manual:
-      return autoVerify_ ? tr("not verified yet: two runs take ≈ %1 s here (auto-verify budget %2 s)")
+      return autoVerify_ ? tr("not verified yet: the proof takes ≈ %1 s here (auto-verify budget %2 s)")
                                .arg(estimateSeconds_, 0, 'f', estimateSeconds_ < 10 ? 1 : 0)
                                .arg(autoVerifySeconds_, 0, 'f', 0)
                          : tr("not verified yet (automatic verification is off)");

@@ -16,9 +16,14 @@ RunEstimate estimateRun(const Model& m, double flopsPerSecond) {
     const NodeCost c = nodeCost(*m.graph, id);
     e.flops += c.flops;
     e.bytes += c.bytesIn + c.bytesOut;
+    ++e.nodes;
   }
-  constexpr double kBytesPerSecond = 4e9;
-  e.seconds = e.flops / std::max(flopsPerSecond, 1e6) + e.bytes / kBytesPerSecond;
+  for (const auto& v : m.graph->values())
+    if (v.initializer) e.weightBytes += static_cast<double>(v.initializer->byteSize());
+  constexpr double kBytesPerSecond = 4e9, kSecondsPerNode = 15e-6, kRoundTripBytesPerSecond = 2e8;
+  e.seconds = e.flops / std::max(flopsPerSecond, 1e6) + e.bytes / kBytesPerSecond +
+              static_cast<double>(e.nodes) * kSecondsPerNode;
+  e.proofSeconds = 2 * e.seconds + e.weightBytes / kRoundTripBytesPerSecond;
   return e;
 }
 
