@@ -648,7 +648,7 @@ QString MainWindow::setInputShapes(const QStringList& shapes) {
   }
   inputShapeText_ = shapes;
   if (!current_) shapesGivenBeforeLoad_ = true;  // --input-shape: for the model about to open
-  else QSettings().setValue("inputShapes/" + currentSpec_, shapes);
+  else remember("inputShapes/" + currentSpec_, shapes);
   recompute();
   return {};
 }
@@ -862,7 +862,7 @@ void MainWindow::setOptLevel(int level) {
   if (levelBox_->currentIndex() != level) levelBox_->setCurrentIndex(level);  // re-enters once
   if (optLevel_ == level && analysis_ && analysis_->fused.optLevel == level) return;
   optLevel_ = level;
-  QSettings().setValue("fusion/optLevel", level);
+  remember("fusion/optLevel", level);
   rules_->setOptLevel(level);
   recompute();
 }
@@ -871,7 +871,7 @@ void MainWindow::setHardware(const QString& nameOrPath) {
   if (hw_ == nameOrPath) return;
   hw_ = nameOrPath;
   if (hwBox_->currentText() != nameOrPath) hwBox_->setCurrentText(nameOrPath);
-  QSettings().setValue("sim/hw", hw_);
+  remember("sim/hw", hw_);
   recompute();
 }
 
@@ -879,7 +879,7 @@ void MainWindow::setBatch(int batch) {
   if (batch_ == batch) return;
   batch_ = std::max(1, batch);
   if (batchBox_->value() != batch_) batchBox_->setValue(batch_);
-  QSettings().setValue("sim/batch", batch_);
+  remember("sim/batch", batch_);
   if (!currentSpec_.isEmpty()) startLoad(currentSpec_);  // the batch is part of the shapes: reload
 }
 
@@ -887,7 +887,7 @@ void MainWindow::setEagerBaseline(bool eager) {
   if (eagerBaseline_ == eager) return;
   eagerBaseline_ = eager;
   if (modeBox_->currentIndex() != (eager ? 1 : 0)) modeBox_->setCurrentIndex(eager ? 1 : 0);
-  QSettings().setValue("sim/eagerBaseline", eager);
+  remember("sim/eagerBaseline", eager);
   recompute();
 }
 
@@ -897,6 +897,17 @@ void MainWindow::excludeNode(const QString& nodeName, bool excluded) {
   recompute();
 }
 
+void MainWindow::remember(const QString& key, const QVariant& value) {
+  QSettings s;
+  s.setValue(key, value);
+  s.sync();
+  if (s.status() == QSettings::NoError || settingsWarned_) return;
+  settingsWarned_ = true;
+  statusBar()->showMessage(tr("Settings are not remembered: cannot write %1").arg(s.fileName()), 15000);
+  std::fprintf(stderr, "fusion-workbench: settings: cannot write %s (%s and later changes are not remembered)\n",
+               qPrintable(s.fileName()), qPrintable(key));
+}
+
 void MainWindow::showError(const QString& title, const QString& msg) {
   if (!quietErrors_) QMessageBox::warning(this, title, msg);
 }
@@ -904,12 +915,11 @@ void MainWindow::showError(const QString& title, const QString& msg) {
 // --- recent files, drag and drop -----------------------------------------------------------------
 
 void MainWindow::addRecent(const QString& spec) {
-  QSettings s;
-  QStringList list = s.value("recentFiles").toStringList();
+  QStringList list = QSettings().value("recentFiles").toStringList();
   list.removeAll(spec);
   list.prepend(spec);
   while (list.size() > kMaxRecent) list.removeLast();
-  s.setValue("recentFiles", list);
+  remember("recentFiles", list);
   updateRecentMenu();
 }
 

@@ -146,6 +146,8 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* e) override;
 
  private:
+  // Stores one setting now; says once in the status bar when the settings file cannot be written.
+  void remember(const QString& key, const QVariant& value);
   void buildUi();
   void buildMenus();
   void startLoad(const QString& spec);
@@ -240,6 +242,7 @@ class MainWindow : public QMainWindow {
   double flopsPerSecond_ = 0;      // measured by the last proof (0: use the default)
   int execThreads_ = 0;
   bool autoVerify_ = true;
+  bool settingsWarned_ = false;
   double autoVerifySeconds_ = 4;
 };
 

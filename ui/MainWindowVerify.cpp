@@ -4,7 +4,7 @@
 // runs are estimated above the auto-verify budget wait for the Verify button.
 #include <QAction>
 #include <QLabel>
-#include <QSettings>
+
 #include <QStatusBar>
 #include <QThread>
 #include <QToolButton>
@@ -44,15 +44,14 @@ QString sciText(double v) { return QString::number(v, 'e', 1); }
 
 void MainWindow::setExecutorThreads(int threads) {
   execThreads_ = std::max(0, threads);
-  QSettings().setValue("exec/threads", execThreads_);
+  remember("exec/threads", execThreads_);
 }
 
 void MainWindow::setAutoVerify(bool on, double budgetSeconds) {
   autoVerify_ = on;
   if (budgetSeconds >= 0) autoVerifySeconds_ = budgetSeconds;
-  QSettings s;
-  s.setValue("verify/auto", autoVerify_);
-  s.setValue("verify/budgetSeconds", autoVerifySeconds_);
+  remember("verify/auto", autoVerify_);
+  remember("verify/budgetSeconds", autoVerifySeconds_);
   if (autoVerifyAction_ && autoVerifyAction_->isChecked() != on) autoVerifyAction_->setChecked(on);
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/ui/SmallNet.h"
+#include "tests/ui/TestApp.h"
 
 #include <QApplication>
 #include <QImage>
@@ -14,20 +15,6 @@
 #include "ui/views/GraphView.h"
 
 namespace {
-
-QApplication& graphViewTestApp() {
-  static int argc = 1;
-  static char name[] = "fw_ui_tests";
-  static char* argv[] = {name, nullptr};
-  static QApplication* a = [] {
-    if (QApplication::instance()) return static_cast<QApplication*>(QApplication::instance());
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    auto* x = new QApplication(argc, argv);
-    QApplication::setOrganizationName("FusionWorkbenchTests");
-    return x;
-  }();
-  return *a;
-}
 
 using fw::DType;
 using fw::Graph;
@@ -52,7 +39,7 @@ int itemCount(fwui::GraphScene* s) {
 }  // namespace
 
 TEST(GraphView, OneItemPerVisibleBoxAndEdgesWithArrows) {
-  graphViewTestApp();
+  fwtest::testApp();
   auto n = net();
   fwui::GraphView v;
   v.resize(800, 600);
@@ -80,7 +67,7 @@ TEST(GraphView, OneItemPerVisibleBoxAndEdgesWithArrows) {
 }
 
 TEST(GraphView, OverTheLayoutBudgetTheLayeredLayoutIsShownWithANote) {
-  graphViewTestApp();
+  fwtest::testApp();
   auto n = net();
   fwui::GraphView v;
   v.resize(800, 600);
@@ -107,7 +94,7 @@ TEST(GraphView, OverTheLayoutBudgetTheLayeredLayoutIsShownWithANote) {
 }
 
 TEST(GraphView, SearchSelectsAndEmitsNodeNames) {
-  graphViewTestApp();
+  fwtest::testApp();
   auto n = net();
   fwui::GraphView v;
   v.resize(800, 600);
@@ -129,7 +116,7 @@ TEST(GraphView, SearchSelectsAndEmitsNodeNames) {
 }
 
 TEST(GraphView, SelectingAKernelHighlightsItsNodesInTheBeforeView) {
-  graphViewTestApp();
+  fwtest::testApp();
   auto n = net();
   fwui::GraphView before, after;
   QSignalSpy bf(&before, &fwui::GraphView::layoutFinished), bx(&before, &fwui::GraphView::layoutFailed);
@@ -166,7 +153,7 @@ TEST(GraphView, SelectingAKernelHighlightsItsNodesInTheBeforeView) {
 }
 
 TEST(GraphView, ExpandingACollapsedScopeRelaysOut) {
-  graphViewTestApp();
+  fwtest::testApp();
   auto n = net();
   fwui::GraphView v;
   QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
@@ -194,7 +181,7 @@ TEST(GraphView, ExpandingACollapsedScopeRelaysOut) {
 }
 
 TEST(GraphView, ZoomAndFit) {
-  graphViewTestApp();
+  fwtest::testApp();
   auto n = net();
   fwui::GraphView v;
   v.resize(400, 300);
@@ -215,7 +202,7 @@ TEST(GraphView, ZoomAndFit) {
 }
 
 TEST(GraphView, SceneDrawsBoxesAndText) {
-  graphViewTestApp();
+  fwtest::testApp();
   auto n = net();
   fwui::GraphView v;
   QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);

@@ -22,6 +22,7 @@
 #include "ui/MainWindow.h"
 #include "ui/models/NodeTableModel.h"
 #include "ui/models/TimingTableModel.h"
+#include "tests/ui/TestApp.h"
 #include "ui/views/GraphNodeItem.h"
 #include "ui/views/GraphScene.h"
 #include "ui/views/CompareDialog.h"
@@ -29,19 +30,6 @@
 #include "ui/views/TuneDialog.h"
 
 namespace {
-
-QApplication& mainWindowApp() {
-  static int argc = 1;
-  static char name[] = "fw_ui_tests";
-  static char* argv[] = {name, nullptr};
-  static QApplication* a = [] {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    auto* x = new QApplication(argc, argv);
-    QApplication::setOrganizationName("FusionWorkbenchTests");
-    return x;
-  }();
-  return *a;
-}
 
 bool waitFor(QSignalSpy& spy, int ms = 120000) { return spy.count() > 0 || spy.wait(ms); }
 
@@ -58,7 +46,7 @@ int highlighted(fwui::GraphView* v) {
 }  // namespace
 
 TEST(MainWindow, LoadsFusesSimulatesAndFillsEveryModel) {
-  mainWindowApp();
+  fwtest::testApp();
   fwui::MainWindow w;
   w.setQuietErrors(true);
   QAbstractItemModelTester nodeTester(w.nodeModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -78,7 +66,7 @@ TEST(MainWindow, LoadsFusesSimulatesAndFillsEveryModel) {
 }
 
 TEST(MainWindow, LevelSwitchUpdatesTheTimingTable) {
-  mainWindowApp();
+  fwtest::testApp();
   fwui::MainWindow w;
   w.setQuietErrors(true);
   QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
@@ -98,7 +86,7 @@ TEST(MainWindow, LevelSwitchUpdatesTheTimingTable) {
 // The proof: every analysis is verified in the background; the summary bar, the properties dock and
 // the report carry the result; a newer analysis supersedes a running proof; over budget, a button.
 TEST(MainWindow, FusedModelIsVerifiedInTheBackgroundAndTheResultIsShown) {
-  mainWindowApp();
+  fwtest::testApp();
   fwui::MainWindow w;
   w.setQuietErrors(true);
   w.setAutoVerify(true, 60);
@@ -154,7 +142,7 @@ TEST(MainWindow, FusedModelIsVerifiedInTheBackgroundAndTheResultIsShown) {
 }
 
 TEST(MainWindow, SelectingAFusedKernelHighlightsItsOriginalNodes) {
-  mainWindowApp();
+  fwtest::testApp();
   fwui::MainWindow w;
   w.setQuietErrors(true);
   QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
@@ -174,7 +162,7 @@ TEST(MainWindow, SelectingAFusedKernelHighlightsItsOriginalNodes) {
 }
 
 TEST(MainWindow, BadFileShowsErrorAndKeepsPreviousModel) {
-  mainWindowApp();
+  fwtest::testApp();
   fwui::MainWindow w;
   w.setQuietErrors(true);
   QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
@@ -228,7 +216,7 @@ std::string writeSymbolicModel(const QTemporaryDir& dir, bool mystery) {
 }  // namespace
 
 TEST(MainWindow, OpenDimsAreBoundByDefaultAndByTheUser) {
-  mainWindowApp();
+  fwtest::testApp();
   QTemporaryDir dir;
   const QString path = QString::fromStdString(writeSymbolicModel(dir, false));
   QSettings().remove("inputShapes/" + path);
@@ -256,7 +244,7 @@ TEST(MainWindow, OpenDimsAreBoundByDefaultAndByTheUser) {
 }
 
 TEST(MainWindow, TimingTableSaysWhyWhenNothingCanBeSimulated) {
-  mainWindowApp();
+  fwtest::testApp();
   QTemporaryDir dir;
   const QString path = QString::fromStdString(writeSymbolicModel(dir, true));
   fwui::MainWindow w;
@@ -274,7 +262,7 @@ TEST(MainWindow, TimingTableSaysWhyWhenNothingCanBeSimulated) {
 
 // Every refused case of the broken-model corpus: an error that names the problem, previous model kept.
 TEST(MainWindow, CorpusOfBrokenModelsIsRefusedAndThePreviousModelKept) {
-  mainWindowApp();
+  fwtest::testApp();
   fwui::MainWindow w;
   w.setQuietErrors(true);
   QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
@@ -305,7 +293,7 @@ TEST(MainWindow, CorpusOfBrokenModelsIsRefusedAndThePreviousModelKept) {
 }
 
 TEST(MainWindow, TuneDialogFindsABetterPlanAndApplyTakesIt) {
-  mainWindowApp();
+  fwtest::testApp();
   fwui::MainWindow w;
   w.setQuietErrors(true);
   QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
@@ -342,7 +330,7 @@ TEST(MainWindow, TuneDialogFindsABetterPlanAndApplyTakesIt) {
 }
 
 TEST(MainWindow, TuneCanBeCancelled) {
-  mainWindowApp();
+  fwtest::testApp();
   auto m = fw::loadModel("zoo:mobilenetv2?image=64");
   ASSERT_TRUE(m.ok());
   fw::AnalysisOptions o;
@@ -358,7 +346,7 @@ TEST(MainWindow, TuneCanBeCancelled) {
 }
 
 TEST(MainWindow, CompareDialogComparesTheCheckedChips) {
-  mainWindowApp();
+  fwtest::testApp();
   auto m = fw::loadModel(kModel);
   ASSERT_TRUE(m.ok());
   fw::AnalysisOptions o;
@@ -378,7 +366,7 @@ TEST(MainWindow, CompareDialogComparesTheCheckedChips) {
 }
 
 TEST(MainWindow, BigGraphOpensAsAnOverviewWithoutBlockingTheEventLoop) {
-  mainWindowApp();
+  fwtest::testApp();
   fwui::MainWindow w;
   w.setQuietErrors(true);
   w.resize(1400, 900);
