@@ -4,7 +4,6 @@
 // runs are estimated above the auto-verify budget wait for the Verify button.
 #include <QAction>
 #include <QLabel>
-
 #include <QStatusBar>
 #include <QThread>
 #include <QToolButton>
