@@ -265,6 +265,15 @@ void MainWindow::buildUi() {
       layoutsPending_ = std::max(0, layoutsPending_ - 1);
       checkViewsReady();
     });
+    connect(v, &GraphView::scopeExpanded, this, [this, v](const QString& scope, int added, double seconds, bool inPlace) {
+      const QString msg = tr("Expanded '%1' in the %2 view: %3 boxes in its place in %4 s (%5)")
+                              .arg(scope, v == beforeView_ ? tr("before") : tr("after"))
+                              .arg(added)
+                              .arg(seconds, 0, 'f', 2)
+                              .arg(inPlace ? tr("in place") : tr("whole view laid out"));
+      std::fprintf(stderr, "fusion-workbench: %s\n", qPrintable(msg));
+      statusBar()->showMessage(msg, 8000);
+    });
     connect(v, &GraphView::layoutFailed, this, [this](const QString& msg) {
       layoutsPending_ = std::max(0, layoutsPending_ - 1);
       statusBar()->showMessage(tr("Layout failed: %1").arg(msg), 8000);
@@ -569,6 +578,21 @@ void MainWindow::recompute() {
 void MainWindow::cancelWork() {
   if (cancelFlag_) cancelFlag_->store(true);
   analysisQueued_ = false;
+}
+
+QString MainWindow::expandGroup(const QString& path) {
+  QString error;
+  int started = 0;
+  for (GraphView* v : {beforeView_, afterView_}) {
+    QString e;
+    if (v->expandPath(path, &e)) {
+      ++started;
+      ++layoutsPending_;
+    } else if (!e.isEmpty()) {
+      error = e;
+    }
+  }
+  return started ? QString() : error;
 }
 
 bool MainWindow::isBusy() const {

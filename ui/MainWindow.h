@@ -126,6 +126,9 @@ class MainWindow : public QMainWindow {
   bool isBusy() const;
   // Seconds from a model's arrival (loaded, validated, grouped) to its first graph on screen; -1 before.
   double firstPaintSeconds() const { return firstPaintSeconds_; }
+  // Opens a group (and the groups above it) in both views, in place, as double-clicks would; viewsReady
+  // follows. An error names the group and the groups the views show; "" when started or already open.
+  QString expandGroup(const QString& path);
   // When set, errors are reported through signals only (no modal dialog): for tests/screenshots.
   void setQuietErrors(bool q) { quietErrors_ = q; }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "app/fwb/CliCommon.h"
 #include "ui/analysis/Analysis.h"
@@ -87,13 +88,19 @@ int runRender(const RenderArgs& a) {
       continue;
     }
     bool known = false;
-    std::string examples;
+    std::set<std::string> tops;
     for (const auto& [node, scope] : an->hierarchy->scopeByName) {
       (void)node;
       if (scope == e || scope.rfind(e + "/", 0) == 0) known = true;
-      if (examples.size() < 120 && !scope.empty() && scope.find('/') == std::string::npos &&
-          examples.find("'" + scope + "'") == std::string::npos)
-        examples += (examples.empty() ? "" : ", ") + ("'" + scope + "'");
+      if (!scope.empty()) tops.insert(scope.substr(0, scope.find('/')));
+    }
+    std::string examples;
+    for (const auto& t : tops) {
+      if (examples.size() > 120) {
+        examples += ", ...";
+        break;
+      }
+      examples += (examples.empty() ? "'" : ", '") + t + "'";
     }
     if (!known)
       return failUsage("--expand: '" + e + "' is not a group of this model" +

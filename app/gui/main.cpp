@@ -1,5 +1,5 @@
 // fusion-workbench [MODEL] [--model M] [--opt-level L] [--hw NAME] [--batch N] [--input-shape NAME=d0,d1,...]
-//                  [--screenshot FILE.png] [--timing-csv FILE.csv]
+//                  [--screenshot FILE.png] [--timing-csv FILE.csv] [--expand GROUP]...
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -27,7 +27,11 @@ int main(int argc, char** argv) {
   QCommandLineOption shotOpt("screenshot", "open, compute, save a screenshot of the window and exit", "FILE.png");
   QCommandLineOption csvOpt("timing-csv", "with --screenshot: also write the timing table as shown", "FILE.csv");
   QCommandLineOption shapeOpt("input-shape", "NAME=d0,d1,... for a graph input or SYMBOL=N; repeatable", "SHAPE");
-  parser.addOptions({modelOpt, levelOpt, hwOpt, batchOpt, shotOpt, csvOpt, shapeOpt});
+  QCommandLineOption expandOpt("expand",
+                               "once the views are drawn, open this folded group in both views (a/b opens a, then b "
+                               "inside it), as a double-click would; repeatable",
+                               "GROUP");
+  parser.addOptions({modelOpt, levelOpt, hwOpt, batchOpt, shotOpt, csvOpt, shapeOpt, expandOpt});
   parser.process(app);
 
   QString spec = parser.value(modelOpt);
@@ -53,6 +57,24 @@ int main(int argc, char** argv) {
     }
     w.setBatch(b);
   }
+  // --expand: applied once, when the views are first drawn; the views are ready again when they are open.
+  QStringList expands = parser.values(expandOpt);
+  bool expandsApplied = expands.isEmpty();
+  auto expandsPending = [&]() {
+    if (expandsApplied) return false;
+    expandsApplied = true;
+    for (const auto& g : expands) {
+      const QString err = w.expandGroup(g);
+      if (!err.isEmpty()) {
+        std::fprintf(stderr, "fusion-workbench: error: --expand: %s\n", qPrintable(err));
+        app.exit(2);
+        return true;
+      }
+    }
+    return w.isBusy();
+  };
+  if (!expands.isEmpty() && parser.value(shotOpt).isEmpty())
+    QObject::connect(&w, &fwui::MainWindow::viewsReady, &app, [&]() { expandsPending(); });
   const QString shot = parser.value(shotOpt);
   const QString csv = parser.value(csvOpt);
   if (!csv.isEmpty() && shot.isEmpty()) {
@@ -95,7 +117,10 @@ int main(int argc, char** argv) {
       armed = true;
       save();
     };
-    QObject::connect(&w, &fwui::MainWindow::viewsReady, &app, saveWhenProved);
+    QObject::connect(&w, &fwui::MainWindow::viewsReady, &app, [&]() {
+      if (expandsPending()) return;
+      saveWhenProved();
+    });
     QObject::connect(&w, &fwui::MainWindow::loadFailed, &app, [&](const QString& msg) {
       std::fprintf(stderr, "fusion-workbench: error: %s\n", qPrintable(msg));
       app.exit(2);

@@ -167,10 +167,18 @@ TEST(GraphView, ExpandingACollapsedScopeRelaysOut) {
   ASSERT_GE(s->diagram().findBox("layer1"), 0);
   EXPECT_EQ(s->itemForNodeName("layer1/0/relu")->kind(), dg::BoxKind::Scope);
   QSignalSpy scope(s, &fwui::GraphScene::scopeActivated);
+  QSignalSpy expanded(&v, &fwui::GraphView::scopeExpanded);
+  const QPointF stem = s->itemForNodeName("stem_conv")->pos();
   finished.clear();
   v.expandScope("layer1");
   ASSERT_TRUE(laidOut(v, finished, failed));
   EXPECT_EQ(itemCount(s), 6);
+  // Opened in place: the box above the group did not move (within the scene), two boxes took its place.
+  ASSERT_EQ(expanded.count(), 1);
+  EXPECT_EQ(expanded[0][0].toString(), "layer1");
+  EXPECT_EQ(expanded[0][1].toInt(), 2);  // layer1/0 and layer1/1
+  EXPECT_TRUE(expanded[0][3].toBool());
+  EXPECT_NEAR(s->itemForNodeName("stem_conv")->pos().y(), stem.y(), 1e-6);
   EXPECT_EQ(s->diagram().findBox("layer1"), -1);
   EXPECT_GE(s->diagram().findBox("layer1/0"), 0);
   EXPECT_EQ(s->itemForNodeName("layer1/1/add")->kind(), dg::BoxKind::Node);

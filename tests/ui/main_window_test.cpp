@@ -408,7 +408,14 @@ TEST(MainWindow, BigGraphOpensAsAnOverviewWithoutBlockingTheEventLoop) {
   ASSERT_FALSE(scope.isEmpty());
   const size_t folded = after->graphScene()->diagram().boxes.size();
   QSignalSpy laidOut(after, &fwui::GraphView::layoutFinished);
+  QSignalSpy expanded(after, &fwui::GraphView::scopeExpanded);
   after->expandScope(scope);
   ASSERT_TRUE(waitFor(laidOut));
   EXPECT_GT(after->graphScene()->diagram().boxes.size(), folded);
+  ASSERT_EQ(expanded.count(), 1);
+  EXPECT_TRUE(expanded[0][3].toBool()) << "the group opened by a full relayout, not in place";
+  std::fprintf(stderr, "[big graph] expanding %s took %.2f s\n", qPrintable(scope), expanded[0][2].toDouble());
+  // By path, in both views: already open is no error, a name the views do not show is one.
+  EXPECT_TRUE(w.expandGroup(scope).isEmpty());
+  EXPECT_TRUE(w.expandGroup("no such group").contains("not a folded group"));
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/diagram/Expand.h"
 #include "ui/diagram/Graphviz.h"
 #include "ui/diagram/Layered.h"
 #include "ui/views/GraphMinimap.h"
@@ -23,23 +24,56 @@ struct GraphLayoutOutcome {
   QString error;
   QString note;  // the layered fallback was used (Graphviz over its budget)
   double seconds = 0;
+  QString expanded;     // the scope this layout opened ("" for a fresh picture)
+  bool inPlace = false; // ... by extending the previous picture
 };
 
 namespace {
 
 // Runs on a worker thread; touches only its arguments (Graphviz itself is serialized in fw_diagram).
+// With `expanding` (scopes to open, outermost first, all already in `options`) and the shown picture,
+// opens them one after another with fw::diagram::expandInPlace; a full layout when that is not possible.
 GraphLayoutOutcome layoutInBackground(std::shared_ptr<const fw::Graph> graph,
                                       std::optional<fw::diagram::Grouping> grouping,
-                                      fw::diagram::DiagramOptions options, double budgetSeconds) {
+                                      fw::diagram::DiagramOptions options, double budgetSeconds, QStringList expanding,
+                                      std::shared_ptr<const fw::diagram::Diagram> shown,
+                                      std::shared_ptr<const fw::diagram::Layout> shownLayout) {
   GraphLayoutOutcome out;
+  if (!expanding.isEmpty()) out.expanded = expanding.front();
   QElapsedTimer t;
   t.start();
-  auto d = fw::diagram::buildDiagram(*graph, grouping ? &*grouping : nullptr, options);
+  const fw::diagram::Grouping* gp = grouping ? &*grouping : nullptr;
+  auto d = fw::diagram::buildDiagram(*graph, gp, options);
   if (!d.ok()) {
     out.error = QString::fromStdString(d.error().message);
     return out;
   }
-  auto l = fw::diagram::layoutWithBudget(*d, budgetSeconds);
+  std::optional<fw::Result<fw::diagram::BudgetedLayout>> extended;
+  if (!expanding.isEmpty() && shown && shownLayout) {
+    // Level by level: each step extends the picture of the one before.
+    fw::diagram::DiagramOptions step = options;
+    for (const auto& s : expanding) step.expandedScopes.erase(s.toStdString());
+    std::shared_ptr<const fw::diagram::Diagram> prev = shown;
+    std::shared_ptr<const fw::diagram::Layout> prevLayout = shownLayout;
+    for (int i = 0; i < expanding.size(); ++i) {
+      step.expandedScopes.insert(expanding[i].toStdString());
+      std::shared_ptr<const fw::diagram::Diagram> next;
+      if (i + 1 == expanding.size()) {
+        next = std::make_shared<fw::diagram::Diagram>(*d);
+      } else {
+        auto di = fw::diagram::buildDiagram(*graph, gp, step);
+        if (!di.ok()) break;
+        next = std::make_shared<fw::diagram::Diagram>(std::move(*di));
+      }
+      extended = fw::diagram::expandInPlace(*prev, *prevLayout, *next, expanding[i].toStdString(), budgetSeconds);
+      if (!extended || !extended->ok() || i + 1 == expanding.size()) break;
+      prev = next;
+      prevLayout = std::make_shared<fw::diagram::Layout>((*extended)->layout);
+      extended.reset();
+    }
+  }
+  out.inPlace = extended.has_value();
+  auto l = extended ? std::move(*extended) : fw::diagram::layoutWithBudget(*d, budgetSeconds);
   if (!l.ok()) {
     out.error = QString::fromStdString(l.error().message);
     return out;
@@ -86,6 +120,8 @@ void GraphView::setGraph(std::shared_ptr<const fw::Graph> graph, std::optional<f
 void GraphView::clearGraph() {
   ++generation_;  // drop results of running layouts
   graph_.reset();
+  shownDiagram_.reset();
+  shownLayout_.reset();
   grouping_.reset();
   scene_->clearDiagram();
   minimap_->hide();
@@ -94,7 +130,7 @@ void GraphView::clearGraph() {
 
 bool GraphView::isLayoutRunning() const { return running_ > 0; }
 
-void GraphView::startLayout() {
+void GraphView::startLayout(const QStringList& expanding) {
   if (!graph_) return;
   const quint64 gen = ++generation_;
   ++running_;
@@ -105,7 +141,10 @@ void GraphView::startLayout() {
     watcher->deleteLater();
     onLayoutDone(gen, outcome);
   });
-  watcher->setFuture(QtConcurrent::run(layoutInBackground, graph_, grouping_, options_, layoutBudget_));
+  watcher->setFuture(QtConcurrent::run([graph = graph_, grouping = grouping_, options = options_, budget = layoutBudget_,
+                                        expanding, shown = shownDiagram_, shownLayout = shownLayout_]() {
+    return layoutInBackground(graph, grouping, options, budget, expanding, shown, shownLayout);
+  }));
   viewport()->update();
   emit layoutStarted();
 }
@@ -124,9 +163,32 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
     for (auto* item : scene_->highlightedItems()) names << item->memberNames();
     return names;
   }();
+  // In place: the group's top centre stays under the same pixel, so the rest stays where it was.
+  std::optional<QPoint> anchorOnScreen;
+  QPointF anchorAfter;
+  if (outcome.inPlace) {
+    for (const auto* item : scene_->nodeItems())
+      if (item && item->kind() == fw::diagram::BoxKind::Scope && item->scopePath() == outcome.expanded) {
+        const QRectF r = item->sceneBoundingRect();
+        anchorOnScreen = mapFromScene(QPointF(r.center().x(), r.top()));
+      }
+  }
+  const size_t boxesBefore = scene_->diagram().boxes.size();
   scene_->setDiagram(*outcome.diagram, *outcome.layout);
+  shownDiagram_ = outcome.diagram;
+  shownLayout_ = outcome.layout;
   if (!highlighted.isEmpty()) scene_->highlightNodes(highlighted);
-  if (!focusScope_.isEmpty()) {
+  if (anchorOnScreen) {
+    QRectF area;
+    for (auto* item : scene_->nodeItems())
+      if (item && fw::diagram::insideScope(scene_->diagram().boxes[item->box()], outcome.expanded.toStdString()))
+        area |= item->sceneBoundingRect();
+    anchorAfter = QPointF(area.center().x(), area.top());
+    const QPointF centreNow = mapToScene(viewport()->rect().center());
+    const QPointF anchorNow = mapToScene(*anchorOnScreen);
+    centerOn(anchorAfter + (centreNow - anchorNow));
+    focusScope_.clear();
+  } else if (!focusScope_.isEmpty()) {
     // Centre on what the expanded scope now shows, keeping the zoom.
     QRectF area;
     for (auto* item : scene_->nodeItems())
@@ -142,6 +204,9 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
   minimap_->refit();
   setMinimapVisible(minimapWanted_);
   emit layoutFinished();
+  if (!outcome.expanded.isEmpty())
+    emit scopeExpanded(outcome.expanded, static_cast<int>(scene_->diagram().boxes.size() + 1) - static_cast<int>(boxesBefore),
+                       outcome.seconds, outcome.inPlace);
 }
 
 double GraphView::zoom() const { return transform().m11(); }
@@ -201,7 +266,45 @@ void GraphView::expandScope(const QString& scope) {
   if (options_.collapseDepth < 0) options_.collapseDepth = scene_->diagram().collapseDepth;
   options_.expandedScopes.insert(scope.toStdString());
   focusScope_ = scope;
-  startLayout();
+  startLayout({scope});
+}
+
+bool GraphView::expandPath(const QString& path, QString* error) {
+  if (!graph_ || path.isEmpty()) {
+    if (error) *error = tr("no graph is shown");
+    return false;
+  }
+  // Levels above the collapse depth in effect are open already (0: nothing is folded).
+  const int depth = options_.collapseDepth >= 0 ? options_.collapseDepth : scene_->diagram().collapseDepth;
+  QStringList levels;
+  const QStringList parts = path.split('/');
+  for (int i = 1; i <= parts.size(); ++i) {
+    const QString level = parts.mid(0, i).join('/');
+    if (depth > 0 && i >= depth && !options_.expandedScopes.count(level.toStdString())) levels << level;
+  }
+  bool shown = false;
+  QStringList folded;
+  for (const auto& b : scene_->diagram().boxes) {
+    if (levels.isEmpty()) {  // open already when the view draws its contents
+      shown = shown || fw::diagram::insideScope(b, path.toStdString());
+    } else if (b.kind == fw::diagram::BoxKind::Scope) {
+      shown = shown || QString::fromStdString(b.scope) == levels.front();
+    }
+    if (b.kind == fw::diagram::BoxKind::Scope && folded.size() < 8) folded << "'" + QString::fromStdString(b.scope) + "'";
+  }
+  if (shown && levels.isEmpty()) return false;
+  if (!shown) {
+    if (levels.isEmpty()) levels << path;
+    if (error)
+      *error = folded.isEmpty() ? tr("'%1' is not a folded group of this view (it shows none)").arg(levels.front())
+                                : tr("'%1' is not a folded group of this view; it shows %2").arg(levels.front(), folded.join(", "));
+    return false;
+  }
+  if (options_.collapseDepth < 0) options_.collapseDepth = scene_->diagram().collapseDepth;
+  for (const auto& l : levels) options_.expandedScopes.insert(l.toStdString());
+  focusScope_ = levels.front();
+  startLayout(levels);
+  return true;
 }
 
 void GraphView::collapseAllScopes() {

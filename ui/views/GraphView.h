@@ -14,6 +14,7 @@
 #include "core/ir/Graph.h"
 #include "ui/diagram/Diagram.h"
 #include "ui/diagram/DotWriter.h"
+#include "ui/diagram/Graphviz.h"
 
 template <typename T>
 class QFutureWatcher;
@@ -62,7 +63,14 @@ class GraphView : public QGraphicsView {
   bool search(const QString& text);
   // Highlights the boxes drawing these original nodes (empty clears) and brings the first into view.
   void highlightNodes(const QStringList& nodeNames);
-  void expandScope(const QString& scope);   // re-layout with this scope opened one level
+  // Opens this scope one level, in place: only its contents are laid out and put where its box was; the
+  // rest keeps its shape and stays where it is on screen (fw::diagram::expandInPlace). When the picture
+  // cannot be extended that way (nothing shown yet, or the box is not on it), the whole view is laid out.
+  void expandScope(const QString& scope);
+  // Opens a group and every group above it ("blocks 0-1199/block 0-39"), in place, in one layout job.
+  // False when nothing starts: already open, or (with `error` set) its outermost folded level is not a
+  // group box of this view.
+  bool expandPath(const QString& path, QString* error = nullptr);
   void collapseAllScopes();                 // back to the automatic/initial collapse
   void setMinimapVisible(bool on);
 
@@ -71,6 +79,9 @@ class GraphView : public QGraphicsView {
   void layoutStarted();
   void layoutFinished();
   void layoutFailed(const QString& message);
+  // After layoutFinished of an expansion: the scope opened, the boxes now drawn in its place, and the
+  // seconds from the request to the picture (diagram, contents' layout, merge).
+  void scopeExpanded(const QString& scope, int addedBoxes, double seconds, bool inPlace);
 
  protected:
   void wheelEvent(QWheelEvent* e) override;
@@ -79,7 +90,7 @@ class GraphView : public QGraphicsView {
   void drawForeground(QPainter* p, const QRectF& rect) override;
 
  private:
-  void startLayout();
+  void startLayout(const QStringList& expanding = {});
   void onLayoutDone(quint64 generation, const GraphLayoutOutcome& outcome);
   void placeMinimap();
   void scaleBy(double factor);
@@ -92,7 +103,10 @@ class GraphView : public QGraphicsView {
   std::set<std::string> initialExpanded_;
   quint64 generation_ = 0;
   int running_ = 0;
-  QString focusScope_;   // after expanding a scope, centre on its contents
+  QString focusScope_;   // after expanding a scope in full, centre on its contents
+  // What the scene shows, for expanding in place.
+  std::shared_ptr<const fw::diagram::Diagram> shownDiagram_;
+  std::shared_ptr<const fw::diagram::Layout> shownLayout_;
   QString lastSearch_;
   int searchIndex_ = -1;
   double lastLayoutSeconds_ = 0;
