@@ -16,6 +16,7 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <atomic>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -26,6 +27,8 @@
 #include "core/ir/Model.h"
 #include "simulator/Comparison.h"
 #include "ui/analysis/Analysis.h"
+#include "ui/analysis/Proof.h"
+#include "ui/diagram/Diagram.h"
 
 class QLabel;
 class QTableView;
@@ -50,7 +53,7 @@ class RulesPanel;
 
 struct LoadedModel {
   fw::Model model;
-  fw::ModelInfo info;
+  std::shared_ptr<const fw::ModelInfo> info;  // shared with the node table (60k rows: no copy)
   std::shared_ptr<const fw::diagram::Hierarchy> hierarchy;  // groups, for the first picture
 };
 
@@ -66,6 +69,11 @@ struct AnalysisOutcome {
   QString binding;            // the input shapes in effect, e.g. "x=1,3,224,224 (N, H, W by default)"
   QStringList inputShapes;    // NAME=d0,d1,... per graph input as analysed (prefills the dialog)
   QStringList shapeNotes;     // traced shapes, trace failures: shown in the status bar
+  // Derived in the worker too, so the GUI thread only fills widgets (a 10k-node model: 2,000 rows).
+  std::vector<fw::sim::ComparisonRow> rows;     // before/after per kernel (when simulated)
+  std::map<std::string, double> nodeHeat;       // the before view's heat (when simulated)
+  fw::diagram::Grouping grouping;               // the after view's kernels
+  fw::RunEstimate work;                         // what a proof of it costs (fw::estimateRun)
 };
 struct VerifyOutcome {
   std::shared_ptr<const fw::Analysis> analysis;  // what was verified
@@ -242,6 +250,7 @@ class MainWindow : public QMainWindow {
   QString proofError_;
   double proofSeconds_ = 0;
   double estimateSeconds_ = 0;     // the two runs, estimated, for the analysis shown
+  fw::RunEstimate analysisWork_;   // its work (computed with the analysis)
   double flopsPerSecond_ = 0;      // measured by the last proof (0: use the default)
   int execThreads_ = 0;
   bool autoVerify_ = true;

@@ -57,7 +57,7 @@ void MainWindow::setAutoVerify(bool on, double budgetSeconds) {
 void MainWindow::startProofIfCheap() {
   if (!analysis_) return;
   const double rate = flopsPerSecond_ > 0 ? flopsPerSecond_ : fw::kDefaultExecutorFlops;
-  estimateSeconds_ = fw::estimateRun(analysis_->original, rate).proofSeconds;
+  estimateSeconds_ = fw::atRate(analysisWork_, rate).proofSeconds;
   if (autoVerify_ && estimateSeconds_ <= autoVerifySeconds_) {
     startProof();
   } else {

@@ -20,6 +20,10 @@ RunEstimate estimateRun(const Model& m, double flopsPerSecond) {
   }
   for (const auto& v : m.graph->values())
     if (v.initializer) e.weightBytes += static_cast<double>(v.initializer->byteSize());
+  return atRate(e, flopsPerSecond);
+}
+
+RunEstimate atRate(RunEstimate e, double flopsPerSecond) {
   constexpr double kBytesPerSecond = 4e9, kSecondsPerNode = 15e-6, kRoundTripBytesPerSecond = 2e8;
   e.seconds = e.flops / std::max(flopsPerSecond, 1e6) + e.bytes / kBytesPerSecond +
               static_cast<double>(e.nodes) * kSecondsPerNode;

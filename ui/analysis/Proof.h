@@ -25,6 +25,8 @@ struct RunEstimate {
 // round trip copies the weights a few times. Unknown shapes count as zero work. (A 60k-node encoder:
 // 3.5 s of runs and 9 s of loading, fusing and round trip in `fwb verify`.)
 RunEstimate estimateRun(const Model& m, double flopsPerSecond);
+// The same work at another speed (no pass over the graph): what a new measured speed changes.
+RunEstimate atRate(RunEstimate work, double flopsPerSecond);
 inline constexpr double kDefaultExecutorFlops = 10e9;  // conservative: ResNet-50 reaches ~80e9 on 1 AVX-512 core
 
 struct ProofOptions {

@@ -6,26 +6,31 @@ namespace fwui {
 
 NodeTableModel::NodeTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void NodeTableModel::setInfo(const fw::ModelInfo& info) {
+void NodeTableModel::setInfo(std::shared_ptr<const fw::ModelInfo> info) {
   beginResetModel();
-  nodes_ = info.nodeList;
+  info_ = std::move(info);
   endResetModel();
 }
 
+const std::vector<fw::NodeInfo>& NodeTableModel::nodes() const {
+  static const std::vector<fw::NodeInfo> none;
+  return info_ ? info_->nodeList : none;
+}
+
 const fw::NodeInfo* NodeTableModel::nodeAt(int row) const {
-  if (row < 0 || row >= static_cast<int>(nodes_.size())) return nullptr;
-  return &nodes_[static_cast<size_t>(row)];
+  if (row < 0 || row >= static_cast<int>(nodes().size())) return nullptr;
+  return &nodes()[static_cast<size_t>(row)];
 }
 
 int NodeTableModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(nodes_.size());
+  return parent.isValid() ? 0 : static_cast<int>(nodes().size());
 }
 
 int NodeTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant NodeTableModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= static_cast<int>(nodes_.size())) return {};
-  const auto& n = nodes_[static_cast<size_t>(index.row())];
+  if (!index.isValid() || index.row() >= static_cast<int>(nodes().size())) return {};
+  const auto& n = nodes()[static_cast<size_t>(index.row())];
   const double bytes = n.cost.bytesIn + n.cost.bytesOut + n.cost.weightBytes;
   if (role == NodeIdRole) return n.id;
   if (role == SortRole) {

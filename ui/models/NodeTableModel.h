@@ -1,6 +1,7 @@
 #pragma once
 // The nodes of a graph as a table: name, op, inputs, outputs, FLOPs, bytes.
 #include <QAbstractTableModel>
+#include <memory>
 
 #include "core/io/ModelInfo.h"
 
@@ -13,7 +14,7 @@ class NodeTableModel : public QAbstractTableModel {
   enum Role { NodeIdRole = Qt::UserRole + 1, SortRole };
 
   explicit NodeTableModel(QObject* parent = nullptr);
-  void setInfo(const fw::ModelInfo& info);  // one reset per new model
+  void setInfo(std::shared_ptr<const fw::ModelInfo> info);  // one reset per new model; shared, not copied
   const fw::NodeInfo* nodeAt(int row) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -22,7 +23,8 @@ class NodeTableModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
  private:
-  std::vector<fw::NodeInfo> nodes_;
+  std::shared_ptr<const fw::ModelInfo> info_;
+  const std::vector<fw::NodeInfo>& nodes() const;
 };
 
 }  // namespace fwui

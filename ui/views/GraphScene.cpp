@@ -27,23 +27,30 @@ void GraphScene::clearDiagram() {
   edgeEnds_.clear();
   boxOfNodeName_.clear();
   clear();
-  diagram_ = {};
+  diagram_ = std::make_shared<const fw::diagram::Diagram>();
 }
 
-void GraphScene::setDiagram(fw::diagram::Diagram d, const fw::diagram::Layout& layout) {
+QHash<QString, int> GraphScene::memberIndex(const fw::diagram::Diagram& d) {
+  QHash<QString, int> index;
+  for (size_t i = 0; i < d.boxes.size(); ++i)
+    for (const auto& n : d.boxes[i].memberNames) index.insert(QString::fromStdString(n), static_cast<int>(i));
+  return index;
+}
+
+void GraphScene::setDiagram(std::shared_ptr<const fw::diagram::Diagram> d, const fw::diagram::Layout& layout,
+                            QHash<QString, int> boxOfNodeName) {
   clearDiagram();
   diagram_ = std::move(d);
-  nodes_.fill(nullptr, static_cast<int>(diagram_.boxes.size()));
+  nodes_.fill(nullptr, static_cast<int>(diagram_->boxes.size()));
   for (const auto& ng : layout.nodes) {
-    if (ng.box < 0 || static_cast<size_t>(ng.box) >= diagram_.boxes.size()) continue;
+    if (ng.box < 0 || static_cast<size_t>(ng.box) >= diagram_->boxes.size()) continue;
     const auto box = static_cast<size_t>(ng.box);
-    auto* item = new GraphNodeItem(box, diagram_.boxes[box], ng.width, ng.height);
+    auto* item = new GraphNodeItem(box, diagram_->boxes[box], ng.width, ng.height);
     item->setPos(ng.x, ng.y);
     addItem(item);
     nodes_[static_cast<int>(box)] = item;
   }
-  for (size_t i = 0; i < diagram_.boxes.size(); ++i)
-    for (const auto& n : diagram_.boxes[i].memberNames) boxOfNodeName_.insert(QString::fromStdString(n), static_cast<int>(i));
+  boxOfNodeName_ = boxOfNodeName.isEmpty() ? memberIndex(*diagram_) : std::move(boxOfNodeName);
   for (const auto& eg : layout.edges) {
     auto* item = new GraphEdgeItem(eg);
     addItem(item);
@@ -60,9 +67,9 @@ void GraphScene::setColorMode(fw::diagram::ColorMode m) {
 }
 
 void GraphScene::recolor() {
-  const double mh = fw::diagram::maxHeat(diagram_);
+  const double mh = fw::diagram::maxHeat(*diagram_);
   for (auto* item : nodes_)
-    if (item) item->setFill(QColor(QString::fromStdString(fw::diagram::fillColor(diagram_.boxes[item->box()], mode_, mh))));
+    if (item) item->setFill(QColor(QString::fromStdString(fw::diagram::fillColor(diagram_->boxes[item->box()], mode_, mh))));
 }
 
 GraphNodeItem* GraphScene::itemForBox(size_t box) const {

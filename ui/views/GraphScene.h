@@ -3,7 +3,9 @@
 // placed where Graphviz put them. Knows how to colour (by kind/unit or heat), find and highlight boxes.
 #include <QGraphicsScene>
 #include <QStringList>
+#include <QHash>
 #include <QVector>
+#include <memory>
 
 #include "ui/diagram/Diagram.h"
 #include "ui/diagram/DotWriter.h"
@@ -21,9 +23,14 @@ class GraphScene : public QGraphicsScene {
   ~GraphScene() override;
 
   // Replaces every item. Layout node/edge geometry is matched to boxes through fw_box.
-  void setDiagram(fw::diagram::Diagram d, const fw::diagram::Layout& layout);
+  // `boxOfNodeName` (memberIndex of the same diagram) may be built off the GUI thread: on a 60k-node
+  // graph hashing every member name took 90 ms; empty: built here.
+  void setDiagram(std::shared_ptr<const fw::diagram::Diagram> d, const fw::diagram::Layout& layout,
+                  QHash<QString, int> boxOfNodeName = {});
+  // Original node name -> index of the box drawing it.
+  static QHash<QString, int> memberIndex(const fw::diagram::Diagram& d);
   void clearDiagram();
-  const fw::diagram::Diagram& diagram() const { return diagram_; }
+  const fw::diagram::Diagram& diagram() const { return *diagram_; }
 
   void setColorMode(fw::diagram::ColorMode m);
   fw::diagram::ColorMode colorMode() const { return mode_; }
@@ -50,7 +57,7 @@ class GraphScene : public QGraphicsScene {
 
  private:
   void recolor();
-  fw::diagram::Diagram diagram_;
+  std::shared_ptr<const fw::diagram::Diagram> diagram_ = std::make_shared<const fw::diagram::Diagram>();
   fw::diagram::ColorMode mode_ = fw::diagram::ColorMode::ByKind;
   QVector<GraphNodeItem*> nodes_;            // by box index (nullptr if Graphviz lost it)
   QVector<GraphEdgeItem*> edges_;

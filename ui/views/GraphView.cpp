@@ -26,6 +26,7 @@ struct GraphLayoutOutcome {
   double seconds = 0;
   QString expanded;     // the scope this layout opened ("" for a fresh picture)
   bool inPlace = false; // ... by extending the previous picture
+  QHash<QString, int> memberIndex;  // GraphScene::memberIndex, built here rather than on the GUI thread
 };
 
 namespace {
@@ -80,6 +81,7 @@ GraphLayoutOutcome layoutInBackground(std::shared_ptr<const fw::Graph> graph,
   }
   out.note = QString::fromStdString(l->note);
   out.diagram = std::make_shared<fw::diagram::Diagram>(std::move(*d));
+  out.memberIndex = GraphScene::memberIndex(*out.diagram);
   out.layout = std::make_shared<fw::diagram::Layout>(std::move(l->layout));
   out.seconds = static_cast<double>(t.elapsed()) / 1000.0;
   return out;
@@ -174,7 +176,7 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
       }
   }
   const size_t boxesBefore = scene_->diagram().boxes.size();
-  scene_->setDiagram(*outcome.diagram, *outcome.layout);
+  scene_->setDiagram(outcome.diagram, *outcome.layout, outcome.memberIndex);
   shownDiagram_ = outcome.diagram;
   shownLayout_ = outcome.layout;
   if (!highlighted.isEmpty()) scene_->highlightNodes(highlighted);

@@ -21,7 +21,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 
 QSize TimelineWidget::sizeHint() const { return {800, geo_.totalHeight(std::max<int>(2, static_cast<int>(runs_.size())))}; }
 
-void TimelineWidget::setRuns(std::vector<fw::sim::SimResult> runs, std::vector<QString> titles) {
+void TimelineWidget::setRuns(std::vector<std::shared_ptr<const fw::sim::SimResult>> runs, std::vector<QString> titles) {
   runs_ = std::move(runs);
   titles_ = std::move(titles);
   setMinimumHeight(geo_.totalHeight(static_cast<int>(std::max<size_t>(1, runs_.size()))));
@@ -30,7 +30,7 @@ void TimelineWidget::setRuns(std::vector<fw::sim::SimResult> runs, std::vector<Q
 
 void TimelineWidget::fitAll() {
   double total = 0;
-  for (const auto& r : runs_) total = std::max(total, r.latencyUs);
+  for (const auto& r : runs_) total = std::max(total, r->latencyUs);
   geo_.fit(total, width());
   fitted_ = true;
   update();
@@ -47,8 +47,8 @@ int TimelineWidget::laneOf(fw::sim::Unit u) {
 
 std::pair<int, int> TimelineWidget::kernelAt(const QPoint& p) const {
   for (size_t r = 0; r < runs_.size(); ++r) {
-    for (size_t k = 0; k < runs_[r].kernels.size(); ++k) {
-      const auto& kt = runs_[r].kernels[k];
+    for (size_t k = 0; k < runs_[r]->kernels.size(); ++k) {
+      const auto& kt = runs_[r]->kernels[k];
       const int lane = laneOf(kt.unit);
       if (lane < 0) continue;
       const double x = geo_.xOf(kt.startUs);
@@ -70,7 +70,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
   }
   const QFontMetrics fm(font());
   for (size_t r = 0; r < runs_.size(); ++r) {
-    const auto& run = runs_[r];
+    const auto& run = *runs_[r];
     const int top = geo_.runTop(static_cast<int>(r));
     p.setPen(palette().text().color());
     QString title = r < titles_.size() ? titles_[r] : QString();
@@ -157,7 +157,7 @@ bool TimelineWidget::event(QEvent* e) {
     auto* he = static_cast<QHelpEvent*>(e);
     auto [run, k] = kernelAt(he->pos());
     if (run >= 0) {
-      const auto& kt = runs_[static_cast<size_t>(run)].kernels[static_cast<size_t>(k)];
+      const auto& kt = runs_[static_cast<size_t>(run)]->kernels[static_cast<size_t>(k)];
       QString ops;
       for (size_t i = 0; i < kt.ops.size() && i < 8; ++i) ops += (i ? ", " : "") + QString::fromStdString(kt.ops[i]);
       QToolTip::showText(he->globalPos(), QString("<b>%1</b><br>%2<br>%3 µs (simulated), %4 bound<br>start %5 µs")
