@@ -8,7 +8,9 @@
 #   simulate  fwb simulate -O2 (before and after)
 #   render    fwb render -O2 --after: fuse, groups, folded layout, SVG
 #   flat dot  the same picture unfolded (--expand all), cut off after FLAT_DOT_TIMEOUT_S (default 60)
-#   gui       fusion-workbench --screenshot under Xvfb, end to end; "first" = first graph visible after load
+#   gui       fusion-workbench --screenshot under Xvfb, end to end, opening one block group in place
+#             (--expand); "first" = first graph visible after load, "expand" = that group's expansion
+#             (the slower view), "gap" = the longest the GUI's event loop was blocked (ms)
 # and the growth factor of each column per 10x nodes (1k -> 10k -> 60k, normalised to 10x).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,7 +34,7 @@ secs() {  # wall seconds of a command (its output goes to $WORK/last.log)
 
 declare -A T
 sizes=(20 200 1200)
-printf '%-7s %8s %8s %8s %9s %8s %10s %8s %8s\n' layers nodes info fuse simulate render "flat dot" gui first
+printf '%-7s %8s %8s %8s %9s %8s %10s %8s %8s %8s %6s\n' layers nodes info fuse simulate render "flat dot" gui first expand gap
 for L in "${sizes[@]}"; do
   base="$WORK/enc$L"
   "$FWB" zoo export bert --layers "$L" --hidden 64 --heads 2 --seq 32 -o "$base.onnx" >/dev/null 2>&1 || { echo "export failed"; exit 1; }
@@ -47,14 +49,21 @@ for L in "${sizes[@]}"; do
   [ "$t" = fail ] && t=">$FLAT_TIMEOUT"
   T[$L,flat]=$t
   if command -v xvfb-run >/dev/null 2>&1 && [ -x "$GUI" ]; then
-    T[$L,gui]=$(secs xvfb-run -a "$GUI" --model "$m" --opt-level 2 --screenshot "$WORK/shot.png")
+    # The series of encoder blocks, in chunks of 40 when there are more than 40 (ui/diagram/Hierarchy.h).
+    if [ "$L" -gt 40 ]; then group="blocks 0-$((L - 1))/block 40-79"; else group="blocks 0-$((L - 1))/block 3"; fi
+    T[$L,gui]=$(secs xvfb-run -a "$GUI" --model "$m" --opt-level 2 --expand "$group" --screenshot "$WORK/shot.png")
+    [ "${T[$L,gui]}" = fail ] && sed 's/^/  gui: /' "$WORK/last.log" | grep -i error >&2
     T[$L,first]=$(grep -o 'first graph visible [0-9.]* s' "$WORK/last.log" | awk '{print $4}')
+    # the slower of the two views (a view small enough to open fully expanded has nothing to open)
+    T[$L,expand]=$(grep "^fusion-workbench: Expanded '" "$WORK/last.log" | grep -o 'in [0-9.]* s' |
+      awk '$2 > m { m = $2 } END { if (NR) print m }')
+    T[$L,gap]=$(grep -o 'longest event-loop gap [0-9]*' "$WORK/last.log" | awk '{print $4}')
   else
-    T[$L,gui]="n/a"; T[$L,first]="n/a"
+    T[$L,gui]="n/a"; T[$L,first]="n/a"; T[$L,expand]="n/a"; T[$L,gap]="n/a"
   fi
   T[$L,nodes]=$nodes
-  printf '%-7s %8s %8s %8s %9s %8s %10s %8s %8s\n' "$L" "$nodes" "${T[$L,info]}" "${T[$L,fuse]}" "${T[$L,sim]}" \
-    "${T[$L,render]}" "${T[$L,flat]}" "${T[$L,gui]}" "${T[$L,first]:-?}"
+  printf '%-7s %8s %8s %8s %9s %8s %10s %8s %8s %8s %6s\n' "$L" "$nodes" "${T[$L,info]}" "${T[$L,fuse]}" "${T[$L,sim]}" \
+    "${T[$L,render]}" "${T[$L,flat]}" "${T[$L,gui]}" "${T[$L,first]:-?}" "${T[$L,expand]:-?}" "${T[$L,gap]:-?}"
 done
 # Growth per 10x nodes: (t_big / t_small)^(1 / log10(nodes_big / nodes_small)).
 growth() {
@@ -63,7 +72,7 @@ growth() {
     printf "%8.1fx", exp(log(b / a) / (log(nb / na) / log(10))) }'
 }
 printf '%-16s' "growth per 10x"
-for c in info fuse sim render flat gui first; do
+for c in info fuse sim render flat gui first expand gap; do
   growth "${T[20,$c]}" "${T[1200,$c]}" "${T[20,nodes]}" "${T[1200,nodes]}"
 done
 printf '\n(measured on %s, %s cores; wall seconds, each column a separate process that loads the model)\n' \
