@@ -1,6 +1,7 @@
 #include "ui/MainWindow.h"
 
 #include <cstdio>
+#include <utility>
 
 #include <QApplication>
 #include <QComboBox>
@@ -645,6 +646,7 @@ void MainWindow::onAnalysisFinished() {
     timeline_->setRuns({}, {});
   }
   layoutsPending_ = 0;
+  reapplyHighlight_ = true;
   // Both views fold by the model's groups (name scopes or repeated blocks); a big graph opens as a
   // small overview of collapsed groups, a small one (up to 500 boxes) fully expanded.
   fw::diagram::DiagramOptions viewOpts;
@@ -723,9 +725,12 @@ void MainWindow::highlightKernel(const fw::sim::ComparisonRow& row) {
 
 void MainWindow::checkViewsReady() {
   if (layoutsPending_ != 0 || !analysis_ || analysisWatcher_->isRunning()) return;
-  // Layouts finish after the tables are filled: re-apply the selected kernel's highlight.
+  // Layouts of a new analysis finish after the tables are filled: re-apply the selected kernel's
+  // highlight (which brings it into view). Not after an expansion: the views keep their highlight and
+  // stay on the opened group.
   const QModelIndex cur = timingTable_->currentIndex();
-  if (cur.isValid()) {
+  const bool reapply = std::exchange(reapplyHighlight_, false);
+  if (cur.isValid() && reapply) {
     if (const auto* row = timingModel_->rowAt(timingProxy_->mapToSource(cur).row())) highlightKernel(*row);
   }
   emit viewsReady();

@@ -235,6 +235,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<std::atomic<bool>> cancelFlag_;
   bool analysisQueued_ = false;
   int layoutsPending_ = 0;
+  bool reapplyHighlight_ = false;  // the next checkViewsReady re-applies the selected kernel's highlight
   bool quietErrors_ = false;
   QElapsedTimer sinceLoad_;        // from the model's arrival to the first picture
   bool firstPaintPending_ = false;

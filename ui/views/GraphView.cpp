@@ -189,6 +189,9 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
     const QPointF centreNow = mapToScene(viewport()->rect().center());
     const QPointF anchorNow = mapToScene(*anchorOnScreen);
     centerOn(anchorAfter + (centreNow - anchorNow));
+    // Opened from off screen (--expand, MainWindow::expandGroup): bring its top into view.
+    if (!mapToScene(viewport()->rect()).boundingRect().intersects(area))
+      centerOn(QPointF(area.center().x(), area.top() + std::min(area.height(), mapToScene(viewport()->rect()).boundingRect().height()) / 2));
     focusScope_.clear();
   } else if (!focusScope_.isEmpty()) {
     // Centre on what the expanded scope now shows, keeping the zoom.
