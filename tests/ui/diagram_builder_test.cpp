@@ -1,6 +1,8 @@
 // DOT builder: boxes, kernels, scopes, escaping (Qt-free part of the diagram library).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "ui/diagram/Diagram.h"
 #include "ui/diagram/DotWriter.h"
 #include "tests/ui/SmallNet.h"
@@ -207,4 +209,46 @@ TEST(DiagramBuilder, AHighDegreeBoxKeepsItsBoxButNotItsEdges) {
   auto full = dg::buildDiagram(g, nullptr, all);
   ASSERT_TRUE(full.ok());
   EXPECT_EQ(full->boxes[static_cast<size_t>(full->findBox("hub"))].extractedEdges, 0u);
+}
+
+TEST(DiagramBuilder, AKernelAcrossGroupsIsDrawnInTheGroupOfMostOfItsMembers) {
+  // A chain through groups s/g0 .. s/g29, three nodes each; every kernel takes the last node of one
+  // group and the first two of the next (what fusion does across LSTM steps or encoder layers).
+  Graph g;
+  const Shape s({4});
+  auto v = g.addInput("x", DType::Float32, s);
+  std::vector<NodeId> nodes;
+  for (int grp = 0; grp < 30; ++grp)
+    for (int k = 0; k < 3; ++k) {
+      auto out = g.addValue("v" + std::to_string(grp) + "_" + std::to_string(k), DType::Float32, s);
+      nodes.push_back(g.addNode("Relu", {v}, {out}, {}, "s/g" + std::to_string(grp) + "/n" + std::to_string(k)));
+      v = out;
+    }
+  g.addOutput(v);
+  dg::Grouping grouping;
+  grouping.kernels.push_back({"k_first", {nodes[0], nodes[1]}, "vector", {}, {}});
+  for (size_t i = 2; i + 2 < nodes.size(); i += 3)
+    grouping.kernels.push_back({"k" + std::to_string(i), {nodes[i], nodes[i + 1], nodes[i + 2]}, "vector", {}, {}});
+  dg::DiagramOptions o;
+  o.collapseDepth = 0;
+  auto d = dg::buildDiagram(g, &grouping, o);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  const long k2 = d->findBox("k2");
+  ASSERT_GE(k2, 0);
+  EXPECT_EQ(d->boxes[static_cast<size_t>(k2)].scope, "s/g1");  // n2 of g0, n0 and n1 of g1
+  // Opening "s" shows one box per group (a group of one kernel is drawn as that kernel), none lying
+  // directly in "s".
+  o.collapseDepth = 1;
+  o.expandedScopes = {"s"};
+  auto open = dg::buildDiagram(g, &grouping, o);
+  ASSERT_TRUE(open.ok());
+  size_t direct = 0;
+  std::set<std::string> groups;
+  for (const auto& b : open->boxes) {
+    if (b.kind != dg::BoxKind::Kernel && b.kind != dg::BoxKind::Scope) continue;
+    direct += b.scope == "s" ? 1 : 0;
+    groups.insert(b.scope);
+  }
+  EXPECT_EQ(direct, 0u);
+  EXPECT_EQ(groups.size(), 30u);
 }

@@ -81,31 +81,22 @@ struct Unit {
   const DiagramKernel* kernel = nullptr;
 };
 
-std::vector<std::string> splitScope(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size() && !s.empty()) {
-    const auto p = s.find('/', start);
-    out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
-    if (p == std::string::npos) break;
-    start = p + 1;
-  }
-  return out;
-}
-
-// Longest common scope path of several scopes, by whole components.
-std::string commonScope(const std::vector<std::string>& scopes) {
-  if (scopes.empty()) return {};
-  std::vector<std::string> c = splitScope(scopes.front());
+// The group a kernel is drawn in: the scope most of its members have (ties: the earliest member's, in
+// topological order). Not their common ancestor: kernels that cross groups (an LSTM's input slice fused
+// into step 17's projection, a MatMul merged across 1,000 steps) would pile up, unbounded, directly in
+// the ancestor, and opening it would lay out hundreds of them at once.
+std::string kernelScope(const std::vector<std::string>& scopes) {
+  std::unordered_map<std::string, size_t> count;
+  const std::string* best = nullptr;
+  size_t bestCount = 0;
   for (const auto& s : scopes) {
-    const auto parts = splitScope(s);
-    size_t n = 0;
-    while (n < c.size() && n < parts.size() && c[n] == parts[n]) ++n;
-    c.resize(n);
+    const size_t c = ++count[s];
+    if (c > bestCount) {
+      best = &s;
+      bestCount = c;
+    }
   }
-  std::string out;
-  for (size_t i = 0; i < c.size(); ++i) out += (i ? "/" : "") + c[i];
-  return out;
+  return best ? *best : std::string();
 }
 
 // The scope box a unit folds into at fold depth `depth`, or "" when it stays visible.
@@ -195,11 +186,11 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
           return Error::badInput("diagram: node '" + g.node(n).name + "' is in kernel '" +
                                  units[static_cast<size_t>(slot)].name + "' and in kernel '" + k.name + "'");
         slot = static_cast<long>(units.size());
-        scopes.push_back(nodeScope(n));
       }
       std::sort(u.members.begin(), u.members.end(),
                 [&](NodeId a, NodeId b) { return rank[static_cast<size_t>(a)] < rank[static_cast<size_t>(b)]; });
-      u.scope = commonScope(scopes);
+      for (NodeId n : u.members) scopes.push_back(nodeScope(n));
+      u.scope = kernelScope(scopes);
       units.push_back(std::move(u));
     }
   }

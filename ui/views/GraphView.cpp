@@ -11,6 +11,7 @@
 
 #include "ui/diagram/Expand.h"
 #include "ui/diagram/Graphviz.h"
+#include "ui/diagram/Hierarchy.h"
 #include "ui/diagram/Layered.h"
 #include "ui/views/GraphMinimap.h"
 #include "ui/views/GraphNodeItem.h"
@@ -298,6 +299,22 @@ bool GraphView::expandPath(const QString& path, QString* error) {
     if (b.kind == fw::diagram::BoxKind::Scope && folded.size() < 8) folded << "'" + QString::fromStdString(b.scope) + "'";
   }
   if (shown && levels.isEmpty()) return false;
+  if (shown && levels.size() > 1) {  // the nested levels must be groups of this graph too
+    const std::string want = path.toStdString();
+    bool exists = false;
+    for (fw::NodeId n : graph_->liveNodes()) {
+      const fw::Node& node = graph_->node(n);
+      const std::string s = options_.hierarchy ? options_.hierarchy->scopeOf(node) : fw::diagram::scopeOf(node.name);
+      if (s == want || (s.size() > want.size() && s.compare(0, want.size(), want) == 0 && s[want.size()] == '/')) {
+        exists = true;
+        break;
+      }
+    }
+    if (!exists) {
+      if (error) *error = tr("'%1' is not a group of this graph ('%2' is)").arg(path, levels.front());
+      return false;
+    }
+  }
   if (!shown) {
     if (levels.isEmpty()) levels << path;
     if (error)
