@@ -283,34 +283,40 @@ Status inferShapesWithConstants(Model& model, const std::map<std::string, Tensor
 
 Status inferShapes(Model& model, const std::vector<ShapeOverride>& overrides, bool strict,
                    std::vector<std::string>* warnings) {
-  onnx::ModelProto mp;
-  {
-    onnxio::ShapesOnlyExport shapesOnly;
-    onnxio::exportModel(model, &mp);
-  }
-  auto st = applyOverrides(mp.mutable_graph(), overrides);
-  if (!st.ok()) return st;
-  neutralizeDivisors(mp.mutable_graph());
-  hideUnsafeWindowOps(mp.mutable_graph());
-  if (!overrides.empty()) stripInferred(mp.mutable_graph());
-  typeShapeInputs(mp.mutable_graph());
+  // A fresh proto per attempt (the shapes-only export is cheaper than copying one: on a 60k-node
+  // encoder the copy and its destruction were a tenth of loading). `dropStored`: without the file's
+  // value_info.
+  auto prepare = [&](onnx::ModelProto& mp, bool dropStored) -> Status {
+    {
+      onnxio::ShapesOnlyExport shapesOnly;
+      onnxio::exportModel(model, &mp);
+    }
+    auto st = applyOverrides(mp.mutable_graph(), overrides);
+    if (!st.ok()) return st;
+    neutralizeDivisors(mp.mutable_graph());
+    hideUnsafeWindowOps(mp.mutable_graph());
+    if (dropStored || !overrides.empty()) stripInferred(mp.mutable_graph());
+    typeShapeInputs(mp.mutable_graph());
+    return {};
+  };
   onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/strict ? 1 : 0,
                                    /*data_prop=*/true);
-  onnx::ModelProto inferred = mp;
+  onnx::ModelProto inferred;
+  if (auto st = prepare(inferred, false); !st.ok()) return st;
   try {
     onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(), opts);
   } catch (const std::exception& first) {
     // Stale value_info in the file can contradict what inference derives; retry without it.
-    inferred = mp;
-    stripInferred(inferred.mutable_graph());
-    typeShapeInputs(inferred.mutable_graph());
+    inferred = onnx::ModelProto();
+    if (auto st = prepare(inferred, true); !st.ok()) return st;
     try {
       onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(), opts);
       if (warnings) warnings->push_back(std::string("stored shapes were inconsistent and were re-inferred: ") + first.what());
     } catch (const std::exception& e) {
       if (strict) return Error::badInput(std::string("shape inference failed: ") + e.what());
       if (warnings) warnings->push_back(std::string("shape inference incomplete: ") + e.what());
-      inferred = mp;  // keep at least the overridden input shapes
+      inferred = onnx::ModelProto();  // keep at least the overridden input shapes
+      if (auto st = prepare(inferred, false); !st.ok()) return st;
     }
   }
   applyTypes(inferred.graph(), model.mutableGraph());
