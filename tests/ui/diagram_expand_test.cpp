@@ -132,24 +132,7 @@ TEST(DiagramExpand, OpensAGroupWhereItWasAndTheRestKeepsItsShape) {
 TEST(DiagramExpand, EveryGroupOfAStructureFoldedEncoderOpensInPlace) {
   // Node names without scopes: the groups come from repeated structure; open each top-level group of
   // the overview in turn, and then one group inside an opened one.
-  auto g = std::make_shared<fw::Graph>();
-  const fw::Shape s({4, 16});
-  auto v = g->addInput("x", fw::DType::Float32, s);
-  auto w = g->addInitializer("w", fw::Tensor::floats({16, 16}, std::vector<float>(256, 0.01f)));
-  int k = 0;
-  auto op = [&](const std::string& type, std::vector<fw::ValueId> in) {
-    auto out = g->addValue("v" + std::to_string(k), fw::DType::Float32, s);
-    g->addNode(type, std::move(in), {out}, {}, "n" + std::to_string(k++));
-    return out;
-  };
-  for (int layer = 0; layer < 130; ++layer) {  // 650 nodes: more than the 500 a view opens unfolded
-    auto a = op("MatMul", {v, w});
-    auto b = op(layer % 2 ? "Sigmoid" : "Relu", {a});
-    auto c = op("MatMul", {b, w});
-    auto d = op("Tanh", {c});
-    v = op("Add", {d, v});
-  }
-  g->addOutput(v);
+  auto g = fwtest::unscopedChain(130);  // 650 nodes: more than the 500 a view opens unfolded
   auto h = std::make_shared<const dg::Hierarchy>(dg::buildHierarchy(*g));
   ASSERT_EQ(h->source, "structure");
   dg::DiagramOptions o;

@@ -5,10 +5,13 @@
 #include "tests/ui/TestApp.h"
 
 #include <QApplication>
+#include <map>
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
 
+#include "ui/diagram/Expand.h"
+#include "ui/diagram/Hierarchy.h"
 #include "ui/views/GraphEdgeItem.h"
 #include "ui/views/GraphNodeItem.h"
 #include "ui/views/GraphScene.h"
@@ -186,6 +189,61 @@ TEST(GraphView, ExpandingACollapsedScopeRelaysOut) {
   v.collapseAllScopes();
   ASSERT_TRUE(laidOut(v, finished, failed));
   EXPECT_EQ(itemCount(s), 5);
+}
+
+TEST(GraphView, AGroupOpensInPlaceAndWhatIsAboveItStaysUnderTheSamePixels) {
+  fwtest::testApp();
+  auto g = fwtest::unscopedChain(130);
+  dg::DiagramOptions o;
+  o.hierarchy = std::make_shared<const dg::Hierarchy>(dg::buildHierarchy(*g));
+  o.foldedBoxes = 60;
+  fwui::GraphView v;
+  v.resize(500, 700);
+  v.show();
+  QSignalSpy finished(&v, &fwui::GraphView::layoutFinished);
+  QSignalSpy failed(&v, &fwui::GraphView::layoutFailed);
+  v.setGraph(g, std::nullopt, o);
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  auto* s = v.graphScene();
+  // The lowest folded group that is on screen, and where everything above it is on screen.
+  const QRectF visible = v.mapToScene(v.viewport()->rect()).boundingRect();
+  fwui::GraphNodeItem* group = nullptr;
+  for (auto* item : s->nodeItems())
+    if (item && item->kind() == dg::BoxKind::Scope && visible.contains(item->sceneBoundingRect()) &&
+        (!group || item->pos().y() > group->pos().y()))
+      group = item;
+  ASSERT_NE(group, nullptr);
+  const QString scope = group->scopePath();
+  std::map<QString, QPoint> above;
+  for (auto* item : s->nodeItems())
+    if (item && item != group && item->sceneBoundingRect().bottom() < group->sceneBoundingRect().top() &&
+        visible.contains(item->sceneBoundingRect()))
+      above[QString::fromStdString(s->diagram().boxes[item->box()].id)] = v.mapFromScene(item->pos());
+  ASSERT_FALSE(above.empty());
+  const QPoint groupTop = v.mapFromScene(QPointF(group->sceneBoundingRect().center().x(), group->sceneBoundingRect().top()));
+  QSignalSpy expanded(&v, &fwui::GraphView::scopeExpanded);
+  finished.clear();
+  v.expandScope(scope);
+  ASSERT_TRUE(laidOut(v, finished, failed));
+  ASSERT_EQ(expanded.count(), 1);
+  EXPECT_TRUE(expanded[0][3].toBool());
+  EXPECT_GT(expanded[0][1].toInt(), 1);
+  // The contents hang where the group was, and the boxes above it (the chain's column) did not move on
+  // screen, even though the picture was small enough to be centred before (a pixel of rounding).
+  QRectF contents;
+  for (auto* item : s->nodeItems())
+    if (item && dg::insideScope(s->diagram().boxes[item->box()], scope.toStdString())) contents |= item->sceneBoundingRect();
+  const QPoint contentsTop = v.mapFromScene(QPointF(contents.center().x(), contents.top()));
+  EXPECT_LE((contentsTop - groupTop).manhattanLength(), 2);
+  size_t checked = 0;
+  for (auto* item : s->nodeItems()) {
+    if (!item) continue;
+    auto it = above.find(QString::fromStdString(s->diagram().boxes[item->box()].id));
+    if (it == above.end()) continue;
+    ++checked;
+    EXPECT_LE((v.mapFromScene(item->pos()) - it->second).manhattanLength(), 2) << it->first.toStdString();
+  }
+  EXPECT_EQ(checked, above.size());
 }
 
 TEST(GraphView, ZoomAndFit) {

@@ -167,13 +167,13 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
     return names;
   }();
   // In place: the group's top centre stays under the same pixel, so the rest stays where it was.
-  std::optional<QPoint> anchorOnScreen;
-  QPointF anchorAfter;
+  std::optional<QPointF> anchorBefore;  // the group's top centre, in the old scene
+  const QRectF visibleBefore = mapToScene(viewport()->rect()).boundingRect();
   if (outcome.inPlace) {
     for (const auto* item : scene_->nodeItems())
       if (item && item->kind() == fw::diagram::BoxKind::Scope && item->scopePath() == outcome.expanded) {
         const QRectF r = item->sceneBoundingRect();
-        anchorOnScreen = mapFromScene(QPointF(r.center().x(), r.top()));
+        anchorBefore = QPointF(r.center().x(), r.top());
       }
   }
   const size_t boxesBefore = scene_->diagram().boxes.size();
@@ -181,15 +181,16 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
   shownDiagram_ = outcome.diagram;
   shownLayout_ = outcome.layout;
   if (!highlighted.isEmpty()) scene_->highlightNodes(highlighted);
-  if (anchorOnScreen) {
+  if (anchorBefore) {
     QRectF area;
     for (auto* item : scene_->nodeItems())
       if (item && fw::diagram::insideScope(scene_->diagram().boxes[item->box()], outcome.expanded.toStdString()))
         area |= item->sceneBoundingRect();
-    anchorAfter = QPointF(area.center().x(), area.top());
-    const QPointF centreNow = mapToScene(viewport()->rect().center());
-    const QPointF anchorNow = mapToScene(*anchorOnScreen);
-    centerOn(anchorAfter + (centreNow - anchorNow));
+    const QPointF shift = QPointF(area.center().x(), area.top()) - *anchorBefore;
+    // The scene keeps room for what was on screen (a small picture was centred with margins), so the
+    // view can stay exactly where it was instead of being clamped to the new picture's edge.
+    scene_->setSceneRect(scene_->sceneRect() | visibleBefore.translated(shift));
+    centerOn(visibleBefore.center() + shift);
     // Opened from off screen (--expand, MainWindow::expandGroup): bring its top into view.
     if (!mapToScene(viewport()->rect()).boundingRect().intersects(area))
       centerOn(QPointF(area.center().x(), area.top() + std::min(area.height(), mapToScene(viewport()->rect()).boundingRect().height()) / 2));
