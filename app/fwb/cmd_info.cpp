@@ -22,7 +22,7 @@ void addInfoCommand(CLI::App& app) {
     fw::ModelInfo info = fw::summarizeModel(*m);
     for (const auto& w : report.warnings) info.warnings.insert(info.warnings.begin(), w);
     // A model that breaks the spec is still summarised; its problems come first.
-    const auto problems = fw::validateModel(*m).problems;
+    const auto problems = fw::validateModel(*m, !report.strictShapesOk).problems;  // inferred strictly at import
     for (auto it = problems.rbegin(); it != problems.rend(); ++it)
       info.warnings.insert(info.warnings.begin(), "problem: " + it->message);
     std::string text = *json ? fw::toJson(info, true).dump(2) + "\n" : fw::toText(info, *nodes);
