@@ -6,7 +6,8 @@
 #   info      fwb info: import, validation, shape inference
 #   fuse      fwb fuse -O2
 #   simulate  fwb simulate -O2 (before and after)
-#   render    fwb render -O2 --after: fuse, groups, folded layout, SVG
+#   render    fwb render -O2 --after: fuse, groups, folded layout, SVG; "groups" = finding the groups
+#             (the hierarchy) inside it
 #   flat dot  the same picture unfolded (--expand all), cut off after FLAT_DOT_TIMEOUT_S (default 60)
 #   gui       fusion-workbench --screenshot under Xvfb, end to end, opening one block group in place
 #             (--expand); "first" = first graph visible after load, "expand" = that group's expansion
@@ -34,7 +35,7 @@ secs() {  # wall seconds of a command (its output goes to $WORK/last.log)
 
 declare -A T
 sizes=(20 200 1200)
-printf '%-7s %8s %8s %8s %9s %8s %10s %8s %8s %8s %6s\n' layers nodes info fuse simulate render "flat dot" gui first expand gap
+printf '%-7s %8s %8s %8s %9s %8s %8s %10s %8s %8s %8s %6s\n' layers nodes info fuse simulate render groups "flat dot" gui first expand gap
 for L in "${sizes[@]}"; do
   base="$WORK/enc$L"
   "$FWB" zoo export bert --layers "$L" --hidden 64 --heads 2 --seq 32 -o "$base.onnx" >/dev/null 2>&1 || { echo "export failed"; exit 1; }
@@ -45,6 +46,7 @@ for L in "${sizes[@]}"; do
   T[$L,fuse]=$(secs "$FWB" fuse -O 2 "$m")
   T[$L,sim]=$(secs "$FWB" simulate -O 2 "$m" --json "$WORK/sim.json")
   T[$L,render]=$(secs "$FWB" render -O 2 "$m" --after "$WORK/a.svg")
+  T[$L,groups]=$(grep -o 'found in [0-9.]* s' "$WORK/last.log" | awk '{print $3}')
   t=$(secs timeout "$FLAT_TIMEOUT" "$FWB" render -O 2 "$m" --after "$WORK/flat.svg" --expand all --max-nodes 100000000)
   [ "$t" = fail ] && t=">$FLAT_TIMEOUT"
   T[$L,flat]=$t
@@ -62,8 +64,8 @@ for L in "${sizes[@]}"; do
     T[$L,gui]="n/a"; T[$L,first]="n/a"; T[$L,expand]="n/a"; T[$L,gap]="n/a"
   fi
   T[$L,nodes]=$nodes
-  printf '%-7s %8s %8s %8s %9s %8s %10s %8s %8s %8s %6s\n' "$L" "$nodes" "${T[$L,info]}" "${T[$L,fuse]}" "${T[$L,sim]}" \
-    "${T[$L,render]}" "${T[$L,flat]}" "${T[$L,gui]}" "${T[$L,first]:-?}" "${T[$L,expand]:-?}" "${T[$L,gap]:-?}"
+  printf '%-7s %8s %8s %8s %9s %8s %8s %10s %8s %8s %8s %6s\n' "$L" "$nodes" "${T[$L,info]}" "${T[$L,fuse]}" "${T[$L,sim]}" \
+    "${T[$L,render]}" "${T[$L,groups]:-?}" "${T[$L,flat]}" "${T[$L,gui]}" "${T[$L,first]:-?}" "${T[$L,expand]:-?}" "${T[$L,gap]:-?}"
 done
 # Growth per 10x nodes: (t_big / t_small)^(1 / log10(nodes_big / nodes_small)).
 growth() {
@@ -72,7 +74,7 @@ growth() {
     printf "%8.1fx", exp(log(b / a) / (log(nb / na) / log(10))) }'
 }
 printf '%-16s' "growth per 10x"
-for c in info fuse sim render flat gui first expand gap; do
+for c in info fuse sim render groups flat gui first expand gap; do
   growth "${T[20,$c]}" "${T[1200,$c]}" "${T[20,nodes]}" "${T[1200,nodes]}"
 done
 printf '\n(measured on %s, %s cores; wall seconds, each column a separate process that loads the model)\n' \

@@ -73,9 +73,10 @@ int runRender(const RenderArgs& a) {
   {
     const auto& h = *an->hierarchy;
     if (h.source == "structure")
-      std::fprintf(stderr, "fwb: groups: %zu by repeated structure (%zu blocks in %zu series)\n", h.groups, h.blocks, h.series);
+      std::fprintf(stderr, "fwb: groups: %zu by repeated structure (%zu blocks in %zu series), found in %.2f s\n", h.groups,
+                   h.blocks, h.series, h.seconds);
     else if (!h.source.empty())
-      std::fprintf(stderr, "fwb: groups: %zu from the node names' scopes\n", h.groups);
+      std::fprintf(stderr, "fwb: groups: %zu from the node names' scopes, found in %.2f s\n", h.groups, h.seconds);
   }
   fw::diagram::DiagramOptions opts;
   opts.collapseDepth = a.collapse;

@@ -1,6 +1,7 @@
 #include "ui/diagram/Hierarchy.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -274,6 +275,7 @@ std::string Hierarchy::scopeOf(const Node& n) const {
 
 Hierarchy buildHierarchy(const Graph& g, const HierarchyOptions& opts) {
   Hierarchy h;
+  const auto start = std::chrono::steady_clock::now();
   auto ordered = g.topoOrder();
   const std::vector<NodeId> order = ordered.ok() ? *ordered : g.liveNodes();
   if (order.size() < 2) return h;
@@ -299,6 +301,7 @@ Hierarchy buildHierarchy(const Graph& g, const HierarchyOptions& opts) {
   }
   h.groups = distinct.size();
   if (h.groups == 0) h.source.clear();
+  h.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return h;
 }
 

@@ -33,6 +33,7 @@ struct Hierarchy {
   size_t groups = 0;   // distinct non-empty scope paths
   size_t series = 0;   // series of repeated blocks found (structure)
   size_t blocks = 0;   // blocks in them
+  double seconds = 0;  // wall time buildHierarchy took
 
   bool empty() const { return scopeByName.empty(); }
   // The scope of a node of the graph the hierarchy was built on, or of a rewritten node through its
