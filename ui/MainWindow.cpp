@@ -593,7 +593,7 @@ void MainWindow::cancelWork() {
 }
 
 QString MainWindow::expandGroup(const QString& path) {
-  QString error;
+  QStringList errors;
   int started = 0;
   for (GraphView* v : {beforeView_, afterView_}) {
     QString e;
@@ -601,10 +601,10 @@ QString MainWindow::expandGroup(const QString& path) {
       ++started;
       ++layoutsPending_;
     } else if (!e.isEmpty()) {
-      error = e;
+      errors << (v == beforeView_ ? tr("before view: %1") : tr("after view: %1")).arg(e);
     }
   }
-  return started ? QString() : error;
+  return started ? QString() : errors.join("; ");
 }
 
 bool MainWindow::isBusy() const {
