@@ -92,7 +92,7 @@ int runRender(const RenderArgs& a) {
     std::set<std::string> tops;
     for (const auto& [node, scope] : an->hierarchy->scopeByName) {
       (void)node;
-      if (scope == e || scope.rfind(e + "/", 0) == 0) known = true;
+      if (fw::diagram::scopeWithin(scope, e)) known = true;
       if (!scope.empty()) tops.insert(scope.substr(0, scope.find('/')));
     }
     std::string examples;

@@ -184,6 +184,11 @@ TEST(DiagramBuilder, ScopeHelpers) {
   EXPECT_EQ(dg::scopePrefix("a/b/c", 2), "a/b");
   EXPECT_EQ(dg::scopePrefix("a/b/c", 5), "a/b/c");
   EXPECT_EQ(dg::scopePrefix("a/b/c", 1), "a");
+  EXPECT_TRUE(dg::scopeWithin("a/b", "a/b"));
+  EXPECT_TRUE(dg::scopeWithin("a/b/c", "a/b"));
+  EXPECT_FALSE(dg::scopeWithin("a/bc", "a/b"));
+  EXPECT_FALSE(dg::scopeWithin("a", "a/b"));
+  EXPECT_FALSE(dg::scopeWithin("a/b", ""));
 }
 
 TEST(DiagramBuilder, AHighDegreeBoxKeepsItsBoxButNotItsEdges) {

@@ -24,6 +24,12 @@ std::string scopeOf(const std::string& nodeName) {
   return p == std::string::npos ? std::string() : nodeName.substr(0, p);
 }
 
+bool scopeWithin(const std::string& scope, const std::string& group) {
+  if (group.empty()) return false;
+  return scope == group ||
+         (scope.size() > group.size() && scope.compare(0, group.size(), group) == 0 && scope[group.size()] == '/');
+}
+
 int scopeDepth(const std::string& scope) {
   if (scope.empty()) return 0;
   return 1 + static_cast<int>(std::count(scope.begin(), scope.end(), '/'));

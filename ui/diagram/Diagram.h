@@ -106,5 +106,7 @@ std::string scopeOf(const std::string& nodeName);
 // First `depth` components of a scope path ("layer1/0/x", 2 -> "layer1/0").
 std::string scopePrefix(const std::string& scope, int depth);
 int scopeDepth(const std::string& scope);
+// True when `scope` is `group` or lies below it ("a/b/c" in "a/b"; not "a/bc"). False for an empty group.
+bool scopeWithin(const std::string& scope, const std::string& group);
 
 }  // namespace fw::diagram

@@ -11,11 +11,7 @@
 
 namespace fw::diagram {
 
-bool insideScope(const DiagramBox& b, const std::string& scope) {
-  if (scope.empty()) return false;
-  return b.scope == scope || (b.scope.size() > scope.size() && b.scope.compare(0, scope.size(), scope) == 0 &&
-                              b.scope[scope.size()] == '/');
-}
+bool insideScope(const DiagramBox& b, const std::string& scope) { return scopeWithin(b.scope, scope); }
 
 namespace {
 

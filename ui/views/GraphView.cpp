@@ -199,7 +199,7 @@ void GraphView::onLayoutDone(quint64 generation, const GraphLayoutOutcome& outco
     // Centre on what the expanded scope now shows, keeping the zoom.
     QRectF area;
     for (auto* item : scene_->nodeItems())
-      if (item && (item->scopePath() == focusScope_ || item->scopePath().startsWith(focusScope_ + "/")))
+      if (item && fw::diagram::scopeWithin(item->scopePath().toStdString(), focusScope_.toStdString()))
         area |= item->sceneBoundingRect();
     if (!area.isNull()) centerOn(area.center());
     focusScope_.clear();
@@ -278,7 +278,7 @@ void GraphView::expandScope(const QString& scope) {
 
 bool GraphView::expandPath(const QString& path, QString* error) {
   if (!graph_ || path.isEmpty()) {
-    if (error) *error = tr("no graph is shown");
+    if (error) *error = graph_ ? tr("no group named (the name is empty)") : tr("no graph is shown");
     return false;
   }
   // Levels above the collapse depth in effect are open already (0: nothing is folded).
@@ -306,7 +306,7 @@ bool GraphView::expandPath(const QString& path, QString* error) {
     for (fw::NodeId n : graph_->liveNodes()) {
       const fw::Node& node = graph_->node(n);
       const std::string s = options_.hierarchy ? options_.hierarchy->scopeOf(node) : fw::diagram::scopeOf(node.name);
-      if (s == want || (s.size() > want.size() && s.compare(0, want.size(), want) == 0 && s[want.size()] == '/')) {
+      if (fw::diagram::scopeWithin(s, want)) {
         exists = true;
         break;
       }
