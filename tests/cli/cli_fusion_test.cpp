@@ -135,6 +135,8 @@ TEST(CliRender, BigGraphsFoldByTheirGroupsAndExpandOnRequest) {
   auto unknown = runFwb("render " + m + " --after " + (dir / "c.dot").string() + " --expand no/such/group");
   EXPECT_EQ(unknown.exitCode, 2);
   EXPECT_NE(unknown.out.find("not a group"), std::string::npos) << unknown.out;
+  // It names the groups there are: the first component of every group path, sorted.
+  EXPECT_NE(unknown.out.find("top-level groups: 'embeddings', 'encoder'"), std::string::npos) << unknown.out;
   auto all = runFwb("render " + m + " --after " + (dir / "c.dot").string() + " --expand all --max-nodes 80");
   EXPECT_EQ(all.exitCode, 2);
   EXPECT_NE(all.out.find("exceed --max-nodes"), std::string::npos) << all.out;

@@ -8,6 +8,12 @@
 
 namespace fwtest {
 
+// The directory this process's QSettings live in.
+inline QString testSettingsDir() {
+  static QTemporaryDir dir;  // removed at exit
+  return dir.path();
+}
+
 inline QApplication& testApp() {
   static int argc = 1;
   static char name[] = "fw_ui_tests";
@@ -17,9 +23,8 @@ inline QApplication& testApp() {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     auto* x = new QApplication(argc, argv);
     QApplication::setOrganizationName("FusionWorkbenchTests");
-    static QTemporaryDir settingsDir;  // removed at exit
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, testSettingsDir());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, testSettingsDir());
     return x;
   }();
   return *a;

@@ -14,12 +14,14 @@
 #include <QTimer>
 #include <QPushButton>
 #include <QTest>
+#include <QStatusBar>
 #include <QTextBrowser>
 #include <QToolButton>
 
 #include "core/io/ModelSource.h"
 #include "core/onnx/OnnxIO.h"
 #include "ui/MainWindow.h"
+#include "ui/diagram/Diagram.h"
 #include "ui/models/NodeTableModel.h"
 #include "ui/models/TimingTableModel.h"
 #include "tests/ui/TestApp.h"
@@ -243,6 +245,21 @@ TEST(MainWindow, OpenDimsAreBoundByDefaultAndByTheUser) {
   QSettings().remove("inputShapes/" + path);
 }
 
+TEST(MainWindow, SaysOnceWhenItsSettingsCannotBeWritten) {
+  fwtest::testApp();
+  fwui::MainWindow w;
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, "/proc/fw-settings-cannot-be-here");
+  w.setOptLevel(1);
+  const QString said = w.statusBar()->currentMessage();
+  w.statusBar()->clearMessage();
+  w.setOptLevel(2);  // not said again
+  const QString again = w.statusBar()->currentMessage();
+  QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, fwtest::testSettingsDir());
+  EXPECT_TRUE(said.contains("Settings are not remembered")) << said.toStdString();
+  EXPECT_TRUE(said.contains("/proc/fw-settings-cannot-be-here")) << said.toStdString();
+  EXPECT_TRUE(again.isEmpty()) << again.toStdString();
+}
+
 TEST(MainWindow, TimingTableSaysWhyWhenNothingCanBeSimulated) {
   fwtest::testApp();
   QTemporaryDir dir;
@@ -402,19 +419,37 @@ TEST(MainWindow, BigGraphOpensAsAnOverviewWithoutBlockingTheEventLoop) {
   EXPECT_LT(worst, 1000) << "the GUI thread blocked for " << worst << " ms";
   // Expanding a group shows its children and keeps the rest folded.
   fwui::GraphView* after = w.afterView();
-  QString scope;
+  QString scope, first;
   for (const auto& b : after->graphScene()->diagram().boxes)
-    if (b.kind == fw::diagram::BoxKind::Scope) scope = QString::fromStdString(b.scope);
+    if (b.kind == fw::diagram::BoxKind::Scope) {
+      scope = QString::fromStdString(b.scope);
+      if (first.isEmpty()) first = scope;
+    }
   ASSERT_FALSE(scope.isEmpty());
+  ASSERT_NE(first, scope);
+  // A nested path whose first level is shown but whose next level does not exist starts nothing.
+  EXPECT_TRUE(w.expandGroup(first + "/no such block").contains("is not a group of this graph"));
+  EXPECT_FALSE(after->isLayoutRunning());
   const size_t folded = after->graphScene()->diagram().boxes.size();
   QSignalSpy laidOut(after, &fwui::GraphView::layoutFinished);
   QSignalSpy expanded(after, &fwui::GraphView::scopeExpanded);
+  // As a user would: zoomed in on the group, the selected kernel (at the top) out of sight.
+  after->setZoom(3.0);
+  for (auto* item : after->graphScene()->nodeItems())
+    if (item && item->kind() == fw::diagram::BoxKind::Scope && item->scopePath() == scope) after->centerOn(item);
   after->expandScope(scope);
   ASSERT_TRUE(waitFor(laidOut));
   EXPECT_GT(after->graphScene()->diagram().boxes.size(), folded);
   ASSERT_EQ(expanded.count(), 1);
   EXPECT_TRUE(expanded[0][3].toBool()) << "the group opened by a full relayout, not in place";
   std::fprintf(stderr, "[big graph] expanding %s took %.2f s\n", qPrintable(scope), expanded[0][2].toDouble());
+  // The view stays on what was opened (the selected kernel, far above, does not pull it back).
+  QRectF contents;
+  for (auto* item : after->graphScene()->nodeItems())
+    if (item && fw::diagram::scopeWithin(item->scopePath().toStdString(), scope.toStdString()))
+      contents |= item->sceneBoundingRect();
+  ASSERT_FALSE(contents.isNull());
+  EXPECT_TRUE(after->mapToScene(after->viewport()->rect()).boundingRect().intersects(contents));
   // By path, in both views: already open is no error, a name the views do not show is one.
   EXPECT_TRUE(w.expandGroup(scope).isEmpty());
   EXPECT_TRUE(w.expandGroup("no such group").contains("not a folded group"));
