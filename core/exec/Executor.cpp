@@ -32,7 +32,7 @@ const std::unordered_map<std::string, KernelFn>& registry() {
   static const std::unordered_map<std::string, KernelFn> table = [] {
     std::unordered_map<std::string, KernelFn> t;
     for (auto* part : {&elementwiseOps, &nnOps, &tensorOps, &reduceOps, &rnnOps, &controlOps, &resizeOps, &poolOps,
-                       &quantOps})
+                       &quantOps, &mathOps, &indexOps, &lossOps, &randomOps, &signalOps, &stringOps, &sequenceOps})
       for (const auto& e : (*part)()) t.emplace(e.opType, e.fn);
     return t;
   }();

@@ -159,6 +159,13 @@ std::vector<OpEntry> controlOps();
 std::vector<OpEntry> resizeOps();
 std::vector<OpEntry> poolOps();
 std::vector<OpEntry> quantOps();
+std::vector<OpEntry> mathOps();
+std::vector<OpEntry> indexOps();
+std::vector<OpEntry> lossOps();
+std::vector<OpEntry> randomOps();
+std::vector<OpEntry> signalOps();
+std::vector<OpEntry> stringOps();
+std::vector<OpEntry> sequenceOps();
 
 KernelFn findKernel(const std::string& opType);
 
