@@ -283,7 +283,7 @@ class Interpreter {
       if (k >= outs.size() || !outs[k].defined())
         return Error::badInput("node '" + node.name + "' (" + node.opType + "): output " + std::to_string(k) +
                                " ('" + g.value(o).name + "') is not supported by the reference executor");
-      if (top && opts_.keepIntermediates) intermediates[g.value(o).name] = outs[k].toTensor();
+      if (top && opts_.keepIntermediates && outs[k].isTensor()) intermediates[g.value(o).name] = outs[k].toTensor();
       if (opts_.trace && opts_.trace->recordShapes && scope.traced) recordShape(scope.path, g.value(o).name, outs[k].dims, outs[k].dtype);
       if (relu && k == 0) {
         // The producer's own output is read by the Relu only, which is done: both names hold the
@@ -344,7 +344,32 @@ void traceControlFlow(OpContext& ctx, int branch, int64_t trips) {
 
 namespace {
 
-Result<RunResult> runImpl(const Model& model, const std::vector<exec::RtTensor>& inputs, const ExecOptions& opts) {
+RunValue toRunValue(const exec::RtTensor& t) {
+  RunValue v;
+  if (t.isTensor()) return RunValue::of(t.toTensor());
+  v.kind = t.isSequence() ? RunValue::Kind::Sequence : RunValue::Kind::None;
+  v.elemType = t.dtype;
+  for (const auto& e : t.items()) v.items.push_back(e.toTensor());
+  return v;
+}
+
+exec::RtTensor fromRunValue(const RunValue& v) {
+  switch (v.kind) {
+    case RunValue::Kind::Tensor:
+      return v.tensor.dtype() == DType::Undefined ? exec::RtTensor() : exec::RtTensor::fromTensor(v.tensor);
+    case RunValue::Kind::None: return exec::RtTensor::none(v.elemType);
+    case RunValue::Kind::Sequence: {
+      std::vector<exec::RtTensor> items;
+      for (const auto& t : v.items) items.push_back(exec::RtTensor::fromTensor(t));
+      return exec::RtTensor::sequence(v.elemType, std::move(items));
+    }
+  }
+  return {};
+}
+
+// `values`: when set, the outputs go there (sequences and optionals kept) instead of RunResult::outputs.
+Result<RunResult> runImpl(const Model& model, const std::vector<exec::RtTensor>& inputs, const ExecOptions& opts,
+                          std::vector<RunValue>* values = nullptr) {
   if (!model.graph) return Error::badInput("model has no graph");
   exec::ThreadBudget budget(opts.threads);  // for this thread's kernels; other callers keep theirs
   // Memory planning (MemoryPlan.h): the first run on these input shapes records, later ones follow
@@ -363,7 +388,16 @@ Result<RunResult> runImpl(const Model& model, const std::vector<exec::RtTensor>&
     exec::LimitScope limits(interp.limits());
     auto r = interp.run(*model.graph, inputs, nullptr, nullptr, true);
     if (!r.ok()) return r.error();  // the plan (if any) is dropped: the next run records anew
-    for (const auto& t : *r) out.outputs.push_back(t.toTensor());
+    for (const auto& t : *r) {
+      if (values) {
+        values->push_back(toRunValue(t));
+      } else if (!t.isTensor()) {
+        return Error::badInput("a graph output is a " + std::string(t.isSequence() ? "sequence" : "empty optional") +
+                               ", not a tensor (run it with runGraphValues)");
+      } else {
+        out.outputs.push_back(t.toTensor());
+      }
+    }
   }
   out.intermediates = std::move(interp.intermediates);
   if (pool && pool->outstanding() == 0) {
@@ -403,6 +437,21 @@ Result<std::vector<Tensor>> runGraph(const Model& model, const std::vector<Tenso
   auto r = runImpl(model, rt, opts);
   if (!r.ok()) return r.error();
   return std::move(r->outputs);
+}
+
+Result<std::vector<RunValue>> runGraphValues(const Model& model, const std::vector<RunValue>& inputs,
+                                             const ExecOptions& opts) {
+  if (!model.graph) return Error::badInput("model has no graph");
+  const auto& gin = model.graph->inputs();
+  if (inputs.size() != gin.size())
+    return Error::badInput("model expects " + std::to_string(gin.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
+  std::vector<exec::RtTensor> rt;
+  for (const auto& v : inputs) rt.push_back(fromRunValue(v));
+  std::vector<RunValue> out;
+  auto r = runImpl(model, rt, opts, &out);
+  if (!r.ok()) return r.error();
+  return out;
 }
 
 Result<RunResult> runGraphNamed(const Model& model, const std::map<std::string, Tensor>& inputs,

@@ -88,6 +88,24 @@ struct RunResult {
 // Inputs in graph input order (runtime inputs only; initializers are the model's own).
 Result<std::vector<Tensor>> runGraph(const Model& model, const std::vector<Tensor>& inputs,
                                      const ExecOptions& opts = {});
+// A graph input or output that need not be a tensor: a sequence of tensors (ONNX SequenceProto) or an
+// optional without a value (OptionalProto with no element). An optional holding a tensor or a
+// sequence is given and returned as that tensor or sequence.
+struct RunValue {
+  enum class Kind { Tensor, Sequence, None };
+  Kind kind = Kind::Tensor;
+  Tensor tensor;                      // Kind::Tensor
+  std::vector<Tensor> items;          // Kind::Sequence
+  DType elemType = DType::Undefined;  // Kind::Sequence / None: the element type, when known
+  static RunValue of(Tensor t) {
+    RunValue v;
+    v.tensor = std::move(t);
+    return v;
+  }
+};
+// runGraph for graphs whose inputs or outputs are sequences or optionals.
+Result<std::vector<RunValue>> runGraphValues(const Model& model, const std::vector<RunValue>& inputs,
+                                             const ExecOptions& opts = {});
 // Inputs by name; graph inputs that are also initializers may be omitted (their default is used).
 Result<RunResult> runGraphNamed(const Model& model, const std::map<std::string, Tensor>& inputs,
                                 const ExecOptions& opts = {});

@@ -199,7 +199,28 @@ Tensor packInts(DType dt, const std::vector<int64_t>& dims, const int64_t* src, 
 }
 }  // namespace
 
+RtTensor RtTensor::sequence(DType elem, std::vector<RtTensor> items) {
+  RtTensor r;
+  r.kind = Kind::Sequence;
+  r.dtype = elem;
+  r.items_ = std::make_shared<const std::vector<RtTensor>>(std::move(items));
+  return r;
+}
+
+RtTensor RtTensor::none(DType elem) {
+  RtTensor r;
+  r.kind = Kind::None;
+  r.dtype = elem;
+  return r;
+}
+
+const std::vector<RtTensor>& RtTensor::items() const {
+  static const std::vector<RtTensor> empty;
+  return items_ ? *items_ : empty;
+}
+
 Tensor RtTensor::toTensor() const {
+  if (kind != Kind::Tensor) return Tensor();
   const int64_t n = numel();
   switch (dtype) {
     case DType::Float32: {

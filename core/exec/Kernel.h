@@ -5,6 +5,11 @@
 // Storage classes: every floating type (float16, bfloat16, float32, float64) is computed in float32,
 // every integer type in int64, bool as uint8, strings as std::string. `dtype` keeps the logical ONNX
 // type so results convert back exactly where the type allows (float64 keeps float32 precision).
+//
+// A value is a tensor, a sequence of values (SequenceConstruct, SplitToSequence, Loop scan outputs of
+// opset 13+), or an empty optional (Optional without input). An optional that holds something is the
+// thing itself: OptionalHasElement is true for any tensor or sequence. `dtype` of a sequence or an
+// empty optional is its element type (Undefined when not known).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -26,8 +31,10 @@ int64_t numelOf(const std::vector<int64_t>& dims);
 
 class RtTensor {
  public:
+  enum class Kind : uint8_t { Tensor, Sequence, None };
   DType dtype = DType::Undefined;
   std::vector<int64_t> dims;
+  Kind kind = Kind::Tensor;
 
   RtTensor() = default;
   // Uninitialised storage for numel(dims) elements of dtype's storage class.
@@ -37,9 +44,16 @@ class RtTensor {
   static RtTensor scalarF(float v);
   static RtTensor scalarI(int64_t v);
   static RtTensor vecI(const std::vector<int64_t>& v);
-  Tensor toTensor() const;  // converts back to the logical dtype
+  Tensor toTensor() const;  // converts back to the logical dtype (an empty Tensor for a sequence or none)
+  static RtTensor sequence(DType elem, std::vector<RtTensor> items);
+  static RtTensor none(DType elem);  // an optional without a value
 
-  bool defined() const { return dtype != DType::Undefined; }
+  bool defined() const { return dtype != DType::Undefined || kind != Kind::Tensor; }
+  bool isTensor() const { return kind == Kind::Tensor; }
+  bool isSequence() const { return kind == Kind::Sequence; }
+  bool isNone() const { return kind == Kind::None; }
+  // The elements of a sequence (empty for anything else).
+  const std::vector<RtTensor>& items() const;
   Store store() const { return storeOf(dtype); }
   int64_t numel() const { return numelOf(dims); }
   size_t rank() const { return dims.size(); }
@@ -79,6 +93,7 @@ class RtTensor {
  private:
   std::shared_ptr<const void> hold_;
   void* data_ = nullptr;
+  std::shared_ptr<const std::vector<RtTensor>> items_;  // Kind::Sequence
 };
 
 class Interpreter;

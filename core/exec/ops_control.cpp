@@ -1,4 +1,4 @@
-// Control flow: If, Loop, Scan (opset 9+). Bodies run through the interpreter with the caller's
+// Control flow: If, Loop, Scan (opset 8's batched form and 9+). Bodies run through the interpreter with the caller's
 // scope, so they can read values of the enclosing graphs by name.
 #include <algorithm>
 #include <cstring>
@@ -113,8 +113,81 @@ Status opLoop(OpContext& c) {
   return {};
 }
 
+// Scan of opsets 8: every state and scan input has a batch axis 0 (scan inputs are [batch, time, ...]),
+// the optional first input gives each batch entry's sequence length (default: all steps). Each batch
+// entry runs on its own; scan outputs are zero past an entry's length.
+Status opScan8(OpContext& c) {
+  GraphPtr body = c.attrs.getGraph("body");
+  if (!body) return c.fail("missing body");
+  const int64_t M = c.attrInt("num_scan_inputs", 0);
+  const int64_t N = static_cast<int64_t>(c.numIn()) - 1 - M;
+  const int64_t K = static_cast<int64_t>(c.out.size()) - N;
+  if (M <= 0 || N < 0 || K < 0) return c.fail("attribute 'num_scan_inputs' does not fit the node's inputs");
+  auto dirs = c.attrInts("directions");
+  dirs.resize(static_cast<size_t>(M), 0);
+  int64_t B = -1, T = -1;
+  for (int64_t k = 0; k < N + M; ++k) {
+    if (!c.has(static_cast<size_t>(1 + k))) return c.fail("input " + std::to_string(1 + k) + " is missing");
+    const RtTensor& x = c.input(static_cast<size_t>(1 + k));
+    if (x.rank() < (k < N ? 1u : 2u)) return c.fail("input " + std::to_string(1 + k) + " lacks the batch (and time) axes");
+    if (B >= 0 && x.dims[0] != B) return c.fail("inputs differ in batch size");
+    B = x.dims[0];
+    if (k >= N) {
+      if (T >= 0 && x.dims[1] != T) return c.fail("scan inputs differ in sequence length");
+      T = x.dims[1];
+    }
+  }
+  std::vector<int64_t> lens(static_cast<size_t>(B), T);
+  if (c.has(0)) {
+    const auto l = c.input(0).toInts();
+    if (static_cast<int64_t>(l.size()) != B) return c.fail("sequence_lens has " + std::to_string(l.size()) + " entries for a batch of " + std::to_string(B));
+    for (int64_t b = 0; b < B; ++b) {
+      if (l[static_cast<size_t>(b)] < 0 || l[static_cast<size_t>(b)] > T)
+        return c.fail("sequence_lens[" + std::to_string(b) + "] = " + std::to_string(l[static_cast<size_t>(b)]) + " is outside [0, " + std::to_string(T) + "]");
+      lens[static_cast<size_t>(b)] = l[static_cast<size_t>(b)];
+    }
+  }
+  std::vector<std::vector<RtTensor>> finals(static_cast<size_t>(N)), scanned(static_cast<size_t>(K));
+  int64_t trips = 0;
+  for (int64_t b = 0; b < B; ++b) {
+    std::vector<RtTensor> state, seqs;
+    for (int64_t k = 0; k < N; ++k) state.push_back(sliceAxis(c.input(static_cast<size_t>(1 + k)), 0, b));
+    for (int64_t m = 0; m < M; ++m) seqs.push_back(sliceAxis(c.input(static_cast<size_t>(1 + N + m)), 0, b));
+    std::vector<std::vector<RtTensor>> steps(static_cast<size_t>(K));
+    const int64_t len = lens[static_cast<size_t>(b)];
+    for (int64_t t = 0; t < len; ++t) {
+      std::vector<RtTensor> args = state;
+      for (int64_t m = 0; m < M; ++m) args.push_back(sliceAxis(seqs[static_cast<size_t>(m)], 0, dirs[static_cast<size_t>(m)] ? len - 1 - t : t));
+      auto r = runSubgraph(c, *body, args, "body");
+      if (!r.ok()) return r.error().context("node '" + c.node.name + "' (Scan batch " + std::to_string(b) + " step " + std::to_string(t) + ")");
+      if (static_cast<int64_t>(r->size()) != N + K) return c.fail("body returns an unexpected number of outputs");
+      for (int64_t k = 0; k < N; ++k) state[static_cast<size_t>(k)] = (*r)[static_cast<size_t>(k)];
+      for (int64_t k = 0; k < K; ++k) steps[static_cast<size_t>(k)].push_back((*r)[static_cast<size_t>(N + k)]);
+      ++trips;
+    }
+    for (int64_t k = 0; k < N; ++k) finals[static_cast<size_t>(k)].push_back(state[static_cast<size_t>(k)]);
+    for (int64_t k = 0; k < K; ++k) {
+      auto& st = steps[static_cast<size_t>(k)];
+      if (st.empty()) return c.fail("batch entry " + std::to_string(b) + " has no steps: its scan output has no shape");
+      while (static_cast<int64_t>(st.size()) < T) st.push_back(RtTensor::zeros(st[0].dtype, st[0].dims));
+      scanned[static_cast<size_t>(k)].push_back(stackAxis(st, 0, st[0]));
+    }
+  }
+  traceControlFlow(c, -1, trips);
+  for (int64_t k = 0; k < N; ++k) {
+    const auto& f = finals[static_cast<size_t>(k)];
+    c.out[static_cast<size_t>(k)] = f.empty() ? RtTensor::alloc(c.input(static_cast<size_t>(1 + k)).dtype, c.input(static_cast<size_t>(1 + k)).dims) : stackAxis(f, 0, f[0]);
+  }
+  for (int64_t k = 0; k < K; ++k) {
+    const auto& s = scanned[static_cast<size_t>(k)];
+    if (s.empty()) return c.fail("an empty batch has no scan output shape");
+    c.out[static_cast<size_t>(N + k)] = stackAxis(s, 0, s[0]);
+  }
+  return {};
+}
+
 Status opScan(OpContext& c) {
-  if (c.opset < 9) return c.fail("Scan before opset 9 (batched, with sequence_lens) is not supported");
+  if (c.opset < 9) return opScan8(c);
   GraphPtr body = c.attrs.getGraph("body");
   if (!body) return c.fail("missing body");
   const int64_t M = c.attrInt("num_scan_inputs", 0);

@@ -77,8 +77,7 @@ std::string oneLine(std::string s) {
 }
 
 // Empty string when equal within tolerance, else the reason.
-std::string compare(const fw::Tensor& want, const fw::Tensor& got, size_t k) {
-  const std::string out = "output " + std::to_string(k) + ": ";
+std::string compare(const fw::Tensor& want, const fw::Tensor& got, const std::string& out) {
   if (want.dims() != got.dims()) {
     std::ostringstream os;
     os << out << "shape differs: expected [";
@@ -110,13 +109,47 @@ std::string compare(const fw::Tensor& want, const fw::Tensor& got, size_t k) {
   return {};
 }
 
+const char* kindName(fw::RunValue::Kind k) {
+  switch (k) {
+    case fw::RunValue::Kind::Tensor: return "a tensor";
+    case fw::RunValue::Kind::Sequence: return "a sequence";
+    case fw::RunValue::Kind::None: return "an empty optional";
+  }
+  return "?";
+}
+
+std::string compareValue(const fw::RunValue& want, const fw::RunValue& got, size_t k) {
+  const std::string out = "output " + std::to_string(k) + ": ";
+  if (want.kind != got.kind) return out + "expected " + kindName(want.kind) + ", got " + kindName(got.kind);
+  if (want.kind == fw::RunValue::Kind::Tensor) return compare(want.tensor, got.tensor, out);
+  if (want.items.size() != got.items.size())
+    return out + "sequence length differs: expected " + std::to_string(want.items.size()) + ", got " +
+           std::to_string(got.items.size());
+  for (size_t i = 0; i < want.items.size(); ++i) {
+    std::string why = compare(want.items[i], got.items[i], out + "element " + std::to_string(i) + ": ");
+    if (!why.empty()) return why;
+  }
+  return {};
+}
+
 // numpy has no bfloat16: the generated data stores bfloat16 tensors as uint16 bit patterns.
 fw::Tensor retypeBits(const fw::Tensor& t, fw::DType to) {
   std::vector<uint8_t> bytes(t.rawData(), t.rawData() + t.byteSize());
   return fw::Tensor(to, t.dims(), std::move(bytes));
 }
 
+fw::PbKind kindOf(const onnx::TypeProto& tp) {
+  if (tp.has_sequence_type()) return fw::PbKind::Sequence;
+  if (tp.has_optional_type()) return fw::PbKind::Optional;
+  return fw::PbKind::Tensor;
+}
+
 std::string runCase(const fs::path& dir) {
+  onnx::ModelProto mp;
+  {
+    auto bytes = fw::readFileBytes((dir / "model.onnx").string());
+    if (!bytes.ok() || !mp.ParseFromString(*bytes)) return "model.onnx cannot be parsed";
+  }
   fw::ImportOptions io;
   auto model = fw::loadOnnxFile((dir / "model.onnx").string(), io);
   if (!model.ok()) return "import failed: " + model.error().message;
@@ -125,30 +158,41 @@ std::string runCase(const fs::path& dir) {
     if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
   std::sort(sets.begin(), sets.end());
   if (sets.empty()) return "no test data sets";
+  // Graph inputs that are initializers are not fed: the data sets give the runtime inputs in order.
+  std::set<std::string> inits;
+  for (const auto& t : mp.graph().initializer()) inits.insert(t.name());
+  std::vector<fw::PbKind> inKinds, outKinds;
+  for (const auto& vi : mp.graph().input())
+    if (!inits.count(vi.name())) inKinds.push_back(kindOf(vi.type()));
+  for (const auto& vi : mp.graph().output()) outKinds.push_back(kindOf(vi.type()));
   for (const auto& ds : sets) {
-    std::vector<fw::Tensor> inputs, expected;
-    for (const auto& p : numbered(ds, "input_")) {
-      auto t = fw::readTensorPb(p.string());
-      if (!t.ok()) return "input " + p.filename().string() + " is not a tensor (sequence/optional values are not supported)";
-      inputs.push_back(std::move(t).value());
+    std::vector<fw::RunValue> inputs, expected;
+    const auto inFiles = numbered(ds, "input_"), outFiles = numbered(ds, "output_");
+    for (size_t k = 0; k < inFiles.size(); ++k) {
+      auto v = fw::readValuePb(inFiles[k].string(), k < inKinds.size() ? inKinds[k] : fw::PbKind::Tensor);
+      if (!v.ok()) return "input " + inFiles[k].filename().string() + ": " + v.error().message;
+      inputs.push_back(std::move(v).value());
     }
-    for (const auto& p : numbered(ds, "output_")) {
-      auto t = fw::readTensorPb(p.string());
-      if (!t.ok()) return "output " + p.filename().string() + " is not a tensor (sequence/optional values are not supported)";
-      expected.push_back(std::move(t).value());
+    for (size_t k = 0; k < outFiles.size(); ++k) {
+      auto v = fw::readValuePb(outFiles[k].string(), k < outKinds.size() ? outKinds[k] : fw::PbKind::Tensor);
+      if (!v.ok()) return "output " + outFiles[k].filename().string() + ": " + v.error().message;
+      expected.push_back(std::move(v).value());
     }
     const auto& gin = model->graph->inputs();
     for (size_t k = 0; k < inputs.size() && k < gin.size(); ++k)
-      if (inputs[k].dtype() == fw::DType::UInt16 && model->graph->value(gin[k]).dtype == fw::DType::BFloat16)
-        inputs[k] = retypeBits(inputs[k], fw::DType::BFloat16);
-    auto got = fw::runGraph(*model, inputs);
+      if (inputs[k].kind == fw::RunValue::Kind::Tensor && inputs[k].tensor.dtype() == fw::DType::UInt16 &&
+          model->graph->value(gin[k]).dtype == fw::DType::BFloat16)
+        inputs[k].tensor = retypeBits(inputs[k].tensor, fw::DType::BFloat16);
+    auto got = fw::runGraphValues(*model, inputs);
     if (!got.ok()) return "run failed: " + got.error().message;
     if (got->size() != expected.size())
       return "expected " + std::to_string(expected.size()) + " outputs, got " + std::to_string(got->size());
     for (size_t k = 0; k < expected.size(); ++k) {
-      if (expected[k].dtype() == fw::DType::UInt16 && (*got)[k].dtype() == fw::DType::BFloat16)
-        (*got)[k] = retypeBits((*got)[k], fw::DType::UInt16);
-      std::string why = compare(expected[k], (*got)[k], k);
+      auto& g = (*got)[k];
+      if (expected[k].kind == fw::RunValue::Kind::Tensor && g.kind == fw::RunValue::Kind::Tensor &&
+          expected[k].tensor.dtype() == fw::DType::UInt16 && g.tensor.dtype() == fw::DType::BFloat16)
+        g.tensor = retypeBits(g.tensor, fw::DType::UInt16);
+      std::string why = compareValue(expected[k], g, k);
       if (!why.empty()) return ds.filename().string() + ": " + why;
     }
   }
