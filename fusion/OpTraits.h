@@ -1,17 +1,19 @@
 #pragma once
-// The op-pattern table that drives generic grouping, after TVM's op kinds: elementwise and broadcast
-// ops chain freely; injective ops (pure data movement) may be absorbed into a neighbour; reductions
-// fuse with the elementwise ops around them; cube ops (Conv/MatMul/Gemm) take elementwise epilogues;
-// opaque ops and control flow stand alone.
+// The op pattern kinds that drive generic grouping, read from the one op table (core/ir/OpInfo.h),
+// after TVM's op kinds: elementwise and broadcast ops chain freely; injective ops (pure data
+// movement) may be absorbed into a neighbour; reductions fuse with the elementwise ops around them;
+// cube ops take elementwise epilogues; opaque ops and control flow stand alone. An op of another
+// domain than ai.onnx is opaque.
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "core/ir/Graph.h"
+#include "core/ir/OpInfo.h"
 
 namespace fw::fusion {
 
-enum class OpKind { ElemWise, Broadcast, Injective, Reduce, Cube, Opaque, ControlFlow };
+using OpKind = OpPattern;
 
 OpKind opKind(std::string_view opType, std::string_view domain = {});
 const char* opKindName(OpKind k);

@@ -88,9 +88,10 @@ Result<Gemm> gemmOf(const Graph& g, NodeId id, const HwProfile& hw) {
     gm.k = roundUp(w[0] / groups, hw.fractalC0);
     gm.a = n.inputs[0];
     gm.b = n.inputs[1];
-  } else if (op == "MatMul" || op == "MatMulInteger" || op == "FusedMatMul") {
+  } else if (op == "MatMul" || op == "MatMulInteger" || op == "FusedMatMul" || op == "QLinearMatMul") {
+    const size_t bi = op == "QLinearMatMul" ? 3 : 1;  // QLinearMatMul: a, a_scale, a_zp, b, ...
     FW_ASSIGN_OR_RETURN(auto a, dimsOf(g, n.inputs[0], id));
-    FW_ASSIGN_OR_RETURN(auto b, dimsOf(g, n.inputs.size() > 1 ? n.inputs[1] : kNoId, id));
+    FW_ASSIGN_OR_RETURN(auto b, dimsOf(g, n.inputs.size() > bi ? n.inputs[bi] : kNoId, id));
     FW_ASSIGN_OR_RETURN(auto o, dimsOf(g, n.outputs[0], id));
     if (a.empty() || b.empty()) return Error::badInput(where(g, id) + ": scalar operand");
     gm.k = a.back();
@@ -98,7 +99,7 @@ Result<Gemm> gemmOf(const Graph& g, NodeId id, const HwProfile& hw) {
     gm.n = b.size() >= 2 ? b.back() : 1;
     gm.batch = std::max<int64_t>(1, prod(o) / std::max<int64_t>(1, gm.m * gm.n));
     gm.a = n.inputs[0];
-    gm.b = n.inputs[1];
+    gm.b = n.inputs[bi];
   } else if (op == "Gemm") {
     FW_ASSIGN_OR_RETURN(auto a, dimsOf(g, n.inputs[0], id));
     FW_ASSIGN_OR_RETURN(auto o, dimsOf(g, n.outputs[0], id));
@@ -115,8 +116,9 @@ Result<Gemm> gemmOf(const Graph& g, NodeId id, const HwProfile& hw) {
     if (x.size() != 3 || w.size() != 3 || r.size() != 3)
       return Error::badInput(where(g, id) + ": X, W, R must be 3-D");
     // Time steps are sequential: each step is one (batch × (I+H))·((I+H) × gates*H) product.
-    gm.steps = x[0] * w[0];
-    gm.m = x[1];
+    const bool batchFirst = n.attrs.intOr("layout", 0) != 0;  // opset 14: X is [batch, seq, I]
+    gm.steps = x[batchFirst ? 1 : 0] * w[0];
+    gm.m = x[batchFirst ? 0 : 1];
     gm.n = w[1];
     gm.k = w[2] + r[2];
   } else {

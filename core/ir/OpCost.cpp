@@ -1,7 +1,9 @@
 #include "core/ir/OpCost.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <cmath>
+
+#include "core/ir/OpInfo.h"
 
 namespace fw {
 namespace {
@@ -60,35 +62,11 @@ double prodFrom(const Shape& s, size_t first) {
   return p;
 }
 
-const std::unordered_map<std::string_view, double>& elementwiseTable() {
-  // Vector operations per element. Transcendentals are one instruction each on a vector unit with
-  // exp/ln/rec/sqrt (Da Vinci has them); composites count their steps.
-  static const std::unordered_map<std::string_view, double> t = {
-      {"Add", 1},         {"Sub", 1},        {"Mul", 1},         {"Div", 1},
-      {"Neg", 1},         {"Abs", 1},        {"Relu", 1},        {"Max", 1},
-      {"Min", 1},         {"Sum", 1},        {"Mean", 2},        {"Equal", 1},
-      {"Less", 1},        {"Greater", 1},    {"LessOrEqual", 1}, {"GreaterOrEqual", 1},
-      {"Not", 1},         {"And", 1},        {"Or", 1},          {"Xor", 1},
-      {"Where", 1},       {"Cast", 1},       {"Floor", 1},       {"Ceil", 1},
-      {"Round", 1},       {"Sign", 1},       {"Exp", 1},         {"Log", 1},
-      {"Sqrt", 1},        {"Reciprocal", 1}, {"Pow", 2},         {"Erf", 1},
-      {"Sin", 1},         {"Cos", 1},        {"Clip", 2},        {"LeakyRelu", 2},
-      {"PRelu", 2},       {"Elu", 3},        {"Selu", 4},        {"Celu", 4},
-      {"Tanh", 1},        {"Sigmoid", 4},    {"HardSigmoid", 3}, {"HardSwish", 4},
-      {"Softplus", 3},    {"Softsign", 3},   {"Mish", 6},        {"Gelu", 8},
-      {"FastGelu", 6},    {"BiasGelu", 9},   {"QuickGelu", 5},   {"ThresholdedRelu", 2},
-      {"IsNaN", 1},       {"IsInf", 1},      {"Mod", 2},         {"BitShift", 1},
-      {"Shrink", 3},      {"Swish", 5},      {"SiLU", 5},
-  };
-  return t;
-}
-
 }  // namespace
 
 double elementwiseOpsPerElement(std::string_view opType) {
-  const auto& t = elementwiseTable();
-  auto it = t.find(opType);
-  return it == t.end() ? 0.0 : it->second;
+  const OpInfo* info = findOpInfo(opType);
+  return info && info->family == CostFamily::Elementwise && info->flops == FlopRule::PerOut ? info->perElem : 0.0;
 }
 
 NodeCost nodeCost(const Graph& g, NodeId id) {
@@ -123,69 +101,85 @@ NodeCost nodeCost(const Graph& g, NodeId id) {
     if (v != kNoId) c.bytesOut += bytesOf(v);
 
   const std::string& op = n.opType;
-  if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv") {
-    const size_t w = op == "QLinearConv" ? 3 : 1;
-    const Shape* ws = x.in(w);
-    const Shape* os = x.out(0);
-    if (ws && os && ws->rank() >= 2 && os->rank() >= 2) {
+  const OpInfo* info = findOpInfo(op);
+  if (!info) return c;
+  switch (info->flops) {
+    case FlopRule::None:
+      break;
+    case FlopRule::PerOut:
+      c.flops = info->perElem * x.numelOut();
+      break;
+    case FlopRule::PerIn:
+      c.flops = info->perElem * x.numelIn();
+      break;
+    case FlopRule::SortIn: {
+      const double ne = x.numelIn();
+      c.flops = info->perElem * ne * std::log2(std::max(2.0, ne));
+      break;
+    }
+    case FlopRule::Det: {
+      const Shape* as = x.in(0);
+      if (as) c.flops = info->perElem * prodFrom(*as, 0) * dimAt(*as, -1);
+      break;
+    }
+    case FlopRule::Conv: {
+      const size_t w = op == "QLinearConv" ? 3 : 1;
+      const Shape* ws = x.in(w);
+      const Shape* os = x.out(0);
       // W: [Cout, Cin/g, k...]; every output element needs Cin/g * prod(k) MACs.
-      c.flops = 2.0 * prodFrom(*os, 0) * prodFrom(*ws, 1);
+      if (ws && os && ws->rank() >= 2 && os->rank() >= 2) c.flops = 2.0 * prodFrom(*os, 0) * prodFrom(*ws, 1);
+      break;
     }
-  } else if (op == "ConvTranspose") {
-    const Shape* xs = x.in(0);
-    const Shape* ws = x.in(1);
-    if (xs && ws && ws->rank() >= 2) {
+    case FlopRule::ConvTranspose: {
+      const Shape* xs = x.in(0);
+      const Shape* ws = x.in(1);
       // W: [Cin, Cout/g, k...]; every input element scatters into Cout/g * prod(k) outputs.
-      c.flops = 2.0 * prodFrom(*xs, 0) * prodFrom(*ws, 1);
+      if (xs && ws && ws->rank() >= 2) c.flops = 2.0 * prodFrom(*xs, 0) * prodFrom(*ws, 1);
+      break;
     }
-  } else if (op == "MatMul" || op == "MatMulInteger" || op == "FusedMatMul") {
-    const Shape* as = x.in(0);
-    const Shape* os = x.out(0);
-    if (as && os) c.flops = 2.0 * prodFrom(*os, 0) * dimAt(*as, -1);
-  } else if (op == "Gemm") {
-    const Shape* as = x.in(0);
-    const Shape* os = x.out(0);
-    if (as && os && as->rank() == 2) {
-      const double k = n.attrs.intOr("transA", 0) ? dimAt(*as, 0) : dimAt(*as, 1);
-      c.flops = 2.0 * prodFrom(*os, 0) * k;
+    case FlopRule::MatMul: {
+      const Shape* as = x.in(0);
+      const Shape* os = x.out(0);
+      if (as && os) c.flops = 2.0 * prodFrom(*os, 0) * dimAt(*as, -1);
+      break;
     }
-  } else if (op == "LSTM" || op == "GRU" || op == "RNN") {
-    const Shape* xs = x.in(0);  // [seq, batch, I]
-    const Shape* ws = x.in(1);  // [dirs, gates*H, I]
-    const Shape* rs = x.in(2);  // [dirs, gates*H, H]
-    if (xs && ws && rs && xs->rank() == 3 && ws->rank() == 3 && rs->rank() == 3) {
-      const double seq = dimAt(*xs, 0), batch = dimAt(*xs, 1);
-      const double dirs = dimAt(*ws, 0), gh = dimAt(*ws, 1), in = dimAt(*ws, 2), h = dimAt(*rs, 2);
-      const double perStepElems = batch * dirs * h;
-      const double gateMath = op == "LSTM" ? 20.0 : op == "GRU" ? 16.0 : 2.0;
-      c.flops = 2.0 * seq * dirs * batch * gh * (in + h) + seq * perStepElems * gateMath;
+    case FlopRule::Gemm: {
+      const Shape* as = x.in(0);
+      const Shape* os = x.out(0);
+      if (as && os && as->rank() == 2) {
+        const double k = n.attrs.intOr("transA", 0) ? dimAt(*as, 0) : dimAt(*as, 1);
+        c.flops = 2.0 * prodFrom(*os, 0) * k;
+      }
+      break;
     }
-  } else if (double k = elementwiseOpsPerElement(op); k > 0) {
-    c.flops = k * x.numelOut();
-  } else if (op == "ReduceMean" || op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin" ||
-             op == "ReduceProd" || op == "ReduceSumSquare" || op == "ReduceL1" || op == "ReduceL2" ||
-             op == "ReduceLogSumExp" || op == "ArgMax" || op == "ArgMin" ||
-             op == "GlobalAveragePool" || op == "GlobalMaxPool") {
-    c.flops = x.numelIn();
-  } else if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
-    double k = 1;
-    if (auto ks = n.attrs.getInts("kernel_shape"))
-      for (int64_t d : *ks) k *= static_cast<double>(d);
-    c.flops = x.numelOut() * k;
-  } else if (op == "Softmax" || op == "LogSoftmax") {
-    c.flops = 5.0 * x.numelOut();
-  } else if (op == "BatchNormalization") {
-    c.flops = 2.0 * x.numelOut();
-  } else if (op == "LayerNormalization" || op == "InstanceNormalization" ||
-             op == "GroupNormalization" || op == "SimplifiedLayerNormalization" ||
-             op == "SkipLayerNormalization" || op == "LpNormalization" ||
-             op == "MeanVarianceNormalization") {
-    c.flops = 7.0 * x.numelOut();
-  } else if (op == "Einsum") {
-    // Unknown contraction size from shapes alone: count one MAC per output element per input
-    // element of the first operand's last dim (exact for matrix products written as einsum).
-    const Shape* as = x.in(0);
-    if (as) c.flops = 2.0 * x.numelOut() * dimAt(*as, -1);
+    case FlopRule::Recurrent: {
+      const Shape* xs = x.in(0);  // [seq, batch, I]
+      const Shape* ws = x.in(1);  // [dirs, gates*H, I]
+      const Shape* rs = x.in(2);  // [dirs, gates*H, H]
+      if (xs && ws && rs && xs->rank() == 3 && ws->rank() == 3 && rs->rank() == 3) {
+        const bool batchFirst = n.attrs.intOr("layout", 0) != 0;
+        const double seq = dimAt(*xs, batchFirst ? 1 : 0), batch = dimAt(*xs, batchFirst ? 0 : 1);
+        const double dirs = dimAt(*ws, 0), gh = dimAt(*ws, 1), in = dimAt(*ws, 2), h = dimAt(*rs, 2);
+        const double perStepElems = batch * dirs * h;
+        const double gateMath = op == "LSTM" ? 20.0 : op == "GRU" ? 16.0 : 2.0;
+        c.flops = 2.0 * seq * dirs * batch * gh * (in + h) + seq * perStepElems * gateMath;
+      }
+      break;
+    }
+    case FlopRule::Pool: {
+      double k = 1;
+      if (auto ks = n.attrs.getInts("kernel_shape"))
+        for (int64_t d : *ks) k *= static_cast<double>(d);
+      c.flops = x.numelOut() * k;
+      break;
+    }
+    case FlopRule::Einsum: {
+      // Unknown contraction size from shapes alone: count one MAC per output element per input
+      // element of the first operand's last dim (exact for matrix products written as einsum).
+      const Shape* as = x.in(0);
+      if (as) c.flops = 2.0 * x.numelOut() * dimAt(*as, -1);
+      break;
+    }
   }
   // Data movement (Transpose, Concat, Gather, Slice, ...) and views (Reshape, ...) do no arithmetic.
   return c;

@@ -12,7 +12,10 @@
 //   elementwise     numel(out) * ops-per-element (1 for Add/Relu…, more for Sigmoid, Gelu…)
 //   reductions      numel(in);  MaxPool/AveragePool numel(out) * prod(kernel)
 //   Softmax         5 * numel;  LayerNorm/InstanceNorm/GroupNorm 7 * numel; BatchNorm 2 * numel
+//   TopK/Unique/NMS, DFT/STFT   k * numel(in) * log2(numel(in));  Det  numel(in) * n
 //   data movement and views: 0
+// Which formula an op takes, and its per-element factor k, is its row in the one op table
+// (core/ir/OpInfo.h).
 #include <string>
 #include <string_view>
 
@@ -34,7 +37,7 @@ struct NodeCost {
 NodeCost nodeCost(const Graph& g, NodeId id);
 
 // Vector operations per output element for an elementwise op type (1 for Add, 4 for Sigmoid, ...);
-// 0 when the op type is not an elementwise op known to the table.
+// 0 when the op type is not an elementwise op of the op table.
 double elementwiseOpsPerElement(std::string_view opType);
 
 }  // namespace fw
