@@ -36,6 +36,9 @@ class ConstantFold final : public RuleBase {
       any = true;
     }
     if (!any) return silent();
+    if (n.opType == "Bernoulli" || n.opType == "Multinomial" || n.opType == "RandomUniformLike" ||
+        n.opType == "RandomNormalLike")
+      return reject("a random generator draws anew on every run");
     if (!isOpSupported(n.opType)) return reject("op " + n.opType + " not supported by the reference executor");
     for (ValueId v : n.outputs) {
       if (v == kNoId) continue;
