@@ -14,6 +14,7 @@
 #include "core/check/Validate.h"
 #include "core/exec/Executor.h"
 #include "core/exec/TensorPb.h"
+#include "core/shape/ShapeResolve.h"
 #include "core/util/FileUtil.h"
 #include <nlohmann/json.hpp>
 
@@ -91,7 +92,23 @@ void addRunCommand(CLI::App& app) {
       if (!r.ok()) return fail(r.error());
       inputs = std::move(r).value();
     } else {
-      auto r = fw::randomInputs(*m, *seed);
+      // Random inputs need static input shapes: symbolic dims are bound by the default rule every
+      // verb uses (core/shape/ShapeResolve.h), with the same stderr line; the model itself runs as given.
+      bool symbolic = false;
+      for (fw::ValueId id : g.inputs()) {
+        const fw::Value& v = g.value(id);
+        if (!v.initializer && v.shape.rankKnown && !v.shape.isStatic()) symbolic = true;
+      }
+      fw::Model bound = *m;
+      if (symbolic) {
+        fw::ResolveOptions ro;
+        ro.traceIfNeeded = false;
+        ro.threads = *threads;
+        auto res = fw::resolveShapes(bound, ro);
+        if (!res.ok()) return fail(res.error().context(m->sourcePath));
+        if (const auto line = res->bindingLine(); !line.empty()) std::fprintf(stderr, "fwb: %s\n", line.c_str());
+      }
+      auto r = fw::randomInputs(bound, *seed);
       if (!r.ok()) return fail(r.error());
       inputs = std::move(r).value();
     }

@@ -52,6 +52,22 @@ TEST(CliShapes, OpenDimsAreBoundByDefaultAndSaidInOneLine) {
   EXPECT_EQ(runFwb("verify " + path + " -O 2").exitCode, 0);
 }
 
+TEST(CliShapes, RunBindsOpenDimsLikeEveryOtherVerb) {
+  const auto path = writeModel("fwb_cli_run_open_dims.onnx", false);
+  auto sim = runFwb("simulate " + path + " -O 1");
+  auto r = runFwb("run " + path);
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  const std::string line = "bound by default batch=1, height=224 (image), width=224 (image)";
+  EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
+  EXPECT_NE(sim.out.find(line), std::string::npos) << sim.out;
+  // The run used the bound shape: Conv stride 2 on 224x224 gives 112x112.
+  EXPECT_NE(r.out.find("[1,8,112,112]"), std::string::npos) << r.out;
+  auto u = runFwb("run " + path + " --input-shape batch=2");
+  ASSERT_EQ(u.exitCode, 0) << u.out;
+  EXPECT_NE(u.out.find("[2,8,112,112]"), std::string::npos) << u.out;
+  EXPECT_EQ(u.out.find("batch=1"), std::string::npos) << u.out;
+}
+
 TEST(CliShapes, AValueNothingCanShapeIsAClearError) {
   const auto path = writeModel("fwb_cli_mystery.onnx", true);
   auto r = runFwb("simulate " + path + " -O 0");
