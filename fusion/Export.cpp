@@ -1,6 +1,7 @@
 #include "fusion/Export.h"
 
 #include "core/onnx/OnnxIO.h"
+#include "fusion/Pipeline.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -131,11 +132,112 @@ Result<Model> exportFused(const FusionResult& r) {
 
 Result<Model> exportedAndReimported(const FusionResult& r, const std::string& label) {
   FW_ASSIGN_OR_RETURN(auto exported, exportFused(r));
+  return reimported(exported, label);
+}
+
+Result<Model> reimported(const Model& exported, const std::string& label) {
   auto bytes = serializeOnnx(exported);
   if (!bytes.ok()) return bytes.error().context("exporting the fused model");
   auto back = parseOnnxBytes(*bytes, label, "");
   if (!back.ok()) return back.error().context("re-importing the fused model");
   return back;
+}
+
+std::vector<std::string> openInputDims(const std::map<std::string, Shape>& declared, const Model& bound) {
+  std::vector<std::string> out;
+  if (!bound.graph) return out;
+  for (ValueId id : bound.graph->inputs()) {
+    const Value& v = bound.graph->value(id);
+    const auto it = declared.find(v.name);
+    if (v.initializer || it == declared.end() || !it->second.rankKnown) continue;
+    for (size_t k = 0; k < it->second.dims.size(); ++k) {
+      const Dim& d = it->second.dims[k];
+      if (d.isStatic()) continue;
+      out.push_back(v.name + "[" + std::to_string(k) + "]" + (d.symbol.empty() ? "" : " " + d.symbol) + "=" +
+                    (k < v.shape.dims.size() ? v.shape.dims[k].str() : "?"));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Every value of `g` (and of the bodies nested in it) loses its shape, initializers aside: a body
+// carries no dim bound for the analysis into the file.
+void clearShapes(Graph& g, const std::vector<char>* keep) {
+  for (size_t k = 0; k < g.values().size(); ++k) {
+    Value& v = g.value(static_cast<ValueId>(k));
+    if ((!keep || !(*keep)[k]) && !v.initializer) v.shape = Shape();
+  }
+  for (const auto& n : g.nodes()) {
+    if (n.dead || n.subgraphs().empty()) continue;
+    Attributes attrs;
+    for (Attribute a : n.attrs.all()) {
+      if (a.kind == AttrKind::Graph && a.g) {
+        auto copy = std::make_shared<Graph>(*a.g);
+        clearShapes(*copy, nullptr);
+        a.g = copy;
+      } else if (a.kind == AttrKind::Graphs) {
+        for (auto& sg : a.graphs) {
+          auto copy = std::make_shared<Graph>(*sg);
+          clearShapes(*copy, nullptr);
+          sg = copy;
+        }
+      }
+      attrs.set(std::move(a));
+    }
+    g.setNodeAttributes(n.id, std::move(attrs));
+  }
+}
+
+// The declared shapes on `exported`'s graph inputs and outputs (matched by name); every other value
+// loses its shape, in nested bodies too.
+Status restoreSignature(Model& exported, const std::map<std::string, Shape>& declared) {
+  Graph& g = exported.mutableGraph();
+  std::vector<char> io(g.values().size(), 0);
+  for (const auto* list : {&g.inputs(), &g.outputs()}) {
+    for (ValueId id : *list) {
+      Value& v = g.value(id);
+      io[static_cast<size_t>(id)] = 1;
+      if (v.initializer) continue;
+      const auto it = declared.find(v.name);
+      if (it == declared.end())
+        return Error::internal("export: graph " + std::string(list == &g.inputs() ? "input" : "output") + " '" + v.name +
+                               "' is not in the original model");
+      v.shape = it->second;
+    }
+  }
+  clearShapes(g, &io);
+  return Status::okStatus();
+}
+
+}  // namespace
+
+Result<Model> exportForDeployment(const std::map<std::string, Shape>& declared, const Model& bound,
+                                  const FusionResult& r, const FusionOptions& opts, bool staticShapes,
+                                  std::string* note) {
+  const auto open = openInputDims(declared, bound);
+  std::string dims;
+  for (const auto& d : open) dims += (dims.empty() ? "" : ", ") + d;
+  auto say = [&](const std::string& s) {
+    if (note) *note = s;
+  };
+  if (open.empty()) {
+    say("");
+    return exportFused(r);
+  }
+  if (staticShapes) {
+    say("static export: input dims fixed at " + dims + " (the file runs only at these shapes)");
+    return exportFused(r);
+  }
+  FusionOptions generic = opts;
+  generic.genericShapes = true;
+  FW_ASSIGN_OR_RETURN(auto rg, fuseModel(bound, generic));
+  FW_ASSIGN_OR_RETURN(auto out, exportFused(rg));
+  FW_TRY_STATUS(restoreSignature(out, declared));
+  say("the export keeps the model's signature: symbolic dims " + dims +
+      " stay open (shape arithmetic is left in the graph; --static-shapes fixes them)");
+  return out;
 }
 
 }  // namespace fw::fusion

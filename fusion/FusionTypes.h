@@ -41,6 +41,9 @@ struct FusionOptions {
   std::vector<UserRule> userRules;
   HwLimits hw;
   int maxKernelNodes = 200;  // MindSpore's composite op size limit
+  // Rewrites stay valid for every binding of the inputs' symbolic dims (the fused export of a model
+  // with open dims, fusion/Export.h): Shape/Size of a computed value are not folded into constants.
+  bool genericShapes = false;
 };
 
 struct Kernel {

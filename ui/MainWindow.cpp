@@ -83,6 +83,7 @@ LoadOutcome loadInBackground(const std::string& spec, int batch) {
   out.loaded->info = std::make_shared<const fw::ModelInfo>(fw::summarizeModel(*m));
   out.loaded->hierarchy = std::make_shared<const fw::diagram::Hierarchy>(fw::diagram::buildHierarchy(*m->graph));
   out.loaded->model = std::move(m).value();
+  out.loaded->declaredShapes = std::move(report.declaredShapes);
   return out;
 }
 

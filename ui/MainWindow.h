@@ -53,6 +53,7 @@ class RulesPanel;
 
 struct LoadedModel {
   fw::Model model;
+  std::map<std::string, fw::Shape> declaredShapes;  // graph I/O shapes as the file declares them
   std::shared_ptr<const fw::ModelInfo> info;  // shared with the node table (60k rows: no copy)
   std::shared_ptr<const fw::diagram::Hierarchy> hierarchy;  // groups, for the first picture
 };

@@ -53,8 +53,15 @@ void MainWindow::exportText(const QString& what) {
     if (path.isEmpty()) return;
     if (QFileInfo(path).canonicalFilePath() == QFileInfo(QString::fromStdString(a.original.sourcePath)).canonicalFilePath())
       return showError(tr("Export failed"), tr("Refusing to overwrite the input model %1").arg(path));
-    auto m = fw::fusion::exportFused(a.fused);
+    // The model's contract is kept: symbolic input dims stay open in the file (fusion/Export.h).
+    std::string note;
+    auto m = fw::fusion::exportForDeployment(current_ ? current_->declaredShapes : std::map<std::string, fw::Shape>{},
+                                             a.original, a.fused, a.fusionOptions, false, &note);
     st = m.ok() ? fw::saveOnnxFile(*m, path.toStdString()) : fw::Status(m.error());
+    if (st.ok() && !note.empty()) {
+      statusBar()->showMessage(tr("Wrote %1; %2").arg(path, QString::fromStdString(note)), 8000);
+      return;
+    }
   } else if (what == "report") {
     path = askPath(this, tr("Export report"), "report.json", tr("JSON (*.json)"));
     if (path.isEmpty()) return;
@@ -64,6 +71,15 @@ void MainWindow::exportText(const QString& what) {
       j["simulation"]["after"] = fw::sim::toJson(a.after);
     }
     j["verification"] = proofJson();
+    // The binding the analysis ran at, beside the shapes the file declares.
+    for (fw::ValueId id : a.original.graph->inputs()) {
+      const fw::Value& v = a.original.graph->value(id);
+      if (v.initializer) continue;
+      j["shapes"]["inputs"][v.name] = v.shape.str();
+      if (current_)
+        if (auto it = current_->declaredShapes.find(v.name); it != current_->declaredShapes.end())
+          j["shapes"]["declared"][v.name] = it->second.str();
+    }
     st = fw::writeFileAtomic(path.toStdString(), j.dump(2) + "\n");
   } else if (!a.simulated) {
     return showError(tr("Export failed"), tr("There is no simulation to export."));

@@ -102,6 +102,26 @@ void printShapeNotes(const PreparedModel& p) {
   for (const auto& w : s.warnings) std::fprintf(stderr, "fwb: warning: %s\n", w.c_str());
 }
 
+nlohmann::json shapesJson(const PreparedModel& p) {
+  nlohmann::json j;
+  j["inputs"] = nlohmann::json::object();
+  for (fw::ValueId id : p.model.graph->inputs()) {
+    const fw::Value& v = p.model.graph->value(id);
+    if (v.initializer) continue;
+    nlohmann::json dims = nlohmann::json::array();
+    for (const auto& d : v.shape.dims) {
+      if (d.isStatic()) dims.push_back(d.value);
+      else dims.push_back(d.str());
+    }
+    j["inputs"][v.name] = dims;
+  }
+  j["bound_by_default"] = nlohmann::json::array();
+  for (const auto& b : p.shapes.defaults)
+    j["bound_by_default"].push_back({{"input", b.input}, {"dim", b.dim}, {"symbol", b.symbol}, {"value", b.value}, {"rule", b.rule}});
+  j["traced_values"] = p.shapes.tracedValues.size();
+  return j;
+}
+
 void addExecLimitArgs(CLI::App* cmd, ExecLimitArgs& a) {
   cmd->add_option("--max-memory", a.maxMemory,
                   "largest tensor the executor may allocate, e.g. 2G (default: half of physical memory; 0 = no limit)");

@@ -2,6 +2,7 @@
 // Shared plumbing for fwb verbs: model arguments, error reporting, exit codes. No logic that the GUI
 // lacks lives here; verbs call library functions and print.
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <string>
@@ -40,6 +41,9 @@ fw::Result<PreparedModel> prepareModelFromArgs(const ModelArgs& a, const std::ve
                                                int threads = 0);
 // Writes the binding line, the values shaped by the traced run and import warnings to stderr.
 void printShapeNotes(const PreparedModel& p);
+// How the inputs were shaped, for JSON reports: {"inputs": {name: [dims]}, "bound_by_default": [
+// {"input", "dim", "symbol", "value", "rule"}], "traced_values": N}.
+nlohmann::json shapesJson(const PreparedModel& p);
 
 // Fusion switches every fusing verb takes (fuse, verify, simulate, render): -O, --enable/--disable
 // (alias --enable-pass/--disable-pass), --exclude-node, --enable/--disable-cluster-ops, --config,

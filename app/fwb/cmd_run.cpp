@@ -101,8 +101,7 @@ void addRunCommand(CLI::App& app) {
       }
       fw::Model bound = *m;
       if (symbolic) {
-        fw::ResolveOptions ro;
-        ro.traceIfNeeded = false;
+        fw::ResolveOptions ro;  // as every verb: a dim the model cannot run at 1 is found by the traced run
         ro.threads = *threads;
         auto res = fw::resolveShapes(bound, ro);
         if (!res.ok()) return fail(res.error().context(m->sourcePath));

@@ -32,6 +32,9 @@ struct ImportReport {
   // Shape inference at import ran in strict mode without an error: validateModel need not run it
   // again on this model as loaded (validateModel(m, !report.strictShapesOk)).
   bool strictShapesOk = false;
+  // Shapes of the graph inputs and outputs as the file declares them, before any --input-shape
+  // binding: the contract a fused export keeps (fusion/Export.h).
+  std::map<std::string, Shape> declaredShapes;
 };
 
 // Reads a .onnx file. External data is resolved inside the model's folder only.

@@ -390,6 +390,9 @@ Result<Model> parseOnnxBytes(const std::string& bytes, const std::string& source
     auto r = importModel(mp, ctx);
     if (!r.ok()) return r.error();
     m = std::move(r).value();
+    for (const auto* list : {&m.graph->inputs(), &m.graph->outputs()})
+      for (ValueId id : *list)
+        if (!m.graph->value(id).initializer) ctx.report->declaredShapes[m.graph->value(id).name] = m.graph->value(id).shape;
   } catch (const std::exception& e) {
     return Error::badInput(sourceName + ": cannot import: " + e.what());
   }

@@ -24,3 +24,11 @@ set_tests_properties(reference_zoo_checker reference_zoo_vs_ort reference_realwo
 set_tests_properties(reference_zoo_vs_ort reference_zoo_fused_vs_ort PROPERTIES FIXTURES_REQUIRED ort)
 set_tests_properties(reference_realworld reference_realworld_fused_vs_ort PROPERTIES FIXTURES_REQUIRED "ort;realworld")
 set_tests_properties(realworld_simulate_no_flags PROPERTIES FIXTURES_REQUIRED realworld)
+
+# The fused export keeps the model's contract: every real-world model with symbolic input dims,
+# fused at -O2, has the original's signature in ORT and equals the original at two bindings.
+add_test(NAME reference_realworld_fused_signature
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/signature_check.py $<TARGET_FILE:fwb> ${CMAKE_BINARY_DIR}/realworld/models
+          ${CMAKE_SOURCE_DIR}/tools/ort ${FW_REF_DIR}/signature)
+set_tests_properties(reference_realworld_fused_signature PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
+  FIXTURES_REQUIRED "ort;realworld")

@@ -37,6 +37,7 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   auto hw = prepareHw(opts);
   if (!hw.ok()) return hw.error();
   a.hw = std::move(hw).value();
+  a.fusionOptions = opts.fusion;
   auto fused = fusion::fuseModel(model, opts.fusion);
   if (!fused.ok()) return fused.error();
   a.fused = std::move(fused).value();

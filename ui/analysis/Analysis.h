@@ -36,6 +36,7 @@ struct AnalysisOptions {
 struct Analysis {
   Model original;
   fusion::FusionResult fused;
+  fusion::FusionOptions fusionOptions;  // what `fused` was made with (the hardware limits included)
   sim::HwProfile hw;
   sim::SimResult before;
   sim::SimResult after;
