@@ -1,8 +1,693 @@
-// Math and bitwise ops beyond the basic elementwise set.
+// Math and bitwise ops beyond the basic elementwise set: trigonometric/hyperbolic functions,
+// ThresholdedRelu, Shrink, IsInf, IsNaN, BitShift, ArgMax/ArgMin, Hardmax, CumSum, Trilu, EyeLike,
+// OneHot, Einsum, Det.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/exec/Broadcast.h"
 #include "core/exec/Kernel.h"
 
 namespace fw::exec {
+namespace {
 
-std::vector<OpEntry> mathOps() { return {}; }
+std::string typeName(const RtTensor& t) { return std::string(dtypeName(t.dtype)); }
+
+// An integer result of logical type `t` from its two's-complement bits (wraps like the ONNX type).
+int64_t wrapInt(DType t, uint64_t v) {
+  switch (t) {
+    case DType::Int8: return static_cast<int8_t>(v);
+    case DType::UInt8: return static_cast<uint8_t>(v);
+    case DType::Int16: return static_cast<int16_t>(v);
+    case DType::UInt16: return static_cast<uint16_t>(v);
+    case DType::Int32: return static_cast<int32_t>(v);
+    case DType::UInt32: return static_cast<uint32_t>(v);
+    default: return static_cast<int64_t>(v);
+  }
+}
+
+// ---- unary -------------------------------------------------------------------------------------
+
+template <class F>
+Status unaryFloat(OpContext& c, F f) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + typeName(x));
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  const float* a = x.f();
+  float* o = y.mf();
+  parallelFor(x.numel(), 8, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) o[i] = f(a[i]);
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+Status opTan(OpContext& c) { return unaryFloat(c, [](float v) { return std::tan(v); }); }
+Status opSinh(OpContext& c) { return unaryFloat(c, [](float v) { return std::sinh(v); }); }
+Status opCosh(OpContext& c) { return unaryFloat(c, [](float v) { return std::cosh(v); }); }
+Status opAsin(OpContext& c) { return unaryFloat(c, [](float v) { return std::asin(v); }); }
+Status opAcos(OpContext& c) { return unaryFloat(c, [](float v) { return std::acos(v); }); }
+Status opAtan(OpContext& c) { return unaryFloat(c, [](float v) { return std::atan(v); }); }
+Status opAsinh(OpContext& c) { return unaryFloat(c, [](float v) { return std::asinh(v); }); }
+Status opAcosh(OpContext& c) { return unaryFloat(c, [](float v) { return std::acosh(v); }); }
+Status opAtanh(OpContext& c) { return unaryFloat(c, [](float v) { return std::atanh(v); }); }
+
+Status opThresholdedRelu(OpContext& c) {
+  const float a = c.attrFloat("alpha", 1.0f);
+  return unaryFloat(c, [a](float v) { return v > a ? v : 0.f; });
+}
+
+// y = x + bias below -lambd, x - bias above lambd, 0 between; defined for every numeric type.
+Status opShrink(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const double lambd = c.attrFloat("lambd", 0.5f), bias = c.attrFloat("bias", 0.0f);
+  auto shrink = [lambd, bias](double v) { return v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0); };
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  const int64_t n = x.numel();
+  if (x.store() == Store::F32) {
+    for (int64_t i = 0; i < n; ++i) y.mf()[i] = static_cast<float>(shrink(x.f()[i]));
+  } else if (x.store() == Store::I64) {
+    const bool u64 = x.dtype == DType::UInt64;
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = u64 ? static_cast<double>(static_cast<uint64_t>(x.i()[i])) : static_cast<double>(x.i()[i]);
+      const double r = std::trunc(shrink(v));
+      const uint64_t bits = r < 0 ? static_cast<uint64_t>(static_cast<int64_t>(r)) : static_cast<uint64_t>(r);
+      y.mi()[i] = wrapInt(x.dtype, bits);
+    }
+  } else {
+    return c.fail("expects a numeric input, got " + typeName(x));
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+template <bool isNan>
+Status opIsSpecial(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + typeName(x));
+  const bool pos = c.attrInt("detect_positive", 1) != 0, neg = c.attrInt("detect_negative", 1) != 0;
+  RtTensor y = RtTensor::alloc(DType::Bool, x.dims);
+  const int64_t n = x.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x.f()[i];
+    if (isNan) y.mb()[i] = std::isnan(v) ? 1 : 0;
+    else y.mb()[i] = std::isinf(v) && ((v > 0 && pos) || (v < 0 && neg)) ? 1 : 0;
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- BitShift ----------------------------------------------------------------------------------
+
+Status opBitShift(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects X and Y");
+  const RtTensor& x = c.input(0);
+  const RtTensor& s = c.input(1);
+  const DType t = x.dtype;
+  if (t != DType::UInt8 && t != DType::UInt16 && t != DType::UInt32 && t != DType::UInt64)
+    return c.fail("expects an unsigned integer X, got " + typeName(x));
+  if (s.dtype != t) return c.fail("X and Y types differ: " + typeName(x) + " and " + typeName(s));
+  const std::string dir = c.attrStr("direction", "");
+  if (dir != "LEFT" && dir != "RIGHT") return c.fail("attribute 'direction' must be LEFT or RIGHT, got '" + dir + "'");
+  const bool left = dir == "LEFT";
+  auto od = broadcastShapes({x.dims, s.dims});
+  if (!od.ok()) return c.fail(od.error().message);
+  const uint64_t width = dtypeSize(t) * 8;
+  const uint64_t mask = width == 64 ? ~uint64_t{0} : ((uint64_t{1} << width) - 1);
+  RtTensor y = RtTensor::alloc(t, *od);
+  binaryLoop(x.i(), x.dims, s.i(), s.dims, y.mi(), *od, [=](int64_t xv, int64_t sv) -> int64_t {
+    const uint64_t v = static_cast<uint64_t>(xv) & mask, sh = static_cast<uint64_t>(sv) & mask;
+    if (sh >= width) return 0;
+    return wrapInt(t, left ? (v << sh) & mask : v >> sh);
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- ArgMax / ArgMin ---------------------------------------------------------------------------
+
+// Splits dims around `axis` into outer * len * inner.
+struct AxisSplit {
+  int64_t outer = 1, len = 1, inner = 1;
+};
+AxisSplit splitAt(const std::vector<int64_t>& dims, int64_t axis) {
+  AxisSplit s;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const int64_t v = dims[d];
+    if (static_cast<int64_t>(d) < axis) s.outer *= v;
+    else if (static_cast<int64_t>(d) == axis) s.len = v;
+    else s.inner *= v;
+  }
+  return s;
+}
+
+// NaN wins (like numpy's argmax/argmin, which return a NaN's position).
+template <bool isMax, class T>
+bool strictlyBetter(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(b)) return false;
+    if (std::isnan(a)) return true;
+  }
+  return isMax ? a > b : a < b;
+}
+
+template <bool isMax, class T>
+void argLoop(const T* x, const AxisSplit& s, bool last, int64_t* out) {
+  parallelFor(s.outer * s.inner, s.len, [&](int64_t b, int64_t e) {
+    for (int64_t oi = b; oi < e; ++oi) {
+      const int64_t o = oi / s.inner, i = oi % s.inner;
+      const T* p = x + o * s.len * s.inner + i;
+      int64_t best = 0;
+      for (int64_t k = 1; k < s.len; ++k) {
+        const T v = p[k * s.inner], bv = p[best * s.inner];
+        if (last ? !strictlyBetter<isMax>(bv, v) : strictlyBetter<isMax>(v, bv)) best = k;
+      }
+      out[oi] = best;
+    }
+  });
+}
+
+template <bool isMax>
+Status opArg(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const int64_t a = c.attrInt("axis", 0);
+  const int64_t axis = normAxis(a, r);
+  if (r == 0 || axis < 0 || axis >= r) return c.fail("attribute 'axis' " + std::to_string(a) + " out of range for rank " + std::to_string(r));
+  if (x.dims[static_cast<size_t>(axis)] == 0) return c.fail("cannot reduce over the empty axis " + std::to_string(a));
+  const bool keep = c.attrInt("keepdims", 1) != 0;
+  const bool last = c.opset >= 12 && c.attrInt("select_last_index", 0) != 0;
+  std::vector<int64_t> od;
+  for (int64_t d = 0; d < r; ++d) {
+    if (d != axis) od.push_back(x.dims[static_cast<size_t>(d)]);
+    else if (keep) od.push_back(1);
+  }
+  const AxisSplit s = splitAt(x.dims, axis);
+  RtTensor y = RtTensor::alloc(DType::Int64, od);
+  if (x.store() == Store::F32) {
+    argLoop<isMax>(x.f(), s, last, y.mi());
+  } else if (x.store() == Store::I64 && x.dtype == DType::UInt64) {
+    argLoop<isMax>(reinterpret_cast<const uint64_t*>(x.i()), s, last, y.mi());
+  } else if (x.store() == Store::I64) {
+    argLoop<isMax>(x.i(), s, last, y.mi());
+  } else if (x.store() == Store::U8) {
+    argLoop<isMax>(x.b(), s, last, y.mi());
+  } else {
+    return c.fail("expects a numeric input, got " + typeName(x));
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- Hardmax -----------------------------------------------------------------------------------
+
+// Opset 13: one-hot of the first maximum along `axis` (default -1). Before: the input is coerced to
+// 2-D [prod(dims[:axis]), prod(dims[axis:])] (default axis 1) and the maximum is taken per row.
+Status opHardmax(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + typeName(x));
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const bool legacy = c.opset < 13;
+  const int64_t a = c.attrInt("axis", legacy ? 1 : -1);
+  const int64_t axis = normAxis(a, r);
+  if (legacy ? (axis < 0 || axis > r) : (r == 0 || axis < 0 || axis >= r))
+    return c.fail("attribute 'axis' " + std::to_string(a) + " out of range for rank " + std::to_string(r));
+  AxisSplit s;
+  if (legacy) {
+    for (int64_t d = 0; d < r; ++d) (d < axis ? s.outer : s.len) *= x.dims[static_cast<size_t>(d)];
+  } else {
+    s = splitAt(x.dims, axis);
+  }
+  RtTensor y = RtTensor::zeros(x.dtype, x.dims);
+  if (s.len > 0) {
+    std::vector<int64_t> idx(static_cast<size_t>(s.outer * s.inner));
+    argLoop<true>(x.f(), s, false, idx.data());
+    for (int64_t oi = 0; oi < s.outer * s.inner; ++oi) {
+      const int64_t o = oi / s.inner, i = oi % s.inner;
+      y.mf()[o * s.len * s.inner + idx[static_cast<size_t>(oi)] * s.inner + i] = 1.f;
+    }
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- CumSum ------------------------------------------------------------------------------------
+
+template <class T, class Acc, class Out>
+void cumLoop(const T* x, const AxisSplit& s, bool exclusive, bool reverse, Out* y, DType t) {
+  parallelFor(s.outer * s.inner, s.len, [&](int64_t b, int64_t e) {
+    for (int64_t oi = b; oi < e; ++oi) {
+      const int64_t o = oi / s.inner, i = oi % s.inner;
+      const int64_t base = o * s.len * s.inner + i;
+      Acc acc{};
+      for (int64_t k0 = 0; k0 < s.len; ++k0) {
+        const int64_t k = reverse ? s.len - 1 - k0 : k0;
+        const int64_t at = base + k * s.inner;
+        const Acc v = static_cast<Acc>(x[at]);
+        if (!exclusive) acc += v;
+        if constexpr (std::is_floating_point_v<Acc>) y[at] = static_cast<Out>(acc);
+        else y[at] = wrapInt(t, acc);
+        if (exclusive) acc += v;
+      }
+    }
+  });
+}
+
+Status opCumSum(OpContext& c) {
+  if (!c.has(0) || !c.has(1)) return c.fail("expects x and axis");
+  const RtTensor& x = c.input(0);
+  const RtTensor& ax = c.input(1);
+  if (ax.store() != Store::I64 || ax.numel() != 1) return c.fail("input 'axis' must be an integer scalar, got " + typeName(ax) + " " + dimsStr(ax.dims));
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const int64_t a = ax.getI(0);
+  const int64_t axis = normAxis(a, r);
+  if (r == 0 || axis < 0 || axis >= r) return c.fail("axis " + std::to_string(a) + " out of range for rank " + std::to_string(r));
+  const bool exclusive = c.attrInt("exclusive", 0) != 0, reverse = c.attrInt("reverse", 0) != 0;
+  const AxisSplit s = splitAt(x.dims, axis);
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  if (x.store() == Store::F32) {
+    cumLoop<float, double>(x.f(), s, exclusive, reverse, y.mf(), x.dtype);
+  } else if (x.store() == Store::I64) {
+    cumLoop<int64_t, uint64_t>(x.i(), s, exclusive, reverse, y.mi(), x.dtype);
+  } else {
+    return c.fail("expects a numeric input, got " + typeName(x));
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- Trilu -------------------------------------------------------------------------------------
+
+template <class T>
+void triluLoop(const T* x, T* y, int64_t mats, int64_t rows, int64_t cols, int64_t k, bool upper) {
+  parallelFor(mats * rows, cols, [&](int64_t b, int64_t e) {
+    for (int64_t mr = b; mr < e; ++mr) {
+      const int64_t i = mr % rows;
+      for (int64_t j = 0; j < cols; ++j) {
+        const bool keep = upper ? j - i >= k : j - i <= k;
+        y[mr * cols + j] = keep ? x[mr * cols + j] : T{};
+      }
+    }
+  });
+}
+
+Status opTrilu(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.rank() < 2) return c.fail("input must have rank >= 2, got " + dimsStr(x.dims));
+  int64_t k = 0;
+  if (c.has(1)) {
+    const RtTensor& kt = c.input(1);
+    if (kt.store() != Store::I64 || kt.numel() != 1) return c.fail("input 'k' must be an int64 scalar");
+    k = kt.getI(0);
+  }
+  const bool upper = c.attrInt("upper", 1) != 0;
+  const int64_t rows = x.dims[x.rank() - 2], cols = x.dims[x.rank() - 1];
+  const int64_t mats = rows * cols == 0 ? 0 : x.numel() / (rows * cols);
+  // Keep k in a range where j - i comparisons cannot overflow.
+  k = std::clamp<int64_t>(k, -rows - 1, cols + 1);
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  switch (x.store()) {
+    case Store::F32: triluLoop(x.f(), y.mf(), mats, rows, cols, k, upper); break;
+    case Store::I64: triluLoop(x.i(), y.mi(), mats, rows, cols, k, upper); break;
+    case Store::U8: triluLoop(x.b(), y.mb(), mats, rows, cols, k, upper); break;
+    case Store::Str: triluLoop(x.s(), y.ms(), mats, rows, cols, k, upper); break;
+    default: return c.fail("unsupported input type " + typeName(x));
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- EyeLike -----------------------------------------------------------------------------------
+
+Status opEyeLike(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.rank() != 2) return c.fail("input must be 2-D, got " + dimsStr(x.dims));
+  DType t = x.dtype;
+  if (auto dt = c.attrs.getInt("dtype")) {
+    auto d = dtypeFromInt(static_cast<int32_t>(*dt));
+    if (!d || storeOf(*d) == Store::None || storeOf(*d) == Store::Str)
+      return c.fail("attribute 'dtype' " + std::to_string(*dt) + " is not a supported numeric type");
+    t = *d;
+  }
+  if (storeOf(t) == Store::None || storeOf(t) == Store::Str) return c.fail("unsupported type " + std::string(dtypeName(t)));
+  const int64_t k = c.attrInt("k", 0);
+  const int64_t rows = x.dims[0], cols = x.dims[1];
+  RtTensor y = RtTensor::zeros(t, x.dims);
+  for (int64_t i = 0; i < rows; ++i) {
+    if (k > cols || k < -rows) break;
+    const int64_t j = i + k;
+    if (j < 0 || j >= cols) continue;
+    const int64_t at = i * cols + j;
+    switch (y.store()) {
+      case Store::F32: y.mf()[at] = 1.f; break;
+      case Store::I64: y.mi()[at] = 1; break;
+      case Store::U8: y.mb()[at] = 1; break;
+      default: break;
+    }
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- OneHot ------------------------------------------------------------------------------------
+
+Status opOneHot(OpContext& c) {
+  if (!c.has(0) || !c.has(1) || !c.has(2)) return c.fail("expects indices, depth and values");
+  const RtTensor& ind = c.input(0);
+  const RtTensor& dep = c.input(1);
+  const RtTensor& val = c.input(2);
+  if (ind.store() != Store::F32 && ind.store() != Store::I64) return c.fail("input 'indices' must be numeric, got " + typeName(ind));
+  if (dep.numel() != 1 || (dep.store() != Store::F32 && dep.store() != Store::I64))
+    return c.fail("input 'depth' must be a numeric scalar, got " + typeName(dep) + " " + dimsStr(dep.dims));
+  if (val.numel() != 2) return c.fail("input 'values' must hold 2 elements [off, on], got " + dimsStr(val.dims));
+  if (val.store() == Store::None) return c.fail("unsupported 'values' type " + typeName(val));
+  const double dd = dep.getD(0);
+  if (!(dd >= 1) || dd > 9.0e15) return c.fail("input 'depth' must be a positive number, got " + std::to_string(dd));
+  const int64_t depth = static_cast<int64_t>(dd);
+  const int64_t r = static_cast<int64_t>(ind.rank());
+  const int64_t a = c.attrInt("axis", -1);
+  const int64_t axis = a < 0 ? a + r + 1 : a;
+  if (axis < 0 || axis > r) return c.fail("attribute 'axis' " + std::to_string(a) + " out of range for output rank " + std::to_string(r + 1));
+  std::vector<int64_t> od = ind.dims;
+  od.insert(od.begin() + axis, depth);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < r; ++d) (d < axis ? outer : inner) *= ind.dims[static_cast<size_t>(d)];
+  RtTensor y = RtTensor::alloc(val.dtype, od);
+  const int64_t n = y.numel();
+  // Fill with "off", then set "on" where the (wrapped) index is in range.
+  auto setAt = [&](int64_t at, int which) {
+    switch (val.store()) {
+      case Store::F32: y.mf()[at] = val.f()[which]; break;
+      case Store::I64: y.mi()[at] = val.i()[which]; break;
+      case Store::U8: y.mb()[at] = val.b()[which]; break;
+      case Store::Str: y.ms()[at] = val.s()[which]; break;
+      default: break;
+    }
+  };
+  for (int64_t k = 0; k < n; ++k) setAt(k, 0);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      const int64_t src = o * inner + i;
+      int64_t v;
+      if (ind.store() == Store::F32) {
+        const double f = ind.f()[src];
+        if (!std::isfinite(f) || f != std::trunc(f) || std::fabs(f) > 9.0e15) continue;
+        v = static_cast<int64_t>(f);
+      } else {
+        v = ind.i()[src];
+        if (ind.dtype == DType::UInt64 && v < 0) continue;
+      }
+      if (v < 0 && v >= -depth) v += depth;
+      if (v < 0 || v >= depth) continue;
+      setAt((o * depth + v) * inner + i, 1);
+    }
+  }
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- Einsum ------------------------------------------------------------------------------------
+
+// Labels: 0..51 for letters, 52+j for the j-th (right-aligned) dim the ellipsis covers.
+constexpr int kEllBase = 52;
+
+int letterLabel(char ch) {
+  if (ch >= 'a' && ch <= 'z') return ch - 'a';
+  if (ch >= 'A' && ch <= 'Z') return 26 + (ch - 'A');
+  return -1;
+}
+
+// One term of the equation: letter labels with the ellipsis position (-1 when absent).
+struct Term {
+  std::vector<int> letters;
+  int ellAt = -1;  // index into letters where the ellipsis sits
+};
+
+Result<Term> parseTerm(OpContext& c, const std::string& s) {
+  Term t;
+  for (size_t p = 0; p < s.size(); ++p) {
+    if (s[p] == '.') {
+      if (t.ellAt >= 0 || s.compare(p, 3, "...") != 0) return c.fail("malformed ellipsis in equation term '" + s + "'");
+      t.ellAt = static_cast<int>(t.letters.size());
+      p += 2;
+      continue;
+    }
+    const int l = letterLabel(s[p]);
+    if (l < 0) return c.fail("invalid character '" + std::string(1, s[p]) + "' in equation term '" + s + "'");
+    t.letters.push_back(l);
+  }
+  return t;
+}
+
+std::vector<std::string> splitOn(const std::string& s, char sep) {
+  std::vector<std::string> parts(1);
+  for (char ch : s) {
+    if (ch == sep) parts.emplace_back();
+    else parts.back() += ch;
+  }
+  return parts;
+}
+
+Status opEinsum(OpContext& c) {
+  std::string eq;
+  for (char ch : c.attrStr("equation", "")) {
+    if (ch != ' ' && ch != '\t' && ch != '\n') eq += ch;
+  }
+  if (eq.empty()) return c.fail("missing attribute 'equation'");
+  const size_t arrow = eq.find("->");
+  const std::string lhs = eq.substr(0, arrow);
+  const bool explicitOut = arrow != std::string::npos;
+  const auto termStrs = splitOn(lhs, ',');
+  const size_t nIn = termStrs.size();
+  if (nIn != c.numIn()) return c.fail("equation '" + eq + "' has " + std::to_string(nIn) + " operands but the node has " + std::to_string(c.numIn()) + " inputs");
+  std::vector<Term> terms;
+  for (size_t k = 0; k < nIn; ++k) {
+    if (!c.has(k)) return c.fail("input " + std::to_string(k) + " is missing");
+    auto t = parseTerm(c, termStrs[k]);
+    if (!t.ok()) return t.error();
+    terms.push_back(std::move(t).value());
+  }
+  const bool isF = c.input(0).store() == Store::F32;
+  for (size_t k = 0; k < nIn; ++k) {
+    const Store st = c.input(k).store();
+    if (st != Store::F32 && st != Store::I64) return c.fail("input " + std::to_string(k) + " is not numeric: " + typeName(c.input(k)));
+    if ((st == Store::F32) != isF) return c.fail("input types differ: " + typeName(c.input(0)) + " and " + typeName(c.input(k)));
+  }
+  // Per input: the label of each axis. Ellipsis dims are right-aligned across inputs.
+  std::vector<std::vector<int>> axisLabels(nIn);
+  int ellRank = 0;
+  for (size_t k = 0; k < nIn; ++k) {
+    const int r = static_cast<int>(c.input(k).rank());
+    const int nl = static_cast<int>(terms[k].letters.size());
+    if (terms[k].ellAt < 0 ? r != nl : r < nl)
+      return c.fail("equation term '" + termStrs[k] + "' does not match input " + std::to_string(k) + " of shape " + dimsStr(c.input(k).dims));
+    if (terms[k].ellAt >= 0) ellRank = std::max(ellRank, r - nl);
+  }
+  if (ellRank > 128 - kEllBase) return c.fail("the ellipsis covers " + std::to_string(ellRank) + " dims, more than 76 supported");
+  std::array<int64_t, 128> size;
+  size.fill(-1);
+  std::array<int, 128> count{};
+  for (size_t k = 0; k < nIn; ++k) {
+    const RtTensor& x = c.input(k);
+    const int r = static_cast<int>(x.rank());
+    const int ne = r - static_cast<int>(terms[k].letters.size());
+    const Term& t = terms[k];
+    for (int li = 0; li <= static_cast<int>(t.letters.size()); ++li) {
+      if (li == t.ellAt)
+        for (int j = 0; j < ne; ++j) axisLabels[k].push_back(kEllBase + (ellRank - ne) + j);
+      if (li < static_cast<int>(t.letters.size())) axisLabels[k].push_back(t.letters[static_cast<size_t>(li)]);
+    }
+    std::array<bool, 128> seen{};
+    for (int p = 0; p < r; ++p) {
+      const int l = axisLabels[k][static_cast<size_t>(p)];
+      const int64_t d = x.dims[static_cast<size_t>(p)];
+      int64_t& sz = size[static_cast<size_t>(l)];
+      if (l >= kEllBase) {
+        if (sz == -1 || sz == 1) sz = d;
+        else if (d != 1 && d != sz) return c.fail("ellipsis dims of the inputs do not broadcast: " + dimsStr(x.dims));
+      } else {
+        if (sz != -1 && sz != d)
+          return c.fail("label '" + std::string(1, l < 26 ? char('a' + l) : char('A' + l - 26)) + "' has sizes " +
+                        std::to_string(sz) + " and " + std::to_string(d));
+        sz = d;
+      }
+      if (!seen[static_cast<size_t>(l)]) ++count[static_cast<size_t>(l)];
+      seen[static_cast<size_t>(l)] = true;
+    }
+  }
+  // Output labels.
+  std::vector<int> outLabels;
+  if (explicitOut) {
+    auto t = parseTerm(c, eq.substr(arrow + 2));
+    if (!t.ok()) return t.error();
+    const Term& ot = t.value();
+    for (size_t li = 0; li <= ot.letters.size(); ++li) {
+      if (static_cast<int>(li) == ot.ellAt)
+        for (int j = 0; j < ellRank; ++j) outLabels.push_back(kEllBase + j);
+      if (li < ot.letters.size()) {
+        const int l = ot.letters[li];
+        if (size[static_cast<size_t>(l)] < 0) return c.fail("output label '" + std::string(1, eq[arrow + 2 + li]) + "' does not appear in the inputs");
+        if (std::find(outLabels.begin(), outLabels.end(), l) != outLabels.end()) return c.fail("output label repeated in '" + eq + "'");
+        outLabels.push_back(l);
+      }
+    }
+  } else {
+    for (int j = 0; j < ellRank; ++j) outLabels.push_back(kEllBase + j);
+    // Letters appearing exactly once, in ASCII order (upper case before lower case).
+    for (int l = 26; l < 52; ++l)
+      if (count[static_cast<size_t>(l)] == 1) outLabels.push_back(l);
+    for (int l = 0; l < 26; ++l)
+      if (count[static_cast<size_t>(l)] == 1) outLabels.push_back(l);
+  }
+  std::vector<int> sumLabels;
+  for (int l = 0; l < 128; ++l)
+    if (size[static_cast<size_t>(l)] >= 0 && std::find(outLabels.begin(), outLabels.end(), l) == outLabels.end())
+      sumLabels.push_back(l);
+  // Strides of every input per label (summed over repeated labels: diagonals).
+  std::vector<std::array<int64_t, 128>> lstride(nIn);
+  std::vector<RtTensor> xs;
+  for (size_t k = 0; k < nIn; ++k) {
+    xs.push_back(c.input(k));
+    lstride[k].fill(0);
+    const auto st = stridesOf(xs[k].dims);
+    for (size_t p = 0; p < xs[k].rank(); ++p) {
+      if (xs[k].dims[p] == 1 && size[static_cast<size_t>(axisLabels[k][p])] != 1) continue;  // broadcast
+      lstride[k][static_cast<size_t>(axisLabels[k][p])] += st[p];
+    }
+  }
+  std::vector<int64_t> od, sd;
+  for (int l : outLabels) od.push_back(size[static_cast<size_t>(l)]);
+  for (int l : sumLabels) sd.push_back(size[static_cast<size_t>(l)]);
+  const int64_t nSum = numelOf(sd);
+  RtTensor y = RtTensor::alloc(c.input(0).dtype, od);
+  const int64_t nOut = y.numel();
+  const size_t no = outLabels.size(), ns = sumLabels.size();
+  parallelFor(nOut, std::max<int64_t>(nSum, 1) * static_cast<int64_t>(nIn), [&](int64_t b, int64_t e) {
+    std::vector<int64_t> base(nIn), off(nIn), sidx(ns);
+    for (int64_t o = b; o < e; ++o) {
+      std::fill(base.begin(), base.end(), 0);
+      int64_t rem = o;
+      for (size_t d = no; d-- > 0;) {
+        const int64_t i = rem % od[d];
+        rem /= od[d];
+        for (size_t k = 0; k < nIn; ++k) base[k] += i * lstride[k][static_cast<size_t>(outLabels[d])];
+      }
+      double accF = 0;
+      uint64_t accI = 0;
+      off = base;
+      std::fill(sidx.begin(), sidx.end(), 0);
+      for (int64_t s = 0; s < nSum; ++s) {
+        if (isF) {
+          double p = 1;
+          for (size_t k = 0; k < nIn; ++k) p *= xs[k].f()[off[k]];
+          accF += p;
+        } else {
+          uint64_t p = 1;
+          for (size_t k = 0; k < nIn; ++k) p *= static_cast<uint64_t>(xs[k].i()[off[k]]);
+          accI += p;
+        }
+        // Odometer step over the summed labels.
+        for (size_t d = ns; d-- > 0;) {
+          const size_t l = static_cast<size_t>(sumLabels[d]);
+          if (++sidx[d] < sd[d]) {
+            for (size_t k = 0; k < nIn; ++k) off[k] += lstride[k][l];
+            break;
+          }
+          for (size_t k = 0; k < nIn; ++k) off[k] -= (sd[d] - 1) * lstride[k][l];
+          sidx[d] = 0;
+        }
+      }
+      if (isF) y.mf()[o] = static_cast<float>(accF);
+      else y.mi()[o] = wrapInt(y.dtype, accI);
+    }
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+// ---- Det ---------------------------------------------------------------------------------------
+
+// LU decomposition with partial pivoting, in double, per matrix of the [*, M, M] input.
+Status opDet(OpContext& c) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + typeName(x));
+  const size_t r = x.rank();
+  if (r < 2 || x.dims[r - 1] != x.dims[r - 2]) return c.fail("input must be [*, M, M], got " + dimsStr(x.dims));
+  const int64_t m = x.dims[r - 1];
+  std::vector<int64_t> od(x.dims.begin(), x.dims.end() - 2);
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  const int64_t mats = y.numel();
+  parallelFor(mats, m * m * m, [&](int64_t b, int64_t e) {
+    std::vector<double> a(static_cast<size_t>(m * m));
+    for (int64_t t = b; t < e; ++t) {
+      const float* p = x.f() + t * m * m;
+      for (int64_t k = 0; k < m * m; ++k) a[static_cast<size_t>(k)] = p[k];
+      double det = 1;
+      for (int64_t col = 0; col < m && det != 0; ++col) {
+        int64_t piv = col;
+        for (int64_t row = col + 1; row < m; ++row)
+          if (std::fabs(a[static_cast<size_t>(row * m + col)]) > std::fabs(a[static_cast<size_t>(piv * m + col)])) piv = row;
+        const double pv = a[static_cast<size_t>(piv * m + col)];
+        if (pv == 0) {
+          det = 0;
+          break;
+        }
+        if (piv != col) {
+          for (int64_t j = 0; j < m; ++j) std::swap(a[static_cast<size_t>(piv * m + j)], a[static_cast<size_t>(col * m + j)]);
+          det = -det;
+        }
+        det *= pv;
+        for (int64_t row = col + 1; row < m; ++row) {
+          const double f = a[static_cast<size_t>(row * m + col)] / pv;
+          if (f == 0) continue;
+          for (int64_t j = col; j < m; ++j) a[static_cast<size_t>(row * m + j)] -= f * a[static_cast<size_t>(col * m + j)];
+        }
+      }
+      y.mf()[t] = static_cast<float>(det);
+    }
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
+}  // namespace
+
+std::vector<OpEntry> mathOps() {
+  return {
+      {"Tan", opTan},
+      {"Sinh", opSinh},
+      {"Cosh", opCosh},
+      {"Asin", opAsin},
+      {"Acos", opAcos},
+      {"Atan", opAtan},
+      {"Asinh", opAsinh},
+      {"Acosh", opAcosh},
+      {"Atanh", opAtanh},
+      {"ThresholdedRelu", opThresholdedRelu},
+      {"Shrink", opShrink},
+      {"IsNaN", opIsSpecial<true>},
+      {"IsInf", opIsSpecial<false>},
+      {"BitShift", opBitShift},
+      {"ArgMax", opArg<true>},
+      {"ArgMin", opArg<false>},
+      {"Hardmax", opHardmax},
+      {"CumSum", opCumSum},
+      {"Trilu", opTrilu},
+      {"EyeLike", opEyeLike},
+      {"OneHot", opOneHot},
+      {"Einsum", opEinsum},
+      {"Det", opDet},
+  };
+}
 
 }  // namespace fw::exec
