@@ -74,7 +74,8 @@ Status opShrink(OpContext& c) {
     const bool u64 = x.dtype == DType::UInt64;
     for (int64_t i = 0; i < n; ++i) {
       const double v = u64 ? static_cast<double>(static_cast<uint64_t>(x.i()[i])) : static_cast<double>(x.i()[i]);
-      const double r = std::trunc(shrink(v));
+      double r = std::trunc(shrink(v));
+      if (!(r > -9.2e18 && r < 1.8e19)) r = 0;  // NaN attributes or out of any integer range
       const uint64_t bits = r < 0 ? static_cast<uint64_t>(static_cast<int64_t>(r)) : static_cast<uint64_t>(r);
       y.mi()[i] = wrapInt(x.dtype, bits);
     }

@@ -1,0 +1,216 @@
+// Hand-computed cases for the math kernels (core/exec/ops_math.cpp) that the ONNX node tests do not
+// reach: older-opset semantics, integer wrapping, NaN handling, broadcasting einsum, error paths.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "core/exec/Executor.h"
+#include "tests/core/exec_test_util.h"
+
+using namespace fwtest;
+using fw::Attribute;
+using fw::DType;
+using fw::Tensor;
+
+namespace {
+
+template <class T>
+std::vector<T> valuesOf(const Tensor& t) {
+  auto s = t.data<T>();
+  return std::vector<T>(s.begin(), s.end());
+}
+
+}  // namespace
+
+TEST(ExecMathOps, HardmaxBeforeOpset13CoercesTo2D) {
+  const Tensor x = Tensor::floats({2, 2, 2}, {1, 5, 3, 2, 0, 0, 7, 0});
+  // Opset 11, default axis 1: rows [1,5,3,2] and [0,0,7,0].
+  auto legacy = runOne("Hardmax", {{"x", x}}, 1, {}, 11);
+  ASSERT_TRUE(legacy.ok()) << legacy.error().message;
+  expectNear((*legacy)[0], {2, 2, 2}, {0, 1, 0, 0, 0, 0, 1, 0});
+  // Opset 13, default axis -1: pairs along the last dim; a tie picks the first.
+  auto now = runOne("Hardmax", {{"x", x}}, 1, {}, 13);
+  ASSERT_TRUE(now.ok()) << now.error().message;
+  expectNear((*now)[0], {2, 2, 2}, {0, 1, 1, 0, 1, 0, 1, 0});
+}
+
+TEST(ExecMathOps, ArgMaxArgMinNaNAndTies) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Tensor x = Tensor::floats({4}, {1, nan, 3, nan});
+  auto first = runOne("ArgMax", {{"x", x}}, 1, attrs({Attribute::makeInt("keepdims", 0)}));
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_EQ((*first)[0].dtype(), DType::Int64);
+  EXPECT_EQ((*first)[0].toInt64s(), std::vector<int64_t>{1});
+  auto last = runOne("ArgMax", {{"x", x}}, 1,
+                     attrs({Attribute::makeInt("keepdims", 0), Attribute::makeInt("select_last_index", 1)}));
+  ASSERT_TRUE(last.ok()) << last.error().message;
+  EXPECT_EQ((*last)[0].toInt64s(), std::vector<int64_t>{3});
+  auto mn = runOne("ArgMin", {{"x", x}}, 1);
+  ASSERT_TRUE(mn.ok()) << mn.error().message;
+  EXPECT_EQ((*mn)[0].dims(), std::vector<int64_t>{1});
+  EXPECT_EQ((*mn)[0].toInt64s(), std::vector<int64_t>{1});
+
+  const Tensor ties = Tensor::floats({2, 3}, {2, 2, 1, 0, 5, 5});
+  auto t1 = runOne("ArgMax", {{"x", ties}}, 1, attrs({Attribute::makeInt("axis", -1)}));
+  ASSERT_TRUE(t1.ok()) << t1.error().message;
+  EXPECT_EQ((*t1)[0].dims(), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ((*t1)[0].toInt64s(), (std::vector<int64_t>{0, 1}));
+  auto t2 = runOne("ArgMax", {{"x", ties}}, 1,
+                   attrs({Attribute::makeInt("axis", -1), Attribute::makeInt("select_last_index", 1)}));
+  ASSERT_TRUE(t2.ok()) << t2.error().message;
+  EXPECT_EQ((*t2)[0].toInt64s(), (std::vector<int64_t>{1, 2}));
+}
+
+TEST(ExecMathOps, ArgMaxComparesUInt64AsUnsigned) {
+  const Tensor x = Tensor::fromVector(DType::UInt64, {3}, std::vector<uint64_t>{7, ~uint64_t{0}, 9});
+  auto r = runOne("ArgMax", {{"x", x}}, 1, attrs({Attribute::makeInt("keepdims", 0)}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].toInt64s(), std::vector<int64_t>{1});
+}
+
+TEST(ExecMathOps, ArgMaxAxisOutOfRangeIsAnError) {
+  auto r = runOne("ArgMax", {{"x", iota({2, 3})}}, 1, attrs({Attribute::makeInt("axis", 2)}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("axis"), std::string::npos) << r.error().message;
+}
+
+TEST(ExecMathOps, CumSumInt32WrapsAndKeepsItsType) {
+  const Tensor x = Tensor::fromVector(DType::Int32, {2}, std::vector<int32_t>{2147483647, 1});
+  auto r = runOne("CumSum", {{"x", x}, {"axis", Tensor::fromVector(DType::Int32, {}, std::vector<int32_t>{0})}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].dtype(), DType::Int32);
+  EXPECT_EQ(valuesOf<int32_t>((*r)[0]), (std::vector<int32_t>{2147483647, -2147483647 - 1}));
+}
+
+TEST(ExecMathOps, CumSumReverseExclusiveOnTheLastAxis) {
+  // Rows [1,2,3] and [4,5,6], reverse exclusive: [5,3,0] and [11,6,0].
+  const Tensor x = Tensor::int64s({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto r = runOne("CumSum", {{"x", x}, {"axis", Tensor::scalarInt64(-1)}}, 1,
+                  attrs({Attribute::makeInt("reverse", 1), Attribute::makeInt("exclusive", 1)}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].dtype(), DType::Int64);
+  EXPECT_EQ((*r)[0].toInt64s(), (std::vector<int64_t>{5, 3, 0, 11, 6, 0}));
+}
+
+TEST(ExecMathOps, BitShiftWrapsToTheUnsignedWidth) {
+  const Tensor x = Tensor::fromVector(DType::UInt8, {3}, std::vector<uint8_t>{255, 1, 16});
+  const Tensor s = Tensor::fromVector(DType::UInt8, {3}, std::vector<uint8_t>{1, 8, 9});
+  auto r = runOne("BitShift", {{"x", x}, {"s", s}}, 1, attrs({Attribute::makeString("direction", "LEFT")}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].dtype(), DType::UInt8);
+  EXPECT_EQ(valuesOf<uint8_t>((*r)[0]), (std::vector<uint8_t>{254, 0, 0}));
+
+  const Tensor big = Tensor::fromVector(DType::UInt64, {2}, std::vector<uint64_t>{~uint64_t{0}, ~uint64_t{0}});
+  const Tensor sh = Tensor::fromVector(DType::UInt64, {2}, std::vector<uint64_t>{63, 64});
+  auto rr = runOne("BitShift", {{"x", big}, {"s", sh}}, 1, attrs({Attribute::makeString("direction", "RIGHT")}));
+  ASSERT_TRUE(rr.ok()) << rr.error().message;
+  EXPECT_EQ(valuesOf<uint64_t>((*rr)[0]), (std::vector<uint64_t>{1, 0}));
+
+  auto bad = runOne("BitShift", {{"x", x}, {"s", s}}, 1, attrs({Attribute::makeString("direction", "UP")}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("direction"), std::string::npos) << bad.error().message;
+}
+
+TEST(ExecMathOps, EinsumImplicitOutputIsSortedSingleLabels) {
+  // "ij,jk" is a matmul [i,k]; "ba" alone is the transpose (output "ab").
+  const Tensor a = Tensor::floats({2, 3}, {1, 2, 3, 4, 5, 6});
+  const Tensor b = Tensor::floats({3, 2}, {1, 0, 0, 1, 1, 1});
+  auto mm = runOne("Einsum", {{"a", a}, {"b", b}}, 1, attrs({Attribute::makeString("equation", "ij,jk")}));
+  ASSERT_TRUE(mm.ok()) << mm.error().message;
+  expectNear((*mm)[0], {2, 2}, {4, 5, 10, 11});
+  auto tr = runOne("Einsum", {{"a", a}}, 1, attrs({Attribute::makeString("equation", "ba")}));
+  ASSERT_TRUE(tr.ok()) << tr.error().message;
+  expectNear((*tr)[0], {3, 2}, {1, 4, 2, 5, 3, 6});
+  // "ii->" is the trace.
+  auto trace = runOne("Einsum", {{"m", iota({3, 3})}}, 1, attrs({Attribute::makeString("equation", "ii->")}));
+  ASSERT_TRUE(trace.ok()) << trace.error().message;
+  expectNear((*trace)[0], {}, {0 + 4 + 8});
+}
+
+TEST(ExecMathOps, EinsumBroadcastsEllipsisDims) {
+  // a [2,1,2,2] and b [3,2,2]: batch dims [2,1] and [3] broadcast to [2,3].
+  const Tensor a = iota({2, 1, 2, 2});
+  const Tensor b = iota({3, 2, 2}, 1, 0.5f);
+  auto r = runOne("Einsum", {{"a", a}, {"b", b}}, 1,
+                  attrs({Attribute::makeString("equation", "...ij,...jk->...ik")}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto av = a.toFloats(), bv = b.toFloats();
+  std::vector<float> want;
+  for (int p = 0; p < 2; ++p)
+    for (int q = 0; q < 3; ++q)
+      for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < 2; ++k) {
+          float s = 0;
+          for (int j = 0; j < 2; ++j) s += av[p * 4 + i * 2 + j] * bv[q * 4 + j * 2 + k];
+          want.push_back(s);
+        }
+  expectNear((*r)[0], {2, 3, 2, 2}, want);
+}
+
+TEST(ExecMathOps, EinsumMismatchedLabelSizeIsAnError) {
+  auto r = runOne("Einsum", {{"a", iota({2, 3})}, {"b", iota({4, 2})}}, 1,
+                  attrs({Attribute::makeString("equation", "ij,jk->ik")}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("label 'j'"), std::string::npos) << r.error().message;
+  auto n = runOne("Einsum", {{"a", iota({2, 3})}}, 1, attrs({Attribute::makeString("equation", "ij,jk->ik")}));
+  ASSERT_FALSE(n.ok());
+  EXPECT_NE(n.error().message.find("operands"), std::string::npos) << n.error().message;
+}
+
+TEST(ExecMathOps, DetPivotsAndSingular) {
+  // [[0,2,1],[1,0,0],[3,1,2]] needs a row swap: det = -2*(2-0) + 1*(1-0) = -3. [[1,2],[2,4]] is singular.
+  auto r = runOne("Det", {{"x", Tensor::floats({3, 3}, {0, 2, 1, 1, 0, 0, 3, 1, 2})}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {}, {-3});
+  auto s = runOne("Det", {{"x", Tensor::floats({1, 2, 2}, {1, 2, 2, 4})}});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  expectNear((*s)[0], {1}, {0});
+  auto bad = runOne("Det", {{"x", iota({2, 3})}});
+  ASSERT_FALSE(bad.ok());
+}
+
+TEST(ExecMathOps, OneHotOutOfRangeIndicesAreAllOff) {
+  // depth 3: -4 and 3 are out of range, -1 wraps to 2.
+  auto r = runOne("OneHot",
+                  {{"i", Tensor::int64s({4}, {-4, 3, -1, 0})},
+                   {"d", Tensor::scalarInt64(3)},
+                   {"v", Tensor::floats({2}, {0, 5})}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {4, 3}, {0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 0, 0});
+  auto bad = runOne("OneHot", {{"i", Tensor::int64s({1}, {0})}, {"d", Tensor::scalarInt64(0)},
+                               {"v", Tensor::floats({2}, {0, 1})}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("depth"), std::string::npos) << bad.error().message;
+}
+
+TEST(ExecMathOps, TriluExtremeK) {
+  const Tensor x = Tensor::int64s({2, 2}, {1, 2, 3, 4});
+  const int64_t huge = std::numeric_limits<int64_t>::max();
+  auto up = runOne("Trilu", {{"x", x}, {"k", Tensor::scalarInt64(huge)}});
+  ASSERT_TRUE(up.ok()) << up.error().message;
+  EXPECT_EQ((*up)[0].toInt64s(), (std::vector<int64_t>{0, 0, 0, 0}));
+  auto low = runOne("Trilu", {{"x", x}, {"k", Tensor::scalarInt64(huge)}}, 1, attrs({Attribute::makeInt("upper", 0)}));
+  ASSERT_TRUE(low.ok()) << low.error().message;
+  EXPECT_EQ((*low)[0].toInt64s(), (std::vector<int64_t>{1, 2, 3, 4}));
+  auto lowNeg = runOne("Trilu", {{"x", x}, {"k", Tensor::scalarInt64(std::numeric_limits<int64_t>::min())}}, 1,
+                       attrs({Attribute::makeInt("upper", 0)}));
+  ASSERT_TRUE(lowNeg.ok()) << lowNeg.error().message;
+  EXPECT_EQ((*lowNeg)[0].toInt64s(), (std::vector<int64_t>{0, 0, 0, 0}));
+}
+
+TEST(ExecMathOps, EyeLikeNegativeKAndBoolType) {
+  auto r = runOne("EyeLike", {{"x", iota({3, 2})}}, 1,
+                  attrs({Attribute::makeInt("k", -1), Attribute::makeInt("dtype", 9)}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].dtype(), DType::Bool);
+  EXPECT_EQ(valuesOf<uint8_t>((*r)[0]), (std::vector<uint8_t>{0, 0, 1, 0, 0, 1}));
+}
+
+TEST(ExecMathOps, ShrinkOnIntegers) {
+  const Tensor x = Tensor::fromVector(DType::Int32, {3}, std::vector<int32_t>{-3, 0, 3});
+  auto r = runOne("Shrink", {{"x", x}}, 1, attrs({Attribute::makeFloat("lambd", 1.5f), Attribute::makeFloat("bias", 1)}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].dtype(), DType::Int32);
+  EXPECT_EQ(valuesOf<int32_t>((*r)[0]), (std::vector<int32_t>{-2, 0, 2}));
+}
