@@ -257,3 +257,36 @@ TEST(DiagramBuilder, AKernelAcrossGroupsIsDrawnInTheGroupOfMostOfItsMembers) {
   EXPECT_EQ(direct, 0u);
   EXPECT_EQ(groups.size(), 30u);
 }
+
+// PyTorch writes shared weights as Identity/Cast of an initializer: those nodes are drawn inside the
+// box of the first node reading them, with no edges of their own (they are weights, not data).
+TEST(DiagramBuilder, WeightForwardersAreDrawnWithTheirConsumer) {
+  auto g = std::make_shared<Graph>();
+  auto x = g->addInput("x", DType::Float32, Shape({2, 4}));
+  auto w = g->addInitializer("w", fw::Tensor::floats({4, 4}, std::vector<float>(16, 0.5f)));
+  auto w1 = g->addValue("w1"), w2 = g->addValue("w2"), y = g->addValue("y"), z = g->addValue("z");
+  const NodeId id = g->addNode("Identity", {w}, {w1}, {}, "shared_weight");
+  fw::Attributes cast;
+  cast.set(fw::Attribute::makeInt("to", 1));
+  const NodeId cs = g->addNode("Cast", {w1}, {w2}, cast, "weight_cast");
+  const NodeId mm1 = g->addNode("MatMul", {x, w2}, {y}, {}, "mm1");
+  const NodeId mm2 = g->addNode("MatMul", {y, w2}, {z}, {}, "mm2");
+  g->addOutput(z);
+  auto d = dg::buildDiagram(*g, nullptr, {});
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(countKind(*d, dg::BoxKind::Node), 2u);  // the two MatMuls only
+  const long b1 = d->findBox("mm1");
+  ASSERT_GE(b1, 0);
+  const auto& box = d->boxes[static_cast<size_t>(b1)];
+  EXPECT_EQ(box.title, "MatMul");
+  EXPECT_EQ(box.members, (std::vector<NodeId>{mm1, id, cs}));
+  EXPECT_NE(box.tooltip.find("weight via Identity 'shared_weight'"), std::string::npos) << box.tooltip;
+  // mm2 reads the shared weight too: the only edge between the MatMuls is the data y.
+  ASSERT_TRUE(hasEdge(*d, "mm1", "mm2"));
+  for (const auto& e : d->edges) {
+    if (d->boxes[e.from].id == "mm1" && d->boxes[e.to].id == "mm2") {
+      EXPECT_EQ(e.label, "y");
+    }
+  }
+  (void)mm2;
+}

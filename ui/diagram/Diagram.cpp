@@ -3,6 +3,8 @@
 #include "ui/diagram/Hierarchy.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -85,7 +87,56 @@ struct Unit {
   std::vector<NodeId> members;
   std::string scope;
   const DiagramKernel* kernel = nullptr;
+  std::vector<NodeId> carried;  // weight forwarders drawn in this unit's box (see weightForwarders)
 };
+
+// Nodes that only forward a weight: an Identity/Cast/Reshape/Transpose/(Un)Squeeze/Flatten whose
+// every input is an initializer or another forwarder's output (PyTorch exports write shared weights
+// this way). They are drawn inside the box of the first node that reads them, not as a row of boxes
+// above the graph, and their edges are not drawn: they are weights.
+std::vector<char> weightForwarders(const Graph& g, const std::vector<size_t>& rank) {
+  static const std::set<std::string> ops{"Identity", "Cast", "CastLike", "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten"};
+  std::vector<char> fw(g.nodeCapacity(), 0);
+  std::vector<NodeId> live = g.liveNodes();
+  std::sort(live.begin(), live.end(), [&](NodeId a, NodeId b) { return rank[static_cast<size_t>(a)] < rank[static_cast<size_t>(b)]; });
+  for (NodeId n : live) {
+    const Node& node = g.node(n);
+    if (!node.domain.empty() && node.domain != "ai.onnx") continue;
+    if (!ops.count(node.opType) || node.outputs.size() != 1 || node.outputs[0] == kNoId) continue;
+    const Value& out = g.value(node.outputs[0]);
+    if (out.isGraphOutput || out.consumers.empty()) continue;
+    bool weights = !node.inputs.empty() && node.inputs[0] != kNoId;
+    for (ValueId v : node.inputs) {
+      if (v == kNoId) continue;
+      const NodeId p = g.value(v).producer;
+      weights = weights && (g.value(v).isInitializer() || (p != kNoId && fw[static_cast<size_t>(p)]));
+    }
+    if (weights) fw[static_cast<size_t>(n)] = 1;
+  }
+  return fw;
+}
+
+// The first node (by rank) that reads forwarder `n`'s value and is not a forwarder itself, through
+// chains of forwarders; kNoId when there is none.
+NodeId forwarderHost(const Graph& g, NodeId n, const std::vector<char>& fw, const std::vector<size_t>& rank) {
+  NodeId best = kNoId;
+  std::vector<NodeId> todo{n};
+  std::set<NodeId> seen;
+  while (!todo.empty()) {
+    const NodeId cur = todo.back();
+    todo.pop_back();
+    if (!seen.insert(cur).second) continue;
+    for (NodeId c : g.value(g.node(cur).outputs[0]).consumers) {
+      if (g.node(c).dead) continue;
+      if (fw[static_cast<size_t>(c)]) {
+        todo.push_back(c);
+      } else if (best == kNoId || rank[static_cast<size_t>(c)] < rank[static_cast<size_t>(best)]) {
+        best = c;
+      }
+    }
+  }
+  return best;
+}
 
 // The group a kernel is drawn in: the scope most of its members have (ties: the earliest member's, in
 // topological order). Not their common ancestor: kernels that cross groups (an LSTM's input slice fused
@@ -176,12 +227,23 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
 
   auto nodeScope = [&](NodeId n) { return opts.hierarchy ? opts.hierarchy->scopeOf(g.node(n)) : scopeOf(g.node(n).name); };
 
-  // 1. Units.
+  // 1. Units. Weight forwarders (alone in their unit) join the unit of the node that reads them.
+  const std::vector<char> forwarder = weightForwarders(g, rank);
+  auto onlyForwarders = [&](const std::vector<NodeId>& ms) {
+    for (NodeId n : ms)
+      if (n < 0 || static_cast<size_t>(n) >= g.nodeCapacity() || !forwarder[static_cast<size_t>(n)]) return false;
+    return !ms.empty();
+  };
   std::vector<Unit> units;
   std::vector<long> unitOfNode(g.nodeCapacity(), -1);
+  std::vector<NodeId> pendingForwarders;
   if (grouping) {
     for (const auto& k : grouping->kernels) {
-      Unit u{k.name, BoxKind::Kernel, k.members, {}, &k};
+      if (onlyForwarders(k.members)) {
+        pendingForwarders.insert(pendingForwarders.end(), k.members.begin(), k.members.end());
+        continue;
+      }
+      Unit u{k.name, BoxKind::Kernel, k.members, {}, &k, {}};
       std::vector<std::string> scopes;
       for (NodeId n : k.members) {
         if (n < 0 || static_cast<size_t>(n) >= g.nodeCapacity() || g.node(n).dead)
@@ -202,8 +264,29 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
   }
   for (NodeId n : g.liveNodes()) {
     if (unitOfNode[static_cast<size_t>(n)] != -1) continue;
+    if (forwarder[static_cast<size_t>(n)] &&
+        std::find(pendingForwarders.begin(), pendingForwarders.end(), n) == pendingForwarders.end()) {
+      pendingForwarders.push_back(n);
+      continue;
+    }
+    if (forwarder[static_cast<size_t>(n)]) continue;
     unitOfNode[static_cast<size_t>(n)] = static_cast<long>(units.size());
-    units.push_back({g.node(n).name, BoxKind::Node, {n}, nodeScope(n), nullptr});
+    units.push_back({g.node(n).name, BoxKind::Node, {n}, nodeScope(n), nullptr, {}});
+  }
+  std::sort(pendingForwarders.begin(), pendingForwarders.end(),
+            [&](NodeId a, NodeId b) { return rank[static_cast<size_t>(a)] < rank[static_cast<size_t>(b)]; });
+  std::vector<char> carriedNode(g.nodeCapacity(), 0);
+  for (NodeId n : pendingForwarders) {
+    const NodeId host = forwarderHost(g, n, forwarder, rank);
+    const long hu = host == kNoId ? -1 : unitOfNode[static_cast<size_t>(host)];
+    if (hu >= 0) {
+      unitOfNode[static_cast<size_t>(n)] = hu;
+      carriedNode[static_cast<size_t>(n)] = 1;
+      units[static_cast<size_t>(hu)].carried.push_back(n);
+    } else {  // nothing reads it but forwarders or outputs: drawn on its own, as before
+      unitOfNode[static_cast<size_t>(n)] = static_cast<long>(units.size());
+      units.push_back({g.node(n).name, BoxKind::Node, {n}, nodeScope(n), nullptr, {}});
+    }
   }
 
   // 2. Fold depth.
@@ -273,21 +356,24 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
         d.boxes.push_back(std::move(b));
       }
       DiagramBox& b = d.boxes[it->second];
-      for (NodeId n : u.members) {
+      std::vector<NodeId> all = u.members;
+      all.insert(all.end(), u.carried.begin(), u.carried.end());
+      for (NodeId n : all) {
         b.members.push_back(n);
         b.memberNames.push_back(g.node(n).name);
         b.memberOps.push_back(g.node(n).opType);
       }
       if (u.kernel && u.kernel->heat) b.heat = b.heat.value_or(0) + *u.kernel->heat;
       boxOfUnit[ui] = it->second;
-      d.hiddenNodes += u.members.size();
+      d.hiddenNodes += all.size();
       continue;
     }
     DiagramBox b;
     b.kind = u.kind;
     b.scope = u.scope;
     b.members = u.members;
-    for (NodeId n : u.members) {
+    b.members.insert(b.members.end(), u.carried.begin(), u.carried.end());
+    for (NodeId n : b.members) {
       b.memberNames.push_back(g.node(n).name);
       b.memberOps.push_back(g.node(n).opType);
     }
@@ -299,10 +385,12 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
       b.title = n.opType;
       b.opType = n.opType;
       b.tooltip = n.name;
-      b.heat = heatOf(u.members);
+      for (NodeId c : u.carried) b.tooltip += "\n  weight via " + g.node(c).opType + " '" + g.node(c).name + "'";
+      b.heat = heatOf(b.members);
     } else {
       b.id = ids.take(u.name);
-      b.title = joinOps(b.memberOps);
+      std::vector<std::string> ops(b.memberOps.begin(), b.memberOps.begin() + static_cast<long>(u.members.size()));
+      b.title = joinOps(ops);
       if (b.memberOps.size() == 1) b.opType = b.memberOps.front();
       b.unit = u.kernel->unit;
       b.color = u.kernel->color;
@@ -368,6 +456,9 @@ Result<Diagram> buildDiagram(const Graph& g, const Grouping* grouping, const Dia
     auto use = [&](ValueId v) {
       if (v == kNoId) return;
       const NodeId p = g.value(v).producer;
+      if (p != kNoId && carriedNode[static_cast<size_t>(p)]) {
+        return;  // a weight: no edge
+      }
       if (p != kNoId && !g.node(p).dead) {
         addEdge(boxOfNode(p), to, g.value(v).name);
       } else if (auto it = inputBox.find(v); it != inputBox.end()) {
