@@ -1,14 +1,21 @@
-// LSTM (forward, reverse, bidirectional; peepholes, clip, input_forget, sequence_lens, layout).
+// Recurrent layers: LSTM, GRU, RNN (forward, reverse, bidirectional; sequence_lens, initial states,
+// activations with alpha/beta, clip, the batch-first layout of opset 14). The machinery they share
+// is in RnnCommon.h: argument checks, the time-major copy of X, the input projection of the whole
+// sequence in one GEMM (Gemm.h, oneDNN), the initial states and the output layout. Per step each
+// layer runs one GEMM of the hidden state against R (GRU without linear_before_reset: two) and an
+// element-wise pass over the batch.
+//
+// Rows past their sequence length keep their state (Y_h/Y_c are the state after the row's last
+// step; a row of length 0 keeps its initial state) and their Y entries stay zero; a reverse pass
+// starts at the row's last valid step.
+#include "core/exec/RnnCommon.h"
+
 #include <cmath>
-#include <functional>
 
 #include "core/exec/Gemm.h"
-#include "core/exec/Kernel.h"
 
 namespace fw::exec {
-namespace {
-
-using Act = std::function<float(float)>;
+namespace rnn {
 
 Result<Act> makeActivation(const OpContext& c, const std::string& name, const std::vector<float>& alphas,
                            const std::vector<float>& betas, size_t& ai, size_t& bi) {
@@ -18,7 +25,7 @@ Result<Act> makeActivation(const OpContext& c, const std::string& name, const st
   if (name == "Tanh") return Act([](float v) { return std::tanh(v); });
   if (name == "Relu") return Act([](float v) { return v > 0 ? v : 0.f; });
   if (name == "Softsign") return Act([](float v) { return v / (1.f + std::fabs(v)); });
-  if (name == "Softplus") return Act([](float v) { return std::log1p(std::exp(v)); });
+  if (name == "Softplus") return Act([](float v) { return v > 20.f ? v : std::log1p(std::exp(v)); });
   if (name == "LeakyRelu") {
     const float a = alpha(0.01f);
     return Act([a](float v) { return v >= 0 ? v : a * v; });
@@ -46,140 +53,251 @@ Result<Act> makeActivation(const OpContext& c, const std::string& name, const st
   return c.fail("unsupported activation '" + name + "'");
 }
 
-Status opLSTM(OpContext& c) {
-  if (!c.has(0) || !c.has(1) || !c.has(2)) return c.fail("expects X, W and R");
-  const int64_t layout = c.attrInt("layout", 0);
+Result<Setup> setup(OpContext& c, int64_t gates, const std::vector<std::string>& defaultActs) {
+  if (!c.has(0) || !c.has(1) || !c.has(2)) return c.fail("expects inputs X, W and R");
+  Setup s;
+  s.G = gates;
+  s.layout = c.opset >= 14 ? c.attrInt("layout", 0) : 0;
+  if (s.layout != 0 && s.layout != 1) return c.fail("layout must be 0 or 1, got " + std::to_string(s.layout));
   RtTensor X = asFloat(c.input(0));
-  const RtTensor W = asFloat(c.input(1)), R = asFloat(c.input(2));
-  if (X.rank() != 3 || W.rank() != 3 || R.rank() != 3) return c.fail("X, W, R must be 3-D");
-  const int64_t seq = layout ? X.dims[1] : X.dims[0], batch = layout ? X.dims[0] : X.dims[1], I = X.dims[2];
-  const int64_t dirs = W.dims[0], H = R.dims[2];
-  if (c.attrs.has("hidden_size") && c.attrInt("hidden_size", H) != H) return c.fail("hidden_size does not match R");
-  if (W.dims[1] != 4 * H || W.dims[2] != I || R.dims[1] != 4 * H) return c.fail("W or R has an unexpected shape");
-  const std::string direction = c.attrStr("direction", "forward");
-  if ((direction == "bidirectional") != (dirs == 2)) return c.fail("direction '" + direction + "' does not match W");
-  const float clip = c.attrFloat("clip", 0.f);
-  const bool inputForget = c.attrInt("input_forget", 0) != 0;
+  s.W = asFloat(c.input(1));
+  s.R = asFloat(c.input(2));
+  if (X.rank() != 3) return c.fail("X must be 3-D, got " + dimsStr(X.dims));
+  if (s.W.rank() != 3 || s.R.rank() != 3) return c.fail("W and R must be 3-D, got " + dimsStr(s.W.dims) + " and " + dimsStr(s.R.dims));
+  s.seq = s.layout ? X.dims[1] : X.dims[0];
+  s.batch = s.layout ? X.dims[0] : X.dims[1];
+  s.I = X.dims[2];
+  s.dirs = s.W.dims[0];
+  s.H = s.R.dims[2];
+  if (c.attrs.has("hidden_size") && c.attrInt("hidden_size", s.H) != s.H)
+    return c.fail("hidden_size " + std::to_string(c.attrInt("hidden_size", 0)) + " does not match R " + dimsStr(s.R.dims));
+  if (s.W.dims[1] != gates * s.H || s.W.dims[2] != s.I)
+    return c.fail("W must be [num_directions, " + std::to_string(gates) + "*hidden_size, input_size], got " + dimsStr(s.W.dims));
+  if (s.R.dims[0] != s.dirs || s.R.dims[1] != gates * s.H)
+    return c.fail("R must be [num_directions, " + std::to_string(gates) + "*hidden_size, hidden_size], got " + dimsStr(s.R.dims));
+  s.direction = c.attrStr("direction", "forward");
+  if (s.direction != "forward" && s.direction != "reverse" && s.direction != "bidirectional")
+    return c.fail("direction must be forward, reverse or bidirectional, got '" + s.direction + "'");
+  if ((s.direction == "bidirectional" ? 2 : 1) != s.dirs)
+    return c.fail("direction '" + s.direction + "' does not match W " + dimsStr(s.W.dims));
+  s.clip = c.attrFloat("clip", 0.f);
+  if (s.clip < 0) return c.fail("clip must not be negative");
+  if (c.has(3)) {
+    s.B = asFloat(c.input(3));
+    if (s.B.numel() != s.dirs * 2 * gates * s.H)
+      return c.fail("B must be [num_directions, " + std::to_string(2 * gates) + "*hidden_size], got " + dimsStr(s.B.dims));
+  }
 
-  // Time-major copy of X for layout 1.
-  if (layout) {
-    RtTensor t = RtTensor::alloc(DType::Float32, {seq, batch, I});
-    for (int64_t s = 0; s < seq; ++s)
-      for (int64_t b = 0; b < batch; ++b)
-        std::copy(X.f() + (b * seq + s) * I, X.f() + (b * seq + s + 1) * I, t.mf() + (s * batch + b) * I);
-    X = t;
-  }
-  std::vector<int64_t> lens(static_cast<size_t>(batch), seq);
+  s.lens.assign(static_cast<size_t>(s.batch), s.seq);
   if (c.has(4)) {
-    lens = c.input(4).toInts();
-    if (static_cast<int64_t>(lens.size()) != batch) return c.fail("sequence_lens must have one entry per batch");
+    s.lens = c.input(4).toInts();
+    if (static_cast<int64_t>(s.lens.size()) != s.batch) return c.fail("sequence_lens must have one entry per batch row");
+    for (int64_t v : s.lens)
+      if (v < 0 || v > s.seq)
+        return c.fail("sequence_lens entry " + std::to_string(v) + " is outside [0, " + std::to_string(s.seq) + "]");
   }
-  std::vector<std::string> actNames;
-  if (auto a = c.attrs.find("activations"); a && a->kind == AttrKind::Strings) actNames = a->strings;
-  if (actNames.empty())
-    for (int64_t d = 0; d < dirs; ++d) actNames.insert(actNames.end(), {"Sigmoid", "Tanh", "Tanh"});
-  if (static_cast<int64_t>(actNames.size()) != 3 * dirs) return c.fail("activations must list 3 functions per direction");
+
+  std::vector<std::string> names;
+  if (auto a = c.attrs.find("activations"); a && a->kind == AttrKind::Strings) names = a->strings;
+  const int64_t per = static_cast<int64_t>(defaultActs.size());
+  if (names.empty())
+    for (int64_t d = 0; d < s.dirs; ++d) names.insert(names.end(), defaultActs.begin(), defaultActs.end());
+  // A unidirectional node may list the functions twice (exporters write the bidirectional form).
+  if (s.dirs == 1 && static_cast<int64_t>(names.size()) == 2 * per) names.resize(static_cast<size_t>(per));
+  if (static_cast<int64_t>(names.size()) != per * s.dirs)
+    return c.fail("activations must list " + std::to_string(per) + " functions per direction, got " +
+                  std::to_string(names.size()));
   const auto alphas = c.attrs.getFloats("activation_alpha").value_or(std::vector<float>{});
   const auto betas = c.attrs.getFloats("activation_beta").value_or(std::vector<float>{});
   size_t ai = 0, bi = 0;
-  std::vector<Act> acts;
-  for (const auto& n : actNames) {
+  for (const auto& n : names) {
     auto a = makeActivation(c, n, alphas, betas, ai, bi);
     if (!a.ok()) return a.error();
-    acts.push_back(*a);
+    s.acts.push_back(*a);
   }
 
-  RtTensor Y = RtTensor::zeros(DType::Float32, {seq, dirs, batch, H});
+  // Time-major copy of X for layout 1.
+  if (s.layout) {
+    RtTensor t = RtTensor::alloc(DType::Float32, {s.seq, s.batch, s.I});
+    for (int64_t q = 0; q < s.seq; ++q)
+      for (int64_t b = 0; b < s.batch; ++b)
+        std::copy(X.f() + (b * s.seq + q) * s.I, X.f() + (b * s.seq + q + 1) * s.I, t.mf() + (q * s.batch + b) * s.I);
+    X = t;
+  }
+  s.X = X;
+  return s;
+}
+
+float Setup::bias(int64_t d, int64_t k) const { return B.defined() ? B.f()[d * 2 * G * H + k] : 0.f; }
+
+Result<std::vector<float>> Setup::initialState(const OpContext& c, size_t input, int64_t d) const {
+  std::vector<float> h(static_cast<size_t>(batch * H), 0.f);
+  if (!c.has(input)) return h;
+  const RtTensor t = asFloat(c.input(input));
+  const std::vector<int64_t> want = layout ? std::vector<int64_t>{batch, dirs, H} : std::vector<int64_t>{dirs, batch, H};
+  if (t.dims != want)
+    return c.fail("initial state input " + std::to_string(input) + " must be " + dimsStr(want) + ", got " + dimsStr(t.dims));
+  for (int64_t b = 0; b < batch; ++b) {
+    const float* src = t.f() + (layout ? (b * dirs + d) * H : (d * batch + b) * H);
+    std::copy(src, src + H, h.begin() + b * H);
+  }
+  return h;
+}
+
+void Setup::project(int64_t d, const std::vector<float>& gateBias, std::vector<float>& xw) const {
+  const int64_t N = G * H;
+  xw.resize(static_cast<size_t>(seq * batch * N));
+  if (seq * batch == 0) return;
+  sgemm(false, true, seq * batch, N, I, 1.f, X.f(), I, W.f() + d * N * I, I, 0.f, xw.data(), N);
+  parallelFor(seq * batch, N, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      float* row = xw.data() + r * N;
+      for (int64_t k = 0; k < N; ++k) row[k] += gateBias[static_cast<size_t>(k)];
+    }
+  });
+}
+
+void Setup::forRows(int64_t step, bool rev, const std::function<void(int64_t b, int64_t t)>& fn) const {
+  parallelFor(batch, G * H * 16, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t len = lens[static_cast<size_t>(b)];
+      if (step < len) fn(b, rev ? len - 1 - step : step);
+    }
+  });
+}
+
+void Setup::finish(OpContext& c, const RtTensor& Y, const std::vector<const RtTensor*>& states) const {
+  const DType dt = c.input(0).dtype;
+  if (!layout) {
+    if (!c.out.empty()) c.out[0] = Y.retyped(dt);
+    for (size_t k = 0; k < states.size() && k + 1 < c.out.size(); ++k) c.out[k + 1] = states[k]->retyped(dt);
+    return;
+  }
+  if (!c.out.empty()) {
+    RtTensor y1 = RtTensor::alloc(dt, {batch, seq, dirs, H});
+    for (int64_t q = 0; q < seq; ++q)
+      for (int64_t d = 0; d < dirs; ++d)
+        for (int64_t b = 0; b < batch; ++b)
+          std::copy(Y.f() + ((q * dirs + d) * batch + b) * H, Y.f() + ((q * dirs + d) * batch + b + 1) * H,
+                    y1.mf() + ((b * seq + q) * dirs + d) * H);
+    c.out[0] = y1;
+  }
+  for (size_t k = 0; k < states.size() && k + 1 < c.out.size(); ++k) {
+    RtTensor o = RtTensor::alloc(dt, {batch, dirs, H});
+    for (int64_t d = 0; d < dirs; ++d)
+      for (int64_t b = 0; b < batch; ++b)
+        std::copy(states[k]->f() + (d * batch + b) * H, states[k]->f() + (d * batch + b + 1) * H,
+                  o.mf() + (b * dirs + d) * H);
+    c.out[k + 1] = o;
+  }
+}
+
+}  // namespace rnn
+
+namespace {
+
+using rnn::Act;
+using rnn::Setup;
+
+// it = f(Xt*Wi + Ht-1*Ri + Pi.Ct-1 + Wbi + Rbi), ft likewise (or 1 - it with input_forget),
+// ct = g(Xt*Wc + Ht-1*Rc + Wbc + Rbc), Ct = ft.Ct-1 + it.ct, ot = f(Xt*Wo + Ht-1*Ro + Po.Ct + ...),
+// Ht = ot.h(Ct). Gate order in W, R, B: i, o, f, c; P: i, o, f.
+Status opLSTM(OpContext& c) {
+  auto sr = rnn::setup(c, 4, {"Sigmoid", "Tanh", "Tanh"});
+  if (!sr.ok()) return sr.error();
+  const Setup& s = *sr;
+  const int64_t H = s.H, batch = s.batch, dirs = s.dirs;
+  const bool inputForget = c.attrInt("input_forget", 0) != 0;
+  RtTensor P;
+  if (c.has(7)) {
+    P = asFloat(c.input(7));
+    if (P.numel() != dirs * 3 * H) return c.fail("P must be [num_directions, 3*hidden_size], got " + dimsStr(P.dims));
+  }
+  RtTensor Y = RtTensor::zeros(DType::Float32, {s.seq, dirs, batch, H});
   RtTensor Yh = RtTensor::alloc(DType::Float32, {dirs, batch, H});
   RtTensor Yc = RtTensor::alloc(DType::Float32, {dirs, batch, H});
-  std::vector<float> xw(static_cast<size_t>(seq * batch * 4 * H)), gates(static_cast<size_t>(batch * 4 * H));
+  std::vector<float> xw, gates(static_cast<size_t>(batch * 4 * H));
   for (int64_t d = 0; d < dirs; ++d) {
-    const bool reverse = direction == "reverse" || d == 1;
-    const float* Wd = W.f() + d * 4 * H * I;
-    const float* Rd = R.f() + d * 4 * H * H;
-    std::vector<float> bias(static_cast<size_t>(4 * H), 0.f), peep(static_cast<size_t>(3 * H), 0.f);
-    if (c.has(3)) {
-      const RtTensor B = asFloat(c.input(3));
-      if (B.numel() != dirs * 8 * H) return c.fail("B must be [num_directions, 8*hidden_size]");
-      for (int64_t k = 0; k < 4 * H; ++k) bias[static_cast<size_t>(k)] = B.f()[d * 8 * H + k] + B.f()[d * 8 * H + 4 * H + k];
-    }
-    if (c.has(7)) {
-      const RtTensor P = asFloat(c.input(7));
-      if (P.numel() != dirs * 3 * H) return c.fail("P must be [num_directions, 3*hidden_size]");
-      std::copy(P.f() + d * 3 * H, P.f() + (d + 1) * 3 * H, peep.begin());
-    }
-    std::vector<float> h(static_cast<size_t>(batch * H), 0.f), cs(static_cast<size_t>(batch * H), 0.f);
-    if (c.has(5)) {
-      const RtTensor h0 = asFloat(c.input(5));
-      std::copy(h0.f() + d * batch * H, h0.f() + (d + 1) * batch * H, h.begin());
-    }
-    if (c.has(6)) {
-      const RtTensor c0 = asFloat(c.input(6));
-      std::copy(c0.f() + d * batch * H, c0.f() + (d + 1) * batch * H, cs.begin());
-    }
-    const Act& f = acts[static_cast<size_t>(3 * d)];
-    const Act& g = acts[static_cast<size_t>(3 * d + 1)];
-    const Act& hAct = acts[static_cast<size_t>(3 * d + 2)];
-    sgemm(false, true, seq * batch, 4 * H, I, 1.f, X.f(), I, Wd, I, 0.f, xw.data(), 4 * H);
-    for (int64_t step = 0; step < seq; ++step) {
+    std::vector<float> bias(static_cast<size_t>(4 * H)), peep(static_cast<size_t>(3 * H), 0.f);
+    for (int64_t k = 0; k < 4 * H; ++k) bias[static_cast<size_t>(k)] = s.bias(d, k) + s.bias(d, 4 * H + k);
+    if (P.defined()) std::copy(P.f() + d * 3 * H, P.f() + (d + 1) * 3 * H, peep.begin());
+    auto h0 = s.initialState(c, 5, d);
+    if (!h0.ok()) return h0.error();
+    auto c0 = s.initialState(c, 6, d);
+    if (!c0.ok()) return c0.error();
+    std::vector<float>& h = *h0;
+    std::vector<float>& cs = *c0;
+    const Act& f = s.act(d, 3, 0);
+    const Act& g = s.act(d, 3, 1);
+    const Act& hAct = s.act(d, 3, 2);
+    s.project(d, bias, xw);
+    const float* Rd = s.R.f() + d * 4 * H * H;
+    for (int64_t step = 0; step < s.seq; ++step) {
       sgemm(false, true, batch, 4 * H, H, 1.f, h.data(), H, Rd, H, 0.f, gates.data(), 4 * H);
-      for (int64_t b = 0; b < batch; ++b) {
-        const int64_t len = lens[static_cast<size_t>(b)];
-        if (step >= len) continue;
-        const int64_t t = reverse ? len - 1 - step : step;
-        float* gt = gates.data() + b * 4 * H;
+      s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
+        const float* gt = gates.data() + b * 4 * H;
         const float* xt = xw.data() + (t * batch + b) * 4 * H;
+        auto pre = [&](int64_t gate, int64_t k) { return gt[gate * H + k] + xt[gate * H + k]; };
         for (int64_t k = 0; k < H; ++k) {
-          auto pre = [&](int64_t gate) {
-            float v = gt[gate * H + k] + xt[gate * H + k] + bias[static_cast<size_t>(gate * H + k)];
-            return v;
-          };
-          auto clipped = [&](float v) { return clip > 0 ? std::max(-clip, std::min(clip, v)) : v; };
           const float cPrev = cs[static_cast<size_t>(b * H + k)];
-          const float it = f(clipped(pre(0) + peep[static_cast<size_t>(k)] * cPrev));
-          const float ft = inputForget ? 1.f - it : f(clipped(pre(2) + peep[static_cast<size_t>(2 * H + k)] * cPrev));
-          const float ct = g(clipped(pre(3)));
+          const float it = f(s.clipped(pre(0, k) + peep[static_cast<size_t>(k)] * cPrev));
+          const float ft = inputForget ? 1.f - it : f(s.clipped(pre(2, k) + peep[static_cast<size_t>(2 * H + k)] * cPrev));
+          const float ct = g(s.clipped(pre(3, k)));
           const float cNew = ft * cPrev + it * ct;
-          const float ot = f(clipped(pre(1) + peep[static_cast<size_t>(H + k)] * cNew));
+          const float ot = f(s.clipped(pre(1, k) + peep[static_cast<size_t>(H + k)] * cNew));
           const float hNew = ot * hAct(cNew);
           cs[static_cast<size_t>(b * H + k)] = cNew;
           h[static_cast<size_t>(b * H + k)] = hNew;
           Y.mf()[((t * dirs + d) * batch + b) * H + k] = hNew;
         }
-      }
-      // Rows past their sequence length keep their state; the GEMM above reads h for them too.
+      });
     }
     std::copy(h.begin(), h.end(), Yh.mf() + d * batch * H);
     std::copy(cs.begin(), cs.end(), Yc.mf() + d * batch * H);
   }
-  const DType dt = c.input(0).dtype;
-  if (layout) {
-    RtTensor y1 = RtTensor::alloc(dt, {batch, seq, dirs, H});
-    for (int64_t s = 0; s < seq; ++s)
-      for (int64_t d = 0; d < dirs; ++d)
-        for (int64_t b = 0; b < batch; ++b)
-          std::copy(Y.f() + ((s * dirs + d) * batch + b) * H, Y.f() + ((s * dirs + d) * batch + b + 1) * H,
-                    y1.mf() + ((b * seq + s) * dirs + d) * H);
-    auto swap01 = [&](const RtTensor& t) {
-      RtTensor o = RtTensor::alloc(dt, {batch, dirs, H});
-      for (int64_t d = 0; d < dirs; ++d)
-        for (int64_t b = 0; b < batch; ++b)
-          std::copy(t.f() + (d * batch + b) * H, t.f() + (d * batch + b + 1) * H, o.mf() + (b * dirs + d) * H);
-      return o;
-    };
-    c.out[0] = y1;
-    if (c.out.size() > 1) c.out[1] = swap01(Yh);
-    if (c.out.size() > 2) c.out[2] = swap01(Yc);
-  } else {
-    c.out[0] = Y.retyped(dt);
-    if (c.out.size() > 1) c.out[1] = Yh.retyped(dt);
-    if (c.out.size() > 2) c.out[2] = Yc.retyped(dt);
+  s.finish(c, Y, {&Yh, &Yc});
+  return {};
+}
+
+// Ht = f(Xt*Wi + Ht-1*Ri + Wbi + Rbi).
+Status opRNN(OpContext& c) {
+  auto sr = rnn::setup(c, 1, {"Tanh"});
+  if (!sr.ok()) return sr.error();
+  const Setup& s = *sr;
+  const int64_t H = s.H, batch = s.batch, dirs = s.dirs;
+  RtTensor Y = RtTensor::zeros(DType::Float32, {s.seq, dirs, batch, H});
+  RtTensor Yh = RtTensor::alloc(DType::Float32, {dirs, batch, H});
+  std::vector<float> xw, hr(static_cast<size_t>(batch * H));
+  for (int64_t d = 0; d < dirs; ++d) {
+    std::vector<float> bias(static_cast<size_t>(H));
+    for (int64_t k = 0; k < H; ++k) bias[static_cast<size_t>(k)] = s.bias(d, k) + s.bias(d, H + k);
+    auto h0 = s.initialState(c, 5, d);
+    if (!h0.ok()) return h0.error();
+    std::vector<float>& h = *h0;
+    const Act& f = s.act(d, 1, 0);
+    s.project(d, bias, xw);
+    const float* Rd = s.R.f() + d * H * H;
+    for (int64_t step = 0; step < s.seq; ++step) {
+      sgemm(false, true, batch, H, H, 1.f, h.data(), H, Rd, H, 0.f, hr.data(), H);
+      s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
+        const float* xt = xw.data() + (t * batch + b) * H;
+        float* hb = h.data() + b * H;
+        float* y = Y.mf() + ((t * dirs + d) * batch + b) * H;
+        for (int64_t k = 0; k < H; ++k) y[k] = hb[k] = f(s.clipped(xt[k] + hr[static_cast<size_t>(b * H + k)]));
+      });
+    }
+    std::copy(h.begin(), h.end(), Yh.mf() + d * batch * H);
   }
+  s.finish(c, Y, {&Yh});
   return {};
 }
 
 }  // namespace
 
-std::vector<OpEntry> rnnOps() { return {{"LSTM", opLSTM}}; }
+std::vector<OpEntry> rnnOps() {
+  std::vector<OpEntry> ops = {{"LSTM", opLSTM}, {"RNN", opRNN}};
+  for (const auto& e : rnn::gruOps()) ops.push_back(e);
+  return ops;
+}
 
 }  // namespace fw::exec
