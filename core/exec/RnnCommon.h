@@ -29,6 +29,8 @@ struct Setup {
   std::vector<int64_t> lens;  // per batch row, each in [0, seq]
   std::vector<Act> acts;      // per direction, the op's functions in order
 
+  // Steps the recurrence runs (0 when there is no batch row or no hidden unit: nothing to compute).
+  int64_t steps() const { return batch == 0 || H == 0 ? 0 : seq; }
   bool reverse(int64_t d) const { return direction == "reverse" || d == 1; }
   float clipped(float v) const { return clip > 0 ? std::max(-clip, std::min(clip, v)) : v; }
   const Act& act(int64_t d, int64_t per, int64_t k) const { return acts[static_cast<size_t>(d * per + k)]; }

@@ -147,8 +147,11 @@ Result<std::vector<float>> Setup::initialState(const OpContext& c, size_t input,
 void Setup::project(int64_t d, const std::vector<float>& gateBias, std::vector<float>& xw) const {
   const int64_t N = G * H;
   xw.resize(static_cast<size_t>(seq * batch * N));
-  if (seq * batch == 0) return;
-  sgemm(false, true, seq * batch, N, I, 1.f, X.f(), I, W.f() + d * N * I, I, 0.f, xw.data(), N);
+  if (seq * batch == 0 || N == 0) return;
+  if (I == 0)
+    std::fill(xw.begin(), xw.end(), 0.f);
+  else
+    sgemm(false, true, seq * batch, N, I, 1.f, X.f(), I, W.f() + d * N * I, I, 0.f, xw.data(), N);
   parallelFor(seq * batch, N, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       float* row = xw.data() + r * N;
@@ -232,7 +235,7 @@ Status opLSTM(OpContext& c) {
     const Act& hAct = s.act(d, 3, 2);
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * 4 * H * H;
-    for (int64_t step = 0; step < s.seq; ++step) {
+    for (int64_t step = 0; step < s.steps(); ++step) {
       sgemm(false, true, batch, 4 * H, H, 1.f, h.data(), H, Rd, H, 0.f, gates.data(), 4 * H);
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
         const float* gt = gates.data() + b * 4 * H;
@@ -277,7 +280,7 @@ Status opRNN(OpContext& c) {
     const Act& f = s.act(d, 1, 0);
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * H * H;
-    for (int64_t step = 0; step < s.seq; ++step) {
+    for (int64_t step = 0; step < s.steps(); ++step) {
       sgemm(false, true, batch, H, H, 1.f, h.data(), H, Rd, H, 0.f, hr.data(), H);
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
         const float* xt = xw.data() + (t * batch + b) * H;

@@ -46,7 +46,7 @@ Status opGRU(OpContext& c) {
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * 3 * H * H;
     const float* Rh = Rd + 2 * H * H;
-    for (int64_t step = 0; step < s.seq; ++step) {
+    for (int64_t step = 0; step < s.steps(); ++step) {
       const bool rev = s.reverse(d);
       sgemm(false, true, batch, first, H, 1.f, h.data(), H, Rd, H, 0.f, hr.data(), first);
       // z and r of every running row; without lbr also rt.Ht-1 for the second GEMM.
