@@ -136,14 +136,21 @@ QString MainWindow::proofText() const {
 }
 
 void MainWindow::updateProofBar() {
-  const QString t = proofText().toHtmlEscaped();
+  // One readable line beside the summary: the first line of the message, cut at kProofChars (a
+  // failed proof can carry a whole error chain); the full text is the tooltip.
+  constexpr int kProofChars = 140;
+  const QString full = proofText();
+  QString line = full.section('\n', 0, 0);
+  if (line.size() > kProofChars) line = line.left(kProofChars - 1).trimmed() + "…";
+  else if (line.size() < full.size()) line += " …";
+  const QString t = line.toHtmlEscaped();
   QString color = "#555";
   if (proof_ == Proof::Equal) color = "#1b7f2a";
   if (proof_ == Proof::Differs || proof_ == Proof::Failed) color = "#b3261e";
   proofLabel_->setText(t.isEmpty() ? QString() : QString("<span style='color:%1'>%2</span>").arg(color, t));
   QString tip;
   if (proofReport_) tip = QString::fromStdString(proofReport_->toText());
-  else if (proof_ == Proof::Failed) tip = proofError_;
+  else if (proof_ == Proof::Failed) tip = full;
   proofLabel_->setToolTip(tip);
   const bool offer = proof_ == Proof::Manual || proof_ == Proof::Cancelled || proof_ == Proof::Failed;
   verifyButton_->setVisible(offer && analysis_);

@@ -7,6 +7,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <fstream>
 
 #include <QElapsedTimer>
@@ -216,6 +217,44 @@ std::string writeSymbolicModel(const QTemporaryDir& dir, bool mystery) {
 }
 
 }  // namespace
+
+// A proof that fails with a long message (here an op type of 300 characters nobody can run) keeps
+// the bar beside the summary one readable line; the whole message is the tooltip.
+TEST(MainWindow, ALongProofMessageStaysOneLine) {
+  fwtest::testApp();
+  QTemporaryDir dir;
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape({1, 8}));
+  auto r = g->addValue("r"), y = g->addValue("y");
+  g->addNode("Relu", {x}, {r}, {}, "relu");
+  const std::string longOp = "Decode" + std::string(300, 'X');
+  g->addNode(longOp, {r}, {y}, {}, "decoder", "com.example");
+  g->addOutput(y);
+  fw::Model m;
+  m.opsetImports = {{"", 13}, {"com.example", 1}};
+  m.graph = g;
+  const std::string path = dir.filePath("long_op.onnx").toStdString();
+  ASSERT_TRUE(fw::saveOnnxFile(m, path).ok());
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  w.setAutoVerify(true, 60);
+  QSignalSpy proved(&w, &fwui::MainWindow::proofFinished);
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  w.openModel(QString::fromStdString(path));
+  ASSERT_TRUE(waitFor(done));
+  while (w.proofState() == fwui::MainWindow::Proof::Running || w.proofState() == fwui::MainWindow::Proof::None)
+    ASSERT_TRUE(proved.wait(120000));
+  ASSERT_EQ(w.proofState(), fwui::MainWindow::Proof::Failed) << w.proofText().toStdString();
+  ASSERT_GT(w.proofText().size(), 300);
+  auto* label = w.findChild<QLabel*>("proofLabel");
+  QTextDocument doc;
+  doc.setHtml(label->text());
+  const QString shown = doc.toPlainText();
+  EXPECT_LE(shown.size(), 141) << shown.toStdString();
+  EXPECT_FALSE(shown.contains('\n'));
+  EXPECT_TRUE(shown.endsWith(QString::fromUtf8("…"))) << shown.toStdString();
+  EXPECT_TRUE(label->toolTip().contains(QString::fromStdString(longOp)));
+}
 
 TEST(MainWindow, OpenDimsAreBoundByDefaultAndByTheUser) {
   fwtest::testApp();
