@@ -12,6 +12,13 @@
 #        fused export (default input binding) passes onnx.checker, has no kernel with two cube ops outside
 #        attention (check_kernels.py; the CNNs <= 1.3 kernels per cube op), runs in ORT and equals ORT on
 #        the original, same inputs
+#   reference_check.sh torch        FWB WORKDIR TORCH  every PyTorch export of scripts/export_torch_models.py
+#        (TORCH = its output dir): fwb info reads it; fwb run == ORT on the exporter's seeded inputs
+#        (rtol 1e-3); an op the executor lacks FAILS here (these models exist to cover such ops)
+#   reference_check.sh torch-sim    FWB WORKDIR TORCH  as realworld-sim, for the PyTorch exports
+#   reference_check.sh torch-fused  FWB WORKDIR TORCH  as realworld-fused, for the PyTorch exports; the
+#        inputs come from export_torch_models.py (the fused export's static dims, an open dim from the
+#        manifest's sample shape), not from fwb run
 #   reference_check.sh zoo-fused-ort FWB WORKDIR       every zoo model (small params) at -O0..3: the fused
 #        export passes onnx.checker (full_check), ORT(fused) == ORT(original) on the same seeded inputs
 #        (rtol 1e-3) and kernels_after never rises with the level
@@ -25,6 +32,7 @@ ok()   { pass=$((pass+1)); printf 'PASS %s\n' "$*"; }
 bad()  { fail=$((fail+1)); printf 'FAIL %s\n' "$*"; }
 finish() { printf '%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skipped"; [ "$fail" -eq 0 ]; exit $?; }
 
+STRICT_OPS=0   # 1: an op outside the executor's list is a failure, not a skip (torch mode)
 ZOO_MODELS=(resnet50 mobilenetv2 bert yolov5s deeplabv3plus lstm)
 ort_ready() {
   command -v node >/dev/null 2>&1 && [ -d "$ROOT/tools/ort/node_modules/onnxruntime-node" ]
@@ -35,7 +43,7 @@ vs_ort() {
   local d="$WORK/$name"
   rm -rf "$d"; mkdir -p "$d/fwb" "$d/ort"
   if ! "$FWB" run "$model" --output-dir "$d/fwb" "$@" >"$d/fwb.log" 2>&1; then
-    if grep -q "reference executor does not support" "$d/fwb.log"; then
+    if [ "$STRICT_OPS" = 0 ] && grep -q "reference executor does not support" "$d/fwb.log"; then
       # Outside the executor's op list: reported, not compared.
       skipped=$((skipped+1)); printf 'SKIP %s: %s\n' "$name" "$(tail -1 "$d/fwb.log")"; return
     fi
@@ -85,8 +93,27 @@ case "$mode" in
       done
     fi
     finish ;;
-  realworld-sim)
-    [ -n "$CACHE" ] && ls "$CACHE"/models/*.onnx >/dev/null 2>&1 || { echo "real-world models unavailable: skipped"; exit 77; }
+  torch)
+    [ -n "$CACHE" ] && [ -f "$CACHE/manifest.json" ] && ls "$CACHE"/models/*.onnx >/dev/null 2>&1 ||
+      { echo "PyTorch exports unavailable (scripts/torch_exports.sh): skipped"; exit 77; }
+    ort_ready || { echo "ORT unavailable (scripts/ort_setup.sh): skipped"; exit 77; }
+    STRICT_OPS=1
+    for f in "$CACHE"/models/*.onnx; do
+      n=$(basename "$f" .onnx)
+      if "$FWB" info "$f" >"$WORK/$n.info" 2>&1; then ok "$n: fwb info"; else bad "$n: fwb info: $(tail -1 "$WORK/$n.info")"; fi
+      # The export itself: ORT == PyTorch on the same inputs (reported, not counted: it tests the exporter).
+      if [ -d "$CACHE/torch/$n" ] && mkdir -p "$WORK/ort_vs_torch/$n" &&
+         node "$ROOT/tools/ort/run_model.mjs" "$f" "$CACHE/inputs/$n" "$WORK/ort_vs_torch/$n" >"$WORK/$n.ortpt.log" 2>&1 &&
+         node "$ROOT/tools/ort/compare_outputs.mjs" "$CACHE/torch/$n" "$WORK/ort_vs_torch/$n" --rtol=1e-3 --atol=1e-5 >>"$WORK/$n.ortpt.log" 2>&1; then
+        printf 'NOTE %s: ORT == PyTorch within rtol 1e-3\n' "$n"
+      else
+        printf 'NOTE %s: ORT differs from PyTorch or failed: %s\n' "$n" "$(tail -1 "$WORK/$n.ortpt.log")"
+      fi
+      vs_ort "$f" "$n" --input-dir "$CACHE/inputs/$n"
+    done
+    finish ;;
+  realworld-sim|torch-sim)
+    [ -n "$CACHE" ] && ls "$CACHE"/models/*.onnx >/dev/null 2>&1 || { echo "$mode: models unavailable: skipped"; exit 77; }
     [ -x "$PY" ] || { echo "python3 unavailable: skipped"; exit 77; }
     for f in "$CACHE"/models/*.onnx; do
       n=$(basename "$f" .onnx); d="$WORK/$n"; mkdir -p "$d"
@@ -104,8 +131,8 @@ case "$mode" in
       else bad "$n -O2: $out"; fi
     done
     finish ;;
-  realworld-fused)
-    [ -n "$CACHE" ] && ls "$CACHE"/models/*.onnx >/dev/null 2>&1 || { echo "real-world models unavailable: skipped"; exit 77; }
+  realworld-fused|torch-fused)
+    [ -n "$CACHE" ] && ls "$CACHE"/models/*.onnx >/dev/null 2>&1 || { echo "$mode: models unavailable: skipped"; exit 77; }
     ort_ready || { echo "ORT unavailable (scripts/ort_setup.sh): skipped"; exit 77; }
     for f in "$CACHE"/models/*.onnx; do
       n=$(basename "$f" .onnx); d="$WORK/$n"; rm -rf "$d"; mkdir -p "$d/in"
@@ -125,9 +152,17 @@ case "$mode" in
       else
         bad "$n: $(tr '\n' ' ' <"$d/kernels.log")"
       fi
-      # Seeded sample inputs in the bound shapes (fwb run writes the input_K.pb it used).
-      if ! "$FWB" run "$fused" --seed 1 --output-dir "$d/fwbrun" >"$d/run.log" 2>&1; then bad "$n: fwb run on the fused export failed: $(tail -1 "$d/run.log")"; continue; fi
-      cp "$d"/fwbrun/input_*.pb "$d/in/"
+      if [ "$mode" = torch-fused ]; then
+        # Seeded inputs: the fused export's static dims, open dims and value kinds from the manifest (no executor:
+        # this compares ORT with ORT, and must not wait for the executor's op list).
+        if ! "$PY" "$ROOT/scripts/export_torch_models.py" inputs "$CACHE/manifest.json" "$n" "$fused" "$d/in" >"$d/inputs.log" 2>&1; then
+          bad "$n: inputs for the fused export: $(tail -1 "$d/inputs.log")"; continue
+        fi
+      else
+        # Seeded sample inputs in the bound shapes (fwb run writes the input_K.pb it used).
+        if ! "$FWB" run "$fused" --seed 1 --output-dir "$d/fwbrun" >"$d/run.log" 2>&1; then bad "$n: fwb run on the fused export failed: $(tail -1 "$d/run.log")"; continue; fi
+        cp "$d"/fwbrun/input_*.pb "$d/in/"
+      fi
       # ORT's graph optimisations stay off for both: its QDQ -> integer-kernel rewrite changes the
       # rounding of the original (one quantization step), which is ORT's choice, not the model's meaning.
       if ! node "$ROOT/tools/ort/run_model.mjs" "$f" "$d/in" "$d/ref" --opt=disabled >"$d/ort_ref.log" 2>&1; then bad "$n: ORT on the original failed: $(tail -1 "$d/ort_ref.log")"; continue; fi
@@ -190,5 +225,5 @@ case "$mode" in
       rm -f "$d"/*.onnx  # large weights; keep logs and reports
     done
     finish ;;
-  *) echo "usage: $0 zoo-checker|zoo-ort|zoo-fused-ort|realworld FWB WORKDIR [CACHE]"; exit 2 ;;
+  *) echo "usage: $0 zoo-checker|zoo-ort|zoo-fused-ort|realworld|realworld-sim|realworld-fused|torch|torch-sim|torch-fused FWB WORKDIR [CACHE]"; exit 2 ;;
 esac

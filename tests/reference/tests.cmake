@@ -32,3 +32,19 @@ add_test(NAME reference_realworld_fused_signature
           ${CMAKE_SOURCE_DIR}/tools/ort ${FW_REF_DIR}/signature)
 set_tests_properties(reference_realworld_fused_signature PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
   FIXTURES_REQUIRED "ort;realworld")
+
+# Real PyTorch-exporter models (scripts/export_torch_models.py, seeded random weights, made at test time
+# with Debian's python3-torch/python3-torchvision; skipped when torch cannot be installed or imported).
+add_test(NAME reference_torch_exports_make
+  COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/torch_exports.sh ${CMAKE_BINARY_DIR}/torch_exports)
+set_tests_properties(reference_torch_exports_make PROPERTIES FIXTURES_SETUP torch_exports TIMEOUT 900 SKIP_RETURN_CODE 77)
+add_test(NAME reference_torch_exports
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh torch $<TARGET_FILE:fwb> ${FW_REF_DIR}/torch ${CMAKE_BINARY_DIR}/torch_exports)
+add_test(NAME torch_exports_simulate_no_flags
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh torch-sim $<TARGET_FILE:fwb> ${FW_REF_DIR}/torch_sim ${CMAKE_BINARY_DIR}/torch_exports)
+add_test(NAME torch_exports_fused_vs_ort
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/reference_check.sh torch-fused $<TARGET_FILE:fwb> ${FW_REF_DIR}/torch_fused ${CMAKE_BINARY_DIR}/torch_exports)
+set_tests_properties(reference_torch_exports torch_exports_simulate_no_flags torch_exports_fused_vs_ort PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 900)
+set_tests_properties(reference_torch_exports torch_exports_fused_vs_ort PROPERTIES FIXTURES_REQUIRED "ort;torch_exports")
+set_tests_properties(torch_exports_simulate_no_flags PROPERTIES FIXTURES_REQUIRED torch_exports)
