@@ -109,6 +109,7 @@ AnalysisOutcome analyzeInBackground(fw::Model model, fw::AnalysisOptions opts, Q
   auto res = fw::resolveShapes(model, ro);
   if (!res.ok()) {
     out.error = QString::fromStdString(res.error().message);
+    out.cancelled = res.error().isCancelled();
     return out;
   }
   opts.trace = res->trace;
@@ -131,6 +132,7 @@ AnalysisOutcome analyzeInBackground(fw::Model model, fw::AnalysisOptions opts, Q
   out.seconds = t.elapsed() / 1000.0;
   if (!a.ok()) {
     out.error = QString::fromStdString(a.error().message);
+    out.cancelled = a.error().isCancelled();
     return out;
   }
   out.analysis = std::make_shared<fw::Analysis>(std::move(a).value());
@@ -621,7 +623,7 @@ void MainWindow::onAnalysisFinished() {
   progress_->hide();
   cancelButton_->hide();
   if (!out.analysis) {
-    const bool cancelled = out.error == "cancelled";
+    const bool cancelled = out.cancelled;
     statusBar()->showMessage(cancelled ? tr("Cancelled; showing the previous result") : tr("Analysis failed"), 5000);
     if (!cancelled) showError(tr("Analysis failed"), out.error);
     emit analysisFailed(out.error);

@@ -66,6 +66,7 @@ struct LoadOutcome {
 struct AnalysisOutcome {
   std::shared_ptr<fw::Analysis> analysis;  // null on failure
   QString error;
+  bool cancelled = false;     // the failure is a cancel (fw::ErrorCode::Cancelled)
   double seconds = 0;
   QString binding;            // the input shapes in effect, e.g. "x=1,3,224,224 (N, H, W by default)"
   QStringList inputShapes;    // NAME=d0,d1,... per graph input as analysed (prefills the dialog)
@@ -80,6 +81,7 @@ struct VerifyOutcome {
   std::shared_ptr<const fw::Analysis> analysis;  // what was verified
   std::shared_ptr<fw::VerifyReport> report;      // null on error
   QString error;
+  bool cancelled = false;                         // the error is a cancel (fw::ErrorCode::Cancelled)
   double seconds = 0;
   double flopsPerSecond = 0;  // the executor's measured speed on the reference run (0: unknown)
 };

@@ -29,6 +29,7 @@ VerifyOutcome verifyInBackground(std::shared_ptr<const fw::Analysis> a, int thre
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!r.ok()) {
     out.error = QString::fromStdString(r.error().message);
+    out.cancelled = r.error().isCancelled();
     return out;
   }
   const double flops = fw::estimateRun(a->original, fw::kDefaultExecutorFlops).flops;
@@ -106,7 +107,7 @@ void MainWindow::onProofFinished() {
   if (out.report) {
     proofReport_ = out.report;
     proof_ = out.report->passed ? Proof::Equal : Proof::Differs;
-  } else if (out.error == "cancelled" || out.error == "execution cancelled") {
+  } else if (out.cancelled) {
     if (proof_ == Proof::Running) proof_ = Proof::Cancelled;
   } else {
     proof_ = Proof::Failed;

@@ -231,7 +231,8 @@ fw::Result<std::vector<fw::Tensor>> readInputDir(const std::string& dir, const f
 
 int fail(const fw::Error& e) {
   std::fprintf(stderr, "fwb: error: %s\n", e.message.c_str());
-  return static_cast<int>(e.code);
+  // Exit codes are 0-3; a cancel (only the GUI cancels) would be the user's doing.
+  return e.isCancelled() ? kBadInput : static_cast<int>(e.code);
 }
 
 int failUsage(const std::string& message) {

@@ -125,7 +125,7 @@ class Interpreter {
 
     std::vector<int32_t> uses = plan->uses;
     for (NodeId nid : plan->order) {
-      if (opts_.cancel && opts_.cancel->load()) return Error::badInput("execution cancelled");
+      if (opts_.cancel && opts_.cancel->load()) return Error::cancelled("execution cancelled");
       if (limits_.deadline > 0 && steadySeconds() > limits_.deadline)
         return Error::badInput("node '" + g.node(nid).name + "': the run exceeded its time limit of " +
                                std::to_string(opts_.timeLimitSeconds) + " s (--time-limit)");

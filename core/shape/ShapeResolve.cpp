@@ -343,7 +343,7 @@ Result<Attempt> attempt(const Model& original, const std::vector<DimBinding>& bi
   // Partial evaluation of the shape arithmetic, then inference again, until nothing changes.
   std::map<std::string, Tensor> known;
   for (int round = 0; round < 8 && !valuesWithoutStaticShape(*model.graph, 1).empty(); ++round) {
-    if (opts.cancel && opts.cancel->load()) return Error::badInput("cancelled");
+    if (opts.cancel && opts.cancel->load()) return Error::cancelled();
     std::map<std::string, std::vector<int64_t>> shapes;
     const size_t added = evaluateShapeArithmetic(model, known, shapes);
     if (added == 0 && shapes.empty()) break;

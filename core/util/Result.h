@@ -13,6 +13,7 @@ enum class ErrorCode {
   CheckFailed = 1,  // a verification did not hold (e.g. outputs differ)
   BadInput = 2,     // the user's file, flag or model is wrong
   Internal = 3,     // our bug or an unexpected environment failure
+  Cancelled = 4,    // the user (or a newer request) stopped the work: not a failure to report
 };
 
 struct Error {
@@ -22,6 +23,8 @@ struct Error {
   static Error badInput(std::string m) { return {ErrorCode::BadInput, std::move(m)}; }
   static Error internal(std::string m) { return {ErrorCode::Internal, std::move(m)}; }
   static Error checkFailed(std::string m) { return {ErrorCode::CheckFailed, std::move(m)}; }
+  static Error cancelled(std::string m = "cancelled") { return {ErrorCode::Cancelled, std::move(m)}; }
+  bool isCancelled() const { return code == ErrorCode::Cancelled; }
 
   // Prefix context ("while reading model.onnx: ...").
   Error context(const std::string& where) const { return {code, where + ": " + message}; }

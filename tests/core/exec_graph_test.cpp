@@ -204,4 +204,5 @@ TEST(ExecGraph, KeepIntermediatesAndCancel) {
   auto c = fw::runGraphNamed(m, {{"cond", boolScalar(true)}, {"x", Tensor::floats({3}, {1, 2, 3})}}, o);
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message.find("cancel"), std::string::npos);
+  EXPECT_TRUE(c.error().isCancelled());  // a code, not a string to compare
 }

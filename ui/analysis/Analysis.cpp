@@ -41,7 +41,7 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   auto fused = fusion::fuseModel(model, opts.fusion);
   if (!fused.ok()) return fused.error();
   a.fused = std::move(fused).value();
-  if (cancelled()) return Error::badInput("cancelled");
+  if (cancelled()) return Error::cancelled();
   if (!opts.simulate) return a;
 
   sim::SimOptions so;
@@ -57,7 +57,7 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
     a.warnings.push_back("simulation skipped: " + before.error().message);
     return a;
   }
-  if (cancelled()) return Error::badInput("cancelled");
+  if (cancelled()) return Error::cancelled();
   so.mode = sim::SimMode::Graph;
   const auto bodies = bodyKernelGroups(a.fused);
   so.bodyGroups = &bodies;

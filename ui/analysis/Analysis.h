@@ -53,7 +53,7 @@ Result<sim::HwProfile> prepareHw(AnalysisOptions& opts);
 std::vector<sim::KernelGroup> kernelGroups(const fusion::FusionResult& r);
 // The same for every subgraph body, by scope ("If_3/then_branch").
 std::map<std::string, std::vector<sim::KernelGroup>> bodyKernelGroups(const fusion::FusionResult& r);
-// `cancel` is checked between stages; a cancel returns a BadInput error "cancelled".
+// `cancel` is checked between stages; a cancel returns an ErrorCode::Cancelled error.
 Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace fw

@@ -22,7 +22,7 @@ Result<CompareResult> compareChips(const Model& model, CompareOptions opts) {
   so.trace = &opts.base.trace;
   FW_ASSIGN_OR_RETURN(auto unfused, sim::unfusedGroups(*model.graph));
   for (size_t i = 0; i < opts.hw.size(); ++i) {
-    if (opts.cancel && opts.cancel->load()) return Error::badInput("cancelled");
+    if (opts.cancel && opts.cancel->load()) return Error::cancelled();
     AnalysisOptions a = opts.base;
     a.hw = opts.hw[i];
     FW_ASSIGN_OR_RETURN(auto profile, prepareHw(a));

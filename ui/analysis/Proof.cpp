@@ -36,13 +36,13 @@ Result<VerifyReport> proveAnalysis(const Analysis& a, const ProofOptions& opts) 
   FW_ASSIGN_OR_RETURN(Model candidate,
                       fusion::exportedAndReimported(a.fused, a.original.sourcePath + " (fused -O" +
                                                                  std::to_string(a.fused.optLevel) + ")"));
-  if (cancelled()) return Error::badInput("cancelled");
+  if (cancelled()) return Error::cancelled();
   VerifyOptions v;
   v.seed = opts.seed;
   v.tolerance = opts.tolerance >= 0 ? opts.tolerance : defaultVerifyTolerance(a.fused.optLevel);
   v.exec = opts.exec;
   auto r = verifyModels(a.original, candidate, v);
-  if (!r.ok() && cancelled()) return Error::badInput("cancelled");
+  if (!r.ok() && cancelled()) return Error::cancelled();
   return r;
 }
 

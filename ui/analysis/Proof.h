@@ -34,7 +34,7 @@ struct ProofOptions {
   double tolerance = -1;  // < 0: defaultVerifyTolerance(level)
   ExecOptions exec;       // threads, cancel flag
 };
-// Verifies `a` (its original against its fused result). A cancel is a BadInput error "cancelled".
+// Verifies `a` (its original against its fused result). A cancel is an ErrorCode::Cancelled error.
 Result<VerifyReport> proveAnalysis(const Analysis& a, const ProofOptions& opts);
 
 // One line for a summary bar: "equal ✔ max rel 3.1e-07 (seed 1)" or "differs ✘ at 'y': max rel ...".

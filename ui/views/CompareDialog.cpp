@@ -108,7 +108,7 @@ void CompareDialog::run() {
     CompareOutcome out;
     auto r = fw::compareChips(model, std::move(o));
     if (r.ok()) out.result = std::make_shared<fw::CompareResult>(std::move(r).value());
-    else out.error = QString::fromStdString(r.error().message);
+    else out.error = QString::fromStdString(r.error().message), out.cancelled = r.error().isCancelled();
     return out;
   }));
 }
@@ -122,7 +122,7 @@ void CompareDialog::onFinished() {
   runBtn_->setEnabled(true);
   cancelBtn_->setEnabled(false);
   if (!out.result) {
-    status_->setText(out.error == "cancelled" ? tr("Cancelled") : tr("Comparison failed: %1").arg(out.error));
+    status_->setText(out.cancelled ? tr("Cancelled") : tr("Comparison failed: %1").arg(out.error));
     emit finished(false);
     return;
   }

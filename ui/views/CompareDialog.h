@@ -21,6 +21,7 @@ namespace fwui {
 struct CompareOutcome {
   std::shared_ptr<fw::CompareResult> result;
   QString error;
+  bool cancelled = false;  // the failure is a cancel (fw::ErrorCode::Cancelled)
 };
 
 class CompareDialog : public QDialog {
