@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kRtol = 1e-3, kAtol = 1e-5, kMinPassRate = 0.55;
+constexpr double kRtol = 1e-3, kAtol = 1e-5, kMinPassRate = 0.97;
 
 void collectOps(const onnx::GraphProto& g, std::set<std::string>& ops) {
   for (const auto& n : g.node()) {
