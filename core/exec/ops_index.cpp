@@ -648,7 +648,20 @@ Status opRoiAlign(OpContext& c) {
   const int64_t PH = c.attrInt("output_height", 1), PW = c.attrInt("output_width", 1), ratio = c.attrInt("sampling_ratio", 0);
   const float scale = c.attrFloat("spatial_scale", 1.f);
   if (PH <= 0 || PW <= 0) return c.fail("attributes 'output_height' and 'output_width' must be positive");
-  if (ratio < 0) return c.fail("attribute 'sampling_ratio' must be >= 0");
+  if (ratio < 0 || ratio > 4096) return c.fail("attribute 'sampling_ratio' must be in [0, 4096], got " + str(ratio));
+  if (PH * PW > (1 << 26)) return c.fail("output_height x output_width too large");
+  for (int64_t k = 0; k < R * 4; ++k)
+    if (!std::isfinite(rois.f()[k])) return c.fail("input 'rois' has a non-finite coordinate in row " + str(k / 4));
+  // Adaptive sampling (sampling_ratio 0) takes ceil(roi size / output size) samples per bin side; a
+  // huge roi must not turn into billions of samples.
+  if (ratio == 0)
+    for (int64_t r = 0; r < R; ++r) {
+      const float* roi = rois.f() + r * 4;
+      const double gh = std::ceil(std::fabs(static_cast<double>(roi[3] - roi[1]) * scale) / static_cast<double>(PH));
+      const double gw = std::ceil(std::fabs(static_cast<double>(roi[2] - roi[0]) * scale) / static_cast<double>(PW));
+      if (gh * gw * static_cast<double>(PH * PW) > static_cast<double>(1 << 28))
+        return c.fail("roi " + str(r) + " needs " + std::to_string(gh * gw) + " samples per bin (adaptive sampling_ratio); too many");
+    }
   RtTensor y = RtTensor::alloc(x.dtype, {R, C, PH, PW});
   const bool isMax = mode == "max";
   const float off = halfPixel ? 0.5f : 0.f;
@@ -806,6 +819,9 @@ Status opMaxUnpool(OpContext& c) {
   if (strides.empty()) strides.assign(sp, 1);
   if (pads.empty()) pads.assign(2 * sp, 0);
   if (strides.size() != sp || pads.size() != 2 * sp) return c.fail("attributes 'strides'/'pads' do not match the spatial rank");
+  for (size_t d = 0; d < sp; ++d)
+    if (kernel[d] <= 0 || strides[d] <= 0 || kernel[d] > (1 << 30) || strides[d] > (1 << 30) || pads[d] < 0 || pads[d + sp] < 0)
+      return c.fail("attributes 'kernel_shape'/'strides' must be positive and 'pads' non-negative");
   std::vector<int64_t> inferred = {x.dims[0], x.dims[1]};
   for (size_t d = 0; d < sp; ++d) {
     const int64_t v = (x.dims[d + 2] - 1) * strides[d] - pads[d] - pads[d + sp] + kernel[d];
@@ -855,7 +871,7 @@ Result<int64_t> blocksizeAttr(const OpContext& c, const RtTensor& x) {
   if (x.rank() != 4) return c.fail("input must be 4-D (N, C, H, W), got " + dimsStr(x.dims));
   auto b = c.attrs.getInt("blocksize");
   if (!b) return c.fail("missing attribute 'blocksize'");
-  if (*b <= 0) return c.fail("attribute 'blocksize' must be positive, got " + str(*b));
+  if (*b <= 0 || *b > (1 << 20)) return c.fail("attribute 'blocksize' must be in [1, 2^20], got " + str(*b));
   return *b;
 }
 

@@ -1,0 +1,380 @@
+// Index, region and sampling ops of the reference executor (core/exec/ops_index.cpp) beyond what the
+// ONNX node tests cover: MaxRoiPool (no node test), RoiAlign with other rois / adaptive sampling,
+// GridSample in every mode x padding x align_corners, TopK's opset-1 attribute and ties, index range
+// errors, and NonMaxSuppression / TopK on thousands of elements. Expected numbers marked "torch" come
+// from torch 1.13 / torchvision 0.14 (grid_sample, roi_align, roi_pool) on the same inputs.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+
+#include "core/exec/Executor.h"
+#include "tests/core/exec_test_util.h"
+
+using namespace fwtest;
+using fw::Attribute;
+using fw::DType;
+using fw::Tensor;
+
+namespace {
+
+Tensor i64(std::vector<int64_t> dims, const std::vector<int64_t>& v) { return Tensor::int64s(std::move(dims), v); }
+
+void expectInts(const Tensor& t, const std::vector<int64_t>& dims, const std::vector<int64_t>& want) {
+  EXPECT_EQ(t.dtype(), DType::Int64);
+  ASSERT_EQ(t.dims(), dims);
+  EXPECT_EQ(t.toInt64s(), want);
+}
+
+void expectFailsWith(const fw::Result<std::vector<Tensor>>& r, const std::vector<std::string>& parts) {
+  ASSERT_FALSE(r.ok());
+  for (const auto& p : parts) EXPECT_NE(r.error().message.find(p), std::string::npos) << r.error().message;
+}
+
+// X = x*x*0.1 - x for x = 0..11, shape [1,1,3,4]; grid points partly outside [-1, 1].
+Tensor gridX() {
+  std::vector<float> v(12);
+  for (int k = 0; k < 12; ++k) v[k] = static_cast<float>(k) * static_cast<float>(k) * 0.1f - static_cast<float>(k);
+  return Tensor::floats({1, 1, 3, 4}, v);
+}
+Tensor gridG() {
+  return Tensor::floats({1, 2, 3, 2}, {-1.7f, -1.2f, -0.3f, 0.45f, 0.9f, 1.3f, 1.5f, -0.6f, 0.1f, -0.95f, -0.8f, 0.2f});
+}
+
+// sin(0.7 k) * 3, shape [2,2,5,6] (the RoiAlign / MaxRoiPool feature map).
+Tensor roiX() {
+  std::vector<float> v(120);
+  for (int k = 0; k < 120; ++k) v[k] = std::sin(static_cast<float>(k) * 0.7f) * 3.f;
+  return Tensor::floats({2, 2, 5, 6}, v);
+}
+
+}  // namespace
+
+TEST(IndexOps, GridSampleAllModesPaddingsAndAlignCorners) {
+  struct Case {
+    const char* mode;
+    const char* pad;
+    int ac;
+    std::vector<float> want;  // torch grid_sample
+  };
+  const std::vector<Case> cases = {
+      {"bilinear", "zeros", 0, {0, -1.464f, 0.0385002f, 0, -0.79925f, -1.944f}},
+      {"bilinear", "zeros", 1, {0, -1.757f, 0.6545f, -0.525f, -1.409f, -2.222f}},
+      {"bilinear", "border", 0, {0, -1.464f, 1.1f, -2.1f, -1.39f, -2.16f}},
+      {"bilinear", "border", 1, {0, -1.757f, 0.935f, -2.1f, -1.409f, -2.222f}},
+      {"bilinear", "reflection", 0, {-0.81f, -1.464f, 1.1f, -1.89f, -1.39f, -2.16f}},
+      {"bilinear", "reflection", 1, {-1.247f, -1.757f, 0.0110003f, -1.965f, -1.409f, -2.222f}},
+      {"nearest", "zeros", 0, {0, -0.9f, 0, 0, -1.6f, -2.4f}},
+      {"nearest", "zeros", 1, {0, -2.5f, 1.1f, 0, -1.6f, -2.4f}},
+      {"nearest", "border", 0, {0, -0.9f, 1.1f, -2.1f, -1.6f, -2.4f}},
+      {"nearest", "border", 1, {0, -2.5f, 1.1f, -2.1f, -1.6f, -2.4f}},
+      {"nearest", "reflection", 0, {-0.9f, -0.9f, 1.1f, -1.6f, -1.6f, -2.4f}},
+      {"nearest", "reflection", 1, {-0.9f, -2.5f, 1.1f, -1.6f, -1.6f, -2.4f}},
+      {"bicubic", "zeros", 0, {-0.000388805f, -1.68502f, 0.0402137f, 0.21086f, -0.700072f, -2.32546f}},
+      {"bicubic", "zeros", 1, {-0.0077976f, -1.99247f, 1.13708f, -0.589955f, -1.4587f, -2.78524f}},
+      {"bicubic", "border", 0, {0.0575998f, -1.5581f, 1.22713f, -2.1216f, -1.27896f, -2.45424f}},
+      {"bicubic", "border", 1, {0.2304f, -1.92207f, 1.31526f, -2.33909f, -1.4125f, -2.4718f}},
+      {"bicubic", "reflection", 0, {-0.577971f, -1.5581f, 1.39174f, -1.96168f, -1.19533f, -2.45567f}},
+      {"bicubic", "reflection", 1, {-1.12029f, -1.78365f, 0.524979f, -2.14039f, -1.37502f, -2.46323f}},
+  };
+  for (const auto& cs : cases) {
+    SCOPED_TRACE(std::string(cs.mode) + " " + cs.pad + " align_corners=" + std::to_string(cs.ac));
+    auto r = runOne("GridSample", {{"x", gridX()}, {"g", gridG()}}, 1,
+                    attrs({Attribute::makeString("mode", cs.mode), Attribute::makeString("padding_mode", cs.pad),
+                           Attribute::makeInt("align_corners", cs.ac)}),
+                    16);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectNear((*r)[0], {1, 1, 2, 3}, cs.want, 1e-4f);
+  }
+}
+
+TEST(IndexOps, GridSampleNonFiniteGridIsClean) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  auto r = runOne("GridSample",
+                  {{"x", gridX()}, {"g", Tensor::floats({1, 1, 3, 2}, {nan, 0, inf, -inf, 1e30f, -1e30f})}}, 1,
+                  attrs({Attribute::makeString("mode", "bicubic"), Attribute::makeString("padding_mode", "reflection")}), 16);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].dims(), (std::vector<int64_t>{1, 1, 1, 3}));
+}
+
+TEST(IndexOps, RoiAlignMatchesTorchvision) {
+  // rois in (x1, y1, x2, y2) with batch indices; spatial_scale 0.8, output 2x3.
+  const Tensor rois = Tensor::floats({3, 4}, {0.5f, 0.7f, 4.6f, 3.9f, -1.2f, 1.0f, 2.0f, 6.5f, 2.2f, 2.1f, 2.4f, 2.3f});
+  const Tensor bi = i64({3}, {1, 0, 1});
+  struct Case {
+    const char* ctm;
+    int64_t ratio;
+    std::vector<float> want;  // torchvision roi_align(aligned = ctm == half_pixel)
+  };
+  const std::vector<Case> cases = {
+      {"output_half_pixel", 0, {0.851744f, -0.280246f, -1.26072f, -0.248175f, 0.789126f, 1.3927f, -1.5489f, -1.12062f, -0.0701644f,
+                                1.30693f, 0.556529f, -0.504647f, 0.432749f, 0.282903f, -0.113791f, -2.07928f, -2.01709f, -1.69757f,
+                                -0.713016f, -0.669761f, -0.507309f, 0.756281f, 1.10963f, 1.90023f, 2.64953f, 2.51302f, 2.28366f,
+                                0.96328f, 1.16747f, 1.33593f, -1.41507f, -1.8208f, -2.17321f, 0.469326f, 0.128639f, -0.226027f}},
+      {"output_half_pixel", 2, {0.851744f, -0.280246f, -1.26072f, -0.248175f, 0.789126f, 1.3927f, -1.5489f, -1.12062f, -0.0701644f,
+                                1.30693f, 0.556529f, -0.504647f, 0.326618f, 0.198053f, -0.137955f, -2.0409f, -1.96905f, -1.61229f,
+                                -0.600929f, -0.555085f, -0.391222f, 0.786158f, 1.12377f, 1.85666f, 2.40271f, 2.28082f, 2.06881f,
+                                0.960843f, 1.16747f, 1.33593f, -1.29674f, -1.66619f, -1.98337f, 0.468373f, 0.128639f, -0.226027f}},
+      {"half_pixel", 0, {0.245319f, -0.956428f, -1.6279f, 0.680221f, 1.39898f, 1.33826f, -1.49896f, -0.59981f, 0.63798f,
+                         0.723499f, -0.373467f, -1.26569f, 0, -0.0170205f, -0.366623f, 0, -1.26357f, -0.864124f,
+                         0, -0.670186f, -0.364927f, 0, 1.07664f, 1.25554f, 0.601087f, 0.525274f, 0.449461f,
+                         0.790218f, 0.726421f, 0.662623f, -1.91947f, -1.88765f, -1.85583f, -1.73397f, -1.71645f, -1.69894f}},
+      {"half_pixel", 2, {0.245319f, -0.956428f, -1.6279f, 0.680221f, 1.39898f, 1.33826f, -1.49896f, -0.59981f, 0.63798f,
+                         0.723499f, -0.373467f, -1.26569f, 0.0205884f, 0.0283797f, -0.475824f, -0.675003f, -1.33721f, -0.833201f,
+                         -0.503582f, -0.996665f, -0.583027f, 0.661973f, 1.32678f, 1.43827f, 0.601087f, 0.525274f, 0.449461f,
+                         0.790218f, 0.726421f, 0.662623f, -1.91947f, -1.88765f, -1.85583f, -1.73397f, -1.71645f, -1.69894f}},
+  };
+  for (const auto& cs : cases) {
+    SCOPED_TRACE(std::string(cs.ctm) + " sampling_ratio=" + std::to_string(cs.ratio));
+    auto r = runOne("RoiAlign", {{"x", roiX()}, {"rois", rois}, {"bi", bi}}, 1,
+                    attrs({Attribute::makeString("coordinate_transformation_mode", cs.ctm), Attribute::makeInt("output_height", 2),
+                           Attribute::makeInt("output_width", 3), Attribute::makeInt("sampling_ratio", cs.ratio),
+                           Attribute::makeFloat("spatial_scale", 0.8f)}),
+                    16);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectNear((*r)[0], {3, 2, 2, 3}, cs.want, 2e-4f);
+  }
+}
+
+TEST(IndexOps, RoiAlignMaxOnConstantMapTakesLargestWeightedCorner) {
+  // Every sample of a constant map c has weights summing to 1; max mode (as the ONNX reference)
+  // keeps the largest single weighted corner. One bin, one sample at (0.5, 0.5) (no half-pixel
+  // shift): all weights 0.25.
+  auto r = runOne("RoiAlign",
+                  {{"x", Tensor::floats({1, 1, 2, 2}, {4, 4, 4, 4})}, {"rois", Tensor::floats({1, 4}, {0, 0, 1, 1})},
+                   {"bi", i64({1}, {0})}},
+                  1, attrs({Attribute::makeString("mode", "max"), Attribute::makeInt("sampling_ratio", 1),
+                         Attribute::makeString("coordinate_transformation_mode", "output_half_pixel")}),
+                  16);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {1, 1, 1, 1}, {1.f});
+}
+
+TEST(IndexOps, RoiAlignRejectsBadBatchIndex) {
+  auto r = runOne("RoiAlign",
+                  {{"x", roiX()}, {"rois", Tensor::floats({1, 4}, {0, 0, 1, 1})}, {"bi", i64({1}, {2})}}, 1, {}, 16);
+  expectFailsWith(r, {"batch_indices", "2"});
+}
+
+TEST(IndexOps, MaxRoiPoolMatchesTorchvision) {
+  // rois (batch, x1, y1, x2, y2), spatial_scale 0.8, pooled 2x3; torchvision roi_pool.
+  auto r = runOne("MaxRoiPool",
+                  {{"x", roiX()},
+                   {"rois", Tensor::floats({3, 5}, {1, 0.5f, 0.7f, 4.6f, 3.9f, 0, -1.2f, 1.0f, 2.0f, 6.5f, 1, 2.2f, 2.1f, 2.4f, 2.3f})}},
+                  1, attrs({Attribute::makeInts("pooled_shape", {2, 3}), Attribute::makeFloat("spatial_scale", 0.8f)}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {3, 2, 2, 3},
+             {2.39385f, 2.99803f, 2.36312f, 2.22291f, 2.99803f, 2.36312f, 2.26692f, 0.551713f, 2.32167f, 2.35328f, 2.99856f, 2.23357f,
+              2.5638f, 2.5638f, 2.97182f, 0.100867f, 2.00871f, 2.97182f, 2.4533f, 2.4533f, 2.98393f, 2.4533f, 2.4533f, 2.99267f,
+              2.99803f, 2.99803f, 2.99803f, 2.99803f, 2.99803f, 2.99803f, -1.55106f, -1.55106f, -1.55106f, -1.55106f, -1.55106f, -1.55106f},
+             1e-4f);
+}
+
+TEST(IndexOps, MaxRoiPoolRejectsBadBatchIndex) {
+  auto r = runOne("MaxRoiPool", {{"x", roiX()}, {"rois", Tensor::floats({1, 5}, {5, 0, 0, 1, 1})}}, 1,
+                  attrs({Attribute::makeInts("pooled_shape", {1, 1})}));
+  expectFailsWith(r, {"rois", "batch index"});
+}
+
+TEST(IndexOps, TopKOpset1AttributeAndTiesLowerIndexFirst) {
+  auto r = runOne("TopK", {{"x", Tensor::floats({2, 5}, {3, 1, 3, 2, 3, 0, 0, 5, 0, 5})}}, 2, attrs({Attribute::makeInt("k", 3)}), 1);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {2, 3}, {3, 3, 3, 5, 5, 0});
+  expectInts((*r)[1], {2, 3}, {0, 2, 4, 2, 4, 0});
+}
+
+TEST(IndexOps, TopKSmallestOnIntsAlongAxis0) {
+  auto r = runOne("TopK", {{"x", i64({3, 2}, {7, -1, 2, -1, 2, 9})}, {"k", i64({1}, {2})}}, 2,
+                  attrs({Attribute::makeInt("axis", 0), Attribute::makeInt("largest", 0)}), 11);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectInts((*r)[0], {2, 2}, {2, -1, 2, -1});
+  expectInts((*r)[1], {2, 2}, {1, 0, 2, 1});
+}
+
+TEST(IndexOps, TopKRejectsKAboveAxis) {
+  auto r = runOne("TopK", {{"x", Tensor::floats({3}, {1, 2, 3})}, {"k", i64({1}, {4})}}, 2, {}, 11);
+  expectFailsWith(r, {"k = 4"});
+}
+
+TEST(IndexOps, TopKLargeRowsIsFast) {
+  const Tensor x = noise({8, 200000}, 7);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = runOne("TopK", {{"x", x}, {"k", i64({1}, {100})}}, 2, {}, 11);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_LT(s, 5.0);
+  const auto v = (*r)[0].toFloats();
+  const auto in = x.toFloats();
+  const auto idx = (*r)[1].toInt64s();
+  for (size_t k = 1; k < 100; ++k) EXPECT_GE(v[k - 1], v[k]);
+  for (size_t k = 0; k < 100; ++k) EXPECT_EQ(v[k], in[static_cast<size_t>(idx[k])]);
+}
+
+TEST(IndexOps, GatherElementsOutOfRangeNamesInputAndIndex) {
+  auto r = runOne("GatherElements", {{"x", Tensor::floats({2, 2}, {1, 2, 3, 4})}, {"i", i64({2, 2}, {0, 1, 2, 0})}}, 1,
+                  attrs({Attribute::makeInt("axis", 1)}), 13);
+  expectFailsWith(r, {"'indices'", "index 2", "[-2, 2)"});
+}
+
+TEST(IndexOps, GatherElementsSmallerIndexShape) {
+  // indices [2,1] on data [2,3] along axis 1: out[i][0] = data[i][idx[i][0]].
+  auto r = runOne("GatherElements", {{"x", iota({2, 3})}, {"i", i64({2, 1}, {-1, 1})}}, 1, attrs({Attribute::makeInt("axis", 1)}), 13);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {2, 1}, {2, 4});
+}
+
+TEST(IndexOps, ScatterElementsMulReductionAndNegativeAxis) {
+  auto r = runOne("ScatterElements",
+                  {{"x", Tensor::floats({2, 3}, {1, 2, 3, 4, 5, 6})}, {"i", i64({2, 2}, {0, 0, 2, -1})},
+                   {"u", Tensor::floats({2, 2}, {2, 3, 10, 0.5f})}},
+                  1, attrs({Attribute::makeInt("axis", -1), Attribute::makeString("reduction", "mul")}), 16);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {2, 3}, {6, 2, 3, 4, 5, 30});
+}
+
+TEST(IndexOps, ScatterElementsOutOfRange) {
+  auto r = runOne("ScatterElements",
+                  {{"x", Tensor::floats({3}, {1, 2, 3})}, {"i", i64({1}, {-4})}, {"u", Tensor::floats({1}, {9})}}, 1, {}, 13);
+  expectFailsWith(r, {"'indices'", "index -4"});
+}
+
+TEST(IndexOps, GatherNDBatchDims2) {
+  // data [2,2,3], indices [2,2,1] with batch_dims 2: out[b0][b1] = data[b0][b1][idx].
+  auto r = runOne("GatherND", {{"x", iota({2, 2, 3})}, {"i", i64({2, 2, 1}, {2, 0, -1, 1})}}, 1,
+                  attrs({Attribute::makeInt("batch_dims", 2)}), 13);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {2, 2}, {2, 3, 8, 10});
+}
+
+TEST(IndexOps, ScatterNDOutOfRangeNamesIndex) {
+  auto r = runOne("ScatterND",
+                  {{"x", iota({2, 2})}, {"i", i64({1, 2}, {1, 5})}, {"u", Tensor::floats({1}, {9})}}, 1, {}, 16);
+  expectFailsWith(r, {"'indices'", "index 5"});
+}
+
+TEST(IndexOps, CompressShortConditionAndErrorBeyondAxis) {
+  auto r = runOne("Compress", {{"x", iota({3, 2})}, {"c", Tensor::fromVector(DType::Bool, {2}, std::vector<uint8_t>{0, 1})}}, 1,
+                  attrs({Attribute::makeInt("axis", 0)}), 11);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {1, 2}, {2, 3});
+  auto bad = runOne("Compress", {{"x", iota({2})}, {"c", Tensor::fromVector(DType::Bool, {3}, std::vector<uint8_t>{0, 0, 1})}}, 1,
+                    {}, 11);
+  expectFailsWith(bad, {"condition", "index 2"});
+}
+
+TEST(IndexOps, UniqueUnsortedInts) {
+  auto r = runOne("Unique", {{"x", i64({7}, {5, 3, 5, -2, 3, 3, 9})}}, 4, attrs({Attribute::makeInt("sorted", 0)}), 11);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectInts((*r)[0], {4}, {5, 3, -2, 9});
+  expectInts((*r)[1], {4}, {0, 1, 3, 6});
+  expectInts((*r)[2], {7}, {0, 1, 0, 2, 1, 1, 3});
+  expectInts((*r)[3], {4}, {2, 3, 1, 1});
+}
+
+TEST(IndexOps, ReverseSequenceWithZeroAndFullLengths) {
+  // [time=3, batch=3, 1], lens 0, 3, 2.
+  auto r = runOne("ReverseSequence", {{"x", iota({3, 3, 1})}, {"l", i64({3}, {0, 3, 2})}}, 1,
+                  attrs({Attribute::makeInt("batch_axis", 1), Attribute::makeInt("time_axis", 0)}), 10);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {3, 3, 1}, {0, 7, 5, 3, 4, 2, 6, 1, 8});
+  auto bad = runOne("ReverseSequence", {{"x", iota({3, 3, 1})}, {"l", i64({3}, {0, 4, 2})}}, 1,
+                    attrs({Attribute::makeInt("batch_axis", 1), Attribute::makeInt("time_axis", 0)}), 10);
+  expectFailsWith(bad, {"sequence_lens", "4"});
+}
+
+TEST(IndexOps, MaxUnpool1DWithPadsAndBadIndex) {
+  // X [1,2,2], kernel 2, stride 2, pads 1/1: output length (2-1)*2 - 2 + 2 = 2; indices per whole tensor.
+  auto r = runOne("MaxUnpool", {{"x", Tensor::floats({1, 2, 2}, {1, 2, 3, 4})}, {"i", i64({1, 2, 2}, {1, 0, 3, 2})}}, 1,
+                  attrs({Attribute::makeInts("kernel_shape", {2}), Attribute::makeInts("strides", {2}), Attribute::makeInts("pads", {1, 1})}),
+                  11);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {1, 2, 2}, {2, 1, 4, 3});
+  auto bad = runOne("MaxUnpool", {{"x", Tensor::floats({1, 1, 2}, {1, 2})}, {"i", i64({1, 1, 2}, {0, 4})}}, 1,
+                    attrs({Attribute::makeInts("kernel_shape", {2}), Attribute::makeInts("strides", {2})}), 11);
+  expectFailsWith(bad, {"'I'", "index 4"});
+}
+
+TEST(IndexOps, SpaceToDepthThenDepthToSpaceDcrIsIdentity) {
+  const Tensor x = noise({2, 3, 4, 6}, 3);
+  auto s = runOne("SpaceToDepth", {{"x", x}}, 1, attrs({Attribute::makeInt("blocksize", 2)}), 13);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ((*s)[0].dims(), (std::vector<int64_t>{2, 12, 2, 3}));
+  auto d = runOne("DepthToSpace", {{"y", (*s)[0]}}, 1, attrs({Attribute::makeInt("blocksize", 2)}), 13);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ((*d)[0].toFloats(), x.toFloats());
+}
+
+// Thousands of boxes: the selection must be greedy NMS (checked by its defining properties) and fast.
+TEST(IndexOps, NonMaxSuppressionThousandsOfBoxes) {
+  const int64_t B = 2, C = 3, N = 3000;
+  std::vector<float> boxes(static_cast<size_t>(B * N * 4)), scores(static_cast<size_t>(B * C * N));
+  uint64_t s = 12345;
+  auto rnd = [&] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<float>((s >> 40) % 100000) / 100000.f;
+  };
+  for (int64_t k = 0; k < B * N; ++k) {
+    const float y = rnd() * 500, x = rnd() * 500, h = 5 + rnd() * 60, w = 5 + rnd() * 60;
+    boxes[static_cast<size_t>(k * 4)] = y;
+    boxes[static_cast<size_t>(k * 4 + 1)] = x;
+    boxes[static_cast<size_t>(k * 4 + 2)] = y + h;
+    boxes[static_cast<size_t>(k * 4 + 3)] = x + w;
+  }
+  for (auto& v : scores) v = rnd();
+  const float iouThr = 0.5f, scoreThr = 0.05f;
+  const int64_t maxOut = 200;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = runOne("NonMaxSuppression",
+                  {{"b", Tensor::floats({B, N, 4}, boxes)}, {"s", Tensor::floats({B, C, N}, scores)},
+                   {"m", i64({1}, {maxOut})}, {"iou", Tensor::floats({1}, {iouThr})}, {"st", Tensor::floats({1}, {scoreThr})}},
+                  1, {}, 11);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_LT(secs, 5.0);
+  const auto sel = (*r)[0].toInt64s();
+  ASSERT_EQ((*r)[0].dims().size(), 2u);
+  auto iou = [&](int64_t b, int64_t i, int64_t j) {
+    const float* p = &boxes[static_cast<size_t>((b * N + i) * 4)];
+    const float* q = &boxes[static_cast<size_t>((b * N + j) * 4)];
+    const float ih = std::max(0.f, std::min(p[2], q[2]) - std::max(p[0], q[0]));
+    const float iw = std::max(0.f, std::min(p[3], q[3]) - std::max(p[1], q[1]));
+    const float inter = ih * iw;
+    return inter / ((p[2] - p[0]) * (p[3] - p[1]) + (q[2] - q[0]) * (q[3] - q[1]) - inter);
+  };
+  const int64_t rows = (*r)[0].dims()[0];
+  int64_t row = 0;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t c = 0; c < C; ++c) {
+      std::vector<int64_t> picked;
+      while (row < rows && sel[static_cast<size_t>(row * 3)] == b && sel[static_cast<size_t>(row * 3 + 1)] == c)
+        picked.push_back(sel[static_cast<size_t>(row++ * 3 + 2)]);
+      ASSERT_LE(static_cast<int64_t>(picked.size()), maxOut);
+      const float* sc = &scores[static_cast<size_t>((b * C + c) * N)];
+      for (size_t k = 0; k < picked.size(); ++k) {
+        EXPECT_GT(sc[picked[k]], scoreThr);
+        if (k) {
+          EXPECT_GE(sc[picked[k - 1]], sc[picked[k]]);
+        }
+        for (size_t j = 0; j < k; ++j) EXPECT_LE(iou(b, picked[j], picked[k]), iouThr);
+      }
+      // Every box scoring above the last pick that was not picked is suppressed by a higher pick.
+      const float last = picked.empty() ? 2.f : sc[picked.back()];
+      std::vector<char> isPicked(static_cast<size_t>(N), 0);
+      for (int64_t p : picked) isPicked[static_cast<size_t>(p)] = 1;
+      for (int64_t j = 0; j < N; ++j) {
+        if (isPicked[static_cast<size_t>(j)] || sc[j] <= scoreThr || sc[j] < last) continue;
+        bool suppressed = false;
+        for (int64_t p : picked)
+          if (sc[p] >= sc[j] && iou(b, p, j) > iouThr) suppressed = true;
+        EXPECT_TRUE(suppressed) << "box " << j << " of batch " << b << " class " << c;
+      }
+    }
+  EXPECT_EQ(row, rows);
+}
+
+TEST(IndexOps, RoiAlignRejectsNonFiniteRoi) {
+  auto r = runOne("RoiAlign",
+                  {{"x", roiX()}, {"rois", Tensor::floats({1, 4}, {0, std::nanf(""), 1, 1})}, {"bi", i64({1}, {0})}}, 1, {}, 16);
+  expectFailsWith(r, {"rois", "non-finite"});
+}
