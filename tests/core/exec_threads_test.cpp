@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/common/ErrorBound.h"
 #include "core/exec/ThreadPool.h"
 #include "tests/core/exec_test_util.h"
 
@@ -58,7 +59,8 @@ TEST(ExecThreads, MatMulBitIdenticalAndCorrectForAnyThreadCount) {
           s += static_cast<double>(av[static_cast<size_t>(i * K + k)]) * bv[static_cast<size_t>(k * N + j)];
           mag += std::fabs(static_cast<double>(av[static_cast<size_t>(i * K + k)]) * bv[static_cast<size_t>(k * N + j)]);
         }
-        EXPECT_NEAR(yv[static_cast<size_t>(i * N + j)], s, 1e-5 * mag + 1e-6) << M << "x" << K << "x" << N;
+        // Any summation order of a length-K dot product (tests/common/ErrorBound.h).
+        EXPECT_NEAR(yv[static_cast<size_t>(i * N + j)], s, fwtest::dotBound(K, mag)) << M << "x" << K << "x" << N;
       }
   }
 }

@@ -104,7 +104,7 @@ bool appliedAt(const fusion::FusionResult& r, const std::string& node) {
 
 TEST(IfConstantInline, TrueTakesThenAndKeepsOutputNames) {
   Model m = ifModel(constTrue, twoOps("Relu", "t"), twoOps("Tanh", "e"));
-  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}), 1e-6);
+  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}));
   const Graph& g = *r.rewritten.graph;
   EXPECT_EQ(countOp(g, "If"), 0);
   EXPECT_EQ(countOp(g, "Relu"), 1);
@@ -123,7 +123,7 @@ TEST(IfConstantInline, TrueTakesThenAndKeepsOutputNames) {
 
 TEST(IfConstantInline, FalseTakesElse) {
   Model m = ifModel(constFalse, twoOps("Relu", "t"), twoOps("Tanh", "e"));
-  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}), 1e-6);
+  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}));
   const Graph& g = *r.rewritten.graph;
   EXPECT_EQ(countOp(g, "If"), 0);
   EXPECT_EQ(countOp(g, "Tanh"), 1);
@@ -147,13 +147,13 @@ TEST(IfConstantInline, ConditionFromShapesFoldsThenInlines) {
   };
   Model m = ifModel(condOf, twoOps("Relu", "t"), twoOps("Tanh", "e"));
   // The two rules alone, then level 1 as a whole (dead code elimination also drops the shape arithmetic).
-  auto only = fuseAndVerify(m, onlyRules({"constant_fold", "if_constant_inline"}), 1e-6);
+  auto only = fuseAndVerify(m, onlyRules({"constant_fold", "if_constant_inline"}));
   EXPECT_EQ(countOp(*only.rewritten.graph, "If"), 0);
   EXPECT_EQ(countOp(*only.rewritten.graph, "Relu"), 1);
   EXPECT_TRUE(hasDecision(only, "constant_fold", true));
   fusion::FusionOptions o1;
   o1.optLevel = 1;
-  auto r = fuseAndVerify(m, o1, 1e-6);
+  auto r = fuseAndVerify(m, o1);
   const Graph& g = *r.rewritten.graph;
   EXPECT_EQ(countOp(g, "If"), 0);
   EXPECT_EQ(countOp(g, "Relu"), 1);
@@ -162,7 +162,7 @@ TEST(IfConstantInline, ConditionFromShapesFoldsThenInlines) {
   EXPECT_EQ(outputNames(g), outputNames(*m.graph));
   EXPECT_TRUE(hasDecision(r, "if_constant_inline", true));
   // Without constant_fold the condition is not a constant: the If stays.
-  auto alone = fuseAndVerify(m, onlyRules({"if_constant_inline"}), 1e-6);
+  auto alone = fuseAndVerify(m, onlyRules({"if_constant_inline"}));
   EXPECT_EQ(countOp(*alone.rewritten.graph, "If"), 1);
 }
 
@@ -241,7 +241,7 @@ Model clashModel() {
 TEST(IfConstantInline, NameClashesAreRenamedAndNestedBodiesFollow) {
   Model m = clashModel();
   ASSERT_TRUE(checkOnnx(m).ok()) << checkOnnx(m).error().message;
-  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}), 1e-6);
+  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}));
   const Graph& g = *r.rewritten.graph;
   // Only the nested run-time If is left, now in the main graph.
   ASSERT_EQ(countOp(g, "If"), 1);
@@ -276,7 +276,7 @@ TEST(IfConstantInline, NameClashesAreRenamedAndNestedBodiesFollow) {
     EXPECT_EQ(refs, want) << attr;
   }
   // Both nested branches run on some seed; every seed agrees with the original.
-  for (uint64_t seed = 1; seed <= 6; ++seed) EXPECT_LE(maxRelDiff(m, r.rewritten, seed), 1e-6) << "seed " << seed;
+  for (uint64_t seed = 1; seed <= 6; ++seed) EXPECT_LE(boundRatio(m, r.rewritten, seed), 1.0) << "seed " << seed;
   auto e = fusion::exportFused(r);
   ASSERT_TRUE(e.ok()) << e.error().message;
   EXPECT_TRUE(checkOnnx(*e).ok()) << checkOnnx(*e).error().message;
@@ -309,7 +309,7 @@ TEST(IfConstantInline, OutputsTheBranchDoesNotComputeGetAnIdentity) {
   (void)x;
   Model m = b.model();
   m.opsetImports[""] = 17;
-  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}), 1e-6);
+  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}));
   const Graph& g = *r.rewritten.graph;
   EXPECT_EQ(countOp(g, "If"), 0);
   EXPECT_EQ(countOp(g, "Identity"), 3);
@@ -330,7 +330,7 @@ TEST(IfConstantInline, OutputsTheBranchDoesNotComputeGetAnIdentity) {
 
 TEST(IfConstantInline, RunTimeConditionStaysAndSaysWhy) {
   Model m = ifModel(runTimeCond, twoOps("Relu", "t"), twoOps("Tanh", "e"));
-  auto r = fuseAndVerify(m, onlyRules({"constant_fold", "if_constant_inline"}), 1e-6);
+  auto r = fuseAndVerify(m, onlyRules({"constant_fold", "if_constant_inline"}));
   EXPECT_EQ(countOp(*r.rewritten.graph, "If"), 1);
   EXPECT_TRUE(hasDecision(r, "if_constant_inline", false, "condition 'rc' is computed at run time (depends on input 'x')"));
   EXPECT_FALSE(hasDecision(r, "if_constant_inline", true));
@@ -343,13 +343,13 @@ TEST(IfConstantInline, OverridableOrExcludedStays) {
     b.graph().setInitializer(c, Tensor(DType::Bool, {}, {1}));
     return c;
   };
-  auto r = fuseAndVerify(ifModel(overridable, twoOps("Relu", "t"), twoOps("Tanh", "e")), onlyRules({"if_constant_inline"}), 1e-6);
+  auto r = fuseAndVerify(ifModel(overridable, twoOps("Relu", "t"), twoOps("Tanh", "e")), onlyRules({"if_constant_inline"}));
   EXPECT_EQ(countOp(*r.rewritten.graph, "If"), 1);
   EXPECT_TRUE(hasDecision(r, "if_constant_inline", false, "condition 'cond' is a graph input with a default value"));
   // An If the user excluded is left alone.
   auto o = onlyRules({"if_constant_inline"});
   o.excludedNodes.insert("If_0");
-  auto x = fuseAndVerify(ifModel(constTrue, twoOps("Relu", "t"), twoOps("Tanh", "e")), o, 1e-6);
+  auto x = fuseAndVerify(ifModel(constTrue, twoOps("Relu", "t"), twoOps("Tanh", "e")), o);
   EXPECT_EQ(countOp(*x.rewritten.graph, "If"), 1);
   EXPECT_TRUE(hasDecision(x, "if_constant_inline", false, "excluded by the user"));
 }
@@ -393,7 +393,7 @@ TEST(IfConstantInline, InsideALoopBody) {
   m.opsetImports[""] = 17;
   ASSERT_TRUE(checkOnnx(m).ok()) << checkOnnx(m).error().message;
 
-  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}), 1e-6);
+  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}));
   const Graph& g = *r.rewritten.graph;
   ASSERT_EQ(countOp(g, "Loop"), 1);
   const Graph& fused = *g.node(findOp(g, "Loop")).attrs.getGraph("body");
@@ -434,7 +434,7 @@ TEST(IfConstantInline, InsideAnotherIfsBranch) {
   Model m = ifModel(runTimeCond, outerThen, twoOps("Tanh", "e"));
   ASSERT_TRUE(checkOnnx(m).ok()) << checkOnnx(m).error().message;
 
-  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}), 1e-6);
+  auto r = fuseAndVerify(m, onlyRules({"if_constant_inline"}));
   const Graph& g = *r.rewritten.graph;
   ASSERT_EQ(countOp(g, "If"), 1);  // the run-time one
   const Graph& branch = *g.node(findOp(g, "If")).attrs.getGraph("then_branch");
@@ -443,7 +443,7 @@ TEST(IfConstantInline, InsideAnotherIfsBranch) {
   EXPECT_EQ(producerNamed(branch, "o_y").opType, "Mul");
   EXPECT_TRUE(appliedAt(r, "If_0/then_branch/If_i"));
   EXPECT_TRUE(hasDecision(r, "if_constant_inline", false, "condition 'rc'"));
-  for (uint64_t seed = 1; seed <= 6; ++seed) EXPECT_LE(maxRelDiff(m, r.rewritten, seed), 1e-6) << "seed " << seed;
+  for (uint64_t seed = 1; seed <= 6; ++seed) EXPECT_LE(boundRatio(m, r.rewritten, seed), 1.0) << "seed " << seed;
   auto e = fusion::exportFused(r);
   ASSERT_TRUE(e.ok()) << e.error().message;
   EXPECT_TRUE(checkOnnx(*e).ok()) << checkOnnx(*e).error().message;

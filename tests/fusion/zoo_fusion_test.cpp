@@ -39,11 +39,10 @@ TEST_P(ZooFusion, KernelsFallWithLevelAndExportsRunEqual) {
     ASSERT_TRUE(e.ok()) << e.error().message;
     auto chk = checkOnnx(*e);
     EXPECT_TRUE(chk.ok()) << GetParam() << " -O" << level << ": " << (chk.ok() ? "" : chk.error().message);
-    // Element-wise relative error (floor 1e-3 of the largest output): rounding noise of the
-    // convolutions after BN folding reaches 0.9e-3..2.3e-3 on mobilenetv2/deeplabv3plus depending on
-    // which oneDNN kernel runs (ONEDNN_MAX_CPU_ISA=SSE41/AVX2/AVX512_CORE); both sides stay as close
-    // to ONNX Runtime as before (reference_zoo_fused_vs_ort).
-    EXPECT_LE(maxRelDiff(*m, *e), 3e-3) << GetParam() << " -O" << level;
+    // Element-wise within the error bound of the computation (tests/common/ErrorBound.h): the
+    // convolutions' rounding after BN folding depends on which oneDNN kernel runs
+    // (ONEDNN_MAX_CPU_ISA=SSE41/AVX2/AVX512_CORE); the bound allows every summation order.
+    EXPECT_LE(boundRatio(*m, *e, 3, &r->rewritten), 1.0) << GetParam() << " -O" << level;
     std::printf("[zoo] %s -O%d: %zu nodes -> %zu kernels\n", GetParam().c_str(), level, r->nodesBefore, r->kernels.size());
   }
 }
