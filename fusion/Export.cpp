@@ -205,6 +205,7 @@ Status restoreSignature(Model& exported, const std::map<std::string, Shape>& dec
         return Error::internal("export: graph " + std::string(list == &g.inputs() ? "input" : "output") + " '" + v.name +
                                "' is not in the original model");
       v.shape = it->second;
+      v.shapeFromTrace = false;
     }
   }
   clearShapes(g, &io);
@@ -224,7 +225,17 @@ Result<Model> exportForDeployment(const std::map<std::string, Shape>& declared, 
   };
   if (open.empty()) {
     say("");
-    return exportFused(r);
+    FW_ASSIGN_OR_RETURN(auto out, exportFused(r));
+    // Outputs whose shape depends on the data (detections after NMS) keep the declared dims.
+    Graph& g = out.mutableGraph();
+    for (ValueId id : g.outputs()) {
+      Value& v = g.value(id);
+      if (auto it = declared.find(v.name); it != declared.end() && !v.initializer) {
+        v.shape = it->second;
+        v.shapeFromTrace = false;
+      }
+    }
+    return out;
   }
   if (staticShapes) {
     say("static export: input dims fixed at " + dims + " (the file runs only at these shapes)");

@@ -32,6 +32,9 @@ struct Value {
   bool isGraphOutput = false;
   std::string docString;
   std::string opaqueType;           // serialized onnx TypeProto for non-tensor types (sequence, map…)
+  // The static shape came from the traced run (core/shape/ShapeResolve.h): it depends on the data,
+  // so it is never folded into a constant and never written into an exported file.
+  bool shapeFromTrace = false;
 
   bool isInitializer() const { return initializer != nullptr; }
   // A subgraph may read values of its enclosing graph by name.

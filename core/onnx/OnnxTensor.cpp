@@ -220,6 +220,7 @@ void typeToProto(const Value& v, onnx::TypeProto* tp) {
   auto* sh = tt->mutable_shape();
   for (const auto& d : v.shape.dims) {
     auto* pd = sh->add_dim();
+    if (v.shapeFromTrace) continue;  // the rank holds; the dims were one run's data
     if (d.isStatic()) pd->set_dim_value(d.value);
     else if (!d.symbol.empty()) pd->set_dim_param(d.symbol);
   }

@@ -141,6 +141,7 @@ void applyTracedShapes(Graph& g, const std::string& path, const ExecTrace& trace
     if (mv.dtype == DType::Undefined && dt != trace.dtypes.end()) mv.dtype = dt->second;
     if (mv.shape.isStatic()) continue;
     mv.shape = Shape::ofInts(it->second);
+    mv.shapeFromTrace = true;
     named.push_back((path.empty() ? "" : path + "/") + v.name + " " + mv.shape.str() +
                     (trace.varying.count(it->first) ? " (varies between iterations; last shown)" : ""));
   }
@@ -359,9 +360,12 @@ Result<Attempt> attempt(const Model& original, const std::vector<DimBinding>& bi
   at.invalid = impossibleShape(*model.graph);
   if (!at.invalid.empty()) return at;
 
-  // One traced run for what only data (or control flow) can tell.
+  // One traced run for what only data (or control flow) can tell; also when nodes call model-local
+  // functions (a fused export), whose bodies the shape check above cannot see into.
   const bool missing = !valuesWithoutStaticShape(*model.graph, 1).empty();
-  if (opts.traceIfNeeded && (missing || hasControlFlow(*model.graph))) {
+  bool callsFunctions = false;
+  for (const auto& n : model.graph->nodes()) callsFunctions |= !n.dead && model.findFunction(n.domain, n.opType) != nullptr;
+  if (opts.traceIfNeeded && (missing || callsFunctions || hasControlFlow(*model.graph))) {
     auto inputs = randomInputs(model, opts.seed);
     if (!inputs.ok()) {
       res.traceError = inputs.error().message;

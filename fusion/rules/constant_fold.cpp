@@ -23,6 +23,8 @@ class ConstantFold final : public RuleBase {
     if (!n.subgraphs().empty()) return silent();
     if ((n.opType == "Shape" || n.opType == "Size") && !n.inputs.empty() && n.inputs[0] != kNoId &&
         !isConstant(g, n.inputs[0])) {
+      if (g.value(n.inputs[0]).shapeFromTrace)
+        return reject("the shape of '" + g.value(n.inputs[0]).name + "' depends on the data (it came from the traced run)");
       if (ctx.opts.genericShapes)
         return reject("the shape of '" + g.value(n.inputs[0]).name + "' depends on the input binding (generic export)");
       const Shape& s = g.value(n.inputs[0]).shape;
