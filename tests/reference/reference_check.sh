@@ -5,6 +5,7 @@
 #   reference_check.sh zoo-checker  FWB WORKDIR        every zoo export passes checker + strict inference
 #   reference_check.sh zoo-ort      FWB WORKDIR        fwb run == ORT on every zoo model (rtol 1e-3)
 #   reference_check.sh realworld    FWB WORKDIR CACHE  fwb info reads every real-world model; fwb run == ORT
+#        (QDQ models: fwb and ORT each == the exact ONNX semantics per layer, tests/reference/qdq_exact.py)
 #   reference_check.sh realworld-sim FWB WORKDIR CACHE  every real-world model with no flags: fwb simulate
 #        -O0 and -O2 succeed, every kernel positive and within physical bounds, -O2 not slower, and
 #        fwb fuse -O2 rejects nothing for a non-static shape outside untaken If branches
@@ -89,6 +90,15 @@ case "$mode" in
         bad "make_realworld_inputs.py failed"
       for dir in "$WORK"/inputs/*/; do
         n=$(basename "$dir")
+        # QDQ models: not fwb == ORT (a rounding tie at a QuantizeLinear legally flips with the summation
+        # order and grows through the layers) but each of them == the exact ONNX semantics per layer,
+        # one step allowed only at a float32 tie (qdq_exact.py says why). Exit 2: an op it lacks.
+        if grep -q QuantizeLinear "$CACHE/models/$n.onnx" 2>/dev/null; then
+          out=$("$PY" "$ROOT/tests/reference/qdq_exact.py" "$CACHE/models/$n.onnx" "$dir" "$FWB" "$ROOT/tools/ort" "$WORK/rw_$n" 2>&1)
+          rc=$?
+          if [ $rc -eq 0 ]; then ok "rw_$n: $(echo "$out" | tr '\n' ' ')"; continue
+          elif [ $rc -ne 2 ]; then bad "rw_$n: $(echo "$out" | tr '\n' ' ')"; continue; fi
+        fi
         vs_ort "$CACHE/models/$n.onnx" "rw_$n" --input-dir "$dir"
       done
     fi
