@@ -1,5 +1,5 @@
 // identity_elim (level 1)
-// Before: X -> Identity|Dropout(inference) -> Y -> consumers      After: X -> consumers
+// Before: X -> Identity|Dropout(inference, or ratio 0) -> Y -> consumers      After: X -> consumers
 // When Y is a graph output its name is kept: X's producer produces Y instead.
 #include "fusion/rules/RuleBase.h"
 #include "fusion/rules/Rules.h"
@@ -21,8 +21,12 @@ class IdentityElim final : public RuleBase {
           (!g.value(n.outputs[1]).consumers.empty() || g.value(n.outputs[1]).isGraphOutput))
         return reject("Dropout mask output is read");
       if (n.inputs.size() > 2 && n.inputs[2] != kNoId) {
+        // Training mode with a constant ratio of 0 drops nothing either (PyTorch writes
+        // F.dropout(p=0.0, training=True) this way).
         auto t = scalarConstant(g, n.inputs[2]);
-        if (!t || *t != 0) return reject("Dropout training_mode is not constant false");
+        auto ratio = n.inputs.size() > 1 && n.inputs[1] != kNoId ? scalarConstant(g, n.inputs[1]) : std::nullopt;
+        if ((!t || *t != 0) && !(ratio && *ratio == 0))
+          return reject("Dropout training_mode is not constant false and its ratio is not constant 0");
       }
     }
     ValueId x = n.inputs[0], y = n.outputs[0];
