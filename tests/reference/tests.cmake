@@ -48,3 +48,8 @@ set_tests_properties(reference_torch_exports torch_exports_simulate_no_flags tor
   SKIP_RETURN_CODE 77 TIMEOUT 900)
 set_tests_properties(reference_torch_exports torch_exports_fused_vs_ort PROPERTIES FIXTURES_REQUIRED "ort;torch_exports")
 set_tests_properties(torch_exports_simulate_no_flags PROPERTIES FIXTURES_REQUIRED torch_exports)
+add_test(NAME torch_exports_fused_signature
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/signature_check.py $<TARGET_FILE:fwb> ${CMAKE_BINARY_DIR}/torch_exports/models
+          ${CMAKE_SOURCE_DIR}/tools/ort ${FW_REF_DIR}/torch_signature)
+set_tests_properties(torch_exports_fused_signature PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
+  FIXTURES_REQUIRED "ort;torch_exports")
