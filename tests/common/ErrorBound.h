@@ -20,8 +20,6 @@
 // may differ by gamma(n_a) S_a + gamma(n_b) S_b elementwise. A legal summation order never exceeds it;
 // a wrong result (a dropped term, a wrong weight) exceeds it by orders of magnitude: S is the size of
 // the terms, the bound a few hundred ulps of it.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -53,19 +51,19 @@ inline double gammaN(double n) {
 // given sumAbs = sum_i |a_i * b_i|. Add 1 to K for a bias add or an output rounding.
 inline double dotBound(int64_t K, double sumAbs) { return gammaN(static_cast<double>(K)) * sumAbs; }
 
-// |got - want| <= bound[k] for every k (want may be a float64 reference: pass its own bound, or the
-// difference of two float32 evaluations: pass the sum of both bounds).
-inline void expectWithin(const std::vector<float>& got, const std::vector<double>& want, const std::vector<double>& bound,
-                         const std::string& what = {}) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  ASSERT_EQ(got.size(), bound.size()) << what;
+// "" when |got - want| <= bound[k] for every k, else the first offending elements (want may be a
+// float64 reference: pass its own bound; or a float32 evaluation: pass the sum of both bounds).
+// No gtest in this header (bench/bench_differential includes it): check with EXPECT_EQ(..., "").
+inline std::string withinBound(const std::vector<float>& got, const std::vector<double>& want, const std::vector<double>& bound) {
+  if (got.size() != want.size() || got.size() != bound.size()) return "sizes differ";
+  std::ostringstream os;
   int reported = 0;
   for (size_t k = 0; k < got.size(); ++k) {
     const double d = std::fabs(static_cast<double>(got[k]) - want[k]);
     if (!(d <= bound[k] + std::numeric_limits<float>::denorm_min()) && reported++ < 5)
-      ADD_FAILURE() << what << " at " << k << ": got " << got[k] << ", want " << want[k] << ", |diff| " << d
-                    << " > bound " << bound[k];
+      os << "at " << k << ": got " << got[k] << ", want " << want[k] << ", |diff| " << d << " > bound " << bound[k] << "; ";
   }
+  return os.str();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,8 +314,10 @@ inline GraphErrorBound graphBound(const Model& m, const std::vector<Tensor>& inp
   Model mm = m;
   mm.graph = g;
   auto run = runGraph(mm, inputs);
-  EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.error().message);
-  if (!run.ok()) return r;
+  if (!run.ok()) {
+    r.unsupported = "run failed: " + run.error().message;
+    return r;
+  }
   r.outputs.assign(run->begin(), run->begin() + static_cast<std::ptrdiff_t>(outs.size()));
   r.bound.resize(outs.size());
   r.n.resize(outs.size(), 0);
@@ -348,21 +348,19 @@ struct BoundCheck {
 inline BoundCheck compareWithinBound(const Model& a, const Model& b, uint64_t seed = 3, const Model* boundModel = nullptr) {
   BoundCheck c;
   auto in = randomInputs(a, seed);
-  EXPECT_TRUE(in.ok()) << (in.ok() ? "" : in.error().message);
-  if (!in.ok()) return {1e300, "no inputs", {}};
+  if (!in.ok()) return {1e300, "no inputs: " + in.error().message, {}};
   GraphErrorBound ba = graphBound(a, *in);
   GraphErrorBound bb = graphBound(boundModel ? *boundModel : b, *in);
   auto rb = runGraph(b, *in);
-  EXPECT_TRUE(rb.ok()) << (rb.ok() ? "" : rb.error().message);
-  if (!rb.ok() || ba.outputs.size() != rb->size()) return {1e300, "run failed or output count differs", {}};
+  if (!rb.ok()) return {1e300, "run failed: " + rb.error().message, {}};
+  if (ba.outputs.size() != rb->size()) return {1e300, "output count differs (" + ba.unsupported + ")", {}};
   c.unsupported = !ba.unsupported.empty() ? ba.unsupported : bb.unsupported;
   if (!c.unsupported.empty() && std::getenv("FW_ERROR_BOUND_VERBOSE"))
     std::fprintf(stderr, "[error bound] no rule for %s: bit-identical outputs required\n", c.unsupported.c_str());
   const bool exact = !c.unsupported.empty() || bb.bound.size() != ba.bound.size();
   for (size_t i = 0; i < rb->size(); ++i) {
     const Tensor &x = ba.outputs[i], &y = (*rb)[i];
-    EXPECT_EQ(x.dims(), y.dims()) << "output " << i;
-    if (x.numel() != y.numel()) return {1e300, "output " + std::to_string(i) + " changes size", c.unsupported};
+    if (x.dims() != y.dims()) return {1e300, "output " + std::to_string(i) + " changes shape", c.unsupported};
     const bool floatOut = !ba.bound[i].empty() && !exact && bb.bound[i].size() == ba.bound[i].size();
     for (int64_t k = 0; k < x.numel(); ++k) {
       const double xv = x.getDouble(k), yv = y.getDouble(k);

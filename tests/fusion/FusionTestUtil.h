@@ -73,6 +73,7 @@ inline int countOp(const Graph& g, const std::string& op) {
 // for b's rounding when b has fwb.fused function nodes (pass the rewritten model).
 inline double boundRatio(const Model& a, const Model& b, uint64_t seed = 3, const Model* boundModel = nullptr) {
   BoundCheck c = compareWithinBound(a, b, seed, boundModel);
+  EXPECT_LT(c.ratio, 1e300) << c.detail;
   if (c.ratio > 1) ADD_FAILURE() << "outside the error bound (ratio " << c.ratio << "): " << c.detail;
   return c.ratio;
 }
