@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/ir/OpCost.h"
+#include "simulator/CpuCost.h"
 #include "simulator/OpFamily.h"
 
 namespace fw::sim {
@@ -12,6 +13,11 @@ namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
 int64_t roundUp(int64_t a, int64_t m) { return ceilDiv(a, m) * m; }
+// Cycles at a family's efficiency (HwProfile::efficiency; 1 leaves them exactly as they are).
+int64_t scaled(int64_t cycles, double efficiency) {
+  if (efficiency == 1.0) return cycles;
+  return static_cast<int64_t>(std::ceil(static_cast<double>(cycles) / efficiency - 1e-9));
+}
 
 std::string where(const Graph& g, NodeId n) {
   const Node& nd = g.node(n);
@@ -314,6 +320,7 @@ Result<double> deviceBytes(const Graph& g, ValueId v, const HwProfile& hw, NodeI
 
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                               std::vector<std::string>* warnings) {
+  if (hw.isCpu()) return costCpuKernel(g, group, hw, warnings);  // a measured CPU profile: CpuCost.h
   KernelCost kc;
   KernelTiming& t = kc.timing;
   t.name = group.name;
@@ -355,7 +362,7 @@ Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const Hw
       const int64_t mt = ceilDiv(gm.m, hw.cubeM), nt = ceilDiv(gm.n, hw.cubeN), kt = ceilDiv(gm.k, hw.cubeK);
       const int64_t tiles = gm.batch * mt * nt;
       const int64_t used = std::min(hw.cubeCores, tiles);
-      t.cubeCycles += gm.steps * ceilDiv(tiles, used) * kt;
+      t.cubeCycles += scaled(gm.steps * ceilDiv(tiles, used) * kt, hw.efficiency.cube);
       if (gm.steps > 1) {
         // Recurrent cell: gate math on the vector unit after every step.
         FW_ASSIGN_OR_RETURN(auto out, dimsOf(g, n.outputs.empty() ? kNoId : n.inputs[2], m));
@@ -363,7 +370,7 @@ Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const Hw
         it.steps = gm.steps;
         it.elems = gm.m * out.back();
         it.ops = n.opType == "LSTM" ? 20 : n.opType == "GRU" ? 16 : 2;
-        t.vectorCycles += vectorCycles(it, hw);
+        t.vectorCycles += scaled(vectorCycles(it, hw), hw.efficiency.elementwise);
         anyVector = true;
         continue;
       }
@@ -391,7 +398,7 @@ Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const Hw
     anyVector = true;
     vecMember[static_cast<size_t>(m)] = 1;
     FW_ASSIGN_OR_RETURN(VecItem it, vecItemOf(g, m, fam, nc.flops));
-    t.vectorCycles += vectorCycles(it, hw);
+    t.vectorCycles += scaled(vectorCycles(it, hw), hw.efficiency.of(fam));
     rowMax = std::max(rowMax, it.row);
     vecElemsMax = std::max(vecElemsMax, it.elems);
   }

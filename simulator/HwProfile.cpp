@@ -98,13 +98,46 @@ Result<DType> parseDType(const std::string& s, const Reader& r) {
 
 }  // namespace
 
+const char* deviceKindName(DeviceKind k) { return k == DeviceKind::Cpu ? "cpu" : "npu"; }
+
+const std::vector<std::pair<std::string, CostFamily>>& efficiencyKeys() {
+  static const std::vector<std::pair<std::string, CostFamily>> keys = {
+      {"cube", CostFamily::Cube},       {"elementwise", CostFamily::Elementwise},
+      {"reduction", CostFamily::Reduction}, {"pooling", CostFamily::Pooling},
+      {"softmax", CostFamily::Softmax}, {"norm", CostFamily::Norm},
+      {"data_movement", CostFamily::DataMovement}};
+  return keys;
+}
+
+double* FamilyEfficiency::field(CostFamily f) {
+  switch (f) {
+    case CostFamily::Cube: return &cube;
+    case CostFamily::Elementwise: return &elementwise;
+    case CostFamily::Reduction: return &reduction;
+    case CostFamily::Pooling: return &pooling;
+    case CostFamily::Softmax: return &softmax;
+    case CostFamily::Norm: return &norm;
+    case CostFamily::DataMovement: return &dataMovement;
+    default: return nullptr;
+  }
+}
+
+double FamilyEfficiency::of(CostFamily f) const {
+  if (f == CostFamily::Unknown) return elementwise;
+  const double* v = const_cast<FamilyEfficiency*>(this)->field(f);
+  return v ? *v : 1.0;
+}
+
 double HwProfile::peakCubeFlops() const {
   return 2.0 * static_cast<double>(cubeM * cubeN * cubeK) * static_cast<double>(cubeCores) * clockHz;
 }
 double HwProfile::peakVectorFlops() const {
   return static_cast<double>(vectorLanes) * static_cast<double>(vectorCores) * clockHz;
 }
-double HwProfile::peakFlops() const { return std::max(peakCubeFlops(), peakVectorFlops()); }
+double HwProfile::peakFlops() const {
+  if (isCpu()) return std::max(cpu.gemmFlops, cpu.convFlops);
+  return std::max(peakCubeFlops(), peakVectorFlops());
+}
 
 int64_t HwProfile::usToCycles(double us) const { return std::llround(us * 1e-6 * clockHz); }
 
@@ -127,50 +160,93 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
   FW_ASSIGN_OR_RETURN(p.name, r.str("name"));
   if (p.name.empty()) return r.err("name", "must not be empty");
   FW_ASSIGN_OR_RETURN(p.description, r.str("description", false));
+  FW_ASSIGN_OR_RETURN(std::string kind, r.str("kind", false));
+  if (kind == "cpu") p.kind = DeviceKind::Cpu;
+  else if (!kind.empty() && kind != "npu") return r.err("kind", "must be \"npu\" or \"cpu\" (got \"" + kind + "\")");
   FW_ASSIGN_OR_RETURN(std::string dt, r.str("dtype"));
   FW_ASSIGN_OR_RETURN(p.dtype, parseDType(dt, r));
   FW_ASSIGN_OR_RETURN(p.clockHz, r.posNum("clock_hz"));
   FW_ASSIGN_OR_RETURN(p.cubeCores, r.posInt("cube_cores", kMaxCount));
   FW_ASSIGN_OR_RETURN(p.vectorCores, r.posInt("vector_cores", kMaxCount));
 
-  FW_ASSIGN_OR_RETURN(const json* cube, r.get("cube"));
-  if (!cube->is_object()) return r.err("cube", "must be an object {m, n, k, acc_bytes}");
-  Reader rc(*cube, r.at("cube"), sourceName);
-  FW_ASSIGN_OR_RETURN(p.cubeM, rc.posInt("m", kMaxCount));
-  FW_ASSIGN_OR_RETURN(p.cubeN, rc.posInt("n", kMaxCount));
-  FW_ASSIGN_OR_RETURN(p.cubeK, rc.posInt("k", kMaxCount));
-  FW_ASSIGN_OR_RETURN(p.accBytes, rc.posInt("acc_bytes", kMaxCount));
-  FW_TRY_STATUS(rc.noUnknownKeys());
+  if (!p.isCpu()) {
+    FW_ASSIGN_OR_RETURN(const json* cube, r.get("cube"));
+    if (!cube->is_object()) return r.err("cube", "must be an object {m, n, k, acc_bytes}");
+    Reader rc(*cube, r.at("cube"), sourceName);
+    FW_ASSIGN_OR_RETURN(p.cubeM, rc.posInt("m", kMaxCount));
+    FW_ASSIGN_OR_RETURN(p.cubeN, rc.posInt("n", kMaxCount));
+    FW_ASSIGN_OR_RETURN(p.cubeK, rc.posInt("k", kMaxCount));
+    FW_ASSIGN_OR_RETURN(p.accBytes, rc.posInt("acc_bytes", kMaxCount));
+    FW_TRY_STATUS(rc.noUnknownKeys());
 
-  FW_ASSIGN_OR_RETURN(p.fractalC0, r.posInt("fractal_c0", kMaxCount));
-  FW_ASSIGN_OR_RETURN(p.vectorLanes, r.posInt("vector_lanes", kMaxCount));
-  FW_ASSIGN_OR_RETURN(p.l0aBytes, r.posInt("l0a_bytes", kMaxBufferBytes));
-  FW_ASSIGN_OR_RETURN(p.l0bBytes, r.posInt("l0b_bytes", kMaxBufferBytes));
-  FW_ASSIGN_OR_RETURN(p.l0cBytes, r.posInt("l0c_bytes", kMaxBufferBytes));
-  FW_ASSIGN_OR_RETURN(p.l1Bytes, r.posInt("l1_bytes", kMaxBufferBytes));
-  FW_ASSIGN_OR_RETURN(p.ubBytes, r.posInt("ub_bytes", kMaxBufferBytes));
+    FW_ASSIGN_OR_RETURN(p.fractalC0, r.posInt("fractal_c0", kMaxCount));
+    FW_ASSIGN_OR_RETURN(p.vectorLanes, r.posInt("vector_lanes", kMaxCount));
+    FW_ASSIGN_OR_RETURN(p.l0aBytes, r.posInt("l0a_bytes", kMaxBufferBytes));
+    FW_ASSIGN_OR_RETURN(p.l0bBytes, r.posInt("l0b_bytes", kMaxBufferBytes));
+    FW_ASSIGN_OR_RETURN(p.l0cBytes, r.posInt("l0c_bytes", kMaxBufferBytes));
+    FW_ASSIGN_OR_RETURN(p.l1Bytes, r.posInt("l1_bytes", kMaxBufferBytes));
+    FW_ASSIGN_OR_RETURN(p.ubBytes, r.posInt("ub_bytes", kMaxBufferBytes));
+  } else {
+    // A CPU has no cube fractals, L0/L1 buffers or Unified Buffer: those fields would mean nothing.
+    for (const char* k : {"cube", "fractal_c0", "vector_lanes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "l1_bytes", "ub_bytes"})
+      if (r.has(k)) return r.err(k, "not a field of a cpu profile (no cube fractals, no Unified Buffer)");
+    FW_ASSIGN_OR_RETURN(const json* cpu, r.get("cpu"));
+    if (!cpu->is_object())
+      return r.err("cpu", "must be an object {gemm_flops_per_s, conv_flops_per_s, cache_bandwidth_bytes_per_s}");
+    Reader rc(*cpu, r.at("cpu"), sourceName);
+    FW_ASSIGN_OR_RETURN(p.cpu.gemmFlops, rc.posNum("gemm_flops_per_s"));
+    FW_ASSIGN_OR_RETURN(p.cpu.convFlops, rc.posNum("conv_flops_per_s"));
+    FW_ASSIGN_OR_RETURN(p.cpu.cacheBandwidth, rc.posNum("cache_bandwidth_bytes_per_s"));
+    if (rc.has("cache_drops_bytes")) {
+      FW_ASSIGN_OR_RETURN(const json* drops, rc.get("cache_drops_bytes"));
+      if (!drops->is_array()) return rc.err("cache_drops_bytes", "must be an array of byte sizes");
+      for (const json& d : *drops) {
+        if (!d.is_number_integer() || d.get<int64_t>() <= 0 || d.get<int64_t>() > kMaxBufferBytes)
+          return rc.err("cache_drops_bytes", "must hold positive integers (got " + d.dump() + ")");
+        p.cpu.cacheDropsBytes.push_back(d.get<int64_t>());
+      }
+    }
+    FW_TRY_STATUS(rc.noUnknownKeys());
+  }
   FW_ASSIGN_OR_RETURN(p.l2Bytes, r.posInt("l2_bytes", kMaxBufferBytes, /*allowZero=*/true));
   FW_ASSIGN_OR_RETURN(p.hbmBandwidth, r.posNum("hbm_bandwidth_bytes_per_s"));
   FW_ASSIGN_OR_RETURN(p.hbmCapacityBytes, r.posNum("hbm_capacity_bytes"));
   FW_ASSIGN_OR_RETURN(p.launchUs, r.posNum("launch_us", true));
   FW_ASSIGN_OR_RETURN(p.hostDispatchUs, r.posNum("host_dispatch_us", true));
 
-  // Consistency: the smallest unit of work must fit its buffers, or the cost model has no tiling.
-  const auto eb = static_cast<int64_t>(dtypeSize(p.dtype));
-  if (p.cubeM * p.cubeN * p.accBytes > p.l0cBytes)
-    return r.err("l0c_bytes", "must hold one m×n accumulator fractal (" +
-                                  std::to_string(p.cubeM * p.cubeN * p.accBytes) + " bytes)");
-  if (2 * p.cubeM * p.cubeK * eb > p.l0aBytes)
-    return r.err("l0a_bytes", "must hold two m×k fractals (double buffer, " +
-                                  std::to_string(2 * p.cubeM * p.cubeK * eb) + " bytes)");
-  if (2 * p.cubeK * p.cubeN * eb > p.l0bBytes)
-    return r.err("l0b_bytes", "must hold two k×n fractals (double buffer, " +
-                                  std::to_string(2 * p.cubeK * p.cubeN * eb) + " bytes)");
-  if (2 * (p.cubeM + p.cubeN) * p.cubeK * eb > p.l1Bytes)
-    return r.err("l1_bytes", "must hold a double-buffered m×k and k×n fractal pair");
-  if (4 * p.vectorLanes * eb > p.ubBytes)
-    return r.err("ub_bytes", "must hold four vector registers' worth of data (" +
-                                 std::to_string(4 * p.vectorLanes * eb) + " bytes)");
+
+  if (r.has("efficiency")) {
+    FW_ASSIGN_OR_RETURN(const json* eff, r.get("efficiency"));
+    if (!eff->is_object()) return r.err("efficiency", "must be an object {cube, elementwise, ...}");
+    Reader re(*eff, r.at("efficiency"), sourceName);
+    for (const auto& [key, fam] : efficiencyKeys()) {
+      if (!re.has(key)) continue;
+      FW_ASSIGN_OR_RETURN(double v, re.posNum(key));
+      if (v > 1000) return re.err(key, "must be at most 1000");
+      *p.efficiency.field(fam) = v;
+    }
+    FW_TRY_STATUS(re.noUnknownKeys());
+  }
+
+  if (!p.isCpu()) {
+    // Consistency: the smallest unit of work must fit its buffers, or the cost model has no tiling.
+    const auto eb = static_cast<int64_t>(dtypeSize(p.dtype));
+    if (p.cubeM * p.cubeN * p.accBytes > p.l0cBytes)
+      return r.err("l0c_bytes", "must hold one m×n accumulator fractal (" +
+                                    std::to_string(p.cubeM * p.cubeN * p.accBytes) + " bytes)");
+    if (2 * p.cubeM * p.cubeK * eb > p.l0aBytes)
+      return r.err("l0a_bytes", "must hold two m×k fractals (double buffer, " +
+                                    std::to_string(2 * p.cubeM * p.cubeK * eb) + " bytes)");
+    if (2 * p.cubeK * p.cubeN * eb > p.l0bBytes)
+      return r.err("l0b_bytes", "must hold two k×n fractals (double buffer, " +
+                                    std::to_string(2 * p.cubeK * p.cubeN * eb) + " bytes)");
+    if (2 * (p.cubeM + p.cubeN) * p.cubeK * eb > p.l1Bytes)
+      return r.err("l1_bytes", "must hold a double-buffered m×k and k×n fractal pair");
+    if (4 * p.vectorLanes * eb > p.ubBytes)
+      return r.err("ub_bytes", "must hold four vector registers' worth of data (" +
+                                   std::to_string(4 * p.vectorLanes * eb) + " bytes)");
+
+  }
 
   FW_ASSIGN_OR_RETURN(const json* notes, r.get("notes"));
   if (!notes->is_array()) return r.err("notes", "must be an array of {field, source, estimate}");
@@ -212,6 +288,48 @@ Result<HwProfile> loadHwProfileFile(const std::string& path) {
   auto p = parseHwProfileText(*bytes, base);
   if (p.ok()) p->sourcePath = path;
   return p;
+}
+
+nlohmann::json hwProfileToJson(const HwProfile& p) {
+  json j = json::object();
+  j["name"] = p.name;
+  if (!p.description.empty()) j["description"] = p.description;
+  if (p.isCpu()) j["kind"] = "cpu";
+  j["dtype"] = p.dtype == DType::Float16    ? "float16"
+               : p.dtype == DType::BFloat16 ? "bfloat16"
+               : p.dtype == DType::Int8     ? "int8"
+                                            : "float32";
+  j["clock_hz"] = p.clockHz;
+  j["cube_cores"] = p.cubeCores;
+  j["vector_cores"] = p.vectorCores;
+  if (!p.isCpu()) {
+    j["cube"] = {{"m", p.cubeM}, {"n", p.cubeN}, {"k", p.cubeK}, {"acc_bytes", p.accBytes}};
+    j["fractal_c0"] = p.fractalC0;
+    j["vector_lanes"] = p.vectorLanes;
+    j["l0a_bytes"] = p.l0aBytes;
+    j["l0b_bytes"] = p.l0bBytes;
+    j["l0c_bytes"] = p.l0cBytes;
+    j["l1_bytes"] = p.l1Bytes;
+    j["ub_bytes"] = p.ubBytes;
+  } else {
+    j["cpu"] = {{"gemm_flops_per_s", p.cpu.gemmFlops},
+                {"conv_flops_per_s", p.cpu.convFlops},
+                {"cache_bandwidth_bytes_per_s", p.cpu.cacheBandwidth}};
+    if (!p.cpu.cacheDropsBytes.empty()) j["cpu"]["cache_drops_bytes"] = p.cpu.cacheDropsBytes;
+  }
+  j["l2_bytes"] = p.l2Bytes;
+  j["hbm_bandwidth_bytes_per_s"] = p.hbmBandwidth;
+  j["hbm_capacity_bytes"] = p.hbmCapacityBytes;
+  j["launch_us"] = p.launchUs;
+  j["host_dispatch_us"] = p.hostDispatchUs;
+  json eff = json::object();
+  for (const auto& [key, fam] : efficiencyKeys())
+    if (p.efficiency.of(fam) != 1.0) eff[key] = p.efficiency.of(fam);
+  if (!eff.empty()) j["efficiency"] = eff;
+  json notes = json::array();
+  for (const auto& n : p.notes) notes.push_back({{"field", n.field}, {"source", n.source}, {"estimate", n.estimate}});
+  j["notes"] = notes;
+  return j;
 }
 
 std::string hwProfileDir() {

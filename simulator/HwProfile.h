@@ -9,6 +9,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/ir/DType.h"
+#include "core/ir/OpInfo.h"
 #include "core/util/Result.h"
 
 namespace fw::sim {
@@ -19,11 +20,37 @@ struct HwNote {
   bool estimate = false;
 };
 
+// What the profile describes. An NPU is costed with cube fractals, the Unified Buffer and a pipeline
+// of transfer/cube/vector stages (CostModel.cpp); a CPU (a profile that `fwb calibrate` measured on
+// this machine) with a roofline per cost family and cache-aware traffic (CpuCost.cpp).
+enum class DeviceKind { Npu, Cpu };
+const char* deviceKindName(DeviceKind k);  // "npu", "cpu"
+
+// Throughput multipliers per cost family: 1 = the formulas as they stand. On an NPU they divide the
+// cube and vector cycles (fitted by `fwb calibrate --from op_summary.csv`); on a CPU a family's
+// throughput is peak FLOP/s × its efficiency (measured by `fwb calibrate`). JSON: "efficiency"
+// {"cube", "elementwise", "reduction", "pooling", "softmax", "norm", "data_movement"}, each optional.
+struct FamilyEfficiency {
+  double cube = 1, elementwise = 1, reduction = 1, pooling = 1, softmax = 1, norm = 1, dataMovement = 1;
+  double of(CostFamily f) const;  // View/ControlFlow: 1; Unknown: elementwise
+  double* field(CostFamily f);    // nullptr for families without a field
+};
+const std::vector<std::pair<std::string, CostFamily>>& efficiencyKeys();  // JSON key -> family
+
+// Figures only a CPU profile has (JSON "cpu" object).
+struct CpuFigures {
+  double gemmFlops = 0;        // "gemm_flops_per_s": MatMul/Gemm through the executor's oneDNN path
+  double convFlops = 0;        // "conv_flops_per_s": Conv through the executor's oneDNN path
+  double cacheBandwidth = 0;   // "cache_bandwidth_bytes_per_s": streaming copy that fits the last-level cache
+  std::vector<int64_t> cacheDropsBytes;  // "cache_drops_bytes": sizes where the copy bandwidth drops
+};
+
 struct HwProfile {
   std::string name;
   std::string description;
   std::string sourcePath;  // file it was read from (for messages)
 
+  DeviceKind kind = DeviceKind::Npu;  // JSON "kind", default "npu"
   DType dtype = DType::Float16;  // device dtype of every floating tensor (weights and activations)
   double clockHz = 0;
   int64_t cubeCores = 0;    // cores with a cube unit (AIC)
@@ -38,12 +65,18 @@ struct HwProfile {
   double hbmCapacityBytes = 0;
   double launchUs = 0;        // device-side cost of starting one kernel (graph and eager)
   double hostDispatchUs = 0;  // host cost of dispatching one operator in eager mode
+  FamilyEfficiency efficiency;
+  CpuFigures cpu;             // kind == Cpu only; l2Bytes is then the last-level cache and
+                              // hbmBandwidth the DRAM bandwidth
   std::vector<HwNote> notes;
+
+  bool isCpu() const { return kind == DeviceKind::Cpu; }
 
   size_t elemBytes() const { return dtypeSize(dtype); }
   double peakCubeFlops() const;    // 2 * m*n*k * cubeCores * clock
   double peakVectorFlops() const;  // lanes * vectorCores * clock
-  double peakFlops() const;        // the larger of the two (the cube on every real chip)
+  double peakFlops() const;        // the larger of the two (the cube on every real chip); a CPU: the
+                                   // larger of its measured GEMM and convolution rates
   int64_t usToCycles(double us) const;
   double cyclesToUs(double cycles) const { return cycles / clockHz * 1e6; }
   bool isEstimate(const std::string& field) const;
@@ -53,6 +86,8 @@ struct HwProfile {
 Result<HwProfile> parseHwProfile(const nlohmann::json& j, const std::string& sourceName);
 Result<HwProfile> parseHwProfileText(const std::string& text, const std::string& sourceName);
 Result<HwProfile> loadHwProfileFile(const std::string& path);
+// The profile as JSON in the schema parseHwProfile reads (round-trips: parse(toJson(p)) == p).
+nlohmann::json hwProfileToJson(const HwProfile& p);
 
 // NAME (a profile shipped in the hardware folder) or a path to a .json file.
 Result<HwProfile> resolveHwProfile(const std::string& nameOrPath);

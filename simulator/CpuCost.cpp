@@ -1,0 +1,135 @@
+#include "simulator/CpuCost.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/ir/OpCost.h"
+#include "simulator/OpFamily.h"
+
+namespace fw::sim {
+namespace {
+
+bool isConvOp(const std::string& op) {
+  return op == "Conv" || op == "ConvTranspose" || op == "ConvInteger" || op == "QLinearConv";
+}
+
+Result<double> elementsOf(const Graph& g, ValueId v, const HwProfile& hw, NodeId n) {
+  const Value& val = g.value(v);
+  const DType dt = val.initializer ? val.initializer->dtype() : val.dtype;
+  FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, n));
+  const size_t es = isFloating(dt) ? hw.elemBytes() : dtypeSize(dt);
+  return es > 0 ? b / static_cast<double>(es) : 0.0;
+}
+
+}  // namespace
+
+Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
+                                 std::vector<std::string>* warnings) {
+  KernelCost kc;
+  KernelTiming& t = kc.timing;
+  t.name = group.name;
+  t.members = group.members;
+  std::vector<char> inGroup(g.nodeCapacity(), 0);
+  for (NodeId m : group.members) inGroup[static_cast<size_t>(m)] = 1;
+  kc.boundary = groupBoundary(g, group.members, inGroup);
+
+  const double peak = std::max(hw.cpu.gemmFlops, hw.cpu.convFlops);
+  const auto llc = static_cast<double>(hw.l2Bytes);
+  double computeS = 0, memoryS = 0, bodyS = 0, cubeS = 0, vectorS = 0, memBoundS = 0, compBoundS = 0;
+  int64_t running = 0;
+  bool anyCube = false, anyVector = false;
+  for (NodeId m : group.members) {
+    const Node& n = g.node(m);
+    t.ops.push_back(n.opType);
+    t.nodes.push_back(n.name);
+    const OpFamily fam = opFamily(n.opType);
+    if (fam == OpFamily::ControlFlow)
+      return Error::badInput("node '" + n.name + "' (" + n.opType + "): control flow is not simulated; inline or unroll it first");
+    const NodeCost nc = nodeCost(g, m);
+    if (fam != OpFamily::View && !nc.known) return Error::badInput(nc.problem);
+    t.flops += nc.flops;
+    if (fam == OpFamily::View) continue;
+    if (fam == OpFamily::Unknown && warnings) {
+      const std::string w = "op type '" + n.opType + "' is not in the cost table: costed as one elementwise pass over its output";
+      if (std::find(warnings->begin(), warnings->end(), w) == warnings->end()) warnings->push_back(w);
+    }
+    ++running;
+    // Traffic of this member: what it reads and writes, whether or not the value is internal to the kernel
+    // (the executor materialises every member's output).
+    double actIn = 0, weights = 0, out = 0, inElems = 0, outElems = 0;
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      const ValueId v = n.inputs[i];
+      if (v == kNoId) continue;
+      FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, m));
+      (g.value(v).isInitializer() ? weights : actIn) += b;
+      if (i == 0) {
+        FW_ASSIGN_OR_RETURN(inElems, elementsOf(g, v, hw, m));
+      }
+    }
+    for (ValueId v : n.outputs) {
+      if (v == kNoId) continue;
+      FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, m));
+      out += b;
+      FW_ASSIGN_OR_RETURN(double e, elementsOf(g, v, hw, m));
+      outElems += e;
+    }
+    const double footprint = actIn + weights + out;
+    const double dram = std::max(0.0, footprint - llc);
+    const double cached = footprint - dram;
+    const double memS = dram / hw.hbmBandwidth + cached / hw.cpu.cacheBandwidth;
+    t.hbmBytes += dram;
+
+    double work = 0, rate = 0;
+    if (fam == OpFamily::Cube) {
+      anyCube = true;
+      work = nc.flops;
+      rate = (isConvOp(n.opType) ? hw.cpu.convFlops : hw.cpu.gemmFlops) * hw.efficiency.cube;
+    } else {
+      anyVector = true;
+      const double elems = fam == OpFamily::Reduction ? std::max(inElems, outElems) : outElems;
+      work = std::max(nc.flops, elems);
+      rate = peak * hw.efficiency.of(fam);
+    }
+    const double compS = rate > 0 ? work / rate : 0.0;
+    (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
+    computeS += compS;
+    memoryS += memS;
+    const double memberS = std::max(compS, memS);
+    bodyS += memberS;
+    (memS >= compS ? memBoundS : compBoundS) += memberS;
+  }
+  t.origins = group.origins.empty() ? t.nodes : group.origins;
+  t.unit = anyCube && anyVector ? Unit::CubeVector : anyCube ? Unit::Cube : anyVector ? Unit::Vector : Unit::None;
+  if (t.unit == Unit::None) return kc;
+
+  auto sumBytes = [&](const std::vector<ValueId>& vs, double& sum) -> Status {
+    for (ValueId v : vs) {
+      const NodeId p = g.value(v).producer;
+      FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, p != kNoId ? p : group.members.front()));
+      sum += b;
+    }
+    return {};
+  };
+  FW_TRY_STATUS(sumBytes(kc.boundary.inputs, t.inputBytes));
+  FW_TRY_STATUS(sumBytes(kc.boundary.weights, t.weightBytes));
+  FW_TRY_STATUS(sumBytes(kc.boundary.outputs, t.outputBytes));
+
+  auto cycles = [&](double s) { return static_cast<int64_t>(std::ceil(s * hw.clockHz - 1e-9)); };
+  t.cubeCycles = cycles(cubeS);
+  t.vectorCycles = cycles(vectorS);
+  t.transferCycles = cycles(memoryS);
+  t.launchCycles = hw.usToCycles(hw.launchUs) * running;
+  const int64_t body = cycles(bodyS);
+  t.fillCycles = 0;
+  t.tilesPerCore = 1;
+  t.cycles = body + t.launchCycles;
+  if (t.launchCycles > body)
+    t.bound = Bound::Launch;
+  else if (memBoundS >= compBoundS)
+    t.bound = Bound::Memory;
+  else
+    t.bound = Bound::Compute;
+  return kc;
+}
+
+}  // namespace fw::sim

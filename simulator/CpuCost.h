@@ -1,0 +1,25 @@
+#pragma once
+// Cost of one kernel on a CPU profile (HwProfile::kind == Cpu, written by `fwb calibrate`): the
+// reference executor runs a kernel's members one after another, each as its own library call, so a
+// kernel costs the sum over its members of a roofline
+//
+//     member = max(work / (peak × efficiency[family]),  dram_bytes / dram_bw + cached_bytes / cache_bw)
+//     kernel = Σ members + launch_us × (members that run)
+//
+// with work = FLOPs for the cube family (Conv at the measured convolution rate, everything else at
+// the GEMM rate) and max(FLOPs, elements) for the vector families, and cache-aware traffic: of a
+// member's footprint (activation inputs + weights + outputs) the part that fits the last-level cache
+// (l2_bytes) was just touched by the kernel before it (or by the previous run) and moves at the cache
+// bandwidth; only the rest is charged at DRAM bandwidth. No cube fractals, no Unified Buffer, no
+// pipeline. Formulas: simulator/README.md, "CPU profiles".
+#include <string>
+#include <vector>
+
+#include "simulator/CostModel.h"
+
+namespace fw::sim {
+
+Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
+                                 std::vector<std::string>* warnings);
+
+}  // namespace fw::sim

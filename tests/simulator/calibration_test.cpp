@@ -1,0 +1,250 @@
+// Issue 22: cpu-kind profiles and their cost, the op_summary importer, the profile fit.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/zoo/Zoo.h"
+#include "simulator/CpuCost.h"
+#include "simulator/OpSummary.h"
+#include "simulator/ProfileFit.h"
+#include "tests/simulator/SimTestUtil.h"
+
+namespace fw::sim {
+namespace {
+
+using nlohmann::json;
+
+json cpuProfileJson() {
+  return json::parse(R"({
+    "name": "testcpu", "kind": "cpu", "dtype": "float32", "clock_hz": 2.0e9,
+    "cube_cores": 1, "vector_cores": 1,
+    "cpu": {"gemm_flops_per_s": 1.0e11, "conv_flops_per_s": 5.0e10, "cache_bandwidth_bytes_per_s": 1.0e11,
+            "cache_drops_bytes": [49152, 1048576, 33554432]},
+    "l2_bytes": 33554432, "hbm_bandwidth_bytes_per_s": 1.0e10, "hbm_capacity_bytes": 1.0e10,
+    "launch_us": 2.0, "host_dispatch_us": 0,
+    "efficiency": {"elementwise": 0.1, "reduction": 0.02},
+    "notes": [{"field": "cpu.gemm_flops_per_s", "source": "test", "estimate": false}]
+  })");
+}
+
+TEST(CpuProfile, ParsesAndRoundTrips) {
+  auto p = parseHwProfile(cpuProfileJson(), "t.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_TRUE(p->isCpu());
+  EXPECT_EQ(p->ubBytes, 0);  // no Unified Buffer: fusion's UB check is off for this profile
+  EXPECT_DOUBLE_EQ(p->peakFlops(), 1.0e11);
+  EXPECT_DOUBLE_EQ(p->efficiency.elementwise, 0.1);
+  EXPECT_DOUBLE_EQ(p->efficiency.cube, 1.0);
+  auto again = parseHwProfile(hwProfileToJson(*p), "t2.json");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(hwProfileToJson(*again), hwProfileToJson(*p));
+}
+
+TEST(CpuProfile, RefusesNpuFieldsAndBadKind) {
+  json j = cpuProfileJson();
+  j["ub_bytes"] = 196608;
+  auto p = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("$.ub_bytes"), std::string::npos) << p.error().message;
+  j = cpuProfileJson();
+  j["kind"] = "gpu";
+  p = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("$.kind"), std::string::npos) << p.error().message;
+  j = cpuProfileJson();
+  j.erase("cpu");
+  p = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("$.cpu: missing"), std::string::npos) << p.error().message;
+  j = cpuProfileJson();
+  j["efficiency"]["elementwize"] = 1;
+  p = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("$.efficiency.elementwize: unknown field"), std::string::npos) << p.error().message;
+}
+
+TEST(CpuProfile, ShippedProfilesAreNpusWithUnitEfficiency) {
+  for (const auto& n : listHwProfiles()) {
+    auto p = resolveHwProfile(n);
+    ASSERT_TRUE(p.ok()) << n;
+    EXPECT_FALSE(p->isCpu()) << n;
+    for (const auto& [key, fam] : efficiencyKeys()) EXPECT_EQ(p->efficiency.of(fam), 1.0) << n << " " << key;
+    EXPECT_FALSE(hwProfileToJson(*p).contains("efficiency"));
+  }
+}
+
+TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
+  auto hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  // Small: 1024 floats in, 1024 out = 8 KiB, fits the LLC: cache bandwidth; Relu work = 1024 elements
+  // at 1e11 * 0.1 = 1e10/s = 0.1024 us; memory 8192 / 1e11 = 0.08 us -> compute-bound.
+  Graph small = test::unaryChain({"Relu"}, {1024});
+  auto r = test::runUnfused(small, hw);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_NEAR(r.kernels[0].durUs, 0.1024 + 2.0, 1e-3);
+  EXPECT_EQ(r.kernels[0].bound, Bound::Launch);  // the 2 us overhead is longer than the body
+  EXPECT_EQ(r.kernels[0].hbmBytes, 0.0);
+  // Big: 16M floats in and out = 128 MiB, 96 MiB over the 32 MiB LLC at DRAM bandwidth.
+  Graph big = test::unaryChain({"Relu"}, {16 * 1024 * 1024});
+  r = test::runUnfused(big, hw);
+  const double fp = 2.0 * 64 * 1024 * 1024, llc = 33554432;
+  const double memUs = ((fp - llc) / 1e10 + llc / 1e11) * 1e6, compUs = 16.0 * 1024 * 1024 / 1e10 * 1e6;
+  EXPECT_NEAR(r.kernels[0].durUs, std::max(memUs, compUs) + 2.0, 1e-2);
+  EXPECT_EQ(r.kernels[0].bound, Bound::Memory);
+  EXPECT_DOUBLE_EQ(r.kernels[0].hbmBytes, fp - llc);
+  // A fused kernel of two members pays both rooflines and two overheads (the executor runs them one by one).
+  Graph two = test::unaryChain({"Relu", "Relu"}, {1024});
+  auto f = test::run(two, {test::allInOne(two)}, hw);
+  EXPECT_NEAR(f.kernels[0].durUs, 2 * (0.1024 + 2.0), 1e-3);
+  // MatMul at the GEMM rate: 2*64*64*64 flops / 1e11.
+  Graph mm = test::matmul(64, 64, 64);
+  r = test::runUnfused(mm, hw);
+  EXPECT_NEAR(r.kernels[0].durUs, 2.0 * 64 * 64 * 64 / 1e11 * 1e6 + 2.0, 1e-3);
+}
+
+// --- op_summary importer -------------------------------------------------------------------------
+
+const char* kHeader =
+    "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,Task Type,Task Start Time(us),Task Duration(us),"
+    "Task Wait Time(us),Block Dim,Input Shapes\n";
+
+TEST(OpSummary, ReadsDocumentedColumnsAndSumsLaunches) {
+  const std::string text = std::string("\xEF\xBB\xBF") + kHeader +
+                           "0,1,3,2,conv1,Conv2D,AI_CORE,1700000000000.100\t,12.5,0,24,\"1,3,224,224;64,3,7,7\"\r\n"
+                           "0,1,4,2,relu1,Relu,AI_VECTOR_CORE,1700000000013.000\t,2.25,0.4,48,\"1,64,112,112\"\r\n"
+                           "0,1,5,2,conv1,Conv2D,AI_CORE,1700000000016.000\t,7.5,0,24,\"1,3,224,224;64,3,7,7\"\r\n"
+                           "\n";
+  auto r = parseOpSummaryCsv(text, "op_summary_0_1.csv");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->byNode);
+  ASSERT_EQ(r->kernels.size(), 2u);
+  EXPECT_EQ(r->kernels[0].name, "conv1");
+  EXPECT_DOUBLE_EQ(r->kernels[0].us, 20.0);  // two launches
+  EXPECT_EQ(r->kernels[0].ops, std::vector<std::string>{"Conv2D"});
+  EXPECT_DOUBLE_EQ(r->kernels[1].us, 2.25);
+  EXPECT_DOUBLE_EQ(r->totalUs, 22.25);
+  // CANN 5.x/6.0 spelled the columns without the unit.
+  auto old = parseOpSummaryCsv("Op Name,OP Type,Task Duration\nfc,MatMul,3\n", "old.csv");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_DOUBLE_EQ(old->kernels[0].us, 3.0);
+}
+
+void expectRefused(const std::string& text, const std::vector<std::string>& parts) {
+  auto r = parseOpSummaryCsv(text, "bad.csv");
+  ASSERT_FALSE(r.ok()) << text;
+  EXPECT_EQ(r.error().code, ErrorCode::BadInput);
+  for (const auto& p : parts) EXPECT_NE(r.error().message.find(p), std::string::npos) << r.error().message;
+}
+
+TEST(OpSummary, RefusesMalformedFilesNamingLineAndColumn) {
+  expectRefused("", {"bad.csv", "empty file"});
+  expectRefused("a,b,c\n1,2,3\n", {"bad.csv:1", "no 'Op Name' column"});
+  expectRefused("Op Name,OP Type\nx,Add\n", {"bad.csv:1", "no 'Task Duration(us)' column"});
+  expectRefused(kHeader, {"bad.csv", "no operator rows"});
+  expectRefused(std::string(kHeader) + "0,1,3,2,conv1,Conv2D,AI_CORE,1,2\n", {"bad.csv:2", "9 fields, the header 12"});
+  expectRefused(std::string(kHeader) + "0,1,3,2,conv1,Conv2D,AI_CORE,1,abc,0,24,x\n",
+                {"bad.csv:2", "column 9 ('Task Duration(us)')", "'abc'"});
+  expectRefused(std::string(kHeader) + "0,1,3,2,conv1,Conv2D,AI_CORE,1,-4,0,24,x\n", {"bad.csv:2", "non-negative"});
+  expectRefused(std::string(kHeader) + "0,1,3,2,conv1,Conv2D,AI_CORE,1,4,0,24,x\n0,1,3,2,,Relu,AI_CORE,1,4,0,24,x\n",
+                {"bad.csv:3", "column 5 ('Op Name')", "empty operator name"});
+  expectRefused(std::string(kHeader) + "0,1,3,2,conv1,Conv2D,AI_CORE,1,4,zero,24,x\n",
+                {"bad.csv:2", "column 10 ('Task Wait Time(us)')"});
+  expectRefused(std::string(kHeader) + "0,1,3,2,conv1,Conv2D,AI_CORE,1,4,0,24,\"1,3\n", {"bad.csv:2", "never closed"});
+  expectRefused("Op Name,Task Duration(us),Op Name\nx,1,y\n", {"bad.csv:1", "column 3 ('Op Name')", "twice"});
+  auto missing = loadOpSummaryCsv("/nonexistent/op_summary.csv");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("/nonexistent/op_summary.csv"), std::string::npos) << missing.error().message;
+}
+
+// --- generated op summaries and the fit ---------------------------------------------------------
+
+Model zoo(const std::string& spec, int64_t batch = 1) {
+  ZooParams p;
+  p.batch = batch;
+  if (spec == "resnet50") p.image = batch > 1 ? 224 : 64;
+  if (spec == "bert") {
+    p.layers = 2;
+    p.seq = batch > 1 ? 128 : 64;
+  }
+  auto m = buildZooModel(spec, p);
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
+  return m.ok() ? *m : Model{};
+}
+
+TEST(OpSummary, GeneratedSummaryMatchesEveryTimedKernelAndReportsStrangers) {
+  Model m = zoo("resnet50");
+  const Graph& g = *m.graph;
+  auto hw = *resolveHwProfile("ascend910b2");
+  auto sim = test::runUnfused(g, hw);
+  std::string csv = synthesizeOpSummaryCsv(g, sim, hw, {0.05, 7});
+  csv += "0,1,999,2,hccl_allreduce_1,N/A,static,HCCL,1700000000000.000\t,3.0,0,0,0,,,,,,\n";
+  auto run = parseOpSummaryCsv(csv, "gen.csv");
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto match = matchOpSummary(*run, g, sim.kernels);
+  size_t timed = 0;
+  for (const auto& k : sim.kernels) timed += k.unit != Unit::None;
+  EXPECT_EQ(match.matchedRows, timed);
+  EXPECT_TRUE(match.unmatchedKernels.empty());
+  ASSERT_EQ(match.unmatchedRows.size(), 1u);
+  EXPECT_EQ(match.unmatchedRows[0], "hccl_allreduce_1");
+  // Noise stays within ±5 % per row.
+  for (size_t k = 0; k < sim.kernels.size(); ++k)
+    if (match.kernelRows[k] > 0) {
+      EXPECT_NEAR(match.kernelUs[k] / sim.kernels[k].durUs, 1.0, 0.0501);
+    }
+  // A framework scope prefix and a MindSpore "-opN" suffix still match.
+  MeasuredRun scoped;
+  scoped.kernels.push_back({"Default/network/" + sim.kernels[0].nodes[0] + "-op12", {}, 5.0});
+  auto ms = matchOpSummary(scoped, g, sim.kernels);
+  EXPECT_EQ(ms.matchedRows, 1u);
+}
+
+TEST(ProfileFit, RecoversKnownFieldsFromNoisyGeneratedSummaries) {
+  // The board is a 910B2 whose uncertain fields differ from the shipped guesses; the fit starts from the
+  // shipped profile and sees only a noisy op summary of ResNet-50 and of BERT.
+  const auto shipped = *resolveHwProfile("ascend910b2");
+  HwProfile truth = shipped;
+  ASSERT_TRUE(setProfileField(truth, "launch_us", 3.5).ok());
+  ASSERT_TRUE(setProfileField(truth, "hbm_bandwidth_bytes_per_s", 1.1e12).ok());
+  ASSERT_TRUE(setProfileField(truth, "efficiency.cube", 0.6).ok());
+  ASSERT_TRUE(setProfileField(truth, "efficiency.elementwise", 0.05).ok());
+  // Softmax at 30 % stays memory-bound on this chip: the fit must say it cannot tell, not invent a value.
+  ASSERT_TRUE(setProfileField(truth, "efficiency.softmax", 0.3).ok());
+  for (const std::string name : {"resnet50", "bert"}) {
+    Model m = zoo(name, 8);  // batch 8: enough work that the cube's speed shows in the times
+    const Graph& g = *m.graph;
+    auto groups = *unfusedGroups(g);
+    auto sim = test::run(g, groups, truth);
+    auto run = parseOpSummaryCsv(synthesizeOpSummaryCsv(g, sim, truth, {0.05, 11}), name + ".csv");
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    auto fit = fitProfile(g, groups, shipped, *run);
+    ASSERT_TRUE(fit.ok()) << fit.error().message;
+    EXPECT_GT(fit->kernelsUsed, 20u);
+    EXPECT_LT(fit->rmsLogAfter, fit->rmsLogBefore) << name;
+    EXPECT_LT(fit->rmsLogAfter, 0.05) << name;  // uniform ±5 % noise has an RMS of 2.9 %
+    for (const auto& f : fit->fields) {
+      std::printf("%s %-28s true %-10.4g fitted %-10.4g sensitivity %.3f std err %.3f %s\n", name.c_str(), f.field.c_str(),
+                  *profileField(truth, f.field), f.after, f.sensitivity, f.stdErr, f.determined ? "determined" : "kept");
+      const double want = *profileField(truth, f.field);
+      SCOPED_TRACE(name + " " + f.field + ": fitted " + std::to_string(f.after) + ", true " + std::to_string(want) +
+                   ", sensitivity " + std::to_string(f.sensitivity) + ", std err " + std::to_string(f.stdErr));
+      if (f.determined) EXPECT_NEAR(f.after / want, 1.0, 0.10);
+      else EXPECT_EQ(f.after, f.before);
+    }
+    auto det = [&](const std::string& field) {
+      for (const auto& f : fit->fields)
+        if (f.field == field) return f.determined;
+      return false;
+    };
+    // The launch cost, the bandwidth and the cube's efficiency shape every such model's times.
+    EXPECT_TRUE(det("launch_us")) << name;
+    EXPECT_TRUE(det("hbm_bandwidth_bytes_per_s")) << name;
+    EXPECT_TRUE(det("efficiency.cube")) << name;
+    // At 5 % the vector unit is slow enough that elementwise ops become vector-bound: the data show it.
+    EXPECT_TRUE(det("efficiency.elementwise")) << name;
+  }
+}
+
+}  // namespace
+}  // namespace fw::sim
