@@ -69,6 +69,31 @@ Result<std::vector<size_t>> scheduleGroups(const Graph& g, const std::vector<Ker
   return order;
 }
 
+// Integer shape work a graph compiler could not fold (shapes that depend on data): small int/bool
+// tensors computed from small int/bool tensors. It runs on the host between device kernels, not as a
+// device kernel with a launch (GE and MindSpore's graph mode do so).
+constexpr int64_t kHostShapeElems = 64;
+bool isHostShapeWork(const Graph& g, NodeId id) {
+  const Node& n = g.node(id);
+  const OpFamily fam = opFamily(n.opType);
+  if (fam == OpFamily::ControlFlow || fam == OpFamily::View || n.outputs.empty()) return false;
+  auto small = [&](ValueId v) {
+    const Value& val = g.value(v);
+    const DType dt = val.initializer ? val.initializer->dtype() : val.dtype;
+    const auto ne = val.initializer ? std::optional<int64_t>(val.initializer->numel()) : val.shape.numel();
+    return (isInteger(dt) || dt == DType::Bool) && ne && *ne <= kHostShapeElems;
+  };
+  bool computed = false;
+  for (ValueId v : n.inputs) {
+    if (v == kNoId) continue;
+    if (!small(v)) return false;
+    computed |= !g.value(v).isInitializer();
+  }
+  for (ValueId v : n.outputs)
+    if (v != kNoId && !small(v)) return false;
+  return computed;
+}
+
 bool isControlGroup(const Graph& g, const KernelGroup& kg) {
   return kg.members.size() == 1 && opFamily(g.node(kg.members[0]).opType) == OpFamily::ControlFlow;
 }
@@ -294,6 +319,29 @@ Result<SimResult> simulateImpl(const Graph& g, const std::vector<KernelGroup>& g
       costs.push_back(std::move(kc));
       continue;
     }
+    if (opts.mode == SimMode::Graph && kg.members.size() == 1 && isHostShapeWork(g, kg.members[0])) {
+      KernelCost kc;
+      const NodeId m = kg.members[0];
+      kc.timing.name = kg.name;
+      kc.timing.members = kg.members;
+      kc.timing.ops = {g.node(m).opType};
+      kc.timing.nodes = {g.node(m).name};
+      kc.timing.origins = kg.origins.empty() ? kc.timing.nodes : kg.origins;
+      kc.timing.unit = Unit::None;  // no device kernel
+      kc.timing.bound = Bound::Host;
+      // One host step: about one launch (profile launch_us), and the device waits for its result.
+      kc.timing.cycles = hw.usToCycles(hw.launchUs);
+      kc.timing.hostDispatchUs = hw.launchUs;
+      std::vector<char> inGroup(g.nodeCapacity(), 0);
+      inGroup[static_cast<size_t>(m)] = 1;
+      kc.boundary = groupBoundary(g, kg.members, inGroup);
+      if (!prefix.empty()) {
+        kc.timing.name = prefix + "/" + kc.timing.name;
+        kc.timing.scope = prefix;
+      }
+      costs.push_back(std::move(kc));
+      continue;
+    }
     FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, kg, hw, &r.warnings));
     if (!prefix.empty()) {
       kc.timing.name = prefix + "/" + kc.timing.name;
@@ -306,6 +354,14 @@ Result<SimResult> simulateImpl(const Graph& g, const std::vector<KernelGroup>& g
   // Lays one kernel out on the stream. A row folding `repeats` loop iterations holds their total
   // cycles; in eager mode each iteration is dispatched on its own.
   auto place = [&](KernelTiming& t) {
+    if (opts.mode == SimMode::Graph && t.unit == Unit::None && t.bound == Bound::Host && t.cycles > 0) {
+      // Host shape work: the device waits for its result (a data-dependent shape), then goes on.
+      t.startCycle = std::max(device, host);
+      device = host = t.startCycle + t.cycles;  // a loop row's cycles already hold its trips
+      t.startUs = hw.cyclesToUs(static_cast<double>(t.startCycle));
+      t.durUs = hw.cyclesToUs(static_cast<double>(t.cycles));
+      return;
+    }
     const int64_t hostBefore = host;
     host += dispatch * t.repeats;  // eager: the host issues operators one after another, asynchronously
     t.hostDispatchUs = hw.cyclesToUs(static_cast<double>(dispatch * t.repeats));

@@ -1,9 +1,12 @@
 // fwb simulate MODEL [-O L] [--hw H] [--batch N] [--mode graph|eager] [--control-flow P] [--json F] [--csv F]
-//              [--trace F]
-// Times the model on a simulated Ascend NPU (fw_sim) and prints each kernel beside the unfused run.
+//              [--trace F] [--measured F]
+// Times the model on a simulated Ascend NPU (fw_sim) and prints each kernel beside the unfused run;
+// with --measured (fwb profile's JSON, or a board's op summary CSV), also beside the measured times,
+// with the accuracy figures (simulator/Measured.h).
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +15,7 @@
 #include "fusion/Pipeline.h"
 #include "ui/analysis/Analysis.h"
 #include "simulator/HwProfile.h"
+#include "simulator/Measured.h"
 #include "simulator/SimReport.h"
 #include "simulator/Simulator.h"
 
@@ -21,23 +25,12 @@ namespace {
 // What the simulator runs: a graph and its kernels. After fusion the graph is the rewritten one
 // (BN folded, patterns replaced) and every kernel names the original nodes it stands for, so the
 // table can set it beside the unfused run of the imported graph.
-struct Plan {
-  fw::Model model;
-  std::vector<fw::sim::KernelGroup> groups;
-  std::map<std::string, std::vector<fw::sim::KernelGroup>> bodies;  // fused subgraph bodies by scope
-};
-
-// The seam between fw_fusion and fw_sim: fusion kernels become simulator kernel groups.
-fw::Result<Plan> planFor(const fw::Model& model, const FusionArgs& a, bool eager) {
-  if (eager || (a.optLevel == 0 && !a.anySwitch())) {
-    FW_ASSIGN_OR_RETURN(auto groups, fw::sim::unfusedGroups(*model.graph));
-    return Plan{model, std::move(groups), {}};
-  }
+// The plan `fwb simulate` times as "after": the fused graph at the requested level and switches
+// (-O0 without switches: the graph as imported, one kernel per node).
+fw::Result<fw::fusion::FusionResult> planFor(const fw::Model& model, const FusionArgs& a) {
   FW_ASSIGN_OR_RETURN(auto fo, fusionOptionsFromArgs(a));
   FW_TRY_STATUS(checkExcludedNodes(fo, model));
-  FW_ASSIGN_OR_RETURN(auto fused, fw::fusion::fuseModel(model, fo));
-  Plan p{fused.rewritten, fw::kernelGroups(fused), fw::bodyKernelGroups(fused)};
-  return p;
+  return fw::fusion::fuseModel(model, fo);
 }
 
 int64_t batchOf(const ModelArgs& args, const fw::Model& m) {
@@ -69,15 +62,23 @@ void addSimulateCommand(CLI::App& app) {
   auto traceOut = std::make_shared<std::string>();
   auto rows = std::make_shared<size_t>(0);
   auto cflow = std::make_shared<std::string>("trace");
+  auto measuredIn = std::make_shared<std::string>();
   addModelArgs(cmd, *args);
   addFusionArgs(cmd, *fa);
-  cmd->add_option("--mode", *mode, "graph: whole graph compiled, one launch per kernel; "
-                                   "eager: every operator dispatched from the host, no fusion")
+  cmd->add_option("--baseline,--mode", *mode,
+                  "the before run: graph = compiled, with the compile-time passes every graph compiler runs "
+                  "(constant and shape folding, identity/dead-code removal), one launch per remaining node; "
+                  "eager = every original operator dispatched from the host (PyNative). The after run is the "
+                  "fused plan in graph mode either way")
       ->check(CLI::IsMember({"graph", "eager"}))
       ->capture_default_str();
   cmd->add_option("--json", *jsonOut, "write the result as JSON to FILE ('-' = stdout, no table)");
   cmd->add_option("--csv", *csvOut, "write one CSV row per kernel to FILE");
   cmd->add_option("--trace", *traceOut, "write a Chrome trace (Perfetto, chrome://tracing) to FILE");
+  cmd->add_option("--measured", *measuredIn,
+                  "measured times to set beside the simulated ones: fwb profile --json FILE (.json) or a board's "
+                  "op summary (.csv); adds measured columns and the accuracy (per-kernel error, whole-model "
+                  "error, rank correlation)");
   cmd->add_option("--rows", *rows, "show at most N kernels in the table (0 = all)");
   cmd->add_option("--control-flow", *cflow,
                   "which If branch is timed: trace (the branch a run on the seeded sample inputs takes), "
@@ -88,13 +89,16 @@ void addSimulateCommand(CLI::App& app) {
     auto hw = fw::sim::resolveHwProfile(fa->hw);
     if (!hw.ok()) return fail(hw.error());
     const bool eager = *mode == "eager";
-    if (eager && ((fa->levelGiven() && fa->optLevel > 0) || fa->anySwitch()))
-      return failUsage("--mode eager dispatches every original operator without fusion; drop -O/fusion switches");
+    std::optional<fw::sim::MeasuredRun> measured;
+    if (!measuredIn->empty()) {
+      auto mr = fw::sim::loadMeasuredRun(*measuredIn);
+      if (!mr.ok()) return fail(mr.error());
+      measured = std::move(mr).value();
+    }
     auto pm = prepareModelFromArgs(*args);
     if (!pm.ok()) return fail(pm.error());
     printShapeNotes(*pm);
     const fw::Model* m = &pm->model;
-    const fw::Graph& g = *m->graph;
     auto explain = [&](const fw::Error& e) {
       fw::Error out = e.context(m->sourcePath);
       if (!pm->shapes.traceError.empty())
@@ -106,33 +110,38 @@ void addSimulateCommand(CLI::App& app) {
     opts.batch = batchOf(*args, *m);
     opts.trace = &pm->shapes.trace;
     opts.controlFlow = fw::sim::parseControlFlowPolicy(*cflow).value();
-    auto plan = planFor(*m, *fa, eager);
+    auto plan = planFor(*m, *fa);
     if (!plan.ok()) return fail(plan.error());
-    auto unfused = fw::sim::unfusedGroups(g);
-    if (!unfused.ok()) return fail(unfused.error());
-    auto before = fw::sim::simulate(g, *unfused, *hw, opts);
-    if (!before.ok()) return explain(before.error());
     opts.mode = eager ? fw::sim::SimMode::Eager : fw::sim::SimMode::Graph;
-    opts.bodyGroups = &plan->bodies;
-    auto after = fw::sim::simulate(*plan->model.graph, plan->groups, *hw, opts);
+    auto before = fw::simulateBaseline(*m, *hw, opts);
+    if (!before.ok()) return explain(before.error());
+    auto after = fw::simulatePlan(*plan, *hw, opts);
     if (!after.ok()) return explain(after.error());
     const auto& notes = after->controlFlowNotes;
     for (size_t k = 0; k < notes.size() && k < 6; ++k) std::fprintf(stderr, "fwb: control flow: %s\n", notes[k].c_str());
     if (notes.size() > 6) std::fprintf(stderr, "fwb: control flow: ... (%zu more; --json lists every kernel)\n", notes.size() - 6);
 
-    if (*jsonOut == "-") {
-      auto st = writeOutput("-", fw::sim::toJson(*after).dump(2) + "\n");
-      if (!st.ok()) return fail(st.error());
-    } else {
-      auto st = writeOutput("-", fw::sim::formatComparisonTable(*before, *after, *hw, *rows));
-      if (!st.ok()) return fail(st.error());
-      if (!jsonOut->empty()) {
-        st = fw::sim::writeJson(*jsonOut, *after);
-        if (!st.ok()) return fail(st.error());
-      }
+    std::optional<fw::sim::Accuracy> acc;
+    nlohmann::json j = fw::sim::toJson(*after);
+    if (measured) {
+      if (measured->optLevel >= 0 && measured->optLevel != fa->optLevel)
+        std::fprintf(stderr, "fwb: warning: %s was measured at -O%d, this simulation is at -O%d: kernels will not line up\n",
+                     measuredIn->c_str(), measured->optLevel, fa->optLevel);
+      acc = fw::sim::accuracy(*after, *measured);
+      if (acc->matched == 0)
+        std::fprintf(stderr, "fwb: warning: no kernel of %s matches a simulated kernel (measured on another model or level?)\n",
+                     measuredIn->c_str());
+      j["measured"] = {{"file", *measuredIn}, {"source", measured->source}, {"model", measured->model},
+                       {"opt_level", measured->optLevel}, {"threads", measured->threads}, {"by_node", measured->byNode}};
+      j["accuracy"] = fw::sim::toJson(*acc);
     }
+    const fw::sim::Accuracy* accp = acc ? &*acc : nullptr;
+    const int code = emitReport(*jsonOut,
+                                fw::sim::formatComparisonTable(*before, *after, *hw, *rows, accp, measured ? &*measured : nullptr),
+                                j.dump(2));
+    if (code != kOk) return code;
     if (!csvOut->empty()) {
-      auto st = fw::sim::writeCsv(*csvOut, *after);
+      auto st = fw::sim::writeCsv(*csvOut, *after, accp);
       if (!st.ok()) return fail(st.error());
     }
     if (!traceOut->empty()) {

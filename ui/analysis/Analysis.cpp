@@ -19,6 +19,30 @@ std::vector<sim::KernelGroup> kernelGroups(const fusion::FusionResult& r) {
   return groups;
 }
 
+Result<fusion::FusionResult> baselinePlan(const Model& model) {
+  fusion::FusionOptions o;
+  o.optLevel = 0;
+  for (const auto& p : baselinePasses()) o.enabled.insert(p);
+  return fusion::fuseModel(model, o);
+}
+
+Result<sim::SimResult> simulateBaseline(const Model& model, const sim::HwProfile& hw, sim::SimOptions opts) {
+  if (opts.mode == sim::SimMode::Eager) {
+    FW_ASSIGN_OR_RETURN(auto groups, sim::unfusedGroups(*model.graph));
+    opts.bodyGroups = nullptr;
+    return sim::simulate(*model.graph, groups, hw, opts);
+  }
+  FW_ASSIGN_OR_RETURN(auto plan, baselinePlan(model));
+  return simulatePlan(plan, hw, opts);
+}
+
+Result<sim::SimResult> simulatePlan(const fusion::FusionResult& r, const sim::HwProfile& hw, sim::SimOptions opts) {
+  opts.mode = sim::SimMode::Graph;
+  const auto bodies = bodyKernelGroups(r);
+  opts.bodyGroups = &bodies;
+  return sim::simulate(*r.rewritten.graph, kernelGroups(r), hw, opts);
+}
+
 std::map<std::string, std::vector<sim::KernelGroup>> bodyKernelGroups(const fusion::FusionResult& r) {
   std::map<std::string, std::vector<sim::KernelGroup>> out;
   for (const auto& sg : r.subgraphs) {
@@ -49,19 +73,14 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   so.mode = opts.beforeMode;
   so.controlFlow = opts.controlFlow;
   so.trace = &opts.trace;
-  auto beforeGroups = sim::unfusedGroups(*model.graph);
-  if (!beforeGroups.ok()) return beforeGroups.error();
-  auto before = sim::simulate(*model.graph, *beforeGroups, a.hw, so);
+  auto before = simulateBaseline(model, a.hw, so);
   if (!before.ok()) {
     // A model the simulator cannot time (unknown shapes, control flow) still fuses and renders.
     a.warnings.push_back("simulation skipped: " + before.error().message);
     return a;
   }
   if (cancelled()) return Error::cancelled();
-  so.mode = sim::SimMode::Graph;
-  const auto bodies = bodyKernelGroups(a.fused);
-  so.bodyGroups = &bodies;
-  auto after = sim::simulate(*a.fused.rewritten.graph, kernelGroups(a.fused), a.hw, so);
+  auto after = simulatePlan(a.fused, a.hw, so);
   if (!after.ok()) {
     a.warnings.push_back("simulation of the fused graph skipped: " + after.error().message);
     return a;

@@ -3,9 +3,8 @@
 // original (before) and the fused graph (after) on a hardware profile. Qt-free, so the CLI and the GUI
 // call the same function.
 //
-// Before = the imported graph, one kernel per operator, in the chosen mode (graph: compiled, one
-// launch per operator; eager: every operator dispatched from the host). After = the fused graph at
-// the chosen level, in graph mode (fusion only exists for compiled graphs).
+// Before = the honest baseline (simulateBaseline) in the chosen mode. After = the fused graph at the
+// chosen level, in graph mode (fusion only exists for compiled graphs).
 #include <atomic>
 #include <map>
 #include <memory>
@@ -46,6 +45,23 @@ struct Analysis {
   // Groups of the original graph (name scopes or repeated blocks) that both views fold by.
   std::shared_ptr<const diagram::Hierarchy> hierarchy;
 };
+
+// The honest baselines: what a real stack runs when nothing is fused.
+//  - graph mode (GE, MindSpore graph mode): the compile-time passes every graph compiler runs whatever
+//    the fusion level — constant folding with the shape arithmetic (constant_fold), identity and
+//    inference-Dropout removal, dead code, constant-If inlining — then one kernel per remaining node;
+//    integer shape work left by data-dependent shapes runs on the host (simulator: host time, no launch);
+//  - eager mode (PyNative): every original operator dispatched from the host, no compile-time pass.
+// Speed-ups are quoted against these, never against a graph that launches its shape arithmetic.
+inline const std::vector<std::string>& baselinePasses() {
+  static const std::vector<std::string> p{"dead_code_elim", "identity_elim", "constant_fold", "if_constant_inline"};
+  return p;
+}
+Result<fusion::FusionResult> baselinePlan(const Model& model);
+// The "before" run of `model` in `opts.mode` (graph: baselinePlan; eager: the model as imported).
+Result<sim::SimResult> simulateBaseline(const Model& model, const sim::HwProfile& hw, sim::SimOptions opts);
+// A fusion result as a simulated plan in graph mode: its kernels and, per subgraph body, the body's.
+Result<sim::SimResult> simulatePlan(const fusion::FusionResult& r, const sim::HwProfile& hw, sim::SimOptions opts);
 
 // Loads the hardware profile and copies the fusion-relevant limits into `opts.fusion.hw`.
 Result<sim::HwProfile> prepareHw(AnalysisOptions& opts);

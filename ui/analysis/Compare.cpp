@@ -20,7 +20,6 @@ Result<CompareResult> compareChips(const Model& model, CompareOptions opts) {
   so.batch = opts.base.batch;
   so.controlFlow = opts.base.controlFlow;
   so.trace = &opts.base.trace;
-  FW_ASSIGN_OR_RETURN(auto unfused, sim::unfusedGroups(*model.graph));
   for (size_t i = 0; i < opts.hw.size(); ++i) {
     if (opts.cancel && opts.cancel->load()) return Error::cancelled();
     AnalysisOptions a = opts.base;
@@ -46,11 +45,9 @@ Result<CompareResult> compareChips(const Model& model, CompareOptions opts) {
     FW_ASSIGN_OR_RETURN(auto fused, fusion::fuseModel(model, fo));
     sim::SimOptions s = so;
     s.mode = sim::SimMode::Graph;
-    auto before = sim::simulate(*model.graph, unfused, profile, s);
+    auto before = simulateBaseline(model, profile, s);
     if (!before.ok()) return before.error().context("compare: simulating the unfused model on " + profile.name);
-    const auto bodies = bodyKernelGroups(fused);
-    s.bodyGroups = &bodies;
-    auto after = sim::simulate(*fused.rewritten.graph, kernelGroups(fused), profile, s);
+    auto after = simulatePlan(fused, profile, s);
     if (!after.ok()) return after.error().context("compare: simulating the " + profile.name + " plan");
     cp.kernels = fused.kernels.size();
     cp.beforeUs = before->latencyUs;
@@ -62,16 +59,12 @@ Result<CompareResult> compareChips(const Model& model, CompareOptions opts) {
   }
   // Every plan on every chip.
   for (size_t i = 0; i < work.size(); ++i) {
-    const auto bodies = bodyKernelGroups(work[i].fused);
     for (size_t j = 0; j < work.size(); ++j) {
       if (i == j) {
         res.chips[i].onChip.push_back(res.chips[i].afterUs);
         continue;
       }
-      sim::SimOptions s = so;
-      s.mode = sim::SimMode::Graph;
-      s.bodyGroups = &bodies;
-      auto r = sim::simulate(*work[i].fused.rewritten.graph, kernelGroups(work[i].fused), work[j].profile, s);
+      auto r = simulatePlan(work[i].fused, work[j].profile, so);
       if (!r.ok()) return r.error().context("compare: the " + res.chips[i].hw + " plan on " + res.chips[j].hw);
       res.chips[i].onChip.push_back(r->latencyUs);
     }

@@ -63,10 +63,7 @@ class Search {
   Result<Evaluated> evaluate(const std::string& text, const fusion::FusionOptions& fo) {
     auto fused = fusion::fuseModel(model_, fo);
     if (!fused.ok()) return fused.error();
-    const auto bodies = bodyKernelGroups(*fused);
-    sim::SimOptions so = so_;
-    so.bodyGroups = &bodies;
-    auto s = sim::simulate(*fused->rewritten.graph, kernelGroups(*fused), hw_, so);
+    auto s = simulatePlan(*fused, hw_, so_);
     if (!s.ok()) return s.error().context("simulating the candidate '" + text + "'");
     Evaluated e;
     e.cand.description = text;
@@ -209,8 +206,7 @@ Result<TuneResult> tune(const Model& model, TuneOptions opts) {
   so.mode = sim::SimMode::Graph;
   so.controlFlow = start.controlFlow;
   so.trace = &start.trace;
-  FW_ASSIGN_OR_RETURN(auto groups, sim::unfusedGroups(*model.graph));
-  auto unfused = sim::simulate(*model.graph, groups, hw, so);
+  auto unfused = simulateBaseline(model, hw, so);
   if (!unfused.ok()) return unfused.error().context("tune: the model cannot be simulated");
   std::map<std::string, double> unfusedUs;
   for (const auto& k : unfused->kernels)
