@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/util/Result.h"
 #include "simulator/Simulator.h"
 
@@ -14,6 +16,8 @@ struct MeasuredKernel {
   std::string name;               // kernel name (fwb profile) or the op's name (a board's op summary)
   std::vector<std::string> ops;   // op types, when the source says
   double us = 0;                  // measured time, microseconds (median of the repeats where there are several)
+  double minUs = -1;              // fastest repeat (-1: not known)
+  double startUs = -1;            // start within the run the trace shows (-1: not known)
 };
 
 struct MeasuredRun {
@@ -24,6 +28,8 @@ struct MeasuredRun {
   double totalUs = 0;   // whole run as measured (sum of the rows when the source gives no total)
   bool byNode = false;  // rows name the model's original nodes (a board), not fwb's kernels
   std::vector<MeasuredKernel> kernels;
+  int repeats = 0;      // timed runs the medians are over (0: not known)
+  int warmup = 0;       // untimed runs before them
 };
 
 // Measured vs simulated over the rows both have. Errors are relative to the measurement:
@@ -35,6 +41,52 @@ struct Accuracy {
   double medianAbsErr = 0, meanAbsErr = 0;      // per kernel
   double totalErr = 0;                           // whole model: (sim total - measured total) / measured total
   double spearman = 0;
+  // Added for the tables, the CSV and the GUI:
+  size_t scored = 0;      // matched rows the errors and the rank correlation are over
+  size_t excluded = 0;    // matched rows left out of them: views the simulator runs as no kernel, or 0 us measured
+  double simulatedTotalUs = 0, measuredTotalUs = 0;  // what totalErr compares
+  // Per kernel of the SimResult (same index): the measured time set beside it, -1 when none. Rows of a
+  // control-flow body measured as one node show -1 here; their sum is matched in `rows`.
+  std::vector<double> measuredUs;
+  struct Row {
+    std::string name;       // the measured row's name (a kernel, a control-flow node, or a board's node)
+    double simulatedUs = 0, measuredUs = 0;
+    double relErr = 0;      // (simulated - measured) / measured; 0 when not scored
+    bool scored = false;
+  };
+  std::vector<Row> rows;   // every matched pair, in simulated schedule order
 };
+
+// fwb profile's JSON: {"model", "opt_level", "threads", "total_us", "kernels": [{"name", "ops",
+// "measured_us", "min_us", "start_us"}], "source", "repeats", "warmup", "by_node", "measured": true}.
+nlohmann::json toJson(const MeasuredRun& r);
+Status writeMeasuredJson(const std::string& path, const MeasuredRun& r);
+// Reads that JSON back; errors (BadInput) name `sourceName` and the field ("kernels[3].measured_us").
+Result<MeasuredRun> measuredRunFromJson(const std::string& text, const std::string& sourceName);
+Result<MeasuredRun> loadMeasuredJson(const std::string& path);
+// A measured run by file type: .json (fwb profile) or .csv (a board's op summary, simulator/OpSummary.h).
+Result<MeasuredRun> loadMeasuredRun(const std::string& path);
+
+// Chrome trace event JSON of the measured kernels (one "X" event each at its start, else back to back).
+nlohmann::json toChromeTrace(const MeasuredRun& r);
+Status writeChromeTrace(const std::string& path, const MeasuredRun& r);
+// The table `fwb profile` prints: kernel, ops, measured us (median, min), then the totals.
+std::string formatMeasuredTable(const MeasuredRun& r, size_t maxRows = 0 /* 0 = all */);
+
+// Measured vs simulated. A measured kernel matches the simulated kernel of the same name; a name that
+// no simulated kernel has but that prefixes simulated kernels ("If_3" for "If_3/then_branch/k0_...")
+// matches their sum (a control-flow node, measured as one). A byNode run (a board's ops named by the
+// model's original nodes) is summed per simulated kernel whose origins contain the node (the name, else
+// its last '/'-separated part). Rows the simulator runs as no kernel (views) or measured at 0 us are
+// matched but not scored. totalErr compares the simulated latency with the measured total.
+Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured);
+// {"matched", "scored", "excluded", "median_abs_err", "mean_abs_err", "total_err", "spearman",
+//  "simulated_total_us", "measured_total_us", "unmatched_measured", "unmatched_simulated",
+//  "kernels": [{"name", "simulated_us", "measured_us", "rel_err", "scored"}]}
+nlohmann::json toJson(const Accuracy& a);
+// Lines for the end of a table: the errors, the rank correlation, what did not match.
+std::string formatAccuracy(const Accuracy& a, const MeasuredRun& measured);
+// Spearman rank correlation (ties get their average rank); 0 when fewer than two values or no spread.
+double spearman(const std::vector<double>& x, const std::vector<double>& y);
 
 }  // namespace fw::sim

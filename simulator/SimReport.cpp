@@ -105,14 +105,19 @@ json toJson(const SimResult& r) {
   return j;
 }
 
-std::string toCsv(const SimResult& r) {
-  std::string s =
-      "index,name,ops,unit,start_us,dur_us,cycles,flops,hbm_bytes,spill_bytes,bound,cube_cycles,"
-      "vector_cycles,transfer_cycles,fill_cycles,launch_cycles,tiles_per_core\n";
+std::string toCsv(const SimResult& r, const Accuracy* measured) {
+  std::string s = std::string("index,name,ops,unit,start_us,dur_us,") + (measured ? "measured_us," : "") +
+                  "cycles,flops,hbm_bytes,spill_bytes,bound,cube_cycles,"
+                  "vector_cycles,transfer_cycles,fill_cycles,launch_cycles,tiles_per_core\n";
   for (size_t i = 0; i < r.kernels.size(); ++i) {
     const auto& k = r.kernels[i];
+    std::string meas;
+    if (measured) {
+      const double m = i < measured->measuredUs.size() ? measured->measuredUs[i] : -1;
+      meas = (m >= 0 ? fmt("%.4f", m) : std::string()) + ",";
+    }
     s += std::to_string(i) + "," + csvField(k.name) + "," + csvField(joinOps(k)) + "," + unitName(k.unit) +
-         "," + fmt("%.4f", k.startUs) + "," + fmt("%.4f", k.durUs) + "," + std::to_string(k.cycles) + "," +
+         "," + fmt("%.4f", k.startUs) + "," + fmt("%.4f", k.durUs) + "," + meas + std::to_string(k.cycles) + "," +
          fmt("%.0f", k.flops) + "," + fmt("%.0f", k.hbmBytes) + "," + fmt("%.0f", k.spillBytes) + "," +
          boundName(k.bound) + "," + std::to_string(k.cubeCycles) + "," + std::to_string(k.vectorCycles) +
          "," + std::to_string(k.transferCycles) + "," + std::to_string(k.fillCycles) + "," +
@@ -160,7 +165,7 @@ json toChromeTrace(const SimResult& r) {
 }
 
 std::string formatComparisonTable(const SimResult& before, const SimResult& after, const HwProfile& hw,
-                                  size_t maxRows) {
+                                  size_t maxRows, const Accuracy* measured, const MeasuredRun* run) {
   // Matched by original node name, so `after` may come from a rewritten graph (BN folded, ...).
   std::unordered_map<std::string, double> beforeUs;
   for (const auto& k : before.kernels)
@@ -169,9 +174,14 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
   s += "simulated on " + hw.name + " (" + simModeName(after.mode) + " mode, batch " +
        std::to_string(after.batch) + ") — a model, not a measurement\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%4s  %-28s %-36s %-11s %10s   %10s  %-8s %10s\n", "#", "kernel",
+  std::snprintf(line, sizeof line, "%4s  %-28s %-36s %-11s %10s   %10s  %-8s %10s", "#", "kernel",
                 "original ops", "unit", "before us", "after us", "bound", "hbm");
   s += line;
+  if (measured) {
+    std::snprintf(line, sizeof line, "  %11s %8s", "measured us", "error");
+    s += line;
+  }
+  s += "\n";
   size_t shown = 0, hiddenViews = 0;
   for (size_t i = 0; i < after.kernels.size(); ++i) {
     const auto& k = after.kernels[i];
@@ -186,10 +196,18 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
       auto it = beforeUs.find(o);
       if (it != beforeUs.end()) b += it->second;
     }
-    std::snprintf(line, sizeof line, "%4zu  %-28s %-36s %-11s %10.2f → %10.2f  %-8s %10s\n", i,
+    std::snprintf(line, sizeof line, "%4zu  %-28s %-36s %-11s %10.2f → %10.2f  %-8s %10s", i,
                   fit(k.name, 28).c_str(), fit(joinOps(k, 3), 36).c_str(), unitName(k.unit), b, k.durUs,
                   boundName(k.bound), human(k.hbmBytes).c_str());
     s += line;
+    if (measured) {
+      const double m = i < measured->measuredUs.size() ? measured->measuredUs[i] : -1;
+      if (m < 0) std::snprintf(line, sizeof line, "  %11s %8s", "-", "");
+      else if (m > 0) std::snprintf(line, sizeof line, "  %11.2f %+7.0f%%", m, 100 * (k.durUs - m) / m);
+      else std::snprintf(line, sizeof line, "  %11.2f %8s", m, "");
+      s += line;
+    }
+    s += "\n";
   }
   if (maxRows && shown >= maxRows) s += "   ... (" + std::to_string(after.kernels.size() - hiddenViews - shown) + " more kernels; --json has all)\n";
   if (hiddenViews) s += "   (" + std::to_string(hiddenViews) + " view ops (Reshape, Flatten, ...) run as no kernel)\n";
@@ -209,13 +227,16 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
   row("launch/dispatch share", fmt("%.1f %%", 100 * before.launchShare), fmt("%.1f %%", 100 * after.launchShare));
   if (after.latencyUs > 0) s += fmt("speed-up %.2fx", before.latencyUs / after.latencyUs) + "\n";
   for (const auto& w : after.warnings) s += "warning: " + w + "\n";
+  if (measured) s += "\n" + formatAccuracy(*measured, run ? *run : MeasuredRun{});
   return s;
 }
 
 Status writeJson(const std::string& path, const SimResult& r) {
   return writeFileAtomic(path, toJson(r).dump(2) + "\n");
 }
-Status writeCsv(const std::string& path, const SimResult& r) { return writeFileAtomic(path, toCsv(r)); }
+Status writeCsv(const std::string& path, const SimResult& r, const Accuracy* measured) {
+  return writeFileAtomic(path, toCsv(r, measured));
+}
 Status writeChromeTrace(const std::string& path, const SimResult& r) {
   return writeFileAtomic(path, toChromeTrace(r).dump() + "\n");
 }

@@ -106,5 +106,6 @@ void addRunCommand(CLI::App& app);
 void addVerifyCommand(CLI::App& app);
 void addTuneCommand(CLI::App& app);
 void addCompareCommand(CLI::App& app);
+void addProfileCommand(CLI::App& app);
 
 }  // namespace fwcli

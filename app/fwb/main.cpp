@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   fwcli::addVerifyCommand(app);
   fwcli::addTuneCommand(app);
   fwcli::addCompareCommand(app);
+  fwcli::addProfileCommand(app);
 
   try {
     app.parse(argc, argv);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -124,6 +125,8 @@ class Interpreter {
         vals[static_cast<size_t>(v.id)] = RtTensor::fromTensor(*v.initializer);
 
     std::vector<int32_t> uses = plan->uses;
+    ExecProfile* const profile = top ? opts_.profile : nullptr;
+    const auto loopStart = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     for (NodeId nid : plan->order) {
       if (opts_.cancel && opts_.cancel->load()) return Error::cancelled("execution cancelled");
       if (limits_.deadline > 0 && steadySeconds() > limits_.deadline)
@@ -132,8 +135,16 @@ class Interpreter {
       const Node& node = g.node(nid);
       if (!plan->skipped.count(nid)) {
         const auto relu = plan->reluAfter.find(nid);
-        FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top,
-                              relu == plan->reluAfter.end() ? nullptr : &g.node(relu->second)));
+        const Node* epilogue = relu == plan->reluAfter.end() ? nullptr : &g.node(relu->second);
+        if (profile) {
+          const auto t0 = std::chrono::steady_clock::now();
+          FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top, epilogue));
+          const auto t1 = std::chrono::steady_clock::now();
+          profile->nodes.push_back({nid, std::chrono::duration<double, std::micro>(t0 - loopStart).count(),
+                                    std::chrono::duration<double, std::micro>(t1 - t0).count()});
+        } else {
+          FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top, epilogue));
+        }
       }
       for (const auto* list : {&node.inputs, &node.implicitInputs}) {
         for (ValueId in : *list) {
@@ -176,8 +187,9 @@ class Interpreter {
       const ValueId id = g.findValue(name);
       if (id != kNoId) p.keepAlive[static_cast<size_t>(id)] = 1;
     }
-    // Relu epilogues, unless every computed value must be kept as it is (keepIntermediates).
-    if (!opts_.keepIntermediates) {
+    // Relu epilogues, unless every computed value must be kept as it is (keepIntermediates) or every
+    // node of the main graph is timed on its own (profile).
+    if (!opts_.keepIntermediates && !(opts_.profile && &g == model_.graph.get())) {
       for (NodeId n : p.order) {
         const Node& node = g.node(n);
         if (!isDefaultDomain(node.domain) || node.outputs.size() != 1 || node.outputs[0] == kNoId) continue;

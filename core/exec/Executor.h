@@ -51,6 +51,20 @@ struct ExecStats {
   bool planned = false;           // the run took its buffers from a plan made by an earlier run
 };
 
+// Wall time per node of the model's main graph (ExecOptions::profile), for `fwb profile`. Each run
+// appends one entry per top-level node it executes, in execution order; a control-flow node or a call
+// of a model-local function (a `fwb.fused` kernel) is one entry holding everything it ran. While
+// profiling, a top-level Relu is not folded into its producer as an epilogue, so every node of the
+// main graph is timed on its own. Nothing is timed when the pointer is unset.
+struct ExecProfile {
+  struct NodeTime {
+    NodeId node = kNoId;  // id in the main graph
+    double startUs = 0;   // from the start of the main graph's node loop
+    double us = 0;        // wall time of the node
+  };
+  std::vector<NodeTime> nodes;
+};
+
 struct ExecOptions {
   int threads = 0;                 // 0 = all cores (std::thread::hardware_concurrency)
   bool keepIntermediates = false;  // RunResult::intermediates gets every computed value by name
@@ -65,6 +79,7 @@ struct ExecOptions {
   // tensor from the heap, freed after its last use (for comparison).
   bool reuseBuffers = true;
   ExecStats* stats = nullptr;      // filled when set
+  ExecProfile* profile = nullptr;  // filled when set: wall time per top-level node
 };
 // For executables, first thing in main(): when OMP_WAIT_POLICY is not set, set it to PASSIVE and
 // re-execute the program (libgomp reads it before main). oneDNN's OpenMP threads then block

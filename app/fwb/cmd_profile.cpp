@@ -1,0 +1,199 @@
+// fwb profile MODEL [-O L] [--threads N] [--repeat N] [--warmup N] [--json F] [--trace F] [--rows N]
+// Measures the model on the reference executor (this machine's CPU) kernel by kernel, with the kernel
+// names `fwb simulate` prints at the same level, so `fwb simulate --measured` can set the two side by side.
+// The fused export of the plan runs (at -O0 every kernel is one node): a multi-node kernel is one
+// `fwb.fused` node (its members back to back, timed as one), a single-node kernel its node. A control-flow node is one row named by the node
+//   (the simulator names its body kernels "<node>/<attr>/<kernel>").
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <thread>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "app/fwb/CliCommon.h"
+#include "core/exec/Executor.h"
+#include "fusion/Export.h"
+#include "fusion/Pipeline.h"
+#include "simulator/Measured.h"
+
+namespace fwcli {
+namespace {
+
+struct KernelName {
+  std::string name;
+  std::vector<std::string> ops;
+};
+
+// What runs and how its top-level nodes are named as kernels.
+struct Runnable {
+  fw::Model model;
+  std::unordered_map<std::string, KernelName> byNodeName;   // plain nodes
+  std::unordered_map<std::string, KernelName> byFusedOp;    // fwb.fused nodes, by op type (= kernel name)
+};
+
+bool isControlFlow(const fw::Node& n) { return !n.subgraphs().empty(); }
+
+fw::Result<Runnable> runnableFor(const fw::Model& model, const FusionArgs& a) {
+  // The plan fwb simulate times as "after": the fusion result at the level and switches given (at -O0
+  // the compile-time passes only, one kernel per remaining node).
+  Runnable r;
+  FW_ASSIGN_OR_RETURN(auto fo, fusionOptionsFromArgs(a));
+  FW_TRY_STATUS(checkExcludedNodes(fo, model));
+  FW_ASSIGN_OR_RETURN(auto fused, fw::fusion::fuseModel(model, fo));
+  const fw::Graph& rg = *fused.rewritten.graph;
+  for (const auto& k : fused.kernels) {
+    KernelName kn{k.name, {}};
+    for (fw::NodeId m : k.members) kn.ops.push_back(rg.node(m).opType);
+    if (k.members.size() == 1) {
+      const fw::Node& n = rg.node(k.members[0]);
+      if (isControlFlow(n)) kn.name = n.name;  // the simulator times its body kernels under the node's name
+      r.byNodeName[n.name] = std::move(kn);
+    } else {
+      r.byFusedOp[k.name] = std::move(kn);
+    }
+  }
+  FW_ASSIGN_OR_RETURN(r.model, fw::fusion::exportFused(fused));
+  return r;
+}
+
+std::string firstLine(const char* path, const char* key) {
+  std::ifstream f(path);
+  std::string line;
+  while (std::getline(f, line))
+    if (!*key || line.rfind(key, 0) == 0) {
+      const auto colon = line.find(':');
+      return colon == std::string::npos || !*key ? line : line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  return {};
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+void addProfileCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "profile", "Measure a model on the reference executor (this CPU), kernel by kernel, named as fwb simulate names them");
+  auto args = std::make_shared<ModelArgs>();
+  auto fa = std::make_shared<FusionArgs>();
+  auto limits = std::make_shared<ExecLimitArgs>();
+  auto threads = std::make_shared<int>(0);
+  auto repeat = std::make_shared<int>(5);
+  auto warmup = std::make_shared<int>(1);
+  auto seed = std::make_shared<uint64_t>(1);
+  auto jsonOut = std::make_shared<std::string>();
+  auto traceOut = std::make_shared<std::string>();
+  auto rows = std::make_shared<size_t>(0);
+  addModelArgs(cmd, *args);
+  addFusionArgs(cmd, *fa);
+  addExecLimitArgs(cmd, *limits);
+  cmd->add_option("--threads", *threads, "worker threads (default: all cores)");
+  cmd->add_option("--repeat", *repeat, "timed runs; each kernel's time is the median over them")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--warmup", *warmup, "untimed runs first (memory plan, oneDNN primitives)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  cmd->add_option("--seed", *seed, "seed of the random inputs")->capture_default_str();
+  cmd->add_option("--json", *jsonOut, "write the measured run as JSON to FILE ('-' = stdout, no table); "
+                                      "fwb simulate --measured FILE reads it");
+  cmd->add_option("--trace", *traceOut, "write a Chrome trace (Perfetto) of the median run to FILE");
+  cmd->add_option("--rows", *rows, "show at most N kernels in the table (0 = all)");
+  setRunner(cmd, [=]() {
+    auto pm = prepareModelFromArgs(*args, {}, *threads);
+    if (!pm.ok()) return fail(pm.error());
+    printShapeNotes(*pm);
+    if (auto st = requireExecutableOps(pm->model); !st.ok()) return fail(st.error());
+    auto run = runnableFor(pm->model, *fa);
+    if (!run.ok()) return fail(run.error().context(pm->model.sourcePath));
+    auto inputs = fw::randomInputs(pm->model, *seed);
+    if (!inputs.ok()) return fail(inputs.error());
+
+    fw::ExecOptions opts;
+    opts.threads = *threads;
+    if (auto st = applyExecLimits(*limits, opts); !st.ok()) return fail(st.error());
+    const fw::Model& m = run->model;
+    for (int w = 0; w < *warmup; ++w) {
+      auto r = fw::runGraph(m, *inputs, opts);
+      if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
+    }
+    std::vector<fw::ExecProfile> profiles(static_cast<size_t>(*repeat));
+    std::vector<double> totals;
+    for (auto& prof : profiles) {
+      opts.profile = &prof;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = fw::runGraph(m, *inputs, opts);
+      const auto t1 = std::chrono::steady_clock::now();
+      if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
+      totals.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    }
+    // The run the trace shows: the one whose total is the median.
+    std::vector<size_t> byTotal(totals.size());
+    for (size_t i = 0; i < byTotal.size(); ++i) byTotal[i] = i;
+    std::sort(byTotal.begin(), byTotal.end(), [&](size_t a, size_t b) { return totals[a] < totals[b]; });
+    const fw::ExecProfile& shown = profiles[byTotal[byTotal.size() / 2]];
+
+    // Per node, its times over the repeats (every run takes the same topological order).
+    std::unordered_map<fw::NodeId, std::vector<double>> times;
+    for (const auto& prof : profiles)
+      for (const auto& t : prof.nodes) times[t.node].push_back(t.us);
+
+    fw::sim::MeasuredRun mr;
+    const int usedThreads = *threads > 0 ? *threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::string cpu = firstLine("/proc/cpuinfo", "model name");
+    std::string load = firstLine("/proc/loadavg", "");
+    if (const auto sp = load.find(' '); sp != std::string::npos) load = load.substr(0, sp);
+    mr.source = "fwb profile on " + (cpu.empty() ? std::string("this CPU") : cpu) + ", " + std::to_string(usedThreads) +
+                (usedThreads == 1 ? " thread" : " threads") + (load.empty() ? "" : ", load average " + load + " at start");
+    mr.model = args->model;
+    mr.optLevel = fa->optLevel;
+    mr.threads = usedThreads;
+    mr.repeats = *repeat;
+    mr.warmup = *warmup;
+    mr.totalUs = median(totals);
+    const fw::Graph& g = *m.graph;
+    std::vector<std::string> unnamed;
+    for (const auto& t : shown.nodes) {
+      const fw::Node& n = g.node(t.node);
+      const KernelName* kn = nullptr;
+      if (n.domain == fw::fusion::kFusedDomain) {
+        if (auto it = run->byFusedOp.find(n.opType); it != run->byFusedOp.end()) kn = &it->second;
+      } else if (auto it = run->byNodeName.find(n.name); it != run->byNodeName.end()) {
+        kn = &it->second;
+      }
+      fw::sim::MeasuredKernel k;
+      if (kn) {
+        k.name = kn->name;
+        k.ops = kn->ops;
+      } else {
+        k.name = n.name;
+        k.ops = {n.opType};
+        unnamed.push_back(n.name);
+      }
+      const auto& ts = times[t.node];
+      k.us = median(ts);
+      k.minUs = *std::min_element(ts.begin(), ts.end());
+      k.startUs = t.startUs;
+      mr.kernels.push_back(std::move(k));
+    }
+    if (!unnamed.empty())
+      std::fprintf(stderr, "fwb: warning: %zu node(s) of the run match no kernel of the fusion result and keep their "
+                           "node names (first: %s)\n", unnamed.size(), unnamed.front().c_str());
+
+    if (!traceOut->empty())
+      if (auto st = fw::sim::writeChromeTrace(*traceOut, mr); !st.ok()) return fail(st.error());
+    return emitReport(*jsonOut, fw::sim::formatMeasuredTable(mr, *rows), fw::sim::toJson(mr).dump(2));
+  });
+}
+
+}  // namespace fwcli

@@ -1,0 +1,103 @@
+// End-to-end: fwb profile measures the kernels fwb simulate times, under the same names, and
+// fwb simulate --measured sets the two side by side (machinery, not speed: no timing is asserted).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tests/cli/CliRunner.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kModel = "'zoo:resnet50?image=32'";
+fs::path scratchDir(const char* tag) {
+  fs::path p = fs::temp_directory_path() / ("fw_cli_profile_" + std::string(tag) + "_" + std::to_string(::getpid()));
+  fs::create_directories(p);
+  return p;
+}
+nlohmann::json readJson(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return nlohmann::json::parse(ss.str());
+}
+}  // namespace
+
+TEST(CliProfile, KernelNamesLineUpWithSimulateAtO0AndO2) {
+  const auto dir = scratchDir("names");
+  for (int level : {0, 2}) {
+    const std::string L = std::to_string(level);
+    const auto prof = dir / ("p" + L + ".json"), sim = dir / ("s" + L + ".json"), trace = dir / ("t" + L + ".json");
+    auto p = runFwb("profile " + kModel + " -O " + L + " --threads 1 --repeat 2 --json " + prof.string() + " --trace " +
+                    trace.string());
+    ASSERT_EQ(p.exitCode, 0) << p.out;
+    EXPECT_NE(p.out.find("measured us"), std::string::npos) << p.out;
+    auto pj = readJson(prof);
+    EXPECT_EQ(pj["opt_level"].get<int>(), level);
+    EXPECT_EQ(pj["threads"].get<int>(), 1);
+    EXPECT_GT(pj["total_us"].get<double>(), 0.0);
+    auto s = runFwb("simulate " + kModel + " -O " + L + " --json " + sim.string());
+    ASSERT_EQ(s.exitCode, 0) << s.out;
+    auto sj = readJson(sim);
+
+    std::set<std::string> measured, simulated;
+    for (const auto& k : pj["kernels"]) {
+      EXPECT_TRUE(measured.insert(k["name"].get<std::string>()).second) << "duplicate " << k["name"];
+      EXPECT_FALSE(k["ops"].empty());
+      EXPECT_GE(k["measured_us"].get<double>(), 0.0);
+    }
+    for (const auto& k : sj["kernels"]) simulated.insert(k["name"].get<std::string>());
+    EXPECT_EQ(measured, simulated) << "level " << level;
+    // The ops of each kernel agree too.
+    std::map<std::string, nlohmann::json> simOps;
+    for (const auto& k : sj["kernels"]) simOps[k["name"].get<std::string>()] = k["ops"];
+    for (const auto& k : pj["kernels"]) EXPECT_EQ(k["ops"], simOps[k["name"].get<std::string>()]) << k["name"];
+
+    int events = 0;
+    const auto tj = readJson(trace);
+    for (const auto& e : tj["traceEvents"]) events += e["ph"] == "X";
+    EXPECT_EQ(events, static_cast<int>(pj["kernels"].size()));
+
+    // simulate --measured: every kernel matched, the accuracy in the JSON, a measured CSV column.
+    const auto withAcc = dir / ("a" + L + ".json"), csv = dir / ("a" + L + ".csv");
+    auto a = runFwb("simulate " + kModel + " -O " + L + " --measured " + prof.string() + " --json " + withAcc.string() +
+                    " --csv " + csv.string() + " --rows 3");
+    ASSERT_EQ(a.exitCode, 0) << a.out;
+    EXPECT_NE(a.out.find("measured us"), std::string::npos) << a.out;
+    EXPECT_NE(a.out.find("rank correlation"), std::string::npos) << a.out;
+    auto acc = readJson(withAcc)["accuracy"];
+    EXPECT_EQ(acc["matched"].get<size_t>(), pj["kernels"].size());
+    EXPECT_TRUE(acc["unmatched_measured"].empty());
+    EXPECT_TRUE(acc["unmatched_simulated"].empty());
+    for (const char* key : {"median_abs_err", "mean_abs_err", "total_err", "spearman"}) EXPECT_TRUE(acc.contains(key)) << key;
+    std::ifstream c(csv);
+    std::string header;
+    std::getline(c, header);
+    EXPECT_NE(header.find(",measured_us,"), std::string::npos) << header;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(CliProfile, MalformedMeasuredRunIsBadInput) {
+  const auto dir = scratchDir("bad");
+  const auto bad = dir / "broken.json";
+  std::ofstream(bad) << R"({"model":"m","opt_level":2,"threads":1,"total_us":3,"kernels":[{"name":"a","measured_us":"slow"}]})";
+  auto r = runFwb("simulate " + kModel + " --measured " + bad.string());
+  EXPECT_EQ(r.exitCode, 2) << r.out;
+  EXPECT_NE(r.out.find("broken.json: kernels[0].measured_us"), std::string::npos) << r.out;
+  const auto garbage = dir / "garbage.json";
+  std::ofstream(garbage) << "{";
+  r = runFwb("simulate " + kModel + " --measured " + garbage.string());
+  EXPECT_EQ(r.exitCode, 2) << r.out;
+  EXPECT_NE(r.out.find("garbage.json: not valid JSON"), std::string::npos) << r.out;
+  r = runFwb("simulate " + kModel + " --measured " + (dir / "missing.json").string());
+  EXPECT_EQ(r.exitCode, 2) << r.out;
+  EXPECT_NE(r.out.find("missing.json"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}

@@ -1,0 +1,211 @@
+// Measured beside simulated (simulator/Measured.h): accuracy figures on hand-made runs, the profile
+// JSON round trip and its errors, the measured trace, and the measured column of the CSV and table.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "core/util/FileUtil.h"
+#include "simulator/Measured.h"
+#include "simulator/SimReport.h"
+
+using namespace fw::sim;
+
+namespace {
+
+KernelTiming kt(const std::string& name, double us, Unit unit = Unit::Vector, std::vector<std::string> origins = {}) {
+  KernelTiming k;
+  k.name = name;
+  k.durUs = us;
+  k.unit = unit;
+  k.ops = {"Relu"};
+  k.origins = origins.empty() ? std::vector<std::string>{name} : std::move(origins);
+  return k;
+}
+
+SimResult simOf(std::vector<KernelTiming> ks) {
+  SimResult r;
+  r.hwName = "test";
+  for (auto& k : ks) {
+    k.startUs = r.latencyUs;
+    r.latencyUs += k.durUs;
+  }
+  r.kernels = std::move(ks);
+  return r;
+}
+
+MeasuredRun runOf(std::vector<std::pair<std::string, double>> rows, double total = 0) {
+  MeasuredRun m;
+  m.source = "hand-made";
+  m.model = "m";
+  m.optLevel = 2;
+  m.threads = 1;
+  for (auto& [n, us] : rows) {
+    MeasuredKernel k;
+    k.name = n;
+    k.us = us;
+    k.ops = {"Relu"};
+    m.kernels.push_back(k);
+    m.totalUs += us;
+  }
+  if (total > 0) m.totalUs = total;
+  return m;
+}
+
+}  // namespace
+
+TEST(Measured, SpearmanOfOrders) {
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {40, 30, 20, 10}), -1.0);
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3}, {5, 5, 5}), 0.0);  // no spread
+  EXPECT_DOUBLE_EQ(spearman({1}, {1}), 0.0);
+  // Ties take their average rank: x ranks 1,2.5,2.5,4 against 1,2,3,4 -> 0.9486832980505138.
+  EXPECT_NEAR(spearman({1, 2, 2, 3}, {1, 2, 3, 4}), 0.9486832980505138, 1e-12);
+}
+
+TEST(Measured, AccuracyOfExactAndReversedRuns) {
+  const auto sim = simOf({kt("a", 1), kt("b", 2), kt("c", 3), kt("d", 4)});
+  auto same = accuracy(sim, runOf({{"a", 1}, {"b", 2}, {"c", 3}, {"d", 4}}));
+  EXPECT_EQ(same.matched, 4u);
+  EXPECT_EQ(same.scored, 4u);
+  EXPECT_DOUBLE_EQ(same.medianAbsErr, 0.0);
+  EXPECT_DOUBLE_EQ(same.meanAbsErr, 0.0);
+  EXPECT_DOUBLE_EQ(same.totalErr, 0.0);
+  EXPECT_DOUBLE_EQ(same.spearman, 1.0);
+
+  // Measured in the reverse order of size: rank correlation -1. Errors: |1-4|/4, |2-3|/3, |3-2|/2, |4-1|/1.
+  auto rev = accuracy(sim, runOf({{"a", 4}, {"b", 3}, {"c", 2}, {"d", 1}}, 20));
+  EXPECT_DOUBLE_EQ(rev.spearman, -1.0);
+  const double e[] = {0.75, 1.0 / 3.0, 0.5, 3.0};
+  EXPECT_NEAR(rev.meanAbsErr, (e[0] + e[1] + e[2] + e[3]) / 4, 1e-12);
+  EXPECT_NEAR(rev.medianAbsErr, (0.5 + 0.75) / 2, 1e-12);
+  EXPECT_NEAR(rev.totalErr, (10.0 - 20.0) / 20.0, 1e-12);  // simulated latency 10 vs the measured total
+  ASSERT_EQ(rev.rows.size(), 4u);
+  EXPECT_NEAR(rev.rows[3].relErr, 3.0, 1e-12);
+  EXPECT_EQ(rev.measuredUs, (std::vector<double>{4, 3, 2, 1}));
+}
+
+TEST(Measured, UnmatchedViewsAndControlFlow) {
+  // A view (no device kernel), two body kernels of an If measured as the node, one kernel unmeasured.
+  const auto sim = simOf({kt("k0_conv", 10, Unit::Cube), kt("k1_reshape", 0, Unit::None),
+                          kt("If_3/then_branch/k0_add", 2), kt("If_3/then_branch/k1_mul", 3), kt("k4_relu", 1)});
+  auto a = accuracy(sim, runOf({{"k0_conv", 5}, {"k1_reshape", 0.5}, {"If_3", 10}, {"ghost", 7}}));
+  EXPECT_EQ(a.matched, 3u);
+  EXPECT_EQ(a.scored, 2u);    // the view is matched, not scored
+  EXPECT_EQ(a.excluded, 1u);
+  EXPECT_EQ(a.unmatchedMeasured, (std::vector<std::string>{"ghost"}));
+  EXPECT_EQ(a.unmatchedSimulated, (std::vector<std::string>{"k4_relu"}));
+  ASSERT_EQ(a.rows.size(), 3u);
+  EXPECT_EQ(a.rows[2].name, "If_3");
+  EXPECT_DOUBLE_EQ(a.rows[2].simulatedUs, 5.0);  // 2 + 3
+  EXPECT_DOUBLE_EQ(a.rows[2].relErr, -0.5);
+  EXPECT_DOUBLE_EQ(a.rows[0].relErr, 1.0);       // 10 vs 5
+  EXPECT_DOUBLE_EQ(a.medianAbsErr, 0.75);
+  EXPECT_DOUBLE_EQ(a.measuredUs[1], 0.5);
+  EXPECT_DOUBLE_EQ(a.measuredUs[2], -1.0);       // body rows: matched through their node, not one by one
+}
+
+TEST(Measured, ByNodeRunsSumPerKernelThroughOrigins) {
+  // A board measured the original nodes; the fused kernel k0 stands for conv_0, bn_0 and relu_0.
+  const auto sim = simOf({kt("k0_conv_relu", 6, Unit::CubeVector, {"conv_0", "bn_0", "relu_0"}),
+                          kt("k1_pool", 2, Unit::Vector, {"pool_0"})});
+  auto run = runOf({{"conv_0", 3}, {"Default/net/relu_0", 1}, {"pool_0", 4}, {"softmax_9", 1}});
+  run.byNode = true;
+  auto a = accuracy(sim, run);
+  EXPECT_EQ(a.matched, 2u);
+  EXPECT_DOUBLE_EQ(a.measuredUs[0], 4.0);  // conv_0 + relu_0 (matched by the last '/' part)
+  EXPECT_DOUBLE_EQ(a.measuredUs[1], 4.0);
+  EXPECT_EQ(a.unmatchedMeasured, (std::vector<std::string>{"softmax_9"}));
+  EXPECT_DOUBLE_EQ(a.meanAbsErr, (0.5 + 0.5) / 2);
+  EXPECT_DOUBLE_EQ(a.spearman, 0.0);  // measured times tie: no spread
+}
+
+TEST(Measured, JsonRoundTrip) {
+  auto run = runOf({{"k0_conv", 12.5}, {"k1_relu", 0.25}}, 14);
+  run.kernels[0].minUs = 11;
+  run.kernels[0].startUs = 0;
+  run.kernels[1].startUs = 12.6;
+  run.repeats = 5;
+  run.warmup = 1;
+  const auto dir = std::filesystem::temp_directory_path() / "fw_measured_test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "p.json").string();
+  ASSERT_TRUE(writeMeasuredJson(path, run).ok());
+  auto back = loadMeasuredRun(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->model, "m");
+  EXPECT_EQ(back->source, "hand-made");
+  EXPECT_EQ(back->optLevel, 2);
+  EXPECT_EQ(back->threads, 1);
+  EXPECT_EQ(back->repeats, 5);
+  EXPECT_DOUBLE_EQ(back->totalUs, 14);
+  ASSERT_EQ(back->kernels.size(), 2u);
+  EXPECT_EQ(back->kernels[0].name, "k0_conv");
+  EXPECT_EQ(back->kernels[0].ops, (std::vector<std::string>{"Relu"}));
+  EXPECT_DOUBLE_EQ(back->kernels[0].us, 12.5);
+  EXPECT_DOUBLE_EQ(back->kernels[0].minUs, 11);
+  EXPECT_DOUBLE_EQ(back->kernels[1].minUs, -1);
+  EXPECT_DOUBLE_EQ(back->kernels[1].startUs, 12.6);
+  EXPECT_EQ(toJson(*back), toJson(run));
+
+  // The trace: one X event per kernel at its start.
+  const auto tr = toChromeTrace(run);
+  int events = 0;
+  for (const auto& e : tr["traceEvents"])
+    if (e["ph"] == "X") {
+      ++events;
+      if (e["name"] == "k1_relu") EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 12.6);
+    }
+  EXPECT_EQ(events, 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Measured, MalformedJsonNamesFileAndField) {
+  auto err = [](const std::string& text) {
+    auto r = measuredRunFromJson(text, "prof.json");
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_NE(err("{not json").find("prof.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(err("[1,2]").find("expected a JSON object"), std::string::npos);
+  const std::string head = R"({"model":"m","opt_level":2,"threads":1,"total_us":3,)";
+  EXPECT_NE(err(R"({"opt_level":2,"threads":1,"total_us":3,"kernels":[]})").find("prof.json: model: missing"), std::string::npos);
+  EXPECT_NE(err(head + R"("kernels":{}})").find("prof.json: kernels: expected an array"), std::string::npos);
+  EXPECT_NE(err(head + R"("kernels":[{"name":"a","measured_us":1},{"name":"b","measured_us":"x"}]})")
+                .find("prof.json: kernels[1].measured_us: expected a number"),
+            std::string::npos);
+  EXPECT_NE(err(head + R"("kernels":[{"name":"a","measured_us":-1}]})").find("kernels[0].measured_us: must not be negative"),
+            std::string::npos);
+  EXPECT_NE(err(head + R"("kernels":[{"measured_us":1}]})").find("kernels[0].name: missing"), std::string::npos);
+  EXPECT_NE(err(head + R"("kernels":[{"name":"a","ops":[1],"measured_us":1}]})").find("kernels[0].ops[0]"), std::string::npos);
+  EXPECT_NE(err(R"({"model":"m","opt_level":7,"threads":1,"total_us":3,"kernels":[]})").find("opt_level: 7 is out of range"),
+            std::string::npos);
+  auto ok = measuredRunFromJson(head + R"("kernels":[{"name":"a","measured_us":1}]})", "prof.json");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->source, "prof.json");  // no source given: the file stands for it
+
+  auto ext = loadMeasuredRun("run.txt");
+  ASSERT_FALSE(ext.ok());
+  EXPECT_NE(ext.error().message.find("run.txt"), std::string::npos);
+}
+
+TEST(Measured, CsvAndTableCarryTheMeasuredColumn) {
+  const auto sim = simOf({kt("a", 1), kt("b", 2)});
+  const auto acc = accuracy(sim, runOf({{"a", 2}}));
+  const std::string csv = toCsv(sim, &acc);
+  EXPECT_NE(csv.substr(0, csv.find('\n')).find("dur_us,measured_us,cycles"), std::string::npos);
+  EXPECT_NE(csv.find("\n0,a,Relu,vector,0.0000,1.0000,2.0000,"), std::string::npos);
+  EXPECT_NE(csv.find("\n1,b,Relu,vector,1.0000,2.0000,,"), std::string::npos);
+  EXPECT_EQ(toCsv(sim).find("measured_us"), std::string::npos);
+
+  HwProfile hw;
+  hw.name = "test";
+  const auto run = runOf({{"a", 2}});
+  const std::string t = formatComparisonTable(sim, sim, hw, 0, &acc, &run);
+  EXPECT_NE(t.find("measured us"), std::string::npos);
+  EXPECT_NE(t.find("-50%"), std::string::npos);
+  EXPECT_NE(t.find("whole model"), std::string::npos);
+  EXPECT_NE(t.find("unmatched simulated"), std::string::npos);
+}
