@@ -383,17 +383,6 @@ RtTensor castTo(const RtTensor& src, DType to) {
   const Store dst = storeOf(to);
   const int64_t n = src.numel();
   RtTensor r = RtTensor::alloc(to, src.dims);
-  auto wrapInt = [to](int64_t v) -> int64_t {
-    switch (to) {
-      case DType::Int8: return static_cast<int8_t>(v);
-      case DType::UInt8: return static_cast<uint8_t>(v);
-      case DType::Int16: return static_cast<int16_t>(v);
-      case DType::UInt16: return static_cast<uint16_t>(v);
-      case DType::Int32: return static_cast<int32_t>(v);
-      case DType::UInt32: return static_cast<uint32_t>(v);
-      default: return v;
-    }
-  };
   auto roundFloat = [to](float v) -> float {
     if (to == DType::Float16) return halfToFloat(floatToHalf(v));
     if (to == DType::BFloat16) {
@@ -413,10 +402,10 @@ RtTensor castTo(const RtTensor& src, DType to) {
     if (from == Store::F32) {
       for (int64_t k = 0; k < n; ++k) {
         const float v = src.f()[k];
-        r.mi()[k] = std::isfinite(v) ? wrapInt(static_cast<int64_t>(v)) : std::numeric_limits<int64_t>::min();
+        r.mi()[k] = std::isfinite(v) ? wrapInt(to, static_cast<uint64_t>(static_cast<int64_t>(v))) : std::numeric_limits<int64_t>::min();
       }
     } else {
-      for (int64_t k = 0; k < n; ++k) r.mi()[k] = wrapInt(src.getI(k));
+      for (int64_t k = 0; k < n; ++k) r.mi()[k] = wrapInt(to, static_cast<uint64_t>(src.getI(k)));
     }
   } else if (dst == Store::U8) {
     for (int64_t k = 0; k < n; ++k) r.mb()[k] = src.getD(k) != 0 ? 1 : 0;

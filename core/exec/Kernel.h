@@ -11,6 +11,7 @@
 // thing itself: OptionalHasElement is true for any tensor or sequence. `dtype` of a sequence or an
 // empty optional is its element type (Undefined when not known).
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -212,6 +213,40 @@ RtTensor castTo(const RtTensor& src, DType to);
 // float32 view of a numeric tensor (converting ints), and int64 view.
 RtTensor asFloat(const RtTensor& t);
 RtTensor asInt(const RtTensor& t);
+// Bytes per element of a numeric storage class (0 for strings and none).
+inline size_t storeBytes(Store s) {
+  switch (s) {
+    case Store::F32: return 4;
+    case Store::I64: return 8;
+    case Store::U8: return 1;
+    default: return 0;
+  }
+}
+// Copies n consecutive elements of `src` from `so` to `dst` at `d0` (strings by assignment); both of
+// one storage class.
+inline void copyElems(const RtTensor& src, int64_t so, RtTensor& dst, int64_t d0, int64_t n) {
+  if (n <= 0) return;
+  if (src.store() == Store::Str) {
+    for (int64_t k = 0; k < n; ++k) dst.ms()[d0 + k] = src.s()[so + k];
+    return;
+  }
+  const auto es = static_cast<int64_t>(storeBytes(src.store()));
+  std::memcpy(static_cast<char*>(dst.mraw()) + d0 * es, static_cast<const char*>(src.raw()) + so * es,
+              static_cast<size_t>(n * es));
+}
+// An integer of logical type `t` from its two's-complement bits: wraps like the ONNX type does
+// (int64 storage holds every integer type).
+inline int64_t wrapInt(DType t, uint64_t v) {
+  switch (t) {
+    case DType::Int8: return static_cast<int8_t>(v);
+    case DType::UInt8: return static_cast<uint8_t>(v);
+    case DType::Int16: return static_cast<int16_t>(v);
+    case DType::UInt16: return static_cast<uint16_t>(v);
+    case DType::Int32: return static_cast<int32_t>(v);
+    case DType::UInt32: return static_cast<uint32_t>(v);
+    default: return static_cast<int64_t>(v);
+  }
+}
 // Contiguous strides.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims);
 std::string dimsStr(const std::vector<int64_t>& d);

@@ -8,25 +8,6 @@
 namespace fw::exec {
 namespace {
 
-size_t elemSize(const RtTensor& t) {
-  switch (t.store()) {
-    case Store::F32: return 4;
-    case Store::I64: return 8;
-    case Store::U8: return 1;
-    default: return 0;
-  }
-}
-
-void copyBlock(const RtTensor& src, int64_t so, RtTensor& dst, int64_t dof, int64_t n) {
-  if (src.store() == Store::Str) {
-    for (int64_t k = 0; k < n; ++k) dst.ms()[dof + k] = src.s()[so + k];
-    return;
-  }
-  const size_t es = elemSize(src);
-  std::memcpy(static_cast<char*>(dst.mraw()) + dof * static_cast<int64_t>(es),
-              static_cast<const char*>(src.raw()) + so * static_cast<int64_t>(es), static_cast<size_t>(n) * es);
-}
-
 // x with `axis` removed, taking index t along it.
 RtTensor sliceAxis(const RtTensor& x, int64_t axis, int64_t t) {
   std::vector<int64_t> od = x.dims;
@@ -36,7 +17,7 @@ RtTensor sliceAxis(const RtTensor& x, int64_t axis, int64_t t) {
   int64_t outer = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= x.dims[static_cast<size_t>(d)];
   const int64_t inner = numelOf(std::vector<int64_t>(x.dims.begin() + axis + 1, x.dims.end()));
-  for (int64_t o = 0; o < outer; ++o) copyBlock(x, (o * len + t) * inner, y, o * inner, inner);
+  for (int64_t o = 0; o < outer; ++o) copyElems(x, (o * len + t) * inner, y, o * inner, inner);
   return y;
 }
 
@@ -51,7 +32,7 @@ RtTensor stackAxis(const std::vector<RtTensor>& parts, int64_t axis, const RtTen
   for (int64_t d = 0; d < axis; ++d) outer *= od[static_cast<size_t>(d)];
   const int64_t inner = numelOf(std::vector<int64_t>(od.begin() + axis + 1, od.end()));
   for (int64_t o = 0; o < outer; ++o)
-    for (int64_t k = 0; k < n; ++k) copyBlock(parts[static_cast<size_t>(k)], o * inner, y, (o * n + k) * inner, inner);
+    for (int64_t k = 0; k < n; ++k) copyElems(parts[static_cast<size_t>(k)], o * inner, y, (o * n + k) * inner, inner);
   return y;
 }
 

@@ -15,19 +15,6 @@ namespace {
 
 std::string typeName(const RtTensor& t) { return std::string(dtypeName(t.dtype)); }
 
-// An integer result of logical type `t` from its two's-complement bits (wraps like the ONNX type).
-int64_t wrapInt(DType t, uint64_t v) {
-  switch (t) {
-    case DType::Int8: return static_cast<int8_t>(v);
-    case DType::UInt8: return static_cast<uint8_t>(v);
-    case DType::Int16: return static_cast<int16_t>(v);
-    case DType::UInt16: return static_cast<uint16_t>(v);
-    case DType::Int32: return static_cast<int32_t>(v);
-    case DType::UInt32: return static_cast<uint32_t>(v);
-    default: return static_cast<int64_t>(v);
-  }
-}
-
 // ---- unary -------------------------------------------------------------------------------------
 
 template <class F>

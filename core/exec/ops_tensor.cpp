@@ -11,27 +11,6 @@
 namespace fw::exec {
 namespace {
 
-size_t elemBytes(Store s) {
-  switch (s) {
-    case Store::F32: return 4;
-    case Store::I64: return 8;
-    case Store::U8: return 1;
-    default: return 0;
-  }
-}
-
-// Copies n consecutive elements (strings by assignment).
-inline void copyElems(const RtTensor& src, int64_t so, RtTensor& dst, int64_t d0, int64_t n) {
-  if (n <= 0) return;
-  if (src.store() == Store::Str) {
-    for (int64_t k = 0; k < n; ++k) dst.ms()[d0 + k] = src.s()[so + k];
-    return;
-  }
-  const size_t es = elemBytes(src.store());
-  std::memcpy(static_cast<char*>(dst.mraw()) + d0 * static_cast<int64_t>(es),
-              static_cast<const char*>(src.raw()) + so * static_cast<int64_t>(es), static_cast<size_t>(n) * es);
-}
-
 Result<std::vector<int64_t>> axesFrom(const OpContext& c, size_t inputIndex) {
   if (c.has(inputIndex)) return c.input(inputIndex).toInts();
   return c.attrInts("axes");
