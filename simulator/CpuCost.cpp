@@ -73,9 +73,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       FW_ASSIGN_OR_RETURN(double e, elementsOf(g, v, hw, m));
       outElems += e;
     }
-    const double footprint = actIn + weights + out;
-    const double dram = std::max(0.0, footprint - llc);
-    const double cached = footprint - dram;
+    // Activations pass from one kernel to the next: what fits the last-level cache is read from it.
+    // Weights are read once per run, with the whole run's data in between: from DRAM.
+    const double acts = actIn + out;
+    const double dram = weights + std::max(0.0, acts - llc);
+    const double cached = acts + weights - dram;
     const double memS = dram / hw.hbmBandwidth + cached / hw.cpu.cacheBandwidth;
     t.hbmBytes += dram;
 

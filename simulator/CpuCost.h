@@ -8,10 +8,10 @@
 //
 // with work = FLOPs for the cube family (Conv at the measured convolution rate, everything else at
 // the GEMM rate) and max(FLOPs, elements) for the vector families, and cache-aware traffic: of a
-// member's footprint (activation inputs + weights + outputs) the part that fits the last-level cache
-// (l2_bytes) was just touched by the kernel before it (or by the previous run) and moves at the cache
-// bandwidth; only the rest is charged at DRAM bandwidth. No cube fractals, no Unified Buffer, no
-// pipeline. Formulas: simulator/README.md, "CPU profiles".
+// member's activations (inputs + outputs) the part that fits the last-level cache (l2_bytes) passes
+// from the kernel before it through the cache and moves at the cache bandwidth; the rest, and the
+// weights (read once per run, with the whole run's data in between), are charged at DRAM bandwidth.
+// No cube fractals, no Unified Buffer, no pipeline.
 #include <string>
 #include <vector>
 

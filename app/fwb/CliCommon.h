@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/io/ModelSource.h"
+#include "core/io/Prepare.h"
 #include "core/exec/Executor.h"
 #include "core/shape/ShapeResolve.h"
 #include "core/util/Result.h"
@@ -31,11 +32,9 @@ fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* re
 // A model ready for fusing and simulating: loaded, its open dims bound by the documented default,
 // every value's shape resolved (core/shape/ShapeResolve.h). The verbs fuse, verify, simulate, render
 // and demo use this; `fwb info` shows the model as stored (symbolic dims by name).
-struct PreparedModel {
-  fw::Model model;
-  fw::ShapeResolution shapes;
-  fw::ImportReport report;
-};
+using PreparedModel = fw::PreparedModel;  // core/io/Prepare.h: the one preparation path
+// The load options the model switches give (--input-shape, --batch, zoo parameters).
+fw::Result<fw::LoadOptions> loadOptionsFromArgs(const ModelArgs& a);
 // `extra` binds inputs after the user's switches (verify --input-dir: the given tensors' shapes).
 fw::Result<PreparedModel> prepareModelFromArgs(const ModelArgs& a, const std::vector<fw::ShapeOverride>& extra = {},
                                                int threads = 0);
@@ -107,5 +106,6 @@ void addVerifyCommand(CLI::App& app);
 void addTuneCommand(CLI::App& app);
 void addCompareCommand(CLI::App& app);
 void addProfileCommand(CLI::App& app);
+void addCalibrateCommand(CLI::App& app);
 
 }  // namespace fwcli

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   fwcli::addTuneCommand(app);
   fwcli::addCompareCommand(app);
   fwcli::addProfileCommand(app);
+  fwcli::addCalibrateCommand(app);
 
   try {
     app.parse(argc, argv);
