@@ -68,51 +68,52 @@ LoadOutcome loadInBackground(const std::string& spec, int batch) {
     lo.zoo.batch = batch;
     if (!fw::isZooSpec(spec)) lo.import.shapeOverrides.push_back({"@batch", {fw::Dim(batch)}});
   }
-  fw::ImportReport report;
-  auto m = fw::loadModel(spec, lo, &report);
-  if (!m.ok()) {
-    out.error = QString::fromStdString(m.error().message);
-    return out;
-  }
-  // A model that breaks the spec is refused here as on the command line (`fwb info` lists all problems).
-  if (auto v = fw::validateModel(*m, !report.strictShapesOk); !v.ok()) {
-    out.error = QString::fromStdString(v.error(m->sourcePath).message);
+  // Load and validate as the command line does (core/io/Prepare.h); a model that breaks the spec is
+  // refused here (`fwb info` lists all problems).
+  auto src = fw::loadChecked(spec, lo);
+  if (!src.ok()) {
+    out.error = QString::fromStdString(src.error().message);
     return out;
   }
   out.loaded = std::make_shared<LoadedModel>();
-  out.loaded->info = std::make_shared<const fw::ModelInfo>(fw::summarizeModel(*m));
-  out.loaded->hierarchy = std::make_shared<const fw::diagram::Hierarchy>(fw::diagram::buildHierarchy(*m->graph));
-  out.loaded->model = std::move(m).value();
-  out.loaded->declaredShapes = std::move(report.declaredShapes);
+  out.loaded->info = std::make_shared<const fw::ModelInfo>(fw::summarizeModel(src->model));
+  out.loaded->hierarchy = std::make_shared<const fw::diagram::Hierarchy>(fw::diagram::buildHierarchy(*src->model.graph));
+  out.loaded->source = std::move(src).value();
   return out;
 }
 
-AnalysisOutcome analyzeInBackground(fw::Model model, fw::AnalysisOptions opts, QStringList shapeText,
+// `prepared`: the model already bound at these input shapes (null: bind now); `before`: the baseline
+// already simulated for `beforeKey` (null: simulate now).
+AnalysisOutcome analyzeInBackground(std::shared_ptr<const LoadedModel> loaded, std::shared_ptr<const fw::PreparedModel> prepared,
+                                    std::shared_ptr<const fw::sim::SimResult> before, QString beforeKey,
+                                    fw::AnalysisOptions opts, QStringList shapeText,
                                     std::shared_ptr<std::atomic<bool>> cancel) {
   QElapsedTimer t;
   t.start();
   AnalysisOutcome out;
-  // The user's input shapes, then the default binding and shape resolution (as the CLI does).
-  std::vector<fw::ShapeOverride> overrides;
-  for (const auto& s : shapeText) {
-    auto o = fw::parseShapeOverride(s.toStdString());
-    if (o.ok()) overrides.push_back(*o);
-  }
-  if (!overrides.empty()) {
-    if (auto st = fw::inferShapes(model, overrides); !st.ok()) {
-      out.error = QString::fromStdString(st.error().message);
+  if (!prepared) {
+    // The user's input shapes, then the default binding and shape resolution (as the CLI does).
+    std::vector<fw::ShapeOverride> overrides;
+    for (const auto& s : shapeText) {
+      auto o = fw::parseShapeOverride(s.toStdString());
+      if (o.ok()) overrides.push_back(*o);
+    }
+    fw::ResolveOptions ro;
+    ro.cancel = cancel.get();
+    auto p = fw::bindShapes(loaded->source, overrides, ro);
+    if (!p.ok()) {
+      out.error = QString::fromStdString(p.error().message);
+      out.cancelled = p.error().isCancelled();
       return out;
     }
+    prepared = std::make_shared<const fw::PreparedModel>(std::move(p).value());
   }
-  fw::ResolveOptions ro;
-  ro.cancel = cancel.get();
-  auto res = fw::resolveShapes(model, ro);
-  if (!res.ok()) {
-    out.error = QString::fromStdString(res.error().message);
-    out.cancelled = res.error().isCancelled();
-    return out;
-  }
-  opts.trace = res->trace;
+  out.prepared = prepared;
+  const fw::ShapeResolution& res = prepared->shapes;
+  const fw::Model& model = prepared->model;
+  opts.trace = res.trace;
+  opts.hierarchy = loaded->hierarchy;  // node names and scopes do not change with the binding
+  opts.before = before;
   const fw::Graph& g = *model.graph;
   for (fw::ValueId id : g.inputs()) {
     const auto& v = g.value(id);
@@ -121,13 +122,13 @@ AnalysisOutcome analyzeInBackground(fw::Model model, fw::AnalysisOptions opts, Q
     for (const auto& d : v.shape.dims) dims << QString::fromStdString(d.str());
     out.inputShapes << QString::fromStdString(v.name) + "=" + dims.join(',');
   }
-  const auto line = res->bindingLine();
+  const auto line = res.bindingLine();
   out.binding = line.empty() ? out.inputShapes.join("  ") : QString::fromStdString(line).replace(
                                                                  "override with --input-shape", "Model → Input shapes…");
-  if (!res->tracedValues.empty())
-    out.shapeNotes << QObject::tr("%1 shape(s) depend on data and come from the traced run").arg(res->tracedValues.size());
-  if (!res->traceError.empty())
-    out.shapeNotes << QObject::tr("traced run failed: %1").arg(QString::fromStdString(res->traceError));
+  if (!res.tracedValues.empty())
+    out.shapeNotes << QObject::tr("%1 shape(s) come from the traced run").arg(res.tracedValues.size());
+  if (!res.traceError.empty())
+    out.shapeNotes << QObject::tr("traced run failed: %1").arg(QString::fromStdString(res.traceError));
   auto a = fw::analyze(model, std::move(opts), cancel.get());
   out.seconds = t.elapsed() / 1000.0;
   if (!a.ok()) {
@@ -138,6 +139,8 @@ AnalysisOutcome analyzeInBackground(fw::Model model, fw::AnalysisOptions opts, Q
   out.analysis = std::make_shared<fw::Analysis>(std::move(a).value());
   const fw::Analysis& an = *out.analysis;
   if (an.simulated) {
+    out.before = before ? before : std::make_shared<const fw::sim::SimResult>(an.before);
+    out.beforeKey = beforeKey;
     out.rows = fw::sim::compareRuns(an.before, an.after);
     out.nodeHeat = fw::nodeHeatOf(an.before);
   }
@@ -270,7 +273,7 @@ void MainWindow::buildUi() {
         firstPaintPending_ = false;
         firstPaintSeconds_ = sinceLoad_.nsecsElapsed() / 1e9;
         std::fprintf(stderr, "fusion-workbench: %s: first graph visible %.2f s after load (%zu nodes, %d boxes)\n",
-                     qPrintable(currentSpec_), firstPaintSeconds_, current_ ? current_->model.graph->liveNodeCount() : 0,
+                     qPrintable(currentSpec_), firstPaintSeconds_, current_ ? current_->source.model.graph->liveNodeCount() : 0,
                      static_cast<int>(v->graphScene()->nodeItems().size()));
       }
       if (!v->layoutNote().isEmpty()) statusBar()->showMessage(v->layoutNote(), 15000);
@@ -526,7 +529,10 @@ void MainWindow::onLoadFinished() {
     return;
   }
   const bool newModel = pendingSpec_ != currentSpec_;
-  current_ = std::make_unique<LoadedModel>(std::move(*result.loaded));
+  current_ = std::make_shared<LoadedModel>(std::move(*result.loaded));
+  prepared_.reset();  // the caches belong to the previous model
+  cachedBefore_.reset();
+  cachedBeforeKey_.clear();
   currentSpec_ = pendingSpec_;
   if (newModel) {
     excluded_.clear();
@@ -547,7 +553,7 @@ void MainWindow::onLoadFinished() {
     sinceLoad_.start();
     firstPaintPending_ = true;
     firstPaintSeconds_ = -1;
-    beforeView_->setGraph(current_->model.graph, std::nullopt, o);
+    beforeView_->setGraph(current_->source.model.graph, std::nullopt, o);
   }
   setWindowTitle(tr("Fusion Workbench — %1").arg(currentSpec_));
   addRecent(currentSpec_);
@@ -586,8 +592,17 @@ void MainWindow::recompute() {
   progress_->show();
   cancelButton_->show();
   statusBar()->showMessage(tr("Fusing at -O%1 and simulating on %2…").arg(optLevel_).arg(hw_));
-  analysisWatcher_->setFuture(
-      QtConcurrent::run(analyzeInBackground, current_->model, currentOptions(), inputShapeText_, cancelFlag_));
+  // A level or rule toggle reuses the bound model and the baseline run: neither depends on them.
+  const fw::AnalysisOptions opts = currentOptions();
+  if (prepared_ && preparedShapes_ != inputShapeText_) prepared_.reset();
+  const QString beforeKey = inputShapeText_.join(';') + "|" + QString::fromStdString(opts.hw) + "|" +
+                            QString::number(opts.batch) + "|" + (eagerBaseline_ ? "eager" : "graph");
+  const auto before = prepared_ && cachedBeforeKey_ == beforeKey ? cachedBefore_ : nullptr;
+  analysisWatcher_->setFuture(QtConcurrent::run(
+      [loaded = std::shared_ptr<const LoadedModel>(current_), prepared = prepared_, before, beforeKey, opts,
+       shapes = inputShapeText_, cancel = cancelFlag_]() {
+        return analyzeInBackground(loaded, prepared, before, beforeKey, opts, shapes, cancel);
+      }));
 }
 
 void MainWindow::cancelWork() {
@@ -629,7 +644,15 @@ void MainWindow::onAnalysisFinished() {
     emit analysisFailed(out.error);
     return;
   }
-  const bool sameModel = analysis_ && analysis_->original.graph == out.analysis->original.graph;
+  // The before view (and its heat) changes only with the bound model or the baseline run.
+  const bool sameModel = analysis_ && analysis_->original.graph == out.analysis->original.graph &&
+                         !out.beforeKey.isEmpty() && out.beforeKey == cachedBeforeKey_;
+  prepared_ = out.prepared;
+  preparedShapes_ = inputShapeText_;
+  if (out.before) {
+    cachedBefore_ = out.before;
+    cachedBeforeKey_ = out.beforeKey;
+  }
   analysis_ = out.analysis;
   analysisWork_ = out.work;
   const fw::Analysis& a = *analysis_;
@@ -640,7 +663,7 @@ void MainWindow::onAnalysisFinished() {
     if (timingTable_->columnWidth(TimingTableModel::Kernel) > 420) timingTable_->setColumnWidth(TimingTableModel::Kernel, 420);
     timeline_->setRuns({std::shared_ptr<const fw::sim::SimResult>(analysis_, &a.before),
                         std::shared_ptr<const fw::sim::SimResult>(analysis_, &a.after)},
-                       {eagerBaseline_ ? tr("before (eager)") : tr("before (-O0, graph)"), tr("after (-O%1)").arg(a.fused.optLevel)});
+                       {eagerBaseline_ ? tr("before (eager)") : tr("before (graph baseline)"), tr("after (-O%1)").arg(a.fused.optLevel)});
   } else {
     QString why = tr("the simulation did not run");
     for (const auto& w : a.warnings) why = QString::fromStdString(w);
@@ -697,7 +720,7 @@ QString MainWindow::setInputShapes(const QStringList& shapes) {
 
 void MainWindow::editInputShapes() {
   if (!current_) return;
-  const fw::Graph& g = *current_->model.graph;
+  const fw::Graph& g = *current_->source.model.graph;
   std::vector<InputShapesDialog::Input> inputs;
   for (fw::ValueId id : g.inputs()) {
     const auto& v = g.value(id);
@@ -823,7 +846,7 @@ void MainWindow::onAfterSelection(const QStringList& names) {
 void MainWindow::showNodeDetails(const QString& originalName) {
   if (!current_) return;
   detailsKernel_.clear();
-  const fw::Graph& g = *current_->model.graph;
+  const fw::Graph& g = *current_->source.model.graph;
   const fw::NodeId id = g.findNode(originalName.toStdString());
   if (id == fw::kNoId) return;
   const fw::Node& node = g.node(id);

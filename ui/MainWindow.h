@@ -24,6 +24,7 @@
 
 #include "core/exec/Verify.h"
 #include "core/io/ModelInfo.h"
+#include "core/io/Prepare.h"
 #include "core/ir/Model.h"
 #include "simulator/Comparison.h"
 #include "ui/analysis/Analysis.h"
@@ -52,8 +53,7 @@ class TimelineWidget;
 class RulesPanel;
 
 struct LoadedModel {
-  fw::Model model;
-  std::map<std::string, fw::Shape> declaredShapes;  // graph I/O shapes as the file declares them
+  fw::LoadedSource source;  // as imported and validated (core/io/Prepare.h); source.model is shown before binding
   std::shared_ptr<const fw::ModelInfo> info;  // shared with the node table (60k rows: no copy)
   std::shared_ptr<const fw::diagram::Hierarchy> hierarchy;  // groups, for the first picture
 };
@@ -65,6 +65,11 @@ struct LoadOutcome {
 };
 struct AnalysisOutcome {
   std::shared_ptr<fw::Analysis> analysis;  // null on failure
+  // What this analysis bound and simulated before fusing; the window keeps them for the next one
+  // (a level or rule toggle binds nothing and simulates the baseline again only when its key changes).
+  std::shared_ptr<const fw::PreparedModel> prepared;
+  std::shared_ptr<const fw::sim::SimResult> before;
+  QString beforeKey;
   QString error;
   bool cancelled = false;     // the failure is a cancel (fw::ErrorCode::Cancelled)
   double seconds = 0;
@@ -124,7 +129,7 @@ class MainWindow : public QMainWindow {
   QLabel* bindingLabel() const { return bindingLabel_; }
 
   bool hasModel() const { return current_ != nullptr; }
-  const fw::Model* model() const { return current_ ? &current_->model : nullptr; }
+  const fw::Model* model() const { return current_ ? &current_->source.model : nullptr; }
   const fw::Analysis* analysis() const { return analysis_.get(); }
   QString currentSpec() const { return currentSpec_; }
   int optLevel() const { return optLevel_; }
@@ -218,7 +223,13 @@ class MainWindow : public QMainWindow {
   QToolButton* verifyButton_ = nullptr;
   QTabWidget* tabs_ = nullptr;
 
-  std::unique_ptr<LoadedModel> current_;
+  // Caches of the current model (cleared when another model is opened): the model bound at
+  // `preparedShapes_`, and the baseline run for `beforeKey_` (shapes, profile, batch, mode).
+  std::shared_ptr<const fw::PreparedModel> prepared_;
+  QStringList preparedShapes_;
+  std::shared_ptr<const fw::sim::SimResult> cachedBefore_;
+  QString cachedBeforeKey_;
+  std::shared_ptr<LoadedModel> current_;  // shared with the analysis worker
   std::shared_ptr<fw::Analysis> analysis_;
   QString currentSpec_;
   QString pendingSpec_;

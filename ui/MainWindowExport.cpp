@@ -55,7 +55,7 @@ void MainWindow::exportText(const QString& what) {
       return showError(tr("Export failed"), tr("Refusing to overwrite the input model %1").arg(path));
     // The model's contract is kept: symbolic input dims stay open in the file (fusion/Export.h).
     std::string note;
-    auto m = fw::fusion::exportForDeployment(current_ ? current_->declaredShapes : std::map<std::string, fw::Shape>{},
+    auto m = fw::fusion::exportForDeployment(current_ ? current_->source.report.declaredShapes : std::map<std::string, fw::Shape>{},
                                              a.original, a.fused, a.fusionOptions, false, &note);
     st = m.ok() ? fw::saveOnnxFile(*m, path.toStdString()) : fw::Status(m.error());
     if (st.ok() && !note.empty()) {
@@ -77,7 +77,7 @@ void MainWindow::exportText(const QString& what) {
       if (v.initializer) continue;
       j["shapes"]["inputs"][v.name] = v.shape.str();
       if (current_)
-        if (auto it = current_->declaredShapes.find(v.name); it != current_->declaredShapes.end())
+        if (auto it = current_->source.report.declaredShapes.find(v.name); it != current_->source.report.declaredShapes.end())
           j["shapes"]["declared"][v.name] = it->second.str();
     }
     st = fw::writeFileAtomic(path.toStdString(), j.dump(2) + "\n");

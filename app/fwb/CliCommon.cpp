@@ -48,7 +48,7 @@ void addModelArgs(CLI::App* cmd, ModelArgs& a, bool withBatch) {
   cmd->add_option("--image", a.image, "zoo: image height = width")->check(positiveInteger());
 }
 
-fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* report) {
+fw::Result<fw::LoadOptions> loadOptionsFromArgs(const ModelArgs& a) {
   fw::LoadOptions opts;
   for (const auto& s : a.inputShapes) {
     auto o = fw::parseShapeOverride(s);
@@ -68,21 +68,20 @@ fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* re
   if (a.heads) opts.zoo.heads = a.heads;
   if (a.seq) opts.zoo.seq = a.seq;
   if (a.image) opts.zoo.image = a.image;
+  return opts;
+}
+
+fw::Result<fw::Model> loadModelFromArgs(const ModelArgs& a, fw::ImportReport* report) {
+  FW_ASSIGN_OR_RETURN(auto opts, loadOptionsFromArgs(a));
   return fw::loadModel(a.model, opts, report);
 }
 
 fw::Result<PreparedModel> prepareModelFromArgs(const ModelArgs& a, const std::vector<fw::ShapeOverride>& extra,
                                                int threads) {
-  PreparedModel p;
-  FW_ASSIGN_OR_RETURN(p.model, loadModelFromArgs(a, &p.report));
-  if (auto v = fw::validateModel(p.model, !p.report.strictShapesOk); !v.ok()) return v.error(p.model.sourcePath);
-  if (!extra.empty()) FW_TRY_STATUS(fw::inferShapes(p.model, extra, false, &p.report.warnings));
+  FW_ASSIGN_OR_RETURN(auto opts, loadOptionsFromArgs(a));
   fw::ResolveOptions ro;
   ro.threads = threads;
-  auto r = fw::resolveShapes(p.model, ro);
-  if (!r.ok()) return r.error().context(p.model.sourcePath);
-  p.shapes = std::move(r).value();
-  return p;
+  return fw::prepareModel(a.model, opts, extra, ro);
 }
 
 void printShapeNotes(const PreparedModel& p) {

@@ -22,6 +22,9 @@
 #include "core/io/ModelSource.h"
 #include "core/onnx/OnnxIO.h"
 #include "ui/MainWindow.h"
+#include "ui/diagram/Hierarchy.h"
+#include "core/io/Prepare.h"
+#include "ui/analysis/Analysis.h"
 #include "ui/diagram/Diagram.h"
 #include "ui/models/NodeTableModel.h"
 #include "ui/models/TimingTableModel.h"
@@ -419,6 +422,41 @@ TEST(MainWindow, CompareDialogComparesTheCheckedChips) {
   ASSERT_NE(d.result(), nullptr);
   EXPECT_EQ(d.result()->chips.size(), 2u);
   EXPECT_TRUE(d.resultView()->toPlainText().contains("each plan (row) simulated on each chip"));
+}
+
+// A level or rule toggle is one fuse and one simulation: no shape binding, no hierarchy, no baseline
+// run (they do not depend on the level); a new binding or profile does redo what depends on it.
+TEST(MainWindow, ALevelToggleBindsNothingAndReusesTheBaseline) {
+  fwtest::testApp();
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  w.setAutoVerify(false, 0);
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  w.setOptLevel(2);
+  w.openModel("zoo:bert?layers=200&hidden=32&heads=2&seq=8");  // about 10,000 nodes
+  ASSERT_TRUE(waitFor(done));
+  ASSERT_GT(w.model()->graph->liveNodeCount(), 10000u);
+  ASSERT_TRUE(w.analysis()->simulated);
+  const double beforeUs = w.analysis()->before.latencyUs;
+  const size_t binds = fw::bindShapesCalls(), hier = fw::diagram::buildHierarchyCalls(),
+               baselines = fw::simulateBaselineCalls();
+  for (int level : {1, 3, 0}) {
+    done.clear();
+    w.setOptLevel(level);
+    ASSERT_TRUE(waitFor(done));
+    ASSERT_EQ(w.analysis()->fused.optLevel, level);
+    EXPECT_DOUBLE_EQ(w.analysis()->before.latencyUs, beforeUs);
+  }
+  EXPECT_EQ(fw::bindShapesCalls(), binds);
+  EXPECT_EQ(fw::diagram::buildHierarchyCalls(), hier);
+  EXPECT_EQ(fw::simulateBaselineCalls(), baselines);
+  // The eager baseline is another baseline run (not another binding): simulated once.
+  done.clear();
+  w.setEagerBaseline(true);
+  ASSERT_TRUE(waitFor(done));
+  EXPECT_GT(w.analysis()->before.latencyUs, beforeUs);
+  EXPECT_EQ(fw::simulateBaselineCalls(), baselines + 1);
+  EXPECT_EQ(fw::bindShapesCalls(), binds);
 }
 
 TEST(MainWindow, BigGraphOpensAsAnOverviewWithoutBlockingTheEventLoop) {

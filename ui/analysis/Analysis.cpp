@@ -1,5 +1,7 @@
 #include "ui/analysis/Analysis.h"
 
+#include <atomic>
+
 #include "fusion/Pipeline.h"
 
 namespace fw {
@@ -26,7 +28,14 @@ Result<fusion::FusionResult> baselinePlan(const Model& model) {
   return fusion::fuseModel(model, o);
 }
 
+namespace {
+std::atomic<size_t> gBaselineCalls{0};
+}  // namespace
+
+size_t simulateBaselineCalls() { return gBaselineCalls.load(); }
+
 Result<sim::SimResult> simulateBaseline(const Model& model, const sim::HwProfile& hw, sim::SimOptions opts) {
+  ++gBaselineCalls;
   if (opts.mode == sim::SimMode::Eager) {
     FW_ASSIGN_OR_RETURN(auto groups, sim::unfusedGroups(*model.graph));
     opts.bodyGroups = nullptr;
@@ -57,7 +66,8 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   Analysis a;
   a.original = model;
   a.trace = opts.trace;
-  a.hierarchy = std::make_shared<const diagram::Hierarchy>(diagram::buildHierarchy(*model.graph));
+  a.hierarchy = opts.hierarchy ? opts.hierarchy
+                               : std::make_shared<const diagram::Hierarchy>(diagram::buildHierarchy(*model.graph));
   auto hw = prepareHw(opts);
   if (!hw.ok()) return hw.error();
   a.hw = std::move(hw).value();
@@ -73,7 +83,7 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   so.mode = opts.beforeMode;
   so.controlFlow = opts.controlFlow;
   so.trace = &opts.trace;
-  auto before = simulateBaseline(model, a.hw, so);
+  auto before = opts.before ? Result<sim::SimResult>(*opts.before) : simulateBaseline(model, a.hw, so);
   if (!before.ok()) {
     // A model the simulator cannot time (unknown shapes, control flow) still fuses and renders.
     a.warnings.push_back("simulation skipped: " + before.error().message);

@@ -30,6 +30,9 @@ struct AnalysisOptions {
   // Control flow: which path is timed, and the traced run that tells (ShapeResolution::trace).
   sim::ControlFlowPolicy controlFlow = sim::ControlFlowPolicy::Trace;
   ExecTrace trace;
+  // Reused when given (the GUI caches them: neither depends on the fusion level or the rules):
+  std::shared_ptr<const diagram::Hierarchy> hierarchy;  // of this model's graph
+  std::shared_ptr<const sim::SimResult> before;         // this model's baseline, same profile/batch/mode
 };
 
 struct Analysis {
@@ -60,6 +63,7 @@ inline const std::vector<std::string>& baselinePasses() {
 Result<fusion::FusionResult> baselinePlan(const Model& model);
 // The "before" run of `model` in `opts.mode` (graph: baselinePlan; eager: the model as imported).
 Result<sim::SimResult> simulateBaseline(const Model& model, const sim::HwProfile& hw, sim::SimOptions opts);
+size_t simulateBaselineCalls();  // in this process (tests check that a level toggle simulates no baseline)
 // A fusion result as a simulated plan in graph mode: its kernels and, per subgraph body, the body's.
 Result<sim::SimResult> simulatePlan(const fusion::FusionResult& r, const sim::HwProfile& hw, sim::SimOptions opts);
 

@@ -1,5 +1,7 @@
 #include "ui/diagram/Hierarchy.h"
 
+#include <atomic>
+
 #include <algorithm>
 #include <chrono>
 #include <cctype>
@@ -273,7 +275,14 @@ std::string Hierarchy::scopeOf(const Node& n) const {
   return {};
 }
 
+namespace {
+std::atomic<size_t> gHierarchyCalls{0};
+}  // namespace
+
+size_t buildHierarchyCalls() { return gHierarchyCalls.load(); }
+
 Hierarchy buildHierarchy(const Graph& g, const HierarchyOptions& opts) {
+  ++gHierarchyCalls;
   Hierarchy h;
   const auto start = std::chrono::steady_clock::now();
   auto ordered = g.topoOrder();

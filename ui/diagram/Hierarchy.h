@@ -42,5 +42,7 @@ struct Hierarchy {
 };
 
 Hierarchy buildHierarchy(const Graph& g, const HierarchyOptions& opts = {});
+// How many times buildHierarchy ran in this process (tests check that a level toggle builds none).
+size_t buildHierarchyCalls();
 
 }  // namespace fw::diagram
