@@ -1,0 +1,103 @@
+// fwb calibrate: a measured cpu profile that fwb simulate accepts; the fit of a board's op summary,
+// tested on a generated one; malformed op summaries refused with their file, line and column.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+#include <fstream>
+#include <sstream>
+
+#include "tests/cli/CliRunner.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+fs::path scratch(const char* tag) {
+  fs::path p = fs::temp_directory_path() / ("fw_cli_calibrate_" + std::string(tag) + "_" + std::to_string(::getpid()));
+  fs::create_directories(p);
+  return p;
+}
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
+  const fs::path dir = scratch("host");
+  const fs::path out = dir / "host.json";
+  auto r = runFwb("calibrate -o " + out.string() + " --threads 1 --repeat 3");
+  ASSERT_EQ(r.exitCode, 0) << r.out;
+  const auto j = nlohmann::json::parse(slurp(out));
+  EXPECT_EQ(j["kind"], "cpu");
+  EXPECT_FALSE(j.contains("ub_bytes"));
+  EXPECT_GT(j["cpu"]["gemm_flops_per_s"].get<double>(), 0);
+  EXPECT_GT(j["hbm_bandwidth_bytes_per_s"].get<double>(), 0);
+  // Every field the profile has carries a note saying it was measured here.
+  std::set<std::string> noted;
+  for (const auto& n : j["notes"]) {
+    EXPECT_NE(n["source"].get<std::string>().find("measured by fwb calibrate on "), std::string::npos) << n.dump();
+    EXPECT_NE(n["source"].get<std::string>().find("1 thread"), std::string::npos) << n.dump();
+    noted.insert(n["field"].get<std::string>());
+  }
+  for (const char* f : {"clock_hz", "cpu.gemm_flops_per_s", "cpu.conv_flops_per_s", "cpu.cache_bandwidth_bytes_per_s",
+                        "l2_bytes", "hbm_bandwidth_bytes_per_s", "launch_us", "efficiency.cube", "efficiency.elementwise",
+                        "efficiency.reduction", "efficiency.softmax", "efficiency.norm", "efficiency.pooling",
+                        "efficiency.data_movement"})
+    EXPECT_TRUE(noted.count(f)) << f;
+  auto sim = runFwb("simulate 'zoo:resnet50?image=32' -O 2 --hw " + out.string() + " --json -");
+  ASSERT_EQ(sim.exitCode, 0) << sim.out;
+  const auto s = nlohmann::json::parse(sim.out.substr(sim.out.find('{')));
+  EXPECT_GT(s["latency_us"].get<double>(), 0);
+  fs::remove_all(dir);
+}
+
+TEST(CliCalibrate, FitRecoversAProfileFromAGeneratedOpSummary) {
+  const fs::path dir = scratch("fit");
+  const fs::path csv = dir / "op_summary_0_1.csv", fitted = dir / "my910b2.json";
+  const std::string model = "'zoo:resnet50?image=224' --batch 8 -O 0";
+  auto gen = runFwb("calibrate --synthesize " + csv.string() + " --hw ascend910b2 --set launch_us=3.5 "
+                    "--set hbm_bandwidth_bytes_per_s=1.1e12 --set efficiency.cube=0.6 --noise 0.05 --seed 5 " + model);
+  ASSERT_EQ(gen.exitCode, 0) << gen.out;
+  auto fit = runFwb("calibrate --from " + csv.string() + " --hw ascend910b2 " + model + " -o " + fitted.string());
+  ASSERT_EQ(fit.exitCode, 0) << fit.out;
+  EXPECT_NE(fit.out.find("residual"), std::string::npos) << fit.out;
+  const auto j = nlohmann::json::parse(slurp(fitted));
+  EXPECT_EQ(j["name"], "my910b2");
+  EXPECT_NEAR(j["launch_us"].get<double>() / 3.5, 1.0, 0.10) << fit.out;
+  EXPECT_NEAR(j["hbm_bandwidth_bytes_per_s"].get<double>() / 1.1e12, 1.0, 0.10) << fit.out;
+  EXPECT_NEAR(j["efficiency"]["cube"].get<double>() / 0.6, 1.0, 0.10) << fit.out;
+  bool residualNote = false;
+  for (const auto& n : j["notes"])
+    if (n["field"] == "*" && n["source"].get<std::string>().find("residual") != std::string::npos) residualNote = true;
+  EXPECT_TRUE(residualNote);
+  // The fitted profile is a profile: fwb simulate reads it.
+  auto sim = runFwb("simulate 'zoo:resnet50?image=64' --hw " + fitted.string() + " --rows 1");
+  EXPECT_EQ(sim.exitCode, 0) << sim.out;
+  // An input is never overwritten.
+  auto same = runFwb("calibrate --from " + csv.string() + " --hw ascend910b2 " + model + " -o " + csv.string());
+  EXPECT_EQ(same.exitCode, 2) << same.out;
+  fs::remove_all(dir);
+}
+
+TEST(CliCalibrate, MalformedOpSummaryIsBadInputNamingLineAndColumn) {
+  const fs::path dir = scratch("bad");
+  const fs::path csv = dir / "op_summary_bad.csv";
+  std::ofstream(csv) << "Op Name,OP Type,Task Duration(us)\nconv1,Conv2D,12.5\nrelu1,Relu,fast\n";
+  auto r = runFwb("calibrate --from " + csv.string() + " --hw ascend910b2 'zoo:resnet50?image=32'");
+  EXPECT_EQ(r.exitCode, 2) << r.out;
+  EXPECT_NE(r.out.find("op_summary_bad.csv:3: column 3 ('Task Duration(us)')"), std::string::npos) << r.out;
+  // A summary of another model matches nothing: refused, not fitted to nothing.
+  std::ofstream(csv) << "Op Name,OP Type,Task Duration(us)\nsomething_else,Conv2D,12.5\n";
+  r = runFwb("calibrate --from " + csv.string() + " --hw ascend910b2 'zoo:resnet50?image=32'");
+  EXPECT_EQ(r.exitCode, 2) << r.out;
+  EXPECT_NE(r.out.find("no row matches"), std::string::npos) << r.out;
+  // Usage errors.
+  EXPECT_EQ(runFwb("calibrate zoo:resnet50").exitCode, 2);
+  EXPECT_EQ(runFwb("calibrate --from " + csv.string()).exitCode, 2);
+  fs::remove_all(dir);
+}
