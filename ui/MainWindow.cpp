@@ -535,6 +535,11 @@ void MainWindow::onLoadFinished() {
   cachedBeforeKey_.clear();
   currentSpec_ = pendingSpec_;
   if (newModel) {
+    // A tuned plan's limits and node exclusions belong to the model it was tuned on.
+    if (minSaving_ >= 0 || ubFraction_ < 1 || !excluded_.empty())
+      statusBar()->showMessage(tr("The tuned limits and node exclusions of the previous model were reset"), 5000);
+    minSaving_ = -1;
+    ubFraction_ = 1;
     excluded_.clear();
     if (!shapesGivenBeforeLoad_) inputShapeText_ = QSettings().value("inputShapes/" + currentSpec_).toStringList();
     shapesGivenBeforeLoad_ = false;
@@ -603,6 +608,7 @@ void MainWindow::recompute() {
        shapes = inputShapeText_, cancel = cancelFlag_]() {
         return analyzeInBackground(loaded, prepared, before, beforeKey, opts, shapes, cancel);
       }));
+  emit analysisStarted();
 }
 
 void MainWindow::cancelWork() {
@@ -771,6 +777,14 @@ void MainWindow::updateSummary() {
                   .arg(devBefore)
                   .arg(a.fused.kernels.size())
                   .arg(a.fused.optLevel);
+  // Every option in effect besides the level: rule overrides, excluded nodes, tuned limits.
+  const fw::fusion::FusionOptions& fo = a.fusionOptions;
+  QStringList opts;
+  if (const QString r = rules_->overridesText(); !r.isEmpty()) opts << tr("rules %1").arg(html(r.toStdString()));
+  if (!fo.excludedNodes.empty()) opts << tr("%1 node(s) excluded").arg(fo.excludedNodes.size());
+  if (minSaving_ >= 0) opts << tr("min saving %1").arg(minSaving_, 0, 'g', 3);
+  if (ubFraction_ < 1) opts << tr("UB share %1%").arg(ubFraction_ * 100, 0, 'f', 0);
+  if (!opts.isEmpty()) s += " &nbsp;[" + opts.join(", ") + "]";
   if (a.simulated) {
     const double speedup = a.after.latencyUs > 0 ? a.before.latencyUs / a.after.latencyUs : 0;
     s += QString(" &nbsp;·&nbsp; latency %1 → %2 µs (<b>%3×</b>) &nbsp;·&nbsp; HBM %4 → %5 &nbsp;·&nbsp; peak memory %6 → %7"
@@ -927,7 +941,10 @@ void MainWindow::showKernelDetails(const QString& kernelName) {
 
 void MainWindow::setOptLevel(int level) {
   level = std::clamp(level, 0, 3);
-  if (levelBox_->currentIndex() != level) levelBox_->setCurrentIndex(level);  // re-enters once
+  if (levelBox_->currentIndex() != level) {
+    const QSignalBlocker block(levelBox_);  // the widget shows the value; it does not start a second run
+    levelBox_->setCurrentIndex(level);
+  }
   if (optLevel_ == level && analysis_ && analysis_->fused.optLevel == level) return;
   optLevel_ = level;
   remember("fusion/optLevel", level);
@@ -938,7 +955,10 @@ void MainWindow::setOptLevel(int level) {
 void MainWindow::setHardware(const QString& nameOrPath) {
   if (hw_ == nameOrPath) return;
   hw_ = nameOrPath;
-  if (hwBox_->currentText() != nameOrPath) hwBox_->setCurrentText(nameOrPath);
+  if (hwBox_->currentText() != nameOrPath) {
+    const QSignalBlocker block(hwBox_);
+    hwBox_->setCurrentText(nameOrPath);
+  }
   remember("sim/hw", hw_);
   recompute();
 }
@@ -946,7 +966,10 @@ void MainWindow::setHardware(const QString& nameOrPath) {
 void MainWindow::setBatch(int batch) {
   if (batch_ == batch) return;
   batch_ = std::max(1, batch);
-  if (batchBox_->value() != batch_) batchBox_->setValue(batch_);
+  if (batchBox_->value() != batch_) {
+    const QSignalBlocker block(batchBox_);
+    batchBox_->setValue(batch_);
+  }
   remember("sim/batch", batch_);
   if (!currentSpec_.isEmpty()) startLoad(currentSpec_);  // the batch is part of the shapes: reload
 }
@@ -954,7 +977,10 @@ void MainWindow::setBatch(int batch) {
 void MainWindow::setEagerBaseline(bool eager) {
   if (eagerBaseline_ == eager) return;
   eagerBaseline_ = eager;
-  if (modeBox_->currentIndex() != (eager ? 1 : 0)) modeBox_->setCurrentIndex(eager ? 1 : 0);
+  if (modeBox_->currentIndex() != (eager ? 1 : 0)) {
+    const QSignalBlocker block(modeBox_);
+    modeBox_->setCurrentIndex(eager ? 1 : 0);
+  }
   remember("sim/eagerBaseline", eager);
   recompute();
 }

@@ -151,6 +151,7 @@ class MainWindow : public QMainWindow {
  signals:
   void modelLoaded(const QString& spec);
   void loadFailed(const QString& message);
+  void analysisStarted();  // a fuse + simulate job was started (a superseded one counts once more)
   void analysisFinished();
   void analysisFailed(const QString& message);
   void viewsReady();  // analysis done and both graph views laid out

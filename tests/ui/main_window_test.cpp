@@ -23,6 +23,7 @@
 #include "core/onnx/OnnxIO.h"
 #include "ui/MainWindow.h"
 #include "ui/diagram/Hierarchy.h"
+#include "ui/views/RulesPanel.h"
 #include "core/io/Prepare.h"
 #include "ui/analysis/Analysis.h"
 #include "ui/diagram/Diagram.h"
@@ -530,4 +531,59 @@ TEST(MainWindow, BigGraphOpensAsAnOverviewWithoutBlockingTheEventLoop) {
   // By path, in both views: already open is no error, a name the views do not show is one.
   EXPECT_TRUE(w.expandGroup(scope).isEmpty());
   EXPECT_TRUE(w.expandGroup("no such group").contains("not a folded group"));
+}
+
+// One owner of the options: a level change keeps the user's explicit rule choices, and the summary
+// shows every option in effect besides the level.
+TEST(MainWindow, ALevelChangeKeepsRuleOverridesAndTheSummaryShowsThem) {
+  fwtest::testApp();
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  w.setAutoVerify(false, 0);
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  w.setOptLevel(2);
+  w.openModel("zoo:resnet50?image=32");
+  ASSERT_TRUE(waitFor(done));
+  auto* rules = w.findChild<fwui::RulesPanel*>();
+  ASSERT_NE(rules, nullptr);
+  done.clear();
+  rules->itemForRule("conv_activation")->setCheckState(0, Qt::Unchecked);  // a level-1 rule off
+  ASSERT_TRUE(waitFor(done));
+  EXPECT_TRUE(w.analysis()->fusionOptions.disabled.count("conv_activation"));
+  for (int level : {3, 1}) {
+    done.clear();
+    w.setOptLevel(level);
+    ASSERT_TRUE(waitFor(done));
+    EXPECT_TRUE(w.analysis()->fusionOptions.disabled.count("conv_activation")) << "level " << level;
+    EXPECT_EQ(rules->itemForRule("conv_activation")->checkState(0), Qt::Unchecked);
+  }
+  auto* summary = w.findChild<QLabel*>("summaryBar");
+  ASSERT_NE(summary, nullptr);
+  EXPECT_TRUE(summary->text().contains(QString::fromUtf8("rules \u2212conv_activation"))) << summary->text().toStdString();
+  // Checking it again is no override any more.
+  done.clear();
+  rules->itemForRule("conv_activation")->setCheckState(0, Qt::Checked);
+  ASSERT_TRUE(waitFor(done));
+  EXPECT_FALSE(summary->text().contains("rules ")) << summary->text().toStdString();
+}
+
+// A programmatic level change with a model open starts one analysis, not two.
+TEST(MainWindow, SetOptLevelStartsOneAnalysis) {
+  fwtest::testApp();
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  w.setAutoVerify(false, 0);
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  w.setOptLevel(2);
+  w.openModel("zoo:resnet50?image=32");
+  ASSERT_TRUE(waitFor(done));
+  const size_t baselines = fw::simulateBaselineCalls();
+  QSignalSpy started(&w, &fwui::MainWindow::analysisStarted);
+  done.clear();
+  w.setOptLevel(1);
+  ASSERT_TRUE(waitFor(done));
+  QTest::qWait(200);
+  EXPECT_EQ(started.count(), 1);
+  EXPECT_EQ(done.count(), 1);
+  EXPECT_EQ(fw::simulateBaselineCalls(), baselines);
 }

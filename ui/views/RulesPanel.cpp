@@ -40,21 +40,49 @@ RulesPanel::RulesPanel(QWidget* parent) : QTreeWidget(parent) {
   refreshStates();
   connect(this, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* it, int col) {
     if (updating_ || col != 0 || !it->data(0, kIdRole).isValid()) return;
+    const std::string id = it->data(0, kIdRole).toString().toStdString();
+    const bool byLevel = it->data(0, kLevelRole).toInt() <= level_;
+    const bool on = it->checkState(0) == Qt::Checked;
+    userOn_.erase(id);  // a choice equal to the level's default is no override
+    userOff_.erase(id);
+    if (on && !byLevel) userOn_.insert(id);
+    if (!on && byLevel) userOff_.insert(id);
     refreshStates();
     emit rulesChanged();
   });
 }
 
 void RulesPanel::setOptLevel(int level) {
-  // A level change resets overrides: the checkboxes show what the level runs.
-  updating_ = true;
+  // The checkboxes show what the new level runs, with the user's explicit choices kept.
   level_ = level;
+  applyLevelAndOverrides();
+}
+
+void RulesPanel::applyLevelAndOverrides() {
+  updating_ = true;
   for (QTreeWidgetItemIterator it(this); *it; ++it) {
     if (!(*it)->data(0, kIdRole).isValid()) continue;
-    (*it)->setCheckState(0, (*it)->data(0, kLevelRole).toInt() <= level_ ? Qt::Checked : Qt::Unchecked);
+    const std::string id = (*it)->data(0, kIdRole).toString().toStdString();
+    bool on = (*it)->data(0, kLevelRole).toInt() <= level_;
+    if (userOn_.count(id)) on = true;
+    if (userOff_.count(id)) on = false;
+    (*it)->setCheckState(0, on ? Qt::Checked : Qt::Unchecked);
   }
   updating_ = false;
   refreshStates();
+}
+
+void RulesPanel::clearOverrides() {
+  userOn_.clear();
+  userOff_.clear();
+  applyLevelAndOverrides();
+}
+
+QString RulesPanel::overridesText() const {
+  QStringList parts;
+  for (const auto& id : enabledRules()) parts << "+" + QString::fromStdString(id);
+  for (const auto& id : disabledRules()) parts << QString::fromUtf8("\u2212") + QString::fromStdString(id);
+  return parts.join(' ');
 }
 
 void RulesPanel::refreshStates() {
@@ -93,17 +121,10 @@ std::set<std::string> RulesPanel::disabledRules() const {
 }
 
 void RulesPanel::setOverrides(const std::set<std::string>& enabled, const std::set<std::string>& disabled) {
-  updating_ = true;
-  for (QTreeWidgetItemIterator it(this); *it; ++it) {
-    if (!(*it)->data(0, kIdRole).isValid()) continue;
-    const std::string id = (*it)->data(0, kIdRole).toString().toStdString();
-    bool on = (*it)->data(0, kLevelRole).toInt() <= level_;
-    if (enabled.count(id)) on = true;
-    if (disabled.count(id)) on = false;
-    (*it)->setCheckState(0, on ? Qt::Checked : Qt::Unchecked);
-  }
-  updating_ = false;
-  refreshStates();
+  userOn_ = enabled;
+  userOff_ = disabled;
+  for (const auto& id : disabled) userOn_.erase(id);
+  applyLevelAndOverrides();
 }
 
 QTreeWidgetItem* RulesPanel::itemForRule(const QString& id) const {
