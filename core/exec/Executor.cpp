@@ -1,5 +1,7 @@
 // The interpreter: walks a graph in topological order, keeps one runtime tensor per value id, frees
-// a value after its last use, and recurses for subgraphs (If/Loop/Scan) and model-local functions.
+// a value after its last use, and recurses for subgraphs (If/Loop/Scan) and model-local functions;
+// runGraph/runGraphValues/runGraphNamed around it. The op registry is OpRegistry.cpp, single-node
+// evaluation ConstantEval.cpp, sample inputs SampleInputs.cpp, process settings ProcessTuning.cpp.
 #include "core/exec/Executor.h"
 
 #include <spdlog/spdlog.h>
@@ -12,7 +14,6 @@
 #include <mutex>
 #include <new>
 #include <malloc.h>
-#include <unistd.h>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -27,18 +28,6 @@ namespace exec {
 
 namespace {
 
-bool isDefaultDomain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
-
-const std::unordered_map<std::string, KernelFn>& registry() {
-  static const std::unordered_map<std::string, KernelFn> table = [] {
-    std::unordered_map<std::string, KernelFn> t;
-    for (auto* part : {&elementwiseOps, &nnOps, &tensorOps, &reduceOps, &rnnOps, &controlOps, &resizeOps, &poolOps,
-                       &quantOps, &mathOps, &indexOps, &lossOps, &randomOps, &signalOps, &stringOps, &sequenceOps})
-      for (const auto& e : (*part)()) t.emplace(e.opType, e.fn);
-    return t;
-  }();
-  return table;
-}
 
 // Names a graph reads from enclosing scopes, including those read by its own nested subgraphs.
 void collectOuterRefs(const Graph& g, std::unordered_set<std::string>& out) {
@@ -62,11 +51,6 @@ struct Plan {
 
 }  // namespace
 
-KernelFn findKernel(const std::string& opType) {
-  const auto& r = registry();
-  auto it = r.find(opType);
-  return it == r.end() ? nullptr : it->second;
-}
 
 struct Scope {
   const Graph* graph = nullptr;
@@ -489,221 +473,6 @@ Result<RunResult> runGraphNamed(const Model& model, const std::map<std::string, 
   return runImpl(model, rt, opts);
 }
 
-Result<std::vector<Tensor>> evalNode(const Model& model, const Graph& g, const Node& n,
-                                     const std::function<const Tensor*(ValueId)>& constantOf) {
-  Model one;
-  one.opsetImports = model.opsetImports;
-  auto gr = std::make_shared<Graph>();
-  std::vector<ValueId> ins, outs, real;
-  for (ValueId v : n.inputs) {
-    if (v == kNoId) {
-      ins.push_back(kNoId);
-      continue;
-    }
-    const Tensor* t = constantOf(v);
-    if (!t) return Error::internal("node '" + n.name + "': input '" + g.value(v).name + "' is not constant");
-    ins.push_back(gr->addInitializer(g.value(v).name, *t));
-  }
-  for (ValueId v : n.outputs) outs.push_back(v == kNoId ? kNoId : gr->addValue(g.value(v).name));
-  gr->addNode(n.opType, ins, outs, n.attrs, n.name);
-  for (ValueId v : outs)
-    if (v != kNoId) real.push_back(v);
-  gr->setOutputs(real);
-  one.graph = gr;
-  ExecOptions eo;
-  eo.threads = 1;
-  return runGraph(one, {}, eo);
-}
 
-Tensor shapeNodeValue(const Node& n, const std::vector<int64_t>& dims) {
-  if (n.opType == "Size") {
-    int64_t p = 1;
-    for (int64_t d : dims) p *= d;
-    return Tensor::scalarInt64(p);
-  }
-  const auto r = static_cast<int64_t>(dims.size());
-  int64_t start = n.attrs.intOr("start", 0), end = n.attrs.intOr("end", r);
-  if (start < 0) start += r;
-  if (end < 0) end += r;
-  start = std::clamp<int64_t>(start, 0, r);
-  end = std::clamp<int64_t>(end, start, r);
-  std::vector<int64_t> sl(dims.begin() + start, dims.begin() + end);
-  return Tensor::int64s({static_cast<int64_t>(sl.size())}, sl);
-}
-
-void preferPassiveOpenMp(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
-  if (setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
-  execv("/proc/self/exe", argv);
-  unsetenv("OMP_WAIT_POLICY");  // exec failed: this process keeps libgomp's default, say so honestly
-}
-
-void tuneAllocatorForTensors() {
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
-  mallopt(M_TOP_PAD, 16 << 20);
-}
-
-int64_t defaultMemoryBudget() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
-  return static_cast<int64_t>(pages) * static_cast<int64_t>(page) / 2;
-}
-
-bool isOpSupported(const std::string& opType, const std::string& domain) {
-  return exec::isDefaultDomain(domain) && exec::findKernel(opType) != nullptr;
-}
-
-std::vector<std::string> supportedOps() {
-  std::vector<std::string> out;
-  for (const auto& [name, fn] : exec::registry()) out.push_back(name);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-namespace {
-void scanUnsupported(const Model& m, const Graph& g, std::set<std::string>& out, std::set<const Graph*>& seen) {
-  if (!seen.insert(&g).second) return;
-  for (const auto& n : g.nodes()) {
-    if (n.dead) continue;
-    if (exec::isDefaultDomain(n.domain) && exec::findKernel(n.opType)) {
-      for (const auto& sg : n.subgraphs()) scanUnsupported(m, *sg, out, seen);
-      continue;
-    }
-    if (const Function* f = m.findFunction(n.domain, n.opType)) {
-      if (f->body) scanUnsupported(m, *f->body, out, seen);
-      continue;
-    }
-    out.insert(exec::isDefaultDomain(n.domain) ? n.opType : n.domain + ":" + n.opType);
-  }
-}
-}  // namespace
-
-std::vector<std::string> unsupportedOps(const Model& model) {
-  std::set<std::string> out;
-  std::set<const Graph*> seen;
-  if (model.graph) scanUnsupported(model, *model.graph, out, seen);
-  return {out.begin(), out.end()};
-}
-
-namespace {
-// splitmix64: the same numbers on every platform and standard library.
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  float uniform() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }  // [0,1)
-};
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Upper bound for integer values feeding a Gather as indices: the gathered table's size on its axis.
-int64_t gatherBound(const Graph& g, ValueId v) {
-  int64_t bound = 0;
-  for (NodeId c : g.value(v).consumers) {
-    const Node& n = g.node(c);
-    if (n.dead || n.opType != "Gather" || n.inputs.size() < 2 || n.inputs[1] != v) continue;
-    const Value& table = g.value(n.inputs[0]);
-    if (!table.shape.rankKnown) continue;
-    int64_t axis = n.attrs.intOr("axis", 0);
-    if (axis < 0) axis += static_cast<int64_t>(table.shape.rank());
-    if (axis < 0 || axis >= static_cast<int64_t>(table.shape.rank())) continue;
-    const Dim& d = table.shape.dims[static_cast<size_t>(axis)];
-    if (d.isStatic() && d.value > 0) bound = bound ? std::min(bound, d.value) : d.value;
-  }
-  return bound;
-}
-// A scalar integer input that the graph compares with a constant (sr == 16000, mode > 2) gets that
-// constant, so sample inputs drive the model down a path it was written for. Looks through
-// Cast/Identity/Squeeze/Unsqueeze/Reshape.
-std::optional<int64_t> comparedConstant(const Graph& g, ValueId v, int depth = 0) {
-  if (depth > 3) return std::nullopt;
-  static const std::set<std::string> cmp{"Equal", "Greater", "Less", "GreaterOrEqual", "LessOrEqual"};
-  static const std::set<std::string> pass{"Cast", "Identity", "Squeeze", "Unsqueeze", "Reshape", "Flatten"};
-  for (NodeId c : g.value(v).consumers) {
-    const Node& n = g.node(c);
-    if (n.dead) continue;
-    if (cmp.count(n.opType) && n.inputs.size() == 2) {
-      const ValueId other = n.inputs[0] == v ? n.inputs[1] : n.inputs[0];
-      const Tensor* t = other == kNoId ? nullptr : g.constantOf(other);
-      if (t && t->numel() == 1) return static_cast<int64_t>(t->getDouble(0));
-    }
-    if (pass.count(n.opType) && !n.outputs.empty() && n.outputs[0] != kNoId)
-      if (auto r = comparedConstant(g, n.outputs[0], depth + 1)) return r;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-Result<std::vector<Tensor>> randomInputs(const Model& model, uint64_t seed) {
-  if (!model.graph) return Error::badInput("model has no graph");
-  const Graph& g = *model.graph;
-  std::vector<Tensor> out;
-  Rng rng{seed};
-  for (ValueId id : g.inputs()) {
-    const Value& v = g.value(id);
-    if (v.initializer) {
-      out.push_back(*v.initializer);
-      continue;
-    }
-    if (!v.shape.rankKnown)
-      return Error::badInput("input '" + v.name + "' has an unknown shape; give it with --input-shape " + v.name +
-                             "=d0,d1,...");
-    std::vector<int64_t> dims;
-    for (const auto& d : v.shape.dims) {
-      if (!d.isStatic())
-        return Error::badInput("input '" + v.name + "' has a symbolic dim '" + d.str() + "' (shape " +
-                               v.shape.str() + "); bind it with --input-shape " +
-                               (d.symbol.empty() ? v.name + "=..." : d.symbol + "=N") + " or --batch");
-      dims.push_back(d.value);
-    }
-    const auto bytes = exec::checkedBytes(dims, static_cast<int64_t>(std::max<size_t>(dtypeSize(v.dtype), 1)));
-    if (!bytes)
-      return Error::badInput("input '" + v.name + "' of shape " + v.shape.str() + ": its element count overflows 64 bits");
-    if (*bytes > defaultMemoryBudget())
-      return Error::badInput("input '" + v.name + "' of shape " + v.shape.str() + " needs " + std::to_string(*bytes) +
-                             " bytes, above the memory budget of " + std::to_string(defaultMemoryBudget()) +
-                             " bytes (half of physical memory)");
-    const int64_t n = exec::numelOf(dims);
-    const std::string lname = lower(v.name);
-    const bool isMask = lname.find("mask") != std::string::npos;
-    exec::RtTensor t = exec::RtTensor::alloc(v.dtype, dims);
-    switch (t.store()) {
-      case exec::Store::F32:
-        for (int64_t k = 0; k < n; ++k) t.mf()[k] = isMask ? 1.f : rng.uniform() * 2.f - 1.f;
-        break;
-      case exec::Store::I64: {
-        if (n == 1 && !isMask) {
-          if (auto c = comparedConstant(g, id)) {
-            t.mi()[0] = *c;
-            break;
-          }
-        }
-        int64_t bound = gatherBound(g, id);
-        if (bound <= 0) bound = 100;
-        if (v.dtype == DType::Int8 || v.dtype == DType::UInt8) bound = std::min<int64_t>(bound, 100);
-        for (int64_t k = 0; k < n; ++k)
-          t.mi()[k] = isMask ? 1 : static_cast<int64_t>(rng.next() % static_cast<uint64_t>(bound));
-        break;
-      }
-      case exec::Store::U8:
-        for (int64_t k = 0; k < n; ++k) t.mb()[k] = 1;
-        break;
-      default:
-        return Error::badInput("input '" + v.name + "' has type " + std::string(dtypeName(v.dtype)) +
-                               ", which random inputs cannot make");
-    }
-    out.push_back(t.toTensor());
-  }
-  return out;
-}
 
 }  // namespace fw

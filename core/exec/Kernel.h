@@ -183,7 +183,9 @@ std::vector<OpEntry> signalOps();
 std::vector<OpEntry> stringOps();
 std::vector<OpEntry> sequenceOps();
 
-KernelFn findKernel(const std::string& opType);
+KernelFn findKernel(const std::string& opType);  // OpRegistry.cpp
+std::vector<std::string> registeredOps();         // sorted
+bool isDefaultDomain(const std::string& domain);  // "" or "ai.onnx"
 
 // Shared helpers ---------------------------------------------------------------------------------
 // Numpy broadcasting of shapes; error text when incompatible.
