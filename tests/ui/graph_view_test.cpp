@@ -1,7 +1,7 @@
 // The Qt graph view: items per visible box, search, selection and before<->after highlighting, scopes.
 #include <gtest/gtest.h>
 
-#include "tests/ui/SmallNet.h"
+#include "tests/common/SmallNet.h"
 #include "tests/ui/TestApp.h"
 
 #include <QApplication>

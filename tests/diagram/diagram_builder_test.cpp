@@ -5,7 +5,7 @@
 
 #include "ui/diagram/Diagram.h"
 #include "ui/diagram/DotWriter.h"
-#include "tests/ui/SmallNet.h"
+#include "tests/common/SmallNet.h"
 
 namespace {
 
@@ -15,7 +15,7 @@ using fw::NodeId;
 using fw::Shape;
 namespace dg = fw::diagram;
 
-// The shared small scoped network (tests/ui/SmallNet.h), as a plain Graph reference for the builder.
+// The shared small scoped network (tests/common/SmallNet.h), as a plain Graph reference for the builder.
 struct SmallNet {
   fwtest::SmallNet net = fwtest::smallScopedNet();
   const Graph& g = *net.graph;

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "tests/ui/SmallNet.h"
+#include "tests/common/SmallNet.h"
 #include "ui/diagram/DotWriter.h"
 #include "ui/diagram/Expand.h"
 #include "ui/diagram/Graphviz.h"
