@@ -85,12 +85,15 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     if (fam == OpFamily::Cube) {
       anyCube = true;
       work = nc.flops;
-      rate = (isConvOp(n.opType) ? hw.cpu.convFlops : hw.cpu.gemmFlops) * hw.efficiency.cube;
+      const bool grouped = n.attrs.intOr("group", 1) > 1 && hw.cpu.groupedConvFlops > 0;
+      rate = (!isConvOp(n.opType) ? hw.cpu.gemmFlops : grouped ? hw.cpu.groupedConvFlops : hw.cpu.convFlops) *
+             hw.efficiency.cube;
     } else {
       anyVector = true;
       const double elems = fam == OpFamily::Reduction ? std::max(inElems, outElems) : outElems;
       work = std::max(nc.flops, elems);
-      rate = peak * hw.efficiency.of(fam);
+      const auto op = hw.cpu.opEfficiency.find(n.opType);
+      rate = peak * (op != hw.cpu.opEfficiency.end() ? op->second : hw.efficiency.of(fam));
     }
     const double compS = rate > 0 ? work / rate : 0.0;
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;

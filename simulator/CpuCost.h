@@ -3,11 +3,13 @@
 // reference executor runs a kernel's members one after another, each as its own library call, so a
 // kernel costs the sum over its members of a roofline
 //
-//     member = max(work / (peak × efficiency[family]),  dram_bytes / dram_bw + cached_bytes / cache_bw)
+//     member = max(work / (peak × efficiency),  dram_bytes / dram_bw + cached_bytes / cache_bw)
 //     kernel = Σ members + launch_us × (members that run)
 //
-// with work = FLOPs for the cube family (Conv at the measured convolution rate, everything else at
-// the GEMM rate) and max(FLOPs, elements) for the vector families, and cache-aware traffic: of a
+// with work = FLOPs for the cube family (Conv at the measured convolution rate, grouped/depthwise Conv
+// at the grouped rate when the profile has one, everything else at
+// the GEMM rate) and max(FLOPs, elements) for the vector families, the efficiency of the op type when
+// the profile measured it (cpu.op_efficiency), else of its family; and cache-aware traffic: of a
 // member's activations (inputs + outputs) the part that fits the last-level cache (l2_bytes) passes
 // from the kernel before it through the cache and moves at the cache bandwidth; the rest, and the
 // weights (read once per run, with the whole run's data in between), are charged at DRAM bandwidth.

@@ -197,6 +197,9 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     FW_ASSIGN_OR_RETURN(p.cpu.gemmFlops, rc.posNum("gemm_flops_per_s"));
     FW_ASSIGN_OR_RETURN(p.cpu.convFlops, rc.posNum("conv_flops_per_s"));
     FW_ASSIGN_OR_RETURN(p.cpu.cacheBandwidth, rc.posNum("cache_bandwidth_bytes_per_s"));
+    if (rc.has("grouped_conv_flops_per_s")) {
+      FW_ASSIGN_OR_RETURN(p.cpu.groupedConvFlops, rc.posNum("grouped_conv_flops_per_s"));
+    }
     if (rc.has("cache_drops_bytes")) {
       FW_ASSIGN_OR_RETURN(const json* drops, rc.get("cache_drops_bytes"));
       if (!drops->is_array()) return rc.err("cache_drops_bytes", "must be an array of byte sizes");
@@ -204,6 +207,17 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         if (!d.is_number_integer() || d.get<int64_t>() <= 0 || d.get<int64_t>() > kMaxBufferBytes)
           return rc.err("cache_drops_bytes", "must hold positive integers (got " + d.dump() + ")");
         p.cpu.cacheDropsBytes.push_back(d.get<int64_t>());
+      }
+    }
+    if (rc.has("op_efficiency")) {
+      FW_ASSIGN_OR_RETURN(const json* ops, rc.get("op_efficiency"));
+      if (!ops->is_object()) return rc.err("op_efficiency", "must be an object {OpType: efficiency}");
+      Reader ro(*ops, rc.at("op_efficiency"), sourceName);
+      for (auto it = ops->begin(); it != ops->end(); ++it) {
+        if (!findOpInfo(it.key())) return ro.err(it.key(), "not an op type of the op table");
+        FW_ASSIGN_OR_RETURN(double v, ro.posNum(it.key()));
+        if (v > 1000) return ro.err(it.key(), "must be at most 1000");
+        p.cpu.opEfficiency[it.key()] = v;
       }
     }
     FW_TRY_STATUS(rc.noUnknownKeys());
@@ -315,7 +329,9 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     j["cpu"] = {{"gemm_flops_per_s", p.cpu.gemmFlops},
                 {"conv_flops_per_s", p.cpu.convFlops},
                 {"cache_bandwidth_bytes_per_s", p.cpu.cacheBandwidth}};
+    if (p.cpu.groupedConvFlops > 0) j["cpu"]["grouped_conv_flops_per_s"] = p.cpu.groupedConvFlops;
     if (!p.cpu.cacheDropsBytes.empty()) j["cpu"]["cache_drops_bytes"] = p.cpu.cacheDropsBytes;
+    if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
   }
   j["l2_bytes"] = p.l2Bytes;
   j["hbm_bandwidth_bytes_per_s"] = p.hbmBandwidth;

@@ -3,6 +3,7 @@
 // field here; the code holds no hardware numbers. Loading validates every field and names the JSON
 // path of the first error ("toy.json: $.cube.m: must be a positive integer").
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,12 @@ const std::vector<std::pair<std::string, CostFamily>>& efficiencyKeys();  // JSO
 struct CpuFigures {
   double gemmFlops = 0;        // "gemm_flops_per_s": MatMul/Gemm through the executor's oneDNN path
   double convFlops = 0;        // "conv_flops_per_s": Conv through the executor's oneDNN path
+  double groupedConvFlops = 0; // "grouped_conv_flops_per_s" (optional; 0: conv_flops_per_s): Conv with group > 1
   double cacheBandwidth = 0;   // "cache_bandwidth_bytes_per_s": streaming copy that fits the last-level cache
   std::vector<int64_t> cacheDropsBytes;  // "cache_drops_bytes": sizes where the copy bandwidth drops
+  // "op_efficiency": {OpType: efficiency} for op types measured one by one; it replaces the family's
+  // efficiency for that op type (the executor's kernels of one family differ by 10x and more).
+  std::map<std::string, double> opEfficiency;
 };
 
 struct HwProfile {

@@ -108,11 +108,19 @@ fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat)
   return median(us);
 }
 
+// Values like a network's activations: both signs, unpredictable (kernels that branch on the sign,
+// LeakyRelu, Max, a numerically careful Sigmoid, run at their real speed), around `v0`.
 fw::Tensor filled(std::vector<int64_t> dims, float v0) {
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
   std::vector<float> v(static_cast<size_t>(n));
-  for (size_t i = 0; i < v.size(); ++i) v[i] = v0 + 0.001f * static_cast<float>(i % 97);
+  uint64_t x = 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(n);
+  for (auto& e : v) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    e = v0 + static_cast<float>(static_cast<double>(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+  }
   return fw::Tensor::floats(std::move(dims), v);
 }
 
@@ -136,7 +144,7 @@ Bench oneOp(const std::string& op, const std::vector<int64_t>& dims, const std::
   }
   b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
   b.model.sourcePath = "calibrate:" + op;
-  b.inputs = {filled(dims, 0.5f)};
+  b.inputs = {filled(dims, 0.0f)};
   return b;
 }
 
@@ -219,10 +227,12 @@ struct Measured {
   double clockHz = 0, memBytes = 0;
   double overheadUs = 0;
   double gemmFlops = 0, convFlops = 0;
-  std::string gemmShape, convShape;
+  double groupedFlops = 0;  // depthwise convolutions: oneDNN's rate differs by an order of magnitude
+  std::string gemmShape, convShape, groupedShape;
   std::vector<std::pair<size_t, double>> copy;  // buffer bytes -> bandwidth
   std::vector<int64_t> drops;                   // footprints where the bandwidth drops
   double cubeEff = 1;                           // median rate / peak over the GEMM and Conv cases
+  std::map<std::string, double> opEff;          // per op type measured (median over its cases)
   std::string cubeCases;
   double llcBytes = 0, cacheBw = 0, dramBw = 0;
   std::string llcHow;
@@ -266,9 +276,10 @@ fw::Result<Measured> measureHost(int threads, int repeat) {
     struct ConvCase {
       int64_t cin, cout, hw, k, group;
     };
+    std::vector<std::pair<double, std::string>> grouped;
     for (ConvCase cc : {ConvCase{64, 64, 56, 3, 1}, ConvCase{128, 128, 28, 3, 1}, ConvCase{256, 256, 14, 3, 1},
                         ConvCase{64, 256, 56, 1, 1}, ConvCase{256, 64, 56, 1, 1}, ConvCase{512, 128, 28, 1, 1},
-                        ConvCase{96, 96, 56, 3, 96}}) {
+                        ConvCase{96, 96, 56, 3, 96}, ConvCase{144, 144, 28, 3, 144}, ConvCase{32, 32, 112, 3, 32}}) {
       const int64_t pad = cc.k / 2;
       Bench b = oneOp("Conv", {1, cc.cin, cc.hw, cc.hw}, {filled({cc.cout, cc.cin / cc.group, cc.k, cc.k}, 0.01f)},
                       fw::zoo::attrs({fw::Attribute::makeInts("pads", {pad, pad, pad, pad}),
@@ -276,15 +287,15 @@ fw::Result<Measured> measureHost(int threads, int repeat) {
                       2);
       FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(b));
       FW_ASSIGN_OR_RETURN(double us, timeNode(b, threads, warm, std::max(3, repeat / 4)));
-      conv.push_back({f.flops / (std::max(us - m.overheadUs, 1e-3) * 1e-6),
+      (cc.group > 1 ? grouped : conv).push_back({f.flops / (std::max(us - m.overheadUs, 1e-3) * 1e-6),
                       "Conv " + std::to_string(cc.k) + "x" + std::to_string(cc.k) + " " + std::to_string(cc.cin) + "->" +
                           std::to_string(cc.cout) + (cc.group > 1 ? " depthwise" : "") + " at " + std::to_string(cc.hw) +
                           "x" + std::to_string(cc.hw)});
     }
-    for (auto* set : {&gemm, &conv}) {
+    for (auto* set : {&gemm, &conv, &grouped}) {
       const auto best = *std::max_element(set->begin(), set->end());
-      (set == &gemm ? m.gemmFlops : m.convFlops) = best.first;
-      (set == &gemm ? m.gemmShape : m.convShape) = best.second;
+      (set == &gemm ? m.gemmFlops : set == &conv ? m.convFlops : m.groupedFlops) = best.first;
+      (set == &gemm ? m.gemmShape : set == &conv ? m.convShape : m.groupedShape) = best.second;
       for (const auto& [r, what] : *set) {
         cubeRatios.push_back(r / best.first);
         m.cubeCases += (m.cubeCases.empty() ? "" : "; ") + what + " " + fmt("%.1f", r / 1e9);
@@ -350,11 +361,19 @@ fw::Result<Measured> measureHost(int threads, int repeat) {
   };
   const std::vector<int64_t> img = {1, 64, 64, 64};
   std::vector<FamCase> cases;
-  cases.push_back({"elementwise", oneOp("Add", {rows, cols}, {filled({rows, cols}, 0.5f)}, {}, 8)});
-  cases.push_back({"elementwise", oneOp("Relu", {rows, cols}, {}, {}, 8)});
-  cases.push_back({"elementwise", oneOp("Sigmoid", {rows, cols}, {}, {}, 8)});
+  auto I64 = [](std::vector<int64_t> v) { return fw::Tensor::int64s({static_cast<int64_t>(v.size())}, v); };
+  const fw::Tensor same = filled({rows, cols}, 0.5f);
+  for (const char* op : {"Add", "Mul", "Sub", "Div", "Max"}) cases.push_back({"elementwise", oneOp(op, {rows, cols}, {same}, {}, 8)});
+  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "HardSigmoid", "HardSwish", "LeakyRelu", "Neg"}) {
+    cases.push_back({"elementwise", oneOp(op, {rows, cols}, {}, {}, 8)});
+    // Sqrt of a negative number takes the library's error path; a network takes the root of a variance.
+    if (std::string(op) == "Sqrt") cases.back().bench.inputs = {filled({rows, cols}, 1.5f)};
+  }
+  cases.push_back({"elementwise", oneOp("Clip", {rows, cols}, {fw::Tensor::floats({}, {0.0f}), fw::Tensor::floats({}, {6.0f})}, {}, 8)});
+  cases.push_back({"elementwise", oneOp("Pow", {rows, cols}, {fw::Tensor::floats({}, {2.0f})}, {}, 8)});
   cases.push_back({"reduction", oneOp("ReduceMean", {rows, cols}, {},
                                       fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
+  cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("GlobalAveragePool", img, {}, {}, 8)});
   cases.push_back({"softmax", oneOp("Softmax", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
   cases.push_back({"norm", oneOp("LayerNormalization", {rows, cols}, {filled({cols}, 1.0f), filled({cols}, 0.0f)},
@@ -367,13 +386,16 @@ fw::Result<Measured> measureHost(int threads, int repeat) {
                                                     Attribute::makeInts("pads", {1, 1, 1, 1})}), 8)});
   cases.push_back({"pooling", oneOp("AveragePool", img, {},
                                     fw::zoo::attrs({Attribute::makeInts("kernel_shape", {3, 3}),
-                                                    Attribute::makeInts("pads", {1, 1, 1, 1})}), 8)});
+                                                    Attribute::makeInts("pads", {1, 1, 1, 1})}), 2)});
   cases.push_back({"data_movement", oneOp("Transpose", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0})}), 8)});
-  cases.push_back({"data_movement", oneOp("Concat", {rows, cols}, {filled({rows, cols}, 0.5f)},
-                                          fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
   cases.push_back({"data_movement", oneOp("Transpose", img, {}, fw::zoo::attrs({Attribute::makeInts("perm", {0, 2, 3, 1})}), 8)});
+  cases.push_back({"data_movement", oneOp("Concat", {rows, cols}, {same}, fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
+  cases.push_back({"data_movement", oneOp("Slice", {rows, cols}, {I64({0}), I64({cols / 2}), I64({1})}, {}, 8)});
+  cases.push_back({"data_movement", oneOp("Gather", {rows, cols}, {I64({0, 5, 9, 17, 33, 65, 129, 255})},
+                                          fw::zoo::attrs({Attribute::makeInt("axis", 0)}), 8)});
+  cases.push_back({"data_movement", oneOp("Expand", {1, cols}, {I64({rows, cols})}, {}, 8)});
   const double peak = std::max(m.gemmFlops, m.convFlops);
-  std::map<std::string, std::vector<double>> effs;
+  std::map<std::string, std::vector<double>> effs, opEffs;
   for (auto& c : cases) {
     FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
     FW_ASSIGN_OR_RETURN(double us, timeNode(c.bench, threads, warm, repeat));
@@ -383,6 +405,7 @@ fw::Result<Measured> measureHost(int threads, int repeat) {
     const std::string op = c.bench.model.graph->node(c.bench.node).opType;
     std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us  efficiency %.4f\n", c.key.c_str(), op.c_str(), us, eff);
     effs[c.key].push_back(eff);
+    opEffs[op].push_back(eff);
     auto it = std::find_if(m.families.begin(), m.families.end(), [&](const Measured::Family& x) { return x.key == c.key; });
     if (it == m.families.end()) {
       m.families.push_back({c.key, "", 0, 0, 0});
@@ -391,6 +414,7 @@ fw::Result<Measured> measureHost(int threads, int repeat) {
     it->op += (it->op.empty() ? "" : ", ") + op + " " + fmt("%.1f us", us) + " (" + fmt("%.4f", eff) + ")";
   }
   for (auto& f : m.families) f.eff = median(effs[f.key]);
+  for (const auto& [op, v] : opEffs) m.opEff[op] = median(v);
   return m;
 }
 
@@ -412,12 +436,14 @@ fw::sim::HwProfile profileOf(const Measured& m, const std::string& name) {
   p.hostDispatchUs = 0;
   p.cpu.gemmFlops = m.gemmFlops;
   p.cpu.convFlops = m.convFlops;
+  p.cpu.groupedConvFlops = m.groupedFlops;
   p.cpu.cacheBandwidth = m.cacheBw;
   p.cpu.cacheDropsBytes = m.drops;
   for (const auto& f : m.families)
     for (const auto& [key, fam] : fw::sim::efficiencyKeys())
       if (key == f.key) *p.efficiency.field(fam) = f.eff;
   p.efficiency.cube = m.cubeEff;
+  p.cpu.opEfficiency = m.opEff;
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
                          (m.threads == 1 ? " thread" : " threads") + ": ";
   auto note = [&](const std::string& field, const std::string& how) { p.notes.push_back(HwNote{field, by + how, false}); };
@@ -429,12 +455,16 @@ fw::sim::HwProfile profileOf(const Measured& m, const std::string& name) {
                                "per-kernel overhead subtracted; best: " + m.gemmShape);
   note("cpu.conv_flops_per_s", "best of seven convolutions (3x3, 1x1, depthwise; fp32) on the executor's oneDNN path; best: " +
                                m.convShape);
-  note("efficiency.cube", "median over the GEMM and Conv cases of rate / best rate of its kind; GFLOP/s per case: " + m.cubeCases);
+  note("cpu.grouped_conv_flops_per_s", "best of three depthwise 3x3 convolutions (fp32) on the executor's oneDNN path; best: " +
+                                       m.groupedShape);
+  note("efficiency.cube", "median over the GEMM, Conv and depthwise Conv cases of rate / best rate of its kind; GFLOP/s per case: " + m.cubeCases);
   std::string curve;
   for (const auto& [bytes, bw] : m.copy) curve += (curve.empty() ? "" : ", ") + bytesStr(static_cast<double>(bytes)) + " " + fmt("%.1f", bw / 1e9);
   note("cpu.cache_bandwidth_bytes_per_s", "median streaming-copy bandwidth (read + write) over buffers whose footprint fits "
                                           "the last-level cache; the curve in GB/s by buffer size: " + curve);
   if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
+  note("cpu.op_efficiency", "each op type timed on a cache-resident tensor (the cases listed under efficiency.*); it replaces "
+                           "its family's efficiency for that op type");
   note("l2_bytes", "last-level cache: " + m.llcHow);
   note("hbm_bandwidth_bytes_per_s", "streaming-copy bandwidth (read + write) at the largest buffer, " +
                                         bytesStr(static_cast<double>(m.copy.back().first)) + " (DRAM)");
@@ -460,6 +490,7 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   std::printf("  per-kernel overhead     %10.2f us\n", m->overheadUs);
   std::printf("  GEMM peak               %10.1f GFLOP/s (%s)\n", m->gemmFlops / 1e9, m->gemmShape.c_str());
   std::printf("  Conv peak               %10.1f GFLOP/s (%s)\n", m->convFlops / 1e9, m->convShape.c_str());
+  std::printf("  depthwise Conv peak     %10.1f GFLOP/s (%s)\n", m->groupedFlops / 1e9, m->groupedShape.c_str());
   std::printf("  copy bandwidth, cache   %10.1f GB/s\n", m->cacheBw / 1e9);
   std::printf("  copy bandwidth, DRAM    %10.1f GB/s\n", m->dramBw / 1e9);
   std::printf("  last-level cache        %10s (%s)\n", bytesStr(m->llcBytes).c_str(),

@@ -21,7 +21,8 @@ json cpuProfileJson() {
     "name": "testcpu", "kind": "cpu", "dtype": "float32", "clock_hz": 2.0e9,
     "cube_cores": 1, "vector_cores": 1,
     "cpu": {"gemm_flops_per_s": 1.0e11, "conv_flops_per_s": 5.0e10, "cache_bandwidth_bytes_per_s": 1.0e11,
-            "cache_drops_bytes": [49152, 1048576, 33554432]},
+            "grouped_conv_flops_per_s": 1.0e10, "cache_drops_bytes": [49152, 1048576, 33554432],
+            "op_efficiency": {"Sigmoid": 0.002}},
     "l2_bytes": 33554432, "hbm_bandwidth_bytes_per_s": 1.0e10, "hbm_capacity_bytes": 1.0e10,
     "launch_us": 2.0, "host_dispatch_us": 0,
     "efficiency": {"elementwise": 0.1, "reduction": 0.02},
@@ -37,6 +38,8 @@ TEST(CpuProfile, ParsesAndRoundTrips) {
   EXPECT_DOUBLE_EQ(p->peakFlops(), 1.0e11);
   EXPECT_DOUBLE_EQ(p->efficiency.elementwise, 0.1);
   EXPECT_DOUBLE_EQ(p->efficiency.cube, 1.0);
+  EXPECT_DOUBLE_EQ(p->cpu.groupedConvFlops, 1.0e10);
+  EXPECT_DOUBLE_EQ(p->cpu.opEfficiency.at("Sigmoid"), 0.002);
   auto again = parseHwProfile(hwProfileToJson(*p), "t2.json");
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(hwProfileToJson(*again), hwProfileToJson(*p));
@@ -58,6 +61,11 @@ TEST(CpuProfile, RefusesNpuFieldsAndBadKind) {
   p = parseHwProfile(j, "t.json");
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message.find("$.cpu: missing"), std::string::npos) << p.error().message;
+  j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"Relu", 0.04}, {"Rleu", 0.04}};
+  p = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("$.cpu.op_efficiency.Rleu: not an op type"), std::string::npos) << p.error().message;
   j = cpuProfileJson();
   j["efficiency"]["elementwize"] = 1;
   p = parseHwProfile(j, "t.json");
@@ -97,6 +105,11 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   Graph two = test::unaryChain({"Relu", "Relu"}, {1024});
   auto f = test::run(two, {test::allInOne(two)}, hw);
   EXPECT_NEAR(f.kernels[0].durUs, 2 * (0.1024 + 2.0), 1e-3);
+  // An op type the profile measured on its own uses its own efficiency instead of its family's.
+  hw.cpu.opEfficiency["Relu"] = 0.05;
+  r = test::runUnfused(small, hw);
+  EXPECT_NEAR(r.kernels[0].durUs, 0.2048 + 2.0, 1e-3);
+  hw.cpu.opEfficiency.clear();
   // MatMul at the GEMM rate: 2*64*64*64 flops / 1e11.
   Graph mm = test::matmul(64, 64, 64);
   r = test::runUnfused(mm, hw);
