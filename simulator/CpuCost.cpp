@@ -78,7 +78,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const double acts = actIn + out;
     const double dram = weights + std::max(0.0, acts - llc);
     const double cached = acts + weights - dram;
-    const double memS = dram / hw.hbmBandwidth + cached / hw.cpu.cacheBandwidth;
+    const double memS = dram / hw.hbmBandwidth + (cached > 0 ? cached / hw.cpu.cacheBandwidthFor(std::min(acts, llc)) : 0.0);
     t.hbmBytes += dram;
 
     double work = 0, rate = 0;

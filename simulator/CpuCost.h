@@ -11,7 +11,8 @@
 // the GEMM rate) and max(FLOPs, elements) for the vector families, the efficiency of the op type when
 // the profile measured it (cpu.op_efficiency), else of its family; and cache-aware traffic: of a
 // member's activations (inputs + outputs) the part that fits the last-level cache (l2_bytes) passes
-// from the kernel before it through the cache and moves at the cache bandwidth; the rest, and the
+// from the kernel before it through the cache and moves at the cache bandwidth (the profile's measured
+// bandwidth curve at that footprint, when it has one); the rest, and the
 // weights (read once per run, with the whole run's data in between), are charged at DRAM bandwidth.
 // No cube fractals, no Unified Buffer, no pipeline.
 #include <string>

@@ -128,6 +128,19 @@ double FamilyEfficiency::of(CostFamily f) const {
   return v ? *v : 1.0;
 }
 
+double CpuFigures::cacheBandwidthFor(double footprint) const {
+  const auto& c = bandwidthCurve;
+  if (c.empty()) return cacheBandwidth;
+  if (footprint <= c.front().first) return c.front().second;
+  if (footprint >= c.back().first) return c.back().second;
+  for (size_t i = 1; i < c.size(); ++i)
+    if (footprint <= c[i].first) {
+      const double t = std::log(footprint / c[i - 1].first) / std::log(c[i].first / c[i - 1].first);
+      return c[i - 1].second + t * (c[i].second - c[i - 1].second);
+    }
+  return c.back().second;
+}
+
 double HwProfile::peakCubeFlops() const {
   return 2.0 * static_cast<double>(cubeM * cubeN * cubeK) * static_cast<double>(cubeCores) * clockHz;
 }
@@ -207,6 +220,22 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         if (!d.is_number_integer() || d.get<int64_t>() <= 0 || d.get<int64_t>() > kMaxBufferBytes)
           return rc.err("cache_drops_bytes", "must hold positive integers (got " + d.dump() + ")");
         p.cpu.cacheDropsBytes.push_back(d.get<int64_t>());
+      }
+    }
+    if (rc.has("bandwidth_curve")) {
+      FW_ASSIGN_OR_RETURN(const json* curve, rc.get("bandwidth_curve"));
+      if (!curve->is_array()) return rc.err("bandwidth_curve", "must be an array of {bytes, bytes_per_s}");
+      for (size_t i = 0; i < curve->size(); ++i) {
+        const json& e = (*curve)[i];
+        const std::string ep = rc.at("bandwidth_curve") + "[" + std::to_string(i) + "]";
+        if (!e.is_object()) return Error::badInput(sourceName + ": " + ep + ": must be an object {bytes, bytes_per_s}");
+        Reader re(e, ep, sourceName);
+        FW_ASSIGN_OR_RETURN(double b, re.posNum("bytes"));
+        FW_ASSIGN_OR_RETURN(double bw, re.posNum("bytes_per_s"));
+        FW_TRY_STATUS(re.noUnknownKeys());
+        if (!p.cpu.bandwidthCurve.empty() && b <= p.cpu.bandwidthCurve.back().first)
+          return re.err("bytes", "must be larger than the entry before (the curve is by ascending size)");
+        p.cpu.bandwidthCurve.push_back({b, bw});
       }
     }
     if (rc.has("op_efficiency")) {
@@ -332,6 +361,11 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (p.cpu.groupedConvFlops > 0) j["cpu"]["grouped_conv_flops_per_s"] = p.cpu.groupedConvFlops;
     if (!p.cpu.cacheDropsBytes.empty()) j["cpu"]["cache_drops_bytes"] = p.cpu.cacheDropsBytes;
     if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
+    if (!p.cpu.bandwidthCurve.empty()) {
+      json c = json::array();
+      for (const auto& [b, bw] : p.cpu.bandwidthCurve) c.push_back({{"bytes", b}, {"bytes_per_s", bw}});
+      j["cpu"]["bandwidth_curve"] = c;
+    }
   }
   j["l2_bytes"] = p.l2Bytes;
   j["hbm_bandwidth_bytes_per_s"] = p.hbmBandwidth;

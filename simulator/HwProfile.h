@@ -45,6 +45,11 @@ struct CpuFigures {
   double groupedConvFlops = 0; // "grouped_conv_flops_per_s" (optional; 0: conv_flops_per_s): Conv with group > 1
   double cacheBandwidth = 0;   // "cache_bandwidth_bytes_per_s": streaming copy that fits the last-level cache
   std::vector<int64_t> cacheDropsBytes;  // "cache_drops_bytes": sizes where the copy bandwidth drops
+  // "bandwidth_curve": [{"bytes", "bytes_per_s"}] streaming bandwidth by footprint, ascending (optional):
+  // data that fit the last-level cache move at the curve's bandwidth for their footprint (interpolated
+  // in log size) instead of cache_bandwidth_bytes_per_s.
+  std::vector<std::pair<double, double>> bandwidthCurve;
+  double cacheBandwidthFor(double footprintBytes) const;
   // "op_efficiency": {OpType: efficiency} for op types measured one by one; it replaces the family's
   // efficiency for that op type (the executor's kernels of one family differ by 10x and more).
   std::map<std::string, double> opEfficiency;

@@ -181,8 +181,8 @@ fw::Result<OpFigures> figuresOf(Bench& b) {
   return f;
 }
 
-// Streaming copy of `bytes` (split over `threads` threads), best-of-samples bandwidth counting the read
-// and the write (2 × bytes per copy).
+// Streaming copy of `bytes` (split over `threads` threads): the best of 7 samples of ~8 ms, counting the
+// read and the write (2 × bytes per copy).
 double copyBandwidth(size_t bytes, int threads) {
   const size_t per = std::max<size_t>(bytes / static_cast<size_t>(threads) / 64 * 64, 64);
   std::vector<std::vector<char>> src(static_cast<size_t>(threads)), dst(static_cast<size_t>(threads));
@@ -207,10 +207,15 @@ double copyBandwidth(size_t bytes, int threads) {
     for (auto& t : ts) t.join();
   };
   copyAll(1);
-  const auto t0 = Clock::now();
-  copyAll(1);
-  const double one = std::max(1e-7, std::chrono::duration<double>(Clock::now() - t0).count());
-  const int reps = std::max(1, static_cast<int>(0.004 / one));
+  // Copies per sample from one copy on this thread (timing copyAll(1) would time the thread starts):
+  // enough for ~8 ms, so starting the threads costs a few percent at most.
+  double one = 1e9;
+  for (int k = 0; k < 3; ++k) {
+    const auto t0 = Clock::now();
+    std::memcpy(dst[0].data(), src[0].data(), per);
+    one = std::min(one, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  const int reps = std::max(1, static_cast<int>(0.008 / std::max(one, 1e-8)));
   std::vector<double> bw;
   for (int s = 0; s < 7; ++s) {
     const auto a = Clock::now();
@@ -218,7 +223,8 @@ double copyBandwidth(size_t bytes, int threads) {
     const double sec = std::chrono::duration<double>(Clock::now() - a).count();
     bw.push_back(2.0 * static_cast<double>(per) * threads * reps / sec);
   }
-  return median(bw);
+  // Best of the samples, as STREAM reports: another process on the machine only ever slows a sample.
+  return *std::max_element(bw.begin(), bw.end());
 }
 
 struct Measured {
@@ -313,7 +319,8 @@ fw::Result<Measured> measureHost(int threads, int repeat) {
   }
   // A drop: from this size on the bandwidth never again reaches 70 % of the best below it (a cache
   // boundary is permanent; a dip from another process on the machine is not).
-  for (size_t i = 1; i < m.copy.size(); ++i) {
+  // The last two sizes cannot start a drop: nothing after them shows that it lasts.
+  for (size_t i = 1; i + 2 < m.copy.size(); ++i) {
     double below = 0, above = 0;
     for (size_t j = 0; j < i; ++j) below = std::max(below, m.copy[j].second);
     for (size_t j = i; j < m.copy.size(); ++j) above = std::max(above, m.copy[j].second);
@@ -343,10 +350,12 @@ fw::Result<Measured> measureHost(int threads, int repeat) {
     m.llcBytes = best;
     m.llcHow = "no drop of the copy bandwidth stood out of the noise: the largest cache sysfs reports";
   }
-  // Cache bandwidth: the median over the sizes whose footprint fits the last-level cache.
+  // Cache bandwidth: the median over the sizes whose footprint fits the last-level cache but not the
+  // level before it (what a kernel's activations stream from when they do not fit the inner caches).
+  const double inner = m.drops.size() >= 2 ? static_cast<double>(m.drops[m.drops.size() - 2]) : 0.0;
   std::vector<double> inCache;
   for (const auto& [bytes, bw] : m.copy)
-    if (2.0 * static_cast<double>(bytes) <= m.llcBytes) inCache.push_back(bw);
+    if (2.0 * static_cast<double>(bytes) <= m.llcBytes && 2.0 * static_cast<double>(bytes) > inner) inCache.push_back(bw);
   m.cacheBw = inCache.empty() ? m.dramBw : median(inCache);
   std::fprintf(stderr, "fwb: calibrate: copy bandwidth %.1f GB/s in cache, %.1f GB/s from DRAM; LLC %s\n", m.cacheBw / 1e9,
                m.dramBw / 1e9, bytesStr(m.llcBytes).c_str());
@@ -439,6 +448,7 @@ fw::sim::HwProfile profileOf(const Measured& m, const std::string& name) {
   p.cpu.groupedConvFlops = m.groupedFlops;
   p.cpu.cacheBandwidth = m.cacheBw;
   p.cpu.cacheDropsBytes = m.drops;
+  for (const auto& [bytes, bw] : m.copy) p.cpu.bandwidthCurve.push_back({2.0 * static_cast<double>(bytes), bw});
   for (const auto& f : m.families)
     for (const auto& [key, fam] : fw::sim::efficiencyKeys())
       if (key == f.key) *p.efficiency.field(fam) = f.eff;
@@ -460,8 +470,10 @@ fw::sim::HwProfile profileOf(const Measured& m, const std::string& name) {
   note("efficiency.cube", "median over the GEMM, Conv and depthwise Conv cases of rate / best rate of its kind; GFLOP/s per case: " + m.cubeCases);
   std::string curve;
   for (const auto& [bytes, bw] : m.copy) curve += (curve.empty() ? "" : ", ") + bytesStr(static_cast<double>(bytes)) + " " + fmt("%.1f", bw / 1e9);
-  note("cpu.cache_bandwidth_bytes_per_s", "median streaming-copy bandwidth (read + write) over buffers whose footprint fits "
-                                          "the last-level cache; the curve in GB/s by buffer size: " + curve);
+  note("cpu.cache_bandwidth_bytes_per_s", "median streaming-copy bandwidth (read + write, best of 7 samples per size) over "
+                                          "buffers whose footprint fits the last-level cache but not the level before; the "
+                                          "curve in GB/s by buffer size: " + curve);
+  note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
   if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
   note("cpu.op_efficiency", "each op type timed on a cache-resident tensor (the cases listed under efficiency.*); it replaces "
                            "its family's efficiency for that op type");

@@ -40,6 +40,18 @@ TEST(CpuProfile, ParsesAndRoundTrips) {
   EXPECT_DOUBLE_EQ(p->efficiency.cube, 1.0);
   EXPECT_DOUBLE_EQ(p->cpu.groupedConvFlops, 1.0e10);
   EXPECT_DOUBLE_EQ(p->cpu.opEfficiency.at("Sigmoid"), 0.002);
+  EXPECT_DOUBLE_EQ(p->cpu.cacheBandwidthFor(1e6), 1.0e11);  // no curve: the one cache figure
+  json j = cpuProfileJson();
+  j["cpu"]["bandwidth_curve"] = json::parse(R"([{"bytes": 1024, "bytes_per_s": 4e11}, {"bytes": 1048576, "bytes_per_s": 1e11}])");
+  auto c = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_DOUBLE_EQ(c->cpu.cacheBandwidthFor(512), 4e11);
+  EXPECT_DOUBLE_EQ(c->cpu.cacheBandwidthFor(32768), 2.5e11);  // halfway in log size
+  EXPECT_DOUBLE_EQ(c->cpu.cacheBandwidthFor(1e9), 1e11);
+  j["cpu"]["bandwidth_curve"][1]["bytes"] = 1000;
+  c = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("$.cpu.bandwidth_curve[1].bytes"), std::string::npos) << c.error().message;
   auto again = parseHwProfile(hwProfileToJson(*p), "t2.json");
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(hwProfileToJson(*again), hwProfileToJson(*p));
