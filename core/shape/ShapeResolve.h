@@ -5,7 +5,7 @@
 // for what only data can tell (NonZero, a Loop's scan outputs, control flow), one traced run of the
 // reference executor on seeded sample inputs. Used by every fusing verb and the GUI alike.
 //
-// The default binding (docs: README "Shapes of your own model"):
+// The default binding (described for users in docs/shapes.md, the one place; in short):
 //   - a dim the user bound (--input-shape, --batch) keeps that value;
 //   - one symbol has one value everywhere it appears;
 //   - H and W of a 4-D input whose dim 1 is 3 (an NCHW image) get the smallest multiple of the
