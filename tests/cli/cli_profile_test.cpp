@@ -101,3 +101,32 @@ TEST(CliProfile, MalformedMeasuredRunIsBadInput) {
   EXPECT_NE(r.out.find("missing.json"), std::string::npos) << r.out;
   fs::remove_all(dir);
 }
+
+TEST(CliProfile, BoardOpSummaryMatchesThroughOriginalNodeNames) {
+  // An op summary as a board's profiler writes it: one row per original node (times: the simulated
+  // share of its kernel, x 1.5) plus a row naming no node. Every kernel is matched; the error is -1/3.
+  const auto dir = scratchDir("board");
+  const auto sim = dir / "s.json", csv = dir / "op_summary_0.csv", out = dir / "a.json";
+  auto s = runFwb("simulate " + kModel + " -O 2 --json " + sim.string());
+  ASSERT_EQ(s.exitCode, 0) << s.out;
+  const auto sj = readJson(sim);
+  {
+    std::ofstream f(csv);
+    f << "Op Name,OP Type,Task Duration(us)\n";
+    for (const auto& k : sj["kernels"]) {
+      const double share = k["dur_us"].get<double>() * 1.5 / static_cast<double>(k["origins"].size());
+      for (const auto& o : k["origins"]) f << o.get<std::string>() << ",X," << share << "\n";
+    }
+    f << "NotANode_99,X,3.0\n";
+  }
+  auto a = runFwb("simulate " + kModel + " -O 2 --measured " + csv.string() + " --json " + out.string());
+  ASSERT_EQ(a.exitCode, 0) << a.out;
+  const auto acc = readJson(out)["accuracy"];
+  size_t device = 0;
+  for (const auto& k : sj["kernels"]) device += k["dur_us"].get<double>() > 0;
+  EXPECT_EQ(acc["scored"].get<size_t>(), device);
+  EXPECT_NEAR(acc["median_abs_err"].get<double>(), 1.0 / 3.0, 1e-3);
+  EXPECT_NEAR(acc["spearman"].get<double>(), 1.0, 1e-9);
+  EXPECT_EQ(acc["unmatched_measured"], nlohmann::json::array({"NotANode_99"}));
+  fs::remove_all(dir);
+}
