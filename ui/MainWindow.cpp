@@ -133,6 +133,8 @@ void MainWindow::onLoadFinished() {
     minSaving_ = -1;
     ubFraction_ = 1;
     excluded_.clear();
+    measured_.reset();  // a measured run belongs to the model it was measured on
+    accuracy_.reset();
     if (!shapesGivenBeforeLoad_) inputShapeText_ = QSettings().value("inputShapes/" + currentSpec_).toStringList();
     shapesGivenBeforeLoad_ = false;
     askedForShapes_ = false;
@@ -197,8 +199,8 @@ void MainWindow::recompute() {
   const auto before = prepared_ && cachedBeforeKey_ == beforeKey ? cachedBefore_ : nullptr;
   analysisWatcher_->setFuture(QtConcurrent::run(
       [loaded = std::shared_ptr<const LoadedModel>(current_), prepared = prepared_, before, beforeKey, opts,
-       shapes = inputShapeText_, cancel = cancelFlag_]() {
-        return analyzeInBackground(loaded, prepared, before, beforeKey, opts, shapes, cancel);
+       shapes = inputShapeText_, cancel = cancelFlag_, measured = measured_]() {
+        return analyzeInBackground(loaded, prepared, before, beforeKey, opts, shapes, cancel, measured);
       }));
   emit analysisStarted();
 }
@@ -256,6 +258,9 @@ void MainWindow::onAnalysisFinished() {
   const fw::Analysis& a = *analysis_;
   if (a.simulated) {
     timingModel_->setRows(std::move(out.rows));
+    accuracy_ = out.accuracy;
+    if (accuracy_) timingModel_->setMeasured(accuracy_->measuredUs);
+    timingTable_->setColumnHidden(TimingTableModel::MeasuredUs, !accuracy_);
     timingTable_->resizeColumnsToContents();
     // Scoped kernel names (If_3/then_branch/k2_conv_relu) can be long: keep the times in view.
     if (timingTable_->columnWidth(TimingTableModel::Kernel) > 420) timingTable_->setColumnWidth(TimingTableModel::Kernel, 420);
@@ -263,6 +268,8 @@ void MainWindow::onAnalysisFinished() {
                         std::shared_ptr<const fw::sim::SimResult>(analysis_, &a.after)},
                        {eagerBaseline_ ? tr("before (eager)") : tr("before (graph baseline)"), tr("after (-O%1)").arg(a.fused.optLevel)});
   } else {
+    accuracy_.reset();
+    timingTable_->setColumnHidden(TimingTableModel::MeasuredUs, true);
     QString why = tr("the simulation did not run");
     for (const auto& w : a.warnings) why = QString::fromStdString(w);
     timingModel_->setMessage(why, tr("Give the input shapes under Model → Input shapes…, or choose a branch "
@@ -360,6 +367,18 @@ void MainWindow::checkViewsReady() {
   emit viewsReady();
 }
 
+QString MainWindow::loadMeasured(const QString& path) {
+  if (!current_) return tr("Open a model first: a measured run is set beside the model it was measured on");
+  auto run = fw::sim::loadMeasuredRun(path.toStdString());  // a small file: read here
+  if (!run.ok()) return QString::fromStdString(run.error().message);
+  if (run->optLevel >= 0 && run->optLevel != optLevel_)
+    statusBar()->showMessage(tr("%1 was measured at -O%2, the analysis is at -O%3: kernels will not line up")
+                                 .arg(QFileInfo(path).fileName()).arg(run->optLevel).arg(optLevel_), 8000);
+  measured_ = std::make_shared<const fw::sim::MeasuredRun>(std::move(run).value());
+  recompute();
+  return {};
+}
+
 void MainWindow::updateSummary() {
   if (!analysis_) return;
   const fw::Analysis& a = *analysis_;
@@ -390,6 +409,19 @@ void MainWindow::updateSummary() {
              .arg(100 * a.after.launchShare, 0, 'f', 1)
              .arg(html(a.hw.name))
              .arg(a.before.batch);
+    if (accuracy_ && measured_) {
+      const fw::sim::Accuracy& acc = *accuracy_;
+      s += QString(" &nbsp;·&nbsp; measured (%1): %2 µs, simulated off by %3%; per-kernel error median %4%, mean %5%; "
+                   "Spearman %6 over %7 kernel(s)")
+               .arg(html(measured_->source))
+               .arg(acc.measuredTotalUs, 0, 'f', 1)
+               .arg(100 * acc.totalErr, 0, 'f', 1)
+               .arg(100 * acc.medianAbsErr, 0, 'f', 1)
+               .arg(100 * acc.meanAbsErr, 0, 'f', 1)
+               .arg(acc.spearman, 0, 'f', 3)
+               .arg(acc.scored);
+      if (!acc.unmatchedMeasured.empty()) s += tr(", %1 measured row(s) unmatched").arg(acc.unmatchedMeasured.size());
+    }
   } else {
     s += " &nbsp;·&nbsp; <i>not simulated</i>";
   }

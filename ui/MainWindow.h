@@ -27,6 +27,7 @@
 #include "core/io/Prepare.h"
 #include "core/ir/Model.h"
 #include "simulator/Comparison.h"
+#include "simulator/Measured.h"
 #include "ui/analysis/Analysis.h"
 #include "ui/analysis/Proof.h"
 #include "ui/diagram/Diagram.h"
@@ -81,6 +82,7 @@ struct AnalysisOutcome {
   std::map<std::string, double> nodeHeat;       // the before view's heat (when simulated)
   fw::diagram::Grouping grouping;               // the after view's kernels
   fw::RunEstimate work;                         // what a proof of it costs (fw::estimateRun)
+  std::shared_ptr<const fw::sim::Accuracy> accuracy;  // the after run against the measured run, if one is loaded
 };
 struct VerifyOutcome {
   std::shared_ptr<const fw::Analysis> analysis;  // what was verified
@@ -127,6 +129,11 @@ class MainWindow : public QMainWindow {
   void applyFusionOptions(const fw::fusion::FusionOptions& o);
   fw::AnalysisOptions analysisOptions() const { return currentOptions(); }
   QLabel* bindingLabel() const { return bindingLabel_; }
+  // File → Load measured times…: fwb profile's JSON or a board's op summary CSV, set beside the after
+  // run (a "Measured µs" column, the accuracy in the summary) until another model is opened.
+  // Returns the error text (empty: loaded; the analysis runs again).
+  QString loadMeasured(const QString& path);
+  const fw::sim::Accuracy* measuredAccuracy() const { return accuracy_.get(); }
 
   bool hasModel() const { return current_ != nullptr; }
   const fw::Model* model() const { return current_ ? &current_->source.model : nullptr; }
@@ -232,6 +239,8 @@ class MainWindow : public QMainWindow {
   QString cachedBeforeKey_;
   std::shared_ptr<LoadedModel> current_;  // shared with the analysis worker
   std::shared_ptr<fw::Analysis> analysis_;
+  std::shared_ptr<const fw::sim::MeasuredRun> measured_;  // File → Load measured times…
+  std::shared_ptr<const fw::sim::Accuracy> accuracy_;     // of analysis_ against measured_
   QString currentSpec_;
   QString pendingSpec_;
   int optLevel_ = 2;

@@ -32,6 +32,7 @@ LoadOutcome loadInBackground(const std::string& spec, int batch);
 AnalysisOutcome analyzeInBackground(std::shared_ptr<const LoadedModel> loaded, std::shared_ptr<const fw::PreparedModel> prepared,
                                     std::shared_ptr<const fw::sim::SimResult> before, QString beforeKey,
                                     fw::AnalysisOptions opts, QStringList shapeText,
-                                    std::shared_ptr<std::atomic<bool>> cancel);
+                                    std::shared_ptr<std::atomic<bool>> cancel,
+                                    std::shared_ptr<const fw::sim::MeasuredRun> measured = nullptr);
 
 }  // namespace fwui

@@ -38,7 +38,8 @@ LoadOutcome loadInBackground(const std::string& spec, int batch) {
 AnalysisOutcome analyzeInBackground(std::shared_ptr<const LoadedModel> loaded, std::shared_ptr<const fw::PreparedModel> prepared,
                                     std::shared_ptr<const fw::sim::SimResult> before, QString beforeKey,
                                     fw::AnalysisOptions opts, QStringList shapeText,
-                                    std::shared_ptr<std::atomic<bool>> cancel) {
+                                    std::shared_ptr<std::atomic<bool>> cancel,
+                                    std::shared_ptr<const fw::sim::MeasuredRun> measured) {
   QElapsedTimer t;
   t.start();
   AnalysisOutcome out;
@@ -94,6 +95,7 @@ AnalysisOutcome analyzeInBackground(std::shared_ptr<const LoadedModel> loaded, s
     out.beforeKey = beforeKey;
     out.rows = fw::sim::compareRuns(an.before, an.after);
     out.nodeHeat = fw::nodeHeatOf(an.before);
+    if (measured) out.accuracy = std::make_shared<const fw::sim::Accuracy>(fw::sim::accuracy(an.after, *measured));
   }
   out.grouping = fw::groupingOf(an.fused, an.simulated ? &an.after : nullptr);
   out.work = fw::estimateRun(an.original, fw::kDefaultExecutorFlops);

@@ -181,6 +181,7 @@ void MainWindow::buildUi() {
   timingTable_->setModel(timingProxy_);
   timingTable_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // schedule order first
   timingTable_->setSortingEnabled(true);
+  timingTable_->setColumnHidden(TimingTableModel::MeasuredUs, true);  // until a measured run is loaded
   timingTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
   timingTable_->setSelectionMode(QAbstractItemView::SingleSelection);
   timingTable_->verticalHeader()->hide();
@@ -308,6 +309,13 @@ void MainWindow::buildMenus() {
     exp->addAction(label, this, [this, w = which] { exportDiagram(w); });
   exp->addSeparator();
   exp->addAction(tr("Timing CSV…"), this, [this] { exportText("csv"); });
+  fileMenu->addAction(tr("Load &measured times…"), this, [this] {
+    QSettings s;
+    const QString f = QFileDialog::getOpenFileName(this, tr("Load measured times"), s.value("lastDir").toString(),
+                                                   tr("fwb profile JSON or op summary CSV (*.json *.csv);;All files (*)"));
+    if (f.isEmpty()) return;
+    if (const QString err = loadMeasured(f); !err.isEmpty()) showError(tr("Could not load measured times"), err);
+  });
   exp->addAction(tr("Chrome trace…"), this, [this] { exportText("trace"); });
   exp->addAction(tr("Report JSON…"), this, [this] { exportText("report"); });
   exp->addAction(tr("Fused ONNX…"), this, [this] { exportText("onnx"); });

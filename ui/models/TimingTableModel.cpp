@@ -10,6 +10,7 @@ TimingTableModel::TimingTableModel(QObject* parent) : QAbstractTableModel(parent
 void TimingTableModel::setRows(std::vector<fw::sim::ComparisonRow> rows) {
   beginResetModel();
   rows_.clear();
+  measured_.clear();
   message_.clear();
   whatToDo_.clear();
   for (auto& r : rows)
@@ -27,6 +28,12 @@ int TimingTableModel::rowOfKernel(const QString& kernelName) const {
   for (size_t i = 0; i < rows_.size(); ++i)
     if (rows_[i].kernel == k) return static_cast<int>(i);
   return -1;
+}
+
+void TimingTableModel::setMeasured(std::vector<double> byAfterIndex) {
+  measured_ = std::move(byAfterIndex);
+  if (!rows_.empty()) emit dataChanged(index(0, MeasuredUs), index(rowCount() - 1, MeasuredUs));
+  emit headerDataChanged(Qt::Horizontal, MeasuredUs, MeasuredUs);
 }
 
 void TimingTableModel::setMessage(const QString& why, const QString& whatToDo) {
@@ -49,11 +56,12 @@ QString TimingTableModel::toCsv() const {
   };
   QString out;
   QStringList head;
-  for (int c = 0; c < ColumnCount; ++c) head << field(headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+  const int columns = hasMeasured() ? ColumnCount : MeasuredUs;  // the measured column only when there is one
+  for (int c = 0; c < columns; ++c) head << field(headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
   out += head.join(',') + '\n';
   for (int r = 0; r < rowCount(); ++r) {
     QStringList cells;
-    for (int c = 0; c < ColumnCount; ++c) cells << field(data(index(r, c), Qt::DisplayRole).toString());
+    for (int c = 0; c < columns; ++c) cells << field(data(index(r, c), Qt::DisplayRole).toString());
     out += cells.join(',') + '\n';
   }
   return out;
@@ -83,6 +91,7 @@ QVariant TimingTableModel::data(const QModelIndex& index, int role) const {
   if (index.row() >= static_cast<int>(rows_.size())) return {};
   const auto& r = rows_[static_cast<size_t>(index.row())];
   const double speedup = r.afterUs > 0 ? r.beforeUs / r.afterUs : 0;
+  const double measured = r.afterIndex < measured_.size() ? measured_[r.afterIndex] : -1;
   if (role == OriginsRole) {
     QStringList l;
     for (const auto& o : r.origins) l << QString::fromStdString(o);
@@ -97,6 +106,7 @@ QVariant TimingTableModel::data(const QModelIndex& index, int role) const {
       case HbmBefore: return r.beforeHbmBytes;
       case HbmAfter: return r.afterHbmBytes;
       case Ops: return static_cast<int>(r.ops.size());
+      case MeasuredUs: return measured;
       default: role = Qt::DisplayRole;
     }
   }
@@ -115,11 +125,15 @@ QVariant TimingTableModel::data(const QModelIndex& index, int role) const {
       case Bound: return QString(fw::sim::boundName(r.bound));
       case HbmBefore: return bytesText(r.beforeHbmBytes);
       case HbmAfter: return bytesText(r.afterHbmBytes);
+      case MeasuredUs: return measured >= 0 ? QString::number(measured, 'f', 2) : QString(measured_.empty() ? "" : "—");
       default: return {};
     }
   }
   if (role == Qt::TextAlignmentRole && index.column() >= BeforeUs && index.column() != Bound)
     return int(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::ToolTipRole && index.column() == MeasuredUs && measured > 0)
+    return tr("measured %1 µs, simulated %2 µs: %3%").arg(measured, 0, 'f', 2).arg(r.afterUs, 0, 'f', 2)
+        .arg(100 * (r.afterUs - measured) / measured, 0, 'f', 0);
   if (role == Qt::ToolTipRole) {
     QStringList l;
     for (const auto& o : r.origins) l << QString::fromStdString(o);
@@ -140,6 +154,7 @@ QVariant TimingTableModel::headerData(int section, Qt::Orientation o, int role) 
     case Bound: return tr("Bound");
     case HbmBefore: return tr("HBM before");
     case HbmAfter: return tr("HBM after");
+    case MeasuredUs: return tr("Measured µs");
     default: return {};
   }
 }

@@ -10,13 +10,19 @@ namespace fwui {
 class TimingTableModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Kernel, Ops, Unit, BeforeUs, AfterUs, Speedup, Bound, HbmBefore, HbmAfter, ColumnCount };
+  // MeasuredUs: a measured run's time for the kernel (File → Load measured times…); hide the column
+  // while hasMeasured() is false.
+  enum Column { Kernel, Ops, Unit, BeforeUs, AfterUs, Speedup, Bound, HbmBefore, HbmAfter, MeasuredUs, ColumnCount };
   enum Role { SortRole = Qt::UserRole + 1, OriginsRole, AfterIndexRole };
 
   explicit TimingTableModel(QObject* parent = nullptr);
   void setRows(std::vector<fw::sim::ComparisonRow> rows);  // view kernels (no device work) are dropped
   // No timing to show: one row says why and what to do (the table is never silently empty).
   void setMessage(const QString& why, const QString& whatToDo);
+  // Measured µs per kernel of the after run (Accuracy::measuredUs: by after index, -1 = none); empty:
+  // no measured run. setRows clears it.
+  void setMeasured(std::vector<double> byAfterIndex);
+  bool hasMeasured() const { return !measured_.empty(); }
   bool isMessage() const { return !message_.isEmpty(); }
   // The table as shown (display text, every column, header first) as CSV, for --timing-csv.
   QString toCsv() const;
@@ -30,6 +36,7 @@ class TimingTableModel : public QAbstractTableModel {
 
  private:
   std::vector<fw::sim::ComparisonRow> rows_;
+  std::vector<double> measured_;
   QString message_, whatToDo_;
 };
 

@@ -1,0 +1,62 @@
+// File → Load measured times…: a measured run set beside the after run (a "Measured µs" column in the
+// timing table and its CSV, the accuracy in the summary); a malformed file is refused naming it.
+#include <gtest/gtest.h>
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include "simulator/Measured.h"
+#include "tests/ui/TestApp.h"
+#include "ui/MainWindow.h"
+#include "ui/models/TimingTableModel.h"
+
+TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
+  fwtest::testApp();
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
+  w.setOptLevel(2);
+  w.openModel("zoo:resnet50?image=64");
+  ASSERT_TRUE(ready.count() > 0 || ready.wait(120000));
+  ASSERT_NE(w.analysis(), nullptr);
+  ASSERT_TRUE(w.analysis()->simulated);
+  EXPECT_FALSE(w.timingModel()->hasMeasured());
+  EXPECT_FALSE(w.timingModel()->toCsv().contains("Measured"));
+
+  // A "measurement" of twice every simulated kernel: every error is -50 %, ranks agree.
+  fw::sim::MeasuredRun run;
+  run.source = "test";
+  run.model = "zoo:resnet50?image=64";
+  run.optLevel = 2;
+  for (const auto& k : w.analysis()->after.kernels) {
+    run.kernels.push_back({k.name, k.ops, 2 * k.durUs});
+    run.totalUs += 2 * k.durUs;
+  }
+  QTemporaryDir dir;
+  const QString path = dir.filePath("prof.json");
+  ASSERT_TRUE(fw::sim::writeMeasuredJson(path.toStdString(), run).ok());
+
+  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+  EXPECT_TRUE(w.loadMeasured(path).isEmpty());
+  ASSERT_TRUE(done.count() > 0 || done.wait(120000));
+  ASSERT_NE(w.measuredAccuracy(), nullptr);
+  EXPECT_NEAR(w.measuredAccuracy()->medianAbsErr, 0.5, 1e-9);
+  EXPECT_TRUE(w.timingModel()->hasMeasured());
+  const auto* row = w.timingModel()->rowAt(0);
+  ASSERT_NE(row, nullptr);
+  const QString cell = w.timingModel()->data(w.timingModel()->index(0, fwui::TimingTableModel::MeasuredUs), Qt::DisplayRole).toString();
+  EXPECT_EQ(cell, QString::number(2 * row->afterUs, 'f', 2));
+  EXPECT_TRUE(w.timingModel()->toCsv().section('\n', 0, 0).endsWith("Measured µs"));
+  EXPECT_TRUE(w.summaryLabel()->text().contains("Spearman 1.000")) << w.summaryLabel()->text().toStdString();
+  EXPECT_TRUE(w.summaryLabel()->text().contains("median 50.0%")) << w.summaryLabel()->text().toStdString();
+
+  const QString bad = dir.filePath("broken.json");
+  {
+    QFile f(bad);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model":"m","opt_level":2,"threads":1,"total_us":1,"kernels":[{"name":"a"}]})");
+  }
+  const QString err = w.loadMeasured(bad);
+  EXPECT_TRUE(err.contains("broken.json: kernels[0].measured_us")) << err.toStdString();
+}
