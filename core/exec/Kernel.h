@@ -169,6 +169,7 @@ struct OpEntry {
 std::vector<OpEntry> elementwiseOps();
 std::vector<OpEntry> nnOps();
 std::vector<OpEntry> tensorOps();
+std::vector<OpEntry> tensorMakeOps();
 std::vector<OpEntry> reduceOps();
 std::vector<OpEntry> rnnOps();
 std::vector<OpEntry> controlOps();
@@ -176,8 +177,15 @@ std::vector<OpEntry> resizeOps();
 std::vector<OpEntry> poolOps();
 std::vector<OpEntry> quantOps();
 std::vector<OpEntry> mathOps();
-std::vector<OpEntry> indexOps();
+std::vector<OpEntry> linalgOps();
+std::vector<OpEntry> gatherScatterOps();
+std::vector<OpEntry> sortOps();
+std::vector<OpEntry> regionOps();
+std::vector<OpEntry> layoutOps();
 std::vector<OpEntry> lossOps();
+std::vector<OpEntry> normOps();
+std::vector<OpEntry> upsampleOps();
+std::vector<OpEntry> convIntegerOps();
 std::vector<OpEntry> randomOps();
 std::vector<OpEntry> signalOps();
 std::vector<OpEntry> stringOps();
@@ -252,6 +260,8 @@ inline int64_t wrapInt(DType t, uint64_t v) {
 // Contiguous strides.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims);
 std::string dimsStr(const std::vector<int64_t>& d);
+// The ONNX name of a tensor's logical type, for error text (ops_math.cpp).
+std::string typeName(const RtTensor& t);
 
 // Run `fn(begin, end)` over [0, n), split into a few contiguous ranges run on the executor's thread
 // pool (ThreadPool.h) when n*costPerItem is large enough to pay for waking a worker.

@@ -12,8 +12,10 @@ namespace {
 const std::unordered_map<std::string, KernelFn>& registry() {
   static const std::unordered_map<std::string, KernelFn> table = [] {
     std::unordered_map<std::string, KernelFn> t;
-    for (auto* part : {&elementwiseOps, &nnOps, &tensorOps, &reduceOps, &rnnOps, &controlOps, &resizeOps, &poolOps,
-                       &quantOps, &mathOps, &indexOps, &lossOps, &randomOps, &signalOps, &stringOps, &sequenceOps})
+    for (auto* part : {&elementwiseOps, &nnOps, &tensorOps, &tensorMakeOps, &reduceOps, &rnnOps, &controlOps,
+                       &resizeOps, &poolOps, &quantOps, &mathOps, &linalgOps, &gatherScatterOps, &sortOps, &regionOps,
+                       &layoutOps, &lossOps, &normOps, &upsampleOps, &convIntegerOps, &randomOps, &signalOps,
+                       &stringOps, &sequenceOps})
       for (const auto& e : (*part)()) t.emplace(e.opType, e.fn);
     return t;
   }();
