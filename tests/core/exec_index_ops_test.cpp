@@ -1,4 +1,4 @@
-// Index, region and sampling ops of the reference executor (core/exec/ops_index.cpp) beyond what the
+// Index, region and sampling ops of the reference executor (core/exec/ops_gather_scatter.cpp, ops_sort.cpp, ops_region.cpp, ops_layout.cpp) beyond what the
 // ONNX node tests cover: MaxRoiPool (no node test), RoiAlign with other rois / adaptive sampling,
 // GridSample in every mode x padding x align_corners, TopK's opset-1 attribute and ties, index range
 // errors, and NonMaxSuppression / TopK on thousands of elements. Expected numbers marked "torch" come
