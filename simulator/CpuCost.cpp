@@ -35,7 +35,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
 
   const double peak = std::max(hw.cpu.gemmFlops, hw.cpu.convFlops);
   const auto llc = static_cast<double>(hw.l2Bytes);
-  double computeS = 0, memoryS = 0, bodyS = 0, cubeS = 0, vectorS = 0, memBoundS = 0, compBoundS = 0;
+  double memoryS = 0, bodyS = 0, cubeS = 0, vectorS = 0, memBoundS = 0, compBoundS = 0;
   int64_t running = 0;
   bool anyCube = false, anyVector = false;
   for (NodeId m : group.members) {
@@ -97,7 +97,6 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     }
     const double compS = rate > 0 ? work / rate : 0.0;
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
-    computeS += compS;
     memoryS += memS;
     const double memberS = std::max(compS, memS);
     bodyS += memberS;

@@ -418,12 +418,19 @@ Result<RunResult> runImpl(const Model& model, const std::vector<exec::RtTensor>&
 
 }  // namespace
 
-Result<std::vector<Tensor>> runGraph(const Model& model, const std::vector<Tensor>& inputs, const ExecOptions& opts) {
+namespace {
+// A graph to run, given `n` inputs in graph-input order.
+Status checkRunnable(const Model& model, size_t n) {
   if (!model.graph) return Error::badInput("model has no graph");
+  const size_t want = model.graph->inputs().size();
+  if (n != want) return Error::badInput("model expects " + std::to_string(want) + " inputs, got " + std::to_string(n));
+  return Status::okStatus();
+}
+}  // namespace
+
+Result<std::vector<Tensor>> runGraph(const Model& model, const std::vector<Tensor>& inputs, const ExecOptions& opts) {
+  FW_TRY_STATUS(checkRunnable(model, inputs.size()));
   const auto& gin = model.graph->inputs();
-  if (inputs.size() != gin.size())
-    return Error::badInput("model expects " + std::to_string(gin.size()) + " inputs, got " +
-                           std::to_string(inputs.size()));
   std::vector<exec::RtTensor> rt;
   for (size_t k = 0; k < inputs.size(); ++k) {
     if (inputs[k].dtype() == DType::Undefined && !model.graph->value(gin[k]).initializer)
@@ -437,11 +444,7 @@ Result<std::vector<Tensor>> runGraph(const Model& model, const std::vector<Tenso
 
 Result<std::vector<RunValue>> runGraphValues(const Model& model, const std::vector<RunValue>& inputs,
                                              const ExecOptions& opts) {
-  if (!model.graph) return Error::badInput("model has no graph");
-  const auto& gin = model.graph->inputs();
-  if (inputs.size() != gin.size())
-    return Error::badInput("model expects " + std::to_string(gin.size()) + " inputs, got " +
-                           std::to_string(inputs.size()));
+  FW_TRY_STATUS(checkRunnable(model, inputs.size()));
   std::vector<exec::RtTensor> rt;
   for (const auto& v : inputs) rt.push_back(fromRunValue(v));
   std::vector<RunValue> out;

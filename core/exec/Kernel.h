@@ -257,6 +257,23 @@ inline int64_t wrapInt(DType t, uint64_t v) {
     default: return static_cast<int64_t>(v);
   }
 }
+// y = f(x) elementwise for a floating input (float32 storage), split over the thread pool; the
+// output keeps the input's logical dtype.
+template <class F>
+Status unaryFloat(OpContext& c, F f, int64_t costPerItem = 4) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + std::string(dtypeName(x.dtype)));
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  const float* a = x.f();
+  float* o = y.mf();
+  parallelFor(x.numel(), costPerItem, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) o[i] = f(a[i]);
+  });
+  c.out[0] = std::move(y);
+  return {};
+}
+
 // Contiguous strides.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims);
 std::string dimsStr(const std::vector<int64_t>& d);

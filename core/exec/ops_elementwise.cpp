@@ -13,20 +13,6 @@ namespace {
 
 // ---- unary -------------------------------------------------------------------------------------
 
-template <class F>
-Status unaryFloat(OpContext& c, F f) {
-  if (!c.has(0)) return c.fail("missing input");
-  const RtTensor& x = c.input(0);
-  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + std::string(dtypeName(x.dtype)));
-  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
-  const float* a = x.f();
-  float* o = y.mf();
-  parallelFor(x.numel(), 4, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) o[i] = f(a[i]);
-  });
-  c.out[0] = std::move(y);
-  return {};
-}
 
 // Unary ops defined for both floats and integers.
 template <class F, class G>

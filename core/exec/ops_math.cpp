@@ -14,20 +14,6 @@ namespace {
 
 // ---- unary -------------------------------------------------------------------------------------
 
-template <class F>
-Status unaryFloat(OpContext& c, F f) {
-  if (!c.has(0)) return c.fail("missing input");
-  const RtTensor& x = c.input(0);
-  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + typeName(x));
-  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
-  const float* a = x.f();
-  float* o = y.mf();
-  parallelFor(x.numel(), 8, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) o[i] = f(a[i]);
-  });
-  c.out[0] = std::move(y);
-  return {};
-}
 
 Status opTan(OpContext& c) { return unaryFloat(c, [](float v) { return std::tan(v); }); }
 Status opSinh(OpContext& c) { return unaryFloat(c, [](float v) { return std::sinh(v); }); }

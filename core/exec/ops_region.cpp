@@ -277,8 +277,9 @@ inline float reflect(float v, float twiceLow, float twiceHigh) {
   const float lo = twiceLow / 2.f, span = (twiceHigh - twiceLow) / 2.f;
   v = std::fabs(v - lo);
   const float extra = std::fmod(v, span);
-  const int64_t flips = static_cast<int64_t>(std::floor(v / span));
-  return flips % 2 == 0 ? extra + lo : span - extra + lo;
+  // The parity of the number of flips, without converting it to an integer (it can exceed int64).
+  const bool even = std::fmod(std::floor(v / span), 2.f) == 0.f;
+  return even ? extra + lo : span - extra + lo;
 }
 
 // Keeps a pixel coordinate castable to int64: non-finite values and (except under reflection, which
