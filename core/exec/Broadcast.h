@@ -3,7 +3,7 @@
 #include <array>
 #include <vector>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 

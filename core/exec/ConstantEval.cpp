@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/exec/Executor.h"
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw {
 

@@ -3,7 +3,7 @@
 // ConvTranspose and the pools, from the node's attributes including auto_pad.
 #include <vector>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 

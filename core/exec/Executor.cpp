@@ -19,7 +19,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 #include "core/exec/MemoryPlan.h"
 #include "core/exec/ThreadPool.h"
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec::indexing {
 

@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "core/exec/Executor.h"
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw {
 namespace exec {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec::rnn {
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/exec/Executor.h"
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "core/exec/Broadcast.h"
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -8,7 +8,7 @@
 #include "core/exec/ConvGeometry.h"
 #include "core/exec/ConvPrimitive.h"
 #include "core/exec/Gemm.h"
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/exec/ConvGeometry.h"
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "core/exec/ConvGeometry.h"
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -22,7 +22,7 @@
 #include <cstring>
 #include <random>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

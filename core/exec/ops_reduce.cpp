@@ -2,7 +2,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/exec/IndexUtil.h"
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -2,7 +2,7 @@
 // mode, applied separably one axis at a time (the ONNX definition is separable).
 #include <cmath>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -1,8 +1,8 @@
-// Sequences and optionals as values (Kernel.h: RtTensor::Kind): SequenceEmpty, SequenceConstruct,
+// Sequences and optionals as values (OpContext.h: RtTensor::Kind): SequenceEmpty, SequenceConstruct,
 // SequenceInsert, SequenceAt, SequenceErase, SequenceLength, SplitToSequence, ConcatFromSequence,
 // SequenceMap, Optional, OptionalHasElement, OptionalGetElement. A sequence shares its element
 // tensors (they are immutable), so inserting into a long sequence copies pointers, not data.
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -8,7 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

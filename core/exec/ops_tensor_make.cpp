@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exec/Kernel.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 namespace {

@@ -1,15 +1,15 @@
-#include "core/exec/Kernel.h"
-
-#include <chrono>
+// RtTensor: storage classes, allocation (from the run's buffer pool when there is one), conversion
+// from and to fw::Tensor, sequences and empty optionals.
+#include "core/exec/RtTensor.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <sstream>
 
 #include "core/exec/MemoryPlan.h"
-#include "core/exec/ThreadPool.h"
+#include "core/exec/OpContext.h"
+#include "core/exec/RunLimits.h"
 
 namespace fw::exec {
 
@@ -46,27 +46,6 @@ std::shared_ptr<T[]> makeArray(int64_t n) {
 }
 }  // namespace
 
-namespace {
-thread_local const RunLimits* tlsLimits = nullptr;
-}
-
-LimitScope::LimitScope(const RunLimits& l) : saved_(tlsLimits) { tlsLimits = &l; }
-LimitScope::~LimitScope() { tlsLimits = saved_; }
-const RunLimits* currentLimits() { return tlsLimits; }
-double steadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-std::optional<int64_t> checkedBytes(const std::vector<int64_t>& dims, int64_t elemBytes) {
-  int64_t n = std::max<int64_t>(elemBytes, 1);
-  for (int64_t d : dims) {
-    if (d < 0) return std::nullopt;
-    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return std::nullopt;
-    n *= d;
-  }
-  return n;
-}
-
 RtTensor RtTensor::alloc(DType dtype, std::vector<int64_t> dims) {
   RtTensor r;
   r.dtype = dtype;
@@ -76,7 +55,7 @@ RtTensor RtTensor::alloc(DType dtype, std::vector<int64_t> dims) {
     const int64_t eb = st == Store::F32 ? 4 : st == Store::I64 ? 8 : st == Store::Str ? 32 : 1;
     const auto bytes = checkedBytes(r.dims, eb);
     if (!bytes) throw LimitExceeded("a tensor of shape " + dimsStr(r.dims) + " has an element count that overflows 64 bits");
-    if (const RunLimits* l = tlsLimits; l && l->maxTensorBytes > 0 && *bytes > l->maxTensorBytes)
+    if (const RunLimits* l = currentLimits(); l && l->maxTensorBytes > 0 && *bytes > l->maxTensorBytes)
       throw LimitExceeded("a tensor of shape " + dimsStr(r.dims) + " needs " + std::to_string(*bytes) +
                           " bytes, above the memory budget of " + std::to_string(l->maxTensorBytes) +
                           " bytes (raise it with --max-memory)");
@@ -87,9 +66,9 @@ RtTensor RtTensor::alloc(DType dtype, std::vector<int64_t> dims) {
     r.dtype = DType::Undefined;
     return r;
   }
-  if (st != Store::Str && tlsLimits && tlsLimits->pool) {
+  if (st != Store::Str && currentLimits() && currentLimits()->pool) {
     const size_t eb = st == Store::F32 ? 4 : st == Store::I64 ? 8 : 1;
-    auto p = tlsLimits->pool->take(static_cast<size_t>(std::max<int64_t>(n, 1)) * eb);
+    auto p = currentLimits()->pool->take(static_cast<size_t>(std::max<int64_t>(n, 1)) * eb);
     r.data_ = p.get();
     r.hold_ = std::move(p);
     return r;
@@ -292,150 +271,6 @@ std::vector<float> RtTensor::toFloats() const {
   std::vector<float> v(static_cast<size_t>(numel()));
   for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<float>(getD(static_cast<int64_t>(k)));
   return v;
-}
-
-Error OpContext::fail(const std::string& msg) const {
-  return Error::badInput("node '" + node.name + "' (" + node.opType + "): " + msg);
-}
-
-std::string dimsStr(const std::vector<int64_t>& d) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t k = 0; k < d.size(); ++k) os << (k ? "," : "") << d[k];
-  os << "]";
-  return os.str();
-}
-
-Result<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes) {
-  size_t rank = 0;
-  for (const auto& s : shapes) rank = std::max(rank, s.size());
-  std::vector<int64_t> out(rank, 1);
-  for (const auto& s : shapes) {
-    const size_t off = rank - s.size();
-    for (size_t k = 0; k < s.size(); ++k) {
-      int64_t& o = out[off + k];
-      const int64_t d = s[k];
-      if (d == o || d == 1) continue;
-      if (o == 1) {
-        o = d;
-        continue;
-      }
-      std::string all;
-      for (const auto& x : shapes) all += (all.empty() ? "" : " vs ") + dimsStr(x);
-      return Error::badInput("shapes cannot be broadcast: " + all);
-    }
-  }
-  return out;
-}
-
-std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> s(dims.size(), 1);
-  for (size_t k = dims.size(); k-- > 1;) s[k - 1] = s[k] * dims[k];
-  return s;
-}
-
-int64_t MatMulShape::offsetOf(int64_t b, const std::vector<int64_t>& st) const {
-  int64_t off = 0;
-  for (size_t d = batch.size(); d-- > 0;) {
-    off += (b % batch[d]) * st[d];
-    b /= batch[d];
-  }
-  return off;
-}
-
-Result<MatMulShape> matmulShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  if (a.empty() || b.empty()) return Error::badInput("inputs must not be scalars");
-  std::vector<int64_t> ad = a, bd = b;
-  const bool aVec = ad.size() == 1, bVec = bd.size() == 1;
-  if (aVec) ad.insert(ad.begin(), 1);
-  if (bVec) bd.push_back(1);
-  MatMulShape s;
-  s.M = ad[ad.size() - 2];
-  s.K = ad.back();
-  s.N = bd.back();
-  if (bd[bd.size() - 2] != s.K) return Error::badInput("inner dims differ: " + dimsStr(a) + " x " + dimsStr(b));
-  s.aBatch.assign(ad.begin(), ad.end() - 2);
-  s.bBatch.assign(bd.begin(), bd.end() - 2);
-  auto batch = broadcastShapes({s.aBatch, s.bBatch});
-  if (!batch.ok()) return batch.error();
-  s.batch = std::move(batch).value();
-  s.out = s.batch;
-  if (!aVec) s.out.push_back(s.M);
-  if (!bVec) s.out.push_back(s.N);
-  s.aStrides = broadcastStrides(s.aBatch, s.batch);
-  s.bStrides = broadcastStrides(s.bBatch, s.batch);
-  return s;
-}
-
-std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& dims, const std::vector<int64_t>& out) {
-  std::vector<int64_t> s(out.size(), 0);
-  const auto own = stridesOf(dims);
-  const size_t off = out.size() - dims.size();
-  for (size_t k = 0; k < dims.size(); ++k) s[off + k] = dims[k] == 1 ? 0 : own[k];
-  return s;
-}
-
-int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
-
-RtTensor castTo(const RtTensor& src, DType to) {
-  if (src.dtype == to) return src;
-  const Store from = src.store();
-  const Store dst = storeOf(to);
-  const int64_t n = src.numel();
-  RtTensor r = RtTensor::alloc(to, src.dims);
-  auto roundFloat = [to](float v) -> float {
-    if (to == DType::Float16) return halfToFloat(floatToHalf(v));
-    if (to == DType::BFloat16) {
-      if (std::isnan(v)) return v;
-      uint32_t x;
-      std::memcpy(&x, &v, 4);
-      x = (x + 0x7fffu + ((x >> 16) & 1u)) & 0xffff0000u;
-      float y;
-      std::memcpy(&y, &x, 4);
-      return y;
-    }
-    return v;
-  };
-  if (dst == Store::F32) {
-    for (int64_t k = 0; k < n; ++k) r.mf()[k] = roundFloat(static_cast<float>(src.getD(k)));
-  } else if (dst == Store::I64) {
-    if (from == Store::F32) {
-      for (int64_t k = 0; k < n; ++k) {
-        const float v = src.f()[k];
-        r.mi()[k] = std::isfinite(v) ? wrapInt(to, static_cast<uint64_t>(static_cast<int64_t>(v))) : std::numeric_limits<int64_t>::min();
-      }
-    } else {
-      for (int64_t k = 0; k < n; ++k) r.mi()[k] = wrapInt(to, static_cast<uint64_t>(src.getI(k)));
-    }
-  } else if (dst == Store::U8) {
-    for (int64_t k = 0; k < n; ++k) r.mb()[k] = src.getD(k) != 0 ? 1 : 0;
-  }
-  return r;
-}
-
-RtTensor asFloat(const RtTensor& t) {
-  if (t.store() == Store::F32) return t;
-  return castTo(t, DType::Float32);
-}
-RtTensor asInt(const RtTensor& t) {
-  if (t.store() == Store::I64) return t;
-  return castTo(t, DType::Int64);
-}
-
-void parallelFor(int64_t n, int64_t costPerItem, const std::function<void(int64_t, int64_t)>& fn) {
-  // At least kMinWork cost units per thread: waking a sleeping worker costs a few microseconds, and
-  // smaller pieces are not worth it (nor worth the risk of waiting for a descheduled worker).
-  constexpr int64_t kMinWork = 32768;
-  const int64_t total = n * std::max<int64_t>(1, costPerItem);
-  const int64_t threads = std::min<int64_t>({parallelThreads(), n, total / kMinWork});
-  if (threads <= 1) {
-    fn(0, n);
-    return;
-  }
-  parallelChunks(threads, [&](int64_t t) {
-    const int64_t b = n * t / threads, e = n * (t + 1) / threads;
-    if (b < e) fn(b, e);
-  });
 }
 
 }  // namespace fw::exec
