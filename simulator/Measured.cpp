@@ -1,3 +1,4 @@
+#include "simulator/TextFormat.h"
 #include "simulator/Measured.h"
 
 #include <algorithm>
@@ -17,16 +18,8 @@ namespace {
 
 using nlohmann::json;
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-std::string fit(const std::string& s, size_t w) {
-  if (s.size() <= w) return s;
-  return s.substr(0, w - 1) + "~";
-}
+using text::fmt;
+using text::fit;
 
 std::string joinOps(const std::vector<std::string>& ops, size_t maxOps) {
   std::string s;

@@ -1,3 +1,4 @@
+#include "simulator/TextFormat.h"
 #include "simulator/SimReport.h"
 
 #include <algorithm>
@@ -29,16 +30,8 @@ std::string csvField(const std::string& s) {
   return o + "\"";
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-std::string fit(const std::string& s, size_t w) {
-  if (s.size() <= w) return s;
-  return s.substr(0, w - 1) + "~";
-}
+using text::fmt;
+using text::fit;
 
 std::string human(double bytes) {
   if (bytes >= 1e9) return fmt("%.2f GB", bytes / 1e9);
