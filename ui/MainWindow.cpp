@@ -1,7 +1,7 @@
-// MainWindow: loading and analysis (starting the background jobs, taking their results), settings
-// changes, recent files, the Tune and Compare dialogs. Widgets are built in MainWindowUi.cpp, the
-// background jobs are MainWindowJobs.cpp, selection linking and details MainWindowDetails.cpp, the
-// proof MainWindowVerify.cpp, exports MainWindowExport.cpp.
+// MainWindow: loading and analysis (starting the background jobs, taking their results), the summary,
+// recent files, the Tune and Compare dialogs. Widgets are built in MainWindowUi.cpp, the options change
+// in MainWindowSettings.cpp, the background jobs are MainWindowJobs.cpp, selection linking and details
+// MainWindowDetails.cpp, the proof MainWindowVerify.cpp, exports MainWindowExport.cpp.
 #include "ui/MainWindow.h"
 #include "ui/MainWindowInternal.h"
 
@@ -65,15 +65,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Fusion Workbench"));
   setAcceptDrops(true);
   QSettings settings;
-  optLevel_ = std::clamp(settings.value("fusion/optLevel", 2).toInt(), 0, 3);
-  hw_ = settings.value("sim/hw", QString::fromStdString(fw::sim::defaultHwProfileName())).toString();
-  batch_ = std::max(1, settings.value("sim/batch", 1).toInt());
-  eagerBaseline_ = settings.value("sim/eagerBaseline", false).toBool();
+  settings_.setLevel(settings.value("fusion/optLevel", 2).toInt());
+  settings_.hw = settings.value("sim/hw", QString::fromStdString(fw::sim::defaultHwProfileName())).toString().toStdString();
+  settings_.batch = std::max(1, settings.value("sim/batch", 1).toInt());
+  settings_.beforeMode = settings.value("sim/eagerBaseline", false).toBool() ? fw::sim::SimMode::Eager : fw::sim::SimMode::Graph;
   execThreads_ = std::max(0, settings.value("exec/threads", 0).toInt());
   autoVerify_ = settings.value("verify/auto", true).toBool();
   autoVerifySeconds_ = std::max(0.0, settings.value("verify/budgetSeconds", 4.0).toDouble());
   buildUi();
   buildMenus();
+  showSettings();
   loadWatcher_ = new QFutureWatcher<LoadOutcome>(this);
   connect(loadWatcher_, &QFutureWatcherBase::finished, this, &MainWindow::onLoadFinished);
   analysisWatcher_ = new QFutureWatcher<AnalysisOutcome>(this);
@@ -108,7 +109,7 @@ void MainWindow::startLoad(const QString& spec) {
   pendingSpec_ = spec;
   progress_->show();
   statusBar()->showMessage(tr("Loading %1…").arg(spec));
-  loadWatcher_->setFuture(QtConcurrent::run(loadInBackground, spec.toStdString(), batch_));
+  loadWatcher_->setFuture(QtConcurrent::run(loadInBackground, spec.toStdString(), static_cast<int>(settings_.batch)));
 }
 
 void MainWindow::onLoadFinished() {
@@ -121,6 +122,7 @@ void MainWindow::onLoadFinished() {
     return;
   }
   const bool newModel = pendingSpec_ != currentSpec_;
+  bool droppedTuned = false;
   current_ = std::make_shared<LoadedModel>(std::move(*result.loaded));
   prepared_.reset();  // the caches belong to the previous model
   cachedBefore_.reset();
@@ -128,11 +130,9 @@ void MainWindow::onLoadFinished() {
   currentSpec_ = pendingSpec_;
   if (newModel) {
     // A tuned plan's limits and node exclusions belong to the model it was tuned on.
-    if (minSaving_ >= 0 || ubFraction_ < 1 || !excluded_.empty())
-      statusBar()->showMessage(tr("The tuned limits and node exclusions of the previous model were reset"), 5000);
-    minSaving_ = -1;
-    ubFraction_ = 1;
-    excluded_.clear();
+    fw::AnalysisSettings next = settings_;
+    droppedTuned = next.forNewModel();
+    storeSettings(next);
     measured_.reset();  // a measured run belongs to the model it was measured on
     accuracy_.reset();
     if (!shapesGivenBeforeLoad_) inputShapeText_ = QSettings().value("inputShapes/" + currentSpec_).toStringList();
@@ -158,20 +158,8 @@ void MainWindow::onLoadFinished() {
   addRecent(currentSpec_);
   emit modelLoaded(currentSpec_);
   recompute();
-}
-
-fw::AnalysisOptions MainWindow::currentOptions() const {
-  fw::AnalysisOptions o;
-  o.fusion.optLevel = optLevel_;
-  o.fusion.enabled = rules_->enabledRules();
-  o.fusion.disabled = rules_->disabledRules();
-  o.fusion.excludedNodes = excluded_;
-  if (minSaving_ >= 0) o.fusion.hw.minTrafficSaving = minSaving_;
-  o.fusion.hw.ubFraction = ubFraction_;
-  o.hw = hw_.toStdString();
-  o.batch = batch_;
-  o.beforeMode = eagerBaseline_ ? fw::sim::SimMode::Eager : fw::sim::SimMode::Graph;
-  return o;
+  if (droppedTuned)  // after recompute's "Fusing…", so that it is seen
+    statusBar()->showMessage(tr("The tuned limits and node exclusions of the previous model were reset"), 5000);
 }
 
 void MainWindow::recompute() {
@@ -190,17 +178,21 @@ void MainWindow::recompute() {
   cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
   progress_->show();
   cancelButton_->show();
-  statusBar()->showMessage(tr("Fusing at -O%1 and simulating on %2…").arg(optLevel_).arg(hw_));
+  statusBar()->showMessage(
+      tr("Fusing at -O%1 and simulating on %2…").arg(settings_.optLevel).arg(QString::fromStdString(settings_.hw)));
   // A level or rule toggle reuses the bound model and the baseline run: neither depends on them.
-  const fw::AnalysisOptions opts = currentOptions();
+  const fw::AnalysisOptions opts = settings_.request();
   if (prepared_ && preparedShapes_ != inputShapeText_) prepared_.reset();
   const QString beforeKey = inputShapeText_.join(';') + "|" + QString::fromStdString(opts.hw) + "|" +
-                            QString::number(opts.batch) + "|" + (eagerBaseline_ ? "eager" : "graph");
+                            QString::number(opts.batch) + "|" +
+                            (opts.beforeMode == fw::sim::SimMode::Eager ? "eager" : "graph");
   const auto before = prepared_ && cachedBeforeKey_ == beforeKey ? cachedBefore_ : nullptr;
   analysisWatcher_->setFuture(QtConcurrent::run(
       [loaded = std::shared_ptr<const LoadedModel>(current_), prepared = prepared_, before, beforeKey, opts,
-       shapes = inputShapeText_, cancel = cancelFlag_, measured = measured_]() {
-        return analyzeInBackground(loaded, prepared, before, beforeKey, opts, shapes, cancel, measured);
+       settings = settings_, shapes = inputShapeText_, cancel = cancelFlag_, measured = measured_]() {
+        AnalysisOutcome out = analyzeInBackground(loaded, prepared, before, beforeKey, opts, shapes, cancel, measured);
+        out.settings = settings;
+        return out;
       }));
   emit analysisStarted();
 }
@@ -266,7 +258,8 @@ void MainWindow::onAnalysisFinished() {
     if (timingTable_->columnWidth(TimingTableModel::Kernel) > 420) timingTable_->setColumnWidth(TimingTableModel::Kernel, 420);
     timeline_->setRuns({std::shared_ptr<const fw::sim::SimResult>(analysis_, &a.before),
                         std::shared_ptr<const fw::sim::SimResult>(analysis_, &a.after)},
-                       {eagerBaseline_ ? tr("before (eager)") : tr("before (graph baseline)"), tr("after (-O%1)").arg(a.fused.optLevel)});
+                       {out.settings.beforeMode == fw::sim::SimMode::Eager ? tr("before (eager)") : tr("before (graph baseline)"),
+                        tr("after (-O%1)").arg(a.fused.optLevel)});
   } else {
     accuracy_.reset();
     timingTable_->setColumnHidden(TimingTableModel::MeasuredUs, true);
@@ -291,7 +284,7 @@ void MainWindow::onAnalysisFinished() {
   }
   ++layoutsPending_;
   afterView_->setGraph(a.fused.rewritten.graph, std::move(out.grouping), viewOpts);
-  updateSummary();
+  updateSummary(out.settings);
   startProofIfCheap();
   if (timingProxy_->rowCount() > 0 && !timingTable_->currentIndex().isValid()) timingTable_->selectRow(0);
   for (const auto& w : a.warnings) statusBar()->showMessage(QString::fromStdString(w), 8000);
@@ -371,15 +364,16 @@ QString MainWindow::loadMeasured(const QString& path) {
   if (!current_) return tr("Open a model first: a measured run is set beside the model it was measured on");
   auto run = fw::sim::loadMeasuredRun(path.toStdString());  // a small file: read here
   if (!run.ok()) return QString::fromStdString(run.error().message);
-  if (run->optLevel >= 0 && run->optLevel != optLevel_)
+  if (run->optLevel >= 0 && run->optLevel != settings_.optLevel)
     statusBar()->showMessage(tr("%1 was measured at -O%2, the analysis is at -O%3: kernels will not line up")
-                                 .arg(QFileInfo(path).fileName()).arg(run->optLevel).arg(optLevel_), 8000);
+                                 .arg(QFileInfo(path).fileName()).arg(run->optLevel).arg(settings_.optLevel), 8000);
   measured_ = std::make_shared<const fw::sim::MeasuredRun>(std::move(run).value());
   recompute();
   return {};
 }
 
-void MainWindow::updateSummary() {
+// The result shown and every option it was made with (`madeWith`: the settings of its request).
+void MainWindow::updateSummary(const fw::AnalysisSettings& madeWith) {
   if (!analysis_) return;
   const fw::Analysis& a = *analysis_;
   size_t devBefore = a.original.graph->liveNodeCount();
@@ -388,18 +382,19 @@ void MainWindow::updateSummary() {
                   .arg(devBefore)
                   .arg(a.fused.kernels.size())
                   .arg(a.fused.optLevel);
-  // Every option in effect besides the level: rule overrides, excluded nodes, tuned limits.
-  const fw::fusion::FusionOptions& fo = a.fusionOptions;
+  // Every option in effect besides the level: rule overrides, excluded nodes, tuned limits (the
+  // profile, batch and baseline mode follow with the simulated figures).
   QStringList opts;
-  if (const QString r = rules_->overridesText(); !r.isEmpty()) opts << tr("rules %1").arg(html(r.toStdString()));
-  if (!fo.excludedNodes.empty()) opts << tr("%1 node(s) excluded").arg(fo.excludedNodes.size());
-  if (minSaving_ >= 0) opts << tr("min saving %1").arg(minSaving_, 0, 'g', 3);
-  if (ubFraction_ < 1) opts << tr("UB share %1%").arg(ubFraction_ * 100, 0, 'f', 0);
+  if (const std::string r = madeWith.overridesText(); !r.empty()) opts << tr("rules %1").arg(html(r));
+  if (!madeWith.excludedNodes.empty()) opts << tr("%1 node(s) excluded").arg(madeWith.excludedNodes.size());
+  if (madeWith.minSaving) opts << tr("min saving %1").arg(*madeWith.minSaving, 0, 'g', 3);
+  if (madeWith.ubFraction < 1) opts << tr("UB share %1%").arg(madeWith.ubFraction * 100, 0, 'f', 0);
   if (!opts.isEmpty()) s += " &nbsp;[" + opts.join(", ") + "]";
+  const QString baseline = madeWith.beforeMode == fw::sim::SimMode::Eager ? tr("eager baseline") : tr("graph baseline");
   if (a.simulated) {
     const double speedup = a.after.latencyUs > 0 ? a.before.latencyUs / a.after.latencyUs : 0;
     s += QString(" &nbsp;·&nbsp; latency %1 → %2 µs (<b>%3×</b>) &nbsp;·&nbsp; HBM %4 → %5 &nbsp;·&nbsp; peak memory %6 → %7"
-                 " &nbsp;·&nbsp; launch share %8% → %9% &nbsp;·&nbsp; <i>simulated on %10, batch %11</i>")
+                 " &nbsp;·&nbsp; launch share %8% → %9% &nbsp;·&nbsp; <i>simulated on %10, batch %11, %12</i>")
              .arg(a.before.latencyUs, 0, 'f', 1)
              .arg(a.after.latencyUs, 0, 'f', 1)
              .arg(speedup, 0, 'f', 2)
@@ -408,7 +403,8 @@ void MainWindow::updateSummary() {
              .arg(100 * a.before.launchShare, 0, 'f', 1)
              .arg(100 * a.after.launchShare, 0, 'f', 1)
              .arg(html(a.hw.name))
-             .arg(a.before.batch);
+             .arg(a.before.batch)
+             .arg(baseline);
     if (accuracy_ && measured_) {
       const fw::sim::Accuracy& acc = *accuracy_;
       s += QString(" &nbsp;·&nbsp; measured (%1): %2 µs, simulated off by %3%; per-kernel error median %4%, mean %5%; "
@@ -423,74 +419,9 @@ void MainWindow::updateSummary() {
       if (!acc.unmatchedMeasured.empty()) s += tr(", %1 measured row(s) unmatched").arg(acc.unmatchedMeasured.size());
     }
   } else {
-    s += " &nbsp;·&nbsp; <i>not simulated</i>";
+    s += " &nbsp;·&nbsp; <i>not simulated</i> (" + html(madeWith.hw) + tr(", batch %1, %2)").arg(madeWith.batch).arg(baseline);
   }
   summary_->setText(s);
-}
-
-// --- settings changes ----------------------------------------------------------------------------
-
-void MainWindow::setOptLevel(int level) {
-  level = std::clamp(level, 0, 3);
-  if (levelBox_->currentIndex() != level) {
-    const QSignalBlocker block(levelBox_);  // the widget shows the value; it does not start a second run
-    levelBox_->setCurrentIndex(level);
-  }
-  if (optLevel_ == level && analysis_ && analysis_->fused.optLevel == level) return;
-  optLevel_ = level;
-  remember("fusion/optLevel", level);
-  rules_->setOptLevel(level);
-  recompute();
-}
-
-void MainWindow::setHardware(const QString& nameOrPath) {
-  if (hw_ == nameOrPath) return;
-  hw_ = nameOrPath;
-  if (hwBox_->currentText() != nameOrPath) {
-    const QSignalBlocker block(hwBox_);
-    hwBox_->setCurrentText(nameOrPath);
-  }
-  remember("sim/hw", hw_);
-  recompute();
-}
-
-void MainWindow::setBatch(int batch) {
-  if (batch_ == batch) return;
-  batch_ = std::max(1, batch);
-  if (batchBox_->value() != batch_) {
-    const QSignalBlocker block(batchBox_);
-    batchBox_->setValue(batch_);
-  }
-  remember("sim/batch", batch_);
-  if (!currentSpec_.isEmpty()) startLoad(currentSpec_);  // the batch is part of the shapes: reload
-}
-
-void MainWindow::setEagerBaseline(bool eager) {
-  if (eagerBaseline_ == eager) return;
-  eagerBaseline_ = eager;
-  if (modeBox_->currentIndex() != (eager ? 1 : 0)) {
-    const QSignalBlocker block(modeBox_);
-    modeBox_->setCurrentIndex(eager ? 1 : 0);
-  }
-  remember("sim/eagerBaseline", eager);
-  recompute();
-}
-
-void MainWindow::excludeNode(const QString& nodeName, bool excluded) {
-  if (excluded) excluded_.insert(nodeName.toStdString());
-  else excluded_.erase(nodeName.toStdString());
-  recompute();
-}
-
-void MainWindow::remember(const QString& key, const QVariant& value) {
-  QSettings s;
-  s.setValue(key, value);
-  s.sync();
-  if (s.status() == QSettings::NoError || settingsWarned_) return;
-  settingsWarned_ = true;
-  statusBar()->showMessage(tr("Settings are not remembered: cannot write %1").arg(s.fileName()), 15000);
-  std::fprintf(stderr, "fusion-workbench: settings: cannot write %s (%s and later changes are not remembered)\n",
-               qPrintable(s.fileName()), qPrintable(key));
 }
 
 void MainWindow::showError(const QString& title, const QString& msg) {
@@ -529,7 +460,7 @@ void MainWindow::openTuneDialog() {
     showError(tr("Tune fusion"), tr("Open a model and wait for its analysis first."));
     return;
   }
-  fw::AnalysisOptions o = currentOptions();
+  fw::AnalysisOptions o = settings_.request();
   o.trace = analysis_->trace;
   auto* d = new TuneDialog(analysis_->original, o, this);
   d->setAttribute(Qt::WA_DeleteOnClose);
@@ -543,33 +474,19 @@ void MainWindow::openCompareDialog() {
     showError(tr("Compare chips"), tr("Open a model and wait for its analysis first."));
     return;
   }
-  fw::AnalysisOptions o = currentOptions();
+  fw::AnalysisOptions o = settings_.request();
   o.trace = analysis_->trace;
+  const QString hw = QString::fromStdString(settings_.hw);
   QStringList profiles;
   for (const auto& n : fw::sim::listHwProfiles()) profiles << QString::fromStdString(n);
-  if (!profiles.contains(hw_)) profiles << hw_;
-  QStringList checked{hw_};
+  if (!profiles.contains(hw)) profiles << hw;
+  QStringList checked{hw};
   for (const auto& p : profiles)
-    if (checked.size() < 2 && p != hw_ && p != "toy") checked << p;
+    if (checked.size() < 2 && p != hw && p != "toy") checked << p;
   auto* d = new CompareDialog(analysis_->original, o, profiles, checked, this);
   d->setAttribute(Qt::WA_DeleteOnClose);
   d->show();
   d->run();
-}
-
-void MainWindow::applyFusionOptions(const fw::fusion::FusionOptions& o) {
-  optLevel_ = o.optLevel;
-  {
-    const QSignalBlocker block(levelBox_);
-    levelBox_->setCurrentIndex(o.optLevel);
-  }
-  rules_->setOptLevel(o.optLevel);
-  rules_->setOverrides(o.enabled, o.disabled);
-  excluded_ = o.excludedNodes;
-  minSaving_ = o.hw.minTrafficSaving;
-  ubFraction_ = o.hw.ubFraction;
-  statusBar()->showMessage(tr("Applied the tuned fusion options"), 5000);
-  recompute();
 }
 
 }  // namespace fwui

@@ -4,6 +4,10 @@
 // with a right click. Every change recomputes off the GUI thread (a newer request supersedes an older
 // one; Cancel stops it); a failure shows an error and keeps what was shown.
 //
+// The options have one owner: `settings_` (fw::AnalysisSettings, ui/analysis/AnalysisSettings.h). The
+// toolbar boxes and the Rules dock show it (showSettings, their signals blocked) and ask for changes;
+// every change goes through storeSettings; settings_.request() is the analysis request.
+//
 // Views: Before | After graphs (linked selection), a summary bar, a timing table (before/after per
 // kernel), a timeline of both runs, and the node list; a properties dock explains the selected node
 // or kernel, including why rules did not fuse it.
@@ -29,6 +33,7 @@
 #include "simulator/Comparison.h"
 #include "simulator/Measured.h"
 #include "ui/analysis/Analysis.h"
+#include "ui/analysis/AnalysisSettings.h"
 #include "ui/analysis/Proof.h"
 #include "ui/diagram/Diagram.h"
 
@@ -83,6 +88,7 @@ struct AnalysisOutcome {
   fw::diagram::Grouping grouping;               // the after view's kernels
   fw::RunEstimate work;                         // what a proof of it costs (fw::estimateRun)
   std::shared_ptr<const fw::sim::Accuracy> accuracy;  // the after run against the measured run, if one is loaded
+  fw::AnalysisSettings settings;  // the options it was requested with (the summary shows them)
 };
 struct VerifyOutcome {
   std::shared_ptr<const fw::Analysis> analysis;  // what was verified
@@ -106,6 +112,8 @@ class MainWindow : public QMainWindow {
   void setBatch(int batch);
   void setEagerBaseline(bool eager);
   void excludeNode(const QString& nodeName, bool excluded = true);
+  // A rule switched on or off by the user (the Rules dock asks through this); kept across level changes.
+  void setRule(const QString& ruleId, bool on);
   // Input shapes ("NAME=d0,d1,..." or "SYMBOL=N"), remembered per model (QSettings); recomputes.
   // Returns an error message for text that does not parse (nothing changes then).
   QString setInputShapes(const QStringList& shapes);
@@ -127,7 +135,9 @@ class MainWindow : public QMainWindow {
   double autoVerifyBudget() const { return autoVerifySeconds_; }
   // Takes a tuned plan's options (level, rule switches, exclusions, saving, UB share); recomputes.
   void applyFusionOptions(const fw::fusion::FusionOptions& o);
-  fw::AnalysisOptions analysisOptions() const { return currentOptions(); }
+  // The one options value, and the analysis request made from it.
+  const fw::AnalysisSettings& settings() const { return settings_; }
+  fw::AnalysisOptions analysisOptions() const { return settings_.request(); }
   QLabel* bindingLabel() const { return bindingLabel_; }
   // File → Load measured times…: fwb profile's JSON or a board's op summary CSV, set beside the after
   // run (a "Measured µs" column, the accuracy in the summary) until another model is opened.
@@ -139,7 +149,7 @@ class MainWindow : public QMainWindow {
   const fw::Model* model() const { return current_ ? &current_->source.model : nullptr; }
   const fw::Analysis* analysis() const { return analysis_.get(); }
   QString currentSpec() const { return currentSpec_; }
-  int optLevel() const { return optLevel_; }
+  int optLevel() const { return settings_.optLevel; }
   NodeTableModel* nodeModel() const { return nodeModel_; }
   TimingTableModel* timingModel() const { return timingModel_; }
   GraphView* beforeView() const { return beforeView_; }
@@ -185,7 +195,7 @@ class MainWindow : public QMainWindow {
   void showKernelDetails(const QString& kernelName);
   void onBeforeSelection(const QStringList& names);
   void onAfterSelection(const QStringList& names);
-  void updateSummary();
+  void updateSummary(const fw::AnalysisSettings& madeWith);
   void updateRecentMenu();
   void addRecent(const QString& spec);
   void checkViewsReady();
@@ -199,7 +209,10 @@ class MainWindow : public QMainWindow {
   void exportDiagram(const QString& which);
   void exportText(const QString& what);
   void graphContextMenu(GraphView* view, const QPoint& pos);
-  fw::AnalysisOptions currentOptions() const;
+  // The one way the options change: stores `next`, shows it in the widgets, remembers the level,
+  // hardware, batch and mode. Returns whether anything changed (the caller decides what to run).
+  bool storeSettings(const fw::AnalysisSettings& next);
+  void showSettings();  // the toolbar boxes and the Rules dock reflect settings_ (signals blocked)
   QString afterKernelOf(const std::string& originalName) const;
 
   NodeTableModel* nodeModel_ = nullptr;
@@ -243,13 +256,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const fw::sim::Accuracy> accuracy_;     // of analysis_ against measured_
   QString currentSpec_;
   QString pendingSpec_;
-  int optLevel_ = 2;
-  QString hw_;
-  int batch_ = 1;
-  bool eagerBaseline_ = false;
-  std::set<std::string> excluded_;
-  double minSaving_ = -1;   // the level-2 minimum traffic saving; < 0 = the default
-  double ubFraction_ = 1;   // share of the UB a tile may use (a tuned plan may lower it)
+  fw::AnalysisSettings settings_;  // the options: level, rule choices, exclusions, tuned limits, hw, batch, mode
   QStringList inputShapeText_;          // the user's binding for the current model
   QStringList analysedShapes_;          // what the last analysis used (dialog prefill)
   bool askedForShapes_ = false;

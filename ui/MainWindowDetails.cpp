@@ -146,7 +146,7 @@ void MainWindow::showNodeDetails(const QString& originalName) {
       if (!d.applied && d.node == node.name) why += "<li><b>" + html(d.rule) + "</b>: " + html(d.reason) + "</li>";
     if (!why.isEmpty()) h += tr("<p><b>Why not fused</b></p><ul>") + why + "</ul>";
   }
-  if (excluded_.count(node.name)) h += tr("<p><i>Excluded from fusion by you.</i></p>");
+  if (settings_.excludedNodes.count(node.name)) h += tr("<p><i>Excluded from fusion by you.</i></p>");
   details_->setHtml(h);
 }
 

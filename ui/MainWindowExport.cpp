@@ -117,15 +117,13 @@ void MainWindow::graphContextMenu(GraphView* view, const QPoint& pos) {
   if (originals.isEmpty()) return;
   QMenu menu(this);
   const bool allExcluded = std::all_of(originals.begin(), originals.end(),
-                                       [&](const QString& n) { return excluded_.count(n.toStdString()) > 0; });
+                                       [&](const QString& n) { return settings_.excludedNodes.count(n.toStdString()) > 0; });
   const QString label = originals.size() == 1 ? originals.front() : tr("%1 nodes").arg(originals.size());
   QAction* act = menu.addAction(allExcluded ? tr("Include %1 in fusion").arg(label) : tr("Exclude %1 from fusion").arg(label));
   if (menu.exec(view->mapToGlobal(pos)) != act) return;
-  for (const QString& n : originals) {
-    if (allExcluded) excluded_.erase(n.toStdString());
-    else excluded_.insert(n.toStdString());
-  }
-  recompute();
+  fw::AnalysisSettings next = settings_;
+  for (const QString& n : originals) next.excludeNode(n.toStdString(), !allExcluded);
+  if (storeSettings(next)) recompute();
 }
 
 }  // namespace fwui

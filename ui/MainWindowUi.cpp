@@ -59,27 +59,26 @@ void MainWindow::buildUi() {
   tb->setObjectName("mainToolbar");
   tb->addWidget(new QLabel(tr(" opt_level ")));
   levelBox_ = new QComboBox;
+  levelBox_->setObjectName("levelBox");
   for (int l = 0; l <= 3; ++l) levelBox_->addItem(QString("O%1").arg(l), l);
-  levelBox_->setCurrentIndex(optLevel_);
   levelBox_->setToolTip(tr("0 none · 1 basic (exact) · 2 aggressive · 3 expert"));
   tb->addWidget(levelBox_);
   tb->addWidget(new QLabel(tr("  hardware ")));
   hwBox_ = new QComboBox;
+  hwBox_->setObjectName("hwBox");
   for (const auto& n : fw::sim::listHwProfiles()) hwBox_->addItem(QString::fromStdString(n));
-  if (hwBox_->findText(hw_) < 0) hwBox_->addItem(hw_);
-  hwBox_->setCurrentText(hw_);
   tb->addWidget(hwBox_);
   tb->addWidget(new QLabel(tr("  batch ")));
   batchBox_ = new QSpinBox;
+  batchBox_->setObjectName("batchBox");
   batchBox_->setRange(1, 4096);
-  batchBox_->setValue(batch_);
   batchBox_->setKeyboardTracking(false);
   tb->addWidget(batchBox_);
   tb->addWidget(new QLabel(tr("  baseline ")));
   modeBox_ = new QComboBox;
+  modeBox_->setObjectName("modeBox");
   modeBox_->addItem(tr("graph mode"));
   modeBox_->addItem(tr("eager mode"));
-  modeBox_->setCurrentIndex(eagerBaseline_ ? 1 : 0);
   modeBox_->setToolTip(tr("How the unfused 'before' run executes: compiled graph, or every operator "
                           "dispatched from the host (PyNative)"));
   tb->addWidget(modeBox_);
@@ -254,8 +253,7 @@ void MainWindow::buildUi() {
   setCentralWidget(central);
 
   rules_ = new RulesPanel;
-  rules_->setOptLevel(optLevel_);
-  connect(rules_, &RulesPanel::rulesChanged, this, &MainWindow::recompute);
+  connect(rules_, &RulesPanel::ruleToggled, this, &MainWindow::setRule);  // the panel asks; settings_ decides
   auto* rulesDock = new QDockWidget(tr("Rules"), this);
   rulesDock->setObjectName("rulesDock");
   rulesDock->setWidget(rules_);

@@ -1,12 +1,12 @@
 #pragma once
-// The Rules dock: one checkbox per fusion rule, grouped by level. Rules above the current opt_level
-// are greyed (they run only when checked explicitly, as --enable would do); unchecking a rule at or
-// below the level disables it (as --disable). "Why" tooltips show each rule's description. The user's
-// explicit choices are kept across level changes (a rule switched on stays on, one switched off
-// stays off) until clearOverrides().
+// The Rules dock: one checkbox per fusion rule, grouped by level. It shows the window's options
+// (fw::AnalysisSettings, the one owner) and owns none: a box is checked when the rule runs, rules above
+// the level are greyed unless switched on, everything is greyed at -O0; "Why" tooltips show each rule's
+// description. A click does not change anything by itself: the panel asks (ruleToggled) and the
+// window records the choice in its settings and shows them again (showSettings, signals blocked).
 #include <QTreeWidget>
-#include <set>
-#include <string>
+
+#include "ui/analysis/AnalysisSettings.h"
 
 namespace fwui {
 
@@ -14,24 +14,13 @@ class RulesPanel : public QTreeWidget {
   Q_OBJECT
  public:
   explicit RulesPanel(QWidget* parent = nullptr);
-  void setOptLevel(int level);
-  std::set<std::string> enabledRules() const;   // checked rules above the level
-  std::set<std::string> disabledRules() const;  // unchecked rules at or below the level
-  void setOverrides(const std::set<std::string>& enabled, const std::set<std::string>& disabled);
-  void clearOverrides();
-  // The user's explicit choices, whatever the level: "+cse -gelu_fusion" ("" when none).
-  QString overridesText() const;
+  // Shows `s`: which rules run, and which are greyed. Emits nothing.
+  void showSettings(const fw::AnalysisSettings& s);
   QTreeWidgetItem* itemForRule(const QString& id) const;
 
  signals:
-  void rulesChanged();
-
- private:
-  void refreshStates();
-  void applyLevelAndOverrides();
-  int level_ = 2;
-  std::set<std::string> userOn_, userOff_;  // explicit choices (clicks, a tuned plan)
-  bool updating_ = false;
+  // The user checked or unchecked a rule: a change request for the window's settings.
+  void ruleToggled(const QString& id, bool on);
 };
 
 }  // namespace fwui
