@@ -96,7 +96,7 @@ class Interpreter {
       if (k < inputs.size() && inputs[k].defined()) {
         vals[static_cast<size_t>(gin[k])] = inputs[k];
       } else if (v.initializer) {
-        vals[static_cast<size_t>(gin[k])] = RtTensor::fromTensor(*v.initializer);
+        vals[static_cast<size_t>(gin[k])] = RtTensor::fromModelTensor(*v.initializer);
       } else {
         return Error::badInput("graph '" + g.name + "': no value given for input '" + v.name + "'");
       }
@@ -106,7 +106,7 @@ class Interpreter {
         recordShape(scope.path, g.value(in).name, vals[static_cast<size_t>(in)].dims, vals[static_cast<size_t>(in)].dtype);
     for (const auto& v : g.values())
       if (v.initializer && !vals[static_cast<size_t>(v.id)].defined())
-        vals[static_cast<size_t>(v.id)] = RtTensor::fromTensor(*v.initializer);
+        vals[static_cast<size_t>(v.id)] = RtTensor::fromModelTensor(*v.initializer);
 
     std::vector<int32_t> uses = plan->uses;
     ExecProfile* const profile = top ? opts_.profile : nullptr;

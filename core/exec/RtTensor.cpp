@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/exec/MemoryPlan.h"
 #include "core/exec/OpContext.h"
@@ -149,6 +152,51 @@ RtTensor RtTensor::fromTensor(const Tensor& t) {
       break;
     }
     case Store::None: break;
+  }
+  return r;
+}
+
+RtTensor RtTensor::fromModelTensor(const Tensor& t) {
+  const DType dt = t.dtype();
+  const auto keep = t.byteStorage();
+  const Store st = storeOf(dt);
+  if (dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool || !keep || st == Store::Str || st == Store::None)
+    return fromTensor(t);
+  struct Entry {
+    std::weak_ptr<const std::vector<uint8_t>> source;
+    DType dtype;
+    std::vector<int64_t> dims;
+    RtTensor converted;
+  };
+  static std::mutex m;
+  static std::unordered_map<const void*, Entry> cache;
+  static int64_t cachedBytes = 0;
+  constexpr int64_t kMaxCachedBytes = int64_t{4} << 30;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    const auto it = cache.find(keep.get());
+    if (it != cache.end() && it->second.source.lock() == keep && it->second.dtype == dt && it->second.dims == t.dims())
+      return it->second.converted;
+  }
+  // Converted outside any run's limits and buffer pool: the copy outlives the run.
+  RtTensor r;
+  {
+    LimitScope outside(RunLimits{});
+    r = fromTensor(t);
+  }
+  const int64_t bytes = r.numel() * (r.store() == Store::F32 ? 4 : r.store() == Store::I64 ? 8 : 1);
+  std::lock_guard<std::mutex> lock(m);
+  for (auto it = cache.begin(); it != cache.end();) {  // entries whose model is gone
+    if (it->second.source.expired()) {
+      cachedBytes -= it->second.converted.numel() * (it->second.converted.store() == Store::F32 ? 4 : it->second.converted.store() == Store::I64 ? 8 : 1);
+      it = cache.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (cachedBytes + bytes <= kMaxCachedBytes) {
+    cache[keep.get()] = Entry{keep, dt, t.dims(), r};
+    cachedBytes += bytes;
   }
   return r;
 }

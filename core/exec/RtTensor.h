@@ -37,6 +37,10 @@ class RtTensor {
   static RtTensor alloc(DType dtype, std::vector<int64_t> dims);
   static RtTensor zeros(DType dtype, std::vector<int64_t> dims);
   static RtTensor fromTensor(const Tensor& t);  // shares float32/int64/bool bytes, converts others
+  // The same for a model's own tensors (initializers, Constant values): a converted copy (float16, int8,
+  // int32... weights) is kept per tensor storage while the tensor lives, so a model's weights are
+  // converted once, not on every run.
+  static RtTensor fromModelTensor(const Tensor& t);
   static RtTensor scalarF(float v);
   static RtTensor scalarI(int64_t v);
   static RtTensor vecI(const std::vector<int64_t>& v);

@@ -54,7 +54,7 @@ Status opSize(OpContext& c) {
 
 Status opConstant(OpContext& c) {
   if (const Tensor* t = c.attrs.getTensor("value")) {
-    c.out[0] = RtTensor::fromTensor(*t);
+    c.out[0] = RtTensor::fromModelTensor(*t);
   } else if (auto f = c.attrs.getFloat("value_float")) {
     c.out[0] = RtTensor::scalarF(*f);
   } else if (auto fs = c.attrs.getFloats("value_floats")) {
@@ -79,7 +79,7 @@ Status opConstantOfShape(OpContext& c) {
   if (!c.has(0)) return c.fail("missing shape");
   const auto shape = c.input(0).toInts();
   RtTensor v = RtTensor::scalarF(0.f);
-  if (const Tensor* t = c.attrs.getTensor("value")) v = RtTensor::fromTensor(*t);
+  if (const Tensor* t = c.attrs.getTensor("value")) v = RtTensor::fromModelTensor(*t);
   RtTensor y = RtTensor::alloc(v.dtype, shape);
   for (int64_t k = 0; k < y.numel(); ++k) copyElems(v, 0, y, k, 1);
   c.out[0] = std::move(y);
