@@ -2,7 +2,9 @@
 // Before: X -> MatMul(X, W1) [-> Add(b1)],  X -> MatMul(X, W2) [-> Add(b2)], ...
 // After:  X -> MatMul(X, [W1|W2|...]) [-> Add([b1|b2|...])] -> Split(last axis) -> Y1, Y2, ...
 // Parallel MatMuls with constant 2-D weights sharing their left operand become one cube launch
-// (e.g. the Q/K/V projections of attention). Each column is the same dot product as before.
+// (e.g. the Q/K/V projections of attention). Each column is the same dot product as before. A merged
+// weight equal to an earlier merge's is shared, not copied.
+#include <cstring>
 #include <numeric>
 
 #include "fusion/rules/RuleBase.h"
@@ -15,6 +17,24 @@ struct Branch {
   NodeId mm = kNoId, add = kNoId;
   ValueId biasV = kNoId;
 };
+
+// A merged weight equal to one an earlier merge made (the same weights merged again, e.g. at every
+// step of an unrolled recurrent network) reuses it: one copy in memory and in the file, and the kernels
+// of every step read the same weight, as the unmerged graph did.
+ValueId sharedConstant(Graph& g, const std::string& base, Tensor t) {
+  const std::string suffix = base.substr(base.rfind('.'));
+  for (ValueId v : g.initializers()) {
+    const Value& val = g.value(v);
+    if (val.isGraphInput || val.consumers.empty() || val.name.size() < suffix.size() ||
+        val.name.compare(val.name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    const Tensor& o = *val.initializer;
+    if (o.dtype() == t.dtype() && o.dims() == t.dims() && o.byteSize() == t.byteSize() && o.rawData() && t.rawData() &&
+        std::memcmp(o.rawData(), t.rawData(), t.byteSize()) == 0)
+      return v;
+  }
+  return addConstant(g, base, std::move(t));
+}
 
 class HorizontalMatMul final : public RuleBase {
  public:
@@ -114,13 +134,13 @@ class HorizontalMatMul final : public RuleBase {
       g.removeNode(b.mm);
       if (allBias) g.removeNode(b.add);
     }
-    ValueId wv = addConstant(g, base + ".hweight", Tensor::floats({k, total}, w));
+    ValueId wv = sharedConstant(g, base + ".hweight", Tensor::floats({k, total}, w));
     ValueId mmOut = g.addValue(base + ".hout", dt, s);
     NodeId mm = g.addNode("MatMul", {x, wv}, {mmOut}, {}, g.uniqueNodeName(base + "_horizontal"));
     for (size_t i = 0; i < olds.size(); i += allBias ? 2 : 1) appendOrigins(g, mm, olds[i]);
     ValueId splitIn = mmOut;
     if (allBias) {
-      ValueId bv = addConstant(g, base + ".hbias", Tensor::floats({total}, bias));
+      ValueId bv = sharedConstant(g, base + ".hbias", Tensor::floats({total}, bias));
       ValueId addOut = g.addValue(base + ".hbias_out", dt, s);
       NodeId add = g.addNode("Add", {mmOut, bv}, {addOut}, {}, g.uniqueNodeName(base + "_horizontal_bias"));
       for (size_t i = 1; i < olds.size(); i += 2) appendOrigins(g, add, olds[i]);
