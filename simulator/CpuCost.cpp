@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/ir/OpCost.h"
+#include "simulator/CpuCubeModel.h"
 #include "simulator/OpFamily.h"
 
 namespace fw::sim {
@@ -61,7 +63,16 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       const ValueId v = n.inputs[i];
       if (v == kNoId) continue;
       FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, m));
-      (g.value(v).isInitializer() ? weights : actIn) += b;
+      // A weight is read from DRAM once per run: shared by several nodes (the steps of an unrolled
+      // recurrent network), each reader is charged its share.
+      if (g.value(v).isInitializer()) {
+        std::vector<NodeId> readers = g.value(v).consumers;
+        std::sort(readers.begin(), readers.end());
+        const auto distinct = std::unique(readers.begin(), readers.end()) - readers.begin();
+        weights += b / static_cast<double>(std::max<std::ptrdiff_t>(1, distinct));
+      } else {
+        actIn += b;
+      }
       if (i == 0) {
         FW_ASSIGN_OR_RETURN(inElems, elementsOf(g, v, hw, m));
       }
@@ -82,6 +93,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     t.hbmBytes += dram;
 
     double work = 0, rate = 0;
+    std::optional<double> shaped;  // seconds from the profile's shape model of this kind of matrix op
+    if (fam == OpFamily::Cube)
+      if (auto f = cubeFeatures(g, m)) {
+        const auto it = hw.cpu.cubeModels.find(f->kind);
+        if (it != hw.cpu.cubeModels.end()) shaped = it->second.seconds(*f);
+      }
     if (fam == OpFamily::Cube) {
       anyCube = true;
       work = nc.flops;
@@ -95,10 +112,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       const auto op = hw.cpu.opEfficiency.find(n.opType);
       rate = peak * (op != hw.cpu.opEfficiency.end() ? op->second : hw.efficiency.of(fam));
     }
-    const double compS = rate > 0 ? work / rate : 0.0;
+    const double compS = shaped ? *shaped : rate > 0 ? work / rate : 0.0;
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
     memoryS += memS;
-    const double memberS = std::max(compS, memS);
+    // A shape model was timed with the op's weights in cache; in a run they come from DRAM, once.
+    const double memberS = shaped ? std::max(compS + weights / hw.hbmBandwidth, memS) : std::max(compS, memS);
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;
   }

@@ -13,7 +13,11 @@
 // member's activations (inputs + outputs) the part that fits the last-level cache (l2_bytes) passes
 // from the kernel before it through the cache and moves at the cache bandwidth (the profile's measured
 // bandwidth curve at that footprint, when it has one); the rest, and the
-// weights (read once per run, with the whole run's data in between), are charged at DRAM bandwidth.
+// weights (read once per run, with the whole run's data in between; a weight several nodes read is
+// charged to each by its share), are charged at DRAM bandwidth.
+// A matrix op whose kind has a shape model in the profile (cpu.cube_time_models, CpuCubeModel.h) takes
+// that model's time as its compute time instead of FLOPs / (rate × efficiency), plus its weights read
+// from DRAM (the model was timed with them in cache; a run reads each layer's weights once).
 // No cube fractals, no Unified Buffer, no pipeline.
 #include <string>
 #include <vector>

@@ -249,6 +249,36 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         p.cpu.opEfficiency[it.key()] = v;
       }
     }
+    if (rc.has("cube_time_models")) {
+      FW_ASSIGN_OR_RETURN(const json* models, rc.get("cube_time_models"));
+      if (!models->is_object()) return rc.err("cube_time_models", "must be an object {kind: {s_per_flop, ...}}");
+      Reader rm(*models, rc.at("cube_time_models"), sourceName);
+      const auto& kinds = cubeModelKinds();
+      for (auto it = models->begin(); it != models->end(); ++it) {
+        std::string known;
+        for (const auto& k : kinds) known += (known.empty() ? "" : ", ") + k;
+        if (std::find(kinds.begin(), kinds.end(), it.key()) == kinds.end())
+          return rm.err(it.key(), "not a kind of matrix op (one of " + known + ")");
+        if (!it->is_object()) return rm.err(it.key(), "must be an object {s_per_flop, s_per_input_element, ...}");
+        Reader rk(*it, rm.at(it.key()), sourceName);
+        CubeTimeModel m;
+        const auto& keys = cubeCoefficientKeys();
+        for (size_t i = 0; i < keys.size(); ++i) {
+          FW_ASSIGN_OR_RETURN(m.coef[i], rk.posNum(keys[i], /*allowZero=*/true));
+        }
+        if (std::all_of(m.coef.begin(), m.coef.end(), [](double c) { return c == 0; }))
+          return rk.err(keys[0], "at least one coefficient must be positive (a kernel cannot take no time)");
+        if (rk.has("cases")) {
+          FW_ASSIGN_OR_RETURN(int64_t cases, rk.posInt("cases", kMaxCount));
+          m.cases = static_cast<int>(cases);
+        }
+        if (rk.has("rms_log_error")) {
+          FW_ASSIGN_OR_RETURN(m.rmsLogError, rk.posNum("rms_log_error", true));
+        }
+        FW_TRY_STATUS(rk.noUnknownKeys());
+        p.cpu.cubeModels[it.key()] = m;
+      }
+    }
     FW_TRY_STATUS(rc.noUnknownKeys());
   }
   FW_ASSIGN_OR_RETURN(p.l2Bytes, r.posInt("l2_bytes", kMaxBufferBytes, /*allowZero=*/true));
@@ -361,6 +391,13 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (p.cpu.groupedConvFlops > 0) j["cpu"]["grouped_conv_flops_per_s"] = p.cpu.groupedConvFlops;
     if (!p.cpu.cacheDropsBytes.empty()) j["cpu"]["cache_drops_bytes"] = p.cpu.cacheDropsBytes;
     if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
+    for (const auto& [kind, m] : p.cpu.cubeModels) {
+      json jm = json::object();
+      for (size_t i = 0; i < m.coef.size(); ++i) jm[cubeCoefficientKeys()[i]] = m.coef[i];
+      if (m.cases > 0) jm["cases"] = m.cases;
+      jm["rms_log_error"] = m.rmsLogError;
+      j["cpu"]["cube_time_models"][kind] = jm;
+    }
     if (!p.cpu.bandwidthCurve.empty()) {
       json c = json::array();
       for (const auto& [b, bw] : p.cpu.bandwidthCurve) c.push_back({{"bytes", b}, {"bytes_per_s", bw}});

@@ -12,6 +12,7 @@
 #include "core/ir/DType.h"
 #include "core/ir/OpInfo.h"
 #include "core/util/Result.h"
+#include "simulator/CpuCubeModel.h"
 
 namespace fw::sim {
 
@@ -53,6 +54,10 @@ struct CpuFigures {
   // "op_efficiency": {OpType: efficiency} for op types measured one by one; it replaces the family's
   // efficiency for that op type (the executor's kernels of one family differ by 10x and more).
   std::map<std::string, double> opEfficiency;
+  // "cube_time_models": {kind: {s_per_flop, s_per_input_element, s_per_output_element,
+  // s_per_patch_element, s_per_weight_element, cases, rms_log_error}} (optional): a matrix op of a kind
+  // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.
+  std::map<std::string, CubeTimeModel> cubeModels;
 };
 
 struct HwProfile {

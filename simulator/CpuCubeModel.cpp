@@ -1,0 +1,182 @@
+#include "simulator/CpuCubeModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/ir/OpCost.h"
+
+namespace fw::sim {
+namespace {
+
+std::optional<std::vector<int64_t>> dimsOf(const Graph& g, ValueId v) {
+  if (v == kNoId) return std::nullopt;
+  const Value& val = g.value(v);
+  if (val.initializer) return val.initializer->dims();
+  return val.shape.ints();
+}
+
+double numel(const std::vector<int64_t>& d) {
+  double n = 1;
+  for (int64_t x : d) n *= static_cast<double>(x);
+  return n;
+}
+
+// Which input holds the weights (W or B) of a matrix op, and its kind.
+struct OpShape {
+  const char* kind;
+  size_t weight;
+};
+std::optional<OpShape> shapeOfOp(const std::string& op, int64_t group) {
+  if (op == "MatMul" || op == "Gemm") return OpShape{"gemm", 1};
+  if (op == "Conv") return OpShape{group > 1 ? "grouped_conv" : "conv", 1};
+  if (op == "ConvTranspose") return OpShape{"conv_transpose", 1};
+  if (op == "MatMulInteger") return OpShape{"int_gemm", 1};
+  if (op == "QLinearMatMul") return OpShape{"int_gemm", 3};
+  if (op == "ConvInteger") return OpShape{"int_conv", 1};
+  if (op == "QLinearConv") return OpShape{"int_conv", 3};
+  return std::nullopt;
+}
+
+// Least squares on the columns in `use` (rows already divided by the measured time, target 1): the
+// normal equations by Gaussian elimination with partial pivoting. False when singular.
+bool solveSubset(const std::vector<std::array<double, 5>>& rows, unsigned use, std::array<double, 5>& coef) {
+  std::vector<size_t> cols;
+  for (size_t j = 0; j < 5; ++j)
+    if (use & (1u << j)) cols.push_back(j);
+  const size_t k = cols.size();
+  std::vector<std::vector<double>> a(k, std::vector<double>(k + 1, 0.0));
+  for (const auto& r : rows)
+    for (size_t i = 0; i < k; ++i) {
+      for (size_t j = 0; j < k; ++j) a[i][j] += r[cols[i]] * r[cols[j]];
+      a[i][k] += r[cols[i]];
+    }
+  for (size_t c = 0; c < k; ++c) {
+    size_t piv = c;
+    for (size_t i = c + 1; i < k; ++i)
+      if (std::abs(a[i][c]) > std::abs(a[piv][c])) piv = i;
+    if (std::abs(a[piv][c]) < 1e-12 * std::max(1.0, std::abs(a[c][c]))) return false;
+    std::swap(a[c], a[piv]);
+    for (size_t i = 0; i < k; ++i) {
+      if (i == c) continue;
+      const double f = a[i][c] / a[c][c];
+      for (size_t j = c; j <= k; ++j) a[i][j] -= f * a[c][j];
+    }
+  }
+  coef = {};
+  for (size_t i = 0; i < k; ++i) coef[cols[i]] = a[i][k] / a[i][i];
+  return true;
+}
+
+}  // namespace
+
+const std::vector<std::string>& cubeModelKinds() {
+  static const std::vector<std::string> k = {"gemm", "conv", "grouped_conv", "conv_transpose", "int_gemm", "int_conv"};
+  return k;
+}
+
+const std::array<const char*, 5>& cubeCoefficientKeys() {
+  static const std::array<const char*, 5> k = {"s_per_flop", "s_per_input_element", "s_per_output_element",
+                                               "s_per_patch_element", "s_per_weight_element"};
+  return k;
+}
+
+std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
+  const Node& n = g.node(id);
+  const auto os = shapeOfOp(n.opType, n.attrs.intOr("group", 1));
+  if (!os || n.inputs.size() <= os->weight || n.outputs.empty()) return std::nullopt;
+  const auto x = dimsOf(g, n.inputs[0]);
+  const auto w = dimsOf(g, n.inputs[os->weight]);
+  const auto y = dimsOf(g, n.outputs[0]);
+  if (!x || !w || !y || y->empty() || w->empty()) return std::nullopt;
+  const NodeCost nc = nodeCost(g, id);
+  if (!nc.known) return std::nullopt;
+  CubeFeatures f;
+  f.kind = os->kind;
+  f.flops = nc.flops;
+  f.inElems = numel(*x);
+  f.outElems = numel(*y);
+  f.weightElems = numel(*w);
+  if (f.outElems <= 0) return f;
+  // The implicit GEMM: K = FLOPs / (2 numel(Y)); N = output channels per group (Conv) or the output's last
+  // dim (MatMul); the left operand M·K summed over groups is numel(Y) · K / N.
+  const double K = f.flops / (2 * f.outElems);
+  const std::string kind = f.kind;
+  double N = 1;
+  if (kind == "conv_transpose") {
+    f.patchElems = f.inElems;  // backward-data form: the input itself is the left operand
+    return f;
+  }
+  if (kind == "gemm" || kind == "int_gemm") {
+    N = static_cast<double>(y->back());
+  } else {
+    const double group = static_cast<double>(std::max<int64_t>(1, n.attrs.intOr("group", 1)));
+    N = static_cast<double>((*w)[0]) / group;
+  }
+  f.patchElems = N > 0 ? f.outElems * K / N : 0;
+  return f;
+}
+
+double CubeTimeModel::seconds(const CubeFeatures& f) const {
+  const auto v = f.vec();
+  double s = 0;
+  for (size_t i = 0; i < 5; ++i) s += coef[i] * v[i];
+  return s;
+}
+
+Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples) {
+  std::vector<std::array<double, 5>> rows;
+  for (const auto& s : samples) {
+    if (!(s.seconds > 0) || !std::isfinite(s.seconds)) continue;
+    auto v = s.features.vec();
+    for (double& e : v) e /= s.seconds;
+    rows.push_back(v);
+  }
+  if (rows.size() < 2)
+    return Error::badInput("fitting a matrix-op time model needs at least 2 timed shapes (got " +
+                           std::to_string(rows.size()) + ")");
+  // Scale the columns to unit size so the normal equations stay well conditioned (FLOPs are 1e9 times
+  // element counts).
+  std::array<double, 5> scale{};
+  for (const auto& r : rows)
+    for (size_t j = 0; j < 5; ++j) scale[j] = std::max(scale[j], std::abs(r[j]));
+  for (auto& r : rows)
+    for (size_t j = 0; j < 5; ++j) r[j] = scale[j] > 0 ? r[j] / scale[j] : 0;
+  double bestErr = INFINITY;
+  std::array<double, 5> best{};
+  for (unsigned use = 1; use < 32; ++use) {
+    bool usable = true;
+    for (size_t j = 0; j < 5; ++j)
+      if ((use & (1u << j)) && scale[j] == 0) usable = false;
+    std::array<double, 5> c{};
+    if (!usable || !solveSubset(rows, use, c)) continue;
+    if (std::any_of(c.begin(), c.end(), [](double v) { return v < 0; })) continue;
+    double err = 0;
+    for (const auto& r : rows) {
+      double p = 0;
+      for (size_t j = 0; j < 5; ++j) p += c[j] * r[j];
+      err += (p - 1) * (p - 1);
+    }
+    if (err < bestErr) {
+      bestErr = err;
+      best = c;
+    }
+  }
+  if (!std::isfinite(bestErr)) return Error::badInput("no non-negative time model fits these timed shapes");
+  CubeTimeModel m;
+  for (size_t j = 0; j < 5; ++j) m.coef[j] = scale[j] > 0 ? best[j] / scale[j] : 0;
+  double sq = 0;
+  int n = 0;
+  for (const auto& s : samples) {
+    if (!(s.seconds > 0) || !std::isfinite(s.seconds)) continue;
+    const double p = m.seconds(s.features);
+    if (p <= 0) continue;
+    const double l = std::log(p / s.seconds);
+    sq += l * l;
+    ++n;
+  }
+  m.cases = static_cast<int>(rows.size());
+  m.rmsLogError = n ? std::sqrt(sq / n) : 0;
+  return m;
+}
+
+}  // namespace fw::sim

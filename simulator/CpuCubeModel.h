@@ -1,0 +1,59 @@
+#pragma once
+// Time of one matrix op (MatMul/Gemm, Conv, grouped Conv, ConvTranspose, the integer/quantised forms) on
+// the CPU the reference executor runs on, as a function of its shape rather than of its FLOPs alone.
+//
+// A library's GEMM or convolution reaches its peak rate only when every dimension of the implicit GEMM
+// (M rows, N output channels, K reduction length) is large; a 1x1 convolution with 16 input channels or
+// a stride-2 depthwise convolution runs at a fraction of it. The model charges each kind of op
+//
+//     seconds = s_per_flop × FLOPs + s_per_input_element × numel(X) + s_per_output_element × numel(Y)
+//               + s_per_patch_element × M·K + s_per_weight_element × numel(W)
+//
+// (M·K is the implicit GEMM's left operand: for a convolution the unfolded input patches, N·Ho·Wo ×
+// Cin/group·prod(kernel); for a MatMul its A operand; W is the weight or right operand, which dominates a
+// matrix-vector product). Dividing by the FLOPs shows what it captures:
+// 1 / rate = s_per_flop + s_per_output_element / (2K) + s_per_patch_element / (2N), so small K and small N
+// both cost, as they do in oneDNN. `fwb calibrate` times a grid of shapes per kind and fits the five
+// coefficients (non-negative least squares on relative error); the fit's residual is kept with it.
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/Graph.h"
+#include "core/util/Result.h"
+
+namespace fw::sim {
+
+// The kinds a CPU profile may hold a model for (JSON keys of "cpu.cube_time_models").
+const std::vector<std::string>& cubeModelKinds();  // gemm, conv, grouped_conv, conv_transpose, int_gemm, int_conv
+
+struct CubeFeatures {
+  std::string kind;  // one of cubeModelKinds()
+  double flops = 0, inElems = 0, outElems = 0, patchElems = 0, weightElems = 0;
+  std::array<double, 5> vec() const { return {flops, inElems, outElems, patchElems, weightElems}; }
+};
+
+// The kind and features of node `id`, or nullopt when it is not a matrix op or a shape is not static.
+std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id);
+
+struct CubeTimeModel {
+  std::array<double, 5> coef{};  // seconds per FLOP, per input, output, patch and weight element
+  int cases = 0;                 // shapes the fit saw
+  double rmsLogError = 0;        // RMS of ln(model / measured) over them
+  double seconds(const CubeFeatures& f) const;
+};
+const std::array<const char*, 5>& cubeCoefficientKeys();  // s_per_flop, s_per_input_element, ...
+
+struct CubeSample {
+  CubeFeatures features;
+  double seconds = 0;  // measured (without the per-kernel overhead)
+};
+
+// Non-negative least squares on the relative error (every row divided by its measured time), by trying
+// every subset of the coefficients and keeping the best fit whose coefficients are all >= 0. Needs at
+// least 2 samples with positive time.
+Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples);
+
+}  // namespace fw::sim

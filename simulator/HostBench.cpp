@@ -1,0 +1,150 @@
+#include "simulator/HostBench.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <memory>
+
+#include "core/ir/OpCost.h"
+#include "core/shape/ShapeResolve.h"
+#include "simulator/OpFamily.h"
+
+namespace fw::sim::hostbench {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string procField(const char* file, const char* key) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      std::string v = line.substr(colon + 1);
+      v.erase(0, v.find_first_not_of(" \t"));
+      return v;
+    }
+  return {};
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string bytesStr(double b) {
+  if (b >= 1 << 30) return fmt("%.1f GiB", b / (1 << 30));
+  if (b >= 1 << 20) return fmt("%.1f MiB", b / (1 << 20));
+  return fmt("%.0f KiB", b / 1024);
+}
+
+fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat) {
+  fw::ExecOptions o;
+  o.threads = threads;
+  for (int w = 0; w < warmup; ++w) {
+    auto r = fw::runGraph(b.model, b.inputs, o);
+    if (!r.ok()) return r.error();
+  }
+  std::vector<double> us;
+  for (int i = 0; i < repeat; ++i) {
+    fw::ExecProfile prof;
+    o.profile = &prof;
+    auto r = fw::runGraph(b.model, b.inputs, o);
+    if (!r.ok()) return r.error();
+    for (const auto& t : prof.nodes) us.push_back(t.us);
+  }
+  return median(us);
+}
+
+// Values like a network's activations: both signs, unpredictable (kernels that branch on the sign,
+// LeakyRelu, Max, a numerically careful Sigmoid, run at their real speed), around `v0`.
+fw::Tensor filled(std::vector<int64_t> dims, float v0) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::vector<float> v(static_cast<size_t>(n));
+  uint64_t x = 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(n);
+  for (auto& e : v) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    e = v0 + static_cast<float>(static_cast<double>(x >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+  }
+  return fw::Tensor::floats(std::move(dims), v);
+}
+
+// One op on input x (plus optional initializers), `copies` times on the same input: every node's time is
+// one sample. The input is a graph input, so nothing is constant-folded.
+Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>& weights, fw::Attributes attrs,
+              int copies, fw::DType outType) {
+  fw::Graph g;
+  g.name = "calibrate_" + op;
+  const fw::ValueId xv = g.addInput("x", x.dtype(), fw::Shape::ofInts(x.dims()));
+  std::vector<fw::ValueId> ws;
+  for (size_t i = 0; i < weights.size(); ++i) ws.push_back(g.addInitializer("w" + std::to_string(i), weights[i]));
+  Bench b;
+  for (int c = 0; c < copies; ++c) {
+    std::vector<fw::ValueId> ins = {xv};
+    ins.insert(ins.end(), ws.begin(), ws.end());
+    const fw::ValueId y = g.addValue("y" + std::to_string(c), outType);
+    const fw::NodeId n = g.addNode(op, ins, {y}, attrs, op + "_" + std::to_string(c));
+    if (c == 0) b.node = n;
+    g.addOutput(y);
+  }
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:" + op;
+  b.inputs = {std::move(x)};
+  return b;
+}
+
+Bench oneOp(const std::string& op, const std::vector<int64_t>& dims, const std::vector<fw::Tensor>& weights,
+            fw::Attributes attrs, int copies) {
+  return oneOpOn(op, filled(dims, 0.0f), weights, std::move(attrs), copies, fw::DType::Float32);
+}
+
+// Shapes of the bench graph (for FLOPs): the executor infers them; the cost helper needs them stored.
+fw::Result<OpFigures> figuresOf(Bench& b) {
+  fw::Model m = b.model;
+  auto shapes = fw::resolveShapes(m);
+  if (!shapes.ok()) return shapes.error();
+  const fw::Graph& g = *m.graph;
+  const fw::NodeCost nc = fw::nodeCost(g, b.node);
+  if (!nc.known) return fw::Error::internal("calibrate: " + nc.problem);
+  OpFigures f;
+  f.flops = nc.flops;
+  f.bytes = nc.bytesIn + nc.bytesOut + nc.weightBytes;
+  const fw::Node& n = g.node(b.node);
+  double out = 0, in = 0;
+  for (fw::ValueId v : n.outputs)
+    if (auto d = g.value(v).shape.ints()) {
+      double e = 1;
+      for (int64_t x : *d) e *= static_cast<double>(x);
+      out += e;
+    }
+  if (auto d = g.value(n.inputs[0]).shape.ints()) {
+    in = 1;
+    for (int64_t x : *d) in *= static_cast<double>(x);
+  }
+  const auto fam = fw::sim::opFamily(n.opType);
+  f.elems = fam == fw::sim::OpFamily::Reduction ? std::max(in, out) : out;
+  b.model = std::move(m);
+  return f;
+}
+
+// Streaming copy of `bytes` (split over `threads` threads): the best of 7 samples of ~8 ms, counting the
+// read and the write (2 × bytes per copy).
+
+}  // namespace fw::sim::hostbench

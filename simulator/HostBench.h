@@ -1,0 +1,43 @@
+#pragma once
+// Internal to simulator/HostCalibration*.cpp: the microbenchmark harness of `fwb calibrate`. A bench is a
+// small graph of independent one-node chains run through the reference executor with its per-node
+// profile; each node's time is one sample.
+#include <string>
+#include <vector>
+
+#include "core/exec/Executor.h"
+#include "core/ir/Attribute.h"
+#include "core/ir/Model.h"
+
+namespace fw::sim::hostbench {
+
+double median(std::vector<double> v);
+std::string procField(const char* file, const char* key);  // "key: value" line of a /proc file
+std::string today();                                        // YYYY-MM-DD, UTC
+std::string fmt(const char* f, double v);
+std::string bytesStr(double b);
+
+struct Bench {
+  fw::Model model;
+  std::vector<fw::Tensor> inputs;
+  fw::NodeId node = fw::kNoId;  // the node whose cost figures (FLOPs, elements) are used
+};
+
+// The median wall time of one node over `repeat` runs after `warmup` runs.
+fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat);
+// Values like a network's activations: both signs, unpredictable, around `v0`.
+fw::Tensor filled(std::vector<int64_t> dims, float v0);
+// One op on input x[dims] (plus initializers), `copies` times on the same input.
+Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>& weights, fw::Attributes attrs,
+              int copies, fw::DType outType);
+// The same on a float input filled like activations.
+Bench oneOp(const std::string& op, const std::vector<int64_t>& dims, const std::vector<fw::Tensor>& weights,
+            fw::Attributes attrs, int copies);
+
+struct OpFigures {
+  double flops = 0, elems = 0, bytes = 0;
+};
+// Resolves the bench graph's shapes (stored into b.model) and returns the timed node's cost figures.
+fw::Result<OpFigures> figuresOf(Bench& b);
+
+}  // namespace fw::sim::hostbench

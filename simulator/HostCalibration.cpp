@@ -1,0 +1,306 @@
+#include "simulator/HostCalibration.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "core/zoo/ZooBuilder.h"
+#include "simulator/HostBench.h"
+#include "simulator/OpFamily.h"
+
+namespace fw::sim {
+
+using namespace hostbench;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double copyBandwidth(size_t bytes, int threads) {
+  const size_t per = std::max<size_t>(bytes / static_cast<size_t>(threads) / 64 * 64, 64);
+  std::vector<std::vector<char>> src(static_cast<size_t>(threads)), dst(static_cast<size_t>(threads));
+  for (int t = 0; t < threads; ++t) {
+    src[static_cast<size_t>(t)].assign(per, static_cast<char>(t + 1));
+    dst[static_cast<size_t>(t)].assign(per, 0);
+  }
+  // Enough copies per sample for ~4 ms, at least one.
+  auto copyAll = [&](int reps) {
+    auto work = [&](int t) {
+      for (int r = 0; r < reps; ++r) {
+        std::memcpy(dst[static_cast<size_t>(t)].data(), src[static_cast<size_t>(t)].data(), per);
+        src[static_cast<size_t>(t)][static_cast<size_t>(r) % per] ^= 1;  // keep the copies from being merged
+      }
+    };
+    if (threads == 1) {
+      work(0);
+      return;
+    }
+    std::vector<std::thread> ts;
+    for (int t = 0; t < threads; ++t) ts.emplace_back(work, t);
+    for (auto& t : ts) t.join();
+  };
+  copyAll(1);
+  // Copies per sample from one copy on this thread (timing copyAll(1) would time the thread starts):
+  // enough for ~8 ms, so starting the threads costs a few percent at most.
+  double one = 1e9;
+  for (int k = 0; k < 3; ++k) {
+    const auto t0 = Clock::now();
+    std::memcpy(dst[0].data(), src[0].data(), per);
+    one = std::min(one, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  const int reps = std::max(1, static_cast<int>(0.008 / std::max(one, 1e-8)));
+  std::vector<double> bw;
+  for (int s = 0; s < 7; ++s) {
+    const auto a = Clock::now();
+    copyAll(reps);
+    const double sec = std::chrono::duration<double>(Clock::now() - a).count();
+    bw.push_back(2.0 * static_cast<double>(per) * threads * reps / sec);
+  }
+  // Best of the samples, as STREAM reports: another process on the machine only ever slows a sample.
+  return *std::max_element(bw.begin(), bw.end());
+}
+
+
+}  // namespace
+
+fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
+  HostMeasurement m;
+  m.threads = threads;
+  m.cpu = procField("/proc/cpuinfo", "model name");
+  if (m.cpu.empty()) m.cpu = "an unnamed CPU";
+  m.clockHz = std::atof(procField("/proc/cpuinfo", "cpu MHz").c_str()) * 1e6;
+  if (m.clockHz <= 0) m.clockHz = 1e9;  // no clock reported: cycles are then nanoseconds
+  m.memBytes = std::atof(procField("/proc/meminfo", "MemTotal").c_str()) * 1024.0;
+  if (m.memBytes <= 0) m.memBytes = 1e9;
+  const int warm = 3;
+
+  // Per-kernel overhead: a one-element Add, many copies (each node one sample).
+  {
+    Bench b = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 64);
+    FW_ASSIGN_OR_RETURN(m.overheadUs, timeNode(b, threads, warm, repeat));
+  }
+  std::fprintf(stderr, "fwb: calibrate: per-kernel overhead %.2f us\n", m.overheadUs);
+
+  // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
+  // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
+  // peak of its kind (real layers rarely hit the best).
+  FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs));
+  std::vector<double> cubeRatios;
+  for (const char* kind : {"gemm", "conv", "grouped_conv"}) {
+    const auto it = m.cubeModels.find(kind);
+    if (it == m.cubeModels.end() || it->second.rates.empty())
+      return fw::Error::internal(std::string("calibrate: no ") + kind + " shape was timed");
+    const auto& rates = it->second.rates;
+    const auto best = *std::max_element(rates.begin(), rates.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    const std::string k = kind;
+    (k == "gemm" ? m.gemmFlops : k == "conv" ? m.convFlops : m.groupedFlops) = best.second;
+    (k == "gemm" ? m.gemmShape : k == "conv" ? m.convShape : m.groupedShape) = best.first;
+    for (const auto& [what, r] : rates) {
+      cubeRatios.push_back(r / best.second);
+      m.cubeCases += (m.cubeCases.empty() ? "" : "; ") + what + " " + fmt("%.1f", r / 1e9);
+    }
+  }
+  m.cubeEff = median(cubeRatios);
+  std::fprintf(stderr, "fwb: calibrate: GEMM %.1f GFLOP/s (%s), Conv %.1f GFLOP/s (%s), median share of peak %.2f\n",
+               m.gemmFlops / 1e9, m.gemmShape.c_str(), m.convFlops / 1e9, m.convShape.c_str(), m.cubeEff);
+
+  // Streaming copy from 8 KiB to 256 MiB buffers (footprint: source + destination = 2x).
+  for (size_t bytes = 8 << 10; bytes <= (size_t{256} << 20); bytes *= 2) {
+    if (static_cast<double>(bytes) * 2.5 > m.memBytes / 4) break;
+    m.copy.push_back({bytes, copyBandwidth(bytes, threads)});
+  }
+  // A drop: from this size on the bandwidth never again reaches 70 % of the best below it (a cache
+  // boundary is permanent; a dip from another process on the machine is not).
+  // The last two sizes cannot start a drop: nothing after them shows that it lasts.
+  for (size_t i = 1; i + 2 < m.copy.size(); ++i) {
+    double below = 0, above = 0;
+    for (size_t j = 0; j < i; ++j) below = std::max(below, m.copy[j].second);
+    for (size_t j = i; j < m.copy.size(); ++j) above = std::max(above, m.copy[j].second);
+    const bool newLevel = m.drops.empty() || static_cast<int64_t>(2 * m.copy[i - 1].first) > m.drops.back();
+    // Only the first size of a drop counts; the plateau below is the best since the previous drop.
+    double plateau = 0;
+    for (size_t j = 0; j < i; ++j)
+      if (m.drops.empty() || static_cast<int64_t>(2 * m.copy[j].first) > m.drops.back()) plateau = std::max(plateau, m.copy[j].second);
+    if (newLevel && above < 0.7 * plateau && below > 0) m.drops.push_back(static_cast<int64_t>(2 * m.copy[i - 1].first));
+  }
+  m.dramBw = m.copy.back().second;
+  if (!m.drops.empty()) {
+    m.llcBytes = static_cast<double>(m.drops.back());
+    m.llcHow = "the footprint (source + destination) after which the copy bandwidth last drops below 70 % of its plateau";
+  } else {
+    // No drop stood out of the noise: the kernel's own report of the last-level cache.
+    double best = 0;
+    for (int i = 0; i < 8; ++i) {
+      std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size");
+      std::string s;
+      if (!(in >> s)) continue;
+      double v = std::atof(s.c_str());
+      if (s.back() == 'K') v *= 1024;
+      if (s.back() == 'M') v *= 1024 * 1024;
+      best = std::max(best, v);
+    }
+    m.llcBytes = best;
+    m.llcHow = "no drop of the copy bandwidth stood out of the noise: the largest cache sysfs reports";
+  }
+  // Cache bandwidth: the median over the sizes whose footprint fits the last-level cache but not the
+  // level before it (what a kernel's activations stream from when they do not fit the inner caches).
+  const double inner = m.drops.size() >= 2 ? static_cast<double>(m.drops[m.drops.size() - 2]) : 0.0;
+  std::vector<double> inCache;
+  for (const auto& [bytes, bw] : m.copy)
+    if (2.0 * static_cast<double>(bytes) <= m.llcBytes && 2.0 * static_cast<double>(bytes) > inner) inCache.push_back(bw);
+  m.cacheBw = inCache.empty() ? m.dramBw : median(inCache);
+  std::fprintf(stderr, "fwb: calibrate: copy bandwidth %.1f GB/s in cache, %.1f GB/s from DRAM; LLC %s\n", m.cacheBw / 1e9,
+               m.dramBw / 1e9, bytesStr(m.llcBytes).c_str());
+
+  // A few ops per family at a size that fits the cache: throughput relative to peak = efficiency; the
+  // family's efficiency is the median over its ops.
+  using fw::Attribute;
+  const int64_t rows = 256, cols = 1024;
+  struct FamCase {
+    std::string key;
+    Bench bench;
+  };
+  const std::vector<int64_t> img = {1, 64, 64, 64};
+  std::vector<FamCase> cases;
+  auto I64 = [](std::vector<int64_t> v) { return fw::Tensor::int64s({static_cast<int64_t>(v.size())}, v); };
+  const fw::Tensor same = filled({rows, cols}, 0.5f);
+  for (const char* op : {"Add", "Mul", "Sub", "Div", "Max"}) cases.push_back({"elementwise", oneOp(op, {rows, cols}, {same}, {}, 8)});
+  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "HardSigmoid", "HardSwish", "LeakyRelu", "Neg"}) {
+    cases.push_back({"elementwise", oneOp(op, {rows, cols}, {}, {}, 8)});
+    // Sqrt of a negative number takes the library's error path; a network takes the root of a variance.
+    if (std::string(op) == "Sqrt") cases.back().bench.inputs = {filled({rows, cols}, 1.5f)};
+  }
+  cases.push_back({"elementwise", oneOp("Clip", {rows, cols}, {fw::Tensor::floats({}, {0.0f}), fw::Tensor::floats({}, {6.0f})}, {}, 8)});
+  cases.push_back({"elementwise", oneOp("Pow", {rows, cols}, {fw::Tensor::floats({}, {2.0f})}, {}, 8)});
+  cases.push_back({"reduction", oneOp("ReduceMean", {rows, cols}, {},
+                                      fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
+  cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});
+  cases.push_back({"reduction", oneOp("GlobalAveragePool", img, {}, {}, 8)});
+  cases.push_back({"softmax", oneOp("Softmax", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
+  cases.push_back({"norm", oneOp("LayerNormalization", {rows, cols}, {filled({cols}, 1.0f), filled({cols}, 0.0f)},
+                                 fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
+  cases.push_back({"norm", oneOp("BatchNormalization", img,
+                                 {filled({64}, 1.0f), filled({64}, 0.0f), filled({64}, 0.0f), filled({64}, 1.0f)}, {}, 8)});
+  cases.push_back({"norm", oneOp("InstanceNormalization", img, {filled({64}, 1.0f), filled({64}, 0.0f)}, {}, 8)});
+  cases.push_back({"pooling", oneOp("MaxPool", img, {},
+                                    fw::zoo::attrs({Attribute::makeInts("kernel_shape", {3, 3}),
+                                                    Attribute::makeInts("pads", {1, 1, 1, 1})}), 8)});
+  cases.push_back({"pooling", oneOp("AveragePool", img, {},
+                                    fw::zoo::attrs({Attribute::makeInts("kernel_shape", {3, 3}),
+                                                    Attribute::makeInts("pads", {1, 1, 1, 1})}), 2)});
+  cases.push_back({"data_movement", oneOp("Transpose", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0})}), 8)});
+  cases.push_back({"data_movement", oneOp("Transpose", img, {}, fw::zoo::attrs({Attribute::makeInts("perm", {0, 2, 3, 1})}), 8)});
+  cases.push_back({"data_movement", oneOp("Concat", {rows, cols}, {same}, fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
+  cases.push_back({"data_movement", oneOp("Slice", {rows, cols}, {I64({0}), I64({cols / 2}), I64({1})}, {}, 8)});
+  cases.push_back({"data_movement", oneOp("Gather", {rows, cols}, {I64({0, 5, 9, 17, 33, 65, 129, 255})},
+                                          fw::zoo::attrs({Attribute::makeInt("axis", 0)}), 8)});
+  cases.push_back({"data_movement", oneOp("Expand", {1, cols}, {I64({rows, cols})}, {}, 8)});
+  // Upsampling (feature pyramids, decoders): 2x in both spatial dims, the two common modes.
+  const fw::Tensor noRoi = fw::Tensor::floats({0}, {});
+  const fw::Tensor twice = fw::Tensor::floats({4}, {1.f, 1.f, 2.f, 2.f});
+  const std::vector<int64_t> small = {1, 64, 32, 32};
+  cases.push_back({"data_movement", oneOp("Resize", small, {noRoi, twice},
+                                          fw::zoo::attrs({Attribute::makeString("mode", "nearest")}), 8)});
+  cases.push_back({"data_movement", oneOp("Resize", small, {noRoi, twice},
+                                          fw::zoo::attrs({Attribute::makeString("mode", "linear")}), 8)});
+  cases.push_back({"data_movement", oneOp("Pad", img, {I64({0, 0, 1, 1, 0, 0, 1, 1})}, {}, 8)});
+  cases.push_back({"reduction", oneOp("ReduceMax", {rows, cols}, {},
+                                      fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
+  const double peak = std::max(m.gemmFlops, m.convFlops);
+  std::map<std::string, std::vector<double>> effs, opEffs;
+  for (auto& c : cases) {
+    FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
+    FW_ASSIGN_OR_RETURN(double us, timeNode(c.bench, threads, warm, repeat));
+    const double work = std::max(f.flops, f.elems);
+    const double body = std::max(us - m.overheadUs, 0.05 * us);
+    const double eff = std::min(999.0, work / (peak * body * 1e-6));
+    const std::string op = c.bench.model.graph->node(c.bench.node).opType;
+    std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us  efficiency %.4f\n", c.key.c_str(), op.c_str(), us, eff);
+    effs[c.key].push_back(eff);
+    opEffs[op].push_back(eff);
+    auto it = std::find_if(m.families.begin(), m.families.end(), [&](const HostMeasurement::Family& x) { return x.key == c.key; });
+    if (it == m.families.end()) {
+      m.families.push_back({c.key, "", 0, 0, 0});
+      it = m.families.end() - 1;
+    }
+    it->op += (it->op.empty() ? "" : ", ") + op + " " + fmt("%.1f us", us) + " (" + fmt("%.4f", eff) + ")";
+  }
+  for (auto& f : m.families) f.eff = median(effs[f.key]);
+  for (const auto& [op, v] : opEffs) m.opEff[op] = median(v);
+  return m;
+}
+
+HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
+  using fw::sim::HwNote;
+  fw::sim::HwProfile p;
+  p.name = name;
+  p.kind = fw::sim::DeviceKind::Cpu;
+  p.description = "This machine as the reference executor sees it (" + m.cpu + ", " + std::to_string(m.threads) +
+                  (m.threads == 1 ? " thread" : " threads") + "), measured by fwb calibrate on " + today();
+  p.dtype = fw::DType::Float32;
+  p.clockHz = m.clockHz;
+  p.cubeCores = m.threads;
+  p.vectorCores = m.threads;
+  p.l2Bytes = static_cast<int64_t>(m.llcBytes);
+  p.hbmBandwidth = m.dramBw;
+  p.hbmCapacityBytes = m.memBytes;
+  p.launchUs = m.overheadUs;
+  p.hostDispatchUs = 0;
+  p.cpu.gemmFlops = m.gemmFlops;
+  p.cpu.convFlops = m.convFlops;
+  p.cpu.groupedConvFlops = m.groupedFlops;
+  p.cpu.cacheBandwidth = m.cacheBw;
+  p.cpu.cacheDropsBytes = m.drops;
+  for (const auto& [bytes, bw] : m.copy) p.cpu.bandwidthCurve.push_back({2.0 * static_cast<double>(bytes), bw});
+  for (const auto& f : m.families)
+    for (const auto& [key, fam] : fw::sim::efficiencyKeys())
+      if (key == f.key) *p.efficiency.field(fam) = f.eff;
+  p.efficiency.cube = m.cubeEff;
+  p.cpu.opEfficiency = m.opEff;
+  const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
+                         (m.threads == 1 ? " thread" : " threads") + ": ";
+  auto note = [&](const std::string& field, const std::string& how) { p.notes.push_back(HwNote{field, by + how, false}); };
+  note("dtype", "the reference executor computes every floating tensor in float32");
+  note("clock_hz", "'cpu MHz' of /proc/cpuinfo at calibration time (the unit of the simulator's cycle counts only)");
+  note("cube_cores", "the executor threads the calibration ran with (a CPU has no cube unit; oneDNN runs on these)");
+  note("vector_cores", "the executor threads the calibration ran with");
+  note("cpu.gemm_flops_per_s", "best rate of the MatMul shapes of cpu.cube_time_models.gemm (fp32) on the executor's "
+                               "oneDNN path, per-node median, per-kernel overhead subtracted; best: " + m.gemmShape);
+  note("cpu.conv_flops_per_s", "best rate of the dense Conv shapes of cpu.cube_time_models.conv (fp32) on the executor's "
+                               "oneDNN path; best: " + m.convShape);
+  note("cpu.grouped_conv_flops_per_s", "best rate of the grouped/depthwise Conv shapes of cpu.cube_time_models.grouped_conv "
+                                       "(fp32) on the executor's oneDNN path; best: " + m.groupedShape);
+  note("efficiency.cube", "median over the GEMM, Conv and depthwise Conv cases of rate / best rate of its kind; GFLOP/s per case: " + m.cubeCases);
+  std::string curve;
+  for (const auto& [bytes, bw] : m.copy) curve += (curve.empty() ? "" : ", ") + bytesStr(static_cast<double>(bytes)) + " " + fmt("%.1f", bw / 1e9);
+  note("cpu.cache_bandwidth_bytes_per_s", "median streaming-copy bandwidth (read + write, best of 7 samples per size) over "
+                                          "buffers whose footprint fits the last-level cache but not the level before; the "
+                                          "curve in GB/s by buffer size: " + curve);
+  note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
+  if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
+  note("cpu.op_efficiency", "each op type timed on a cache-resident tensor (the cases listed under efficiency.*); it replaces "
+                           "its family's efficiency for that op type");
+  note("l2_bytes", "last-level cache: " + m.llcHow);
+  note("hbm_bandwidth_bytes_per_s", "streaming-copy bandwidth (read + write) at the largest buffer, " +
+                                        bytesStr(static_cast<double>(m.copy.back().first)) + " (DRAM)");
+  note("hbm_capacity_bytes", "MemTotal of /proc/meminfo");
+  note("launch_us", "median wall time of a one-element Add node (64 per run), the executor's per-node overhead");
+  note("host_dispatch_us", "0: the executor runs each node on the calling thread; its dispatch is part of launch_us");
+  for (const auto& f : m.families)
+    note("efficiency." + f.key, "median over " + f.op + " (per-node time, efficiency) on cache-resident tensors; efficiency = "
+                                "work (max of FLOPs and elements) / (peak FLOP/s x (time - overhead))");
+  for (const auto& [kind, fit] : m.cubeModels) {
+    p.cpu.cubeModels[kind] = fit.model;
+    note("cpu.cube_time_models." + kind, "fitted (non-negative least squares on relative error) to " +
+                                             std::to_string(fit.model.cases) + " shapes timed on the executor, RMS ln(model/measured) " +
+                                             fmt("%.3f", fit.model.rmsLogError) + "; us per shape without the per-kernel overhead, measured (model): " + fit.cases);
+  }
+  return p;
+}
+
+}  // namespace fw::sim

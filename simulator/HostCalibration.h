@@ -1,0 +1,53 @@
+#pragma once
+// `fwb calibrate`: measure this machine with microbenchmarks on the reference executor and describe it as
+// a hardware profile of kind "cpu" (CpuCost.h says how the simulator uses one). Every figure is measured
+// here; each profile field's note says how.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/util/Result.h"
+#include "simulator/CpuCubeModel.h"
+#include "simulator/HwProfile.h"
+
+namespace fw::sim {
+
+struct CubeModelFit {
+  CubeTimeModel model;
+  std::string cases;                                  // "shape us; shape us; ..." as timed
+  std::vector<std::pair<std::string, double>> rates;  // shape, FLOP/s
+};
+
+struct HostMeasurement {
+  std::string cpu;
+  int threads = 1;
+  double clockHz = 0, memBytes = 0;
+  double overheadUs = 0;
+  double gemmFlops = 0, convFlops = 0;
+  double groupedFlops = 0;  // depthwise convolutions: oneDNN's rate differs by an order of magnitude
+  std::string gemmShape, convShape, groupedShape;
+  std::vector<std::pair<size_t, double>> copy;  // buffer bytes -> bandwidth
+  std::vector<int64_t> drops;                   // footprints where the bandwidth drops
+  double cubeEff = 1;                           // median rate / peak over the GEMM and Conv cases
+  std::map<std::string, double> opEff;          // per op type measured (median over its cases)
+  std::string cubeCases;
+  double llcBytes = 0, cacheBw = 0, dramBw = 0;
+  std::string llcHow;
+  struct Family {
+    std::string key, op;  // op: what was run, with its time and efficiency
+    double us = 0, work = 0, eff = 0;
+  };
+  std::vector<Family> families;
+  std::map<std::string, CubeModelFit> cubeModels;  // per kind of matrix op (CpuCubeModel.h)
+};
+
+// Runs every microbenchmark (a few seconds to a minute, on `threads` executor threads, `repeat` timed runs
+// per case). Progress lines go to stderr.
+Result<HostMeasurement> measureHost(int threads, int repeat);
+// Times a grid of shapes per kind of matrix op and fits each kind's time model.
+Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs);
+// The measurement as a "cpu" profile named `name`, with a note per field.
+HwProfile hostProfile(const HostMeasurement& m, const std::string& name);
+
+}  // namespace fw::sim

@@ -1,0 +1,184 @@
+// The matrix-op part of `fwb calibrate`: a grid of shapes per kind of matrix op (CpuCubeModel.h), each
+// timed on the reference executor, and each kind's time model fitted to them. The shapes span what
+// networks hold (a first convolution on 3 channels, thin 1x1 projections, strided and depthwise
+// convolutions, decoder-sized and attention-sized GEMMs) without being taken from any one model.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/zoo/ZooBuilder.h"
+#include "simulator/HostBench.h"
+#include "simulator/HostCalibration.h"
+
+namespace fw::sim {
+
+using namespace hostbench;
+
+namespace {
+
+using fw::Attribute;
+
+struct ConvCase {
+  int64_t cin, cout, hw, k, stride, group, pad;
+};
+
+std::string convName(const char* op, const ConvCase& c) {
+  std::string s = std::string(op) + " " + std::to_string(c.k) + "x" + std::to_string(c.k) + " " + std::to_string(c.cin) +
+                  "->" + std::to_string(c.cout);
+  if (c.group > 1) s += c.group == c.cin ? " depthwise" : " group " + std::to_string(c.group);
+  if (c.stride > 1) s += " stride " + std::to_string(c.stride);
+  return s + " at " + std::to_string(c.hw) + "x" + std::to_string(c.hw);
+}
+
+fw::Attributes convAttrs(const ConvCase& c) {
+  return fw::zoo::attrs({Attribute::makeInts("pads", {c.pad, c.pad, c.pad, c.pad}), Attribute::makeInt("group", c.group),
+                         Attribute::makeInts("strides", {c.stride, c.stride})});
+}
+
+fw::Tensor bytes(std::vector<int64_t> dims, uint8_t salt) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::vector<uint8_t> v(static_cast<size_t>(n));
+  uint32_t x = 2463534242u ^ salt;
+  for (auto& e : v) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    e = static_cast<uint8_t>(x >> 24);
+  }
+  return fw::Tensor::fromVector<uint8_t>(fw::DType::UInt8, std::move(dims), v);
+}
+
+// The quantisation parameters of a QLinear op around its weight (scales and zero points as scalars).
+std::vector<fw::Tensor> qlinearInputs(fw::Tensor w) {
+  auto u8 = [](uint8_t v) { return fw::Tensor::fromVector<uint8_t>(fw::DType::UInt8, {}, std::vector<uint8_t>{v}); };
+  return {fw::Tensor::scalarFloat(0.02f), u8(128), std::move(w), fw::Tensor::scalarFloat(0.01f), u8(128),
+          fw::Tensor::scalarFloat(0.05f), u8(128)};
+}
+
+struct Case {
+  std::string name;
+  Bench bench;
+};
+
+std::vector<Case> gemmCases() {
+  std::vector<Case> cs;
+  struct G {
+    int64_t batch, m, k, n;
+  };
+  for (G g : {G{0, 1, 768, 768}, G{0, 1, 2048, 1000}, G{0, 8, 512, 2048}, G{0, 64, 64, 64}, G{0, 128, 768, 3072},
+              G{0, 128, 3072, 768}, G{0, 197, 384, 1152}, G{0, 256, 256, 256}, G{0, 512, 512, 512}, G{0, 1024, 1024, 1024},
+              G{0, 3136, 64, 256}, G{0, 49, 2048, 512}, G{0, 16, 256, 4}, G{0, 1, 512, 2048}, G{0, 1, 2048, 512},
+              G{0, 4, 1024, 1024}, G{0, 1, 64, 4096}, G{12, 128, 64, 128}, G{12, 128, 128, 64}}) {
+    std::vector<int64_t> x = {g.m, g.k}, w = {g.k, g.n};
+    if (g.batch) {
+      x.insert(x.begin(), g.batch);
+      w.insert(w.begin(), g.batch);
+    }
+    std::string name = "MatMul " + std::to_string(g.m) + "x" + std::to_string(g.k) + "x" + std::to_string(g.n);
+    if (g.batch) name += " batch " + std::to_string(g.batch);
+    cs.push_back({name, oneOp("MatMul", x, {filled(w, 0.25f)}, {}, 2)});
+  }
+  return cs;
+}
+
+std::vector<Case> convCases(bool grouped) {
+  std::vector<ConvCase> shapes;
+  if (!grouped)
+    shapes = {{3, 16, 320, 3, 2, 1, 1},   {3, 64, 224, 7, 2, 1, 3},    {3, 32, 224, 3, 2, 1, 1},   {16, 32, 160, 1, 1, 1, 0},
+              {32, 16, 112, 1, 1, 1, 0},  {64, 64, 56, 3, 1, 1, 1},    {128, 128, 28, 3, 1, 1, 1}, {256, 256, 14, 3, 1, 1, 1},
+              {64, 256, 56, 1, 1, 1, 0},  {256, 64, 56, 1, 1, 1, 0},   {512, 128, 28, 1, 1, 1, 0}, {96, 24, 80, 3, 1, 1, 1},
+              {12, 96, 80, 1, 1, 1, 0},   {48, 12, 80, 1, 1, 1, 0},    {512, 512, 7, 3, 1, 1, 1},  {1024, 256, 14, 1, 1, 1, 0},
+              {128, 256, 28, 3, 2, 1, 1}, {256, 512, 14, 1, 2, 1, 0}};
+  else
+    shapes = {{32, 32, 112, 3, 1, 32, 1},    {32, 32, 160, 3, 2, 32, 1},    {96, 96, 56, 3, 1, 96, 1},
+              {96, 96, 112, 3, 2, 96, 1},    {144, 144, 28, 3, 1, 144, 1},  {144, 144, 56, 3, 2, 144, 1},
+              {240, 240, 14, 5, 1, 240, 2},  {480, 480, 14, 3, 1, 480, 1},  {960, 960, 7, 3, 1, 960, 1},
+              {672, 672, 14, 5, 2, 672, 2},  {64, 64, 56, 3, 1, 2, 1},      {128, 128, 28, 3, 1, 8, 1},
+              {256, 256, 14, 3, 1, 32, 1}};
+  std::vector<Case> cs;
+  for (const ConvCase& c : shapes)
+    cs.push_back({convName("Conv", c), oneOp("Conv", {1, c.cin, c.hw, c.hw}, {filled({c.cout, c.cin / c.group, c.k, c.k}, 0.01f)},
+                                             convAttrs(c), 2)});
+  return cs;
+}
+
+std::vector<Case> convTransposeCases() {
+  std::vector<Case> cs;
+  for (ConvCase c : {ConvCase{24, 24, 80, 2, 2, 1, 0}, ConvCase{24, 1, 160, 2, 2, 1, 0}, ConvCase{64, 32, 28, 4, 2, 1, 1},
+                     ConvCase{256, 128, 14, 2, 2, 1, 0}, ConvCase{16, 16, 56, 3, 1, 1, 1}, ConvCase{128, 64, 28, 2, 2, 1, 0},
+                     ConvCase{32, 3, 112, 4, 2, 1, 1}})
+    cs.push_back({convName("ConvTranspose", c),
+                  oneOp("ConvTranspose", {1, c.cin, c.hw, c.hw}, {filled({c.cin, c.cout / c.group, c.k, c.k}, 0.01f)},
+                        convAttrs(c), 2)});
+  return cs;
+}
+
+std::vector<Case> intConvCases() {
+  std::vector<Case> cs;
+  for (ConvCase c : {ConvCase{16, 32, 56, 3, 1, 1, 1}, ConvCase{64, 64, 28, 3, 1, 1, 1}, ConvCase{32, 64, 56, 1, 1, 1, 0},
+                     ConvCase{128, 128, 14, 3, 1, 1, 1}, ConvCase{64, 64, 28, 3, 1, 64, 1}, ConvCase{3, 16, 112, 3, 2, 1, 1},
+                     ConvCase{96, 24, 28, 1, 1, 1, 0}})
+    cs.push_back({convName("QLinearConv", c),
+                  oneOpOn("QLinearConv", bytes({1, c.cin, c.hw, c.hw}, 1),
+                          qlinearInputs(bytes({c.cout, c.cin / c.group, c.k, c.k}, 2)), convAttrs(c), 2, fw::DType::UInt8)});
+  return cs;
+}
+
+std::vector<Case> intGemmCases() {
+  std::vector<Case> cs;
+  struct G {
+    int64_t m, k, n;
+  };
+  for (G g : {G{1, 512, 512}, G{64, 256, 256}, G{128, 768, 768}, G{16, 1024, 96}, G{256, 64, 256}, G{32, 96, 1536}})
+    cs.push_back({"QLinearMatMul " + std::to_string(g.m) + "x" + std::to_string(g.k) + "x" + std::to_string(g.n),
+                  oneOpOn("QLinearMatMul", bytes({g.m, g.k}, 3), qlinearInputs(bytes({g.k, g.n}, 4)), {}, 2, fw::DType::UInt8)});
+  return cs;
+}
+
+Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases, int threads, int repeat, double overheadUs) {
+  CubeModelFit fit;
+  std::vector<CubeSample> samples;
+  for (auto& c : cases) {
+    FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
+    FW_ASSIGN_OR_RETURN(double us, timeNode(c.bench, threads, 2, std::max(3, repeat / 4)));
+    const double seconds = std::max(us - overheadUs, 0.05 * us) * 1e-6;
+    const auto feat = cubeFeatures(*c.bench.model.graph, c.bench.node);
+    if (!feat || feat->kind != kind)
+      return Error::internal("calibrate: '" + c.name + "' is not a " + kind + " op to the cost model");
+    samples.push_back({*feat, seconds});
+    fit.rates.push_back({c.name, f.flops / seconds});
+  }
+  FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));
+  // What the fit says of each shape beside what was measured, for the profile's note.
+  fit.cases.clear();
+  for (size_t i = 0; i < cases.size(); ++i)
+    fit.cases += (fit.cases.empty() ? "" : "; ") + cases[i].name + " " + fmt("%.1f", samples[i].seconds * 1e6) + " (model " +
+                 fmt("%.1f", fit.model.seconds(samples[i].features) * 1e6) + ")";
+  std::fprintf(stderr, "fwb: calibrate: %-14s %2d shapes, time model RMS ln(model/measured) %.3f\n", kind.c_str(),
+               fit.model.cases, fit.model.rmsLogError);
+  return fit;
+}
+
+}  // namespace
+
+Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs) {
+  std::map<std::string, CubeModelFit> out;
+  FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(false), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(true), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["conv_transpose"], timeAndFit("conv_transpose", convTransposeCases(), threads, repeat, overheadUs));
+  // The integer forms run on the executor's own kernels; a kind the executor cannot run here is left
+  // without a model (its ops then take the GEMM/Conv rate) rather than failing the calibration.
+  for (auto& [kind, cases] : {std::pair{std::string("int_conv"), intConvCases()}, std::pair{std::string("int_gemm"), intGemmCases()}}) {
+    auto fit = timeAndFit(kind, cases, threads, repeat, overheadUs);
+    if (fit.ok())
+      out[kind] = std::move(*fit);
+    else
+      std::fprintf(stderr, "fwb: calibrate: %s not timed: %s\n", kind.c_str(), fit.error().message.c_str());
+  }
+  return out;
+}
+
+}  // namespace fw::sim

@@ -1,0 +1,151 @@
+// Issue 22: the shape model of matrix ops on a cpu profile (simulator/CpuCubeModel.h): its features, its
+// fit, its place in the profile JSON and in the CPU cost.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "core/zoo/ZooBuilder.h"
+#include "simulator/CpuCubeModel.h"
+#include "simulator/HwProfile.h"
+#include "tests/simulator/SimTestUtil.h"
+
+namespace fw::sim {
+namespace {
+
+using nlohmann::json;
+
+Graph convGraph(int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t group) {
+  Graph g;
+  g.name = "conv";
+  const int64_t pad = k / 2;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, cin, hw, hw}));
+  ValueId w = g.addInitializer("W", Tensor::floats({cout, cin / group, k, k},
+                                                   std::vector<float>(static_cast<size_t>(cout * cin / group * k * k), 0.1f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, cout, hw, hw}));
+  g.addNode("Conv", {x, w}, {y},
+            zoo::attrs({Attribute::makeInts("pads", {pad, pad, pad, pad}), Attribute::makeInt("group", group),
+                        Attribute::makeInts("kernel_shape", {k, k})}),
+            "conv");
+  g.addOutput(y);
+  return g;
+}
+
+TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
+  // Conv 16->32, 3x3 at 32x32: M = 1024 output pixels, K = 16*9 = 144, N = 32.
+  Graph c = convGraph(16, 32, 32, 3, 1);
+  auto f = cubeFeatures(c, 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "conv");
+  EXPECT_DOUBLE_EQ(f->flops, 2.0 * 1024 * 32 * 144);
+  EXPECT_DOUBLE_EQ(f->inElems, 16.0 * 32 * 32);
+  EXPECT_DOUBLE_EQ(f->outElems, 32.0 * 32 * 32);
+  EXPECT_DOUBLE_EQ(f->patchElems, 1024.0 * 144);
+  EXPECT_DOUBLE_EQ(f->weightElems, 32.0 * 16 * 9);
+  // Depthwise: a grouped conv, K = 9 and N = 1 per group: the patches are numel(Y) * 9.
+  Graph d = convGraph(16, 16, 32, 3, 16);
+  f = cubeFeatures(d, 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "grouped_conv");
+  EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 9);
+  // MatMul [8,64] x [64,16]: the left operand is the patch matrix.
+  Graph m = test::matmul(8, 64, 16);
+  f = cubeFeatures(m, 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "gemm");
+  EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 64);
+  EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
+  // Not a matrix op: no features.
+  Graph r = test::unaryChain({"Relu"}, {4, 4});
+  EXPECT_FALSE(cubeFeatures(r, 0).has_value());
+}
+
+TEST(CpuCubeModel, FitRecoversKnownCoefficientsFromNoisyTimes) {
+  const std::array<double, 5> truth = {4e-12, 0, 5e-11, 3e-11, 2e-10};
+  CubeTimeModel known;
+  known.coef = truth;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> noise(0.97, 1.03);
+  std::vector<CubeSample> samples;
+  // 1x1 and 3x3 kernels, so that the patches are not a fixed multiple of the input.
+  for (int64_t cin : {3, 16, 64, 256})
+    for (int64_t cout : {8, 64, 512})
+      for (int64_t hw : {7, 28, 112})
+        for (int64_t k : {1, 3}) {
+        Graph g = convGraph(cin, cout, hw, k, 1);
+        auto f = cubeFeatures(g, 0);
+        ASSERT_TRUE(f.has_value());
+        samples.push_back({*f, known.seconds(*f) * noise(rng)});
+      }
+  auto fit = fitCubeTimeModel(samples);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_EQ(fit->cases, static_cast<int>(samples.size()));
+  EXPECT_LT(fit->rmsLogError, 0.03);
+  for (size_t i = 0; i < truth.size(); ++i) {
+    EXPECT_GE(fit->coef[i], 0.0) << i;
+    if (truth[i] > 0) EXPECT_NEAR(fit->coef[i] / truth[i], 1.0, 0.15) << i;
+  }
+  // Too few timed shapes: a clear error, not a made-up model.
+  auto few = fitCubeTimeModel({samples[0]});
+  ASSERT_FALSE(few.ok());
+  EXPECT_NE(few.error().message.find("at least 2"), std::string::npos);
+}
+
+json cpuProfile() {
+  return json::parse(R"({
+    "name": "testcpu", "kind": "cpu", "dtype": "float32", "clock_hz": 2.0e9,
+    "cube_cores": 1, "vector_cores": 1,
+    "cpu": {"gemm_flops_per_s": 1.0e11, "conv_flops_per_s": 5.0e10, "cache_bandwidth_bytes_per_s": 1.0e11,
+            "cube_time_models": {"gemm": {"s_per_flop": 1e-12, "s_per_input_element": 0, "s_per_output_element": 0,
+                                          "s_per_patch_element": 0, "s_per_weight_element": 1e-10,
+                                          "cases": 9, "rms_log_error": 0.1}}},
+    "l2_bytes": 33554432, "hbm_bandwidth_bytes_per_s": 1.0e10, "hbm_capacity_bytes": 1.0e10,
+    "launch_us": 2.0, "host_dispatch_us": 0,
+    "notes": []
+  })");
+}
+
+TEST(CpuCubeModel, ProfileCarriesTheModelsAndRefusesBadOnes) {
+  auto p = parseHwProfile(cpuProfile(), "t.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_EQ(p->cpu.cubeModels.count("gemm"), 1u);
+  EXPECT_DOUBLE_EQ(p->cpu.cubeModels.at("gemm").coef[4], 1e-10);
+  EXPECT_EQ(p->cpu.cubeModels.at("gemm").cases, 9);
+  auto back = parseHwProfile(hwProfileToJson(*p), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.cubeModels.at("gemm").coef, p->cpu.cubeModels.at("gemm").coef);
+
+  json j = cpuProfile();
+  j["cpu"]["cube_time_models"]["gemv"] = j["cpu"]["cube_time_models"]["gemm"];
+  auto bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("$.cpu.cube_time_models.gemv: not a kind of matrix op"), std::string::npos)
+      << bad.error().message;
+  j = cpuProfile();
+  j["cpu"]["cube_time_models"]["gemm"]["s_per_flop"] = -1;
+  EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
+  j = cpuProfile();
+  for (const char* k : {"s_per_flop", "s_per_weight_element"}) j["cpu"]["cube_time_models"]["gemm"][k] = 0;
+  bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("at least one coefficient must be positive"), std::string::npos) << bad.error().message;
+}
+
+TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
+  auto hw = *parseHwProfile(cpuProfile(), "t.json");
+  Graph mm = test::matmul(64, 64, 64);
+  auto r = test::runUnfused(mm, hw);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  // shape model: 2*64^3 FLOPs * 1e-12 + 4096 weights * 1e-10; then the weights once from DRAM.
+  const double modelUs = (2.0 * 64 * 64 * 64 * 1e-12 + 4096 * 1e-10) * 1e6;
+  const double weightsUs = 4096.0 * 4 / 1e10 * 1e6;
+  EXPECT_NEAR(r.kernels[0].durUs, modelUs + weightsUs + 2.0, 1e-3);
+  // Without a model of its kind, the op takes the kind's rate as before.
+  hw.cpu.cubeModels.clear();
+  r = test::runUnfused(mm, hw);
+  EXPECT_GT(r.kernels[0].durUs, 2.0 + 2.0 * 64 * 64 * 64 / 1e11 * 1e6 - 1e-3);
+}
+
+}  // namespace
+}  // namespace fw::sim
