@@ -260,8 +260,12 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
   return sxy / std::sqrt(sxx * syy);
 }
 
+const char* measuredOn(const MeasuredRun& r) { return r.byNode ? "board" : "host"; }
+std::string measuredLabel(const std::string& on) { return "measured (" + on + ")"; }
+
 Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
   Accuracy a;
+  a.on = measuredOn(measured);
   const size_t nk = sim.kernels.size();
   a.measuredUs.assign(nk, -1.0);
   std::vector<char> used(nk, 0);
@@ -367,7 +371,8 @@ json toJson(const Accuracy& a) {
   for (const auto& r : a.rows)
     ks.push_back({{"name", r.name}, {"simulated_us", r.simulatedUs}, {"measured_us", r.measuredUs},
                   {"rel_err", r.relErr}, {"scored", r.scored}});
-  return {{"matched", a.matched},
+  return {{"measured_on", a.on},
+          {"matched", a.matched},
           {"scored", a.scored},
           {"excluded", a.excluded},
           {"median_abs_err", a.medianAbsErr},
@@ -383,7 +388,8 @@ json toJson(const Accuracy& a) {
 
 std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
   std::string s;
-  s += "accuracy against " + (m.source.empty() ? std::string("the measured run") : m.source) + ":\n";
+  s += "accuracy against " + (m.source.empty() ? std::string("the measured run") : m.source) + " (" +
+       measuredLabel(a.on) + "):\n";
   s += "  matched kernels        " + std::to_string(a.matched) + " (" + std::to_string(a.scored) + " scored, " +
        std::to_string(a.excluded) + " views or 0 us left out)\n";
   s += "  per-kernel |error|     median " + fmt("%.1f %%", 100 * a.medianAbsErr) + ", mean " + fmt("%.1f %%", 100 * a.meanAbsErr) + "\n";

@@ -35,6 +35,10 @@ struct MeasuredRun {
 // Measured vs simulated over the rows both have. Errors are relative to the measurement:
 // |sim - measured| / measured. `spearman` is the rank correlation of the matched kernel times.
 struct Accuracy {
+  // Where the measurement comes from: "board" (a board profiler's op summary, rows by the model's nodes)
+  // or "host" (fwb profile on the CPU the executor runs on). Tables, CSV, JSON and the GUI say
+  // "measured (board)" or "measured (host)".
+  std::string on = "host";
   size_t matched = 0;
   std::vector<std::string> unmatchedMeasured;   // measured rows no simulated kernel matches
   std::vector<std::string> unmatchedSimulated;  // simulated kernels with no measured row
@@ -86,6 +90,9 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured);
 nlohmann::json toJson(const Accuracy& a);
 // Lines for the end of a table: the errors, the rank correlation, what did not match.
 std::string formatAccuracy(const Accuracy& a, const MeasuredRun& measured);
+// "board" for a board's op summary (rows by node), else "host"; and the label "measured (board)".
+const char* measuredOn(const MeasuredRun& r);
+std::string measuredLabel(const std::string& on);
 // Spearman rank correlation (ties get their average rank); 0 when fewer than two values or no spread.
 double spearman(const std::vector<double>& x, const std::vector<double>& y);
 

@@ -99,7 +99,7 @@ json toJson(const SimResult& r) {
 }
 
 std::string toCsv(const SimResult& r, const Accuracy* measured) {
-  std::string s = std::string("index,name,ops,unit,start_us,dur_us,") + (measured ? "measured_us," : "") +
+  std::string s = std::string("index,name,ops,unit,start_us,dur_us,") + (measured ? "measured_us,measured_on," : "") +
                   "cycles,flops,hbm_bytes,spill_bytes,bound,cube_cycles,"
                   "vector_cycles,transfer_cycles,fill_cycles,launch_cycles,tiles_per_core\n";
   for (size_t i = 0; i < r.kernels.size(); ++i) {
@@ -107,7 +107,7 @@ std::string toCsv(const SimResult& r, const Accuracy* measured) {
     std::string meas;
     if (measured) {
       const double m = i < measured->measuredUs.size() ? measured->measuredUs[i] : -1;
-      meas = (m >= 0 ? fmt("%.4f", m) : std::string()) + ",";
+      meas = (m >= 0 ? fmt("%.4f", m) + "," + measured->on : std::string(",")) + ",";
     }
     s += std::to_string(i) + "," + csvField(k.name) + "," + csvField(joinOps(k)) + "," + unitName(k.unit) +
          "," + fmt("%.4f", k.startUs) + "," + fmt("%.4f", k.durUs) + "," + meas + std::to_string(k.cycles) + "," +
@@ -171,7 +171,7 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
                 "original ops", "unit", "before us", "after us", "bound", "hbm");
   s += line;
   if (measured) {
-    std::snprintf(line, sizeof line, "  %11s %8s", "measured us", "error");
+    std::snprintf(line, sizeof line, "  %19s %8s", (measuredLabel(measured->on) + " us").c_str(), "error");
     s += line;
   }
   s += "\n";
@@ -195,9 +195,9 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
     s += line;
     if (measured) {
       const double m = i < measured->measuredUs.size() ? measured->measuredUs[i] : -1;
-      if (m < 0) std::snprintf(line, sizeof line, "  %11s %8s", "-", "");
-      else if (m > 0) std::snprintf(line, sizeof line, "  %11.2f %+7.0f%%", m, 100 * (k.durUs - m) / m);
-      else std::snprintf(line, sizeof line, "  %11.2f %8s", m, "");
+      if (m < 0) std::snprintf(line, sizeof line, "  %19s %8s", "-", "");
+      else if (m > 0) std::snprintf(line, sizeof line, "  %19.2f %+7.0f%%", m, 100 * (k.durUs - m) / m);
+      else std::snprintf(line, sizeof line, "  %19.2f %8s", m, "");
       s += line;
     }
     s += "\n";

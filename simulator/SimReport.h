@@ -16,7 +16,8 @@ namespace fw::sim {
 // {hw {name, peak_flops, hbm_bandwidth}, mode, batch, latency_us, throughput, hbm_bytes,
 //  peak_memory_bytes, launch_share, kernels [{name, ops, unit, start_us, dur_us, flops, hbm_bytes, bound, ...}]}
 nlohmann::json toJson(const SimResult& r);
-// With `measured` (accuracy(r, run)), a measured_us column (empty where no measurement) follows dur_us.
+// With `measured` (accuracy(r, run)), measured_us and measured_on ("board" or "host") columns (empty where no
+// measurement) follow dur_us.
 std::string toCsv(const SimResult& r, const Accuracy* measured = nullptr);
 // One "X" event per kernel (µs), one lane (tid) per unit; eager runs add a host-dispatch lane.
 nlohmann::json toChromeTrace(const SimResult& r);

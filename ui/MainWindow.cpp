@@ -251,7 +251,7 @@ void MainWindow::onAnalysisFinished() {
   if (a.simulated) {
     timingModel_->setRows(std::move(out.rows));
     accuracy_ = out.accuracy;
-    if (accuracy_) timingModel_->setMeasured(accuracy_->measuredUs);
+    if (accuracy_) timingModel_->setMeasured(accuracy_->measuredUs, QString::fromStdString(accuracy_->on));
     timingTable_->setColumnHidden(TimingTableModel::MeasuredUs, !accuracy_);
     timingTable_->resizeColumnsToContents();
     // Scoped kernel names (If_3/then_branch/k2_conv_relu) can be long: keep the times in view.
@@ -407,7 +407,7 @@ void MainWindow::updateSummary(const fw::AnalysisSettings& madeWith) {
              .arg(baseline);
     if (accuracy_ && measured_) {
       const fw::sim::Accuracy& acc = *accuracy_;
-      s += QString(" &nbsp;·&nbsp; measured (%1): %2 µs, simulated off by %3%; per-kernel error median %4%, mean %5%; "
+      s += QString(" &nbsp;·&nbsp; measured (%8, %1): %2 µs, simulated off by %3%; per-kernel error median %4%, mean %5%; "
                    "Spearman %6 over %7 kernel(s)")
                .arg(html(measured_->source))
                .arg(acc.measuredTotalUs, 0, 'f', 1)
@@ -415,7 +415,8 @@ void MainWindow::updateSummary(const fw::AnalysisSettings& madeWith) {
                .arg(100 * acc.medianAbsErr, 0, 'f', 1)
                .arg(100 * acc.meanAbsErr, 0, 'f', 1)
                .arg(acc.spearman, 0, 'f', 3)
-               .arg(acc.scored);
+               .arg(acc.scored)
+               .arg(QString::fromStdString(acc.on));
       if (!acc.unmatchedMeasured.empty()) s += tr(", %1 measured row(s) unmatched").arg(acc.unmatchedMeasured.size());
     }
   } else {

@@ -132,7 +132,8 @@ void addSimulateCommand(CLI::App& app) {
         std::fprintf(stderr, "fwb: warning: no kernel of %s matches a simulated kernel (measured on another model or level?)\n",
                      measuredIn->c_str());
       j["measured"] = {{"file", *measuredIn}, {"source", measured->source}, {"model", measured->model},
-                       {"opt_level", measured->optLevel}, {"threads", measured->threads}, {"by_node", measured->byNode}};
+                       {"opt_level", measured->optLevel}, {"threads", measured->threads}, {"by_node", measured->byNode},
+                       {"on", fw::sim::measuredOn(*measured)}, {"label", fw::sim::measuredLabel(fw::sim::measuredOn(*measured))}};
       j["accuracy"] = fw::sim::toJson(*acc);
     }
     const fw::sim::Accuracy* accp = acc ? &*acc : nullptr;

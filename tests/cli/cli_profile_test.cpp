@@ -69,7 +69,7 @@ TEST(CliProfile, KernelNamesLineUpWithSimulateAtO0AndO2) {
     auto a = runFwb("simulate " + kModel + " -O " + L + " --measured " + prof.string() + " --json " + withAcc.string() +
                     " --csv " + csv.string() + " --rows 3");
     ASSERT_EQ(a.exitCode, 0) << a.out;
-    EXPECT_NE(a.out.find("measured us"), std::string::npos) << a.out;
+    EXPECT_NE(a.out.find("measured (host) us"), std::string::npos) << a.out;
     EXPECT_NE(a.out.find("rank correlation"), std::string::npos) << a.out;
     auto acc = readJson(withAcc)["accuracy"];
     EXPECT_EQ(acc["matched"].get<size_t>(), pj["kernels"].size());
@@ -79,7 +79,8 @@ TEST(CliProfile, KernelNamesLineUpWithSimulateAtO0AndO2) {
     std::ifstream c(csv);
     std::string header;
     std::getline(c, header);
-    EXPECT_NE(header.find(",measured_us,"), std::string::npos) << header;
+    EXPECT_NE(header.find(",measured_us,measured_on,"), std::string::npos) << header;
+    EXPECT_EQ(readJson(withAcc)["measured"]["label"], "measured (host)");
   }
   fs::remove_all(dir);
 }

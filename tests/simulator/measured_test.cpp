@@ -195,17 +195,26 @@ TEST(Measured, CsvAndTableCarryTheMeasuredColumn) {
   const auto sim = simOf({kt("a", 1), kt("b", 2)});
   const auto acc = accuracy(sim, runOf({{"a", 2}}));
   const std::string csv = toCsv(sim, &acc);
-  EXPECT_NE(csv.substr(0, csv.find('\n')).find("dur_us,measured_us,cycles"), std::string::npos);
-  EXPECT_NE(csv.find("\n0,a,Relu,vector,0.0000,1.0000,2.0000,"), std::string::npos);
-  EXPECT_NE(csv.find("\n1,b,Relu,vector,1.0000,2.0000,,"), std::string::npos);
+  EXPECT_NE(csv.substr(0, csv.find('\n')).find("dur_us,measured_us,measured_on,cycles"), std::string::npos);
+  EXPECT_NE(csv.find("\n0,a,Relu,vector,0.0000,1.0000,2.0000,host,"), std::string::npos);
+  EXPECT_NE(csv.find("\n1,b,Relu,vector,1.0000,2.0000,,,"), std::string::npos);
   EXPECT_EQ(toCsv(sim).find("measured_us"), std::string::npos);
 
   HwProfile hw;
   hw.name = "test";
   const auto run = runOf({{"a", 2}});
   const std::string t = formatComparisonTable(sim, sim, hw, 0, &acc, &run);
-  EXPECT_NE(t.find("measured us"), std::string::npos);
+  EXPECT_NE(t.find("measured (host) us"), std::string::npos);
   EXPECT_NE(t.find("-50%"), std::string::npos);
   EXPECT_NE(t.find("whole model"), std::string::npos);
   EXPECT_NE(t.find("unmatched simulated"), std::string::npos);
+
+  // A board's op summary (rows by node) is labelled as such everywhere.
+  auto board = runOf({{"a", 2}});
+  board.byNode = true;
+  const auto boardAcc = accuracy(sim, board);
+  EXPECT_EQ(boardAcc.on, "board");
+  EXPECT_NE(toCsv(sim, &boardAcc).find(",board,"), std::string::npos);
+  EXPECT_NE(formatComparisonTable(sim, sim, hw, 0, &boardAcc, &board).find("measured (board) us"), std::string::npos);
+  EXPECT_EQ(toJson(boardAcc)["measured_on"], "board");
 }

@@ -1,4 +1,4 @@
-// File → Load measured times…: a measured run set beside the after run (a "Measured µs" column in the
+// File → Load measured times…: a measured run set beside the after run (a "Measured (host) µs" column in the
 // timing table and its CSV, the accuracy in the summary); a malformed file is refused naming it.
 #include <gtest/gtest.h>
 
@@ -47,7 +47,8 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
   ASSERT_NE(row, nullptr);
   const QString cell = w.timingModel()->data(w.timingModel()->index(0, fwui::TimingTableModel::MeasuredUs), Qt::DisplayRole).toString();
   EXPECT_EQ(cell, QString::number(2 * row->afterUs, 'f', 2));
-  EXPECT_TRUE(w.timingModel()->toCsv().section('\n', 0, 0).endsWith("Measured µs"));
+  EXPECT_TRUE(w.timingModel()->toCsv().section('\n', 0, 0).endsWith("Measured (host) µs"));
+  EXPECT_TRUE(w.summaryLabel()->text().contains("measured (host, ")) << w.summaryLabel()->text().toStdString();
   EXPECT_TRUE(w.summaryLabel()->text().contains("Spearman 1.000")) << w.summaryLabel()->text().toStdString();
   EXPECT_TRUE(w.summaryLabel()->text().contains("median 50.0%")) << w.summaryLabel()->text().toStdString();
 

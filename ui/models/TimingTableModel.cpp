@@ -30,8 +30,9 @@ int TimingTableModel::rowOfKernel(const QString& kernelName) const {
   return -1;
 }
 
-void TimingTableModel::setMeasured(std::vector<double> byAfterIndex) {
+void TimingTableModel::setMeasured(std::vector<double> byAfterIndex, QString on) {
   measured_ = std::move(byAfterIndex);
+  measuredOn_ = std::move(on);
   if (!rows_.empty()) emit dataChanged(index(0, MeasuredUs), index(rowCount() - 1, MeasuredUs));
   emit headerDataChanged(Qt::Horizontal, MeasuredUs, MeasuredUs);
 }
@@ -132,8 +133,9 @@ QVariant TimingTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole && index.column() >= BeforeUs && index.column() != Bound)
     return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && index.column() == MeasuredUs && measured > 0)
-    return tr("measured %1 µs, simulated %2 µs: %3%").arg(measured, 0, 'f', 2).arg(r.afterUs, 0, 'f', 2)
-        .arg(100 * (r.afterUs - measured) / measured, 0, 'f', 0);
+    return tr("measured (%4) %1 µs, simulated %2 µs: %3%").arg(measured, 0, 'f', 2).arg(r.afterUs, 0, 'f', 2)
+        .arg(100 * (r.afterUs - measured) / measured, 0, 'f', 0)
+        .arg(measuredOn_);
   if (role == Qt::ToolTipRole) {
     QStringList l;
     for (const auto& o : r.origins) l << QString::fromStdString(o);
@@ -154,7 +156,7 @@ QVariant TimingTableModel::headerData(int section, Qt::Orientation o, int role) 
     case Bound: return tr("Bound");
     case HbmBefore: return tr("HBM before");
     case HbmAfter: return tr("HBM after");
-    case MeasuredUs: return tr("Measured µs");
+    case MeasuredUs: return tr("Measured (%1) µs").arg(measuredOn_);
     default: return {};
   }
 }

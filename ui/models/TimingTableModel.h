@@ -21,7 +21,8 @@ class TimingTableModel : public QAbstractTableModel {
   void setMessage(const QString& why, const QString& whatToDo);
   // Measured µs per kernel of the after run (Accuracy::measuredUs: by after index, -1 = none); empty:
   // no measured run. setRows clears it.
-  void setMeasured(std::vector<double> byAfterIndex);
+  // `on`: where it was measured, "board" or "host" (the header says "Measured (board) µs").
+  void setMeasured(std::vector<double> byAfterIndex, QString on = QStringLiteral("host"));
   bool hasMeasured() const { return !measured_.empty(); }
   bool isMessage() const { return !message_.isEmpty(); }
   // The table as shown (display text, every column, header first) as CSV, for --timing-csv.
@@ -37,6 +38,7 @@ class TimingTableModel : public QAbstractTableModel {
  private:
   std::vector<fw::sim::ComparisonRow> rows_;
   std::vector<double> measured_;
+  QString measuredOn_ = QStringLiteral("host");
   QString message_, whatToDo_;
 };
 
