@@ -2,8 +2,10 @@
 // Measures the model on the reference executor (this machine's CPU) kernel by kernel, with the kernel
 // names `fwb simulate` prints at the same level, so `fwb simulate --measured` can set the two side by side.
 // The fused export of the plan runs (at -O0 every kernel is one node): a multi-node kernel is one
-// `fwb.fused` node (its members back to back, timed as one), a single-node kernel its node. A control-flow node is one row named by the node
-//   (the simulator names its body kernels "<node>/<attr>/<kernel>").
+// `fwb.fused` node (its members back to back, timed as one), a single-node kernel its node. A control-flow
+// node's bodies are timed node by node too (summed over the iterations of a run), under the names the
+// simulator gives their kernels ("<node>/<attr>/<kernel>"); a control-flow node whose bodies did not run
+// stays one row named by the node.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include <memory>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
@@ -34,7 +37,28 @@ struct Runnable {
   fw::Model model;
   std::unordered_map<std::string, KernelName> byNodeName;   // plain nodes
   std::unordered_map<std::string, KernelName> byFusedOp;    // fwb.fused nodes, by op type (= kernel name)
+  // Body nodes, by scope + '\n' + node name (plain) or + kernel name (fwb.fused): "<scope>/<kernel>".
+  std::unordered_map<std::string, KernelName> byBodyNode;
+  std::unordered_set<std::string> bodyControl;  // scope + '\n' + node of control-flow nodes inside bodies
 };
+
+// Every body of g's control-flow nodes by its scope ("If_3/then_branch", nested "Loop_1/body/If_2/else_branch").
+void collectBodies(const fw::Graph& g, const std::string& prefix, std::map<std::string, const fw::Graph*>& out) {
+  for (fw::NodeId n : g.liveNodes())
+    for (const auto& a : g.node(n).attrs.all()) {
+      const std::string base = prefix + g.node(n).name + "/" + a.name;
+      if (a.kind == fw::AttrKind::Graph && a.g) {
+        out[base] = a.g.get();
+        collectBodies(*a.g, base + "/", out);
+      } else if (a.kind == fw::AttrKind::Graphs) {
+        for (size_t i = 0; i < a.graphs.size(); ++i) {
+          const std::string sc = base + "[" + std::to_string(i) + "]";
+          out[sc] = a.graphs[i].get();
+          collectBodies(*a.graphs[i], sc + "/", out);
+        }
+      }
+    }
+}
 
 bool isControlFlow(const fw::Node& n) { return !n.subgraphs().empty(); }
 
@@ -55,6 +79,24 @@ fw::Result<Runnable> runnableFor(const fw::Model& model, const FusionArgs& a) {
       r.byNodeName[n.name] = std::move(kn);
     } else {
       r.byFusedOp[k.name] = std::move(kn);
+    }
+  }
+  std::map<std::string, const fw::Graph*> bodies;
+  collectBodies(rg, "", bodies);
+  for (const auto& sg : fused.subgraphs) {
+    const auto b = bodies.find(sg.scope);
+    if (b == bodies.end()) continue;
+    const fw::Graph& bg = *b->second;
+    for (const auto& k : sg.kernels) {
+      KernelName kn{sg.scope + "/" + k.name, {}};
+      for (fw::NodeId m : k.members) kn.ops.push_back(bg.node(m).opType);
+      if (k.members.size() == 1) {
+        const fw::Node& n = bg.node(k.members[0]);
+        if (isControlFlow(n)) r.bodyControl.insert(sg.scope + "\n" + n.name);
+        r.byBodyNode[sg.scope + "\n" + n.name] = std::move(kn);
+      } else {
+        r.byBodyNode[sg.scope + "\n" + k.name] = std::move(kn);
+      }
     }
   }
   FW_ASSIGN_OR_RETURN(r.model, fw::fusion::exportFused(fused));
@@ -163,8 +205,42 @@ void addProfileCommand(CLI::App& app) {
     mr.totalUs = median(totals);
     const fw::Graph& g = *m.graph;
     std::vector<std::string> unnamed;
+    // Body nodes: per run their sum over iterations; the median over the runs.
+    std::unordered_map<std::string, std::vector<double>> bodyTimes;
+    for (const auto& prof : profiles)
+      for (const auto& b : prof.bodyNodes) bodyTimes[b.path + "\n" + b.node].push_back(b.us);
+    auto bodyRows = [&](const std::string& top) {
+      std::vector<fw::sim::MeasuredKernel> rowsOut;
+      for (const auto& b : shown.bodyNodes) {
+        if (b.path.rfind(top + "/", 0) != 0) continue;
+        const std::string key = b.path + "\n" + (b.domain == fw::fusion::kFusedDomain ? b.opType : b.node);
+        if (run->bodyControl.count(b.path + "\n" + b.node)) continue;  // its own bodies' rows stand for it
+        fw::sim::MeasuredKernel k;
+        if (auto it = run->byBodyNode.find(key); it != run->byBodyNode.end()) {
+          k.name = it->second.name;
+          k.ops = it->second.ops;
+        } else {
+          k.name = b.path + "/" + b.node;
+          k.ops = {b.opType};
+          unnamed.push_back(k.name);
+        }
+        auto ts = bodyTimes[b.path + "\n" + b.node];
+        ts.resize(profiles.size(), 0.0);  // a run where the body did not run this node
+        k.us = median(ts);
+        k.minUs = *std::min_element(ts.begin(), ts.end());
+        rowsOut.push_back(std::move(k));
+      }
+      return rowsOut;
+    };
     for (const auto& t : shown.nodes) {
       const fw::Node& n = g.node(t.node);
+      if (isControlFlow(n)) {
+        auto rowsIn = bodyRows(n.name);
+        if (!rowsIn.empty()) {
+          for (auto& k : rowsIn) mr.kernels.push_back(std::move(k));
+          continue;
+        }
+      }
       const KernelName* kn = nullptr;
       if (n.domain == fw::fusion::kFusedDomain) {
         if (auto it = run->byFusedOp.find(n.opType); it != run->byFusedOp.end()) kn = &it->second;

@@ -86,7 +86,9 @@ class Interpreter {
                                     const Scope* parent, const Attributes* callerAttrs, bool top,
                                     std::string path = {}, bool traced = true) {
     const Plan* plan = nullptr;
-    FW_ASSIGN_OR_RETURN(plan, planFor(g));
+    // Under a profile every node of the main graph and of its control-flow bodies is timed on its own.
+    const bool timedNodes = opts_.profile && (top || (traced && !path.empty()));
+    FW_ASSIGN_OR_RETURN(plan, planFor(g, timedNodes));
     std::vector<RtTensor> vals(g.values().size());
     Scope scope{&g, &vals, parent, std::move(path), traced};
 
@@ -110,6 +112,7 @@ class Interpreter {
 
     std::vector<int32_t> uses = plan->uses;
     ExecProfile* const profile = top ? opts_.profile : nullptr;
+    ExecProfile* const bodyProfile = !top && scope.traced && !scope.path.empty() ? opts_.profile : nullptr;
     const auto loopStart = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     for (NodeId nid : plan->order) {
       if (opts_.cancel && opts_.cancel->load()) return Error::cancelled("execution cancelled");
@@ -126,6 +129,17 @@ class Interpreter {
           const auto t1 = std::chrono::steady_clock::now();
           profile->nodes.push_back({nid, std::chrono::duration<double, std::micro>(t0 - loopStart).count(),
                                     std::chrono::duration<double, std::micro>(t1 - t0).count()});
+        } else if (bodyProfile) {
+          const auto t0 = std::chrono::steady_clock::now();
+          FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top, epilogue));
+          const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+          std::lock_guard<std::mutex> lock(traceMutex_);
+          const std::string key = scope.path + "\n" + node.name;
+          auto [it, fresh] = bodyProfile->bodyIndex.try_emplace(key, bodyProfile->bodyNodes.size());
+          if (fresh) bodyProfile->bodyNodes.push_back({scope.path, node.name, node.opType, node.domain, 0, 0});
+          auto& bt = bodyProfile->bodyNodes[it->second];
+          bt.us += us;
+          ++bt.calls;
         } else {
           FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top, epilogue));
         }
@@ -150,7 +164,7 @@ class Interpreter {
   }
 
  private:
-  Result<const Plan*> planFor(const Graph& g) {
+  Result<const Plan*> planFor(const Graph& g, bool timedNodes) {
     std::lock_guard<std::mutex> lock(planMutex_);
     auto it = plans_.find(&g);
     if (it != plans_.end()) return &it->second;
@@ -172,8 +186,8 @@ class Interpreter {
       if (id != kNoId) p.keepAlive[static_cast<size_t>(id)] = 1;
     }
     // Relu epilogues, unless every computed value must be kept as it is (keepIntermediates) or every
-    // node of the main graph is timed on its own (profile).
-    if (!opts_.keepIntermediates && !(opts_.profile && &g == model_.graph.get())) {
+    // node is timed on its own (profile).
+    if (!opts_.keepIntermediates && !timedNodes) {
       for (NodeId n : p.order) {
         const Node& node = g.node(n);
         if (!isDefaultDomain(node.domain) || node.outputs.size() != 1 || node.outputs[0] == kNoId) continue;

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/ir/Model.h"
@@ -63,6 +64,17 @@ struct ExecProfile {
     double us = 0;        // wall time of the node
   };
   std::vector<NodeTime> nodes;
+  // Nodes of control-flow bodies (If branches, Loop/Scan bodies, nested), each summed over the times
+  // its body ran in this run, in the order first run. A control-flow node's own time (in `nodes` or
+  // here) includes its bodies'. Function bodies (fused kernels) are timed as their one node.
+  struct BodyNodeTime {
+    std::string path;  // "If_3/then_branch", as ExecTrace names bodies
+    std::string node, opType, domain;
+    double us = 0;
+    int64_t calls = 0;
+  };
+  std::vector<BodyNodeTime> bodyNodes;
+  std::unordered_map<std::string, size_t> bodyIndex;  // path + '\n' + node -> index in bodyNodes
 };
 
 struct ExecOptions {

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/onnx/OnnxIO.h"
 #include "tests/cli/CliRunner.h"
 
 namespace fs = std::filesystem;
@@ -129,5 +130,72 @@ TEST(CliProfile, BoardOpSummaryMatchesThroughOriginalNodeNames) {
   EXPECT_NEAR(acc["median_abs_err"].get<double>(), 1.0 / 3.0, 1e-3);
   EXPECT_NEAR(acc["spearman"].get<double>(), 1.0, 1e-9);
   EXPECT_EQ(acc["unmatched_measured"], nlohmann::json::array({"NotANode_99"}));
+  fs::remove_all(dir);
+}
+
+namespace {
+// x[4,8] -> If(ReduceSum(x) > 0) { then: Mul(x, 2) -> Relu } { else: Neg(x) -> Abs } -> Sigmoid.
+std::string writeBranchModel(const fs::path& dir) {
+  auto branch = [](const char* a, const char* b, const char* tag, bool scale) {
+    auto g = std::make_shared<fw::Graph>();
+    auto x = g->addValue("x");  // the outer graph's input
+    auto t = g->addValue(std::string(tag) + "_t"), o = g->addValue(std::string(tag) + "_out");
+    if (scale) {
+      auto two = g->addInitializer(std::string(tag) + "_two", fw::Tensor::floats({}, {2.0f}));
+      g->addNode(a, {x, two}, {t}, {}, std::string(tag) + "_a");
+    } else {
+      g->addNode(a, {x}, {t}, {}, std::string(tag) + "_a");
+    }
+    g->addNode(b, {t}, {o}, {}, std::string(tag) + "_b");
+    g->addOutput(o);
+    return g;
+  };
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({4, 8}));
+  auto s = g->addValue("s"), c = g->addValue("c"), t = g->addValue("t"), y = g->addValue("y");
+  fw::Attributes ra;
+  ra.set(fw::Attribute::makeInt("keepdims", 0));
+  g->addNode("ReduceSum", {x}, {s}, ra, "sum");
+  auto zero = g->addInitializer("zero", fw::Tensor::floats({}, {0.0f}));
+  g->addNode("Greater", {s, zero}, {c}, {}, "positive");
+  fw::Attributes ia;
+  ia.set(fw::Attribute::makeGraph("then_branch", branch("Mul", "Relu", "then", true)));
+  ia.set(fw::Attribute::makeGraph("else_branch", branch("Neg", "Abs", "else", false)));
+  g->addNode("If", {c}, {t}, ia, "if0");
+  g->addNode("Sigmoid", {t}, {y}, {}, "sigmoid");
+  g->addOutput(y);
+  fw::Model m;
+  m.opsetImports = {{"", 13}};
+  m.graph = g;
+  const auto path = (dir / "branch.onnx").string();
+  EXPECT_TRUE(fw::saveOnnxFile(m, path).ok());
+  return path;
+}
+}  // namespace
+
+TEST(CliProfile, ControlFlowBodiesAreTimedUnderTheSimulatedKernelNames) {
+  const auto dir = scratchDir("bodies");
+  const std::string model = writeBranchModel(dir);
+  for (int level : {0, 2}) {
+    const std::string L = std::to_string(level);
+    const auto prof = dir / ("p" + L + ".json"), sim = dir / ("s" + L + ".json");
+    auto p = runFwb("profile " + model + " -O " + L + " --threads 1 --repeat 2 --json " + prof.string());
+    ASSERT_EQ(p.exitCode, 0) << p.out;
+    auto a = runFwb("simulate " + model + " -O " + L + " --measured " + prof.string() + " --json " + sim.string());
+    ASSERT_EQ(a.exitCode, 0) << a.out;
+    const auto sj = readJson(sim), pj = readJson(prof);
+    std::set<std::string> simulated;
+    for (const auto& k : sj["kernels"]) simulated.insert(k["name"].get<std::string>());
+    int inBody = 0;
+    for (const auto& k : pj["kernels"]) {
+      const std::string name = k["name"].get<std::string>();
+      EXPECT_NE(name, "if0") << "the If's body rows stand for it";
+      EXPECT_TRUE(simulated.count(name)) << name << " at -O" << L;
+      inBody += name.rfind("if0/", 0) == 0;
+    }
+    EXPECT_GE(inBody, 1) << "-O" << L << "\n" << p.out;
+    const auto acc = sj["accuracy"];
+    EXPECT_TRUE(acc["unmatched_measured"].empty()) << acc.dump();
+  }
   fs::remove_all(dir);
 }

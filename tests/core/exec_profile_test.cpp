@@ -67,7 +67,9 @@ TEST(ExecProfile, OneEntryPerTopLevelNodeInOrder) {
   EXPECT_EQ(g.node(prof.nodes[2].node).name, "k1_scale");
   for (size_t i = 0; i < prof.nodes.size(); ++i) {
     EXPECT_GE(prof.nodes[i].us, 0.0);
-    if (i) EXPECT_GE(prof.nodes[i].startUs, prof.nodes[i - 1].startUs + prof.nodes[i - 1].us);
+    if (i) {
+      EXPECT_GE(prof.nodes[i].startUs, prof.nodes[i - 1].startUs + prof.nodes[i - 1].us);
+    }
   }
   // Same results as the run without profiling.
   ASSERT_EQ(r->size(), plain->size());
@@ -76,16 +78,18 @@ TEST(ExecProfile, OneEntryPerTopLevelNodeInOrder) {
   // A second run appends its own entries; an unprofiled run records nothing anywhere.
   ASSERT_TRUE(fw::runGraph(m, in, o).ok());
   EXPECT_EQ(prof.nodes.size(), 6u);
+  EXPECT_TRUE(prof.bodyNodes.empty());  // a function body (fused kernel) is timed as its one node
   fw::ExecProfile untouched;
   ASSERT_TRUE(fw::runGraph(m, in).ok());
   EXPECT_TRUE(untouched.nodes.empty());
 }
 
-TEST(ExecProfile, ControlFlowNodeIsOneEntry) {
-  // If(cond) { then: Neg(x) } else { Abs(x) } followed by Relu: two top-level entries.
+TEST(ExecProfile, ControlFlowNodeIsOneEntryAndItsBodyIsTimedNodeByNode) {
+  // If(cond) { then: Neg(x) } else { Abs(x) } followed by Relu: two top-level entries, and the branch
+  // that ran timed node by node under its path.
   auto g = std::make_shared<fw::Graph>();
   auto cond = g->addInput("cond", fw::DType::Bool, fw::Shape::ofInts({}));
-  auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({3}));
+  g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({3}));
   auto branch = [&](const char* op, const char* name) {
     auto b = std::make_shared<fw::Graph>();
     auto xo = b->addValue("x");  // outer reference
@@ -112,4 +116,10 @@ TEST(ExecProfile, ControlFlowNodeIsOneEntry) {
   ASSERT_EQ(prof.nodes.size(), 2u);
   EXPECT_EQ(m.graph->node(prof.nodes[0].node).name, "if0");
   EXPECT_EQ(m.graph->node(prof.nodes[1].node).name, "relu");
+  ASSERT_EQ(prof.bodyNodes.size(), 1u);
+  EXPECT_EQ(prof.bodyNodes[0].path, "if0/then_branch");
+  EXPECT_EQ(prof.bodyNodes[0].node, "neg");
+  EXPECT_EQ(prof.bodyNodes[0].opType, "Neg");
+  EXPECT_EQ(prof.bodyNodes[0].calls, 1);
+  EXPECT_LE(prof.bodyNodes[0].us, prof.nodes[0].us);  // inside its If's time
 }
