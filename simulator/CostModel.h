@@ -7,17 +7,10 @@
 #include "core/ir/Graph.h"
 #include "core/util/Result.h"
 #include "simulator/HwProfile.h"
-#include "simulator/KernelBoundary.h"  // GroupBoundary, groupBoundary, deviceBytes
-// Simulator.h rather than SimTypes.h alone: app/fwb/cmd_calibrate.cpp reaches simulate() through
-// CpuCost.h -> CostModel.h.
-#include "simulator/Simulator.h"
+#include "simulator/KernelBoundary.h"  // GroupBoundary, KernelCost, groupBoundary, deviceBytes
+#include "simulator/SimTypes.h"
 
 namespace fw::sim {
-
-struct KernelCost {
-  KernelTiming timing;  // everything except start times
-  GroupBoundary boundary;
-};
 
 // Costs one group. Unknown op types are costed as one vector pass and noted in `warnings`.
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,

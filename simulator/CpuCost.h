@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "simulator/CostModel.h"
+#include "simulator/KernelBoundary.h"
 
 namespace fw::sim {
 

@@ -39,9 +39,9 @@ std::optional<OpShape> shapeOfOp(const std::string& op, int64_t group) {
 
 // Least squares on the columns in `use` (rows already divided by the measured time, target 1): the
 // normal equations by Gaussian elimination with partial pivoting. False when singular.
-bool solveSubset(const std::vector<std::array<double, 5>>& rows, unsigned use, std::array<double, 5>& coef) {
+bool solveSubset(const std::vector<std::array<double, kCubeFeatures>>& rows, unsigned use, std::array<double, kCubeFeatures>& coef) {
   std::vector<size_t> cols;
-  for (size_t j = 0; j < 5; ++j)
+  for (size_t j = 0; j < kCubeFeatures; ++j)
     if (use & (1u << j)) cols.push_back(j);
   const size_t k = cols.size();
   std::vector<std::vector<double>> a(k, std::vector<double>(k + 1, 0.0));
@@ -74,9 +74,9 @@ const std::vector<std::string>& cubeModelKinds() {
   return k;
 }
 
-const std::array<const char*, 5>& cubeCoefficientKeys() {
-  static const std::array<const char*, 5> k = {"s_per_flop", "s_per_input_element", "s_per_output_element",
-                                               "s_per_patch_element", "s_per_weight_element"};
+const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys() {
+  static const std::array<const char*, kCubeFeatures> k = {"s_per_flop", "s_per_input_element", "s_per_output_element",
+                                               "s_per_patch_element", "s_per_weight_element", "s_per_call"};
   return k;
 }
 
@@ -119,12 +119,12 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
 double CubeTimeModel::seconds(const CubeFeatures& f) const {
   const auto v = f.vec();
   double s = 0;
-  for (size_t i = 0; i < 5; ++i) s += coef[i] * v[i];
+  for (size_t i = 0; i < kCubeFeatures; ++i) s += coef[i] * v[i];
   return s;
 }
 
 Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples) {
-  std::vector<std::array<double, 5>> rows;
+  std::vector<std::array<double, kCubeFeatures>> rows;
   for (const auto& s : samples) {
     if (!(s.seconds > 0) || !std::isfinite(s.seconds)) continue;
     auto v = s.features.vec();
@@ -136,24 +136,24 @@ Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples) {
                            std::to_string(rows.size()) + ")");
   // Scale the columns to unit size so the normal equations stay well conditioned (FLOPs are 1e9 times
   // element counts).
-  std::array<double, 5> scale{};
+  std::array<double, kCubeFeatures> scale{};
   for (const auto& r : rows)
-    for (size_t j = 0; j < 5; ++j) scale[j] = std::max(scale[j], std::abs(r[j]));
+    for (size_t j = 0; j < kCubeFeatures; ++j) scale[j] = std::max(scale[j], std::abs(r[j]));
   for (auto& r : rows)
-    for (size_t j = 0; j < 5; ++j) r[j] = scale[j] > 0 ? r[j] / scale[j] : 0;
+    for (size_t j = 0; j < kCubeFeatures; ++j) r[j] = scale[j] > 0 ? r[j] / scale[j] : 0;
   double bestErr = INFINITY;
-  std::array<double, 5> best{};
-  for (unsigned use = 1; use < 32; ++use) {
+  std::array<double, kCubeFeatures> best{};
+  for (unsigned use = 1; use < (1u << kCubeFeatures); ++use) {
     bool usable = true;
-    for (size_t j = 0; j < 5; ++j)
+    for (size_t j = 0; j < kCubeFeatures; ++j)
       if ((use & (1u << j)) && scale[j] == 0) usable = false;
-    std::array<double, 5> c{};
+    std::array<double, kCubeFeatures> c{};
     if (!usable || !solveSubset(rows, use, c)) continue;
     if (std::any_of(c.begin(), c.end(), [](double v) { return v < 0; })) continue;
     double err = 0;
     for (const auto& r : rows) {
       double p = 0;
-      for (size_t j = 0; j < 5; ++j) p += c[j] * r[j];
+      for (size_t j = 0; j < kCubeFeatures; ++j) p += c[j] * r[j];
       err += (p - 1) * (p - 1);
     }
     if (err < bestErr) {
@@ -163,7 +163,7 @@ Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples) {
   }
   if (!std::isfinite(bestErr)) return Error::badInput("no non-negative time model fits these timed shapes");
   CubeTimeModel m;
-  for (size_t j = 0; j < 5; ++j) m.coef[j] = scale[j] > 0 ? best[j] / scale[j] : 0;
+  for (size_t j = 0; j < kCubeFeatures; ++j) m.coef[j] = scale[j] > 0 ? best[j] / scale[j] : 0;
   double sq = 0;
   int n = 0;
   for (const auto& s : samples) {

@@ -7,13 +7,14 @@
 // a stride-2 depthwise convolution runs at a fraction of it. The model charges each kind of op
 //
 //     seconds = s_per_flop × FLOPs + s_per_input_element × numel(X) + s_per_output_element × numel(Y)
-//               + s_per_patch_element × M·K + s_per_weight_element × numel(W)
+//               + s_per_patch_element × M·K + s_per_weight_element × numel(W) + s_per_call
 //
 // (M·K is the implicit GEMM's left operand: for a convolution the unfolded input patches, N·Ho·Wo ×
 // Cin/group·prod(kernel); for a MatMul its A operand; W is the weight or right operand, which dominates a
-// matrix-vector product). Dividing by the FLOPs shows what it captures:
+// matrix-vector product; s_per_call is what a call costs whatever its size: the library's primitive lookup
+// and argument set-up, which dominates the small convolutions of speech and wake-word models). Dividing by the FLOPs shows what it captures:
 // 1 / rate = s_per_flop + s_per_output_element / (2K) + s_per_patch_element / (2N), so small K and small N
-// both cost, as they do in oneDNN. `fwb calibrate` times a grid of shapes per kind and fits the five
+// both cost, as they do in oneDNN. `fwb calibrate` times a grid of shapes per kind and fits the six
 // coefficients (non-negative least squares on relative error); the fit's residual is kept with it.
 #include <array>
 #include <map>
@@ -29,22 +30,24 @@ namespace fw::sim {
 // The kinds a CPU profile may hold a model for (JSON keys of "cpu.cube_time_models").
 const std::vector<std::string>& cubeModelKinds();  // gemm, conv, grouped_conv, conv_transpose, int_gemm, int_conv
 
+constexpr size_t kCubeFeatures = 6;
+
 struct CubeFeatures {
   std::string kind;  // one of cubeModelKinds()
   double flops = 0, inElems = 0, outElems = 0, patchElems = 0, weightElems = 0;
-  std::array<double, 5> vec() const { return {flops, inElems, outElems, patchElems, weightElems}; }
+  std::array<double, kCubeFeatures> vec() const { return {flops, inElems, outElems, patchElems, weightElems, 1.0}; }
 };
 
 // The kind and features of node `id`, or nullopt when it is not a matrix op or a shape is not static.
 std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id);
 
 struct CubeTimeModel {
-  std::array<double, 5> coef{};  // seconds per FLOP, per input, output, patch and weight element
+  std::array<double, kCubeFeatures> coef{};  // seconds per FLOP, per input, output, patch and weight element, per call
   int cases = 0;                 // shapes the fit saw
   double rmsLogError = 0;        // RMS of ln(model / measured) over them
   double seconds(const CubeFeatures& f) const;
 };
-const std::array<const char*, 5>& cubeCoefficientKeys();  // s_per_flop, s_per_input_element, ...
+const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys();  // s_per_flop, ..., s_per_call
 
 struct CubeSample {
   CubeFeatures features;

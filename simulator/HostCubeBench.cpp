@@ -1,7 +1,8 @@
 // The matrix-op part of `fwb calibrate`: a grid of shapes per kind of matrix op (CpuCubeModel.h), each
 // timed on the reference executor, and each kind's time model fitted to them. The shapes span what
 // networks hold (a first convolution on 3 channels, thin 1x1 projections, strided and depthwise
-// convolutions, decoder-sized and attention-sized GEMMs) without being taken from any one model.
+// convolutions, decoder-sized and attention-sized GEMMs, and tiny ones whose time is the call itself)
+// without being taken from any one model.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -70,7 +71,7 @@ std::vector<Case> gemmCases() {
   for (G g : {G{0, 1, 768, 768}, G{0, 1, 2048, 1000}, G{0, 8, 512, 2048}, G{0, 64, 64, 64}, G{0, 128, 768, 3072},
               G{0, 128, 3072, 768}, G{0, 197, 384, 1152}, G{0, 256, 256, 256}, G{0, 512, 512, 512}, G{0, 1024, 1024, 1024},
               G{0, 3136, 64, 256}, G{0, 49, 2048, 512}, G{0, 16, 256, 4}, G{0, 1, 512, 2048}, G{0, 1, 2048, 512},
-              G{0, 4, 1024, 1024}, G{0, 1, 64, 4096}, G{12, 128, 64, 128}, G{12, 128, 128, 64}}) {
+              G{0, 4, 1024, 1024}, G{0, 1, 64, 4096}, G{0, 1, 16, 16}, G{0, 4, 32, 32}, G{0, 1, 64, 8}, G{12, 128, 64, 128}, G{12, 128, 128, 64}}) {
     std::vector<int64_t> x = {g.m, g.k}, w = {g.k, g.n};
     if (g.batch) {
       x.insert(x.begin(), g.batch);
@@ -90,13 +91,14 @@ std::vector<Case> convCases(bool grouped) {
               {32, 16, 112, 1, 1, 1, 0},  {64, 64, 56, 3, 1, 1, 1},    {128, 128, 28, 3, 1, 1, 1}, {256, 256, 14, 3, 1, 1, 1},
               {64, 256, 56, 1, 1, 1, 0},  {256, 64, 56, 1, 1, 1, 0},   {512, 128, 28, 1, 1, 1, 0}, {96, 24, 80, 3, 1, 1, 1},
               {12, 96, 80, 1, 1, 1, 0},   {48, 12, 80, 1, 1, 1, 0},    {512, 512, 7, 3, 1, 1, 1},  {1024, 256, 14, 1, 1, 1, 0},
-              {128, 256, 28, 3, 2, 1, 1}, {256, 512, 14, 1, 2, 1, 0}};
+              {128, 256, 28, 3, 2, 1, 1}, {256, 512, 14, 1, 2, 1, 0}, {8, 8, 8, 3, 1, 1, 1},     {16, 16, 4, 1, 1, 1, 0},
+              {32, 32, 2, 3, 1, 1, 1}};
   else
     shapes = {{32, 32, 112, 3, 1, 32, 1},    {32, 32, 160, 3, 2, 32, 1},    {96, 96, 56, 3, 1, 96, 1},
               {96, 96, 112, 3, 2, 96, 1},    {144, 144, 28, 3, 1, 144, 1},  {144, 144, 56, 3, 2, 144, 1},
               {240, 240, 14, 5, 1, 240, 2},  {480, 480, 14, 3, 1, 480, 1},  {960, 960, 7, 3, 1, 960, 1},
               {672, 672, 14, 5, 2, 672, 2},  {64, 64, 56, 3, 1, 2, 1},      {128, 128, 28, 3, 1, 8, 1},
-              {256, 256, 14, 3, 1, 32, 1}};
+              {256, 256, 14, 3, 1, 32, 1},   {16, 16, 8, 3, 1, 16, 1},      {32, 32, 4, 3, 1, 32, 1}};
   std::vector<Case> cs;
   for (const ConvCase& c : shapes)
     cs.push_back({convName("Conv", c), oneOp("Conv", {1, c.cin, c.hw, c.hw}, {filled({c.cout, c.cin / c.group, c.k, c.k}, 0.01f)},
@@ -108,7 +110,7 @@ std::vector<Case> convTransposeCases() {
   std::vector<Case> cs;
   for (ConvCase c : {ConvCase{24, 24, 80, 2, 2, 1, 0}, ConvCase{24, 1, 160, 2, 2, 1, 0}, ConvCase{64, 32, 28, 4, 2, 1, 1},
                      ConvCase{256, 128, 14, 2, 2, 1, 0}, ConvCase{16, 16, 56, 3, 1, 1, 1}, ConvCase{128, 64, 28, 2, 2, 1, 0},
-                     ConvCase{32, 3, 112, 4, 2, 1, 1}})
+                     ConvCase{32, 3, 112, 4, 2, 1, 1}, ConvCase{8, 8, 8, 2, 2, 1, 0}, ConvCase{16, 8, 4, 3, 1, 1, 1}})
     cs.push_back({convName("ConvTranspose", c),
                   oneOp("ConvTranspose", {1, c.cin, c.hw, c.hw}, {filled({c.cin, c.cout / c.group, c.k, c.k}, 0.01f)},
                         convAttrs(c), 2)});
@@ -119,7 +121,7 @@ std::vector<Case> intConvCases() {
   std::vector<Case> cs;
   for (ConvCase c : {ConvCase{16, 32, 56, 3, 1, 1, 1}, ConvCase{64, 64, 28, 3, 1, 1, 1}, ConvCase{32, 64, 56, 1, 1, 1, 0},
                      ConvCase{128, 128, 14, 3, 1, 1, 1}, ConvCase{64, 64, 28, 3, 1, 64, 1}, ConvCase{3, 16, 112, 3, 2, 1, 1},
-                     ConvCase{96, 24, 28, 1, 1, 1, 0}})
+                     ConvCase{96, 24, 28, 1, 1, 1, 0}, ConvCase{8, 8, 8, 3, 1, 1, 1}, ConvCase{16, 16, 4, 1, 1, 1, 0}})
     cs.push_back({convName("QLinearConv", c),
                   oneOpOn("QLinearConv", bytes({1, c.cin, c.hw, c.hw}, 1),
                           qlinearInputs(bytes({c.cout, c.cin / c.group, c.k, c.k}, 2)), convAttrs(c), 2, fw::DType::UInt8)});
@@ -131,7 +133,7 @@ std::vector<Case> intGemmCases() {
   struct G {
     int64_t m, k, n;
   };
-  for (G g : {G{1, 512, 512}, G{64, 256, 256}, G{128, 768, 768}, G{16, 1024, 96}, G{256, 64, 256}, G{32, 96, 1536}})
+  for (G g : {G{1, 512, 512}, G{64, 256, 256}, G{128, 768, 768}, G{16, 1024, 96}, G{256, 64, 256}, G{32, 96, 1536}, G{1, 16, 16}, G{4, 32, 32}})
     cs.push_back({"QLinearMatMul " + std::to_string(g.m) + "x" + std::to_string(g.k) + "x" + std::to_string(g.n),
                   oneOpOn("QLinearMatMul", bytes({g.m, g.k}, 3), qlinearInputs(bytes({g.k, g.n}, 4)), {}, 2, fw::DType::UInt8)});
   return cs;

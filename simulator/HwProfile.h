@@ -55,7 +55,7 @@ struct CpuFigures {
   // efficiency for that op type (the executor's kernels of one family differ by 10x and more).
   std::map<std::string, double> opEfficiency;
   // "cube_time_models": {kind: {s_per_flop, s_per_input_element, s_per_output_element,
-  // s_per_patch_element, s_per_weight_element, cases, rms_log_error}} (optional): a matrix op of a kind
+  // s_per_patch_element, s_per_weight_element, s_per_call, cases, rms_log_error}} (optional): a matrix op of a kind
   // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.
   std::map<std::string, CubeTimeModel> cubeModels;
 };

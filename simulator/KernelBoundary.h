@@ -6,6 +6,7 @@
 #include "core/ir/Graph.h"
 #include "core/util/Result.h"
 #include "simulator/HwProfile.h"
+#include "simulator/SimTypes.h"
 
 namespace fw::sim {
 
@@ -15,6 +16,13 @@ struct GroupBoundary {
   std::vector<ValueId> weights;    // initializers
   std::vector<ValueId> outputs;    // values used outside the group, graph outputs, or unused
   std::vector<ValueId> internals;  // produced and consumed only inside: stay on chip
+};
+
+// One kernel's timing (everything but its start) and its boundary: what the NPU and CPU cost models
+// return.
+struct KernelCost {
+  KernelTiming timing;
+  GroupBoundary boundary;
 };
 
 // `inGroup` is indexed by NodeId (size = g.nodeCapacity()).

@@ -26,6 +26,7 @@
 #include "simulator/HwProfile.h"
 #include "simulator/OpSummary.h"
 #include "simulator/ProfileFit.h"
+#include "simulator/Simulator.h"
 #include "ui/analysis/Analysis.h"
 
 
@@ -62,8 +63,9 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   for (const auto& [kind, fit] : m->cubeModels) {
     const auto& c = fit.model.coef;
     std::printf("  %-14s time model: ns per GFLOP %.3g, per element: input %.3g, output %.3g, patch %.3g, weight %.3g ns; "
-                "%d shapes, RMS ln(model/measured) %.3f\n",
-                kind.c_str(), c[0] * 1e18, c[1] * 1e9, c[2] * 1e9, c[3] * 1e9, c[4] * 1e9, fit.model.cases, fit.model.rmsLogError);
+                "per call %.2f us; %d shapes, RMS ln(model/measured) %.3f\n",
+                kind.c_str(), c[0] * 1e18, c[1] * 1e9, c[2] * 1e9, c[3] * 1e9, c[4] * 1e9, c[5] * 1e6, fit.model.cases,
+                fit.model.rmsLogError);
   }
   for (const auto& f : m->families)
     std::printf("  %-14s efficiency %.4f  (%s)\n", f.key.c_str(), f.eff, f.op.c_str());

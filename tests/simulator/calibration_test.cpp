@@ -9,6 +9,7 @@
 #include "simulator/CpuCost.h"
 #include "simulator/OpSummary.h"
 #include "simulator/ProfileFit.h"
+#include "simulator/Simulator.h"
 #include "tests/simulator/SimTestUtil.h"
 
 namespace fw::sim {

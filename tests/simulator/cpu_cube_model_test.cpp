@@ -62,7 +62,7 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
 }
 
 TEST(CpuCubeModel, FitRecoversKnownCoefficientsFromNoisyTimes) {
-  const std::array<double, 5> truth = {4e-12, 0, 5e-11, 3e-11, 2e-10};
+  const std::array<double, kCubeFeatures> truth = {4e-12, 0, 5e-11, 3e-11, 2e-10, 3e-6};
   CubeTimeModel known;
   known.coef = truth;
   std::mt19937 rng(7);
@@ -84,7 +84,9 @@ TEST(CpuCubeModel, FitRecoversKnownCoefficientsFromNoisyTimes) {
   EXPECT_LT(fit->rmsLogError, 0.03);
   for (size_t i = 0; i < truth.size(); ++i) {
     EXPECT_GE(fit->coef[i], 0.0) << i;
-    if (truth[i] > 0) EXPECT_NEAR(fit->coef[i] / truth[i], 1.0, 0.15) << i;
+    if (truth[i] > 0) {
+      EXPECT_NEAR(fit->coef[i] / truth[i], 1.0, 0.15) << i;
+    }
   }
   // Too few timed shapes: a clear error, not a made-up model.
   auto few = fitCubeTimeModel({samples[0]});
@@ -98,7 +100,7 @@ json cpuProfile() {
     "cube_cores": 1, "vector_cores": 1,
     "cpu": {"gemm_flops_per_s": 1.0e11, "conv_flops_per_s": 5.0e10, "cache_bandwidth_bytes_per_s": 1.0e11,
             "cube_time_models": {"gemm": {"s_per_flop": 1e-12, "s_per_input_element": 0, "s_per_output_element": 0,
-                                          "s_per_patch_element": 0, "s_per_weight_element": 1e-10,
+                                          "s_per_patch_element": 0, "s_per_weight_element": 1e-10, "s_per_call": 1e-6,
                                           "cases": 9, "rms_log_error": 0.1}}},
     "l2_bytes": 33554432, "hbm_bandwidth_bytes_per_s": 1.0e10, "hbm_capacity_bytes": 1.0e10,
     "launch_us": 2.0, "host_dispatch_us": 0,
@@ -126,7 +128,7 @@ TEST(CpuCubeModel, ProfileCarriesTheModelsAndRefusesBadOnes) {
   j["cpu"]["cube_time_models"]["gemm"]["s_per_flop"] = -1;
   EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
   j = cpuProfile();
-  for (const char* k : {"s_per_flop", "s_per_weight_element"}) j["cpu"]["cube_time_models"]["gemm"][k] = 0;
+  for (const char* k : {"s_per_flop", "s_per_weight_element", "s_per_call"}) j["cpu"]["cube_time_models"]["gemm"][k] = 0;
   bad = parseHwProfile(j, "t.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("at least one coefficient must be positive"), std::string::npos) << bad.error().message;
@@ -137,8 +139,8 @@ TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
   Graph mm = test::matmul(64, 64, 64);
   auto r = test::runUnfused(mm, hw);
   ASSERT_EQ(r.kernels.size(), 1u);
-  // shape model: 2*64^3 FLOPs * 1e-12 + 4096 weights * 1e-10; then the weights once from DRAM.
-  const double modelUs = (2.0 * 64 * 64 * 64 * 1e-12 + 4096 * 1e-10) * 1e6;
+  // shape model: 2*64^3 FLOPs * 1e-12 + 4096 weights * 1e-10 + 1 us a call; then the weights once from DRAM.
+  const double modelUs = (2.0 * 64 * 64 * 64 * 1e-12 + 4096 * 1e-10 + 1e-6) * 1e6;
   const double weightsUs = 4096.0 * 4 / 1e10 * 1e6;
   EXPECT_NEAR(r.kernels[0].durUs, modelUs + weightsUs + 2.0, 1e-3);
   // Without a model of its kind, the op takes the kind's rate as before.

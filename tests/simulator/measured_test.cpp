@@ -156,7 +156,9 @@ TEST(Measured, JsonRoundTrip) {
   for (const auto& e : tr["traceEvents"])
     if (e["ph"] == "X") {
       ++events;
-      if (e["name"] == "k1_relu") EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 12.6);
+      if (e["name"] == "k1_relu") {
+        EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 12.6);
+      }
     }
   EXPECT_EQ(events, 2);
   std::filesystem::remove_all(dir);
