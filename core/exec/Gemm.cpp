@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/exec/OneDnn.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 
@@ -97,10 +98,21 @@ void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N,
 
 void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C, bool relu) {
   // oneDNN 2.6 has no optimised matmul for a bias broadcast along rows (it falls back to its
-  // reference kernel, ~500x slower on a ResNet-50 1x1 conv): write the bias into C, then accumulate.
+  // reference kernel, ~500x slower on a ResNet-50 1x1 conv), and accumulating into a C pre-filled with
+  // the bias (beta = 1) is ~3x slower than the plain product (a MobileNetV2 1x1 conv 24->144 at 56x56:
+  // 211 us against 75 us): the product, then the bias (and the ReLU) in one pass over C.
   if (!bias || K <= 0) return matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 0.f, C, N, 0, bias, relu);
-  for (int64_t i = 0; i < M; ++i) std::fill(C + i * N, C + (i + 1) * N, bias[i]);
-  matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 1.f, C, N, 0, nullptr, relu);
+  matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 0.f, C, N, 0, nullptr, false);
+  parallelFor(M, N, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      float* row = C + i * N;
+      const float v = bias[i];
+      if (relu)
+        for (int64_t j = 0; j < N; ++j) row[j] = std::max(row[j] + v, 0.f);
+      else
+        for (int64_t j = 0; j < N; ++j) row[j] += v;
+    }
+  });
 }
 
 }  // namespace fw::exec
