@@ -34,6 +34,7 @@ std::optional<OpShape> shapeOfOp(const std::string& op, int64_t group) {
   if (op == "QLinearMatMul") return OpShape{"int_gemm", 3};
   if (op == "ConvInteger") return OpShape{"int_conv", 1};
   if (op == "QLinearConv") return OpShape{"int_conv", 3};
+  if (op == "LSTM" || op == "GRU" || op == "RNN") return OpShape{"rnn", 1};
   return std::nullopt;
 }
 
@@ -70,7 +71,7 @@ bool solveSubset(const std::vector<std::array<double, kCubeFeatures>>& rows, uns
 }  // namespace
 
 const std::vector<std::string>& cubeModelKinds() {
-  static const std::vector<std::string> k = {"gemm", "conv", "grouped_conv", "conv_transpose", "int_gemm", "int_conv"};
+  static const std::vector<std::string> k = {"gemm", "conv", "grouped_conv", "conv_transpose", "int_gemm", "int_conv", "rnn"};
   return k;
 }
 
@@ -101,6 +102,18 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // dim (MatMul); the left operand M·K summed over groups is numel(Y) · K / N.
   const double K = f.flops / (2 * f.outElems);
   const std::string kind = f.kind;
+  if (kind == "rnn") {
+    // W [dirs, gates*H, I] and R [dirs, gates*H, H]. The recurrent product runs step by step, one small
+    // library product per step: the "patch" term counts the steps, seq * dirs (X is [seq, batch, I], or
+    // [batch, seq, I] with layout = 1).
+    if (n.inputs.size() > 2)
+      if (const auto r = dimsOf(g, n.inputs[2]); r && r->size() == 3) {
+        f.weightElems += numel(*r);
+        const size_t seqAxis = n.attrs.intOr("layout", 0) == 1 ? 1 : 0;
+        f.patchElems = x->size() == 3 ? static_cast<double>((*x)[seqAxis] * (*r)[0]) : 0;
+      }
+    return f;
+  }
   double N = 1;
   if (kind == "conv_transpose") {
     f.patchElems = f.inElems;  // backward-data form: the input itself is the left operand

@@ -28,7 +28,9 @@
 namespace fw::sim {
 
 // The kinds a CPU profile may hold a model for (JSON keys of "cpu.cube_time_models").
-const std::vector<std::string>& cubeModelKinds();  // gemm, conv, grouped_conv, conv_transpose, int_gemm, int_conv
+// gemm, conv, grouped_conv, conv_transpose, int_gemm, int_conv, rnn (LSTM/GRU/RNN: W and R are the
+// weights; the "patch" term counts the sequential steps, seq * directions, one small product each).
+const std::vector<std::string>& cubeModelKinds();
 
 constexpr size_t kCubeFeatures = 6;
 

@@ -139,6 +139,30 @@ std::vector<Case> intGemmCases() {
   return cs;
 }
 
+// Recurrent cells (oneDNN's RNN primitives): sequence lengths, batches, widths, one and two directions.
+std::vector<Case> rnnCases() {
+  struct R {
+    const char* op;
+    int64_t gates, seq, batch, input, hidden, dirs;
+  };
+  std::vector<Case> cs;
+  for (R r : {R{"LSTM", 4, 32, 1, 64, 128, 1}, R{"LSTM", 4, 16, 4, 128, 256, 1}, R{"LSTM", 4, 64, 1, 32, 64, 2},
+              R{"LSTM", 4, 8, 1, 256, 512, 1}, R{"GRU", 3, 32, 1, 128, 256, 1}, R{"GRU", 3, 16, 2, 64, 64, 2},
+              R{"GRU", 3, 100, 1, 40, 64, 1}, R{"RNN", 1, 32, 1, 64, 64, 1}, R{"RNN", 1, 16, 8, 128, 128, 1}}) {
+    const int64_t gh = r.gates * r.hidden;
+    fw::Attributes attrs;
+    attrs.set(Attribute::makeInt("hidden_size", r.hidden));
+    if (r.dirs == 2) attrs.set(Attribute::makeString("direction", "bidirectional"));
+    std::string name = std::string(r.op) + " seq " + std::to_string(r.seq) + " batch " + std::to_string(r.batch) + " " +
+                       std::to_string(r.input) + "->" + std::to_string(r.hidden) + (r.dirs == 2 ? " bidirectional" : "");
+    cs.push_back({name, oneOp(r.op, {r.seq, r.batch, r.input},
+                              {filled({r.dirs, gh, r.input}, 0.05f), filled({r.dirs, gh, r.hidden}, 0.05f),
+                               filled({r.dirs, 2 * gh}, 0.0f)},
+                              attrs, 2)});
+  }
+  return cs;
+}
+
 Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases, int threads, int repeat, double overheadUs) {
   CubeModelFit fit;
   std::vector<CubeSample> samples;
@@ -171,6 +195,7 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(false), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(true), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv_transpose"], timeAndFit("conv_transpose", convTransposeCases(), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["rnn"], timeAndFit("rnn", rnnCases(), threads, repeat, overheadUs));
   // The integer forms run on the executor's own kernels; a kind the executor cannot run here is left
   // without a model (its ops then take the GEMM/Conv rate) rather than failing the calibration.
   for (auto& [kind, cases] : {std::pair{std::string("int_conv"), intConvCases()}, std::pair{std::string("int_gemm"), intGemmCases()}}) {

@@ -56,6 +56,23 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   EXPECT_EQ(f->kind, "gemm");
   EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 64);
   EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
+  // A recurrent cell: W and R are its weights, the steps (seq * directions) its "patch" term.
+  {
+    Graph r;
+    r.name = "lstm";
+    ValueId x = r.addInput("x", DType::Float32, Shape::ofInts({10, 1, 8}));
+    ValueId w = r.addInitializer("W", Tensor::floats({2, 64, 8}, std::vector<float>(2 * 64 * 8, 0.1f)));
+    ValueId rr = r.addInitializer("R", Tensor::floats({2, 64, 16}, std::vector<float>(2 * 64 * 16, 0.1f)));
+    ValueId y = r.addValue("y", DType::Float32, Shape::ofInts({10, 2, 1, 16}));
+    r.addNode("LSTM", {x, w, rr}, {y},
+              zoo::attrs({Attribute::makeInt("hidden_size", 16), Attribute::makeString("direction", "bidirectional")}), "lstm");
+    r.addOutput(y);
+    f = cubeFeatures(r, 0);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_EQ(f->kind, "rnn");
+    EXPECT_DOUBLE_EQ(f->patchElems, 20.0);
+    EXPECT_DOUBLE_EQ(f->weightElems, 2.0 * 64 * 8 + 2.0 * 64 * 16);
+  }
   // Not a matrix op: no features.
   Graph r = test::unaryChain({"Relu"}, {4, 4});
   EXPECT_FALSE(cubeFeatures(r, 0).has_value());
