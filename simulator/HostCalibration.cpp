@@ -211,6 +211,16 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   cases.push_back({"data_movement", oneOp("Pad", img, {I64({0, 0, 1, 1, 0, 0, 1, 1})}, {}, 8)});
   cases.push_back({"reduction", oneOp("ReduceMax", {rows, cols}, {},
                                       fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
+  // The quantisation boundary of QDQ models: float -> uint8 and back, per-tensor scale and zero point.
+  {
+    const fw::Tensor scale = fw::Tensor::floats({}, {0.02f});
+    const fw::Tensor zp = fw::Tensor::fromVector<uint8_t>(fw::DType::UInt8, {}, std::vector<uint8_t>{128});
+    cases.push_back({"elementwise", oneOpOn("QuantizeLinear", filled({rows, cols}, 0.0f), {scale, zp}, {}, 8, fw::DType::UInt8)});
+    std::vector<uint8_t> q(static_cast<size_t>(rows * cols));
+    for (size_t i = 0; i < q.size(); ++i) q[i] = static_cast<uint8_t>((i * 2654435761u) >> 24);
+    cases.push_back({"elementwise", oneOpOn("DequantizeLinear", fw::Tensor::fromVector<uint8_t>(fw::DType::UInt8, {rows, cols}, q),
+                                            {scale, zp}, {}, 8, fw::DType::Float32)});
+  }
   const double peak = std::max(m.gemmFlops, m.convFlops);
   std::map<std::string, std::vector<double>> effs, opEffs;
   for (auto& c : cases) {

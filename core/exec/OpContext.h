@@ -159,7 +159,13 @@ Status unaryFloat(OpContext& c, F f, int64_t costPerItem = 4) {
   const float* a = x.f();
   float* o = y.mf();
   parallelFor(x.numel(), costPerItem, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) o[i] = f(a[i]);
+    // A local copy of the functor and restrict pointers: a store to o[i] could otherwise alias the
+    // functor's captures (LeakyRelu's alpha), reloading them every element and keeping the loop scalar
+    // (LeakyRelu ran at 4 ns an element).
+    const F fn = f;
+    const float* __restrict in = a;
+    float* __restrict out = o;
+    for (int64_t i = b; i < e; ++i) out[i] = fn(in[i]);
   });
   c.out[0] = std::move(y);
   return {};

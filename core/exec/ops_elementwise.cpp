@@ -67,7 +67,10 @@ Status opSoftplus(OpContext& c) {
 }
 Status opLeakyRelu(OpContext& c) {
   const float a = c.attrFloat("alpha", 0.01f);
-  return unaryFloat(c, [a](float v) { return v >= 0 ? v : a * v; });
+  // max(v, 0) + min(v, 0) * alpha: the same value for every v (signed zeros and NaN included) without
+  // a branch, so the loop vectorises; a select on the sign stayed a scalar, mispredicted branch on
+  // activations of both signs (4 ns an element).
+  return unaryFloat(c, [a](float v) { return std::max(v, 0.f) + std::min(v, 0.f) * a; });
 }
 Status opElu(OpContext& c) {
   const float a = c.attrFloat("alpha", 1.0f);

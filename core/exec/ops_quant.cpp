@@ -129,10 +129,14 @@ Status opDequantizeLinear(OpContext& c) {
   const int64_t* xs = x.i();
   float* ys = y.mf();
   parallelFor(x.numel(), 2, [&](int64_t b, int64_t e) {
-    for (int64_t k = b; k < e; ++k) {
+    // Runs of `inner` elements share a channel: its scale and zero point are looked up once a run.
+    for (int64_t k = b; k < e;) {
       const int64_t ch = q.channel(k);
+      const int64_t end = q.perAxis ? std::min(e, (k / q.inner + 1) * q.inner) : e;
+      const int64_t z = q.zp[static_cast<size_t>(ch)];
+      const float sc = q.scale[static_cast<size_t>(ch)];
       // As ONNX Runtime: float(int32(x) - int32(zp)) * scale.
-      ys[k] = static_cast<float>(static_cast<int32_t>(xs[k] - q.zp[static_cast<size_t>(ch)])) * q.scale[static_cast<size_t>(ch)];
+      for (; k < end; ++k) ys[k] = static_cast<float>(static_cast<int32_t>(xs[k] - z)) * sc;
     }
   });
   c.out[0] = std::move(y);
