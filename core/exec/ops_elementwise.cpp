@@ -190,6 +190,20 @@ Result<RtTensor> binary(OpContext& c, const RtTensor& a, const RtTensor& b, Bin 
       case Bin::Sub: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x - z; }); break;
       case Bin::Mul: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x * z; }); break;
       case Bin::Div: binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) { return x / z; }); break;
+      // Min/Max as selects on values already computed (NaN propagated as applyBin does), so the loop
+      // vectorises instead of branching per element.
+      case Bin::Max:
+        binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) {
+          const float m = x > z ? x : z;
+          return (x != x || z != z) ? std::numeric_limits<float>::quiet_NaN() : m;
+        });
+        break;
+      case Bin::Min:
+        binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [](float x, float z) {
+          const float m = x < z ? x : z;
+          return (x != x || z != z) ? std::numeric_limits<float>::quiet_NaN() : m;
+        });
+        break;
       default:
         binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [op](float x, float z) { return applyBin(op, x, z); });
     }
