@@ -20,20 +20,22 @@ struct Branch {
 
 // A merged weight equal to one an earlier merge made (the same weights merged again, e.g. at every
 // step of an unrolled recurrent network) reuses it: one copy in memory and in the file, and the kernels
-// of every step read the same weight, as the unmerged graph did.
-ValueId sharedConstant(Graph& g, const std::string& base, Tensor t) {
-  const std::string suffix = base.substr(base.rfind('.'));
-  for (ValueId v : g.initializers()) {
+// of every step read the same weight, as the unmerged graph did. The merge is named after its sources
+// ("w_q+w_k+w_v.hweight"), so an earlier one is found by name in constant time and confirmed by content.
+ValueId sharedConstant(Graph& g, const std::vector<ValueId>& sources, const std::string& suffix, Tensor t) {
+  std::string name;
+  for (ValueId v : sources) name += (name.empty() ? "" : "+") + g.value(v).name;
+  name += suffix;
+  if (const ValueId v = g.findValue(name); v != kNoId) {
     const Value& val = g.value(v);
-    if (val.isGraphInput || val.consumers.empty() || val.name.size() < suffix.size() ||
-        val.name.compare(val.name.size() - suffix.size(), suffix.size(), suffix) != 0)
-      continue;
-    const Tensor& o = *val.initializer;
-    if (o.dtype() == t.dtype() && o.dims() == t.dims() && o.byteSize() == t.byteSize() && o.rawData() && t.rawData() &&
-        std::memcmp(o.rawData(), t.rawData(), t.byteSize()) == 0)
-      return v;
+    if (val.initializer && !val.isGraphInput && !val.consumers.empty()) {
+      const Tensor& o = *val.initializer;
+      if (o.dtype() == t.dtype() && o.dims() == t.dims() && o.byteSize() == t.byteSize() && o.rawData() && t.rawData() &&
+          std::memcmp(o.rawData(), t.rawData(), t.byteSize()) == 0)
+        return v;
+    }
   }
-  return addConstant(g, base, std::move(t));
+  return addConstant(g, name, std::move(t));
 }
 
 class HorizontalMatMul final : public RuleBase {
@@ -130,17 +132,22 @@ class HorizontalMatMul final : public RuleBase {
     DType dt = g.value(finals[0]).dtype;
     Shape s = g.value(x).shape;
     s.dims.back() = Dim(total);
+    std::vector<ValueId> wSources, bSources;
+    for (const auto& br : bs) {
+      wSources.push_back(g.node(br.mm).inputs[1]);
+      if (allBias) bSources.push_back(br.biasV);
+    }
     for (const auto& b : bs) {
       g.removeNode(b.mm);
       if (allBias) g.removeNode(b.add);
     }
-    ValueId wv = sharedConstant(g, base + ".hweight", Tensor::floats({k, total}, w));
+    ValueId wv = sharedConstant(g, wSources, ".hweight", Tensor::floats({k, total}, w));
     ValueId mmOut = g.addValue(base + ".hout", dt, s);
     NodeId mm = g.addNode("MatMul", {x, wv}, {mmOut}, {}, g.uniqueNodeName(base + "_horizontal"));
     for (size_t i = 0; i < olds.size(); i += allBias ? 2 : 1) appendOrigins(g, mm, olds[i]);
     ValueId splitIn = mmOut;
     if (allBias) {
-      ValueId bv = sharedConstant(g, base + ".hbias", Tensor::floats({total}, bias));
+      ValueId bv = sharedConstant(g, bSources, ".hbias", Tensor::floats({total}, bias));
       ValueId addOut = g.addValue(base + ".hbias_out", dt, s);
       NodeId add = g.addNode("Add", {mmOut, bv}, {addOut}, {}, g.uniqueNodeName(base + "_horizontal_bias"));
       for (size_t i = 1; i < olds.size(); i += 2) appendOrigins(g, add, olds[i]);
