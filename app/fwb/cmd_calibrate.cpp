@@ -51,7 +51,7 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   std::printf("  per-kernel overhead     %10.2f us\n", m->overheadUs);
   std::printf("  GEMM peak               %10.1f GFLOP/s (%s)\n", m->gemmFlops / 1e9, m->gemmShape.c_str());
   std::printf("  Conv peak               %10.1f GFLOP/s (%s)\n", m->convFlops / 1e9, m->convShape.c_str());
-  std::printf("  depthwise Conv peak     %10.1f GFLOP/s (%s)\n", m->groupedFlops / 1e9, m->groupedShape.c_str());
+  std::printf("  grouped Conv peak       %10.1f GFLOP/s (%s)\n", m->groupedFlops / 1e9, m->groupedShape.c_str());
   std::printf("  copy bandwidth, cache   %10.1f GB/s\n", m->cacheBw / 1e9);
   std::printf("  copy bandwidth, DRAM    %10.1f GB/s\n", m->dramBw / 1e9);
   std::printf("  last-level cache        %10s (%s)\n", bytesStr(m->llcBytes).c_str(),
