@@ -101,13 +101,9 @@ void pipelineTime(const HwProfile& hw, KernelTiming& t) {
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                               std::vector<std::string>* warnings) {
   if (hw.isCpu()) return costCpuKernel(g, group, hw, warnings);  // a measured CPU profile: CpuCost.h
-  KernelCost kc;
+  std::vector<char> inGroup;
+  KernelCost kc = beginKernelCost(g, group, inGroup);
   KernelTiming& t = kc.timing;
-  t.name = group.name;
-  t.members = group.members;
-  std::vector<char> inGroup(g.nodeCapacity(), 0);
-  for (NodeId m : group.members) inGroup[static_cast<size_t>(m)] = 1;
-  kc.boundary = groupBoundary(g, group.members, inGroup);
   const GroupBoundary& bd = kc.boundary;
 
   VectorWork work;

@@ -27,13 +27,9 @@ Result<double> elementsOf(const Graph& g, ValueId v, const HwProfile& hw, NodeId
 
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                                  std::vector<std::string>* warnings) {
-  KernelCost kc;
+  std::vector<char> inGroup;
+  KernelCost kc = beginKernelCost(g, group, inGroup);
   KernelTiming& t = kc.timing;
-  t.name = group.name;
-  t.members = group.members;
-  std::vector<char> inGroup(g.nodeCapacity(), 0);
-  for (NodeId m : group.members) inGroup[static_cast<size_t>(m)] = 1;
-  kc.boundary = groupBoundary(g, group.members, inGroup);
 
   const double peak = std::max(hw.cpu.gemmFlops, hw.cpu.convFlops);
   const auto llc = static_cast<double>(hw.l2Bytes);

@@ -44,4 +44,14 @@ Result<double> deviceBytes(const Graph& g, ValueId v, const HwProfile& hw, NodeI
   return static_cast<double>(prod(dims)) * static_cast<double>(es);
 }
 
+KernelCost beginKernelCost(const Graph& g, const KernelGroup& group, std::vector<char>& inGroup) {
+  KernelCost kc;
+  kc.timing.name = group.name;
+  kc.timing.members = group.members;
+  inGroup.assign(g.nodeCapacity(), 0);
+  for (NodeId m : group.members) inGroup[static_cast<size_t>(m)] = 1;
+  kc.boundary = groupBoundary(g, group.members, inGroup);
+  return kc;
+}
+
 }  // namespace fw::sim

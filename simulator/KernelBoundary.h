@@ -29,6 +29,10 @@ struct KernelCost {
 GroupBoundary groupBoundary(const Graph& g, const std::vector<NodeId>& members,
                             const std::vector<char>& inGroup);
 
+// A kernel's cost record begun: timing named after `group`, its members, its boundary; `inGroup` is
+// filled (indexed by NodeId) to mark the members. The NPU and CPU cost models both start here.
+KernelCost beginKernelCost(const Graph& g, const KernelGroup& group, std::vector<char>& inGroup);
+
 // Bytes of a value on the device: floating tensors are stored in the profile's dtype (as ATC
 // converts an fp32 model to fp16), integer tensors keep their size. BadInput when the shape is not
 // static, naming the value and `node`.
