@@ -181,7 +181,8 @@ RtTensor RtTensor::fromModelTensor(const Tensor& t) {
   // Converted outside any run's limits and buffer pool: the copy outlives the run.
   RtTensor r;
   {
-    LimitScope outside(RunLimits{});
+    const RunLimits none;  // named: the scope keeps a pointer to it
+    LimitScope outside(none);
     r = fromTensor(t);
   }
   const int64_t bytes = r.numel() * (r.store() == Store::F32 ? 4 : r.store() == Store::I64 ? 8 : 1);
