@@ -25,6 +25,7 @@ struct LimitExceeded : std::runtime_error {
 class LimitScope {
  public:
   explicit LimitScope(const RunLimits& l);
+  explicit LimitScope(RunLimits&&) = delete;  // the scope keeps a pointer: a temporary would dangle
   ~LimitScope();
   LimitScope(const LimitScope&) = delete;
   LimitScope& operator=(const LimitScope&) = delete;
