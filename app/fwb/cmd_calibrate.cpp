@@ -38,6 +38,17 @@ using fw::sim::hostbench::fmt;
 using fw::sim::hostbench::procField;
 using fw::sim::hostbench::today;
 
+// A profile to stdout (no -o) or written atomically to `out`.
+int emitProfile(const std::string& out, const nlohmann::json& j) {
+  if (out.empty()) {
+    std::printf("%s\n", j.dump(2).c_str());
+    return kOk;
+  }
+  if (auto st = fw::writeFileAtomic(out, j.dump(2) + "\n"); !st.ok()) return fail(st.error());
+  std::printf("wrote %s\n", out.c_str());
+  return kOk;
+}
+
 int runMeasure(const std::string& out, int threads, int repeat, const std::string& name) {
   const std::string load = procField("/proc/loadavg", "");
   auto m = fw::sim::measureHost(threads, repeat);
@@ -70,13 +81,7 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   for (const auto& f : m->families)
     std::printf("  %-14s efficiency %.4f  (%s)\n", f.key.c_str(), f.eff, f.op.c_str());
   if (!load.empty()) std::printf("  load average at start: %s\n", load.c_str());
-  if (out.empty()) {
-    std::printf("%s\n", j.dump(2).c_str());
-    return kOk;
-  }
-  if (auto st = fw::writeFileAtomic(out, j.dump(2) + "\n"); !st.ok()) return fail(st.error());
-  std::printf("wrote %s\n", out.c_str());
-  return kOk;
+  return emitProfile(out, j);
 }
 
 // --- fitting to a board's op summary --------------------------------------------------------------
@@ -173,13 +178,7 @@ int runFit(const std::string& from, const ModelArgs& args, const FusionArgs& fa,
   if (auto back = fw::sim::parseHwProfile(j, out.empty() ? "fitted" : out); !back.ok())
     return fail(fw::Error::internal("the fitted profile does not validate: " + back.error().message));
   std::fputs(os.str().c_str(), stdout);
-  if (out.empty()) {
-    std::printf("%s\n", j.dump(2).c_str());
-    return kOk;
-  }
-  if (auto st = fw::writeFileAtomic(out, j.dump(2) + "\n"); !st.ok()) return fail(st.error());
-  std::printf("wrote %s\n", out.c_str());
-  return kOk;
+  return emitProfile(out, j);
 }
 
 int runSynthesize(const std::string& out, const ModelArgs& args, const FusionArgs& fa, const std::vector<std::string>& sets,

@@ -2,8 +2,13 @@
 // Runs the real `fwb` binary for end-to-end CLI tests.
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 struct CliRun {
@@ -22,4 +27,20 @@ inline CliRun runFwb(const std::string& args) {
   int status = pclose(p);
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// A fresh scratch folder for one test: <tmp>/fw_cli_<suite>[_<tag>]_<pid>.
+inline std::filesystem::path cliScratchDir(const std::string& suite, const std::string& tag = "") {
+  std::filesystem::path p = std::filesystem::temp_directory_path() /
+                            ("fw_cli_" + suite + (tag.empty() ? "" : "_" + tag) + "_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(p);
+  return p;
+}
+
+// A whole file as bytes ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }

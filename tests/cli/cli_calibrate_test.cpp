@@ -14,17 +14,7 @@
 namespace fs = std::filesystem;
 
 namespace {
-fs::path scratch(const char* tag) {
-  fs::path p = fs::temp_directory_path() / ("fw_cli_calibrate_" + std::string(tag) + "_" + std::to_string(::getpid()));
-  fs::create_directories(p);
-  return p;
-}
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+fs::path scratch(const char* tag) { return cliScratchDir("calibrate", tag); }
 }  // namespace
 
 TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
@@ -47,8 +37,16 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   for (const char* f : {"clock_hz", "cpu.gemm_flops_per_s", "cpu.conv_flops_per_s", "cpu.cache_bandwidth_bytes_per_s",
                         "l2_bytes", "hbm_bandwidth_bytes_per_s", "launch_us", "efficiency.cube", "efficiency.elementwise",
                         "efficiency.reduction", "efficiency.softmax", "efficiency.norm", "efficiency.pooling",
-                        "efficiency.data_movement"})
+                        "efficiency.data_movement", "cpu.cube_time_models.gemm", "cpu.cube_time_models.conv",
+                        "cpu.cube_time_models.grouped_conv", "cpu.cube_time_models.conv_transpose",
+                        "cpu.cube_time_models.rnn"})
     EXPECT_TRUE(noted.count(f)) << f;
+  // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
+  for (const char* kind : {"gemm", "conv", "grouped_conv", "conv_transpose", "rnn"}) {
+    const auto& m = j["cpu"]["cube_time_models"][kind];
+    EXPECT_GE(m["cases"].get<int>(), 7) << kind;
+    EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;
+  }
   auto sim = runFwb("simulate 'zoo:resnet50?image=32' -O 2 --hw " + out.string() + " --json -");
   ASSERT_EQ(sim.exitCode, 0) << sim.out;
   const auto s = nlohmann::json::parse(sim.out.substr(sim.out.find('{')));

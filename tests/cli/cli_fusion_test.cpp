@@ -12,17 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 const std::string kSmall = "'zoo:resnet50?image=64'";
-fs::path scratchDir(const char* tag) {
-  fs::path p = fs::temp_directory_path() / ("fw_cli_fusion_" + std::string(tag) + "_" + std::to_string(::getpid()));
-  fs::create_directories(p);
-  return p;
-}
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+fs::path scratchDir(const char* tag) { return cliScratchDir("fusion", tag); }
 }  // namespace
 
 TEST(CliFusion, VerifyComparesTheFusedExportAtEveryLevel) {

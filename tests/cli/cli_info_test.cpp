@@ -10,11 +10,7 @@
 namespace fs = std::filesystem;
 
 namespace {
-fs::path scratch() {
-  fs::path p = fs::temp_directory_path() / ("fw_cli_test_" + std::to_string(::getpid()));
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch() { return cliScratchDir("info"); }
 }  // namespace
 
 TEST(CliInfo, JsonHasTheDocumentedKeys) {

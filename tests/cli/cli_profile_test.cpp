@@ -17,17 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 const std::string kModel = "'zoo:resnet50?image=32'";
-fs::path scratchDir(const char* tag) {
-  fs::path p = fs::temp_directory_path() / ("fw_cli_profile_" + std::string(tag) + "_" + std::to_string(::getpid()));
-  fs::create_directories(p);
-  return p;
-}
-nlohmann::json readJson(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return nlohmann::json::parse(ss.str());
-}
+fs::path scratchDir(const char* tag) { return cliScratchDir("profile", tag); }
+nlohmann::json readJson(const fs::path& p) { return nlohmann::json::parse(slurp(p)); }
 }  // namespace
 
 TEST(CliProfile, KernelNamesLineUpWithSimulateAtO0AndO2) {

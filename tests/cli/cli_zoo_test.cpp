@@ -12,11 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratch() {
-  fs::path p = fs::temp_directory_path() / ("fw_cli_zoo_test_" + std::to_string(::getpid()));
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch() { return cliScratchDir("zoo"); }
 
 // The output value of node `name` in `fwb info --json` (e.g. "...: float32[1,2,8,8]").
 std::string outputOf(const nlohmann::json& info, const std::string& name) {
