@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "core/exec/Executor.h"
+#include "core/exec/RtTensor.h"
 #include "core/exec/TensorPb.h"
 #include "core/exec/Verify.h"
 #include "tests/core/exec_test_util.h"
@@ -205,4 +206,41 @@ TEST(ExecGraph, KeepIntermediatesAndCancel) {
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message.find("cancel"), std::string::npos);
   EXPECT_TRUE(c.error().isCancelled());  // a code, not a string to compare
+}
+
+TEST(ExecGraph, AModelsConvertedTensorsAreKeptWhileTheTensorLives) {
+  // A float16 initializer is converted once: the same storage for every run, the values as converted
+  // element by element; a tensor that is gone frees its entry (a new one is converted anew).
+  std::vector<uint16_t> h;
+  for (float v : {1.5f, -2.0f, 0.25f, 1024.0f}) h.push_back(fw::floatToHalf(v));
+  auto t = std::make_unique<fw::Tensor>(fw::Tensor::fromVector<uint16_t>(fw::DType::Float16, {4}, h));
+  const auto a = fw::exec::RtTensor::fromModelTensor(*t);
+  const auto b = fw::exec::RtTensor::fromModelTensor(*t);
+  EXPECT_EQ(a.f(), b.f());
+  const auto plain = fw::exec::RtTensor::fromTensor(*t);
+  EXPECT_NE(plain.f(), a.f());
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(a.f()[i], plain.f()[i]) << i;
+  EXPECT_EQ(a.f()[3], 1024.0f);
+  // float32 stays shared with the tensor itself, as before.
+  const fw::Tensor f32 = fw::Tensor::floats({2}, {1.0f, 2.0f});
+  EXPECT_EQ(static_cast<const void*>(fw::exec::RtTensor::fromModelTensor(f32).f()),
+            static_cast<const void*>(f32.rawData()));
+  // The same model run twice gives the same result through the cached weights.
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({4}));
+  auto w = g->addInitializer("w", *t);
+  auto wc = g->addValue("wc"), y = g->addValue("y");
+  fw::Attributes to;
+  to.set(fw::Attribute::makeInt("to", 1));
+  g->addNode("Cast", {w}, {wc}, to, "cast");
+  g->addNode("Mul", {x, wc}, {y}, {}, "mul");
+  g->addOutput(y);
+  fw::Model m;
+  m.opsetImports[""] = 17;
+  m.graph = g;
+  const std::vector<fw::Tensor> in = {fw::Tensor::floats({4}, {1, 1, 2, 2})};
+  auto r1 = fw::runGraph(m, in), r2 = fw::runGraph(m, in);
+  ASSERT_TRUE(r1.ok() && r2.ok());
+  EXPECT_EQ((*r1)[0].toFloats(), (std::vector<float>{1.5f, -2.0f, 0.5f, 2048.0f}));
+  EXPECT_EQ((*r2)[0].toFloats(), (*r1)[0].toFloats());
 }
