@@ -46,6 +46,18 @@ Result<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64
   return out;
 }
 
+Status unaryFloatArray(OpContext& c, void (*f)(const float*, float*, int64_t), int64_t costPerItem) {
+  if (!c.has(0)) return c.fail("missing input");
+  const RtTensor& x = c.input(0);
+  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + std::string(dtypeName(x.dtype)));
+  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
+  const float* a = x.f();
+  float* o = y.mf();
+  parallelFor(x.numel(), costPerItem, [&](int64_t b, int64_t e) { f(a + b, o + b, e - b); });
+  c.out[0] = std::move(y);
+  return {};
+}
+
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims) {
   std::vector<int64_t> s(dims.size(), 1);
   for (size_t k = dims.size(); k-- > 1;) s[k - 1] = s[k] * dims[k];

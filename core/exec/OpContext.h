@@ -171,6 +171,9 @@ Status unaryFloat(OpContext& c, F f, int64_t costPerItem = 4) {
   return {};
 }
 
+// y = f(x) elementwise on floats, where f works on arrays (FastMath.h).
+Status unaryFloatArray(OpContext& c, void (*f)(const float*, float*, int64_t), int64_t costPerItem = 4);
+
 // Contiguous strides.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims);
 std::string dimsStr(const std::vector<int64_t>& d);

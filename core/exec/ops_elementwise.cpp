@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/exec/Broadcast.h"
+#include "core/exec/FastMath.h"
 #include "core/exec/OpContext.h"
 
 namespace fw::exec {
@@ -47,12 +48,11 @@ Status opSign(OpContext& c) {
   return unaryNumeric(c, [](float v) { return v > 0 ? 1.f : (v < 0 ? -1.f : 0.f); },
                       [](int64_t v) { return int64_t{v > 0} - int64_t{v < 0}; });
 }
-Status opSigmoid(OpContext& c) {
-  return unaryFloat(c, [](float v) { return v >= 0 ? 1.f / (1.f + std::exp(-v)) : std::exp(v) / (1.f + std::exp(v)); });
-}
-Status opTanh(OpContext& c) { return unaryFloat(c, [](float v) { return std::tanh(v); }); }
-Status opErf(OpContext& c) { return unaryFloat(c, [](float v) { return std::erf(v); }); }
-Status opExp(OpContext& c) { return unaryFloat(c, [](float v) { return std::exp(v); }); }
+// Vector approximations within 4 ulp whose speed does not depend on the data (FastMath.h).
+Status opSigmoid(OpContext& c) { return unaryFloatArray(c, fastmath::sigmoid); }
+Status opTanh(OpContext& c) { return unaryFloatArray(c, fastmath::tanh); }
+Status opErf(OpContext& c) { return unaryFloatArray(c, fastmath::erf); }
+Status opExp(OpContext& c) { return unaryFloatArray(c, fastmath::exp); }
 Status opLog(OpContext& c) { return unaryFloat(c, [](float v) { return std::log(v); }); }
 Status opSqrt(OpContext& c) { return unaryFloat(c, [](float v) { return std::sqrt(v); }); }
 Status opReciprocal(OpContext& c) { return unaryFloat(c, [](float v) { return 1.f / v; }); }

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/exec/FastMath.h"
 #include "core/exec/OpContext.h"
 
 namespace fw::exec {
@@ -125,10 +126,22 @@ Status opSoftmax(OpContext& c) {
       float mx = -std::numeric_limits<float>::infinity();
       for (int64_t k = 0; k < len; ++k) mx = std::max(mx, px[k * inner]);
       double sum = 0;
-      for (int64_t k = 0; k < len; ++k) {
-        const float ev = std::exp(px[k * inner] - mx);
-        if (!isLog) py[k * inner] = ev;
-        sum += ev;
+      if (inner == 1 && !isLog) {
+        // A contiguous row (attention, classifiers): the exponentials on vector lanes (FastMath.h).
+        for (int64_t k = 0; k < len; ++k) py[k] = px[k] - mx;
+        fastmath::exp(py, py, len);
+        double part[4] = {0, 0, 0, 0};
+        int64_t k = 0;
+        for (; k + 4 <= len; k += 4)
+          for (int j = 0; j < 4; ++j) part[j] += py[k + j];
+        for (; k < len; ++k) part[0] += py[k];
+        sum = (part[0] + part[1]) + (part[2] + part[3]);
+      } else {
+        for (int64_t k = 0; k < len; ++k) {
+          const float ev = std::exp(px[k * inner] - mx);
+          if (!isLog) py[k * inner] = ev;
+          sum += ev;
+        }
       }
       if (isLog) {
         const float ls = static_cast<float>(std::log(sum));

@@ -8,6 +8,7 @@
 
 #include "core/exec/Broadcast.h"
 #include "core/exec/OpContext.h"
+#include "core/exec/Transpose.h"
 
 namespace fw::exec {
 namespace {
@@ -117,9 +118,11 @@ Status opTranspose(OpContext& c) {
     for (size_t k = 0; k < r; ++k) perm.push_back(static_cast<int64_t>(r - 1 - k));
   if (perm.size() != r) return c.fail("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
   std::vector<int64_t> od(r), inStr = stridesOf(x.dims), st(r);
+  std::vector<char> seen(r, 0);
   for (size_t k = 0; k < r; ++k) {
     const int64_t p = normAxis(perm[k], static_cast<int64_t>(r));
     if (p < 0 || p >= static_cast<int64_t>(r)) return c.fail("invalid perm");
+    if (seen[static_cast<size_t>(p)]++) return c.fail("perm names axis " + std::to_string(p) + " twice");
     od[k] = x.dims[static_cast<size_t>(p)];
     st[k] = inStr[static_cast<size_t>(p)];
   }
@@ -129,32 +132,7 @@ Status opTranspose(OpContext& c) {
     c.out[0] = std::move(y);
     return {};
   }
-  const int64_t len = od[r - 1], rows = y.numel() / len, inner = st[r - 1];
-  parallelFor(rows, len, [&](int64_t b, int64_t e) {
-    for (int64_t row = b; row < e; ++row) {
-      int64_t rem = row, off = 0;
-      for (size_t d = r - 1; d-- > 0;) {
-        off += (rem % od[d]) * st[d];
-        rem /= od[d];
-      }
-      const int64_t o = row * len;
-      switch (x.store()) {
-        case Store::F32:
-          for (int64_t i = 0; i < len; ++i) y.mf()[o + i] = x.f()[off + i * inner];
-          break;
-        case Store::I64:
-          for (int64_t i = 0; i < len; ++i) y.mi()[o + i] = x.i()[off + i * inner];
-          break;
-        case Store::U8:
-          for (int64_t i = 0; i < len; ++i) y.mb()[o + i] = x.b()[off + i * inner];
-          break;
-        case Store::Str:
-          for (int64_t i = 0; i < len; ++i) y.ms()[o + i] = x.s()[off + i * inner];
-          break;
-        default: break;
-      }
-    }
-  });
+  permuteInto(x, y, od, st);
   c.out[0] = std::move(y);
   return {};
 }

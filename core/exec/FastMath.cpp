@@ -1,0 +1,151 @@
+// Vector bodies of core/exec/FastMath.h (accuracy and the derivation of the coefficients are there).
+#include "core/exec/FastMath.h"
+
+#include <cstring>
+
+
+namespace fw::exec::fastmath {
+
+namespace {
+// Inlined into each target clone below, so that the AVX2 clone runs them on AVX2.
+#define FW_INLINE __attribute__((always_inline)) inline
+// Four lanes (SSE2, any x86-64) or eight (AVX2).
+using V4 = float __attribute__((vector_size(16)));
+using I4 = int32_t __attribute__((vector_size(16)));
+using V8 = float __attribute__((vector_size(32)));
+using I8 = int32_t __attribute__((vector_size(32)));
+
+template <class V, class I>
+FW_INLINE V splat(float v) { return V{} + v; }
+template <class V, class I>
+FW_INLINE I bits(V v) { return __builtin_bit_cast(I, v); }
+template <class V, class I>
+FW_INLINE V floats(I v) { return __builtin_bit_cast(V, v); }
+// m ? a : b per lane (m is all ones or all zeros, as a comparison gives).
+template <class V, class I>
+FW_INLINE V select(I m, V a, V b) { return floats<V, I>((bits<V, I>(a) & m) | (bits<V, I>(b) & ~m)); }
+template <class V, class I>
+FW_INLINE V abs(V v) { return floats<V, I>(bits<V, I>(v) & 0x7fffffff); }
+template <class V, class I>
+FW_INLINE V copySign(V mag, V sign) { return floats<V, I>((bits<V, I>(mag) & 0x7fffffff) | (bits<V, I>(sign) & INT32_MIN)); }
+
+template <class V, class I>
+FW_INLINE V expV(V x) {
+  const I nan = x != x;
+  V v = select<V, I>(nan, splat<V, I>(0.f), x);
+  v = select<V, I>(v > 88.7228f, splat<V, I>(88.7228f), v);
+  v = select<V, I>(v < -103.9f, splat<V, I>(-103.9f), v);
+  // k = round(v / ln 2) by the 1.5·2^23 trick (exact for |k| < 2^22), then r = v - k·ln 2 with ln 2
+  // split in two so that k·hi is exact: |r| <= ln2 / 2.
+  const V kf = (v * 1.44269504f + 12582912.f) - 12582912.f;
+  const V r = (v - kf * 0.693359375f) + kf * 2.12194440e-4f;
+  V p = splat<V, I>(1.f / 5040.f);
+  p = p * r + 1.f / 720.f;
+  p = p * r + 1.f / 120.f;
+  p = p * r + 1.f / 24.f;
+  p = p * r + 1.f / 6.f;
+  p = p * r + 0.5f;
+  p = p * r + 1.f;
+  p = p * r + 1.f;
+  // 2^k as two normal powers of two: k reaches -150 (a subnormal result) and 128.
+  const I k = __builtin_convertvector(kf, I);
+  const I k1 = k / 2, k2 = k - k1;
+  const V y = p * floats<V, I>((k1 + 127) << 23) * floats<V, I>((k2 + 127) << 23);
+  const V inf = splat<V, I>(__builtin_inff());
+  return select<V, I>(nan, x, select<V, I>(x > 88.7228f, inf, select<V, I>(x < -103.9f, splat<V, I>(0.f), y)));
+}
+
+template <class V, class I>
+FW_INLINE V erfV(V x) {
+  const V a = abs<V, I>(x);
+  const V z = a * a;
+  // |x| < 0.875: x·P(x²), the Taylor series to the x^17 term (relative error < 2e-8 there).
+  V s = splat<V, I>(1.646211437e-06f);
+  s = s * z - 1.492565036e-05f;
+  s = s * z + 1.205533298e-04f;
+  s = s * z - 8.548327023e-04f;
+  s = s * z + 5.223977625e-03f;
+  s = s * z - 2.686617065e-02f;
+  s = s * z + 1.128379167e-01f;
+  s = s * z - 3.761263890e-01f;
+  s = s * z + 1.128379167e+00f;
+  // |x| >= 0.875: 1 - erfc(|x|), erfc(a) = e^{-a²}·Q(1 / (1 + a/2)); erfc < 2^-25 beyond 3.92.
+  const V t = 1.f / (1.f + 0.5f * a);
+  V q = splat<V, I>(6.482930797e-03f);
+  q = q * t + 9.379607932e-02f;
+  q = q * t - 4.276153378e-01f;
+  q = q * t + 5.212562278e-01f;
+  q = q * t - 7.858129591e-02f;
+  q = q * t + 3.383637338e-01f;
+  q = q * t + 2.618882690e-01f;
+  q = q * t + 2.846224517e-01f;
+  q = q * t - 1.376258140e-04f;
+  const V big = select<V, I>(a >= 3.92f, splat<V, I>(1.f), 1.f - expV<V, I>(-z) * q);
+  return select<V, I>(a < 0.875f, x * s, copySign<V, I>(big, x));
+}
+
+template <class V, class I>
+FW_INLINE V tanhV(V x) {
+  const V a = abs<V, I>(x);
+  const V z = x * x;
+  // |x| < 0.625: x + x³·R(x²).
+  V r = splat<V, I>(2.17781755529475e-03f);
+  r = r * z - 8.21476192737033e-03f;
+  r = r * z + 2.171547356535773e-02f;
+  r = r * z - 5.394938331111507e-02f;
+  r = r * z + 1.333322596650023e-01f;
+  r = r * z - 3.3333331283384016e-01f;
+  const V big = 1.f - 2.f / (expV<V, I>(2.f * a) + 1.f);
+  return select<V, I>(a < 0.625f, x + x * z * r, copySign<V, I>(big, x));
+}
+
+// 1 / (1 + e^{-x}), from e^{-|x|} so that neither side overflows.
+template <class V, class I>
+FW_INLINE V sigmoidV(V x) {
+  const V e = expV<V, I>(-abs<V, I>(x));
+  const V d = 1.f + e;
+  return select<V, I>(x >= 0.f, 1.f / d, select<V, I>(x < 0.f, e / d, x));
+}
+
+template <class V, class I, V (*Fn)(V)>
+FW_INLINE void apply(const float* in, float* out, int64_t n) {
+  int64_t i = 0;
+  constexpr int64_t lanes = sizeof(V) / sizeof(float);
+  for (; i + lanes <= n; i += lanes) {
+    V v;
+    std::memcpy(&v, in + i, sizeof v);
+    v = Fn(v);
+    std::memcpy(out + i, &v, sizeof v);
+  }
+  if (i < n) {
+    V v = splat<V, I>(0.f);
+    std::memcpy(&v, in + i, sizeof(float) * static_cast<size_t>(n - i));
+    v = Fn(v);
+    std::memcpy(out + i, &v, sizeof(float) * static_cast<size_t>(n - i));
+  }
+}
+
+}  // namespace
+
+// The AVX2 build of each function is taken when the CPU has AVX2 (checked once).
+bool avx2Allowed = true;
+bool hasAvx2() {
+  static const bool yes = __builtin_cpu_supports("avx2");
+  return yes && avx2Allowed;
+}
+#define FW_FASTMATH_FN(name, body)                                                                            \
+  __attribute__((target("avx2"))) static void name##Avx2(const float* in, float* out, int64_t n) {          \
+    apply<V8, I8, body<V8, I8>>(in, out, n);                                                              \
+  }                                                                                                        \
+  void name(const float* in, float* out, int64_t n) {                                                      \
+    if (hasAvx2()) return name##Avx2(in, out, n);                                                          \
+    apply<V4, I4, body<V4, I4>>(in, out, n);                                                              \
+  }
+void allowAvx2(bool allowed) { avx2Allowed = allowed; }
+
+FW_FASTMATH_FN(exp, expV)
+FW_FASTMATH_FN(erf, erfV)
+FW_FASTMATH_FN(tanh, tanhV)
+FW_FASTMATH_FN(sigmoid, sigmoidV)
+
+}  // namespace fw::exec::fastmath

@@ -1,0 +1,34 @@
+#pragma once
+// Internal to core/exec: float exp, erf, tanh and the logistic function over arrays, eight lanes at a
+// time (GCC/Clang vector extensions, no calls, no branches, selects by mask; built for AVX2 and for any
+// x86-64, chosen when the program loads; both builds round identically, no FMA). The library's
+// std::erf and std::tanh are scalar calls whose speed depends on the argument: Erf took 2.1 ns an element on
+// ConvNeXt-T's GELU inputs, 2.4 ns on values in [-1, 1] and 12 ns on normal(0, 2) values, which no cost
+// model of an op can follow. These take 1.8 ns (AVX2) to 3.3 ns (SSE2) an element on any data.
+//
+// Accuracy (tests/core/fast_math_test.cpp sweeps every 61st float against double-precision results):
+// within 4 units in the last place of the float result, exact at 0, ±inf and NaN.
+// The polynomial coefficients were derived for this file: exp and the small-argument erf are Taylor
+// series (terms 1/k! and 2/√π·(-1)^n/(n!(2n+1))); the erfc and small-argument tanh polynomials are
+// least-squares fits of the relative error against Python's math.erfc and numpy's tanh in double
+// precision (erfc(x)·e^{x²} as a polynomial in t = 1/(1 + x/2) on [0.875, 3.92]: relative error
+// 2.6e-10; tanh(x) = x + x³·R(x²) on [0, 0.625]: 5.1e-10).
+#include <cstdint>
+
+namespace fw::exec::fastmath {
+
+// out[i] = f(in[i]) for i < n; in and out may be the same array.
+void exp(const float* in, float* out, int64_t n);
+void erf(const float* in, float* out, int64_t n);
+void tanh(const float* in, float* out, int64_t n);
+void sigmoid(const float* in, float* out, int64_t n);
+
+// Tests run both builds on an AVX2 machine: false makes every call take the SSE2 one (not thread-safe).
+void allowAvx2(bool allowed);
+
+inline float exp(float x) { exp(&x, &x, 1); return x; }
+inline float erf(float x) { erf(&x, &x, 1); return x; }
+inline float tanh(float x) { tanh(&x, &x, 1); return x; }
+inline float sigmoid(float x) { sigmoid(&x, &x, 1); return x; }
+
+}  // namespace fw::exec::fastmath

@@ -1,0 +1,115 @@
+#include "core/exec/Transpose.h"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "core/exec/OpContext.h"
+
+namespace fw::exec {
+namespace {
+
+struct Axes {
+  std::vector<int64_t> dims, inStride;
+};
+
+// Size-1 axes dropped; output neighbours that are neighbours in the input, in order, merged.
+Axes coalesce(const std::vector<int64_t>& od, const std::vector<int64_t>& st) {
+  Axes a;
+  for (size_t k = 0; k < od.size(); ++k) {
+    if (od[k] == 1) continue;
+    if (!a.dims.empty() && a.inStride.back() == st[k] * od[k]) {
+      a.dims.back() *= od[k];
+      a.inStride.back() = st[k];
+    } else {
+      a.dims.push_back(od[k]);
+      a.inStride.push_back(st[k]);
+    }
+  }
+  return a;
+}
+
+// Input and output offsets of the `index`-th combination of `axes` (row-major over those axes).
+void offsetsOf(int64_t index, const std::vector<size_t>& axes, const Axes& a, const std::vector<int64_t>& outStride,
+               int64_t& in, int64_t& out) {
+  in = out = 0;
+  for (size_t k = axes.size(); k-- > 0;) {
+    const size_t ax = axes[k];
+    const int64_t i = index % a.dims[ax];
+    index /= a.dims[ax];
+    in += i * a.inStride[ax];
+    out += i * outStride[ax];
+  }
+}
+
+template <class T>
+void permute(const T* in, T* out, const Axes& a) {
+  const size_t r = a.dims.size();
+  const std::vector<int64_t> os = stridesOf(a.dims);
+  const int64_t n = numelOf(a.dims);
+  std::vector<size_t> rowAxes;
+  for (size_t k = 0; k + 1 < r; ++k) rowAxes.push_back(k);
+  const int64_t len = a.dims[r - 1], sLast = a.inStride[r - 1];
+  auto byRows = [&] {
+    parallelFor(n / len, len, [&](int64_t b, int64_t e) {
+      for (int64_t row = b; row < e; ++row) {
+        int64_t i = 0, o = 0;
+        offsetsOf(row, rowAxes, a, os, i, o);
+        for (int64_t k = 0; k < len; ++k) out[o + k] = in[i + k * sLast];
+      }
+    });
+  };
+  // Rows that are contiguous in the input (a copy each), or elements that are not plain bytes.
+  if constexpr (!std::is_trivially_copyable_v<T>) {
+    byRows();
+    return;
+  } else if (sLast == 1) {
+    byRows();
+    return;
+  }
+  // The input's innermost axis (stride 1) is output axis q; tiles of A (axis q) x B (the last axis).
+  const size_t q = static_cast<size_t>(std::find(a.inStride.begin(), a.inStride.end(), 1) - a.inStride.begin());
+  std::vector<size_t> outerAxes;
+  for (size_t k = 0; k + 1 < r; ++k)
+    if (k != q) outerAxes.push_back(k);
+  const int64_t A = q < r ? a.dims[q] : 1, oq = q < r ? os[q] : 0;
+  constexpr int64_t kT = 32;
+  const int64_t tilesA = (A + kT - 1) / kT, outer = n / (A * len);
+  parallelFor(outer * tilesA, kT * len, [&](int64_t b, int64_t e) {
+    T buf[kT * kT];
+    for (int64_t it = b; it < e; ++it) {
+      int64_t i0 = 0, o0 = 0;
+      offsetsOf(it / tilesA, outerAxes, a, os, i0, o0);
+      const int64_t a0 = (it % tilesA) * kT, na = std::min(A - a0, kT);
+      for (int64_t b0 = 0; b0 < len; b0 += kT) {
+        const int64_t nb = std::min(len - b0, kT);
+        for (int64_t j = 0; j < nb; ++j) {  // input order: a run of na elements per j
+          const T* src = in + i0 + a0 + (b0 + j) * sLast;
+          for (int64_t i = 0; i < na; ++i) buf[i * kT + j] = src[i];
+        }
+        for (int64_t i = 0; i < na; ++i) {  // output order: a run of nb elements per i
+          T* dst = out + o0 + (a0 + i) * oq + b0;
+          for (int64_t j = 0; j < nb; ++j) dst[j] = buf[i * kT + j];
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void permuteInto(const RtTensor& x, RtTensor& y, const std::vector<int64_t>& od, const std::vector<int64_t>& inStride) {
+  const int64_t n = numelOf(od);
+  if (n == 0) return;
+  Axes a = coalesce(od, inStride);
+  if (a.dims.empty()) a = {{1}, {1}};
+  switch (x.store()) {
+    case Store::F32: permute(x.f(), y.mf(), a); break;
+    case Store::I64: permute(x.i(), y.mi(), a); break;
+    case Store::U8: permute(x.b(), y.mb(), a); break;
+    case Store::Str: permute(x.s(), y.ms(), a); break;
+    default: break;
+  }
+}
+
+}  // namespace fw::exec

@@ -1,0 +1,154 @@
+// core/exec/FastMath.h against double-precision results, on both of its builds (AVX2 where the CPU has
+// it, SSE2 always), and the ops that use it; Transpose's tiled path against an index-by-index reference.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "core/exec/FastMath.h"
+#include "tests/core/exec_test_util.h"
+
+using namespace fwtest;
+using fw::Attribute;
+using fw::Tensor;
+namespace fm = fw::exec::fastmath;
+
+namespace {
+
+// |got - want| in units in the last place of want as a float (subnormals count as the smallest step).
+double ulps(float got, double want) {
+  const float w = static_cast<float>(want);
+  if (std::isinf(w)) return got == w ? 0.0 : 1e30;
+  double step = std::nextafter(std::fabs(w), std::numeric_limits<float>::infinity()) - std::fabs(w);
+  if (step == 0 || w == 0) step = std::numeric_limits<float>::denorm_min();
+  return std::fabs(static_cast<double>(got) - want) / step;
+}
+
+struct Worst {
+  double ulp = 0;
+  float at = 0;
+};
+
+// Every 4099th float bit pattern (NaNs left out) through one array call of `f`, against `ref`.
+template <class R>
+Worst sweep(void (*f)(const float*, float*, int64_t), R ref) {
+  std::vector<float> xs;
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 4099) {
+    const float x = std::bit_cast<float>(static_cast<uint32_t>(b));
+    if (!std::isnan(x)) xs.push_back(x);
+  }
+  std::vector<float> ys(xs.size());
+  f(xs.data(), ys.data(), static_cast<int64_t>(xs.size()));
+  Worst w;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    const double u = ulps(ys[k], ref(static_cast<double>(xs[k])));
+    if (u > w.ulp) w = {u, xs[k]};
+  }
+  return w;
+}
+
+void expectAccurate(bool avx2) {
+  fm::allowAvx2(avx2);
+  const auto e = sweep(fm::exp, [](double x) { return std::exp(x); });
+  const auto r = sweep(fm::erf, [](double x) { return std::erf(x); });
+  const auto t = sweep(fm::tanh, [](double x) { return std::tanh(x); });
+  const auto s = sweep(fm::sigmoid, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
+  fm::allowAvx2(true);
+  EXPECT_LE(e.ulp, 4.0) << "exp at " << e.at;
+  EXPECT_LE(r.ulp, 4.0) << "erf at " << r.at;
+  EXPECT_LE(t.ulp, 4.0) << "tanh at " << t.at;
+  EXPECT_LE(s.ulp, 4.0) << "sigmoid at " << s.at;
+}
+
+}  // namespace
+
+TEST(ExecFastMath, WithinFourUlpOnEveryBuild) {
+  expectAccurate(true);
+  expectAccurate(false);
+}
+
+TEST(ExecFastMath, SpecialValuesAndTails) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (bool avx2 : {true, false}) {
+    fm::allowAvx2(avx2);
+    EXPECT_EQ(fm::exp(inf), inf);
+    EXPECT_EQ(fm::exp(-inf), 0.f);
+    EXPECT_EQ(fm::exp(0.f), 1.f);
+    EXPECT_EQ(fm::exp(89.f), inf);
+    EXPECT_GT(fm::exp(-100.f), 0.f);  // subnormal results are kept
+    EXPECT_EQ(fm::erf(inf), 1.f);
+    EXPECT_EQ(fm::erf(-inf), -1.f);
+    EXPECT_TRUE(std::signbit(fm::erf(-0.f)));
+    EXPECT_EQ(fm::tanh(-inf), -1.f);
+    EXPECT_EQ(fm::sigmoid(-inf), 0.f);
+    EXPECT_EQ(fm::sigmoid(inf), 1.f);
+    EXPECT_EQ(fm::sigmoid(0.f), 0.5f);
+    EXPECT_TRUE(std::isnan(fm::exp(nan)) && std::isnan(fm::erf(nan)) && std::isnan(fm::tanh(nan)) &&
+                std::isnan(fm::sigmoid(nan)));
+    // Lengths that are not a multiple of the lanes: the tail is computed and nothing past n is written.
+    std::vector<float> x = {0.5f, -1.f, 2.f, 3.f, -4.f, 0.25f, 1.5f, -0.1f, 7.f, 42.f, 42.f};
+    std::vector<float> y(x.size(), 42.f);
+    fm::erf(x.data(), y.data(), 9);
+    for (size_t k = 0; k < 9; ++k) EXPECT_NEAR(y[k], std::erf(x[k]), 1e-6f) << k;
+    EXPECT_EQ(y[9], 42.f);
+    EXPECT_EQ(y[10], 42.f);
+  }
+  fm::allowAvx2(true);
+}
+
+TEST(ExecFastMath, ActivationOpsMatchTheLibraryFunctions) {
+  const Tensor x = noise({3, 37}, 7);
+  const std::vector<float> v = x.toFloats();
+  struct Case {
+    const char* op;
+    double (*ref)(double);
+  } cases[] = {{"Erf", [](double a) { return std::erf(3 * a); }},
+               {"Tanh", [](double a) { return std::tanh(3 * a); }},
+               {"Exp", [](double a) { return std::exp(3 * a); }},
+               {"Sigmoid", [](double a) { return 1 / (1 + std::exp(-3 * a)); }}};
+  std::vector<float> scaled(v.size());
+  for (size_t k = 0; k < v.size(); ++k) scaled[k] = 3 * v[k];
+  for (const auto& c : cases) {
+    auto out = runOne(c.op, {{"x", Tensor::floats({3, 37}, scaled)}});
+    ASSERT_TRUE(out.ok()) << c.op << ": " << out.error().message;
+    std::vector<float> want(v.size());
+    for (size_t k = 0; k < v.size(); ++k) want[k] = static_cast<float>(c.ref(v[k]));
+    expectNear((*out)[0], {3, 37}, want, 1e-6f);
+  }
+}
+
+TEST(ExecTranspose, EveryPermutationOfARank4TensorMatchesIndexByIndex) {
+  const std::vector<int64_t> dims = {3, 40, 1, 37};  // tiles with partial edges, a size-1 axis to drop
+  const Tensor x = iota(dims);
+  std::vector<int64_t> perm = {0, 1, 2, 3};
+  int checked = 0;
+  do {
+    auto out = runOne("Transpose", {{"x", x}}, 1, attrs({Attribute::makeInts("perm", perm)}));
+    ASSERT_TRUE(out.ok()) << out.error().message;
+    std::vector<int64_t> od(4), st(4), in = {40 * 37, 37, 37, 1};
+    for (size_t k = 0; k < 4; ++k) od[k] = dims[static_cast<size_t>(perm[k])], st[k] = in[static_cast<size_t>(perm[k])];
+    std::vector<float> want;
+    for (int64_t a = 0; a < od[0]; ++a)
+      for (int64_t b = 0; b < od[1]; ++b)
+        for (int64_t c = 0; c < od[2]; ++c)
+          for (int64_t d = 0; d < od[3]; ++d) want.push_back(static_cast<float>(a * st[0] + b * st[1] + c * st[2] + d * st[3]));
+    expectNear((*out)[0], od, want, 0.f);
+    ++checked;
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  EXPECT_EQ(checked, 24);
+}
+
+TEST(ExecTranspose, IntegersMoveAndARepeatedAxisIsRefused) {
+  auto ints = runOne("Transpose", {{"x", Tensor::int64s({2, 3}, {1, 2, 3, 4, 5, 6})}}, 1);
+  ASSERT_TRUE(ints.ok()) << ints.error().message;
+  auto got = ints->front().data<int64_t>();
+  EXPECT_EQ(std::vector<int64_t>(got.begin(), got.end()), (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
+  auto bad = runOne("Transpose", {{"x", iota({2, 3})}}, 1, attrs({Attribute::makeInts("perm", {0, 0})}));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("perm names axis 0 twice"), std::string::npos) << bad.error().message;
+}
