@@ -99,8 +99,8 @@ void pipelineTime(const HwProfile& hw, KernelTiming& t) {
 }  // namespace
 
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
-                              std::vector<std::string>* warnings) {
-  if (hw.isCpu()) return costCpuKernel(g, group, hw, warnings);  // a measured CPU profile: CpuCost.h
+                              std::vector<std::string>* warnings, double cpuRunFootprint) {
+  if (hw.isCpu()) return costCpuKernel(g, group, hw, warnings, cpuRunFootprint);  // a measured CPU profile: CpuCost.h
   std::vector<char> inGroup;
   KernelCost kc = beginKernelCost(g, group, inGroup);
   KernelTiming& t = kc.timing;

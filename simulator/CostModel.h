@@ -13,7 +13,8 @@
 namespace fw::sim {
 
 // Costs one group. Unknown op types are costed as one vector pass and noted in `warnings`.
+// `cpuRunFootprint`: for CPU profiles, runFootprintBytes of g (CpuCost.h); ignored otherwise.
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
-                              std::vector<std::string>* warnings);
+                              std::vector<std::string>* warnings, double cpuRunFootprint = 0);
 
 }  // namespace fw::sim

@@ -25,8 +25,38 @@ Result<double> elementsOf(const Graph& g, ValueId v, const HwProfile& hw, NodeId
 
 }  // namespace
 
+double runFootprintBytes(const Graph& g, const HwProfile& hw) {
+  double sum = 0;
+  std::vector<char> seen(g.values().size(), 0);
+  auto add = [&](ValueId v, NodeId n) {
+    if (v == kNoId || seen[static_cast<size_t>(v)]) return;
+    seen[static_cast<size_t>(v)] = 1;
+    if (auto b = deviceBytes(g, v, hw, n); b.ok()) sum += *b;
+  };
+  for (const Node& n : g.nodes()) {
+    if (n.dead) continue;
+    for (ValueId v : n.inputs)
+      if (v != kNoId && g.value(v).isInitializer()) add(v, n.id);
+    for (ValueId v : n.outputs) add(v, n.id);
+  }
+  return sum;
+}
+
+double coldShareOf(const HwProfile& hw, double footprintBytes) {
+  // The cache a core has to itself: the first drop of the measured copy bandwidth past 256 KiB.
+  double own = 0;
+  for (int64_t d : hw.cpu.cacheDropsBytes)
+    if (d >= (int64_t{256} << 10)) {
+      own = static_cast<double>(d);
+      break;
+    }
+  if (footprintBytes <= 0) return 1.0;
+  return std::clamp(1.0 - own / footprintBytes, 0.0, 1.0);
+}
+
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
-                                 std::vector<std::string>* warnings) {
+                                 std::vector<std::string>* warnings, double runFootprint) {
+  const double coldShare = coldShareOf(hw, runFootprint);
   std::vector<char> inGroup;
   KernelCost kc = beginKernelCost(g, group, inGroup);
   KernelTiming& t = kc.timing;
@@ -92,7 +122,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     std::optional<double> shaped;  // seconds from the profile's shape model of this kind of matrix op
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
-        const auto it = hw.cpu.cubeModels.find(f->kind);
+        auto it = hw.cpu.cubeModels.find(f->kind);
+        if (it == hw.cpu.cubeModels.end() && f->kind == "gemm_tb") it = hw.cpu.cubeModels.find("gemm");  // older profiles
         if (it != hw.cpu.cubeModels.end()) shaped = it->second.seconds(*f);
       }
     if (fam == OpFamily::Cube) {
@@ -111,8 +142,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const double compS = shaped ? *shaped : rate > 0 ? work / rate : 0.0;
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
     memoryS += memS;
-    // A shape model was timed with the op's weights in cache; in a run they come from DRAM, once.
-    const double memberS = shaped ? std::max(compS + weights / hw.hbmBandwidth, memS) : std::max(compS, memS);
+    // A shape model was timed with the op's data in cache. In a run, the other kernels have evicted them:
+    // the profile's measured cost of cold data (input, output, weights), or else the weights from DRAM.
+    // Its input was just written by the kernel before it; its weights and its output buffer were last
+    // touched a run ago, which the run's other data may have evicted (coldShare).
+    const double coldS = hw.cpu.coldBandwidth > 0 ? coldShare * (weights + out) / hw.cpu.coldBandwidth : weights / hw.hbmBandwidth;
+    const double memberS = shaped ? std::max(compS + coldS, memS) : std::max(compS, memS);
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;
   }

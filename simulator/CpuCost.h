@@ -16,8 +16,12 @@
 // weights (read once per run, with the whole run's data in between; a weight several nodes read is
 // charged to each by its share), are charged at DRAM bandwidth.
 // A matrix op whose kind has a shape model in the profile (cpu.cube_time_models, CpuCubeModel.h) takes
-// that model's time as its compute time instead of FLOPs / (rate × efficiency), plus its weights read
-// from DRAM (the model was timed with them in cache; a run reads each layer's weights once).
+// that model's time as its compute time instead of FLOPs / (rate × efficiency). The model was timed with
+// the op's data in cache; in a run its weights and output buffer were last touched a run ago. With a
+// measured cost of cold data (cpu.cold_bandwidth_bytes_per_s: the same shapes run as one network against
+// alone) it adds coldShare × (weights + output) / cold_bandwidth, where coldShare = 1 - (the core's own
+// cache) / (the run's footprint) (a tiny model stays in cache between runs); without one, its weights at
+// DRAM bandwidth.
 // No cube fractals, no Unified Buffer, no pipeline.
 #include <string>
 #include <vector>
@@ -26,7 +30,13 @@
 
 namespace fw::sim {
 
+// `runFootprint`: bytes the whole run touches (runFootprintBytes of the graph the kernel is in).
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
-                                 std::vector<std::string>* warnings);
+                                 std::vector<std::string>* warnings, double runFootprint);
+// Weights and every node output of g, in bytes on the device.
+double runFootprintBytes(const Graph& g, const HwProfile& hw);
+// The share of a kernel's weights and output that a run of this footprint has evicted since they were
+// last touched: 1 - (the core's own cache) / footprint, clamped to [0, 1].
+double coldShareOf(const HwProfile& hw, double footprintBytes);
 
 }  // namespace fw::sim

@@ -1,6 +1,7 @@
 #include "simulator/HostBench.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -68,6 +69,59 @@ fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat)
     for (const auto& t : prof.nodes) us.push_back(t.us);
   }
   return median(us);
+}
+
+Bench sequenceOf(const std::vector<Bench>& parts) {
+  fw::Graph g;
+  g.name = "calibrate_sequence";
+  Bench out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const fw::Graph& pg = *parts[i].model.graph;
+    const fw::Node& n = pg.node(parts[i].node);
+    const std::string tag = std::to_string(i);
+    std::vector<fw::ValueId> ins;
+    for (fw::ValueId v : n.inputs) {
+      if (v == fw::kNoId) {
+        ins.push_back(fw::kNoId);
+        continue;
+      }
+      const fw::Value& val = pg.value(v);
+      ins.push_back(val.isInitializer() ? g.addInitializer(val.name + "_" + tag, *val.initializer)
+                                        : g.addInput(val.name + "_" + tag, val.dtype, val.shape));
+    }
+    const fw::ValueId y = g.addValue("y_" + tag, pg.value(n.outputs[0]).dtype);
+    g.addNode(n.opType, ins, {y}, n.attrs, n.name + "_" + tag);
+    g.addOutput(y);
+    out.inputs.insert(out.inputs.end(), parts[i].inputs.begin(), parts[i].inputs.end());
+  }
+  out.node = 0;
+  out.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  out.model.sourcePath = "calibrate:sequence";
+  return out;
+}
+
+fw::Result<std::vector<double>> timeNodes(const Bench& b, int threads, int warmup, int repeat) {
+  fw::ExecOptions o;
+  o.threads = threads;
+  for (int w = 0; w < warmup; ++w) {
+    auto r = fw::runGraph(b.model, b.inputs, o);
+    if (!r.ok()) return r.error();
+  }
+  std::vector<std::vector<double>> per;
+  for (int i = 0; i < repeat; ++i) {
+    fw::ExecProfile prof;
+    o.profile = &prof;
+    auto r = fw::runGraph(b.model, b.inputs, o);
+    if (!r.ok()) return r.error();
+    for (const auto& t : prof.nodes) {
+      const auto k = static_cast<size_t>(t.node);
+      if (per.size() <= k) per.resize(k + 1);
+      per[k].push_back(t.us);
+    }
+  }
+  std::vector<double> med;
+  for (auto& v : per) med.push_back(v.empty() ? 0.0 : median(v));
+  return med;
 }
 
 // Values like a network's activations: both signs, unpredictable (kernels that branch on the sign,
@@ -144,7 +198,5 @@ fw::Result<OpFigures> figuresOf(Bench& b) {
   return f;
 }
 
-// Streaming copy of `bytes` (split over `threads` threads): the best of 7 samples of ~8 ms, counting the
-// read and the write (2 × bytes per copy).
 
 }  // namespace fw::sim::hostbench

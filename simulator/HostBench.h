@@ -25,6 +25,12 @@ struct Bench {
 
 // The median wall time of one node over `repeat` runs after `warmup` runs.
 fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat);
+// The benches' timed nodes as one network, one after another in the given order, each on its own input
+// and weights: what a kernel meets in a model run (the kernels before it have passed their data through
+// the caches since its own were last touched).
+Bench sequenceOf(const std::vector<Bench>& parts);
+// The median wall time of every node of a bench over `repeat` runs after `warmup` runs, in node order.
+fw::Result<std::vector<double>> timeNodes(const Bench& b, int threads, int warmup, int repeat);
 // Values like a network's activations: both signs, unpredictable, around `v0`.
 fw::Tensor filled(std::vector<int64_t> dims, float v0);
 // One op on input x[dims] (plus initializers), `copies` times on the same input.

@@ -157,6 +157,15 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   std::fprintf(stderr, "fwb: calibrate: copy bandwidth %.1f GB/s in cache, %.1f GB/s from DRAM; LLC %s\n", m.cacheBw / 1e9,
                m.dramBw / 1e9, bytesStr(m.llcBytes).c_str());
 
+  // Cold data: a sample of the matrix-op grid timed again as one network, one shape after another (in a
+  // model, the kernels between two uses of a tensor pass their own data through the caches).
+  FW_ASSIGN_OR_RETURN(ColdCost cold, measureColdCost(threads, repeat));
+  m.coldBw = cold.bytesPerS;
+  m.coldHow = "intercept " + fmt("%.1f", cold.callS * 1e6) + " us a call (a cold start of a shape's code and descriptors; not "
+              "charged: a model's layers repeat their shapes); per shape, alone and in sequence (us): " + cold.how;
+  std::fprintf(stderr, "fwb: calibrate: matrix ops in a network: 1 s per %.1f GB of cold input, output and weights (and %.1f us "
+               "a call)\n", m.coldBw / 1e9, cold.callS * 1e6);
+
   // A few ops per family at a size that fits the cache: throughput relative to peak = efficiency; the
   // family's efficiency is the median over its ops.
   using fw::Attribute;
@@ -258,6 +267,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.vectorCores = m.threads;
   p.l2Bytes = static_cast<int64_t>(m.llcBytes);
   p.hbmBandwidth = m.dramBw;
+  p.cpu.coldBandwidth = m.coldBw;
   p.hbmCapacityBytes = m.memBytes;
   p.launchUs = m.overheadUs;
   p.hostDispatchUs = 0;
@@ -291,6 +301,11 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   note("cpu.cache_bandwidth_bytes_per_s", "median streaming-copy bandwidth (read + write, best of 7 samples per size) over "
                                           "buffers whose footprint fits the last-level cache but not the level before; the "
                                           "curve in GB/s by buffer size: " + curve);
+  if (m.coldBw > 0) {
+    const std::string how = "least-squares line (relative error) of (time in sequence - time alone) on the input + output + "
+                            "weight bytes, over a sample of the matrix-op shapes run as one network";
+    note("cpu.cold_bandwidth_bytes_per_s", "1 / slope of the " + how + "; " + m.coldHow);
+  }
   note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
   if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
   note("cpu.op_efficiency", "each op type timed on a cache-resident tensor (the cases listed under efficiency.*); it replaces "

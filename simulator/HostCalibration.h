@@ -33,6 +33,8 @@ struct HostMeasurement {
   std::map<std::string, double> opEff;          // per op type measured (median over its cases)
   std::string cubeCases;
   double llcBytes = 0, cacheBw = 0, dramBw = 0;
+  double coldBw = 0;  // matrix ops in a network against alone (measureColdCost)
+  std::string coldHow;
   std::string llcHow;
   struct Family {
     std::string key, op;  // op: what was run, with its time and efficiency
@@ -47,6 +49,14 @@ struct HostMeasurement {
 Result<HostMeasurement> measureHost(int threads, int repeat);
 // Times a grid of shapes per kind of matrix op and fits each kind's time model.
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs);
+struct ColdCost {
+  double bytesPerS = 0;    // 0 when the shapes were not slower in sequence by their bytes
+  double callS = 0;        // the fit's intercept: a cold start per call
+  std::string how;         // "shape alone-us in-sequence-us; ..."
+};
+// Times a sample of the matrix-op shapes alone (repeated: their data stay in cache) and as one network in
+// sequence, and fits the difference on their bytes (input, output, weights).
+Result<ColdCost> measureColdCost(int threads, int repeat);
 // The measurement as a "cpu" profile named `name`, with a note per field.
 HwProfile hostProfile(const HostMeasurement& m, const std::string& name);
 

@@ -84,6 +84,22 @@ std::vector<Case> gemmCases() {
   return cs;
 }
 
+// Gemm with transB = 1 and a bias, as a PyTorch Linear exports: classifiers, projections, SE blocks.
+std::vector<Case> gemmTransBCases() {
+  std::vector<Case> cs;
+  struct G {
+    int64_t m, k, n;
+  };
+  for (G g : {G{1, 768, 768}, G{1, 2048, 1000}, G{1, 1280, 1000}, G{1, 512, 2048}, G{1, 2048, 512}, G{1, 64, 4096},
+              G{1, 16, 16}, G{1, 256, 64}, G{4, 1024, 1024}, G{8, 512, 2048}, G{64, 64, 64}, G{128, 768, 3072},
+              G{128, 3072, 768}, G{256, 256, 256}, G{512, 512, 512}, G{49, 2048, 512}}) {
+    const std::string name = "Gemm(transB) " + std::to_string(g.m) + "x" + std::to_string(g.k) + "x" + std::to_string(g.n);
+    cs.push_back({name, oneOp("Gemm", {g.m, g.k}, {filled({g.n, g.k}, 0.25f), filled({g.n}, 0.1f)},
+                              fw::zoo::attrs({fw::Attribute::makeInt("transB", 1)}), 2)});
+  }
+  return cs;
+}
+
 std::vector<Case> convCases(bool grouped) {
   std::vector<ConvCase> shapes;
   if (!grouped)
@@ -189,9 +205,44 @@ Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases
 
 }  // namespace
 
+Result<ColdCost> measureColdCost(int threads, int repeat) {
+  std::vector<Case> cases;
+  for (auto&& list : {gemmCases(), gemmTransBCases(), convCases(false), convCases(true)})
+    for (size_t i = 0; i < list.size(); i += 2) cases.push_back(list[i]);
+  std::vector<Bench> parts;
+  std::vector<double> hot, bytes;
+  for (auto& c : cases) {
+    FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
+    FW_ASSIGN_OR_RETURN(double us, timeNode(c.bench, threads, 2, std::max(3, repeat / 2)));
+    hot.push_back(us);
+    bytes.push_back(f.bytes);
+    parts.push_back(c.bench);
+  }
+  Bench seq = sequenceOf(parts);
+  FW_ASSIGN_OR_RETURN(std::vector<double> inSeq, timeNodes(seq, threads, 2, std::max(3, repeat / 2)));
+  if (inSeq.size() != cases.size()) return Error::internal("calibrate: the sequence run timed " + std::to_string(inSeq.size()) +
+                                                          " nodes of " + std::to_string(cases.size()));
+  // (in sequence - alone) = a + bytes / bandwidth by least squares on the error relative to the time in
+  // sequence (as the shape models are fitted: a 5 us shape counts as much as a 5 ms one). The slope is
+  // the cost of a byte that is not in cache, a the cost of a cold start (code, descriptors) per call.
+  double s11 = 0, s1x = 0, sxx = 0, s1y = 0, sxy = 0;
+  ColdCost out;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const double w = 1.0 / std::max(inSeq[i], 1e-3), x = bytes[i] * w, one = w, y = (inSeq[i] - hot[i]) * 1e-6 * w;
+    s11 += one * one, s1x += one * x, sxx += x * x, s1y += one * y, sxy += x * y;
+    out.how += (out.how.empty() ? "" : "; ") + cases[i].name + " " + fmt("%.1f", hot[i]) + " " + fmt("%.1f", inSeq[i]);
+  }
+  const double den = s11 * sxx - s1x * s1x;
+  const double a = den > 0 ? (s1y * sxx - s1x * sxy) / den : 0.0, slope = den > 0 ? (s11 * sxy - s1x * s1y) / den : 0.0;
+  out.bytesPerS = slope > 0 ? 1.0 / slope : 0.0;
+  out.callS = slope > 0 ? std::max(0.0, a) : 0.0;
+  return out;
+}
+
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs) {
   std::map<std::string, CubeModelFit> out;
   FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(false), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(true), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv_transpose"], timeAndFit("conv_transpose", convTransposeCases(), threads, repeat, overheadUs));

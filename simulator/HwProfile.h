@@ -45,6 +45,10 @@ struct CpuFigures {
   double convFlops = 0;        // "conv_flops_per_s": Conv through the executor's oneDNN path
   double groupedConvFlops = 0; // "grouped_conv_flops_per_s" (optional; 0: conv_flops_per_s): Conv with group > 1
   double cacheBandwidth = 0;   // "cache_bandwidth_bytes_per_s": streaming copy that fits the last-level cache
+  // "cold_bandwidth_bytes_per_s" (optional): what a matrix op's data (input, output and weights) cost on
+  // top of its shape model's time, which was timed with them in cache, when a run has evicted them: bytes
+  // per second of extra time. Without it, only the weights are charged, at hbm_bandwidth_bytes_per_s.
+  double coldBandwidth = 0;
   std::vector<int64_t> cacheDropsBytes;  // "cache_drops_bytes": sizes where the copy bandwidth drops
   // "bandwidth_curve": [{"bytes", "bytes_per_s"}] streaming bandwidth by footprint, ascending (optional):
   // data that fit the last-level cache move at the curve's bandwidth for their footprint (interpolated

@@ -10,6 +10,7 @@
 
 #include "simulator/ControlFlow.h"
 #include "simulator/CostModel.h"
+#include "simulator/CpuCost.h"
 #include "simulator/Liveness.h"
 #include "simulator/OpFamily.h"
 #include "simulator/Schedule.h"
@@ -115,6 +116,7 @@ Result<std::vector<Step>> costSteps(const Graph& g, const std::vector<KernelGrou
                                     SimResult& r) {
   std::vector<Step> steps;
   steps.reserve(sched.order.size());
+  const double footprint = hw.isCpu() ? runFootprintBytes(g, hw) : 0.0;
   for (size_t gi : sched.order) {
     const KernelGroup& kg = groups[gi];
     if (isControlGroup(g, kg)) {
@@ -126,7 +128,7 @@ Result<std::vector<Step>> costSteps(const Graph& g, const std::vector<KernelGrou
     if (opts.mode == SimMode::Graph && kg.members.size() == 1 && isHostShapeWork(g, kg.members[0])) {
       st = hostStep(g, kg, hw);
     } else {
-      FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, kg, hw, &r.warnings));
+      FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, kg, hw, &r.warnings, footprint));
       st.timing = std::move(kc.timing);
       st.boundary = std::move(kc.boundary);
     }

@@ -65,6 +65,8 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   std::printf("  grouped Conv peak       %10.1f GFLOP/s (%s)\n", m->groupedFlops / 1e9, m->groupedShape.c_str());
   std::printf("  copy bandwidth, cache   %10.1f GB/s\n", m->cacheBw / 1e9);
   std::printf("  copy bandwidth, DRAM    %10.1f GB/s\n", m->dramBw / 1e9);
+  if (m->coldBw > 0)
+    std::printf("  matrix ops in a network %10.1f GB/s (extra time per cold byte, against alone)\n", m->coldBw / 1e9);
   std::printf("  last-level cache        %10s (%s)\n", bytesStr(m->llcBytes).c_str(),
               m->drops.empty() ? "sysfs" : "where the copy bandwidth drops");
   std::string drops;

@@ -37,12 +37,12 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   for (const char* f : {"clock_hz", "cpu.gemm_flops_per_s", "cpu.conv_flops_per_s", "cpu.cache_bandwidth_bytes_per_s",
                         "l2_bytes", "hbm_bandwidth_bytes_per_s", "launch_us", "efficiency.cube", "efficiency.elementwise",
                         "efficiency.reduction", "efficiency.softmax", "efficiency.norm", "efficiency.pooling",
-                        "efficiency.data_movement", "cpu.cube_time_models.gemm", "cpu.cube_time_models.conv",
+                        "efficiency.data_movement", "cpu.cube_time_models.gemm", "cpu.cube_time_models.gemm_tb", "cpu.cube_time_models.conv",
                         "cpu.cube_time_models.grouped_conv", "cpu.cube_time_models.conv_transpose",
                         "cpu.cube_time_models.rnn"})
     EXPECT_TRUE(noted.count(f)) << f;
   // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
-  for (const char* kind : {"gemm", "conv", "grouped_conv", "conv_transpose", "rnn"}) {
+  for (const char* kind : {"gemm", "gemm_tb", "conv", "grouped_conv", "conv_transpose", "rnn"}) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
     EXPECT_GE(m["cases"].get<int>(), 7) << kind;
     EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "core/zoo/ZooBuilder.h"
+#include "simulator/CpuCost.h"
 #include "simulator/CpuCubeModel.h"
 #include "simulator/HwProfile.h"
 #include "tests/simulator/SimTestUtil.h"
@@ -56,6 +57,21 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   EXPECT_EQ(f->kind, "gemm");
   EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 64);
   EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
+  // Gemm with transB = 1 (weights [N, K]) is a kind of its own; its features are the same products.
+  {
+    Graph t;
+    t.name = "gemm_tb";
+    ValueId a = t.addInput("a", DType::Float32, Shape::ofInts({8, 64}));
+    ValueId b = t.addInitializer("B", Tensor::floats({16, 64}, std::vector<float>(16 * 64, 0.1f)));
+    ValueId y = t.addValue("y", DType::Float32, Shape::ofInts({8, 16}));
+    t.addNode("Gemm", {a, b}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}), "fc");
+    t.addOutput(y);
+    f = cubeFeatures(t, 0);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_EQ(f->kind, "gemm_tb");
+    EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 64);
+    EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
+  }
   // A recurrent cell: W and R are its weights, the steps (seq * directions) its "patch" term.
   {
     Graph r;
@@ -160,6 +176,29 @@ TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
   const double modelUs = (2.0 * 64 * 64 * 64 * 1e-12 + 4096 * 1e-10 + 1e-6) * 1e6;
   const double weightsUs = 4096.0 * 4 / 1e10 * 1e6;
   EXPECT_NEAR(r.kernels[0].durUs, modelUs + weightsUs + 2.0, 1e-3);
+  // A measured cost of cold data charges the weights and the output [64,64] instead, by the share of a
+  // run's data the core's own cache cannot hold (the 48 KiB L1 drop is not it; the 1 MiB one is).
+  hw.cpu.coldBandwidth = 2.5e9;
+  hw.cpu.cacheDropsBytes = {49152, 1 << 20};
+  const double footprint = runFootprintBytes(mm, hw);
+  EXPECT_DOUBLE_EQ(footprint, 2 * 4096.0 * 4);  // the weights and the output (the input is the caller's)
+  EXPECT_DOUBLE_EQ(coldShareOf(hw, footprint), 0.0);  // a 32 KiB run stays in the 1 MiB cache
+  EXPECT_DOUBLE_EQ(coldShareOf(hw, 4.0 * (1 << 20)), 0.75);
+  r = test::runUnfused(mm, hw);
+  // Nothing cold: the shape model's time, or the roofline's traffic (weights from DRAM, activations
+  // from cache) where that is longer.
+  const double trafficUs = (4096.0 * 4 / 1e10 + 2 * 4096.0 * 4 / 1e11) * 1e6;
+  EXPECT_NEAR(r.kernels[0].durUs, std::max(modelUs, trafficUs) + 2.0, 1e-3);
+  hw.cpu.cacheDropsBytes = {};  // no cache measured: everything counts as cold
+  r = test::runUnfused(mm, hw);
+  EXPECT_NEAR(r.kernels[0].durUs, modelUs + 2 * 4096.0 * 4 / 2.5e9 * 1e6 + 2.0, 1e-3);
+  auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_DOUBLE_EQ(back->cpu.coldBandwidth, 2.5e9);
+  json bad = cpuProfile();
+  bad["cpu"]["cold_bandwidth_bytes_per_s"] = 0;
+  EXPECT_FALSE(parseHwProfile(bad, "t.json").ok());
+  hw.cpu.coldBandwidth = 0;
   // Without a model of its kind, the op takes the kind's rate as before.
   hw.cpu.cubeModels.clear();
   r = test::runUnfused(mm, hw);
