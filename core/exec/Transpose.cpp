@@ -67,7 +67,8 @@ void permute(const T* in, T* out, const Axes& a) {
     byRows();
     return;
   }
-  // The input's innermost axis (stride 1) is output axis q; tiles of A (axis q) x B (the last axis).
+  // The input's innermost axis (stride 1) is output axis q; tiles of A (axis q) x B (the last axis). A
+  // view with no stride-1 axis (Slice with steps) has A = 1: rows of single gathers.
   const size_t q = static_cast<size_t>(std::find(a.inStride.begin(), a.inStride.end(), 1) - a.inStride.begin());
   std::vector<size_t> outerAxes;
   for (size_t k = 0; k + 1 < r; ++k)
@@ -98,16 +99,17 @@ void permute(const T* in, T* out, const Axes& a) {
 
 }  // namespace
 
-void permuteInto(const RtTensor& x, RtTensor& y, const std::vector<int64_t>& od, const std::vector<int64_t>& inStride) {
+void copyStrided(const RtTensor& x, int64_t inOffset, const std::vector<int64_t>& inStride, RtTensor& y,
+                 const std::vector<int64_t>& od) {
   const int64_t n = numelOf(od);
   if (n == 0) return;
   Axes a = coalesce(od, inStride);
   if (a.dims.empty()) a = {{1}, {1}};
   switch (x.store()) {
-    case Store::F32: permute(x.f(), y.mf(), a); break;
-    case Store::I64: permute(x.i(), y.mi(), a); break;
-    case Store::U8: permute(x.b(), y.mb(), a); break;
-    case Store::Str: permute(x.s(), y.ms(), a); break;
+    case Store::F32: permute(x.f() + inOffset, y.mf(), a); break;
+    case Store::I64: permute(x.i() + inOffset, y.mi(), a); break;
+    case Store::U8: permute(x.b() + inOffset, y.mb(), a); break;
+    case Store::Str: permute(x.s() + inOffset, y.ms(), a); break;
     default: break;
   }
 }

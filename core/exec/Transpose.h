@@ -1,5 +1,5 @@
 #pragma once
-// Internal to core/exec: the element moves of Transpose (and of any permuted copy).
+// Internal to core/exec: the element moves of Transpose and Slice (any strided view copied out).
 #include <cstdint>
 #include <vector>
 
@@ -7,11 +7,14 @@
 
 namespace fw::exec {
 
-// y (allocated with dims `od`) gets x permuted: output axis k walks x with stride `inStride[k]`.
+// y (allocated with dims `od`) gets the view of x that starts at element `inOffset` and walks x with
+// stride `inStride[k]` along output axis k (a permutation for Transpose; start and step for Slice).
 // Axes of size 1 are dropped and axes that stay adjacent in x are merged first. When the output's
 // innermost axis is strided in x, elements move in 32x32 tiles through a small buffer, so that both
 // sides are read and written a cache line at a time (a row-by-row gather with a 4 KiB stride took
-// 1.7 ns an element; ConvNeXt's NCHW<->NHWC transposes 0.5 ns).
-void permuteInto(const RtTensor& x, RtTensor& y, const std::vector<int64_t>& od, const std::vector<int64_t>& inStride);
+// 1.7 ns an element; ConvNeXt's NCHW<->NHWC transposes 0.5 ns). A view that is contiguous in x after
+// merging is one copy (Slice took 7-14 ns an element computing every element's index).
+void copyStrided(const RtTensor& x, int64_t inOffset, const std::vector<int64_t>& inStride, RtTensor& y,
+                 const std::vector<int64_t>& od);
 
 }  // namespace fw::exec

@@ -132,7 +132,7 @@ Status opTranspose(OpContext& c) {
     c.out[0] = std::move(y);
     return {};
   }
-  permuteInto(x, y, od, st);
+  copyStrided(x, 0, st, y, od);
   c.out[0] = std::move(y);
   return {};
 }
@@ -250,13 +250,14 @@ Status opSlice(OpContext& c) {
     sp[static_cast<size_t>(a)] = step;
   }
   RtTensor y = RtTensor::alloc(x.dtype, od);
-  const int64_t n = y.numel();
-  const auto is = stridesOf(x.dims), os = stridesOf(od);
-  for (int64_t o = 0; o < n; ++o) {
-    int64_t off = 0;
-    for (size_t d = 0; d < x.rank(); ++d) off += (st[d] + ((o / os[d]) % od[d]) * sp[d]) * is[d];
-    copyElems(x, off, y, o, 1);
+  const auto is = stridesOf(x.dims);
+  int64_t base = 0;
+  std::vector<int64_t> walk(x.rank());
+  for (size_t d = 0; d < x.rank(); ++d) {
+    base += st[d] * is[d];
+    walk[d] = sp[d] * is[d];
   }
+  if (y.numel() > 0) copyStrided(x, base, walk, y, od);
   c.out[0] = std::move(y);
   return {};
 }

@@ -1,8 +1,7 @@
 // core/exec/FastMath.h against double-precision results, on both of its builds (AVX2 where the CPU has
-// it, SSE2 always), and the ops that use it; Transpose's tiled path against an index-by-index reference.
+// it, SSE2 always), and the ops that use it.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -120,35 +119,4 @@ TEST(ExecFastMath, ActivationOpsMatchTheLibraryFunctions) {
     for (size_t k = 0; k < v.size(); ++k) want[k] = static_cast<float>(c.ref(v[k]));
     expectNear((*out)[0], {3, 37}, want, 1e-6f);
   }
-}
-
-TEST(ExecTranspose, EveryPermutationOfARank4TensorMatchesIndexByIndex) {
-  const std::vector<int64_t> dims = {3, 40, 1, 37};  // tiles with partial edges, a size-1 axis to drop
-  const Tensor x = iota(dims);
-  std::vector<int64_t> perm = {0, 1, 2, 3};
-  int checked = 0;
-  do {
-    auto out = runOne("Transpose", {{"x", x}}, 1, attrs({Attribute::makeInts("perm", perm)}));
-    ASSERT_TRUE(out.ok()) << out.error().message;
-    std::vector<int64_t> od(4), st(4), in = {40 * 37, 37, 37, 1};
-    for (size_t k = 0; k < 4; ++k) od[k] = dims[static_cast<size_t>(perm[k])], st[k] = in[static_cast<size_t>(perm[k])];
-    std::vector<float> want;
-    for (int64_t a = 0; a < od[0]; ++a)
-      for (int64_t b = 0; b < od[1]; ++b)
-        for (int64_t c = 0; c < od[2]; ++c)
-          for (int64_t d = 0; d < od[3]; ++d) want.push_back(static_cast<float>(a * st[0] + b * st[1] + c * st[2] + d * st[3]));
-    expectNear((*out)[0], od, want, 0.f);
-    ++checked;
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  EXPECT_EQ(checked, 24);
-}
-
-TEST(ExecTranspose, IntegersMoveAndARepeatedAxisIsRefused) {
-  auto ints = runOne("Transpose", {{"x", Tensor::int64s({2, 3}, {1, 2, 3, 4, 5, 6})}}, 1);
-  ASSERT_TRUE(ints.ok()) << ints.error().message;
-  auto got = ints->front().data<int64_t>();
-  EXPECT_EQ(std::vector<int64_t>(got.begin(), got.end()), (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
-  auto bad = runOne("Transpose", {{"x", iota({2, 3})}}, 1, attrs({Attribute::makeInts("perm", {0, 0})}));
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("perm names axis 0 twice"), std::string::npos) << bad.error().message;
 }
