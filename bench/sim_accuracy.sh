@@ -10,6 +10,8 @@
 #        LEVELS (default "0 2"),
 #        UNTUNED (a directory of models no test or calibration uses, e.g. from
 #                 bench/export_untuned_models.py; default: none), appended to the default MODELS,
+#        HELDOUT (the same for models exported after the cost model's last change and measured only
+#                 then: bench/export_untuned_models.py DIR --set 2; rows marked "(held out)"),
 #        MODELS (default: the zoo at its defaults, then every real-world model present in $RW/models;
 #                an entry is zoo:NAME?k=v, a file name in $RW/models, or a path; NAME@SHAPE binds an input,
 #                e.g. ch_PP-OCRv4_det_infer.onnx@x=1,3,640,640)
@@ -42,9 +44,11 @@ if [ -z "${MODELS:-}" ]; then
       MODELS+=" $b${SHAPE[$b]:+@${SHAPE[$b]}}"
     done
   fi
-  if [ -n "${UNTUNED:-}" ] && [ -d "$UNTUNED" ]; then
-    for f in "$UNTUNED"/*.onnx; do MODELS+=" $f"; done
-  fi
+  for dir in "${UNTUNED:-}" "${HELDOUT:-}"; do
+    if [ -n "$dir" ] && [ -d "$dir" ]; then
+      for f in "$dir"/*.onnx; do MODELS+=" $f"; done
+    fi
+  done
 fi
 
 log() { printf '[sim_accuracy] %s\n' "$*" >&2; }
@@ -64,6 +68,7 @@ for entry in $MODELS; do
   if [[ "$spec" != zoo:* && "$spec" != */* ]]; then model="$RW/models/$spec"; fi
   label="$spec"
   if [ -n "${UNTUNED:-}" ] && [[ "$spec" == "$UNTUNED"/* ]]; then label="$(basename "$spec") (untuned)"; fi
+  if [ -n "${HELDOUT:-}" ] && [[ "$spec" == "$HELDOUT"/* ]]; then label="$(basename "$spec") (held out)"; fi
   for O in $LEVELS; do
     tag="$(basename "$spec" | tr -c 'A-Za-z0-9_.\n' '_')_O$O"
     log "$spec -O$O"
