@@ -127,6 +127,22 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   Graph mm = test::matmul(64, 64, 64);
   r = test::runUnfused(mm, hw);
   EXPECT_NEAR(r.kernels[0].durUs, 2.0 * 64 * 64 * 64 / 1e11 * 1e6 + 2.0, 1e-3);
+  // An embedding lookup reads the rows it picks: 8 rows of a 100000 x 64 table (25.6 MB) cost 8 rows
+  // (2 KiB, from DRAM: a weight) plus the 2 KiB output from cache, not the table.
+  {
+    Graph e;
+    e.name = "embedding";
+    ValueId table = e.addInitializer("table", Tensor::floats({100000, 64}, std::vector<float>(6400000, 0.f)));
+    ValueId ids = e.addInput("ids", DType::Int64, Shape::ofInts({8}));
+    ValueId y = e.addValue("y", DType::Float32, Shape::ofInts({8, 64}));
+    e.addNode("Gather", {table, ids}, {y}, {}, "lookup");
+    e.addOutput(y);
+    r = test::runUnfused(e, hw);
+    ASSERT_EQ(r.kernels.size(), 1u);
+    const double rowsUs = 2048.0 / 1e10 * 1e6, cachedUs = (64.0 + 2048.0) / 1e11 * 1e6;
+    EXPECT_NEAR(r.kernels[0].durUs, std::max(rowsUs + cachedUs, 512.0 / (1e11 * 1.0) * 1e6) + 2.0, 1e-3);
+    EXPECT_LT(r.kernels[0].hbmBytes, 4096.0);
+  }
 }
 
 // --- op_summary importer -------------------------------------------------------------------------
