@@ -41,12 +41,7 @@ def main():
         "fcn_resnet50_small": (lambda: tv.segmentation.fcn_resnet50(weights=None, weights_backbone=None, aux_loss=False),
                                (1, 3, 256, 256)),
     }
-    for name, (make, shape) in models.items():
-        torch.manual_seed(7)
-        net = make().eval()
-        torch.onnx.export(net, torch.rand(*shape), os.path.join(out, name + ".onnx"), opset_version=13,
-                          input_names=["x"], output_names=["y"])
-        print("exported", name, flush=True)
+    export_images(torch, models, out, seed=7)
 
     class GruLm(torch.nn.Module):  # a 2-layer GRU language model on int64 tokens
         def __init__(self):
@@ -66,6 +61,16 @@ def main():
     return 0
 
 
+def export_images(torch, models, out, seed):
+    """Each NAME: (constructor, input shape) as OUT/NAME.onnx, opset 13, random weights from `seed`."""
+    for name, (make, shape) in models.items():
+        torch.manual_seed(seed)
+        net = make().eval()
+        torch.onnx.export(net, torch.rand(*shape), os.path.join(out, name + ".onnx"), opset_version=13,
+                          input_names=["x"], output_names=["y"])
+        print("exported", name, flush=True)
+
+
 def export_second_set(torch, torchvision, out):
     tv = torchvision.models
     models = {
@@ -76,12 +81,7 @@ def export_second_set(torch, torchvision, out):
         "resnet18": (lambda: tv.resnet18(weights=None), (1, 3, 224, 224)),
         "wide_resnet50_2": (lambda: tv.wide_resnet50_2(weights=None), (1, 3, 160, 160)),
     }
-    for name, (make, shape) in models.items():
-        torch.manual_seed(11)
-        net = make().eval()
-        torch.onnx.export(net, torch.rand(*shape), os.path.join(out, name + ".onnx"), opset_version=13,
-                          input_names=["x"], output_names=["y"])
-        print("exported", name, flush=True)
+    export_images(torch, models, out, seed=11)
 
     class Encoder(torch.nn.Module):  # a 4-layer GELU transformer encoder over 128 tokens
         def __init__(self):
@@ -104,7 +104,8 @@ def export_second_set(torch, torchvision, out):
             return self.o(h)
 
     torch.manual_seed(11)
-    # Exported with grad enabled (train-mode fast paths off, eval semantics kept by dropout=0 at export).
+    # Eval mode (no dropout) with autograd on: the encoder's fused fast path stays off, and the file holds
+    # plain MatMul, Softmax, Erf and LayerNorm pieces.
     enc = Encoder().eval()
     torch.onnx.export(enc, torch.rand(1, 128, 256), os.path.join(out, "gelu_encoder.onnx"), opset_version=13,
                       input_names=["x"], output_names=["y"])

@@ -43,7 +43,7 @@ Result<Unit> costMembers(const Graph& g, const KernelGroup& group, const std::ve
     const Node& n = g.node(m);
     t.ops.push_back(n.opType);
     t.nodes.push_back(n.name);
-    const OpFamily fam = opFamily(n.opType);
+    const OpFamily fam = nodeFamily(g, n);
     if (fam == OpFamily::ControlFlow)
       return Error::badInput(where(g, m) + ": control flow is not simulated; inline or unroll it first");
     const NodeCost nc = nodeCost(g, m);

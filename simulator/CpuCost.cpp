@@ -70,7 +70,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const Node& n = g.node(m);
     t.ops.push_back(n.opType);
     t.nodes.push_back(n.name);
-    const OpFamily fam = opFamily(n.opType);
+    const OpFamily fam = nodeFamily(g, n);
     if (fam == OpFamily::ControlFlow)
       return Error::badInput("node '" + n.name + "' (" + n.opType + "): control flow is not simulated; inline or unroll it first");
     const NodeCost nc = nodeCost(g, m);

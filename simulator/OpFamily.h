@@ -2,8 +2,11 @@
 // Which unit runs an operator and how the cost model treats it: the cost family of the one op table
 // (core/ir/OpInfo.h). An op type missing from it is Unknown, costed as a one-pass vector op and
 // reported as a warning; every ai.onnx op of opsets 1-17 has a row.
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
+#include "core/ir/Graph.h"
 #include "core/ir/OpInfo.h"
 
 namespace fw::sim {
@@ -11,6 +14,11 @@ namespace fw::sim {
 using OpFamily = CostFamily;
 
 OpFamily opFamily(std::string_view opType);
+// The family of this node: opFamily of its type, except a Transpose that only moves axes of size 1
+// (a batch-1 [T,1,H] -> [1,T,H]): the elements keep their order, so it is a view, as a Reshape.
+OpFamily nodeFamily(const Graph& g, const Node& n);
+// Whether `perm` on `dims` keeps the elements in order (the axes of size > 1 stay in order).
+bool permKeepsOrder(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm);
 const char* opFamilyName(OpFamily f);
 bool isVectorFamily(OpFamily f);
 

@@ -32,7 +32,7 @@ std::shared_ptr<spdlog::logger> logger() {
 constexpr int64_t kHostShapeElems = 64;
 bool isHostShapeWork(const Graph& g, NodeId id) {
   const Node& n = g.node(id);
-  const OpFamily fam = opFamily(n.opType);
+  const OpFamily fam = nodeFamily(g, n);
   if (fam == OpFamily::ControlFlow || fam == OpFamily::View || n.outputs.empty()) return false;
   auto small = [&](ValueId v) {
     const Value& val = g.value(v);

@@ -89,7 +89,7 @@ Result<UbBuffers> countUbBuffers(const Graph& g, const GroupBoundary& bd, const 
     if (producedByVec(v)) ++u.nIo;
   for (ValueId v : bd.internals) {
     const NodeId p = g.value(v).producer;
-    if (opFamily(g.node(p).opType) == OpFamily::View) continue;  // an alias, not a buffer
+    if (nodeFamily(g, g.node(p)) == OpFamily::View) continue;  // an alias, not a buffer
     ++u.nInternal;
     FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, p));
     u.internalBytes += b;

@@ -29,6 +29,14 @@ FW_INLINE V abs(V v) { return floats<V, I>(bits<V, I>(v) & 0x7fffffff); }
 template <class V, class I>
 FW_INLINE V copySign(V mag, V sign) { return floats<V, I>((bits<V, I>(mag) & 0x7fffffff) | (bits<V, I>(sign) & INT32_MIN)); }
 
+// c[0]·x^(N-1) + c[1]·x^(N-2) + ... + c[N-1], by Horner's rule (the highest power first).
+template <class V, class I, size_t N>
+FW_INLINE V horner(V x, const float (&c)[N]) {
+  V p = splat<V, I>(c[0]);
+  for (size_t i = 1; i < N; ++i) p = p * x + c[i];
+  return p;
+}
+
 template <class V, class I>
 FW_INLINE V expV(V x) {
   const I nan = x != x;
@@ -39,14 +47,8 @@ FW_INLINE V expV(V x) {
   // split in two so that k·hi is exact: |r| <= ln2 / 2.
   const V kf = (v * 1.44269504f + 12582912.f) - 12582912.f;
   const V r = (v - kf * 0.693359375f) + kf * 2.12194440e-4f;
-  V p = splat<V, I>(1.f / 5040.f);
-  p = p * r + 1.f / 720.f;
-  p = p * r + 1.f / 120.f;
-  p = p * r + 1.f / 24.f;
-  p = p * r + 1.f / 6.f;
-  p = p * r + 0.5f;
-  p = p * r + 1.f;
-  p = p * r + 1.f;
+  static constexpr float kTaylor[] = {1.f / 5040, 1.f / 720, 1.f / 120, 1.f / 24, 1.f / 6, 0.5f, 1.f, 1.f};
+  const V p = horner<V, I>(r, kTaylor);
   // 2^k as two normal powers of two: k reaches -150 (a subnormal result) and 128.
   const I k = __builtin_convertvector(kf, I);
   const I k1 = k / 2, k2 = k - k1;
@@ -60,26 +62,14 @@ FW_INLINE V erfV(V x) {
   const V a = abs<V, I>(x);
   const V z = a * a;
   // |x| < 0.875: x·P(x²), the Taylor series to the x^17 term (relative error < 2e-8 there).
-  V s = splat<V, I>(1.646211437e-06f);
-  s = s * z - 1.492565036e-05f;
-  s = s * z + 1.205533298e-04f;
-  s = s * z - 8.548327023e-04f;
-  s = s * z + 5.223977625e-03f;
-  s = s * z - 2.686617065e-02f;
-  s = s * z + 1.128379167e-01f;
-  s = s * z - 3.761263890e-01f;
-  s = s * z + 1.128379167e+00f;
+  static constexpr float kSmall[] = {1.646211437e-06f, -1.492565036e-05f, 1.205533298e-04f, -8.548327023e-04f, 5.223977625e-03f,
+                                     -2.686617065e-02f, 1.128379167e-01f,  -3.761263890e-01f, 1.128379167e+00f};
+  const V s = horner<V, I>(z, kSmall);
   // |x| >= 0.875: 1 - erfc(|x|), erfc(a) = e^{-a²}·Q(1 / (1 + a/2)); erfc < 2^-25 beyond 3.92.
   const V t = 1.f / (1.f + 0.5f * a);
-  V q = splat<V, I>(6.482930797e-03f);
-  q = q * t + 9.379607932e-02f;
-  q = q * t - 4.276153378e-01f;
-  q = q * t + 5.212562278e-01f;
-  q = q * t - 7.858129591e-02f;
-  q = q * t + 3.383637338e-01f;
-  q = q * t + 2.618882690e-01f;
-  q = q * t + 2.846224517e-01f;
-  q = q * t - 1.376258140e-04f;
+  static constexpr float kErfc[] = {6.482930797e-03f, 9.379607932e-02f, -4.276153378e-01f, 5.212562278e-01f, -7.858129591e-02f,
+                                     3.383637338e-01f, 2.618882690e-01f,  2.846224517e-01f,  -1.376258140e-04f};
+  const V q = horner<V, I>(t, kErfc);
   const V big = select<V, I>(a >= 3.92f, splat<V, I>(1.f), 1.f - expV<V, I>(-z) * q);
   return select<V, I>(a < 0.875f, x * s, copySign<V, I>(big, x));
 }
@@ -89,12 +79,9 @@ FW_INLINE V tanhV(V x) {
   const V a = abs<V, I>(x);
   const V z = x * x;
   // |x| < 0.625: x + x³·R(x²).
-  V r = splat<V, I>(2.17781755529475e-03f);
-  r = r * z - 8.21476192737033e-03f;
-  r = r * z + 2.171547356535773e-02f;
-  r = r * z - 5.394938331111507e-02f;
-  r = r * z + 1.333322596650023e-01f;
-  r = r * z - 3.3333331283384016e-01f;
+  static constexpr float kSmall[] = {2.17781755529475e-03f, -8.21476192737033e-03f, 2.171547356535773e-02f,
+                                     -5.394938331111507e-02f, 1.333322596650023e-01f, -3.3333331283384016e-01f};
+  const V r = horner<V, I>(z, kSmall);
   const V big = 1.f - 2.f / (expV<V, I>(2.f * a) + 1.f);
   return select<V, I>(a < 0.625f, x + x * z * r, copySign<V, I>(big, x));
 }

@@ -46,7 +46,7 @@ Result<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64
   return out;
 }
 
-Status unaryFloatArray(OpContext& c, void (*f)(const float*, float*, int64_t), int64_t costPerItem) {
+Status unaryFloatArray(OpContext& c, const std::function<void(const float*, float*, int64_t)>& f, int64_t costPerItem) {
   if (!c.has(0)) return c.fail("missing input");
   const RtTensor& x = c.input(0);
   if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + std::string(dtypeName(x.dtype)));

@@ -149,30 +149,24 @@ inline int64_t wrapInt(DType t, uint64_t v) {
   }
 }
 // y = f(x) elementwise for a floating input (float32 storage), split over the thread pool; the
-// output keeps the input's logical dtype.
+// output keeps the input's logical dtype. unaryFloatArray's f works on arrays, f(in, out, n), once per
+// chunk of the pool (FastMath.h); unaryFloat's f on one element.
+Status unaryFloatArray(OpContext& c, const std::function<void(const float*, float*, int64_t)>& f, int64_t costPerItem = 4);
 template <class F>
 Status unaryFloat(OpContext& c, F f, int64_t costPerItem = 4) {
-  if (!c.has(0)) return c.fail("missing input");
-  const RtTensor& x = c.input(0);
-  if (x.store() != Store::F32) return c.fail("expects a floating-point input, got " + std::string(dtypeName(x.dtype)));
-  RtTensor y = RtTensor::alloc(x.dtype, x.dims);
-  const float* a = x.f();
-  float* o = y.mf();
-  parallelFor(x.numel(), costPerItem, [&](int64_t b, int64_t e) {
-    // A local copy of the functor and restrict pointers: a store to o[i] could otherwise alias the
-    // functor's captures (LeakyRelu's alpha), reloading them every element and keeping the loop scalar
-    // (LeakyRelu ran at 4 ns an element).
-    const F fn = f;
-    const float* __restrict in = a;
-    float* __restrict out = o;
-    for (int64_t i = b; i < e; ++i) out[i] = fn(in[i]);
-  });
-  c.out[0] = std::move(y);
-  return {};
+  return unaryFloatArray(
+      c,
+      [f](const float* a, float* o, int64_t n) {
+        // A local copy of the functor and restrict pointers: a store to o[i] could otherwise alias the
+        // functor's captures (LeakyRelu's alpha), reloading them every element and keeping the loop
+        // scalar (LeakyRelu ran at 4 ns an element).
+        const F fn = f;
+        const float* __restrict in = a;
+        float* __restrict out = o;
+        for (int64_t i = 0; i < n; ++i) out[i] = fn(in[i]);
+      },
+      costPerItem);
 }
-
-// y = f(x) elementwise on floats, where f works on arrays (FastMath.h).
-Status unaryFloatArray(OpContext& c, void (*f)(const float*, float*, int64_t), int64_t costPerItem = 4);
 
 // Contiguous strides.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims);

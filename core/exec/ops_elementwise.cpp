@@ -49,10 +49,11 @@ Status opSign(OpContext& c) {
                       [](int64_t v) { return int64_t{v > 0} - int64_t{v < 0}; });
 }
 // Vector approximations within 4 ulp whose speed does not depend on the data (FastMath.h).
-Status opSigmoid(OpContext& c) { return unaryFloatArray(c, fastmath::sigmoid); }
-Status opTanh(OpContext& c) { return unaryFloatArray(c, fastmath::tanh); }
-Status opErf(OpContext& c) { return unaryFloatArray(c, fastmath::erf); }
-Status opExp(OpContext& c) { return unaryFloatArray(c, fastmath::exp); }
+using ArrayFn = void (*)(const float*, float*, int64_t);
+Status opSigmoid(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::sigmoid}); }
+Status opTanh(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::tanh}); }
+Status opErf(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::erf}); }
+Status opExp(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::exp}); }
 Status opLog(OpContext& c) { return unaryFloat(c, [](float v) { return std::log(v); }); }
 Status opSqrt(OpContext& c) { return unaryFloat(c, [](float v) { return std::sqrt(v); }); }
 Status opReciprocal(OpContext& c) { return unaryFloat(c, [](float v) { return 1.f / v; }); }

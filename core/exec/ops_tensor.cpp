@@ -126,6 +126,19 @@ Status opTranspose(OpContext& c) {
     od[k] = x.dims[static_cast<size_t>(p)];
     st[k] = inStr[static_cast<size_t>(p)];
   }
+  // Only axes of size 1 move (a batch-1 [T,1,H] -> [1,T,H]): the elements keep their order, a view.
+  int64_t last = -1;
+  bool inOrder = true;
+  for (size_t k = 0; k < r && inOrder; ++k) {
+    const int64_t p = normAxis(perm[k], static_cast<int64_t>(r));
+    if (x.dims[static_cast<size_t>(p)] == 1) continue;
+    inOrder = p > last;
+    last = p;
+  }
+  if (inOrder && x.isTensor()) {
+    c.out[0] = x.reshaped(od);
+    return {};
+  }
   RtTensor y = RtTensor::alloc(x.dtype, od);
   if (r == 0 || x.numel() == 0) {
     if (x.numel()) copyElems(x, 0, y, 0, 1);

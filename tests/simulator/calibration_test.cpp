@@ -6,7 +6,9 @@
 #include <cstdio>
 
 #include "core/zoo/Zoo.h"
+#include "core/zoo/ZooBuilder.h"
 #include "simulator/CpuCost.h"
+#include "simulator/OpFamily.h"
 #include "simulator/OpSummary.h"
 #include "simulator/ProfileFit.h"
 #include "simulator/Simulator.h"
@@ -142,6 +144,37 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
     const double rowsUs = 2048.0 / 1e10 * 1e6, cachedUs = (64.0 + 2048.0) / 1e11 * 1e6;
     EXPECT_NEAR(r.kernels[0].durUs, std::max(rowsUs + cachedUs, 512.0 / (1e11 * 1.0) * 1e6) + 2.0, 1e-3);
     EXPECT_LT(r.kernels[0].hbmBytes, 4096.0);
+  }
+}
+
+// A Transpose that only moves axes of size 1 keeps the elements in order: a view on every profile (the
+// executor hands out the same buffer); one that moves a real axis is a copy.
+TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
+  EXPECT_TRUE(permKeepsOrder({48, 1, 100}, {1, 0, 2}));
+  EXPECT_TRUE(permKeepsOrder({1, 48, 1, 100}, {2, 1, 0, 3}));
+  EXPECT_FALSE(permKeepsOrder({48, 1, 100}, {2, 1, 0}));
+  EXPECT_FALSE(permKeepsOrder({48, 100}, {0}));  // a bad perm is not a view
+  auto transposed = [](std::vector<int64_t> dims, std::vector<int64_t> perm) {
+    Graph g;
+    g.name = "t";
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od;
+    for (int64_t p : perm) od.push_back(dims[static_cast<size_t>(p)]);
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+    g.addNode("Transpose", {x}, {y}, zoo::attrs({Attribute::makeInts("perm", perm)}), "t");
+    g.addOutput(y);
+    return g;
+  };
+  auto hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  for (const HwProfile& p : {hw, test::toy()}) {
+    Graph view = transposed({48, 1, 100}, {1, 0, 2});
+    EXPECT_EQ(nodeFamily(view, view.node(0)), OpFamily::View);
+    EXPECT_TRUE(test::runUnfused(view, p).kernels.empty() || test::runUnfused(view, p).kernels[0].durUs == 0.0) << p.name;
+    Graph copy = transposed({48, 2, 100}, {1, 0, 2});
+    EXPECT_EQ(nodeFamily(copy, copy.node(0)), OpFamily::DataMovement);
+    auto r = test::runUnfused(copy, p);
+    ASSERT_EQ(r.kernels.size(), 1u) << p.name;
+    EXPECT_GT(r.kernels[0].durUs, 0.0) << p.name;
   }
 }
 
