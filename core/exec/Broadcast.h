@@ -8,18 +8,34 @@
 namespace fw::exec {
 
 // Calls fn(outOffset, inOffsets, len, innerStrides) for every row of the output (the last dim is the
-// row). Rows are split among threads when the output is large.
+// row). Rows are split among threads when the output is large. Output dims that every input walks as
+// one (each input's stride of the outer dim is its stride of the inner one times the inner size, or
+// both are 0) are merged first: [1,C,H,W] * [1,C,1,1] runs as C rows of H*W, not C*H rows of W, each
+// row paying an index decomposition.
 template <size_t N, class Fn>
-void broadcastRows(const std::vector<int64_t>& out, const std::array<std::vector<int64_t>, N>& inDims, Fn fn) {
-  const size_t r = out.size();
-  if (r == 0) {
+void broadcastRows(const std::vector<int64_t>& outDims, const std::array<std::vector<int64_t>, N>& inDims, Fn fn) {
+  if (outDims.empty()) {
     std::array<int64_t, N> off{};
     std::array<int64_t, N> st{};
     fn(int64_t{0}, off, int64_t{1}, st);
     return;
   }
+  std::array<std::vector<int64_t>, N> full;
+  for (size_t k = 0; k < N; ++k) full[k] = broadcastStrides(inDims[k], outDims);
+  std::vector<int64_t> out;
   std::array<std::vector<int64_t>, N> strides;
-  for (size_t k = 0; k < N; ++k) strides[k] = broadcastStrides(inDims[k], out);
+  for (size_t d = 0; d < outDims.size(); ++d) {
+    bool merge = !out.empty();
+    for (size_t k = 0; k < N && merge; ++k) merge = strides[k].back() == full[k][d] * outDims[d];
+    if (merge) {
+      out.back() *= outDims[d];
+      for (size_t k = 0; k < N; ++k) strides[k].back() = full[k][d];
+    } else {
+      out.push_back(outDims[d]);
+      for (size_t k = 0; k < N; ++k) strides[k].push_back(full[k][d]);
+    }
+  }
+  const size_t r = out.size();
   const int64_t len = out[r - 1];
   const int64_t rows = len == 0 ? 0 : numelOf(out) / len;
   std::array<int64_t, N> inner{};
