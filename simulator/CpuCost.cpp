@@ -142,7 +142,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       anyVector = true;
       const double elems = fam == OpFamily::Reduction ? std::max(inElems, outElems) : outElems;
       work = std::max(nc.flops, elems);
-      const auto op = hw.cpu.opEfficiency.find(n.opType);
+      auto op = hw.cpu.opEfficiency.find(efficiencyKey(g, n));
+      if (op == hw.cpu.opEfficiency.end()) op = hw.cpu.opEfficiency.find(n.opType);
       rate = peak * (op != hw.cpu.opEfficiency.end() ? op->second : hw.efficiency.of(fam));
     }
     const double compS = shaped ? *shaped : rate > 0 ? work / rate : 0.0;

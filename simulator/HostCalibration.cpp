@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/zoo/ZooBuilder.h"
+#include "simulator/OpFamily.h"
 #include "simulator/HostBench.h"
 #include "simulator/OpFamily.h"
 
@@ -204,6 +205,8 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
                                                     Attribute::makeInts("pads", {1, 1, 1, 1})}), 2)});
   cases.push_back({"data_movement", oneOp("Transpose", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0})}), 8)});
   cases.push_back({"data_movement", oneOp("Transpose", img, {}, fw::zoo::attrs({Attribute::makeInts("perm", {0, 2, 3, 1})}), 8)});
+  // Whole rows move (a channel shuffle): timed on their own as "Transpose/rows".
+  cases.push_back({"data_movement", oneOp("Transpose", {2, 32, 64, 64}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0, 2, 3})}), 8)});
   cases.push_back({"data_movement", oneOp("Concat", {rows, cols}, {same}, fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
   cases.push_back({"data_movement", oneOp("Slice", {rows, cols}, {I64({0}), I64({cols / 2}), I64({1})}, {}, 8)});
   cases.push_back({"data_movement", oneOp("Gather", {rows, cols}, {I64({0, 5, 9, 17, 33, 65, 129, 255})},
@@ -238,7 +241,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     const double work = std::max(f.flops, f.elems);
     const double body = std::max(us - m.overheadUs, 0.05 * us);
     const double eff = std::min(999.0, work / (peak * body * 1e-6));
-    const std::string op = c.bench.model.graph->node(c.bench.node).opType;
+    const std::string op = efficiencyKey(*c.bench.model.graph, c.bench.model.graph->node(c.bench.node));
     std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us  efficiency %.4f\n", c.key.c_str(), op.c_str(), us, eff);
     effs[c.key].push_back(eff);
     opEffs[op].push_back(eff);

@@ -1,5 +1,7 @@
 #include "simulator/HwProfile.h"
 
+#include "simulator/OpFamily.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -246,7 +248,8 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       if (!ops->is_object()) return rc.err("op_efficiency", "must be an object {OpType: efficiency}");
       Reader ro(*ops, rc.at("op_efficiency"), sourceName);
       for (auto it = ops->begin(); it != ops->end(); ++it) {
-        if (!findOpInfo(it.key())) return ro.err(it.key(), "not an op type of the op table");
+        if (!findOpInfo(it.key()) && !isEfficiencyVariant(it.key()))
+          return ro.err(it.key(), "not an op type of the op table (nor Transpose/rows)");
         FW_ASSIGN_OR_RETURN(double v, ro.posNum(it.key()));
         if (v > 1000) return ro.err(it.key(), "must be at most 1000");
         p.cpu.opEfficiency[it.key()] = v;

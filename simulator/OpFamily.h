@@ -3,6 +3,7 @@
 // (core/ir/OpInfo.h). An op type missing from it is Unknown, costed as a one-pass vector op and
 // reported as a warning; every ai.onnx op of opsets 1-17 has a row.
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,12 @@ OpFamily opFamily(std::string_view opType);
 OpFamily nodeFamily(const Graph& g, const Node& n);
 // Whether `perm` on `dims` keeps the elements in order (the axes of size > 1 stay in order).
 bool permKeepsOrder(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm);
+// The key of a node's measured efficiency (cpu.op_efficiency): its op type, or "Transpose/rows" for a
+// Transpose that keeps the innermost axis of size > 1 innermost (a channel shuffle: whole rows move,
+// several times faster per element than a transpose that swaps the innermost axis).
+std::string efficiencyKey(const Graph& g, const Node& n);
+// Whether `key` names a variant efficiencyKey can return ("Transpose/rows").
+bool isEfficiencyVariant(std::string_view key);
 const char* opFamilyName(OpFamily f);
 bool isVectorFamily(OpFamily f);
 

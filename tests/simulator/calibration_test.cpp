@@ -172,10 +172,23 @@ TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
     EXPECT_TRUE(test::runUnfused(view, p).kernels.empty() || test::runUnfused(view, p).kernels[0].durUs == 0.0) << p.name;
     Graph copy = transposed({48, 2, 100}, {1, 0, 2});
     EXPECT_EQ(nodeFamily(copy, copy.node(0)), OpFamily::DataMovement);
+    EXPECT_EQ(efficiencyKey(copy, copy.node(0)), "Transpose/rows");  // rows of 100 move whole
+    Graph swap = transposed({48, 2, 100}, {0, 2, 1});
+    EXPECT_EQ(efficiencyKey(swap, swap.node(0)), "Transpose");
     auto r = test::runUnfused(copy, p);
     ASSERT_EQ(r.kernels.size(), 1u) << p.name;
     EXPECT_GT(r.kernels[0].durUs, 0.0) << p.name;
   }
+  // A profile may measure the row-moving kind on its own; the cost then follows it.
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"Transpose", 0.001}, {"Transpose/rows", 0.1}};
+  auto both = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  const double rows = test::runUnfused(transposed({48, 2, 100}, {1, 0, 2}), *both).kernels.at(0).durUs;
+  const double swapped = test::runUnfused(transposed({48, 2, 100}, {0, 2, 1}), *both).kernels.at(0).durUs;
+  EXPECT_LT(rows, swapped);
+  j["cpu"]["op_efficiency"] = {{"Transpose/cols", 0.1}};
+  EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
 }
 
 // --- op_summary importer -------------------------------------------------------------------------
