@@ -124,7 +124,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const double memS = dram / hw.hbmBandwidth + (cached > 0 ? cached / hw.cpu.cacheBandwidthFor(std::min(acts, llc)) : 0.0);
     t.hbmBytes += dram;
 
-    double work = 0, rate = 0;
+    double work = 0, rate = 0, fixedS = 0;
     std::optional<double> shaped;  // seconds from the profile's shape model of this kind of matrix op
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
@@ -142,11 +142,15 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       anyVector = true;
       const double elems = fam == OpFamily::Reduction ? std::max(inElems, outElems) : outElems;
       work = std::max(nc.flops, elems);
-      auto op = hw.cpu.opEfficiency.find(efficiencyKey(g, n));
+      const std::string key = efficiencyKey(g, n);
+      auto op = hw.cpu.opEfficiency.find(key);
       if (op == hw.cpu.opEfficiency.end()) op = hw.cpu.opEfficiency.find(n.opType);
       rate = peak * (op != hw.cpu.opEfficiency.end() ? op->second : hw.efficiency.of(fam));
+      auto call = hw.cpu.opCallS.find(key);
+      if (call == hw.cpu.opCallS.end()) call = hw.cpu.opCallS.find(n.opType);
+      if (call != hw.cpu.opCallS.end()) fixedS = std::max(0.0, call->second - hw.launchUs * 1e-6);
     }
-    const double compS = shaped ? *shaped : rate > 0 ? work / rate : 0.0;
+    const double compS = shaped ? *shaped : fixedS + (rate > 0 ? work / rate : 0.0);
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
     memoryS += memS;
     // A shape model was timed with the op's data in cache. In a run, the other kernels have evicted them:

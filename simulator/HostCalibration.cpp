@@ -168,92 +168,41 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
                "a call)\n", m.coldBw / 1e9, cold.callS * 1e6);
 
   // A few ops per family at a size that fits the cache: throughput relative to peak = efficiency; the
-  // family's efficiency is the median over its ops.
-  using fw::Attribute;
-  const int64_t rows = 256, cols = 1024;
-  struct FamCase {
-    std::string key;
-    Bench bench;
-  };
-  const std::vector<int64_t> img = {1, 64, 64, 64};
-  std::vector<FamCase> cases;
-  auto I64 = [](std::vector<int64_t> v) { return fw::Tensor::int64s({static_cast<int64_t>(v.size())}, v); };
-  const fw::Tensor same = filled({rows, cols}, 0.5f);
-  for (const char* op : {"Add", "Mul", "Sub", "Div", "Max"}) cases.push_back({"elementwise", oneOp(op, {rows, cols}, {same}, {}, 8)});
-  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "HardSigmoid", "HardSwish", "LeakyRelu", "Neg"}) {
-    cases.push_back({"elementwise", oneOp(op, {rows, cols}, {}, {}, 8)});
-    // Sqrt of a negative number takes the library's error path; a network takes the root of a variance.
-    if (std::string(op) == "Sqrt") cases.back().bench.inputs = {filled({rows, cols}, 1.5f)};
-  }
-  cases.push_back({"elementwise", oneOp("Clip", {rows, cols}, {fw::Tensor::floats({}, {0.0f}), fw::Tensor::floats({}, {6.0f})}, {}, 8)});
-  cases.push_back({"elementwise", oneOp("Pow", {rows, cols}, {fw::Tensor::floats({}, {2.0f})}, {}, 8)});
-  cases.push_back({"reduction", oneOp("ReduceMean", {rows, cols}, {},
-                                      fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
-  cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});
-  cases.push_back({"reduction", oneOp("GlobalAveragePool", img, {}, {}, 8)});
-  cases.push_back({"softmax", oneOp("Softmax", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
-  cases.push_back({"norm", oneOp("LayerNormalization", {rows, cols}, {filled({cols}, 1.0f), filled({cols}, 0.0f)},
-                                 fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
-  cases.push_back({"norm", oneOp("BatchNormalization", img,
-                                 {filled({64}, 1.0f), filled({64}, 0.0f), filled({64}, 0.0f), filled({64}, 1.0f)}, {}, 8)});
-  cases.push_back({"norm", oneOp("InstanceNormalization", img, {filled({64}, 1.0f), filled({64}, 0.0f)}, {}, 8)});
-  cases.push_back({"pooling", oneOp("MaxPool", img, {},
-                                    fw::zoo::attrs({Attribute::makeInts("kernel_shape", {3, 3}),
-                                                    Attribute::makeInts("pads", {1, 1, 1, 1})}), 8)});
-  cases.push_back({"pooling", oneOp("AveragePool", img, {},
-                                    fw::zoo::attrs({Attribute::makeInts("kernel_shape", {3, 3}),
-                                                    Attribute::makeInts("pads", {1, 1, 1, 1})}), 2)});
-  cases.push_back({"data_movement", oneOp("Transpose", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0})}), 8)});
-  cases.push_back({"data_movement", oneOp("Transpose", img, {}, fw::zoo::attrs({Attribute::makeInts("perm", {0, 2, 3, 1})}), 8)});
-  // Whole rows move (a channel shuffle): timed on their own as "Transpose/rows".
-  cases.push_back({"data_movement", oneOp("Transpose", {2, 32, 64, 64}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0, 2, 3})}), 8)});
-  cases.push_back({"data_movement", oneOp("Concat", {rows, cols}, {same}, fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
-  cases.push_back({"data_movement", oneOp("Slice", {rows, cols}, {I64({0}), I64({cols / 2}), I64({1})}, {}, 8)});
-  cases.push_back({"data_movement", oneOp("Gather", {rows, cols}, {I64({0, 5, 9, 17, 33, 65, 129, 255})},
-                                          fw::zoo::attrs({Attribute::makeInt("axis", 0)}), 8)});
-  cases.push_back({"data_movement", oneOp("Expand", {1, cols}, {I64({rows, cols})}, {}, 8)});
-  // Upsampling (feature pyramids, decoders): 2x in both spatial dims, the two common modes.
-  const fw::Tensor noRoi = fw::Tensor::floats({0}, {});
-  const fw::Tensor twice = fw::Tensor::floats({4}, {1.f, 1.f, 2.f, 2.f});
-  const std::vector<int64_t> small = {1, 64, 32, 32};
-  cases.push_back({"data_movement", oneOp("Resize", small, {noRoi, twice},
-                                          fw::zoo::attrs({Attribute::makeString("mode", "nearest")}), 8)});
-  cases.push_back({"data_movement", oneOp("Resize", small, {noRoi, twice},
-                                          fw::zoo::attrs({Attribute::makeString("mode", "linear")}), 8)});
-  cases.push_back({"data_movement", oneOp("Pad", img, {I64({0, 0, 1, 1, 0, 0, 1, 1})}, {}, 8)});
-  cases.push_back({"reduction", oneOp("ReduceMax", {rows, cols}, {},
-                                      fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
-  // The quantisation boundary of QDQ models: float -> uint8 and back, per-tensor scale and zero point.
-  {
-    const fw::Tensor scale = fw::Tensor::floats({}, {0.02f});
-    const fw::Tensor zp = fw::Tensor::fromVector<uint8_t>(fw::DType::UInt8, {}, std::vector<uint8_t>{128});
-    cases.push_back({"elementwise", oneOpOn("QuantizeLinear", filled({rows, cols}, 0.0f), {scale, zp}, {}, 8, fw::DType::UInt8)});
-    std::vector<uint8_t> q(static_cast<size_t>(rows * cols));
-    for (size_t i = 0; i < q.size(); ++i) q[i] = static_cast<uint8_t>((i * 2654435761u) >> 24);
-    cases.push_back({"elementwise", oneOpOn("DequantizeLinear", fw::Tensor::fromVector<uint8_t>(fw::DType::UInt8, {rows, cols}, q),
-                                            {scale, zp}, {}, 8, fw::DType::Float32)});
-  }
+  // family's efficiency is the median over its ops. Each op also at a tiny size: its fixed cost a call.
+  std::vector<FamilyCase> cases = familyCases(CaseSize::normal());
+  std::vector<FamilyCase> tiny = familyCases(CaseSize::tiny());
   const double peak = std::max(m.gemmFlops, m.convFlops);
   std::map<std::string, std::vector<double>> effs, opEffs;
-  for (auto& c : cases) {
+  std::map<std::string, std::vector<double>> calls;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    auto& c = cases[i];
     FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
     FW_ASSIGN_OR_RETURN(double us, timeNode(c.bench, threads, warm, repeat));
+    FW_ASSIGN_OR_RETURN(OpFigures tf, figuresOf(tiny[i].bench));
+    (void)tf;
+    FW_ASSIGN_OR_RETURN(double tinyUs, timeNode(tiny[i].bench, threads, warm, repeat));
+    // The tiny run is the op's fixed cost (dispatch included); the rest of the normal run is its work.
+    const double fixedUs = std::min(tinyUs, us);
     const double work = std::max(f.flops, f.elems);
-    const double body = std::max(us - m.overheadUs, 0.05 * us);
+    const double body = std::max(us - fixedUs, 0.05 * us);
     const double eff = std::min(999.0, work / (peak * body * 1e-6));
     const std::string op = efficiencyKey(*c.bench.model.graph, c.bench.model.graph->node(c.bench.node));
-    std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us  efficiency %.4f\n", c.key.c_str(), op.c_str(), us, eff);
+    std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us (tiny %.2f us)  efficiency %.4f\n", c.key.c_str(), op.c_str(), us,
+                 tinyUs, eff);
     effs[c.key].push_back(eff);
     opEffs[op].push_back(eff);
+    calls[op].push_back(fixedUs);
     auto it = std::find_if(m.families.begin(), m.families.end(), [&](const HostMeasurement::Family& x) { return x.key == c.key; });
     if (it == m.families.end()) {
       m.families.push_back({c.key, "", 0, 0, 0});
       it = m.families.end() - 1;
     }
-    it->op += (it->op.empty() ? "" : ", ") + op + " " + fmt("%.1f us", us) + " (" + fmt("%.4f", eff) + ")";
+    it->op += (it->op.empty() ? "" : ", ") + op + " " + fmt("%.1f us", us) + " (" + fmt("%.4f", eff) + "; tiny " +
+              fmt("%.2f us", tinyUs) + ")";
   }
   for (auto& f : m.families) f.eff = median(effs[f.key]);
   for (const auto& [op, v] : opEffs) m.opEff[op] = median(v);
+  for (const auto& [op, v] : calls) m.opCallUs[op] = median(v);
   return m;
 }
 
@@ -285,6 +234,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
       if (key == f.key) *p.efficiency.field(fam) = f.eff;
   p.efficiency.cube = m.cubeEff;
   p.cpu.opEfficiency = m.opEff;
+  for (const auto& [op, us] : m.opCallUs) p.cpu.opCallS[op] = us * 1e-6;
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
                          (m.threads == 1 ? " thread" : " threads") + ": ";
   auto note = [&](const std::string& field, const std::string& how) { p.notes.push_back(HwNote{field, by + how, false}); };
@@ -311,6 +261,8 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   }
   note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
   if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
+  note("cpu.op_call_s", "each op type of cpu.op_efficiency timed on a tiny tensor (16 elements, or 4 channels of 2x2): what a "
+                       "call costs whatever its size, dispatch included; its efficiency is measured on the time beyond it");
   note("cpu.op_efficiency", "each op type timed on a cache-resident tensor (the cases listed under efficiency.*); it replaces "
                            "its family's efficiency for that op type");
   note("l2_bytes", "last-level cache: " + m.llcHow);

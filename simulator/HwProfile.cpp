@@ -243,18 +243,23 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         p.cpu.bandwidthCurve.push_back({b, bw});
       }
     }
-    if (rc.has("op_efficiency")) {
-      FW_ASSIGN_OR_RETURN(const json* ops, rc.get("op_efficiency"));
-      if (!ops->is_object()) return rc.err("op_efficiency", "must be an object {OpType: efficiency}");
-      Reader ro(*ops, rc.at("op_efficiency"), sourceName);
+    // {OpType: number} maps: keys from the op table (or Transpose/rows), values in (0, max] (or [0, max]).
+    auto opMap = [&](const char* key, const char* what, double max, bool allowZero, std::map<std::string, double>& out) -> Status {
+      if (!rc.has(key)) return {};
+      FW_ASSIGN_OR_RETURN(const json* ops, rc.get(key));
+      if (!ops->is_object()) return rc.err(key, std::string("must be an object {OpType: ") + what + "}");
+      Reader ro(*ops, rc.at(key), sourceName);
       for (auto it = ops->begin(); it != ops->end(); ++it) {
         if (!findOpInfo(it.key()) && !isEfficiencyVariant(it.key()))
           return ro.err(it.key(), "not an op type of the op table (nor Transpose/rows)");
-        FW_ASSIGN_OR_RETURN(double v, ro.posNum(it.key()));
-        if (v > 1000) return ro.err(it.key(), "must be at most 1000");
-        p.cpu.opEfficiency[it.key()] = v;
+        FW_ASSIGN_OR_RETURN(double v, ro.posNum(it.key(), allowZero));
+        if (v > max) return ro.err(it.key(), max >= 1000 ? "must be at most 1000" : "must be at most 1 s");
+        out[it.key()] = v;
       }
-    }
+      return {};
+    };
+    FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
+    FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
     if (rc.has("cube_time_models")) {
       FW_ASSIGN_OR_RETURN(const json* models, rc.get("cube_time_models"));
       if (!models->is_object()) return rc.err("cube_time_models", "must be an object {kind: {s_per_flop, ...}}");
@@ -398,6 +403,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (p.cpu.coldBandwidth > 0) j["cpu"]["cold_bandwidth_bytes_per_s"] = p.cpu.coldBandwidth;
     if (!p.cpu.cacheDropsBytes.empty()) j["cpu"]["cache_drops_bytes"] = p.cpu.cacheDropsBytes;
     if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
+    if (!p.cpu.opCallS.empty()) j["cpu"]["op_call_s"] = p.cpu.opCallS;
     for (const auto& [kind, m] : p.cpu.cubeModels) {
       json jm = json::object();
       for (size_t i = 0; i < m.coef.size(); ++i) jm[cubeCoefficientKeys()[i]] = m.coef[i];

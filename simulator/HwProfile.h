@@ -58,6 +58,9 @@ struct CpuFigures {
   // "op_efficiency": {OpType: efficiency} for op types measured one by one; it replaces the family's
   // efficiency for that op type (the executor's kernels of one family differ by 10x and more).
   std::map<std::string, double> opEfficiency;
+  // "op_call_s": {OpType: seconds} (optional): an op type's time on a tiny tensor, dispatch included; a
+  // member of that type costs what of it exceeds launch_us on top of its work.
+  std::map<std::string, double> opCallS;
   // "cube_time_models": {kind: {s_per_flop, s_per_input_element, s_per_output_element,
   // s_per_patch_element, s_per_weight_element, s_per_call, cases, rms_log_error}} (optional): a matrix op of a kind
   // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.

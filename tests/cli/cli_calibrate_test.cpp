@@ -39,7 +39,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "efficiency.reduction", "efficiency.softmax", "efficiency.norm", "efficiency.pooling",
                         "efficiency.data_movement", "cpu.cube_time_models.gemm", "cpu.cube_time_models.gemm_tb", "cpu.cube_time_models.conv",
                         "cpu.cube_time_models.grouped_conv", "cpu.cube_time_models.conv_transpose",
-                        "cpu.cube_time_models.rnn"})
+                        "cpu.cube_time_models.rnn", "cpu.op_call_s"})
     EXPECT_TRUE(noted.count(f)) << f;
   // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
   for (const char* kind : {"gemm", "gemm_tb", "conv", "grouped_conv", "conv_transpose", "rnn"}) {

@@ -124,6 +124,22 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   hw.cpu.opEfficiency["Relu"] = 0.05;
   r = test::runUnfused(small, hw);
   EXPECT_NEAR(r.kernels[0].durUs, 0.2048 + 2.0, 1e-3);
+  // Its measured time on a tiny tensor (3 us, dispatch included) adds what exceeds the 2 us launch.
+  hw.cpu.opCallS["Relu"] = 3e-6;
+  r = test::runUnfused(small, hw);
+  EXPECT_NEAR(r.kernels[0].durUs, 1.0 + 0.2048 + 2.0, 1e-3);
+  hw.cpu.opCallS["Relu"] = 1e-6;  // below the launch cost: nothing more
+  r = test::runUnfused(small, hw);
+  EXPECT_NEAR(r.kernels[0].durUs, 0.2048 + 2.0, 1e-3);
+  auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_DOUBLE_EQ(back->cpu.opCallS.at("Relu"), 1e-6);
+  json bad = cpuProfileJson();
+  bad["cpu"]["op_call_s"] = {{"Relu", 2.0}};
+  auto refused = parseHwProfile(bad, "t.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("$.cpu.op_call_s.Relu"), std::string::npos) << refused.error().message;
+  hw.cpu.opCallS.clear();
   hw.cpu.opEfficiency.clear();
   // MatMul at the GEMM rate: 2*64*64*64 flops / 1e11.
   Graph mm = test::matmul(64, 64, 64);

@@ -1,0 +1,82 @@
+// The op cases of `fwb calibrate`'s families (HostCalibration.cpp), at a size that fits the cache or at
+// a tiny one.
+#include <string>
+#include <vector>
+
+#include "core/zoo/ZooBuilder.h"
+#include "simulator/HostBench.h"
+#include "simulator/HostCalibration.h"
+
+namespace fw::sim {
+
+using namespace hostbench;
+
+CaseSize CaseSize::normal() { return {256, 1024, {1, 64, 64, 64}, {1, 64, 32, 32}}; }
+CaseSize CaseSize::tiny() { return {2, 8, {1, 4, 2, 2}, {1, 4, 2, 2}}; }
+
+std::vector<FamilyCase> familyCases(const CaseSize& z) {
+  using fw::Attribute;
+  const int64_t rows = z.rows, cols = z.cols;
+  const std::vector<int64_t> img = z.img;
+  const int64_t ch = img[1];
+  std::vector<FamilyCase> cases;
+  auto I64 = [](std::vector<int64_t> v) { return fw::Tensor::int64s({static_cast<int64_t>(v.size())}, v); };
+  const fw::Tensor same = filled({rows, cols}, 0.5f);
+  for (const char* op : {"Add", "Mul", "Sub", "Div", "Max"}) cases.push_back({"elementwise", oneOp(op, {rows, cols}, {same}, {}, 8)});
+  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "HardSigmoid", "HardSwish", "LeakyRelu", "Neg"}) {
+    cases.push_back({"elementwise", oneOp(op, {rows, cols}, {}, {}, 8)});
+    // Sqrt of a negative number takes the library's error path; a network takes the root of a variance.
+    if (std::string(op) == "Sqrt") cases.back().bench.inputs = {filled({rows, cols}, 1.5f)};
+  }
+  cases.push_back({"elementwise", oneOp("Clip", {rows, cols}, {fw::Tensor::floats({}, {0.0f}), fw::Tensor::floats({}, {6.0f})}, {}, 8)});
+  cases.push_back({"elementwise", oneOp("Pow", {rows, cols}, {fw::Tensor::floats({}, {2.0f})}, {}, 8)});
+  cases.push_back({"reduction", oneOp("ReduceMean", {rows, cols}, {},
+                                      fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
+  cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});
+  cases.push_back({"reduction", oneOp("GlobalAveragePool", img, {}, {}, 8)});
+  cases.push_back({"softmax", oneOp("Softmax", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
+  cases.push_back({"norm", oneOp("LayerNormalization", {rows, cols}, {filled({cols}, 1.0f), filled({cols}, 0.0f)},
+                                 fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
+  cases.push_back({"norm", oneOp("BatchNormalization", img,
+                                 {filled({ch}, 1.0f), filled({ch}, 0.0f), filled({ch}, 0.0f), filled({ch}, 1.0f)}, {}, 8)});
+  cases.push_back({"norm", oneOp("InstanceNormalization", img, {filled({ch}, 1.0f), filled({ch}, 0.0f)}, {}, 8)});
+  cases.push_back({"pooling", oneOp("MaxPool", img, {},
+                                    fw::zoo::attrs({Attribute::makeInts("kernel_shape", {3, 3}),
+                                                    Attribute::makeInts("pads", {1, 1, 1, 1})}), 8)});
+  cases.push_back({"pooling", oneOp("AveragePool", img, {},
+                                    fw::zoo::attrs({Attribute::makeInts("kernel_shape", {3, 3}),
+                                                    Attribute::makeInts("pads", {1, 1, 1, 1})}), 2)});
+  cases.push_back({"data_movement", oneOp("Transpose", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0})}), 8)});
+  cases.push_back({"data_movement", oneOp("Transpose", img, {}, fw::zoo::attrs({Attribute::makeInts("perm", {0, 2, 3, 1})}), 8)});
+  // Whole rows move (a channel shuffle): timed on their own as "Transpose/rows".
+  cases.push_back({"data_movement", oneOp("Transpose", {2, ch / 2, img[2], img[3]}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0, 2, 3})}), 8)});
+  cases.push_back({"data_movement", oneOp("Concat", {rows, cols}, {same}, fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
+  cases.push_back({"data_movement", oneOp("Slice", {rows, cols}, {I64({0}), I64({cols / 2}), I64({1})}, {}, 8)});
+  cases.push_back({"data_movement", oneOp("Gather", {rows, cols}, {rows >= 256 ? I64({0, 5, 9, 17, 33, 65, 129, 255}) : I64({0, rows - 1})},
+                                          fw::zoo::attrs({Attribute::makeInt("axis", 0)}), 8)});
+  cases.push_back({"data_movement", oneOp("Expand", {1, cols}, {I64({rows, cols})}, {}, 8)});
+  // Upsampling (feature pyramids, decoders): 2x in both spatial dims, the two common modes.
+  const fw::Tensor noRoi = fw::Tensor::floats({0}, {});
+  const fw::Tensor twice = fw::Tensor::floats({4}, {1.f, 1.f, 2.f, 2.f});
+  const std::vector<int64_t> small = z.small;
+  cases.push_back({"data_movement", oneOp("Resize", small, {noRoi, twice},
+                                          fw::zoo::attrs({Attribute::makeString("mode", "nearest")}), 8)});
+  cases.push_back({"data_movement", oneOp("Resize", small, {noRoi, twice},
+                                          fw::zoo::attrs({Attribute::makeString("mode", "linear")}), 8)});
+  cases.push_back({"data_movement", oneOp("Pad", img, {I64({0, 0, 1, 1, 0, 0, 1, 1})}, {}, 8)});
+  cases.push_back({"reduction", oneOp("ReduceMax", {rows, cols}, {},
+                                      fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
+  // The quantisation boundary of QDQ models: float -> uint8 and back, per-tensor scale and zero point.
+  {
+    const fw::Tensor scale = fw::Tensor::floats({}, {0.02f});
+    const fw::Tensor zp = fw::Tensor::fromVector<uint8_t>(fw::DType::UInt8, {}, std::vector<uint8_t>{128});
+    cases.push_back({"elementwise", oneOpOn("QuantizeLinear", filled({rows, cols}, 0.0f), {scale, zp}, {}, 8, fw::DType::UInt8)});
+    std::vector<uint8_t> q(static_cast<size_t>(rows * cols));
+    for (size_t i = 0; i < q.size(); ++i) q[i] = static_cast<uint8_t>((i * 2654435761u) >> 24);
+    cases.push_back({"elementwise", oneOpOn("DequantizeLinear", fw::Tensor::fromVector<uint8_t>(fw::DType::UInt8, {rows, cols}, q),
+                                            {scale, zp}, {}, 8, fw::DType::Float32)});
+  }
+  return cases;
+}
+
+}  // namespace fw::sim
