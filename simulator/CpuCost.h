@@ -9,7 +9,8 @@
 // with work = FLOPs for the cube family (Conv at the measured convolution rate, grouped/depthwise Conv
 // at the grouped rate when the profile has one, everything else at
 // the GEMM rate) and max(FLOPs, elements) for the vector families, the efficiency of the op type when
-// the profile measured it (cpu.op_efficiency), else of its family; and cache-aware traffic: of a
+// the profile measured it (cpu.op_efficiency; plus what its fixed cost a call, cpu.op_call_s, exceeds
+// launch_us), else of its family; and cache-aware traffic: of a
 // member's activations (inputs + outputs) the part that fits the last-level cache (l2_bytes) passes
 // from the kernel before it through the cache and moves at the cache bandwidth (the profile's measured
 // bandwidth curve at that footprint, when it has one); the rest, and the
