@@ -153,10 +153,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const double compS = shaped ? *shaped : fixedS + (rate > 0 ? work / rate : 0.0);
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
     memoryS += memS;
-    // A shape model was timed with the op's data in cache. In a run, the other kernels have evicted them:
-    // the profile's measured cost of cold data (input, output, weights), or else the weights from DRAM.
-    // Its input was just written by the kernel before it; its weights and its output buffer were last
-    // touched a run ago, which the run's other data may have evicted (coldShare).
+    // A shape model was timed with the op's data in cache. In a run, its input was just written by the
+    // kernel before it, but its weights and its output buffer were last touched a run ago, and the run's
+    // other data may have evicted them (coldShare): the profile's measured cost of cold bytes on those,
+    // or, in a profile without one, the weights from DRAM.
     const double coldS = hw.cpu.coldBandwidth > 0 ? coldShare * (weights + out) / hw.cpu.coldBandwidth : weights / hw.hbmBandwidth;
     const double memberS = shaped ? std::max(compS + coldS, memS) : std::max(compS, memS);
     bodyS += memberS;
