@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/zoo/ZooBuilder.h"
+#include "simulator/HostOpCases.h"
 #include "simulator/OpFamily.h"
 #include "simulator/HostBench.h"
 #include "simulator/OpFamily.h"

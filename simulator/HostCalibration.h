@@ -9,7 +9,6 @@
 
 #include "core/util/Result.h"
 #include "simulator/CpuCubeModel.h"
-#include "simulator/HostBench.h"
 #include "simulator/HwProfile.h"
 
 namespace fw::sim {
@@ -51,20 +50,6 @@ struct HostMeasurement {
 Result<HostMeasurement> measureHost(int threads, int repeat);
 // Times a grid of shapes per kind of matrix op and fits each kind's time model.
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs);
-// The sizes of the family cases: 256x1024 rows and 64-channel 64x64 images, or 2x8 and 4-channel 2x2.
-struct CaseSize {
-  int64_t rows, cols;
-  std::vector<int64_t> img, small;  // NCHW: pooling/norm/pad, and the Resize input
-  static CaseSize normal();
-  static CaseSize tiny();
-};
-struct FamilyCase {
-  std::string key;  // the efficiency family
-  hostbench::Bench bench;
-};
-// Every op `fwb calibrate` times for the vector families, in the same order at every size.
-std::vector<FamilyCase> familyCases(const CaseSize& size);
-
 struct ColdCost {
   double bytesPerS = 0;    // 0 when the shapes were not slower in sequence by their bytes
   double callS = 0;        // the fit's intercept: a cold start per call

@@ -1,11 +1,9 @@
-// The op cases of `fwb calibrate`'s families (HostCalibration.cpp), at a size that fits the cache or at
-// a tiny one.
+#include "simulator/HostOpCases.h"
+
 #include <string>
 #include <vector>
 
 #include "core/zoo/ZooBuilder.h"
-#include "simulator/HostBench.h"
-#include "simulator/HostCalibration.h"
 
 namespace fw::sim {
 

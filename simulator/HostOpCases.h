@@ -1,0 +1,26 @@
+#pragma once
+// Internal to `fwb calibrate` (HostCalibration.cpp): the op cases of the vector families, built at a
+// size that fits the cache or at a tiny one (the op's fixed cost a call).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "simulator/HostBench.h"
+
+namespace fw::sim {
+
+// The sizes of the family cases: 256x1024 rows and 64-channel 64x64 images, or 2x8 and 4-channel 2x2.
+struct CaseSize {
+  int64_t rows, cols;
+  std::vector<int64_t> img, small;  // NCHW: pooling/norm/pad, and the Resize input
+  static CaseSize normal();
+  static CaseSize tiny();
+};
+struct FamilyCase {
+  std::string key;  // the efficiency family
+  hostbench::Bench bench;
+};
+// Every op `fwb calibrate` times for the vector families, in the same order at every size.
+std::vector<FamilyCase> familyCases(const CaseSize& size);
+
+}  // namespace fw::sim
