@@ -198,5 +198,4 @@ fw::Result<OpFigures> figuresOf(Bench& b) {
   return f;
 }
 
-
 }  // namespace fw::sim::hostbench

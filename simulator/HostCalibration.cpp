@@ -10,9 +10,8 @@
 #include <thread>
 
 #include "core/zoo/ZooBuilder.h"
-#include "simulator/HostOpCases.h"
-#include "simulator/OpFamily.h"
 #include "simulator/HostBench.h"
+#include "simulator/HostOpCases.h"
 #include "simulator/OpFamily.h"
 
 namespace fw::sim {
@@ -179,8 +178,6 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     auto& c = cases[i];
     FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
     FW_ASSIGN_OR_RETURN(double us, timeNode(c.bench, threads, warm, repeat));
-    FW_ASSIGN_OR_RETURN(OpFigures tf, figuresOf(tiny[i].bench));
-    (void)tf;
     FW_ASSIGN_OR_RETURN(double tinyUs, timeNode(tiny[i].bench, threads, warm, repeat));
     // The tiny run is the op's fixed cost (dispatch included); the rest of the normal run is its work.
     const double fixedUs = std::min(tinyUs, us);
