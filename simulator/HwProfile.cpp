@@ -1,7 +1,5 @@
 #include "simulator/HwProfile.h"
 
-#include "simulator/OpFamily.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -11,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/util/FileUtil.h"
+#include "simulator/OpFamily.h"
 
 namespace fw::sim {
 namespace {

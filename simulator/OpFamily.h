@@ -16,10 +16,9 @@ using OpFamily = CostFamily;
 
 OpFamily opFamily(std::string_view opType);
 // The family of this node: opFamily of its type, except a Transpose that only moves axes of size 1
-// (a batch-1 [T,1,H] -> [1,T,H]): the elements keep their order, so it is a view, as a Reshape.
+// (a batch-1 [T,1,H] -> [1,T,H]; permKeepsOrder, core/ir/Shape.h): the elements keep their order, so
+// it is a view, as a Reshape (the executor hands out the same buffer by the same test).
 OpFamily nodeFamily(const Graph& g, const Node& n);
-// Whether `perm` on `dims` keeps the elements in order (the axes of size > 1 stay in order).
-bool permKeepsOrder(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm);
 // The key of a node's measured efficiency (cpu.op_efficiency): its op type, or "Transpose/rows" for a
 // Transpose that keeps the innermost axis of size > 1 innermost (a channel shuffle: whole rows move,
 // several times faster per element than a transpose that swaps the innermost axis).

@@ -9,6 +9,7 @@
 #include "core/exec/Broadcast.h"
 #include "core/exec/OpContext.h"
 #include "core/exec/Transpose.h"
+#include "core/ir/Shape.h"
 
 namespace fw::exec {
 namespace {
@@ -123,19 +124,12 @@ Status opTranspose(OpContext& c) {
     const int64_t p = normAxis(perm[k], static_cast<int64_t>(r));
     if (p < 0 || p >= static_cast<int64_t>(r)) return c.fail("invalid perm");
     if (seen[static_cast<size_t>(p)]++) return c.fail("perm names axis " + std::to_string(p) + " twice");
+    perm[k] = p;
     od[k] = x.dims[static_cast<size_t>(p)];
     st[k] = inStr[static_cast<size_t>(p)];
   }
-  // Only axes of size 1 move (a batch-1 [T,1,H] -> [1,T,H]): the elements keep their order, a view.
-  int64_t last = -1;
-  bool inOrder = true;
-  for (size_t k = 0; k < r && inOrder; ++k) {
-    const int64_t p = normAxis(perm[k], static_cast<int64_t>(r));
-    if (x.dims[static_cast<size_t>(p)] == 1) continue;
-    inOrder = p > last;
-    last = p;
-  }
-  if (inOrder && x.isTensor()) {
+  // Only axes of size 1 move: the elements keep their order, a view of the same buffer.
+  if (permKeepsOrder(x.dims, perm) && x.isTensor()) {
     c.out[0] = x.reshaped(od);
     return {};
   }

@@ -53,4 +53,16 @@ std::string Shape::str() const {
   return s + "]";
 }
 
+bool permKeepsOrder(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm) {
+  if (perm.size() != dims.size()) return false;
+  int64_t last = -1;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(dims.size())) return false;
+    if (dims[static_cast<size_t>(p)] == 1) continue;
+    if (p < last) return false;
+    last = p;
+  }
+  return true;
+}
+
 }  // namespace fw

@@ -39,4 +39,8 @@ struct Shape {
   std::string str() const;  // "[1,3,224,224]", "[batch,768]", "?"
 };
 
+// Whether Transpose with `perm` (axes 0..rank-1) on `dims` keeps the elements in their order: only axes
+// of size 1 move (a batch-1 [T,1,H] -> [1,T,H]), so the result is the same buffer read as new dims.
+bool permKeepsOrder(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm);
+
 }  // namespace fw
