@@ -12,7 +12,9 @@
 
 namespace fw::exec::rnn {
 
-using Act = std::function<float(float)>;
+// An activation applied in place over an array: x[i] = f(x[i]) for i < n. Each step applies it to a
+// whole gate block of a row, so Sigmoid and Tanh run on vector lanes (FastMath.h).
+using Act = std::function<void(float* x, int64_t n)>;
 
 // One activation by ONNX name; alpha/beta consumed in order from the lists by the functions that
 // take them (ai/bi advance).
@@ -32,7 +34,11 @@ struct Setup {
   // Steps the recurrence runs (0 when there is no batch row or no hidden unit: nothing to compute).
   int64_t steps() const { return batch == 0 || H == 0 ? 0 : seq; }
   bool reverse(int64_t d) const { return direction == "reverse" || d == 1; }
-  float clipped(float v) const { return clip > 0 ? std::max(-clip, std::min(clip, v)) : v; }
+  // x[i] limited to [-clip, clip] for i < n (nothing without a clip).
+  void clipAll(float* x, int64_t n) const {
+    if (clip > 0)
+      for (int64_t i = 0; i < n; ++i) x[i] = std::max(-clip, std::min(clip, x[i]));
+  }
   const Act& act(int64_t d, int64_t per, int64_t k) const { return acts[static_cast<size_t>(d * per + k)]; }
   // Element k of direction d's row of B (0 when B is absent); k < 2*G*H.
   float bias(int64_t d, int64_t k) const;

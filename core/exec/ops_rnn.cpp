@@ -12,43 +12,59 @@
 
 #include <cmath>
 
+#include "core/exec/FastMath.h"
 #include "core/exec/Gemm.h"
 
 namespace fw::exec {
 namespace rnn {
 
+namespace {
+// A scalar function applied over the array.
+template <class F>
+Act each(F f) {
+  return Act([f](float* x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) x[i] = f(x[i]);
+  });
+}
+}  // namespace
+
 Result<Act> makeActivation(const OpContext& c, const std::string& name, const std::vector<float>& alphas,
                            const std::vector<float>& betas, size_t& ai, size_t& bi) {
   auto alpha = [&](float def) { return ai < alphas.size() ? alphas[ai++] : def; };
   auto beta = [&](float def) { return bi < betas.size() ? betas[bi++] : def; };
-  if (name == "Sigmoid") return Act([](float v) { return 1.f / (1.f + std::exp(-v)); });
-  if (name == "Tanh") return Act([](float v) { return std::tanh(v); });
-  if (name == "Relu") return Act([](float v) { return v > 0 ? v : 0.f; });
-  if (name == "Softsign") return Act([](float v) { return v / (1.f + std::fabs(v)); });
-  if (name == "Softplus") return Act([](float v) { return v > 20.f ? v : std::log1p(std::exp(v)); });
+  // The two every exported layer uses run on vector lanes (FastMath.h).
+  if (name == "Sigmoid") return Act([](float* x, int64_t n) { fastmath::sigmoid(x, x, n); });
+  if (name == "Tanh") return Act([](float* x, int64_t n) { fastmath::tanh(x, x, n); });
+  if (name == "Relu") return each([](float v) { return v > 0 ? v : 0.f; });
+  if (name == "Softsign") return each([](float v) { return v / (1.f + std::fabs(v)); });
+  if (name == "Softplus") return each([](float v) { return v > 20.f ? v : std::log1p(std::exp(v)); });
   if (name == "LeakyRelu") {
     const float a = alpha(0.01f);
-    return Act([a](float v) { return v >= 0 ? v : a * v; });
+    return each([a](float v) { return v >= 0 ? v : a * v; });
   }
   if (name == "Elu") {
     const float a = alpha(1.f);
-    return Act([a](float v) { return v >= 0 ? v : a * (std::exp(v) - 1.f); });
+    return each([a](float v) { return v >= 0 ? v : a * (std::exp(v) - 1.f); });
   }
   if (name == "ThresholdedRelu") {
     const float a = alpha(1.f);
-    return Act([a](float v) { return v > a ? v : 0.f; });
+    return each([a](float v) { return v > a ? v : 0.f; });
   }
   if (name == "HardSigmoid") {
     const float a = alpha(0.2f), b = beta(0.5f);
-    return Act([a, b](float v) { return std::max(0.f, std::min(1.f, a * v + b)); });
+    return each([a, b](float v) { return std::max(0.f, std::min(1.f, a * v + b)); });
   }
   if (name == "Affine") {
     const float a = alpha(1.f), b = beta(0.f);
-    return Act([a, b](float v) { return a * v + b; });
+    return each([a, b](float v) { return a * v + b; });
   }
   if (name == "ScaledTanh") {
     const float a = alpha(1.f), b = beta(1.f);
-    return Act([a, b](float v) { return a * std::tanh(b * v); });
+    return Act([a, b](float* x, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) x[i] *= b;
+      fastmath::tanh(x, x, n);
+      for (int64_t i = 0; i < n; ++i) x[i] *= a;
+    });
   }
   return c.fail("unsupported activation '" + name + "'");
 }
@@ -238,21 +254,34 @@ Status opLSTM(OpContext& c) {
     for (int64_t step = 0; step < s.steps(); ++step) {
       sgemm(false, true, batch, 4 * H, H, 1.f, h.data(), H, Rd, H, 0.f, gates.data(), 4 * H);
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
-        const float* gt = gates.data() + b * 4 * H;
+        // The row's gate blocks in place: Ht-1*R + Xt*W + biases, the peepholes on Ct-1, the clip and
+        // the functions, each over a whole block.
+        float* gi = gates.data() + b * 4 * H;
+        float *go = gi + H, *gf = gi + 2 * H, *gc = gi + 3 * H;
         const float* xt = xw.data() + (t * batch + b) * 4 * H;
-        auto pre = [&](int64_t gate, int64_t k) { return gt[gate * H + k] + xt[gate * H + k]; };
-        for (int64_t k = 0; k < H; ++k) {
-          const float cPrev = cs[static_cast<size_t>(b * H + k)];
-          const float it = f(s.clipped(pre(0, k) + peep[static_cast<size_t>(k)] * cPrev));
-          const float ft = inputForget ? 1.f - it : f(s.clipped(pre(2, k) + peep[static_cast<size_t>(2 * H + k)] * cPrev));
-          const float ct = g(s.clipped(pre(3, k)));
-          const float cNew = ft * cPrev + it * ct;
-          const float ot = f(s.clipped(pre(1, k) + peep[static_cast<size_t>(H + k)] * cNew));
-          const float hNew = ot * hAct(cNew);
-          cs[static_cast<size_t>(b * H + k)] = cNew;
-          h[static_cast<size_t>(b * H + k)] = hNew;
-          Y.mf()[((t * dirs + d) * batch + b) * H + k] = hNew;
-        }
+        float* cb = cs.data() + b * H;
+        for (int64_t k = 0; k < 4 * H; ++k) gi[k] += xt[k];
+        if (P.defined())
+          for (int64_t k = 0; k < H; ++k) {
+            gi[k] += peep[static_cast<size_t>(k)] * cb[k];
+            gf[k] += peep[static_cast<size_t>(2 * H + k)] * cb[k];
+          }
+        s.clipAll(gi, H);
+        s.clipAll(gf, H);
+        s.clipAll(gc, H);
+        f(gi, H);
+        if (!inputForget) f(gf, H);
+        g(gc, H);
+        for (int64_t k = 0; k < H; ++k) cb[k] = (inputForget ? 1.f - gi[k] : gf[k]) * cb[k] + gi[k] * gc[k];
+        if (P.defined())
+          for (int64_t k = 0; k < H; ++k) go[k] += peep[static_cast<size_t>(H + k)] * cb[k];
+        s.clipAll(go, H);
+        f(go, H);
+        std::copy(cb, cb + H, gc);  // the c block, used up, takes h(Ct)
+        hAct(gc, H);
+        float* hb = h.data() + b * H;
+        float* y = Y.mf() + ((t * dirs + d) * batch + b) * H;
+        for (int64_t k = 0; k < H; ++k) y[k] = hb[k] = go[k] * gc[k];
       });
     }
     std::copy(h.begin(), h.end(), Yh.mf() + d * batch * H);
@@ -286,7 +315,10 @@ Status opRNN(OpContext& c) {
         const float* xt = xw.data() + (t * batch + b) * H;
         float* hb = h.data() + b * H;
         float* y = Y.mf() + ((t * dirs + d) * batch + b) * H;
-        for (int64_t k = 0; k < H; ++k) y[k] = hb[k] = f(s.clipped(xt[k] + hr[static_cast<size_t>(b * H + k)]));
+        for (int64_t k = 0; k < H; ++k) y[k] = xt[k] + hr[static_cast<size_t>(b * H + k)];
+        s.clipAll(y, H);
+        f(y, H);
+        std::copy(y, y + H, hb);
       });
     }
     std::copy(h.begin(), h.end(), Yh.mf() + d * batch * H);

@@ -54,7 +54,9 @@ Status opGRU(OpContext& c) {
         const float* xt = xw.data() + (t * batch + b) * 3 * H;
         const float* hrb = hr.data() + b * first;
         float* zrb = zr.data() + b * 2 * H;
-        for (int64_t k = 0; k < 2 * H; ++k) zrb[k] = f(s.clipped(xt[k] + hrb[k]));
+        for (int64_t k = 0; k < 2 * H; ++k) zrb[k] = xt[k] + hrb[k];
+        s.clipAll(zrb, 2 * H);
+        f(zrb, 2 * H);
         if (!lbr)
           for (int64_t k = 0; k < H; ++k) rh[static_cast<size_t>(b * H + k)] = zrb[H + k] * h[static_cast<size_t>(b * H + k)];
       });
@@ -65,14 +67,12 @@ Status opGRU(OpContext& c) {
         const float* hrb = hr.data() + b * first + 2 * H;
         float* hb = h.data() + b * H;
         float* y = Y.mf() + ((t * dirs + d) * batch + b) * H;
-        for (int64_t k = 0; k < H; ++k) {
-          const float r = zrb[H + k];
-          const float pre = lbr ? xt[k] + r * (hrb[k] + rbh[static_cast<size_t>(k)])
-                                : xt[k] + rhR[static_cast<size_t>(b * H + k)];
-          const float ht = g(s.clipped(pre));
-          const float z = zrb[k];
-          y[k] = hb[k] = (1.f - z) * ht + z * hb[k];
-        }
+        // The candidate ht is formed in the row of Y, then Y and Ht take the blend.
+        for (int64_t k = 0; k < H; ++k)
+          y[k] = lbr ? xt[k] + zrb[H + k] * (hrb[k] + rbh[static_cast<size_t>(k)]) : xt[k] + rhR[static_cast<size_t>(b * H + k)];
+        s.clipAll(y, H);
+        g(y, H);
+        for (int64_t k = 0; k < H; ++k) y[k] = hb[k] = (1.f - zrb[k]) * y[k] + zrb[k] * hb[k];
       });
     }
     std::copy(h.begin(), h.end(), Yh.mf() + d * batch * H);

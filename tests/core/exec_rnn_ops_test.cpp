@@ -1,4 +1,4 @@
-// GRU, RNN (and LSTM's shared machinery) beyond the ONNX node tests, and the seeded random
+// GRU, RNN, LSTM beyond the ONNX node tests, and the seeded random
 // generators. Expected recurrent values come from an independent float64 numpy loop over the ONNX
 // equations, on the patterned inputs below (pat(n, a, m, d, o)[k] = ((k*a) % m)/d - o).
 #include <gtest/gtest.h>
@@ -85,6 +85,31 @@ TEST(ExecRnn, RnnActivationsAndClip) {
               0.f,  0.f,        0.f,        0.f,        0.3105499f,  -0.0518765f, 0.f,         0.f},
              1e-5f);
   expectNear((*r)[1], {2, 2, 2}, {0.f, 0.f, 0.f, 0.f, -0.1270471f, -0.4621172f, -0.1357666f, -0.4621172f}, 1e-5f);
+}
+
+// Every per-gate path of the LSTM step (which applies each function over whole gate blocks): peepholes,
+// coupled input and forget gates, the clip, functions that take alpha/beta in one direction and the
+// defaults in the other, an initial cell state, a row shorter than the sequence.
+TEST(ExecRnn, LstmPeepholesCoupledGatesClipAndActivations) {
+  auto in = patterned(4, 2);
+  in.push_back({"c0", Tensor::floats({2, 2, 2}, pat(8, 3, 5, 5, .3f))});
+  in.push_back({"p", Tensor::floats({2, 6}, pat(12, 2, 7, 7, .4f)), true});
+  auto r = runOne("LSTM", in, 3,
+                  attrs({Attribute::makeInt("hidden_size", 2), Attribute::makeString("direction", "bidirectional"),
+                         Attribute::makeInt("input_forget", 1), Attribute::makeFloat("clip", 0.9f),
+                         Attribute::makeStrings("activations", {"HardSigmoid", "ScaledTanh", "Softsign", "Sigmoid", "Tanh", "Tanh"}),
+                         Attribute::makeFloats("activation_alpha", {0.3f, 1.2f}),
+                         Attribute::makeFloats("activation_beta", {0.45f, 0.8f})}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {3, 2, 2, 2},
+             {-0.1087772f, -0.0784521f, -0.1080183f, -0.0272648f, 0.0407094f,  0.1421762f,  0.0909684f, 0.1441707f,
+              -0.1096765f, -0.1098189f, -0.1027729f, -0.0387227f, 0.1804221f,  -0.0736067f, 0.1667410f, -0.0170736f,
+              -0.0726277f, -0.0457736f, 0.f,         0.f,         0.1845933f,  -0.0930944f, 0.f,        0.f},
+             1e-5f);
+  expectNear((*r)[1], {2, 2, 2},
+             {-0.0726277f, -0.0457736f, -0.1027729f, -0.0387227f, 0.0407094f, 0.1421762f, 0.0909684f, 0.1441707f}, 1e-5f);
+  expectNear((*r)[2], {2, 2, 2},
+             {-0.1636677f, -0.0843520f, -0.2279812f, -0.0781940f, 0.0956835f, 0.2318477f, 0.2089784f, 0.2476940f}, 1e-5f);
 }
 
 TEST(ExecRnn, BatchFirstLayoutIsTheTransposeOfTimeMajor) {
