@@ -1,5 +1,6 @@
 #pragma once
 // Internal to core/exec: numpy-style broadcasting loops shared by the elementwise kernels.
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -55,11 +56,39 @@ void broadcastRows(const std::vector<int64_t>& outDims, const std::array<std::ve
   });
 }
 
+// Whether `d` (leading 1s aside) is the trailing dims of `od`: one row repeated over the output, as
+// a bias over the last dim is.
+inline bool isTrailingOf(const std::vector<int64_t>& d, const std::vector<int64_t>& od) {
+  size_t lead = 0;
+  while (lead < d.size() && d[lead] == 1) ++lead;
+  const size_t k = d.size() - lead;
+  if (k > od.size()) return false;
+  return std::equal(d.begin() + static_cast<std::ptrdiff_t>(lead), d.end(), od.end() - static_cast<std::ptrdiff_t>(k));
+}
+
 // out[i] = f(a[i], b[i]) with broadcasting. A, B, R are element types.
 template <class A, class B, class R, class F>
 void binaryLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const std::vector<int64_t>& bd, R* out,
                 const std::vector<int64_t>& od, F f) {
   const int64_t n = numelOf(od);
+  // One operand is the whole output, the other a row of its trailing dims (a bias): each output row
+  // against that row, with no index arithmetic (a [1,48,20] + [20] took 1.2-1.8 us through
+  // broadcastRows, 0.5 us for two whole operands).
+  const int64_t na = numelOf(ad), nb = numelOf(bd);
+  if (ad == od && nb > 1 && nb < n && isTrailingOf(bd, od)) {
+    parallelFor(n / nb, nb, [&](int64_t s, int64_t e) {
+      for (int64_t r = s; r < e; ++r)
+        for (int64_t i = 0; i < nb; ++i) out[r * nb + i] = f(a[r * nb + i], b[i]);
+    });
+    return;
+  }
+  if (bd == od && na > 1 && na < n && isTrailingOf(ad, od)) {
+    parallelFor(n / na, na, [&](int64_t s, int64_t e) {
+      for (int64_t r = s; r < e; ++r)
+        for (int64_t i = 0; i < na; ++i) out[r * na + i] = f(a[i], b[r * na + i]);
+    });
+    return;
+  }
   if (ad == od && bd == od) {
     parallelFor(n, 1, [&](int64_t s, int64_t e) {
       for (int64_t i = s; i < e; ++i) out[i] = f(a[i], b[i]);

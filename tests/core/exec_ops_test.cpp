@@ -59,6 +59,33 @@ TEST(ExecOps, AddBroadcastsNumpyStyle) {
   expectNear((*r)[0], {2, 4, 3}, want);
 }
 
+// A row of the trailing dims on either side (leading 1s or not), and one that is not trailing: each
+// against the index-by-index sum (Sub, so a swapped operand would show).
+TEST(ExecOps, TrailingRowOperandOnEitherSideMatchesIndexByIndex) {
+  const std::vector<int64_t> od = {2, 3, 5};
+  struct Case {
+    std::vector<int64_t> ad, bd;
+  };
+  for (const Case& c : {Case{od, {5}}, Case{od, {1, 1, 5}}, Case{od, {3, 5}}, Case{{5}, od}, Case{{1, 3, 5}, od},
+                        Case{od, {3, 1}}, Case{{2, 1, 5}, od}}) {
+    auto r = runOne("Sub", {{"a", iota(c.ad, 0.f, 1.f)}, {"b", iota(c.bd, 0.f, 100.f)}});
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    // Element (i, j, k) of an operand of dims d (right-aligned; size-1 dims repeat).
+    auto at = [&](const std::vector<int64_t>& d, float step, int64_t i, int64_t j, int64_t k) {
+      std::vector<int64_t> idx = {i, j, k}, full(3 - d.size(), 1);
+      full.insert(full.end(), d.begin(), d.end());
+      int64_t flat = 0;
+      for (size_t q = 0; q < 3; ++q) flat = flat * full[q] + (full[q] == 1 ? 0 : idx[q]);
+      return step * static_cast<float>(flat);
+    };
+    std::vector<float> want;
+    for (int64_t i = 0; i < od[0]; ++i)
+      for (int64_t j = 0; j < od[1]; ++j)
+        for (int64_t k = 0; k < od[2]; ++k) want.push_back(at(c.ad, 1.f, i, j, k) - at(c.bd, 100.f, i, j, k));
+    expectNear((*r)[0], od, want, 0.f);
+  }
+}
+
 TEST(ExecOps, IncompatibleBroadcastIsAnError) {
   auto r = runOne("Mul", {{"a", iota({2, 3})}, {"b", iota({4})}});
   ASSERT_FALSE(r.ok());
