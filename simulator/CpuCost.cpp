@@ -158,7 +158,9 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // other data may have evicted them (coldShare): the profile's measured cost of cold bytes on those,
     // or, in a profile without one, the weights from DRAM.
     const double coldS = hw.cpu.coldBandwidth > 0 ? coldShare * (weights + out) / hw.cpu.coldBandwidth : weights / hw.hbmBandwidth;
-    const double memberS = shaped ? std::max(compS + coldS, memS) : std::max(compS, memS);
+    // An op's fixed cost a call (dispatch, its output's allocation) is spent before its loop starts:
+    // it overlaps neither its arithmetic nor its memory traffic.
+    const double memberS = shaped ? std::max(compS + coldS, memS) : fixedS + std::max(compS - fixedS, memS);
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;
   }

@@ -107,14 +107,21 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   const double K = f.flops / (2 * f.outElems);
   const std::string kind = f.kind;
   if (kind == "rnn") {
-    // W [dirs, gates*H, I] and R [dirs, gates*H, H]. The recurrent product runs step by step, one small
-    // library product per step: the "patch" term counts the steps, seq * dirs (X is [seq, batch, I], or
-    // [batch, seq, I] with layout = 1).
+    // W [dirs, G*H, I] and R [dirs, G*H, H]. The input projection is one product over the whole
+    // sequence; the recurrence runs step by step, one library product per step that streams all of
+    // R[d] (what bounds it at batch 1), then the gate functions over G*H values per batch row. So: the
+    // "patch" term counts the step products (seq * dirs; a GRU without linear_before_reset runs two a
+    // step), the "weight" term the R elements streamed over all steps, the "output" term the gate
+    // values (numel(Y) * G). X is [seq, batch, I], or [batch, seq, I] with layout = 1.
+    f.weightElems = 0;
     if (n.inputs.size() > 2)
-      if (const auto r = dimsOf(g, n.inputs[2]); r && r->size() == 3) {
-        f.weightElems += numel(*r);
+      if (const auto r = dimsOf(g, n.inputs[2]); r && r->size() == 3 && x->size() == 3) {
         const size_t seqAxis = n.attrs.intOr("layout", 0) == 1 ? 1 : 0;
-        f.patchElems = x->size() == 3 ? static_cast<double>((*x)[seqAxis] * (*r)[0]) : 0;
+        const double steps = static_cast<double>((*x)[seqAxis] * (*r)[0]);
+        const bool twoProducts = n.opType == "GRU" && n.attrs.intOr("linear_before_reset", 0) == 0;
+        f.patchElems = steps * (twoProducts ? 2 : 1);
+        f.weightElems = steps * static_cast<double>((*r)[1] * (*r)[2]);
+        f.outElems *= static_cast<double>((*r)[1] / std::max<int64_t>(1, (*r)[2]));
       }
     return f;
   }

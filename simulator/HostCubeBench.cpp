@@ -155,7 +155,8 @@ std::vector<Case> intGemmCases() {
   return cs;
 }
 
-// Recurrent cells (oneDNN's RNN primitives): sequence lengths, batches, widths, one and two directions.
+// Recurrent cells (the executor's step loop over oneDNN products): sequence lengths, batches, widths (R inside and
+// beyond the core's own cache), one and two directions.
 std::vector<Case> rnnCases() {
   struct R {
     const char* op;
@@ -164,7 +165,10 @@ std::vector<Case> rnnCases() {
   std::vector<Case> cs;
   for (R r : {R{"LSTM", 4, 32, 1, 64, 128, 1}, R{"LSTM", 4, 16, 4, 128, 256, 1}, R{"LSTM", 4, 64, 1, 32, 64, 2},
               R{"LSTM", 4, 8, 1, 256, 512, 1}, R{"GRU", 3, 32, 1, 128, 256, 1}, R{"GRU", 3, 16, 2, 64, 64, 2},
-              R{"GRU", 3, 100, 1, 40, 64, 1}, R{"RNN", 1, 32, 1, 64, 64, 1}, R{"RNN", 1, 16, 8, 128, 128, 1}}) {
+              R{"GRU", 3, 100, 1, 40, 64, 1}, R{"RNN", 1, 32, 1, 64, 64, 1}, R{"RNN", 1, 16, 8, 128, 128, 1},
+              R{"LSTM", 4, 24, 1, 128, 256, 2}, R{"LSTM", 4, 40, 2, 64, 192, 1}, R{"LSTM", 4, 16, 1, 256, 384, 1},
+              R{"LSTM", 4, 100, 1, 40, 32, 1}, R{"GRU", 3, 20, 1, 256, 512, 1}, R{"GRU", 3, 8, 16, 64, 128, 1},
+              R{"RNN", 1, 64, 1, 128, 256, 2}}) {
     const int64_t gh = r.gates * r.hidden;
     fw::Attributes attrs;
     attrs.set(Attribute::makeInt("hidden_size", r.hidden));

@@ -72,7 +72,8 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
     EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 64);
     EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
   }
-  // A recurrent cell: W and R are its weights, the steps (seq * directions) its "patch" term.
+  // A recurrent cell: the steps (seq * directions) are its "patch" term, R streamed once a step its
+  // "weight" term, the gate values (numel(Y) * gates) its "output" term.
   {
     Graph r;
     r.name = "lstm";
@@ -87,7 +88,8 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
     ASSERT_TRUE(f.has_value());
     EXPECT_EQ(f->kind, "rnn");
     EXPECT_DOUBLE_EQ(f->patchElems, 20.0);
-    EXPECT_DOUBLE_EQ(f->weightElems, 2.0 * 64 * 8 + 2.0 * 64 * 16);
+    EXPECT_DOUBLE_EQ(f->weightElems, 20.0 * 64 * 16);
+    EXPECT_DOUBLE_EQ(f->outElems, 10.0 * 2 * 16 * 4);
   }
   // Not a matrix op: no features.
   Graph r = test::unaryChain({"Relu"}, {4, 4});
