@@ -165,7 +165,12 @@ void addProfileCommand(CLI::App& app) {
     opts.threads = *threads;
     if (auto st = applyExecLimits(*limits, opts); !st.ok()) return fail(st.error());
     const fw::Model& m = run->model;
+    // The run plans of the graph and its bodies are made in the warm-up (timed as the timed runs are:
+    // no epilogues) and reused, not rebuilt inside a fused kernel's or an If's time in every run.
+    opts.plans = fw::makeRunPlans();
     for (int w = 0; w < *warmup; ++w) {
+      fw::ExecProfile untimed;
+      opts.profile = &untimed;
       auto r = fw::runGraph(m, *inputs, opts);
       if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
     }

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <new>
 #include <malloc.h>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -50,6 +51,41 @@ struct Plan {
 };
 
 }  // namespace
+}  // namespace exec
+
+class RunPlans {
+ public:
+  // Whether runs of `m` may use these plans: the first model bound is the only one.
+  bool bind(const Model& m) {
+    std::lock_guard<std::mutex> lock(mu);
+    std::vector<GraphPtr> bodies;
+    for (const auto& f : m.functions) bodies.push_back(f.body);
+    if (!graph) {
+      graph = m.graph;
+      functionBodies = std::move(bodies);
+      return true;
+    }
+    return graph == m.graph && functionBodies == bodies;
+  }
+  std::mutex mu;
+  // By graph and plan flags (timed nodes, kept intermediates). Entries are never erased: pointers to
+  // them stay valid while the object lives.
+  std::map<std::pair<const Graph*, int>, exec::Plan> plans;
+
+ private:
+  GraphPtr graph;
+  std::vector<GraphPtr> functionBodies;
+};
+
+std::shared_ptr<RunPlans> makeRunPlans() { return std::make_shared<RunPlans>(); }
+
+size_t planCount(const RunPlans& p) {
+  auto& q = const_cast<RunPlans&>(p);
+  std::lock_guard<std::mutex> lock(q.mu);
+  return q.plans.size();
+}
+
+namespace exec {
 
 
 struct Scope {
@@ -71,7 +107,7 @@ struct Scope {
 class Interpreter {
  public:
   Interpreter(const Model& m, const ExecOptions& o, BufferPool* pool = nullptr)
-      : model_(m), opts_(o), opset_(m.opset("")) {
+      : model_(m), opts_(o), opset_(m.opset("")), shared_(o.plans && o.plans->bind(m) ? o.plans.get() : nullptr) {
     limits_.pool = pool;
     if (opset_ <= 0) opset_ = 17;
     limits_.maxTensorBytes = o.maxMemoryBytes < 0 ? defaultMemoryBudget() : o.maxMemoryBytes;
@@ -165,9 +201,11 @@ class Interpreter {
 
  private:
   Result<const Plan*> planFor(const Graph& g, bool timedNodes) {
-    std::lock_guard<std::mutex> lock(planMutex_);
-    auto it = plans_.find(&g);
-    if (it != plans_.end()) return &it->second;
+    const auto key = std::make_pair(&g, (timedNodes ? 1 : 0) | (opts_.keepIntermediates ? 2 : 0));
+    std::lock_guard<std::mutex> lock(shared_ ? shared_->mu : planMutex_);
+    auto& plans = shared_ ? shared_->plans : plans_;
+    auto it = plans.find(key);
+    if (it != plans.end()) return &it->second;
     Plan p;
     FW_ASSIGN_OR_RETURN(p.order, g.topoOrder());
     p.uses.assign(g.values().size(), 0);
@@ -204,7 +242,7 @@ class Interpreter {
         p.skipped.insert(r);
       }
     }
-    return &plans_.emplace(&g, std::move(p)).first->second;
+    return &plans.emplace(key, std::move(p)).first->second;
   }
 
   // `relu`: the Relu node reading this node's only output (Plan::reluAfter), computed here too.
@@ -335,8 +373,9 @@ class Interpreter {
   int64_t opset_;
   RunLimits limits_;
   std::mutex traceMutex_;
+  RunPlans* const shared_;  // opts.plans when it serves this model
   std::mutex planMutex_;
-  std::unordered_map<const Graph*, Plan> plans_;
+  std::map<std::pair<const Graph*, int>, Plan> plans_;
 };
 
 Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const std::vector<RtTensor>& inputs,

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -77,6 +78,16 @@ struct ExecProfile {
   std::unordered_map<std::string, size_t> bodyIndex;  // path + '\n' + node -> index in bodyNodes
 };
 
+// Run plans (node order, use counts, epilogues) kept between runs of one model. A caller that runs the
+// same model many times (fwb profile) gives each run the same object, and the plans of the main graph,
+// of its function bodies (fused kernels) and of its control-flow bodies are made once instead of in
+// every run, where a body's plan was part of its node's time. The object holds the model's graph and
+// function bodies alive, so Model::mutableGraph copies them rather than changing them; a run of any
+// other model does not use it. Runs may share it concurrently.
+class RunPlans;
+std::shared_ptr<RunPlans> makeRunPlans();
+size_t planCount(const RunPlans& p);  // plans made so far (one per graph and plan flags)
+
 struct ExecOptions {
   int threads = 0;                 // 0 = all cores (std::thread::hardware_concurrency)
   bool keepIntermediates = false;  // RunResult::intermediates gets every computed value by name
@@ -92,6 +103,7 @@ struct ExecOptions {
   bool reuseBuffers = true;
   ExecStats* stats = nullptr;      // filled when set
   ExecProfile* profile = nullptr;  // filled when set: wall time per top-level node
+  std::shared_ptr<RunPlans> plans; // when set: run plans reused across runs of one model (above)
 };
 // For executables, first thing in main(): when OMP_WAIT_POLICY is not set, set it to PASSIVE and
 // re-execute the program (libgomp reads it before main). oneDNN's OpenMP threads then block

@@ -1,6 +1,7 @@
 // ExecOptions::profile: one entry per node of the main graph, in execution order; a Relu that would
 // run as its producer's epilogue is timed on its own while profiling; a function call (a fwb.fused
 // kernel) and a control-flow node are one entry each; results are those of the unprofiled run.
+// ExecOptions::plans: run plans kept between runs of one model.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -122,4 +123,38 @@ TEST(ExecProfile, ControlFlowNodeIsOneEntryAndItsBodyIsTimedNodeByNode) {
   EXPECT_EQ(prof.bodyNodes[0].opType, "Neg");
   EXPECT_EQ(prof.bodyNodes[0].calls, 1);
   EXPECT_LE(prof.bodyNodes[0].us, prof.nodes[0].us);  // inside its If's time
+}
+
+// ExecOptions::plans: the plans of the main graph and of a function body are made once over many runs
+// (profiled or not) with the same results; a model changed through mutableGraph after binding is a copy,
+// runs with its own plans and gets its own results.
+TEST(ExecRunPlans, MadeOnceForOneModelAndNotUsedForAnother) {
+  const auto m = convReluFunction();
+  const std::vector<Tensor> in{noise({1, 4, 6, 6}, 7)};
+  auto plain = fw::runGraph(m, in);
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  fw::ExecOptions o;
+  o.plans = fw::makeRunPlans();
+  fw::ExecProfile prof;
+  for (int i = 0; i < 4; ++i) {
+    o.profile = i % 2 ? &prof : nullptr;
+    auto r = fw::runGraph(m, in, o);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ((*r)[0].toFloats(), (*plain)[0].toFloats());
+  }
+  // The main graph with epilogues and with every node timed, the function body once.
+  EXPECT_EQ(fw::planCount(*o.plans), 3u);
+
+  fw::Model changed = m;
+  fw::Graph& g = changed.mutableGraph();
+  EXPECT_NE(&g, m.graph.get());  // shared with the plans: copied, not changed in place
+  g.node(1).opType = "Neg";      // relu -> neg
+  auto want = fw::runGraph(changed, in);
+  ASSERT_TRUE(want.ok()) << want.error().message;
+  o.profile = nullptr;
+  auto got = fw::runGraph(changed, in, o);
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  EXPECT_EQ((*got)[0].toFloats(), (*want)[0].toFloats());
+  EXPECT_NE((*got)[0].toFloats(), (*plain)[0].toFloats());
+  EXPECT_EQ(fw::planCount(*o.plans), 3u);
 }
