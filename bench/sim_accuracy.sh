@@ -8,10 +8,10 @@
 #   env: FWB (default build/bin/fwb), RW (real-world cache, default build/realworld), WORK (scratch dir),
 #        THREADS (default 1), REPEAT (timed runs per fwb profile, default 10), WARMUP (default 2),
 #        LEVELS (default "0 2"),
-#        UNTUNED (a directory of models no test or calibration uses, e.g. from
+#        UNTUNED (directories, colon-separated, of models no test or calibration uses, e.g. from
 #                 bench/export_untuned_models.py; default: none), appended to the default MODELS,
 #        HELDOUT (the same for models exported after the cost model's last change and measured only
-#                 then: bench/export_untuned_models.py DIR --set 2; rows marked "(held out)"),
+#                 then, e.g. bench/export_untuned_models.py DIR --set 3; rows marked "(held out)"),
 #        MODELS (default: the zoo at its defaults, then every real-world model present in $RW/models;
 #                an entry is zoo:NAME?k=v, a file name in $RW/models, or a path; NAME@SHAPE binds an input,
 #                e.g. ch_PP-OCRv4_det_infer.onnx@x=1,3,640,640)
@@ -35,6 +35,8 @@ for verb in calibrate profile; do
   if ! "$FWB" "$verb" --help >/dev/null 2>&1; then echo "fwb has no '$verb' verb: nothing to measure" >&2; exit 77; fi
 done
 
+IFS=: read -r -a UNTUNED_DIRS <<<"${UNTUNED:-}"
+IFS=: read -r -a HELDOUT_DIRS <<<"${HELDOUT:-}"
 if [ -z "${MODELS:-}" ]; then
   MODELS="zoo:resnet50 zoo:mobilenetv2 zoo:bert zoo:yolov5s zoo:deeplabv3plus zoo:lstm"
   declare -A SHAPE=([ch_PP-OCRv4_det_infer.onnx]="x=1,3,640,640" [ch_PP-OCRv4_rec_infer.onnx]="x=1,3,48,320")
@@ -44,7 +46,7 @@ if [ -z "${MODELS:-}" ]; then
       MODELS+=" $b${SHAPE[$b]:+@${SHAPE[$b]}}"
     done
   fi
-  for dir in "${UNTUNED:-}" "${HELDOUT:-}"; do
+  for dir in "${UNTUNED_DIRS[@]}" "${HELDOUT_DIRS[@]}"; do
     if [ -n "$dir" ] && [ -d "$dir" ]; then
       for f in "$dir"/*.onnx; do MODELS+=" $f"; done
     fi
@@ -67,8 +69,8 @@ for entry in $MODELS; do
   model="$spec"
   if [[ "$spec" != zoo:* && "$spec" != */* ]]; then model="$RW/models/$spec"; fi
   label="$spec"
-  if [ -n "${UNTUNED:-}" ] && [[ "$spec" == "$UNTUNED"/* ]]; then label="$(basename "$spec") (untuned)"; fi
-  if [ -n "${HELDOUT:-}" ] && [[ "$spec" == "$HELDOUT"/* ]]; then label="$(basename "$spec") (held out)"; fi
+  for dir in "${UNTUNED_DIRS[@]}"; do [ -n "$dir" ] && [[ "$spec" == "$dir"/* ]] && label="$(basename "$spec") (untuned)"; done
+  for dir in "${HELDOUT_DIRS[@]}"; do [ -n "$dir" ] && [[ "$spec" == "$dir"/* ]] && label="$(basename "$spec") (held out)"; done
   for O in $LEVELS; do
     tag="$(basename "$spec" | tr -c 'A-Za-z0-9_.\n' '_')_O$O"
     log "$spec -O$O"
@@ -116,15 +118,19 @@ print("Targets (issue 22): whole model within 15 %, median per-kernel error at m
 print("| model | -O | kernels scored | median abs err % | mean abs err % | whole model err % | Spearman | measured ms | simulated ms | targets |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 met = total = 0
+kinds = {"(untuned)": [0, 0], "(held out)": [0, 0]}
 for r in rows:
     if r[2] != "ok":
         print("| %s | %s | %s | | | | | | | |" % (r[0], r[1], r[2].replace("|", "/")))
         continue
     ok = abs(float(r[7])) <= 15 and float(r[5]) <= 25 and float(r[8]) >= 0.85
     met += ok; total += 1
+    for k, c in kinds.items():
+        if r[0].endswith(k): c[0] += ok; c[1] += 1
     print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (r[0], r[1], r[3], r[5], r[6], r[7], r[8], ms(r[9]),
                                                                ms(r[10]), "met" if ok else "missed"))
-print("\n%d of %d runs meet all three targets.\n" % (met, total))
+print("\n%d of %d runs meet all three targets" % (met, total) +
+      "".join("; %d of %d %s runs" % (c[0], c[1], k.strip("()")) for k, c in kinds.items() if c[1]) + ".\n")
 
 # The fused plan against the unfused one, measured and simulated (issue 22: where the simulation on the
 # host profile says -O2 is faster, the measured -O2 run should not be slower).
