@@ -9,7 +9,7 @@
 
 namespace fw::sim {
 
-// The sizes of the family cases: 256x1024 rows and 64-channel 64x64 images, or 2x8 and 4-channel 2x2.
+// The sizes of the family cases: 32x1024 rows and 32-channel 32x32 images, or 2x8 and 4-channel 2x2.
 struct CaseSize {
   int64_t rows, cols;
   std::vector<int64_t> img, small;  // NCHW: pooling/norm/pad, and the Resize input
