@@ -81,7 +81,8 @@ const std::vector<std::string>& cubeModelKinds() {
 
 const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys() {
   static const std::array<const char*, kCubeFeatures> k = {"s_per_flop", "s_per_input_element", "s_per_output_element",
-                                               "s_per_patch_element", "s_per_weight_element", "s_per_call"};
+                                               "s_per_patch_element", "s_per_weight_element", "s_per_call",
+                                                           "s_per_aliased_weight_element"};
   return k;
 }
 
@@ -132,6 +133,14 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   }
   if (kind == "gemm" || kind == "gemm_tb" || kind == "int_gemm") {
     N = static_cast<double>(y->back());
+    // The weight rows a matrix-vector kernel reads together, 4 KiB apart or a multiple: a [K, N] weight
+    // is read several rows at once, so rows 2 KiB apart alias every second one; Gemm(transB)'s [N, K]
+    // along its rows, which alias when K floats are a multiple of 4 KiB.
+    const bool tb = kind == "gemm_tb";
+    const int64_t rowBytes = 4 * (tb ? w->back() : static_cast<int64_t>(N));
+    const double rows = N > 0 ? f.outElems / N : 0;
+    if (kind != "int_gemm" && rows <= 8 && rowBytes > 0 && rowBytes % (tb ? 4096 : 2048) == 0)
+      f.aliasedWeightElems = f.weightElems;
   } else {
     const double group = static_cast<double>(std::max<int64_t>(1, n.attrs.intOr("group", 1)));
     N = static_cast<double>((*w)[0]) / group;

@@ -8,14 +8,22 @@
 //
 //     seconds = s_per_flop × FLOPs + s_per_input_element × numel(X) + s_per_output_element × numel(Y)
 //               + s_per_patch_element × M·K + s_per_weight_element × numel(W) + s_per_call
+//               + s_per_aliased_weight_element × numel(W) of a matrix-vector product whose weight rows
+//                 alias in the cache (below)
 //
 // (M·K is the implicit GEMM's left operand: for a convolution the unfolded input patches, N·Ho·Wo ×
 // Cin/group·prod(kernel); for a MatMul its A operand; W is the weight or right operand, which dominates a
 // matrix-vector product; s_per_call is what a call costs whatever its size: the library's primitive lookup
 // and argument set-up, which dominates the small convolutions of speech and wake-word models). Dividing by the FLOPs shows what it captures:
 // 1 / rate = s_per_flop + s_per_output_element / (2K) + s_per_patch_element / (2N), so small K and small N
-// both cost, as they do in oneDNN. `fwb calibrate` times a grid of shapes per kind and fits the six
-// coefficients (non-negative least squares on relative error); the fit's residual is kept with it.
+// both cost, as they do in oneDNN. A product of at most 8 rows streams its weights once; when the rows
+// the kernel reads together lie a multiple of 4 KiB apart (a MatMul weight [K, N] with N a multiple of
+// 512 floats, a Gemm(transB) weight [N, K] with K a multiple of 1024) they map to the same cache sets:
+// 1x256x1024 took 32 us against 16.5 for 1x1024x256
+// in the zoo LSTM (session 8), and Gemm(transB) 1x2048x1000 622 us against 225 for 1x1280x1000 in a
+// calibration of session 9; the fit had no term for it. `fwb calibrate` times a grid of
+// shapes per kind and fits the seven coefficients (non-negative least squares on relative error); the
+// fit's residual is kept with it. A profile without the last coefficient reads it as 0.
 #include <array>
 #include <map>
 #include <optional>
@@ -32,24 +40,27 @@ namespace fw::sim {
 // weights; the "patch" term counts the sequential steps, seq * directions, one small product each).
 const std::vector<std::string>& cubeModelKinds();
 
-constexpr size_t kCubeFeatures = 6;
+constexpr size_t kCubeFeatures = 7;
 
 struct CubeFeatures {
   std::string kind;  // one of cubeModelKinds()
   double flops = 0, inElems = 0, outElems = 0, patchElems = 0, weightElems = 0;
-  std::array<double, kCubeFeatures> vec() const { return {flops, inElems, outElems, patchElems, weightElems, 1.0}; }
+  double aliasedWeightElems = 0;  // weightElems of a product of <= 8 rows with 4 KiB-multiple weight rows
+  std::array<double, kCubeFeatures> vec() const {
+    return {flops, inElems, outElems, patchElems, weightElems, 1.0, aliasedWeightElems};
+  }
 };
 
 // The kind and features of node `id`, or nullopt when it is not a matrix op or a shape is not static.
 std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id);
 
 struct CubeTimeModel {
-  std::array<double, kCubeFeatures> coef{};  // seconds per FLOP, per input, output, patch and weight element, per call
+  std::array<double, kCubeFeatures> coef{};  // seconds per FLOP, per input, output, patch and weight element, per call, per aliased weight element
   int cases = 0;                 // shapes the fit saw
   double rmsLogError = 0;        // RMS of ln(model / measured) over them
   double seconds(const CubeFeatures& f) const;
 };
-const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys();  // s_per_flop, ..., s_per_call
+const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys();  // s_per_flop, ..., s_per_call, s_per_aliased_weight_element
 
 struct CubeSample {
   CubeFeatures features;

@@ -71,6 +71,19 @@ fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat)
   return median(us);
 }
 
+fw::Result<std::vector<double>> timeNodesInRounds(const std::vector<const Bench*>& benches, int threads, int warmup,
+                                                  int repeat, int rounds) {
+  std::vector<std::vector<double>> per(benches.size());
+  for (int r = 0; r < std::max(1, rounds); ++r)
+    for (size_t i = 0; i < benches.size(); ++i) {
+      FW_ASSIGN_OR_RETURN(double us, timeNode(*benches[i], threads, r == 0 ? warmup : 1, repeat));
+      per[i].push_back(us);
+    }
+  std::vector<double> out;
+  for (auto& v : per) out.push_back(median(v));
+  return out;
+}
+
 Bench sequenceOf(const std::vector<Bench>& parts) {
   fw::Graph g;
   g.name = "calibrate_sequence";

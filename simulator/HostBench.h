@@ -25,6 +25,13 @@ struct Bench {
 
 // The median wall time of one node over `repeat` runs after `warmup` runs.
 fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat);
+// The median wall time of each bench's timed node, measured in `rounds` rounds that each time every
+// bench in turn (`repeat` runs each, after `warmup` runs in the first round and one in later rounds): a
+// few seconds in which the shared machine runs slower move a minority of each bench's rounds, and the
+// median over the rounds leaves them out, where timing each bench in one block would move all of a few
+// benches' figures.
+fw::Result<std::vector<double>> timeNodesInRounds(const std::vector<const Bench*>& benches, int threads, int warmup,
+                                                  int repeat, int rounds);
 // The benches' timed nodes as one network, one after another in the given order, each on its own input
 // and weights: what a kernel meets in a model run (the kernels before it have passed their data through
 // the caches since its own were last touched).

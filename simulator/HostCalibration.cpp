@@ -174,11 +174,21 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   const double peak = std::max(m.gemmFlops, m.convFlops);
   std::map<std::string, std::vector<double>> effs, opEffs;
   std::map<std::string, std::vector<double>> calls;
+  // Every case and its tiny form in turn, in five rounds (HostBench.h: a slow phase of the machine moves
+  // a minority of each case's rounds).
+  std::vector<const Bench*> timed;
+  std::vector<OpFigures> figures;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(cases[i].bench));
+    figures.push_back(f);
+    timed.insert(timed.end(), {&cases[i].bench, &tiny[i].bench});
+  }
+  constexpr int kRounds = 5;
+  FW_ASSIGN_OR_RETURN(std::vector<double> times, timeNodesInRounds(timed, threads, warm, std::max(3, repeat / kRounds), kRounds));
   for (size_t i = 0; i < cases.size(); ++i) {
     auto& c = cases[i];
-    FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
-    FW_ASSIGN_OR_RETURN(double us, timeNode(c.bench, threads, warm, repeat));
-    FW_ASSIGN_OR_RETURN(double tinyUs, timeNode(tiny[i].bench, threads, warm, repeat));
+    const OpFigures& f = figures[i];
+    const double us = times[2 * i], tinyUs = times[2 * i + 1];
     // The tiny run is the op's fixed cost (dispatch included); the rest of the normal run is its work.
     const double fixedUs = std::min(tinyUs, us);
     const double work = std::max(f.flops, f.elems);

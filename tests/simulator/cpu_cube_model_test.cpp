@@ -57,6 +57,22 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   EXPECT_EQ(f->kind, "gemm");
   EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 64);
   EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
+  EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
+  // A matrix-vector product whose weight rows lie 4 KiB or 2 KiB apart ([256, 1024] or [2048, 512]
+  // floats) streams them through the same cache sets; 3 KiB apart, or 16 rows (the library packs the
+  // weights), it does not.
+  f = cubeFeatures(test::matmul(1, 256, 1024), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 256.0 * 1024);
+  f = cubeFeatures(test::matmul(1, 2048, 512), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 2048.0 * 512);
+  f = cubeFeatures(test::matmul(1, 1024, 768), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
+  f = cubeFeatures(test::matmul(16, 256, 1024), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
   // Gemm with transB = 1 (weights [N, K]) is a kind of its own; its features are the same products.
   {
     Graph t;
@@ -71,6 +87,20 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
     EXPECT_EQ(f->kind, "gemm_tb");
     EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 64);
     EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
+    EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);  // rows of 64 floats
+  }
+  // Gemm(transB) weights [N, K] with K = 1024: rows 4 KiB apart.
+  {
+    Graph t;
+    t.name = "gemm_tb_aliased";
+    ValueId a = t.addInput("a", DType::Float32, Shape::ofInts({2, 1024}));
+    ValueId b = t.addInitializer("B", Tensor::floats({16, 1024}, std::vector<float>(16 * 1024, 0.1f)));
+    ValueId y = t.addValue("y", DType::Float32, Shape::ofInts({2, 16}));
+    t.addNode("Gemm", {a, b}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}), "fc");
+    t.addOutput(y);
+    f = cubeFeatures(t, 0);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 16.0 * 1024);
   }
   // A recurrent cell: the steps (seq * directions) are its "patch" term, R streamed once a step its
   // "weight" term, the gate values (numel(Y) * gates) its "output" term.
@@ -123,6 +153,21 @@ TEST(CpuCubeModel, FitRecoversKnownCoefficientsFromNoisyTimes) {
       EXPECT_NEAR(fit->coef[i] / truth[i], 1.0, 0.15) << i;
     }
   }
+  // Matrix products with and without aliased weight rows: the seventh coefficient is recovered too.
+  const std::array<double, kCubeFeatures> gemmTruth = {4e-12, 0, 0, 3e-11, 1e-10, 3e-6, 2e-10};
+  known.coef = gemmTruth;
+  std::vector<CubeSample> gemms;
+  for (int64_t m : {1, 4, 16, 64})
+    for (int64_t k : {256, 768, 1024})
+      for (int64_t n : {256, 768, 1024, 2048}) {
+        auto f = cubeFeatures(test::matmul(m, k, n), 0);
+        ASSERT_TRUE(f.has_value());
+        gemms.push_back({*f, known.seconds(*f) * noise(rng)});
+      }
+  auto gfit = fitCubeTimeModel(gemms);
+  ASSERT_TRUE(gfit.ok()) << gfit.error().message;
+  EXPECT_LT(gfit->rmsLogError, 0.03);
+  EXPECT_NEAR(gfit->coef[6] / gemmTruth[6], 1.0, 0.15);
   // Too few timed shapes: a clear error, not a made-up model.
   auto few = fitCubeTimeModel({samples[0]});
   ASSERT_FALSE(few.ok());
@@ -149,6 +194,8 @@ TEST(CpuCubeModel, ProfileCarriesTheModelsAndRefusesBadOnes) {
   ASSERT_EQ(p->cpu.cubeModels.count("gemm"), 1u);
   EXPECT_DOUBLE_EQ(p->cpu.cubeModels.at("gemm").coef[4], 1e-10);
   EXPECT_EQ(p->cpu.cubeModels.at("gemm").cases, 9);
+  EXPECT_DOUBLE_EQ(p->cpu.cubeModels.at("gemm").coef[6], 0.0);  // written before the aliased-weight term
+  EXPECT_TRUE(hwProfileToJson(*p)["cpu"]["cube_time_models"]["gemm"].contains("s_per_aliased_weight_element"));
   auto back = parseHwProfile(hwProfileToJson(*p), "back.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->cpu.cubeModels.at("gemm").coef, p->cpu.cubeModels.at("gemm").coef);
