@@ -80,11 +80,23 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   if (m.memBytes <= 0) m.memBytes = 1e9;
   const int warm = 3;
 
-  // Per-kernel overhead: a one-element Add, many copies (each node one sample).
-  {
-    Bench b = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 64);
-    FW_ASSIGN_OR_RETURN(m.overheadUs, timeNode(b, threads, warm, repeat));
+  // Per-kernel overhead (a one-element Add, many copies: each node one sample) and the vector ops, each
+  // at a size that fits the cache and at a tiny one, all timed in turn in five rounds (HostBench.h: a
+  // slow phase of the shared machine moves a minority of each figure's rounds). Their efficiencies need
+  // the matrix ops' peak, below.
+  const Bench overhead = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 64);
+  std::vector<FamilyCase> cases = familyCases(CaseSize::normal());
+  std::vector<FamilyCase> tiny = familyCases(CaseSize::tiny());
+  std::vector<const Bench*> timed = {&overhead};
+  std::vector<OpFigures> figures;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(cases[i].bench));
+    figures.push_back(f);
+    timed.insert(timed.end(), {&cases[i].bench, &tiny[i].bench});
   }
+  constexpr int kRounds = 5;
+  FW_ASSIGN_OR_RETURN(std::vector<double> times, timeNodesInRounds(timed, threads, warm, std::max(3, repeat / kRounds), kRounds));
+  m.overheadUs = times[0];
   std::fprintf(stderr, "fwb: calibrate: per-kernel overhead %.2f us\n", m.overheadUs);
 
   // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
@@ -167,28 +179,15 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   std::fprintf(stderr, "fwb: calibrate: matrix ops in a network: 1 s per %.1f GB of cold input, output and weights (and %.1f us "
                "a call)\n", m.coldBw / 1e9, cold.callS * 1e6);
 
-  // A few ops per family at a size that fits the cache: throughput relative to peak = efficiency; the
-  // family's efficiency is the median over its ops. Each op also at a tiny size: its fixed cost a call.
-  std::vector<FamilyCase> cases = familyCases(CaseSize::normal());
-  std::vector<FamilyCase> tiny = familyCases(CaseSize::tiny());
+  // The vector ops timed above: throughput relative to peak = efficiency; the family's efficiency is the
+  // median over its ops. The tiny size gives each op's fixed cost a call.
   const double peak = std::max(m.gemmFlops, m.convFlops);
   std::map<std::string, std::vector<double>> effs, opEffs;
   std::map<std::string, std::vector<double>> calls;
-  // Every case and its tiny form in turn, in five rounds (HostBench.h: a slow phase of the machine moves
-  // a minority of each case's rounds).
-  std::vector<const Bench*> timed;
-  std::vector<OpFigures> figures;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(cases[i].bench));
-    figures.push_back(f);
-    timed.insert(timed.end(), {&cases[i].bench, &tiny[i].bench});
-  }
-  constexpr int kRounds = 5;
-  FW_ASSIGN_OR_RETURN(std::vector<double> times, timeNodesInRounds(timed, threads, warm, std::max(3, repeat / kRounds), kRounds));
   for (size_t i = 0; i < cases.size(); ++i) {
     auto& c = cases[i];
     const OpFigures& f = figures[i];
-    const double us = times[2 * i], tinyUs = times[2 * i + 1];
+    const double us = times[1 + 2 * i], tinyUs = times[2 + 2 * i];
     // The tiny run is the op's fixed cost (dispatch included); the rest of the normal run is its work.
     const double fixedUs = std::min(tinyUs, us);
     const double work = std::max(f.flops, f.elems);
