@@ -36,6 +36,44 @@ std::string floatKey(float v) {
   return buf;
 }
 
+// The cached primitive of one product shape and its operands' descriptors.
+struct Product {
+  std::shared_ptr<const onednn::CachedPrimitive> entry;
+  memory::desc a, w, c, bias;
+};
+
+Product productFor(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, int64_t lda,
+                   int64_t strideA, int64_t ldb, int64_t strideB, float beta, int64_t ldc, int64_t strideC, bool rowBias,
+                   bool relu) {
+  const Operand a = operand(batch, M, K, transA, lda, strideA);
+  const Operand w = operand(batch, K, N, transB, ldb, strideB);
+  const Operand c = operand(batch, M, N, false, ldc, strideC);
+  const int threads = onednn::useThreads();
+  const std::string key = "matmul|" + onednn::dimsKey(a.dims) + "|" + onednn::dimsKey(a.strides) + "|" +
+                          onednn::dimsKey(w.dims) + "|" + onednn::dimsKey(w.strides) + "|" +
+                          onednn::dimsKey(c.strides) + "|" + floatKey(alpha) + "|" + floatKey(beta) +
+                          "|t" + std::to_string(threads) + (rowBias ? "|rowbias" : "") + (relu ? "|relu" : "");
+  Product p;
+  p.a = memory::desc(a.dims, memory::data_type::f32, a.strides);
+  p.w = memory::desc(w.dims, memory::data_type::f32, w.strides);
+  p.c = memory::desc(c.dims, memory::data_type::f32, c.strides);
+  memory::dims biasDims(c.dims.size(), 1);
+  biasDims[biasDims.size() - 2] = M;
+  if (rowBias) p.bias = memory::desc(biasDims, memory::data_type::f32, onednn::contiguousStrides(biasDims));
+  p.entry = onednn::cachedPrimitive(key, [&] {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (alpha != 1.f) attr.set_output_scales(0, {alpha});
+    dnnl::post_ops po;
+    if (beta != 0.f) po.append_sum(beta);
+    if (relu) po.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    if (po.len() > 0) attr.set_post_ops(po);
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p.a, p.w, p.bias, p.c), attr, onednn::engine());
+    return onednn::CachedPrimitive{pd, dnnl::matmul(pd), {}, {}};
+  });
+  return p;
+}
+
 void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
             int64_t lda, int64_t strideA, const float* B, int64_t ldb, int64_t strideB, float beta, float* C,
             int64_t ldc, int64_t strideC, const float* rowBias = nullptr, bool relu = false) {
@@ -51,36 +89,12 @@ void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64
       }
     return;
   }
-  const Operand a = operand(batch, M, K, transA, lda, strideA);
-  const Operand w = operand(batch, K, N, transB, ldb, strideB);
-  const Operand c = operand(batch, M, N, false, ldc, strideC);
-  const int threads = onednn::useThreads();
-  const std::string key = "matmul|" + onednn::dimsKey(a.dims) + "|" + onednn::dimsKey(a.strides) + "|" +
-                          onednn::dimsKey(w.dims) + "|" + onednn::dimsKey(w.strides) + "|" +
-                          onednn::dimsKey(c.strides) + "|" + floatKey(alpha) + "|" + floatKey(beta) +
-                          "|t" + std::to_string(threads) + (rowBias ? "|rowbias" : "") + (relu ? "|relu" : "");
-  const memory::desc amd(a.dims, memory::data_type::f32, a.strides);
-  const memory::desc wmd(w.dims, memory::data_type::f32, w.strides);
-  const memory::desc cmd(c.dims, memory::data_type::f32, c.strides);
-  memory::dims biasDims(c.dims.size(), 1);
-  biasDims[biasDims.size() - 2] = M;
-  const memory::desc bmd = rowBias ? memory::desc(biasDims, memory::data_type::f32, onednn::contiguousStrides(biasDims))
-                                   : memory::desc();
-  auto entry = onednn::cachedPrimitive(key, [&] {
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (alpha != 1.f) attr.set_output_scales(0, {alpha});
-    dnnl::post_ops po;
-    if (beta != 0.f) po.append_sum(beta);
-    if (relu) po.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-    if (po.len() > 0) attr.set_post_ops(po);
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(amd, wmd, bmd, cmd), attr, onednn::engine());
-    return onednn::CachedPrimitive{pd, dnnl::matmul(pd), {}, {}};
-  });
+  const Product p = productFor(batch, transA, transB, M, N, K, alpha, lda, strideA, ldb, strideB, beta, ldc, strideC,
+                               rowBias != nullptr, relu);
   std::unordered_map<int, memory> args{
-      {DNNL_ARG_SRC, onednn::wrap(amd, A)}, {DNNL_ARG_WEIGHTS, onednn::wrap(wmd, B)}, {DNNL_ARG_DST, onednn::wrap(cmd, C)}};
-  if (rowBias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(bmd, rowBias));
-  onednn::execute(entry->prim, entry->pd, std::move(args));
+      {DNNL_ARG_SRC, onednn::wrap(p.a, A)}, {DNNL_ARG_WEIGHTS, onednn::wrap(p.w, B)}, {DNNL_ARG_DST, onednn::wrap(p.c, C)}};
+  if (rowBias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(p.bias, rowBias));
+  onednn::execute(p.entry->prim, p.entry->pd, std::move(args));
 }
 
 }  // namespace
@@ -113,6 +127,36 @@ void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* 
         for (int64_t j = 0; j < N; ++j) row[j] += v;
     }
   });
+}
+
+struct PreparedGemm::Impl {
+  Product p;
+  int64_t M = 0, N = 0, K = 0, ldc = 0;
+  memory a, w, c;
+};
+
+PreparedGemm::PreparedGemm(bool transB, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb, int64_t ldc)
+    : impl_(std::make_shared<Impl>()) {
+  impl_->M = M, impl_->N = N, impl_->K = K, impl_->ldc = ldc;
+  if (M <= 0 || N <= 0 || K <= 0) return;
+  impl_->p = productFor(1, false, transB, M, N, K, 1.f, lda, 0, ldb, 0, 0.f, ldc, 0, false, false);
+  impl_->a = onednn::wrap(impl_->p.a, nullptr);
+  impl_->w = onednn::wrap(impl_->p.w, nullptr);
+  impl_->c = onednn::wrap(impl_->p.c, nullptr);
+}
+
+void PreparedGemm::run(const float* A, const float* B, float* C) const {
+  Impl& m = *impl_;
+  if (m.M <= 0 || m.N <= 0) return;
+  if (m.K <= 0) {  // an empty sum
+    for (int64_t i = 0; i < m.M; ++i) std::fill(C + i * m.ldc, C + i * m.ldc + m.N, 0.f);
+    return;
+  }
+  onednn::useThreads();
+  m.a.set_data_handle(const_cast<float*>(A));
+  m.w.set_data_handle(const_cast<float*>(B));
+  m.c.set_data_handle(C);
+  onednn::execute(m.p.entry->prim, m.p.entry->pd, {{DNNL_ARG_SRC, m.a}, {DNNL_ARG_WEIGHTS, m.w}, {DNNL_ARG_DST, m.c}});
 }
 
 }  // namespace fw::exec

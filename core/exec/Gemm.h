@@ -2,6 +2,7 @@
 // Internal to core/exec: single-precision GEMM on row-major matrices, on oneDNN's matmul primitive
 // (OneDnn.h: cached per shape and attributes, threads from the executor's budget).
 #include <cstdint>
+#include <memory>
 
 namespace fw::exec {
 
@@ -20,5 +21,19 @@ void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N,
 // relu: C = max(C, 0) in the same pass (oneDNN post-op; a Conv's Relu epilogue).
 void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C,
                   bool relu = false);
+
+// One product C[M,N] = A[M,K] * op(B) (op(B) = B^T when transB; row strides lda/ldb/ldc), prepared once
+// and run many times on new operands: a recurrent layer's step, which before paid the primitive's lookup
+// (a key string, three descriptors, three memory objects) on every step. Not for concurrent runs of one
+// object (its memory objects are rebound by each run).
+class PreparedGemm {
+ public:
+  PreparedGemm(bool transB, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb, int64_t ldc);
+  void run(const float* A, const float* B, float* C) const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
 
 }  // namespace fw::exec

@@ -2,8 +2,8 @@
 // activations with alpha/beta, clip, the batch-first layout of opset 14). The machinery they share
 // is in RnnCommon.h: argument checks, the time-major copy of X, the input projection of the whole
 // sequence in one GEMM (Gemm.h, oneDNN), the initial states and the output layout. Per step each
-// layer runs one GEMM of the hidden state against R (GRU without linear_before_reset: two) and an
-// element-wise pass over the batch.
+// layer runs one GEMM of the hidden state against R (GRU without linear_before_reset: two), each
+// prepared once for all steps (PreparedGemm), and the gate functions over whole gate blocks.
 //
 // Rows past their sequence length keep their state (Y_h/Y_c are the state after the row's last
 // step; a row of length 0 keeps its initial state) and their Y entries stay zero; a reverse pass
@@ -251,8 +251,9 @@ Status opLSTM(OpContext& c) {
     const Act& hAct = s.act(d, 3, 2);
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * 4 * H * H;
+    const PreparedGemm recur(true, batch, 4 * H, H, H, H, 4 * H);  // Ht-1 * R^T, the same shape every step
     for (int64_t step = 0; step < s.steps(); ++step) {
-      sgemm(false, true, batch, 4 * H, H, 1.f, h.data(), H, Rd, H, 0.f, gates.data(), 4 * H);
+      recur.run(h.data(), Rd, gates.data());
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
         // The row's gate blocks in place: Ht-1*R + Xt*W + biases, the peepholes on Ct-1, the clip and
         // the functions, each over a whole block.
@@ -309,8 +310,9 @@ Status opRNN(OpContext& c) {
     const Act& f = s.act(d, 1, 0);
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * H * H;
+    const PreparedGemm recur(true, batch, H, H, H, H, H);
     for (int64_t step = 0; step < s.steps(); ++step) {
-      sgemm(false, true, batch, H, H, 1.f, h.data(), H, Rd, H, 0.f, hr.data(), H);
+      recur.run(h.data(), Rd, hr.data());
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
         const float* xt = xw.data() + (t * batch + b) * H;
         float* hb = h.data() + b * H;

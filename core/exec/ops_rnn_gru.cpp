@@ -46,9 +46,11 @@ Status opGRU(OpContext& c) {
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * 3 * H * H;
     const float* Rh = Rd + 2 * H * H;
+    // The step's products, the same shapes every step.
+    const PreparedGemm recur(true, batch, first, H, H, H, first), reset(true, batch, H, H, H, H, H);
     for (int64_t step = 0; step < s.steps(); ++step) {
       const bool rev = s.reverse(d);
-      sgemm(false, true, batch, first, H, 1.f, h.data(), H, Rd, H, 0.f, hr.data(), first);
+      recur.run(h.data(), Rd, hr.data());
       // z and r of every running row; without lbr also rt.Ht-1 for the second GEMM.
       s.forRows(step, rev, [&](int64_t b, int64_t t) {
         const float* xt = xw.data() + (t * batch + b) * 3 * H;
@@ -60,7 +62,7 @@ Status opGRU(OpContext& c) {
         if (!lbr)
           for (int64_t k = 0; k < H; ++k) rh[static_cast<size_t>(b * H + k)] = zrb[H + k] * h[static_cast<size_t>(b * H + k)];
       });
-      if (!lbr) sgemm(false, true, batch, H, H, 1.f, rh.data(), H, Rh, H, 0.f, rhR.data(), H);
+      if (!lbr) reset.run(rh.data(), Rh, rhR.data());
       s.forRows(step, rev, [&](int64_t b, int64_t t) {
         const float* xt = xw.data() + (t * batch + b) * 3 * H + 2 * H;
         const float* zrb = zr.data() + b * 2 * H;
