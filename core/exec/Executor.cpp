@@ -67,7 +67,7 @@ class RunPlans {
     }
     return graph == m.graph && functionBodies == bodies;
   }
-  std::mutex mu;
+  mutable std::mutex mu;
   // By graph and plan flags (timed nodes, kept intermediates). Entries are never erased: pointers to
   // them stay valid while the object lives.
   std::map<std::pair<const Graph*, int>, exec::Plan> plans;
@@ -80,9 +80,8 @@ class RunPlans {
 std::shared_ptr<RunPlans> makeRunPlans() { return std::make_shared<RunPlans>(); }
 
 size_t planCount(const RunPlans& p) {
-  auto& q = const_cast<RunPlans&>(p);
-  std::lock_guard<std::mutex> lock(q.mu);
-  return q.plans.size();
+  std::lock_guard<std::mutex> lock(p.mu);
+  return p.plans.size();
 }
 
 namespace exec {

@@ -145,7 +145,7 @@ PreparedGemm::PreparedGemm(bool transB, int64_t M, int64_t N, int64_t K, int64_t
   impl_->c = onednn::wrap(impl_->p.c, nullptr);
 }
 
-void PreparedGemm::run(const float* A, const float* B, float* C) const {
+void PreparedGemm::run(const float* A, const float* B, float* C) {
   Impl& m = *impl_;
   if (m.M <= 0 || m.N <= 0) return;
   if (m.K <= 0) {  // an empty sum

@@ -29,7 +29,7 @@ void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* 
 class PreparedGemm {
  public:
   PreparedGemm(bool transB, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb, int64_t ldc);
-  void run(const float* A, const float* B, float* C) const;
+  void run(const float* A, const float* B, float* C);
 
  private:
   struct Impl;

@@ -251,7 +251,7 @@ Status opLSTM(OpContext& c) {
     const Act& hAct = s.act(d, 3, 2);
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * 4 * H * H;
-    const PreparedGemm recur(true, batch, 4 * H, H, H, H, 4 * H);  // Ht-1 * R^T, the same shape every step
+    PreparedGemm recur(true, batch, 4 * H, H, H, H, 4 * H);  // Ht-1 * R^T, the same shape every step
     for (int64_t step = 0; step < s.steps(); ++step) {
       recur.run(h.data(), Rd, gates.data());
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
@@ -310,7 +310,7 @@ Status opRNN(OpContext& c) {
     const Act& f = s.act(d, 1, 0);
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * H * H;
-    const PreparedGemm recur(true, batch, H, H, H, H, H);
+    PreparedGemm recur(true, batch, H, H, H, H, H);
     for (int64_t step = 0; step < s.steps(); ++step) {
       recur.run(h.data(), Rd, hr.data());
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {

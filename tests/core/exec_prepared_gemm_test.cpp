@@ -21,7 +21,7 @@ std::vector<float> pattern(size_t n, int seed) {
 TEST(PreparedGemm, EachRunIsTheProductOfItsOwnOperands) {
   for (bool transB : {false, true}) {
     const int64_t M = 3, N = 5, K = 4, lda = K + 2, ldb = (transB ? K : N) + 1, ldc = N + 3;
-    const fw::exec::PreparedGemm g(transB, M, N, K, lda, ldb, ldc);
+    fw::exec::PreparedGemm g(transB, M, N, K, lda, ldb, ldc);
     for (int run = 0; run < 3; ++run) {
       const auto A = pattern(static_cast<size_t>(M * lda), run);
       const auto B = pattern(static_cast<size_t>((transB ? N : K) * ldb), run + 5);
@@ -37,7 +37,7 @@ TEST(PreparedGemm, EachRunIsTheProductOfItsOwnOperands) {
     }
   }
   // K = 0: an empty sum is zero.
-  const fw::exec::PreparedGemm empty(true, 2, 3, 0, 1, 1, 3);
+  fw::exec::PreparedGemm empty(true, 2, 3, 0, 1, 1, 3);
   std::vector<float> C(6, 5.f);
   empty.run(nullptr, nullptr, C.data());
   EXPECT_EQ(C, std::vector<float>(6, 0.f));

@@ -8,6 +8,7 @@
 #include "core/zoo/Zoo.h"
 #include "core/zoo/ZooBuilder.h"
 #include "simulator/CpuCost.h"
+#include "simulator/HostBench.h"
 #include "simulator/OpFamily.h"
 #include "simulator/OpSummary.h"
 #include "simulator/ProfileFit.h"
@@ -128,6 +129,9 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   hw.cpu.opCallS["Relu"] = 3e-6;
   r = test::runUnfused(small, hw);
   EXPECT_NEAR(r.kernels[0].durUs, 1.0 + 0.2048 + 2.0, 1e-3);
+  // That fixed cost is spent before the op's loop: a memory-bound op pays it on top of its traffic.
+  r = test::runUnfused(big, hw);
+  EXPECT_NEAR(r.kernels[0].durUs, 1.0 + memUs + 2.0, 1e-2);
   hw.cpu.opCallS["Relu"] = 1e-6;  // below the launch cost: nothing more
   r = test::runUnfused(small, hw);
   EXPECT_NEAR(r.kernels[0].durUs, 0.2048 + 2.0, 1e-3);
@@ -161,6 +165,17 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
     EXPECT_NEAR(r.kernels[0].durUs, std::max(rowsUs + cachedUs, 512.0 / (1e11 * 1.0) * 1e6) + 2.0, 1e-3);
     EXPECT_LT(r.kernels[0].hbmBytes, 4096.0);
   }
+}
+
+// fwb calibrate's rounds: one figure per bench, in the benches' order, whatever order they were timed in.
+TEST(HostBench, RoundsGiveOneFigurePerBenchInOrder) {
+  using namespace hostbench;
+  const Bench big = oneOp("Exp", {256, 1024}, {}, {}, 2), tiny = oneOp("Exp", {4}, {}, {}, 2);
+  auto t = timeNodesInRounds({&tiny, &big, &tiny}, 1, 1, 3, 3);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  ASSERT_EQ(t->size(), 3u);
+  EXPECT_GT((*t)[1], 10 * (*t)[0]);  // 256K exps against 4
+  EXPECT_GT((*t)[1], 10 * (*t)[2]);
 }
 
 // A Transpose that only moves axes of size 1 keeps the elements in order: a view on every profile (the

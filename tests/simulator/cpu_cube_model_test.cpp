@@ -210,6 +210,11 @@ TEST(CpuCubeModel, ProfileCarriesTheModelsAndRefusesBadOnes) {
   j["cpu"]["cube_time_models"]["gemm"]["s_per_flop"] = -1;
   EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
   j = cpuProfile();
+  j["cpu"]["cube_time_models"]["gemm"]["s_per_aliased_weight_element"] = -1e-10;
+  bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("s_per_aliased_weight_element"), std::string::npos) << bad.error().message;
+  j = cpuProfile();
   for (const char* k : {"s_per_flop", "s_per_weight_element", "s_per_call"}) j["cpu"]["cube_time_models"]["gemm"][k] = 0;
   bad = parseHwProfile(j, "t.json");
   ASSERT_FALSE(bad.ok());
