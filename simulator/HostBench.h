@@ -26,10 +26,13 @@ struct Bench {
 // The median wall time of one node over `repeat` runs after `warmup` runs.
 fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat);
 // The median wall time of each bench's timed node, measured in `rounds` rounds that each time every
-// bench in turn (`repeat` runs each, after `warmup` runs in the first round and one in later rounds): a
-// few seconds in which the shared machine runs slower move a minority of each bench's rounds, and the
-// median over the rounds leaves them out, where timing each bench in one block would move all of a few
-// benches' figures.
+// bench in turn (`repeat` runs each, after `warmup` runs, at least two, in every round): a few seconds
+// in which the shared machine runs slower move a minority of each bench's rounds, and the median over
+// the rounds leaves them out, where timing each bench in one block would move all of a few benches'
+// figures. Every round warms up again because the executor keeps only a few idle buffer arenas
+// (MemoryPlan.h): back on a bench after the others, its first run records its buffers and its second
+// allocates a fresh arena. With one warm-up run a round, a 3x3 Conv 3->16 stride 2 at 320x320 timed
+// 971 us against 366 us once warm (and 1x1 Conv 16->32 at 160x160 903 against 344).
 fw::Result<std::vector<double>> timeNodesInRounds(const std::vector<const Bench*>& benches, int threads, int warmup,
                                                   int repeat, int rounds);
 // The benches' timed nodes as one network, one after another in the given order, each on its own input
