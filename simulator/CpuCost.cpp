@@ -153,11 +153,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const double compS = shaped ? *shaped : fixedS + (rate > 0 ? work / rate : 0.0);
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
     memoryS += memS;
-    // A shape model was timed with the op's data in cache. In a run, its input was just written by the
-    // kernel before it, but its weights and its output buffer were last touched a run ago, and the run's
-    // other data may have evicted them (coldShare): the profile's measured cost of cold bytes on those,
-    // or, in a profile without one, the weights from DRAM.
-    const double coldS = hw.cpu.coldBandwidth > 0 ? coldShare * (weights + out) / hw.cpu.coldBandwidth : weights / hw.hbmBandwidth;
+    // A shape model was timed with the op's data in cache. In a run, its weights and its output buffer
+    // were last touched a run ago, and its input, when it is larger than the core's own cache, has partly
+    // left it too; the run's other data may have evicted them (coldShare). The profile's measured cost of
+    // cold bytes is charged on the bytes its fit counted (input, weights and output), or, in a profile
+    // without one, the weights from DRAM.
+    const double coldS = hw.cpu.coldBandwidth > 0 ? coldShare * (actIn + weights + out) / hw.cpu.coldBandwidth : weights / hw.hbmBandwidth;
     // An op's fixed cost a call (dispatch, its output's allocation) is spent before its loop starts:
     // it overlaps neither its arithmetic nor its memory traffic.
     const double memberS = shaped ? std::max(compS + coldS, memS) : fixedS + std::max(compS - fixedS, memS);

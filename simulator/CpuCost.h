@@ -18,9 +18,10 @@
 // charged to each by its share), are charged at DRAM bandwidth.
 // A matrix op whose kind has a shape model in the profile (cpu.cube_time_models, CpuCubeModel.h) takes
 // that model's time as its compute time instead of FLOPs / (rate × efficiency). The model was timed with
-// the op's data in cache; in a run its weights and output buffer were last touched a run ago. With a
-// measured cost of cold data (cpu.cold_bandwidth_bytes_per_s: the same shapes run as one network against
-// alone) it adds coldShare × (weights + output) / cold_bandwidth, where coldShare = 1 - (the core's own
+// the op's data in cache (one node a bench, warm); in a run its weights and output buffer were last
+// touched a run ago. With a measured cost of cold data (cpu.cold_bandwidth_bytes_per_s: the same shapes
+// run as one network against alone, fitted on their input + weight + output bytes) it adds
+// coldShare × (input + weights + output) / cold_bandwidth, where coldShare = 1 - (the core's own
 // cache) / (the run's footprint) (a tiny model stays in cache between runs); without one, its weights at
 // DRAM bandwidth.
 // No cube fractals, no Unified Buffer, no pipeline.
