@@ -1,12 +1,14 @@
 // core/exec/Gemm.h: a PreparedGemm run many times on new operands gives the products an index-by-index
 // loop gives, with and without the transposed weights, with row strides wider than the rows, and for an
-// empty sum.
+// empty sum; so does sgemm for a few rows against a wide [K, N] weight (its own loop on one thread).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "core/exec/Gemm.h"
+#include "core/exec/ThreadPool.h"
 
 namespace {
 
@@ -41,4 +43,38 @@ TEST(PreparedGemm, EachRunIsTheProductOfItsOwnOperands) {
   std::vector<float> C(6, 5.f);
   empty.run(nullptr, nullptr, C.data());
   EXPECT_EQ(C, std::vector<float>(6, 0.f));
+}
+
+// One to four rows against [K, N] weights take the executor's own loop (one thread); five rows, a
+// narrow N, a transposed operand or beta != 0 still take oneDNN. All must give the index loop's product,
+// leave the row padding alone and ignore what C held.
+TEST(Sgemm, FewRowsAgainstAWideWeightMatchAnIndexLoop) {
+  fw::exec::ThreadBudget one(1);
+  struct Case {
+    int64_t M, N, K;
+    float alpha, beta;
+    bool transB;
+  };
+  for (const Case& c : {Case{1, 1024, 256, 1.f, 0.f, false}, Case{2, 64, 1, 1.f, 0.f, false},
+                        Case{4, 1030, 37, 0.5f, 0.f, false}, Case{3, 2048, 8, 1.f, 0.f, false},
+                        Case{5, 128, 16, 1.f, 0.f, false}, Case{1, 32, 16, 1.f, 0.f, false},
+                        Case{1, 256, 16, 1.f, 0.f, true}, Case{2, 128, 16, 1.f, 1.f, false}}) {
+    const int64_t lda = c.K + 1, ldb = (c.transB ? c.K : c.N) + 3, ldc = c.N + 2;
+    const auto A = pattern(static_cast<size_t>(c.M * lda), 1);
+    const auto B = pattern(static_cast<size_t>((c.transB ? c.N : c.K) * ldb), 2);
+    std::vector<float> C(static_cast<size_t>(c.M * ldc), 7.f);
+    fw::exec::sgemm(false, c.transB, c.M, c.N, c.K, c.alpha, A.data(), lda, B.data(), ldb, c.beta, C.data(), ldc);
+    for (int64_t i = 0; i < c.M; ++i) {
+      for (int64_t j = 0; j < c.N; ++j) {
+        double want = 0;
+        for (int64_t k = 0; k < c.K; ++k)
+          want += static_cast<double>(A[static_cast<size_t>(i * lda + k)]) *
+                  B[static_cast<size_t>(c.transB ? j * ldb + k : k * ldb + j)];
+        want = c.alpha * want + c.beta * 7.0;
+        ASSERT_NEAR(C[static_cast<size_t>(i * ldc + j)], want, 1e-4 * (1 + std::abs(want)))
+            << "M " << c.M << " N " << c.N << " K " << c.K << " at " << i << "," << j;
+      }
+      for (int64_t j = c.N; j < ldc; ++j) EXPECT_EQ(C[static_cast<size_t>(i * ldc + j)], 7.f) << "padding of row " << i;
+    }
+  }
 }
