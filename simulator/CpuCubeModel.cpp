@@ -136,10 +136,15 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     // The weight rows a matrix-vector kernel reads together, 4 KiB apart or a multiple: a [K, N] weight
     // is read several rows at once, so rows 2 KiB apart alias every second one; Gemm(transB)'s [N, K]
     // along its rows, which alias when K floats are a multiple of 4 KiB.
+    // One row against a [K, N] weight whose rows are a multiple of 4 KiB apart (a MatMul, or a Gemm
+    // without a bias) runs on the executor's own loop, which streams the weight (core/exec/Gemm.cpp).
     const bool tb = kind == "gemm_tb";
     const int64_t rowBytes = 4 * (tb ? w->back() : static_cast<int64_t>(N));
     const double rows = N > 0 ? f.outElems / N : 0;
-    if (kind != "int_gemm" && rows <= 8 && rowBytes > 0 && rowBytes % (tb ? 4096 : 2048) == 0)
+    const bool noBias = n.opType == "MatMul" ||
+                        (n.attrs.intOr("transA", 0) == 0 && (n.inputs.size() < 3 || n.inputs[2] == kNoId));
+    const bool ownLoop = kind == "gemm" && rows == 1 && N >= 64 && rowBytes % 4096 == 0 && noBias;
+    if (kind != "int_gemm" && !ownLoop && rows <= 8 && rowBytes > 0 && rowBytes % (tb ? 4096 : 2048) == 0)
       f.aliasedWeightElems = f.weightElems;
   } else {
     const double group = static_cast<double>(std::max<int64_t>(1, n.attrs.intOr("group", 1)));

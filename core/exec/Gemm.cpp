@@ -75,12 +75,13 @@ Product productFor(int64_t batch, bool transA, bool transB, int64_t M, int64_t N
   return p;
 }
 
-// A few rows against a weight stored [K, N] (a recurrent step unrolled into MatMuls, a decoder's token,
-// a classifier head): C[i,:] = alpha * sum over k of A[i,k] * B[k,:], k in order, streaming B once.
-// oneDNN's matmul walks such a B down its columns a block at a time, K rows N * 4 bytes apart; when
-// that stride is a multiple of 4 KiB the rows share cache sets: [1,256] x [256,1024] took 36 us there
-// against 16-23 us for this loop, and [1,256] x [256,2048] 89 us against 37-44 us (one thread, hot).
-constexpr int64_t kRowsMax = 4;
+// One row against a weight stored [K, N] whose rows are a multiple of 4 KiB apart (a recurrent step
+// unrolled into MatMuls, a decoder's token): C[0,:] = alpha * sum over k of A[0,k] * B[k,:], k in
+// order, streaming B once. oneDNN's matmul walks such a B down its columns a block at a time, and rows
+// that far apart share cache sets: [1,256] x [256,1024] took 36 us there against 16-23 us for this
+// loop, [1,256] x [256,2048] 89 us against 37-44 us, [1,512] x [512,2048] 165 us against 76 us (one
+// thread, hot). Elsewhere oneDNN is as fast or faster: [1,768] x [768,768] 37 us against 42,
+// [1,2048] x [2048,1000] 124 against 147, and four rows [4,1024] x [1024,1024] 203 against 306.
 __attribute__((always_inline)) inline void rowsTimesMatrix(int64_t M, int64_t N, int64_t K, float alpha,
                                                            const float* __restrict A, int64_t lda,
                                                            const float* __restrict B, int64_t ldb,
@@ -124,8 +125,8 @@ void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64
   }
   // The loop above on one thread (with more, oneDNN spreads the columns over them); the products
   // differ from oneDNN's only in rounding.
-  if (batch == 1 && !transA && !transB && M <= kRowsMax && N >= 64 && beta == 0.f && !rowBias && !relu &&
-      onednn::useThreads() == 1) {
+  if (batch == 1 && !transA && !transB && M == 1 && N >= 64 && (ldb * 4) % 4096 == 0 && beta == 0.f && !rowBias &&
+      !relu && onednn::useThreads() == 1) {
     // The AVX2 build where the CPU has it, unless oneDNN is capped below it (ONEDNN_MAX_CPU_ISA=SSE41, as
     // CI runs the float tests): then this loop too runs as the capped CPU would.
     static const bool avx2 = [] {

@@ -45,9 +45,9 @@ TEST(PreparedGemm, EachRunIsTheProductOfItsOwnOperands) {
   EXPECT_EQ(C, std::vector<float>(6, 0.f));
 }
 
-// One to four rows against [K, N] weights take the executor's own loop (one thread); five rows, a
-// narrow N, a transposed operand or beta != 0 still take oneDNN. All must give the index loop's product,
-// leave the row padding alone and ignore what C held.
+// One row against a [K, N] weight whose rows are a multiple of 4 KiB apart takes the executor's own loop
+// (one thread); more rows, other strides, a narrow N, a transposed operand or beta != 0 still take
+// oneDNN. All must give the index loop's product, leave the row padding alone and ignore what C held.
 TEST(Sgemm, FewRowsAgainstAWideWeightMatchAnIndexLoop) {
   fw::exec::ThreadBudget one(1);
   struct Case {
@@ -55,11 +55,14 @@ TEST(Sgemm, FewRowsAgainstAWideWeightMatchAnIndexLoop) {
     float alpha, beta;
     bool transB;
   };
-  for (const Case& c : {Case{1, 1024, 256, 1.f, 0.f, false}, Case{2, 64, 1, 1.f, 0.f, false},
-                        Case{4, 1030, 37, 0.5f, 0.f, false}, Case{3, 2048, 8, 1.f, 0.f, false},
-                        Case{5, 128, 16, 1.f, 0.f, false}, Case{1, 32, 16, 1.f, 0.f, false},
-                        Case{1, 256, 16, 1.f, 0.f, true}, Case{2, 128, 16, 1.f, 1.f, false}}) {
-    const int64_t lda = c.K + 1, ldb = (c.transB ? c.K : c.N) + 3, ldc = c.N + 2;
+  for (const Case& c : {Case{1, 1024, 256, 1.f, 0.f, false}, Case{1, 1021, 1, 0.5f, 0.f, false},
+                        Case{1, 2045, 37, 1.f, 0.f, false}, Case{2, 1021, 8, 1.f, 0.f, false},
+                        Case{4, 1024, 16, 1.f, 0.f, false}, Case{1, 700, 16, 1.f, 0.f, false},
+                        Case{1, 32, 16, 1.f, 0.f, false}, Case{1, 256, 16, 1.f, 0.f, true},
+                        Case{1, 1021, 16, 1.f, 1.f, false}}) {
+    // Rows of B padded to 1024 or 2048 floats where N is just under (4 KiB and 8 KiB apart: the loop).
+    const int64_t lda = c.K + 1, ldb = c.transB ? c.K + 3 : (c.N > 1000 ? (c.N + 1023) / 1024 * 1024 : c.N + 3);
+    const int64_t ldc = c.N + 2;
     const auto A = pattern(static_cast<size_t>(c.M * lda), 1);
     const auto B = pattern(static_cast<size_t>((c.transB ? c.N : c.K) * ldb), 2);
     std::vector<float> C(static_cast<size_t>(c.M * ldc), 7.f);

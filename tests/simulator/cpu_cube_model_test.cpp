@@ -58,12 +58,15 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 64);
   EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
-  // A matrix-vector product whose weight rows lie 4 KiB or 2 KiB apart ([256, 1024] or [2048, 512]
-  // floats) streams them through the same cache sets; 3 KiB apart, or 16 rows (the library packs the
-  // weights), it does not.
-  f = cubeFeatures(test::matmul(1, 256, 1024), 0);
+  // A matrix-vector product whose weight rows lie 4 KiB or 2 KiB apart ([4, 256] x [256, 1024] or
+  // [1, 2048] x [2048, 512] floats) streams them through the same cache sets; 3 KiB apart, 16 rows (the
+  // library packs the weights), or one row 4 KiB apart (the executor's own loop), it does not.
+  f = cubeFeatures(test::matmul(4, 256, 1024), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 256.0 * 1024);
+  f = cubeFeatures(test::matmul(1, 256, 1024), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
   f = cubeFeatures(test::matmul(1, 2048, 512), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 2048.0 * 512);
