@@ -1,6 +1,8 @@
 #pragma once
 // Internal to core/exec: single-precision GEMM on row-major matrices, on oneDNN's matmul primitive
-// (OneDnn.h: cached per shape and attributes, threads from the executor's budget).
+// (OneDnn.h: cached per shape and attributes, threads from the executor's budget); one row against a
+// [K, N] weight whose rows are a multiple of 4 KiB apart runs the executor's own loop on one thread
+// (Gemm.cpp says why).
 #include <cstdint>
 #include <memory>
 
