@@ -137,7 +137,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     // is read several rows at once, so rows 2 KiB apart alias every second one; Gemm(transB)'s [N, K]
     // along its rows, which alias when K floats are a multiple of 4 KiB.
     // One row against a [K, N] weight whose rows are a multiple of 4 KiB apart (a MatMul, or a Gemm
-    // without a bias) runs on the executor's own loop, which streams the weight (core/exec/Gemm.cpp).
+    // without a bias) runs on the executor's own loop, which streams the weight (core/exec/Gemm.cpp). The
+    // executor takes that loop on one thread only; calibrations here are on one thread.
     const bool tb = kind == "gemm_tb";
     const int64_t rowBytes = 4 * (tb ? w->back() : static_cast<int64_t>(N));
     const double rows = N > 0 ? f.outElems / N : 0;

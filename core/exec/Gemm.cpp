@@ -1,6 +1,7 @@
 #include <algorithm>
 #include "core/exec/Gemm.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -82,30 +83,34 @@ Product productFor(int64_t batch, bool transA, bool transB, int64_t M, int64_t N
 // loop, [1,256] x [256,2048] 89 us against 37-44 us, [1,512] x [512,2048] 165 us against 76 us (one
 // thread, hot). Elsewhere oneDNN is as fast or faster: [1,768] x [768,768] 37 us against 42,
 // [1,2048] x [2048,1000] 124 against 147, and four rows [4,1024] x [1024,1024] 203 against 306.
-__attribute__((always_inline)) inline void rowsTimesMatrix(int64_t M, int64_t N, int64_t K, float alpha,
-                                                           const float* __restrict A, int64_t lda,
-                                                           const float* __restrict B, int64_t ldb,
-                                                           float* __restrict C, int64_t ldc) {
-  for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, 0.f);
+__attribute__((always_inline)) inline void rowTimesMatrix(int64_t N, int64_t K, float alpha, const float* __restrict a,
+                                                          const float* __restrict B, int64_t ldb, float* __restrict c) {
+  std::fill(c, c + N, 0.f);
   for (int64_t k = 0; k < K; ++k) {
+    const float ak = a[k];
     const float* __restrict b = B + k * ldb;
-    for (int64_t i = 0; i < M; ++i) {
-      const float a = A[i * lda + k];
-      float* __restrict c = C + i * ldc;
-      for (int64_t j = 0; j < N; ++j) c[j] += a * b[j];
-    }
+    for (int64_t j = 0; j < N; ++j) c[j] += ak * b[j];
   }
   if (alpha != 1.f)
-    for (int64_t i = 0; i < M; ++i)
-      for (int64_t j = 0; j < N; ++j) C[i * ldc + j] *= alpha;
+    for (int64_t j = 0; j < N; ++j) c[j] *= alpha;
 }
-__attribute__((target("avx2"))) void rowsTimesMatrixAvx2(int64_t M, int64_t N, int64_t K, float alpha, const float* A,
-                                                          int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc) {
-  rowsTimesMatrix(M, N, K, alpha, A, lda, B, ldb, C, ldc);
+__attribute__((target("avx2"))) void rowTimesMatrixAvx2(int64_t N, int64_t K, float alpha, const float* a, const float* B,
+                                                         int64_t ldb, float* c) {
+  rowTimesMatrix(N, K, alpha, a, B, ldb, c);
 }
-void rowsTimesMatrixBase(int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda, const float* B,
-                         int64_t ldb, float* C, int64_t ldc) {
-  rowsTimesMatrix(M, N, K, alpha, A, lda, B, ldb, C, ldc);
+void rowTimesMatrixBase(int64_t N, int64_t K, float alpha, const float* a, const float* B, int64_t ldb, float* c) {
+  rowTimesMatrix(N, K, alpha, a, B, ldb, c);
+}
+
+// Whether the AVX2 build of the loop may run: the CPU has AVX2 and oneDNN is not capped below it
+// (ONEDNN_MAX_CPU_ISA=SSE41 or AVX, as CI runs the float tests), so the loop runs as the capped CPU would.
+bool rowLoopAvx2() {
+  static const bool yes = [] {
+    std::string cap = std::getenv("ONEDNN_MAX_CPU_ISA") ? std::getenv("ONEDNN_MAX_CPU_ISA") : "";
+    for (char& ch : cap) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return __builtin_cpu_supports("avx2") && cap != "sse41" && cap != "avx";
+  }();
+  return yes;
 }
 
 void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
@@ -127,15 +132,7 @@ void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64
   // differ from oneDNN's only in rounding.
   if (batch == 1 && !transA && !transB && M == 1 && N >= 64 && (ldb * 4) % 4096 == 0 && beta == 0.f && !rowBias &&
       !relu && onednn::useThreads() == 1) {
-    // The AVX2 build where the CPU has it, unless oneDNN is capped below it (ONEDNN_MAX_CPU_ISA=SSE41, as
-    // CI runs the float tests): then this loop too runs as the capped CPU would.
-    static const bool avx2 = [] {
-      const char* cap = std::getenv("ONEDNN_MAX_CPU_ISA");
-      const bool capped = cap && (std::string(cap) == "SSE41" || std::string(cap) == "sse41" ||
-                                  std::string(cap) == "DEFAULT" || std::string(cap) == "default");
-      return __builtin_cpu_supports("avx2") && !capped;
-    }();
-    (avx2 ? rowsTimesMatrixAvx2 : rowsTimesMatrixBase)(M, N, K, alpha, A, lda, B, ldb, C, ldc);
+    (rowLoopAvx2() ? rowTimesMatrixAvx2 : rowTimesMatrixBase)(N, K, alpha, A, B, ldb, C);
     return;
   }
   const Product p = productFor(batch, transA, transB, M, N, K, alpha, lda, strideA, ldb, strideB, beta, ldc, strideC,

@@ -1,6 +1,7 @@
 // core/exec/Gemm.h: a PreparedGemm run many times on new operands gives the products an index-by-index
 // loop gives, with and without the transposed weights, with row strides wider than the rows, and for an
-// empty sum; so does sgemm for a few rows against a wide [K, N] weight (its own loop on one thread).
+// empty sum; so does sgemm for one row against a [K, N] weight with rows a multiple of 4 KiB apart (the
+// executor's own loop on one thread) and for the shapes beside it that still take oneDNN.
 #include <gtest/gtest.h>
 
 #include <cmath>
