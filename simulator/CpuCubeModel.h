@@ -36,7 +36,8 @@
 namespace fw::sim {
 
 // The kinds a CPU profile may hold a model for (JSON keys of "cpu.cube_time_models").
-// gemm, conv, grouped_conv, conv_transpose, int_gemm, int_conv, rnn (LSTM/GRU/RNN: W and R are the
+// gemm, gemm_tb, conv, grouped_conv, depthwise_conv (a Conv with one input channel a group),
+// conv_transpose, int_gemm, int_conv, rnn (LSTM/GRU/RNN: W and R are the
 // weights; the "patch" term counts the sequential steps, seq * directions, one small product each).
 const std::vector<std::string>& cubeModelKinds();
 

@@ -106,21 +106,28 @@ std::vector<Case> gemmTransBCases() {
   return cs;
 }
 
-std::vector<Case> convCases(bool grouped) {
+enum class ConvKind { Dense, Grouped, Depthwise };
+
+std::vector<Case> convCases(ConvKind kind) {
   std::vector<ConvCase> shapes;
-  if (!grouped)
+  if (kind == ConvKind::Dense)
     shapes = {{3, 16, 320, 3, 2, 1, 1},   {3, 64, 224, 7, 2, 1, 3},    {3, 32, 224, 3, 2, 1, 1},   {16, 32, 160, 1, 1, 1, 0},
               {32, 16, 112, 1, 1, 1, 0},  {64, 64, 56, 3, 1, 1, 1},    {128, 128, 28, 3, 1, 1, 1}, {256, 256, 14, 3, 1, 1, 1},
               {64, 256, 56, 1, 1, 1, 0},  {256, 64, 56, 1, 1, 1, 0},   {512, 128, 28, 1, 1, 1, 0}, {96, 24, 80, 3, 1, 1, 1},
               {12, 96, 80, 1, 1, 1, 0},   {48, 12, 80, 1, 1, 1, 0},    {512, 512, 7, 3, 1, 1, 1},  {1024, 256, 14, 1, 1, 1, 0},
               {128, 256, 28, 3, 2, 1, 1}, {256, 512, 14, 1, 2, 1, 0}, {8, 8, 8, 3, 1, 1, 1},     {16, 16, 4, 1, 1, 1, 0},
               {32, 32, 2, 3, 1, 1, 1}};
-  else
-    shapes = {{32, 32, 112, 3, 1, 32, 1},    {32, 32, 160, 3, 2, 32, 1},    {96, 96, 56, 3, 1, 96, 1},
-              {96, 96, 112, 3, 2, 96, 1},    {144, 144, 28, 3, 1, 144, 1},  {144, 144, 56, 3, 2, 144, 1},
-              {240, 240, 14, 5, 1, 240, 2},  {480, 480, 14, 3, 1, 480, 1},  {960, 960, 7, 3, 1, 960, 1},
-              {672, 672, 14, 5, 2, 672, 2},  {64, 64, 56, 3, 1, 2, 1},      {128, 128, 28, 3, 1, 8, 1},
-              {256, 256, 14, 3, 1, 32, 1},   {16, 16, 8, 3, 1, 16, 1},      {32, 32, 4, 3, 1, 32, 1}};
+  else if (kind == ConvKind::Grouped)  // several input channels a group: ResNeXt-, RegNet- and ShuffleNet-v1-like widths
+    shapes = {{64, 64, 56, 3, 1, 2, 1},    {128, 128, 28, 3, 1, 8, 1},  {256, 256, 14, 3, 1, 32, 1}, {128, 128, 56, 3, 1, 32, 1},
+              {256, 256, 28, 3, 2, 32, 1}, {48, 48, 56, 3, 1, 3, 1},    {96, 96, 28, 3, 2, 6, 1},    {240, 240, 14, 3, 1, 10, 1},
+              {16, 16, 8, 3, 1, 2, 1},     {32, 32, 4, 3, 1, 4, 1}};
+  else  // one input channel a group, stride 1 and 2, 3x3 and 5x5, a few channels to many
+    shapes = {{32, 32, 112, 3, 1, 32, 1},   {32, 32, 160, 3, 2, 32, 1},    {96, 96, 56, 3, 1, 96, 1},
+              {96, 96, 112, 3, 2, 96, 1},   {144, 144, 28, 3, 1, 144, 1},  {144, 144, 56, 3, 2, 144, 1},
+              {240, 240, 14, 5, 1, 240, 2}, {480, 480, 14, 3, 1, 480, 1},  {960, 960, 7, 3, 1, 960, 1},
+              {672, 672, 14, 5, 2, 672, 2}, {64, 64, 56, 3, 2, 64, 1},     {128, 128, 28, 3, 1, 128, 1},
+              {256, 256, 14, 3, 2, 256, 1}, {1152, 1152, 7, 5, 1, 1152, 2}, {16, 16, 112, 3, 1, 16, 1},
+              {16, 16, 8, 3, 1, 16, 1},     {32, 32, 4, 3, 1, 32, 1}};
   std::vector<Case> cs;
   for (const ConvCase& c : shapes)
     cs.push_back({convName("Conv", c), oneOp("Conv", {1, c.cin, c.hw, c.hw}, {filled({c.cout, c.cin / c.group, c.k, c.k}, 0.01f)},
@@ -227,7 +234,8 @@ Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases
 
 Result<ColdCost> measureColdCost(int threads, int repeat) {
   std::vector<Case> cases;
-  for (auto&& list : {gemmCases(), gemmTransBCases(), convCases(false), convCases(true)})
+  for (auto&& list : {gemmCases(), gemmTransBCases(), convCases(ConvKind::Dense), convCases(ConvKind::Grouped),
+                      convCases(ConvKind::Depthwise)})
     for (size_t i = 0; i < list.size(); i += 2) cases.push_back(list[i]);
   std::vector<Bench> parts;
   std::vector<double> hot, bytes;
@@ -263,8 +271,10 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   std::map<std::string, CubeModelFit> out;
   FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(false), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(true), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(ConvKind::Grouped), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["depthwise_conv"],
+                      timeAndFit("depthwise_conv", convCases(ConvKind::Depthwise), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv_transpose"], timeAndFit("conv_transpose", convTransposeCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["rnn"], timeAndFit("rnn", rnnCases(), threads, repeat, overheadUs));
   // The integer forms run on the executor's own kernels; a kind the executor cannot run here is left

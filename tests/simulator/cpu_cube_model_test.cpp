@@ -44,12 +44,18 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   EXPECT_DOUBLE_EQ(f->outElems, 32.0 * 32 * 32);
   EXPECT_DOUBLE_EQ(f->patchElems, 1024.0 * 144);
   EXPECT_DOUBLE_EQ(f->weightElems, 32.0 * 16 * 9);
-  // Depthwise: a grouped conv, K = 9 and N = 1 per group: the patches are numel(Y) * 9.
+  // Depthwise: one input channel a group, its own kind; K = 9 and N = 1 per group: the patches are numel(Y) * 9.
   Graph d = convGraph(16, 16, 32, 3, 16);
   f = cubeFeatures(d, 0);
   ASSERT_TRUE(f.has_value());
-  EXPECT_EQ(f->kind, "grouped_conv");
+  EXPECT_EQ(f->kind, "depthwise_conv");
   EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 9);
+  // Several input channels a group (4 here) is a grouped conv: K = 36, N = 4 per group.
+  Graph gc = convGraph(16, 16, 32, 3, 4);
+  f = cubeFeatures(gc, 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "grouped_conv");
+  EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 36 / 4);
   // MatMul [8,64] x [64,16]: the left operand is the patch matrix.
   Graph m = test::matmul(8, 64, 16);
   f = cubeFeatures(m, 0);
@@ -261,6 +267,20 @@ TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
   hw.cpu.cubeModels.clear();
   r = test::runUnfused(mm, hw);
   EXPECT_GT(r.kernels[0].durUs, 2.0 + 2.0 * 64 * 64 * 64 / 1e11 * 1e6 - 1e-3);
+}
+
+TEST(CpuCubeModel, DepthwiseConvTakesItsOwnModelOrTheGroupedOneOfAnOlderProfile) {
+  auto hw = *parseHwProfile(cpuProfile(), "t.json");
+  CubeTimeModel grouped, depthwise;
+  grouped.coef[5] = 5e-6;     // 5 us a call
+  depthwise.coef[5] = 50e-6;  // 50 us a call
+  hw.cpu.cubeModels["grouped_conv"] = grouped;
+  Graph dw = convGraph(16, 16, 8, 3, 16), gc = convGraph(16, 16, 8, 3, 4);
+  const double dwOld = test::runUnfused(dw, hw).kernels.at(0).durUs, gcOld = test::runUnfused(gc, hw).kernels.at(0).durUs;
+  hw.cpu.cubeModels["depthwise_conv"] = depthwise;
+  const double dwNew = test::runUnfused(dw, hw).kernels.at(0).durUs, gcNew = test::runUnfused(gc, hw).kernels.at(0).durUs;
+  EXPECT_NEAR(dwNew - dwOld, 45.0, 0.01);  // a profile without a depthwise model costs it by the grouped one
+  EXPECT_DOUBLE_EQ(gcNew, gcOld);          // a grouped conv never takes the depthwise model
 }
 
 }  // namespace
