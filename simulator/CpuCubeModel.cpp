@@ -41,6 +41,20 @@ std::optional<OpShape> shapeOfOp(const std::string& op, int64_t group, bool tran
   return std::nullopt;
 }
 
+bool allOnes(const std::vector<int64_t>& v) {
+  return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; });
+}
+
+// A Conv whose kernel is 1 in every spatial dim, with unit strides and dilations and an output as large
+// as its input (so no padding).
+bool isPointwise(const Node& n, const std::vector<int64_t>& x, const std::vector<int64_t>& w, const std::vector<int64_t>& y) {
+  if (w.size() < 3 || x.size() != w.size() || y.size() != w.size()) return false;
+  if (!allOnes(std::vector<int64_t>(w.begin() + 2, w.end()))) return false;
+  if (!std::equal(x.begin() + 2, x.end(), y.begin() + 2)) return false;
+  return allOnes(n.attrs.getInts("strides").value_or(std::vector<int64_t>{})) &&
+         allOnes(n.attrs.getInts("dilations").value_or(std::vector<int64_t>{}));
+}
+
 // Least squares on the columns in `use` (rows already divided by the measured time, target 1): the
 // normal equations by Gaussian elimination with partial pivoting. False when singular.
 bool solveSubset(const std::vector<std::array<double, kCubeFeatures>>& rows, unsigned use, std::array<double, kCubeFeatures>& coef) {
@@ -74,8 +88,8 @@ bool solveSubset(const std::vector<std::array<double, kCubeFeatures>>& rows, uns
 }  // namespace
 
 const std::vector<std::string>& cubeModelKinds() {
-  static const std::vector<std::string> k = {"gemm", "gemm_tb", "conv", "grouped_conv", "depthwise_conv",
-                                                "conv_transpose", "int_gemm", "int_conv", "rnn"};
+  static const std::vector<std::string> k = {"gemm", "gemm_tb", "conv", "pointwise_conv", "grouped_conv",
+                                                "depthwise_conv", "conv_transpose", "int_gemm", "int_conv", "rnn"};
   return k;
 }
 
@@ -101,6 +115,9 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // One input channel a group: oneDNN runs it on its depthwise kernel over channels-last data, and most
   // of its time is the two reorders from and to the executor's NCHW (the grouped kernel's is arithmetic).
   if (f.kind == "grouped_conv" && w->size() > 1 && (*w)[1] == 1) f.kind = "depthwise_conv";
+  // A 1x1 Conv that maps every position to itself (stride 1, no padding) is one product per image on the
+  // executor's own GEMM path, over the NCHW data as they are: no reorders (core/exec/ConvPrimitive.cpp).
+  if (f.kind == "conv" && isPointwise(n, *x, *w, *y)) f.kind = "pointwise_conv";
   f.flops = nc.flops;
   f.inElems = numel(*x);
   f.outElems = numel(*y);

@@ -104,14 +104,14 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   // peak of its kind (real layers rarely hit the best).
   FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs));
   std::vector<double> cubeRatios;
-  for (const char* kind : {"gemm", "conv", "grouped_conv", "depthwise_conv"}) {
+  for (const char* kind : {"gemm", "conv", "pointwise_conv", "grouped_conv", "depthwise_conv"}) {
     const auto it = m.cubeModels.find(kind);
     if (it == m.cubeModels.end() || it->second.rates.empty())
       return fw::Error::internal(std::string("calibrate: no ") + kind + " shape was timed");
     const auto& rates = it->second.rates;
     const auto best = *std::max_element(rates.begin(), rates.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     const std::string k = kind;
-    if (k != "depthwise_conv") {
+    if (k == "gemm" || k == "conv" || k == "grouped_conv") {
       (k == "gemm" ? m.gemmFlops : k == "conv" ? m.convFlops : m.groupedFlops) = best.second;
       (k == "gemm" ? m.gemmShape : k == "conv" ? m.convShape : m.groupedShape) = best.first;
     }
@@ -254,10 +254,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   note("cpu.gemm_flops_per_s", "best rate of the MatMul shapes of cpu.cube_time_models.gemm (fp32) on the executor's "
                                "oneDNN path, per-node median, per-kernel overhead subtracted; best: " + m.gemmShape);
   note("cpu.conv_flops_per_s", "best rate of the dense Conv shapes of cpu.cube_time_models.conv (fp32) on the executor's "
-                               "oneDNN path; best: " + m.convShape);
+                               "oneDNN path (the pointwise ones, on its GEMM path, have their own model); best: " + m.convShape);
   note("cpu.grouped_conv_flops_per_s", "best rate of the grouped Conv shapes (several input channels a group) of "
                                        "cpu.cube_time_models.grouped_conv (fp32) on the executor's oneDNN path; best: " + m.groupedShape);
-  note("efficiency.cube", "median over the GEMM, dense, grouped and depthwise Conv cases of rate / best rate of its kind; "
+  note("efficiency.cube", "median over the GEMM, dense, pointwise, grouped and depthwise Conv cases of rate / best rate of its kind; "
                           "GFLOP/s per case: " + m.cubeCases);
   std::string curve;
   for (const auto& [bytes, bw] : m.copy) curve += (curve.empty() ? "" : ", ") + bytesStr(static_cast<double>(bytes)) + " " + fmt("%.1f", bw / 1e9);

@@ -106,17 +106,20 @@ std::vector<Case> gemmTransBCases() {
   return cs;
 }
 
-enum class ConvKind { Dense, Grouped, Depthwise };
+enum class ConvKind { Dense, Pointwise, Grouped, Depthwise };
 
 std::vector<Case> convCases(ConvKind kind) {
   std::vector<ConvCase> shapes;
-  if (kind == ConvKind::Dense)
-    shapes = {{3, 16, 320, 3, 2, 1, 1},   {3, 64, 224, 7, 2, 1, 3},    {3, 32, 224, 3, 2, 1, 1},   {16, 32, 160, 1, 1, 1, 0},
-              {32, 16, 112, 1, 1, 1, 0},  {64, 64, 56, 3, 1, 1, 1},    {128, 128, 28, 3, 1, 1, 1}, {256, 256, 14, 3, 1, 1, 1},
-              {64, 256, 56, 1, 1, 1, 0},  {256, 64, 56, 1, 1, 1, 0},   {512, 128, 28, 1, 1, 1, 0}, {96, 24, 80, 3, 1, 1, 1},
-              {12, 96, 80, 1, 1, 1, 0},   {48, 12, 80, 1, 1, 1, 0},    {512, 512, 7, 3, 1, 1, 1},  {1024, 256, 14, 1, 1, 1, 0},
-              {128, 256, 28, 3, 2, 1, 1}, {256, 512, 14, 1, 2, 1, 0}, {8, 8, 8, 3, 1, 1, 1},     {16, 16, 4, 1, 1, 1, 0},
-              {32, 32, 2, 3, 1, 1, 1}};
+  if (kind == ConvKind::Dense)  // on oneDNN's blocked layout, with reorders: k > 1, strided or padded
+    shapes = {{3, 16, 320, 3, 2, 1, 1},   {3, 64, 224, 7, 2, 1, 3},    {3, 32, 224, 3, 2, 1, 1},   {64, 64, 56, 3, 1, 1, 1},
+              {128, 128, 28, 3, 1, 1, 1}, {256, 256, 14, 3, 1, 1, 1},  {96, 24, 80, 3, 1, 1, 1},   {512, 512, 7, 3, 1, 1, 1},
+              {128, 256, 28, 3, 2, 1, 1}, {256, 512, 14, 1, 2, 1, 0},  {64, 128, 56, 1, 2, 1, 0},  {32, 64, 112, 3, 1, 1, 1},
+              {1024, 1024, 4, 3, 1, 1, 1}, {16, 16, 56, 3, 1, 1, 1},  {8, 8, 8, 3, 1, 1, 1},     {32, 32, 2, 3, 1, 1, 1}};
+  else if (kind == ConvKind::Pointwise)  // 1x1, stride 1: one product per image on the executor's GEMM path
+    shapes = {{16, 32, 160, 1, 1, 1, 0},  {32, 16, 112, 1, 1, 1, 0},  {64, 256, 56, 1, 1, 1, 0},   {256, 64, 56, 1, 1, 1, 0},
+              {512, 128, 28, 1, 1, 1, 0}, {12, 96, 80, 1, 1, 1, 0},   {48, 12, 80, 1, 1, 1, 0},    {1024, 256, 14, 1, 1, 1, 0},
+              {2048, 512, 7, 1, 1, 1, 0}, {512, 2048, 7, 1, 1, 1, 0}, {144, 24, 56, 1, 1, 1, 0},   {320, 1280, 7, 1, 1, 1, 0},
+              {256, 1024, 14, 1, 1, 1, 0}, {16, 16, 4, 1, 1, 1, 0}};
   else if (kind == ConvKind::Grouped)  // several input channels a group: ResNeXt-, RegNet- and ShuffleNet-v1-like widths
     shapes = {{64, 64, 56, 3, 1, 2, 1},    {128, 128, 28, 3, 1, 8, 1},  {256, 256, 14, 3, 1, 32, 1}, {128, 128, 56, 3, 1, 32, 1},
               {256, 256, 28, 3, 2, 32, 1}, {48, 48, 56, 3, 1, 3, 1},    {96, 96, 28, 3, 2, 6, 1},    {240, 240, 14, 3, 1, 10, 1},
@@ -234,8 +237,8 @@ Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases
 
 Result<ColdCost> measureColdCost(int threads, int repeat) {
   std::vector<Case> cases;
-  for (auto&& list : {gemmCases(), gemmTransBCases(), convCases(ConvKind::Dense), convCases(ConvKind::Grouped),
-                      convCases(ConvKind::Depthwise)})
+  for (auto&& list : {gemmCases(), gemmTransBCases(), convCases(ConvKind::Dense), convCases(ConvKind::Pointwise),
+                      convCases(ConvKind::Grouped), convCases(ConvKind::Depthwise)})
     for (size_t i = 0; i < list.size(); i += 2) cases.push_back(list[i]);
   std::vector<Bench> parts;
   std::vector<double> hot, bytes;
@@ -272,6 +275,8 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["pointwise_conv"],
+                      timeAndFit("pointwise_conv", convCases(ConvKind::Pointwise), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(ConvKind::Grouped), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["depthwise_conv"],
                       timeAndFit("depthwise_conv", convCases(ConvKind::Depthwise), threads, repeat, overheadUs));

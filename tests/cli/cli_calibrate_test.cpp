@@ -38,7 +38,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "l2_bytes", "hbm_bandwidth_bytes_per_s", "launch_us", "efficiency.cube", "efficiency.elementwise",
                         "efficiency.reduction", "efficiency.softmax", "efficiency.norm", "efficiency.pooling",
                         "efficiency.data_movement", "cpu.cube_time_models.gemm", "cpu.cube_time_models.gemm_tb", "cpu.cube_time_models.conv",
-                        "cpu.cube_time_models.grouped_conv", "cpu.cube_time_models.depthwise_conv", "cpu.cube_time_models.conv_transpose",
+                        "cpu.cube_time_models.pointwise_conv", "cpu.cube_time_models.grouped_conv", "cpu.cube_time_models.depthwise_conv", "cpu.cube_time_models.conv_transpose",
                         "cpu.cube_time_models.rnn", "cpu.op_call_s", "cpu.cold_bandwidth_bytes_per_s"})
     EXPECT_TRUE(noted.count(f)) << f;
   // Matrix ops run as one network (about 100 MB of data between two uses of a shape's own) are slower
@@ -46,7 +46,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   EXPECT_GT(j["cpu"].value("cold_bandwidth_bytes_per_s", 0.0), 0.0);
   EXPECT_EQ(j["cpu"]["op_call_s"].size(), j["cpu"]["op_efficiency"].size());
   // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
-  for (const char* kind : {"gemm", "gemm_tb", "conv", "grouped_conv", "depthwise_conv", "conv_transpose", "rnn"}) {
+  for (const char* kind : {"gemm", "gemm_tb", "conv", "pointwise_conv", "grouped_conv", "depthwise_conv", "conv_transpose", "rnn"}) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
     EXPECT_GE(m["cases"].get<int>(), 7) << kind;
     EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;

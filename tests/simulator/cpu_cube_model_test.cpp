@@ -17,17 +17,17 @@ namespace {
 
 using nlohmann::json;
 
-Graph convGraph(int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t group) {
+Graph convGraph(int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t group, int64_t stride = 1) {
   Graph g;
   g.name = "conv";
-  const int64_t pad = k / 2;
+  const int64_t pad = k / 2, out = (hw + 2 * pad - k) / stride + 1;
   ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, cin, hw, hw}));
   ValueId w = g.addInitializer("W", Tensor::floats({cout, cin / group, k, k},
                                                    std::vector<float>(static_cast<size_t>(cout * cin / group * k * k), 0.1f)));
-  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, cout, hw, hw}));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, cout, out, out}));
   g.addNode("Conv", {x, w}, {y},
             zoo::attrs({Attribute::makeInts("pads", {pad, pad, pad, pad}), Attribute::makeInt("group", group),
-                        Attribute::makeInts("kernel_shape", {k, k})}),
+                        Attribute::makeInts("kernel_shape", {k, k}), Attribute::makeInts("strides", {stride, stride})}),
             "conv");
   g.addOutput(y);
   return g;
@@ -50,6 +50,14 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "depthwise_conv");
   EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 9);
+  // 1x1, stride 1, no padding: a pointwise conv (the executor's GEMM path); strided, it is a dense conv.
+  f = cubeFeatures(convGraph(16, 32, 32, 1, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "pointwise_conv");
+  EXPECT_DOUBLE_EQ(f->patchElems, 1024.0 * 16);
+  f = cubeFeatures(convGraph(16, 32, 32, 1, 1, 2), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "conv");
   // Several input channels a group (4 here) is a grouped conv: K = 36, N = 4 per group.
   Graph gc = convGraph(16, 16, 32, 3, 4);
   f = cubeFeatures(gc, 0);
@@ -269,18 +277,27 @@ TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
   EXPECT_GT(r.kernels[0].durUs, 2.0 + 2.0 * 64 * 64 * 64 / 1e11 * 1e6 - 1e-3);
 }
 
-TEST(CpuCubeModel, DepthwiseConvTakesItsOwnModelOrTheGroupedOneOfAnOlderProfile) {
-  auto hw = *parseHwProfile(cpuProfile(), "t.json");
-  CubeTimeModel grouped, depthwise;
-  grouped.coef[5] = 5e-6;     // 5 us a call
-  depthwise.coef[5] = 50e-6;  // 50 us a call
-  hw.cpu.cubeModels["grouped_conv"] = grouped;
-  Graph dw = convGraph(16, 16, 8, 3, 16), gc = convGraph(16, 16, 8, 3, 4);
-  const double dwOld = test::runUnfused(dw, hw).kernels.at(0).durUs, gcOld = test::runUnfused(gc, hw).kernels.at(0).durUs;
-  hw.cpu.cubeModels["depthwise_conv"] = depthwise;
-  const double dwNew = test::runUnfused(dw, hw).kernels.at(0).durUs, gcNew = test::runUnfused(gc, hw).kernels.at(0).durUs;
-  EXPECT_NEAR(dwNew - dwOld, 45.0, 0.01);  // a profile without a depthwise model costs it by the grouped one
-  EXPECT_DOUBLE_EQ(gcNew, gcOld);          // a grouped conv never takes the depthwise model
+TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
+  // (kind, its parent kind, a graph of the kind, a graph of the parent kind)
+  struct Split {
+    const char *kind, *parent;
+    Graph own, other;
+  };
+  Split splits[] = {{"depthwise_conv", "grouped_conv", convGraph(16, 16, 8, 3, 16), convGraph(16, 16, 8, 3, 4)},
+                    {"pointwise_conv", "conv", convGraph(16, 16, 8, 1, 1), convGraph(16, 16, 8, 3, 1)}};
+  for (const Split& sp : splits) {
+    auto hw = *parseHwProfile(cpuProfile(), "t.json");
+    CubeTimeModel parent, own;
+    parent.coef[5] = 5e-6;  // 5 us a call
+    own.coef[5] = 50e-6;    // 50 us a call
+    hw.cpu.cubeModels[sp.parent] = parent;
+    hw.cpu.cubeModels.erase(sp.kind);
+    const double ownOld = test::runUnfused(sp.own, hw).kernels.at(0).durUs, otherOld = test::runUnfused(sp.other, hw).kernels.at(0).durUs;
+    hw.cpu.cubeModels[sp.kind] = own;
+    const double ownNew = test::runUnfused(sp.own, hw).kernels.at(0).durUs, otherNew = test::runUnfused(sp.other, hw).kernels.at(0).durUs;
+    EXPECT_NEAR(ownNew - ownOld, 45.0, 0.01) << sp.kind;  // without a model of its own, the parent's
+    EXPECT_DOUBLE_EQ(otherNew, otherOld) << sp.kind;      // the parent kind never takes it
+  }
 }
 
 }  // namespace
