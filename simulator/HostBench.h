@@ -32,7 +32,9 @@ fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat)
 // figures. Every round warms up again because the executor keeps only a few idle buffer arenas
 // (MemoryPlan.h): back on a bench after the others, its first run records its buffers and its second
 // allocates a fresh arena. With one warm-up run a round, a 3x3 Conv 3->16 stride 2 at 320x320 timed
-// 971 us against 366 us once warm (and 1x1 Conv 16->32 at 160x160 903 against 344).
+// 971 us against 366 us once warm (and 1x1 Conv 16->32 at 160x160 903 against 344). A caller that
+// wants every round warm keeps the arenas for its scope (IdleArenaLimit, core/exec/Executor.h), as the
+// matrix-op grids do.
 fw::Result<std::vector<double>> timeNodesInRounds(const std::vector<const Bench*>& benches, int threads, int warmup,
                                                   int repeat, int rounds);
 // The benches' timed nodes as one network, one after another in the given order, each on its own input

@@ -271,6 +271,8 @@ Result<ColdCost> measureColdCost(int threads, int repeat) {
 }
 
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs) {
+  // Every shape keeps its buffer arena between its rounds (HostBench.h), as a model run in a loop does.
+  const fw::IdleArenaLimit keepArenas(1024);
   std::map<std::string, CubeModelFit> out;
   FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));

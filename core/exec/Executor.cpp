@@ -530,4 +530,7 @@ Result<RunResult> runGraphNamed(const Model& model, const std::map<std::string, 
 
 
 
+IdleArenaLimit::IdleArenaLimit(size_t plans) : previous_(exec::setIdlePlanLimit(plans)) {}
+IdleArenaLimit::~IdleArenaLimit() { exec::setIdlePlanLimit(previous_); }
+
 }  // namespace fw

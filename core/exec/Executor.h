@@ -165,6 +165,21 @@ std::vector<std::string> supportedOps();
 // resolve as a model function; "domain:op" for non-default domains. Sorted, unique.
 std::vector<std::string> unsupportedOps(const Model& model);
 
+// Arena plans kept idle between runs (MemoryPlan.h): at most 4 by default, within 1/8 of physical
+// memory. Code that runs many small graphs in turn and times each once warm (fwb calibrate's rounds)
+// raises the count for a scope: a graph whose plan was dropped records again on its next run, the
+// recording run hands the freed heap back to the system, and the runs after it take page faults.
+class IdleArenaLimit {
+ public:
+  explicit IdleArenaLimit(size_t plans);
+  ~IdleArenaLimit();
+  IdleArenaLimit(const IdleArenaLimit&) = delete;
+  IdleArenaLimit& operator=(const IdleArenaLimit&) = delete;
+
+ private:
+  size_t previous_;
+};
+
 // Seeded inputs for every runtime graph input: floats uniform in [-1, 1]; integer inputs in [0, 100),
 // bounded by the first dim of a table they index through Gather; a scalar integer the graph
 // compares with a constant (Equal(sr, 16000)) takes that constant; inputs named like masks get 1; bools

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <iterator>
 #include <list>
@@ -147,7 +148,8 @@ PlanCache& planCache() {
   static PlanCache* c = new PlanCache();  // never destroyed: runs may end during static destruction
   return *c;
 }
-// Arenas kept while idle: at most 4, and at most 1/8 of physical memory together.
+std::atomic<size_t> idlePlanLimit{4};
+// Arenas kept while idle: at most idlePlanLimit (4), and at most 1/8 of physical memory together.
 size_t idleArenaBudget() {
   const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && pageSize > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(pageSize) / 8 : size_t{1} << 30;
@@ -162,6 +164,8 @@ std::string arenaKey(const void* graph, const std::vector<std::vector<int64_t>>&
   }
   return k;
 }
+
+size_t setIdlePlanLimit(size_t plans) { return idlePlanLimit.exchange(std::max<size_t>(1, plans)); }
 
 std::shared_ptr<ArenaPlan> checkOutPlan(const std::string& key) {
   auto& c = planCache();
@@ -183,7 +187,7 @@ void returnPlan(const std::string& key, std::shared_ptr<ArenaPlan> plan) {
   const size_t budget = idleArenaBudget();
   for (auto it = c.entries.begin(); it != c.entries.end();) {
     total += it->second->bytes;
-    if (++kept > 4 || (kept > 1 && total > budget)) it = c.entries.erase(it);
+    if (++kept > idlePlanLimit.load() || (kept > 1 && total > budget)) it = c.entries.erase(it);
     else ++it;
   }
 }

@@ -65,5 +65,7 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
 std::string arenaKey(const void* graph, const std::vector<std::vector<int64_t>>& inputDims);
 std::shared_ptr<ArenaPlan> checkOutPlan(const std::string& key);
 void returnPlan(const std::string& key, std::shared_ptr<ArenaPlan> plan);
+// How many idle plans returnPlan keeps (default 4; IdleArenaLimit in Executor.h); returns the previous.
+size_t setIdlePlanLimit(size_t plans);
 
 }  // namespace fw::exec

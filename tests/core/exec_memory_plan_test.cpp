@@ -131,3 +131,34 @@ TEST(MemoryPlan, PlannedRunsComputeWhatHeapRunsComputeInTheLivePeak) {
     }
   }
 }
+
+// Six graphs run in turn, then the first again: by default only 4 idle plans are kept, so the first
+// graph's was dropped and it records anew; within an IdleArenaLimit of 8 it follows its plan.
+TEST(MemoryPlan, AnIdleArenaLimitKeepsThePlansOfGraphsRunInTurn) {
+  std::vector<fw::Model> models;
+  for (int image : {32, 40, 48, 56, 64, 72}) {
+    auto m = fw::loadModel("zoo:mobilenetv2?image=" + std::to_string(image));
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    models.push_back(std::move(*m));
+  }
+  auto planned = [&](const fw::Model& m) {
+    auto in = fw::randomInputs(m, 5);
+    EXPECT_TRUE(in.ok());
+    fw::ExecStats st;
+    fw::ExecOptions o;
+    o.stats = &st;
+    EXPECT_TRUE(fw::runGraph(m, *in, o).ok());
+    return st.planned;
+  };
+  auto roundThenFirst = [&] {
+    for (const auto& m : models) planned(m);
+    return planned(models.front());
+  };
+  EXPECT_FALSE(roundThenFirst());
+  {
+    const fw::IdleArenaLimit keep(8);
+    roundThenFirst();  // every graph records its plan once
+    EXPECT_TRUE(roundThenFirst());
+  }
+  EXPECT_FALSE(roundThenFirst());  // the default limit again
+}
