@@ -9,7 +9,7 @@ its rows were looked at); set 2 was exported afterwards and only measured, until
 into; set 3 was exported after that and measured once, which led to the vector-op cases' in-cache size;
 set 4 was exported after that change and only measured; set 5 was exported after the calibration's
 warm-up fix (session 10) and only measured, and its misses were looked into in session 11; set 6 was
-exported after the depthwise Conv model (session 11) and only measured.
+exported in session 11 and first measured with its last binary.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
