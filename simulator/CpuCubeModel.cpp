@@ -117,7 +117,11 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   if (f.kind == "grouped_conv" && w->size() > 1 && (*w)[1] == 1) f.kind = "depthwise_conv";
   // A 1x1 Conv that maps every position to itself (stride 1, no padding) is one product per image on the
   // executor's own GEMM path, over the NCHW data as they are: no reorders (core/exec/ConvPrimitive.cpp).
-  if (f.kind == "conv" && isPointwise(n, *x, *w, *y)) f.kind = "pointwise_conv";
+  if (f.kind == "conv" && isPointwise(n, *x, *w, *y)) {
+    f.kind = "pointwise_conv";
+    f.positions = 1;
+    for (size_t d = 2; d < y->size(); ++d) f.positions *= static_cast<double>((*y)[d]);
+  }
   f.flops = nc.flops;
   f.inElems = numel(*x);
   f.outElems = numel(*y);
@@ -172,6 +176,14 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     N = static_cast<double>((*w)[0]) / group;
   }
   f.patchElems = N > 0 ? f.outElems * K / N : 0;
+  return f;
+}
+
+CubeFeatures CubeFeatures::withPositionBlock(int64_t block) const {
+  CubeFeatures f = *this;
+  if (kind != "pointwise_conv" || block <= 1 || positions <= 0) return f;
+  const double b = static_cast<double>(block);
+  f.flops *= std::ceil(positions / b) * b / positions;
   return f;
 }
 

@@ -47,9 +47,13 @@ struct CubeFeatures {
   std::string kind;  // one of cubeModelKinds()
   double flops = 0, inElems = 0, outElems = 0, patchElems = 0, weightElems = 0;
   double aliasedWeightElems = 0;  // weightElems of a product of <= 8 rows with 4 KiB-multiple weight rows
+  double positions = 0;           // pointwise_conv: output positions per image (the product's columns)
   std::array<double, kCubeFeatures> vec() const {
     return {flops, inElems, outElems, patchElems, weightElems, 1.0, aliasedWeightElems};
   }
+  // A pointwise Conv's product computes its columns (positions) in whole blocks of `block`: its FLOPs as
+  // computed, ceil(positions / block) * block columns. Other kinds, or block <= 1: unchanged.
+  CubeFeatures withPositionBlock(int64_t block) const;
 };
 
 // The kind and features of node `id`, or nullopt when it is not a matrix op or a shape is not static.

@@ -102,7 +102,14 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
   // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
   // peak of its kind (real layers rarely hit the best).
-  FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs));
+  {
+    // The pointwise Conv's block of positions first: its shape model is fitted on padded FLOPs.
+    const fw::IdleArenaLimit keepArenas(1024);
+    FW_ASSIGN_OR_RETURN(PositionBlock pb, measurePositionBlock(threads, repeat));
+    m.positionBlock = pb.block;
+    m.positionHow = pb.how;
+  }
+  FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs, m.positionBlock));
   std::vector<double> cubeRatios;
   for (const char* kind : {"gemm", "conv", "pointwise_conv", "grouped_conv", "depthwise_conv"}) {
     const auto it = m.cubeModels.find(kind);
@@ -229,6 +236,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.l2Bytes = static_cast<int64_t>(m.llcBytes);
   p.hbmBandwidth = m.dramBw;
   p.cpu.coldBandwidth = m.coldBw;
+  p.cpu.pointwisePositionBlock = m.positionBlock;
   p.hbmCapacityBytes = m.memBytes;
   p.launchUs = m.overheadUs;
   p.hostDispatchUs = 0;
@@ -269,6 +277,9 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                             "weight bytes, over a sample of the matrix-op shapes run as one network";
     note("cpu.cold_bandwidth_bytes_per_s", "1 / slope of the " + how + "; " + m.coldHow);
   }
+  note("cpu.pointwise_position_block", "a 1x1 Conv 256->256 over 1 x P positions timed for P on both sides of multiples of "
+                                      "16 (positions us), and the RMS ln residual of time = a + c * ceil(P / b) * b for each "
+                                      "block b; the smallest block within 10 % of the best fit: " + m.positionHow);
   note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
   if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
   note("cpu.op_call_s", "each op type of cpu.op_efficiency timed on a tiny tensor (16 elements, or 4 channels of 2x2): what a "

@@ -35,6 +35,8 @@ struct HostMeasurement {
   std::string cubeCases;
   double llcBytes = 0, cacheBw = 0, dramBw = 0;
   double coldBw = 0;  // matrix ops in a network against alone (measureColdCost)
+  int64_t positionBlock = 1;  // pointwise Conv: positions computed in whole blocks of (measurePositionBlock)
+  std::string positionHow;
   std::string coldHow;
   std::string llcHow;
   struct Family {
@@ -48,8 +50,18 @@ struct HostMeasurement {
 // Runs every microbenchmark (a few seconds to a minute, on `threads` executor threads, `repeat` timed runs
 // per case). Progress lines go to stderr.
 Result<HostMeasurement> measureHost(int threads, int repeat);
-// Times a grid of shapes per kind of matrix op and fits each kind's time model.
-Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs);
+// Times a grid of shapes per kind of matrix op and fits each kind's time model (a pointwise Conv's
+// features padded to whole blocks of `positionBlock` positions).
+Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs,
+                                                              int64_t positionBlock);
+struct PositionBlock {
+  int64_t block = 1;
+  std::string how;  // "positions us; ..." and the fit's residual per candidate block
+};
+// Times a 1x1 Conv over 1 x P positions for P on both sides of multiples of 16 and returns the block
+// b (1, 2, 4, ..., 64) for which time = a + c * ceil(P / b) * b fits best: the product computes whole
+// blocks of positions.
+Result<PositionBlock> measurePositionBlock(int threads, int repeat);
 struct ColdCost {
   double bytesPerS = 0;    // 0 when the shapes were not slower in sequence by their bytes
   double callS = 0;        // the fit's intercept: a cold start per call

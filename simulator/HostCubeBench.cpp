@@ -4,6 +4,7 @@
 // convolutions, decoder-sized and attention-sized GEMMs, and tiny ones whose time is the call itself)
 // without being taken from any one model.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -199,7 +200,8 @@ std::vector<Case> rnnCases() {
   return cs;
 }
 
-Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases, int threads, int repeat, double overheadUs) {
+Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases, int threads, int repeat, double overheadUs,
+                                int64_t positionBlock = 1) {
   CubeModelFit fit;
   std::vector<CubeSample> samples;
   // The kind's shapes in turn, in three rounds (HostBench.h).
@@ -219,7 +221,7 @@ Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases
     const auto feat = cubeFeatures(*c.bench.model.graph, c.bench.node);
     if (!feat || feat->kind != kind)
       return Error::internal("calibrate: '" + c.name + "' is not a " + kind + " op to the cost model");
-    samples.push_back({*feat, seconds});
+    samples.push_back({feat->withPositionBlock(positionBlock), seconds});
     fit.rates.push_back({c.name, f.flops / seconds});
   }
   FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));
@@ -270,7 +272,52 @@ Result<ColdCost> measureColdCost(int threads, int repeat) {
   return out;
 }
 
-Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs) {
+Result<PositionBlock> measurePositionBlock(int threads, int repeat) {
+  // 256 -> 256 channels over 1 x P: about 36 us a block of 16 positions here, small enough to time many.
+  const std::vector<int64_t> ps = {8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 48, 49, 63, 64, 65};
+  std::vector<Bench> benches;
+  for (int64_t p : ps)
+    benches.push_back(oneOp("Conv", {1, 256, 1, p}, {filled({256, 256, 1, 1}, 0.01f)}, {}, kCopies));
+  std::vector<const Bench*> timed;
+  for (const auto& b : benches) timed.push_back(&b);
+  FW_ASSIGN_OR_RETURN(std::vector<double> us, timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 6), 3));
+  PositionBlock out;
+  for (size_t i = 0; i < ps.size(); ++i) out.how += (i ? "; " : "") + std::to_string(ps[i]) + " " + fmt("%.1f", us[i]);
+  // For each candidate block, the least-squares line time = a + c * padded(P) on the error relative to
+  // the time; the block with the smallest RMS ln residual wins, a smaller one unless a larger one is
+  // clearly (10 %) better.
+  double bestRms = INFINITY;
+  for (int64_t b = 1; b <= 64; b *= 2) {
+    double s11 = 0, s1x = 0, sxx = 0, s1y = 0, sxy = 0;
+    std::vector<double> xs;
+    for (size_t i = 0; i < ps.size(); ++i) {
+      const double x = std::ceil(static_cast<double>(ps[i]) / static_cast<double>(b)) * static_cast<double>(b);
+      xs.push_back(x);
+      const double w = 1.0 / us[i];
+      s11 += w * w, s1x += w * w * x, sxx += w * w * x * x, s1y += w * w * us[i], sxy += w * w * x * us[i];
+    }
+    const double den = s11 * sxx - s1x * s1x;
+    if (!(den > 0)) continue;
+    const double a = (s1y * sxx - s1x * sxy) / den, c = (s11 * sxy - s1x * s1y) / den;
+    double sq = 0;
+    for (size_t i = 0; i < ps.size(); ++i) {
+      const double model = a + c * xs[i];
+      const double l = model > 0 ? std::log(model / us[i]) : 10.0;
+      sq += l * l;
+    }
+    const double rms = std::sqrt(sq / static_cast<double>(ps.size()));
+    out.how += "; block " + std::to_string(b) + " RMS " + fmt("%.3f", rms);
+    if (rms < 0.9 * bestRms) {
+      bestRms = rms;
+      out.block = b;
+    }
+  }
+  std::fprintf(stderr, "fwb: calibrate: pointwise Conv positions in blocks of %lld\n", static_cast<long long>(out.block));
+  return out;
+}
+
+Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs,
+                                                              int64_t positionBlock) {
   // Every shape keeps its buffer arena between its rounds (HostBench.h), as a model run in a loop does.
   const fw::IdleArenaLimit keepArenas(1024);
   std::map<std::string, CubeModelFit> out;
@@ -278,7 +325,7 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["pointwise_conv"],
-                      timeAndFit("pointwise_conv", convCases(ConvKind::Pointwise), threads, repeat, overheadUs));
+                      timeAndFit("pointwise_conv", convCases(ConvKind::Pointwise), threads, repeat, overheadUs, positionBlock));
   FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(ConvKind::Grouped), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["depthwise_conv"],
                       timeAndFit("depthwise_conv", convCases(ConvKind::Depthwise), threads, repeat, overheadUs));

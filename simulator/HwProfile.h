@@ -49,6 +49,9 @@ struct CpuFigures {
   // top of its shape model's time, which was timed with them in cache, when a run has evicted them: bytes
   // per second of extra time. Without it, only the weights are charged, at hbm_bandwidth_bytes_per_s.
   double coldBandwidth = 0;
+  // "pointwise_position_block" (optional, default 1): a pointwise Conv's product computes the output
+  // positions in whole blocks of this many (CubeFeatures::withPositionBlock); measured by fwb calibrate.
+  int64_t pointwisePositionBlock = 1;
   std::vector<int64_t> cacheDropsBytes;  // "cache_drops_bytes": sizes where the copy bandwidth drops
   // "bandwidth_curve": [{"bytes", "bytes_per_s"}] streaming bandwidth by footprint, ascending (optional):
   // data that fit the last-level cache move at the curve's bandwidth for their footprint (interpolated

@@ -55,6 +55,7 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "pointwise_conv");
   EXPECT_DOUBLE_EQ(f->patchElems, 1024.0 * 16);
+  EXPECT_DOUBLE_EQ(f->positions, 1024.0);
   f = cubeFeatures(convGraph(16, 32, 32, 1, 1, 2), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "conv");
@@ -298,6 +299,43 @@ TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
     EXPECT_NEAR(ownNew - ownOld, 45.0, 0.01) << sp.kind;  // without a model of its own, the parent's
     EXPECT_DOUBLE_EQ(otherNew, otherOld) << sp.kind;      // the parent kind never takes it
   }
+}
+
+TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
+  // 7x7 = 49 positions: blocks of 16 compute 64 of them, blocks of 8 compute 56; 8x8 = 64 is whole.
+  auto f = cubeFeatures(convGraph(32, 64, 7, 1, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  ASSERT_EQ(f->kind, "pointwise_conv");
+  EXPECT_DOUBLE_EQ(f->withPositionBlock(16).flops, f->flops * 64 / 49);
+  EXPECT_DOUBLE_EQ(f->withPositionBlock(8).flops, f->flops * 56 / 49);
+  EXPECT_DOUBLE_EQ(f->withPositionBlock(1).flops, f->flops);
+  EXPECT_DOUBLE_EQ(f->withPositionBlock(16).outElems, f->outElems);  // only the arithmetic is padded
+  auto whole = cubeFeatures(convGraph(32, 64, 8, 1, 1), 0);
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_DOUBLE_EQ(whole->withPositionBlock(16).flops, whole->flops);
+  auto dense = cubeFeatures(convGraph(32, 64, 7, 3, 1), 0);  // not pointwise: never padded
+  ASSERT_TRUE(dense.has_value());
+  EXPECT_DOUBLE_EQ(dense->withPositionBlock(16).flops, dense->flops);
+
+  // The profile carries the block; the cost of a 7x7 pointwise Conv follows it; 0 is refused.
+  json j = cpuProfile();
+  CubeTimeModel perFlop;
+  perFlop.coef[0] = 1e-10;  // 10 GFLOP/s, nothing else
+  auto hw = *parseHwProfile(j, "t.json");
+  EXPECT_EQ(hw.cpu.pointwisePositionBlock, 1);
+  hw.cpu.cubeModels["pointwise_conv"] = perFlop;
+  Graph g = convGraph(32, 64, 7, 1, 1);
+  const double unpadded = test::runUnfused(g, hw).kernels.at(0).durUs;
+  hw.cpu.pointwisePositionBlock = 16;
+  const double padded = test::runUnfused(g, hw).kernels.at(0).durUs;
+  EXPECT_NEAR(padded - unpadded, f->flops * (64.0 / 49 - 1) * 1e-10 * 1e6, 1e-6);
+  auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.pointwisePositionBlock, 16);
+  j["cpu"]["pointwise_position_block"] = 0;
+  auto bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("pointwise_position_block"), std::string::npos) << bad.error().message;
 }
 
 }  // namespace
