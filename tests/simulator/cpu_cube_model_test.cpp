@@ -34,22 +34,24 @@ Graph convGraph(int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t group,
 }
 
 TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
-  // Conv 16->32, 3x3 at 32x32: M = 1024 output pixels, K = 16*9 = 144, N = 32.
+  // Conv 16->32, 3x3 at 32x32: M = 1024 output pixels, K = 16*9 = 144, N = 32; with pad 1, 94 of the 96
+  // (position, tap) pairs of each axis read inside the image (the test below).
+  const double inside = (94.0 / 96) * (94.0 / 96);
   Graph c = convGraph(16, 32, 32, 3, 1);
   auto f = cubeFeatures(c, 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "conv");
-  EXPECT_DOUBLE_EQ(f->flops, 2.0 * 1024 * 32 * 144);
+  EXPECT_DOUBLE_EQ(f->flops, 2.0 * 1024 * 32 * 144 * inside);
   EXPECT_DOUBLE_EQ(f->inElems, 16.0 * 32 * 32);
   EXPECT_DOUBLE_EQ(f->outElems, 32.0 * 32 * 32);
-  EXPECT_DOUBLE_EQ(f->patchElems, 1024.0 * 144);
+  EXPECT_DOUBLE_EQ(f->patchElems, 1024.0 * 144 * inside);
   EXPECT_DOUBLE_EQ(f->weightElems, 32.0 * 16 * 9);
   // Depthwise: one input channel a group, its own kind; K = 9 and N = 1 per group: the patches are numel(Y) * 9.
   Graph d = convGraph(16, 16, 32, 3, 16);
   f = cubeFeatures(d, 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "depthwise_conv");
-  EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 9);
+  EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 9 * inside);
   // 1x1, stride 1, no padding: a pointwise conv (the executor's GEMM path); strided, it is a dense conv.
   f = cubeFeatures(convGraph(16, 32, 32, 1, 1), 0);
   ASSERT_TRUE(f.has_value());
@@ -64,7 +66,7 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   f = cubeFeatures(gc, 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "grouped_conv");
-  EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 36 / 4);
+  EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 36 / 4 * inside);
   // MatMul [8,64] x [64,16]: the left operand is the patch matrix.
   Graph m = test::matmul(8, 64, 16);
   f = cubeFeatures(m, 0);
@@ -336,6 +338,43 @@ TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
   auto bad = parseHwProfile(j, "t.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("pointwise_position_block"), std::string::npos) << bad.error().message;
+}
+
+TEST(CpuCubeModel, ConvFlopsCountOnlyTheTapsInsideTheInput) {
+  // 3x3, pad 1 at 7x7: per axis the first and last output positions lose one tap each, 19 of 21.
+  auto f = cubeFeatures(convGraph(16, 16, 7, 3, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  const double full = 2.0 * 49 * 16 * 16 * 9;
+  EXPECT_NEAR(f->flops, full * (19.0 / 21) * (19.0 / 21), 1e-6);
+  EXPECT_NEAR(f->patchElems, 49.0 * 16 * 9 * (19.0 / 21) * (19.0 / 21), 1e-6);
+  // A depthwise one the same way.
+  f = cubeFeatures(convGraph(16, 16, 7, 3, 16), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_NEAR(f->flops, 2.0 * 49 * 16 * 9 * (19.0 / 21) * (19.0 / 21), 1e-6);
+  // An atrous 3x3 whose dilation (8) exceeds the 4x4 image, padded by 8: only the centre tap reads it.
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, 8, 4, 4}));
+  ValueId w = g.addInitializer("W", Tensor::floats({8, 8, 3, 3}, std::vector<float>(8 * 8 * 9, 0.1f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, 8, 4, 4}));
+  g.addNode("Conv", {x, w}, {y},
+            zoo::attrs({Attribute::makeInts("pads", {8, 8, 8, 8}), Attribute::makeInts("dilations", {8, 8}),
+                        Attribute::makeInts("kernel_shape", {3, 3})}),
+            "atrous");
+  g.addOutput(y);
+  f = cubeFeatures(g, 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "conv");
+  EXPECT_NEAR(f->flops, 2.0 * 16 * 8 * 8 * 9 / 9, 1e-6);
+  // auto_pad SAME_UPPER at stride 1 pads a 3x3 by 1 on each side: as the explicit pads.
+  Graph same;
+  x = same.addInput("x", DType::Float32, Shape::ofInts({1, 16, 7, 7}));
+  w = same.addInitializer("W", Tensor::floats({16, 16, 3, 3}, std::vector<float>(16 * 16 * 9, 0.1f)));
+  y = same.addValue("y", DType::Float32, Shape::ofInts({1, 16, 7, 7}));
+  same.addNode("Conv", {x, w}, {y}, zoo::attrs({Attribute::makeString("auto_pad", "SAME_UPPER")}), "same");
+  same.addOutput(y);
+  f = cubeFeatures(same, 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_NEAR(f->flops, full * (19.0 / 21) * (19.0 / 21), 1e-6);
 }
 
 }  // namespace
