@@ -89,6 +89,17 @@ def export_images(torch, models, out, seed):
         print("exported", name, flush=True)
 
 
+def export_nets(torch, out, seed, nets):
+    """Each (NAME, constructor, example input or its shape) as OUT/NAME.onnx, opset 13, weights from `seed`.
+    Eval mode with autograd on: plain ONNX pieces, no fused fast path (e.g. of an encoder layer)."""
+    for name, net, x in nets:
+        torch.manual_seed(seed)
+        model = net().eval()
+        torch.onnx.export(model, x if torch.is_tensor(x) else torch.rand(*x), os.path.join(out, name + ".onnx"),
+                          opset_version=13, input_names=["x"], output_names=["y"])
+        print("exported", name, flush=True)
+
+
 def export_second_set(torch, torchvision, out):
     tv = torchvision.models
     models = {
@@ -183,13 +194,8 @@ def export_third_set(torch, torchvision, out):
             h, _ = self.l(x)
             return self.o(h[:, -1])
 
-    for name, net, x in (("speech_gru", SpeechGru, (1, 80, 200)), ("patch_transformer", PatchTransformer, (1, 3, 224, 224)),
-                         ("stacked_lstm", StackedLstm, (1, 64, 40))):
-        torch.manual_seed(13)
-        # Eval mode with autograd on, as for set 2's encoder: plain ONNX pieces, no fused fast path.
-        torch.onnx.export(net().eval(), torch.rand(*x), os.path.join(out, name + ".onnx"), opset_version=13,
-                          input_names=["x"], output_names=["y"])
-        print("exported", name, flush=True)
+    export_nets(torch, out, 13, (("speech_gru", SpeechGru, (1, 80, 200)), ("patch_transformer", PatchTransformer, (1, 3, 224, 224)),
+                                 ("stacked_lstm", StackedLstm, (1, 64, 40))))
     return 0
 
 
@@ -265,12 +271,8 @@ def export_fourth_set(torch, torchvision, out):
             h, _ = self.g(x)
             return self.o(h[:, -1])
 
-    for name, net, x in (("tcn", Tcn, (1, 40, 400)), ("small_unet", SmallUnet, (1, 3, 128, 128)),
-                         ("mixer", Mixer, (1, 3, 224, 224)), ("gru_classifier", GruClassifier, (1, 120, 64))):
-        torch.manual_seed(17)
-        torch.onnx.export(net().eval(), torch.rand(*x), os.path.join(out, name + ".onnx"), opset_version=13,
-                          input_names=["x"], output_names=["y"])
-        print("exported", name, flush=True)
+    export_nets(torch, out, 17, (("tcn", Tcn, (1, 40, 400)), ("small_unet", SmallUnet, (1, 3, 128, 128)),
+                                 ("mixer", Mixer, (1, 3, 224, 224)), ("gru_classifier", GruClassifier, (1, 120, 64))))
     return 0
 
 
@@ -322,13 +324,8 @@ def export_fifth_set(torch, torchvision, out):
         def forward(self, t):
             return self.o(self.t(self.e(t) + self.pos)[:, 0])
 
-    for name, net, x in (("ds_cnn_kws", DsCnnKws, torch.rand(1, 1, 49, 10)), ("bilstm_classifier", BiLstmClassifier, torch.rand(1, 100, 48)),
-                         ("tiny_encoder", TinyEncoder, torch.randint(0, 5000, (1, 128)))):
-        torch.manual_seed(23)
-        # Eval mode with autograd on, as for sets 2 and 3: plain ONNX pieces, no fused fast path.
-        torch.onnx.export(net().eval(), x, os.path.join(out, name + ".onnx"), opset_version=13,
-                          input_names=["x"], output_names=["y"])
-        print("exported", name, flush=True)
+    export_nets(torch, out, 23, (("ds_cnn_kws", DsCnnKws, torch.rand(1, 1, 49, 10)), ("bilstm_classifier", BiLstmClassifier, torch.rand(1, 100, 48)),
+                                 ("tiny_encoder", TinyEncoder, torch.randint(0, 5000, (1, 128)))))
     return 0
 
 
@@ -384,13 +381,8 @@ def export_sixth_set(torch, torchvision, out):
             h, _ = self.g(self.e(t))
             return self.o(h)
 
-    for name, net, x in (("tiny_vit", TinyVit, torch.rand(1, 3, 224, 224)), ("conv1d_speech", Conv1dSpeech, torch.rand(1, 40, 200)),
-                         ("bigru_tagger", BiGruTagger, torch.randint(0, 3000, (1, 50)))):
-        torch.manual_seed(31)
-        # Eval mode with autograd on, as for sets 2, 3 and 5: plain ONNX pieces, no fused fast path.
-        torch.onnx.export(net().eval(), x, os.path.join(out, name + ".onnx"), opset_version=13,
-                          input_names=["x"], output_names=["y"])
-        print("exported", name, flush=True)
+    export_nets(torch, out, 31, (("tiny_vit", TinyVit, torch.rand(1, 3, 224, 224)), ("conv1d_speech", Conv1dSpeech, torch.rand(1, 40, 200)),
+                                 ("bigru_tagger", BiGruTagger, torch.randint(0, 3000, (1, 50)))))
     return 0
 
 
@@ -445,14 +437,9 @@ def export_seventh_set(torch, torchvision, out):
             h, _ = self.l(y)
             return self.o(h)
 
-    for name, net, x in (("gru_denoiser", GruDenoiser, torch.rand(1, 100, 161)),
-                         ("causal_decoder", CausalDecoder, torch.randint(0, 8000, (1, 64))),
-                         ("crnn", Crnn, torch.rand(1, 1, 64, 128))):
-        torch.manual_seed(37)
-        # Eval mode with autograd on, as for sets 2, 3, 5 and 6: plain ONNX pieces, no fused fast path.
-        torch.onnx.export(net().eval(), x, os.path.join(out, name + ".onnx"), opset_version=13,
-                          input_names=["x"], output_names=["y"])
-        print("exported", name, flush=True)
+    export_nets(torch, out, 37, (("gru_denoiser", GruDenoiser, torch.rand(1, 100, 161)),
+                                 ("causal_decoder", CausalDecoder, torch.randint(0, 8000, (1, 64))),
+                                 ("crnn", Crnn, torch.rand(1, 1, 64, 128))))
     return 0
 
 
@@ -508,14 +495,9 @@ def export_eighth_set(torch, torchvision, out):
                 h = r(z) + h[..., -z.shape[-1]:]
             return self.o(torch.relu(skip))
 
-    for name, net, x in (("lstm_lm", LstmLm, torch.randint(0, 10000, (1, 35))),
-                         ("conv_autoencoder", ConvAutoencoder, torch.rand(1, 3, 96, 96)),
-                         ("wavenet_lite", WaveNetLite, torch.rand(1, 1, 1024))):
-        torch.manual_seed(41)
-        # Eval mode with autograd on, as for the sets before: plain ONNX pieces, no fused fast path.
-        torch.onnx.export(net().eval(), x, os.path.join(out, name + ".onnx"), opset_version=13,
-                          input_names=["x"], output_names=["y"])
-        print("exported", name, flush=True)
+    export_nets(torch, out, 41, (("lstm_lm", LstmLm, torch.randint(0, 10000, (1, 35))),
+                                 ("conv_autoencoder", ConvAutoencoder, torch.rand(1, 3, 96, 96)),
+                                 ("wavenet_lite", WaveNetLite, torch.rand(1, 1, 1024))))
     return 0
 
 
