@@ -279,7 +279,8 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   }
   note("cpu.pointwise_position_block", "a 1x1 Conv 256->256 over 1 x P positions timed for P on both sides of multiples of "
                                       "16 (positions us), and the RMS ln residual of time = a + c * ceil(P / b) * b for each "
-                                      "block b; the smallest block within 10 % of the best fit: " + m.positionHow);
+                                      "block b, from 1 up; a larger block replaces a smaller one only when its residual is 10 % "
+                                      "below: " + m.positionHow);
   note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
   if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
   note("cpu.op_call_s", "each op type of cpu.op_efficiency timed on a tiny tensor (16 elements, or 4 channels of 2x2): what a "

@@ -58,9 +58,12 @@ struct PositionBlock {
   int64_t block = 1;
   std::string how;  // "positions us; ..." and the fit's residual per candidate block
 };
-// Times a 1x1 Conv over 1 x P positions for P on both sides of multiples of 16 and returns the block
-// b (1, 2, 4, ..., 64) for which time = a + c * ceil(P / b) * b fits best: the product computes whole
-// blocks of positions.
+// The block b (1, 2, 4, ..., 64) for which time = a + c * ceil(P / b) * b fits the times `us` of P =
+// `positions` best (least squares on relative error; a larger block replaces a smaller one only when its
+// RMS ln residual is 10 % below). Bad input: fewer than 3 counts, mismatched sizes, a time or count <= 0.
+Result<PositionBlock> fitPositionBlock(const std::vector<int64_t>& positions, const std::vector<double>& us);
+// Times a 1x1 Conv over 1 x P positions for P on both sides of multiples of 16 and fits the block the
+// product computes them in (fitPositionBlock).
 Result<PositionBlock> measurePositionBlock(int threads, int repeat);
 struct ColdCost {
   double bytesPerS = 0;    // 0 when the shapes were not slower in sequence by their bytes

@@ -272,6 +272,48 @@ Result<ColdCost> measureColdCost(int threads, int repeat) {
   return out;
 }
 
+Result<PositionBlock> fitPositionBlock(const std::vector<int64_t>& positions, const std::vector<double>& us) {
+  if (positions.size() != us.size() || positions.size() < 3)
+    return Error::badInput("fitting a block of positions needs at least 3 timed position counts, one time each (got " +
+                           std::to_string(positions.size()) + " counts, " + std::to_string(us.size()) + " times)");
+  for (size_t i = 0; i < us.size(); ++i)
+    if (!(us[i] > 0) || !std::isfinite(us[i]) || positions[i] <= 0)
+      return Error::badInput("fitting a block of positions: " + std::to_string(positions[i]) + " positions timed at " +
+                             fmt("%g", us[i]) + " us (both must be positive)");
+  PositionBlock out;
+  for (size_t i = 0; i < positions.size(); ++i)
+    out.how += (i ? "; " : "") + std::to_string(positions[i]) + " " + fmt("%.1f", us[i]);
+  // For each candidate block, the least-squares line time = a + c * padded(P) on the error relative to
+  // the time; a larger block replaces the one kept only when its RMS ln residual is 10 % below it.
+  double bestRms = INFINITY;
+  for (int64_t b = 1; b <= 64; b *= 2) {
+    double s11 = 0, s1x = 0, sxx = 0, s1y = 0, sxy = 0;
+    std::vector<double> xs;
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const double x = std::ceil(static_cast<double>(positions[i]) / static_cast<double>(b)) * static_cast<double>(b);
+      xs.push_back(x);
+      const double w = 1.0 / us[i];
+      s11 += w * w, s1x += w * w * x, sxx += w * w * x * x, s1y += w * w * us[i], sxy += w * w * x * us[i];
+    }
+    const double den = s11 * sxx - s1x * s1x;
+    if (!(den > 0)) continue;
+    const double a = (s1y * sxx - s1x * sxy) / den, c = (s11 * sxy - s1x * s1y) / den;
+    double sq = 0;
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const double model = a + c * xs[i];
+      const double l = model > 0 ? std::log(model / us[i]) : 10.0;
+      sq += l * l;
+    }
+    const double rms = std::sqrt(sq / static_cast<double>(positions.size()));
+    out.how += "; block " + std::to_string(b) + " RMS " + fmt("%.3f", rms);
+    if (rms < 0.9 * bestRms) {
+      bestRms = rms;
+      out.block = b;
+    }
+  }
+  return out;
+}
+
 Result<PositionBlock> measurePositionBlock(int threads, int repeat) {
   // 256 -> 256 channels over 1 x P: about 36 us a block of 16 positions here, small enough to time many.
   const std::vector<int64_t> ps = {8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 48, 49, 63, 64, 65};
@@ -281,37 +323,7 @@ Result<PositionBlock> measurePositionBlock(int threads, int repeat) {
   std::vector<const Bench*> timed;
   for (const auto& b : benches) timed.push_back(&b);
   FW_ASSIGN_OR_RETURN(std::vector<double> us, timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 6), 3));
-  PositionBlock out;
-  for (size_t i = 0; i < ps.size(); ++i) out.how += (i ? "; " : "") + std::to_string(ps[i]) + " " + fmt("%.1f", us[i]);
-  // For each candidate block, the least-squares line time = a + c * padded(P) on the error relative to
-  // the time; the block with the smallest RMS ln residual wins, a smaller one unless a larger one is
-  // clearly (10 %) better.
-  double bestRms = INFINITY;
-  for (int64_t b = 1; b <= 64; b *= 2) {
-    double s11 = 0, s1x = 0, sxx = 0, s1y = 0, sxy = 0;
-    std::vector<double> xs;
-    for (size_t i = 0; i < ps.size(); ++i) {
-      const double x = std::ceil(static_cast<double>(ps[i]) / static_cast<double>(b)) * static_cast<double>(b);
-      xs.push_back(x);
-      const double w = 1.0 / us[i];
-      s11 += w * w, s1x += w * w * x, sxx += w * w * x * x, s1y += w * w * us[i], sxy += w * w * x * us[i];
-    }
-    const double den = s11 * sxx - s1x * s1x;
-    if (!(den > 0)) continue;
-    const double a = (s1y * sxx - s1x * sxy) / den, c = (s11 * sxy - s1x * s1y) / den;
-    double sq = 0;
-    for (size_t i = 0; i < ps.size(); ++i) {
-      const double model = a + c * xs[i];
-      const double l = model > 0 ? std::log(model / us[i]) : 10.0;
-      sq += l * l;
-    }
-    const double rms = std::sqrt(sq / static_cast<double>(ps.size()));
-    out.how += "; block " + std::to_string(b) + " RMS " + fmt("%.3f", rms);
-    if (rms < 0.9 * bestRms) {
-      bestRms = rms;
-      out.block = b;
-    }
-  }
+  FW_ASSIGN_OR_RETURN(PositionBlock out, fitPositionBlock(ps, us));
   std::fprintf(stderr, "fwb: calibrate: pointwise Conv positions in blocks of %lld\n", static_cast<long long>(out.block));
   return out;
 }
