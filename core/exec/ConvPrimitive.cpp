@@ -113,6 +113,23 @@ void runReorder(const dnnl::primitive& r, const dnnl::memory& from, const dnnl::
   s.wait();
 }
 
+// Y[n,m,...] = Y + bias[m], then max(., 0) when `relu`; NaN stays NaN, as with oneDNN's post-op.
+void biasRelu(const ConvProblem& p, const float* bias, float* y, bool relu) {
+  const int64_t inner = p.geo.outSize();
+  for (int64_t nm = 0; nm < p.N * p.M; ++nm) {
+    float* row = y + nm * inner;
+    const float b = bias ? bias[nm % p.M] : 0.f;
+    if (relu) {
+      for (int64_t i = 0; i < inner; ++i) {
+        const float v = row[i] + b;
+        row[i] = v < 0.f ? 0.f : v;
+      }
+    } else {
+      for (int64_t i = 0; i < inner; ++i) row[i] += b;
+    }
+  }
+}
+
 }  // namespace
 
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
@@ -129,10 +146,17 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
       sgemmRowBias(p.M, hw, p.C, w, x + n * p.C * hw, bias, y + n * p.M * hw, relu);
     return;
   }
+  // oneDNN 2.6 adds a deconvolution's bias, and applies its post-ops, in a reference loop over the
+  // blocked output after the product: a 4x4 stride-2 ConvTranspose 32->3 at 48x48 took 0.70 ms with
+  // a bias and 0.33 ms without (ONEDNN_VERBOSE, 1 thread). Here the bias and the ReLU go on the plain
+  // output in one pass instead.
+  const bool ownEpilogue = p.transposed && (bias != nullptr || relu);
+  const float* primBias = ownEpilogue ? nullptr : bias;
+  const bool primRelu = ownEpilogue ? false : relu;
   const int threads = onednn::useThreads();
   const Descs d = describe(p);
-  const std::string key = keyOf(p, bias != nullptr, relu, threads);
-  auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, bias != nullptr, relu); });
+  const std::string key = keyOf(p, primBias != nullptr, primRelu, threads);
+  auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, primBias != nullptr, primRelu); });
   const dnnl::primitive_desc_base& pd = entry->pd;
 
   dnnl::memory src = onednn::wrap(d.src, x);
@@ -147,9 +171,10 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
   dnnl::memory out = onednn::wrap(d.dst, y);
   dnnl::memory dst = entry->dstOut ? dnnl::memory(pd.query_md(dnnl::query::dst_md), onednn::engine()) : out;
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
-  if (bias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(d.bias, bias));
+  if (primBias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(d.bias, primBias));
   onednn::execute(entry->prim, pd, std::move(args));
   if (entry->dstOut) runReorder(entry->dstOut, dst, out);
+  if (ownEpilogue) biasRelu(p, bias, y, relu);
 }
 
 }  // namespace fw::exec

@@ -21,7 +21,9 @@ struct ConvProblem {
 // Y[N,M,out...] = conv(X[N,C,in...], W) (+ bias[M] when not null). W as ONNX stores it:
 // [M, C/group, k...] for Conv, [C, M/group, k...] for ConvTranspose. `wOwner` is the storage holding
 // W (RtTensor::owner()), so reordered weights can be cached. Throws dnnl::error when oneDNN refuses
-// the problem. `relu`: Y = max(Y, 0) in the same pass (a oneDNN post-op; NaN stays NaN).
+// the problem. `relu`: Y = max(Y, 0) in the same pass (a oneDNN post-op; for ConvTranspose the bias
+// and ReLU are one pass over the plain output, as oneDNN 2.6 applies them in a slow reference loop;
+// NaN stays NaN).
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
                  const float* bias, float* y, bool relu = false);
 
