@@ -134,7 +134,9 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         if (it == hw.cpu.cubeModels.end() && f->kind == "gemm_tb") it = hw.cpu.cubeModels.find("gemm");
         if (it == hw.cpu.cubeModels.end() && f->kind == "pointwise_conv") it = hw.cpu.cubeModels.find("conv");
         if (it == hw.cpu.cubeModels.end() && f->kind == "depthwise_conv") it = hw.cpu.cubeModels.find("grouped_conv");
-        if (it != hw.cpu.cubeModels.end()) shaped = it->second.seconds(f->withPositionBlock(hw.cpu.pointwisePositionBlock));
+        if (it != hw.cpu.cubeModels.end())
+          shaped = it->second.seconds(
+              f->withPositionBlock(hw.cpu.pointwisePositionBlock).withChannelBlock(hw.cpu.convChannelBlock));
       }
     if (fam == OpFamily::Cube) {
       anyCube = true;

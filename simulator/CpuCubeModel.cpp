@@ -190,6 +190,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   double N = 1;
   if (kind == "conv_transpose") {
     f.patchElems = f.inElems;  // backward-data form: the input itself is the left operand
+    f.outChannels = static_cast<double>((*w)[1]);  // W [C, M/group, k...]
     return f;
   }
   if (kind == "gemm" || kind == "gemm_tb" || kind == "int_gemm") {
@@ -211,6 +212,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   } else {
     const double group = static_cast<double>(std::max<int64_t>(1, n.attrs.intOr("group", 1)));
     N = static_cast<double>((*w)[0]) / group;
+    if (kind == "conv") f.outChannels = N;
   }
   f.patchElems = N > 0 ? f.outElems * K / N : 0;
   if (kind == "conv" || kind == "grouped_conv" || kind == "depthwise_conv") {
@@ -229,6 +231,14 @@ CubeFeatures CubeFeatures::withPositionBlock(int64_t block) const {
   if (kind != "pointwise_conv" || block <= 1 || positions <= 0) return f;
   const double b = static_cast<double>(block);
   f.flops *= std::ceil(positions / b) * b / positions;
+  return f;
+}
+
+CubeFeatures CubeFeatures::withChannelBlock(int64_t block) const {
+  CubeFeatures f = *this;
+  if ((kind != "conv" && kind != "conv_transpose") || block <= 1 || outChannels <= 0) return f;
+  const double b = static_cast<double>(block);
+  f.flops *= std::ceil(outChannels / b) * b / outChannels;
   return f;
 }
 

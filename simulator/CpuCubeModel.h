@@ -48,12 +48,17 @@ struct CubeFeatures {
   double flops = 0, inElems = 0, outElems = 0, patchElems = 0, weightElems = 0;
   double aliasedWeightElems = 0;  // weightElems of a product of <= 8 rows with 4 KiB-multiple weight rows
   double positions = 0;           // pointwise_conv: output positions per image (the product's columns)
+  double outChannels = 0;         // conv, conv_transpose: output channels per group
   std::array<double, kCubeFeatures> vec() const {
     return {flops, inElems, outElems, patchElems, weightElems, 1.0, aliasedWeightElems};
   }
   // A pointwise Conv's product computes its columns (positions) in whole blocks of `block`: its FLOPs as
   // computed, ceil(positions / block) * block columns. Other kinds, or block <= 1: unchanged.
   CubeFeatures withPositionBlock(int64_t block) const;
+  // A dense Conv or ConvTranspose on oneDNN's blocked layout computes its output channels in whole
+  // blocks of `block` (the vector width): its FLOPs as computed, ceil(outChannels / block) * block
+  // channels. Other kinds (the grouped and depthwise kernels block differently), or block <= 1: unchanged.
+  CubeFeatures withChannelBlock(int64_t block) const;
 };
 
 // The kind and features of node `id`, or nullopt when it is not a matrix op or a shape is not static.

@@ -103,13 +103,17 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
   // peak of its kind (real layers rarely hit the best).
   {
-    // The pointwise Conv's block of positions first: its shape model is fitted on padded FLOPs.
+    // The pointwise Conv's block of positions and the dense Conv's block of output channels first: their
+    // shape models are fitted on padded FLOPs.
     const fw::IdleArenaLimit keepArenas(1024);
-    FW_ASSIGN_OR_RETURN(PositionBlock pb, measurePositionBlock(threads, repeat));
+    FW_ASSIGN_OR_RETURN(BlockFit pb, measurePositionBlock(threads, repeat));
     m.positionBlock = pb.block;
     m.positionHow = pb.how;
+    FW_ASSIGN_OR_RETURN(BlockFit cb, measureChannelBlock(threads, repeat));
+    m.channelBlock = cb.block;
+    m.channelHow = cb.how;
   }
-  FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs, m.positionBlock));
+  FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs, m.positionBlock, m.channelBlock));
   std::vector<double> cubeRatios;
   for (const char* kind : {"gemm", "conv", "pointwise_conv", "grouped_conv", "depthwise_conv"}) {
     const auto it = m.cubeModels.find(kind);
@@ -237,6 +241,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.hbmBandwidth = m.dramBw;
   p.cpu.coldBandwidth = m.coldBw;
   p.cpu.pointwisePositionBlock = m.positionBlock;
+  p.cpu.convChannelBlock = m.channelBlock;
   p.hbmCapacityBytes = m.memBytes;
   p.launchUs = m.overheadUs;
   p.hostDispatchUs = 0;
@@ -281,6 +286,9 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                                       "16 (positions us), and the RMS ln residual of time = a + c * ceil(P / b) * b for each "
                                       "block b, from 1 up; a larger block replaces a smaller one only when its residual is 10 % "
                                       "below: " + m.positionHow);
+  note("cpu.conv_channel_block", "a 3x3 Conv 64->M at 28x28 timed for M on both sides of multiples of 16 (M us), and the RMS "
+                                 "ln residual of time = a + c * ceil(M / b) * b for each block b, from 1 up; a larger block "
+                                 "replaces a smaller one only when its residual is 10 % below: " + m.channelHow);
   note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
   if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
   note("cpu.op_call_s", "each op type of cpu.op_efficiency timed on a tiny tensor (16 elements, or 4 channels of 2x2): what a "

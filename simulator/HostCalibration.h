@@ -37,6 +37,8 @@ struct HostMeasurement {
   double coldBw = 0;  // matrix ops in a network against alone (measureColdCost)
   int64_t positionBlock = 1;  // pointwise Conv: positions computed in whole blocks of (measurePositionBlock)
   std::string positionHow;
+  int64_t channelBlock = 1;  // dense Conv, ConvTranspose: output channels in whole blocks of (measureChannelBlock)
+  std::string channelHow;
   std::string coldHow;
   std::string llcHow;
   struct Family {
@@ -51,20 +53,24 @@ struct HostMeasurement {
 // per case). Progress lines go to stderr.
 Result<HostMeasurement> measureHost(int threads, int repeat);
 // Times a grid of shapes per kind of matrix op and fits each kind's time model (a pointwise Conv's
-// features padded to whole blocks of `positionBlock` positions).
+// features padded to whole blocks of `positionBlock` positions, a dense Conv's and a ConvTranspose's
+// to whole blocks of `channelBlock` output channels).
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs,
-                                                              int64_t positionBlock);
-struct PositionBlock {
+                                                              int64_t positionBlock, int64_t channelBlock);
+struct BlockFit {
   int64_t block = 1;
-  std::string how;  // "positions us; ..." and the fit's residual per candidate block
+  std::string how;  // "count us; ..." and the fit's residual per candidate block
 };
 // The block b (1, 2, 4, ..., 64) for which time = a + c * ceil(P / b) * b fits the times `us` of P =
-// `positions` best (least squares on relative error; a larger block replaces a smaller one only when its
+// `counts` best (least squares on relative error; a larger block replaces a smaller one only when its
 // RMS ln residual is 10 % below). Bad input: fewer than 3 counts, mismatched sizes, a time or count <= 0.
-Result<PositionBlock> fitPositionBlock(const std::vector<int64_t>& positions, const std::vector<double>& us);
+Result<BlockFit> fitBlock(const std::vector<int64_t>& counts, const std::vector<double>& us);
 // Times a 1x1 Conv over 1 x P positions for P on both sides of multiples of 16 and fits the block the
-// product computes them in (fitPositionBlock).
-Result<PositionBlock> measurePositionBlock(int threads, int repeat);
+// product computes them in (fitBlock).
+Result<BlockFit> measurePositionBlock(int threads, int repeat);
+// Times a 3x3 Conv 64 -> M at 28x28 for M on both sides of multiples of 16 and fits the block of output
+// channels oneDNN's blocked layout computes (fitBlock).
+Result<BlockFit> measureChannelBlock(int threads, int repeat);
 struct ColdCost {
   double bytesPerS = 0;    // 0 when the shapes were not slower in sequence by their bytes
   double callS = 0;        // the fit's intercept: a cold start per call

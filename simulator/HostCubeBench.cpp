@@ -201,7 +201,7 @@ std::vector<Case> rnnCases() {
 }
 
 Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases, int threads, int repeat, double overheadUs,
-                                int64_t positionBlock = 1) {
+                                int64_t positionBlock = 1, int64_t channelBlock = 1) {
   CubeModelFit fit;
   std::vector<CubeSample> samples;
   // The kind's shapes in turn, in three rounds (HostBench.h).
@@ -221,7 +221,7 @@ Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases
     const auto feat = cubeFeatures(*c.bench.model.graph, c.bench.node);
     if (!feat || feat->kind != kind)
       return Error::internal("calibrate: '" + c.name + "' is not a " + kind + " op to the cost model");
-    samples.push_back({feat->withPositionBlock(positionBlock), seconds});
+    samples.push_back({feat->withPositionBlock(positionBlock).withChannelBlock(channelBlock), seconds});
     fit.rates.push_back({c.name, f.flops / seconds});
   }
   FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));
@@ -272,15 +272,15 @@ Result<ColdCost> measureColdCost(int threads, int repeat) {
   return out;
 }
 
-Result<PositionBlock> fitPositionBlock(const std::vector<int64_t>& positions, const std::vector<double>& us) {
+Result<BlockFit> fitBlock(const std::vector<int64_t>& positions, const std::vector<double>& us) {
   if (positions.size() != us.size() || positions.size() < 3)
-    return Error::badInput("fitting a block of positions needs at least 3 timed position counts, one time each (got " +
+    return Error::badInput("fitting a block needs at least 3 timed counts, one time each (got " +
                            std::to_string(positions.size()) + " counts, " + std::to_string(us.size()) + " times)");
   for (size_t i = 0; i < us.size(); ++i)
     if (!(us[i] > 0) || !std::isfinite(us[i]) || positions[i] <= 0)
-      return Error::badInput("fitting a block of positions: " + std::to_string(positions[i]) + " positions timed at " +
+      return Error::badInput("fitting a block: a count of " + std::to_string(positions[i]) + " timed at " +
                              fmt("%g", us[i]) + " us (both must be positive)");
-  PositionBlock out;
+  BlockFit out;
   for (size_t i = 0; i < positions.size(); ++i)
     out.how += (i ? "; " : "") + std::to_string(positions[i]) + " " + fmt("%.1f", us[i]);
   // For each candidate block, the least-squares line time = a + c * padded(P) on the error relative to
@@ -314,7 +314,7 @@ Result<PositionBlock> fitPositionBlock(const std::vector<int64_t>& positions, co
   return out;
 }
 
-Result<PositionBlock> measurePositionBlock(int threads, int repeat) {
+Result<BlockFit> measurePositionBlock(int threads, int repeat) {
   // 256 -> 256 channels over 1 x P: about 36 us a block of 16 positions here, small enough to time many.
   const std::vector<int64_t> ps = {8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 48, 49, 63, 64, 65};
   std::vector<Bench> benches;
@@ -323,25 +323,42 @@ Result<PositionBlock> measurePositionBlock(int threads, int repeat) {
   std::vector<const Bench*> timed;
   for (const auto& b : benches) timed.push_back(&b);
   FW_ASSIGN_OR_RETURN(std::vector<double> us, timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 6), 3));
-  FW_ASSIGN_OR_RETURN(PositionBlock out, fitPositionBlock(ps, us));
+  FW_ASSIGN_OR_RETURN(BlockFit out, fitBlock(ps, us));
   std::fprintf(stderr, "fwb: calibrate: pointwise Conv positions in blocks of %lld\n", static_cast<long long>(out.block));
   return out;
 }
 
+Result<BlockFit> measureChannelBlock(int threads, int repeat) {
+  // A 3x3 Conv 64 -> M at 28x28: about 140 us a block of 16 output channels here. Input channels are
+  // not padded (a Conv 4..32 -> 64 is linear in them), so only M varies.
+  const std::vector<int64_t> ms = {4, 8, 12, 15, 16, 17, 20, 24, 28, 31, 32, 33, 40, 48};
+  std::vector<Bench> benches;
+  for (int64_t m : ms)
+    benches.push_back(oneOp("Conv", {1, 64, 28, 28}, {filled({m, 64, 3, 3}, 0.01f)},
+                            convAttrs(ConvCase{64, m, 28, 3, 1, 1, 1}), kCopies));
+  std::vector<const Bench*> timed;
+  for (const auto& b : benches) timed.push_back(&b);
+  FW_ASSIGN_OR_RETURN(std::vector<double> us, timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 6), 3));
+  FW_ASSIGN_OR_RETURN(BlockFit out, fitBlock(ms, us));
+  std::fprintf(stderr, "fwb: calibrate: Conv output channels in blocks of %lld\n", static_cast<long long>(out.block));
+  return out;
+}
+
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs,
-                                                              int64_t positionBlock) {
+                                                              int64_t positionBlock, int64_t channelBlock) {
   // Every shape keeps its buffer arena between its rounds (HostBench.h), as a model run in a loop does.
   const fw::IdleArenaLimit keepArenas(1024);
   std::map<std::string, CubeModelFit> out;
   FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs, 1, channelBlock));
   FW_ASSIGN_OR_RETURN(out["pointwise_conv"],
                       timeAndFit("pointwise_conv", convCases(ConvKind::Pointwise), threads, repeat, overheadUs, positionBlock));
   FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(ConvKind::Grouped), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["depthwise_conv"],
                       timeAndFit("depthwise_conv", convCases(ConvKind::Depthwise), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["conv_transpose"], timeAndFit("conv_transpose", convTransposeCases(), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["conv_transpose"],
+                      timeAndFit("conv_transpose", convTransposeCases(), threads, repeat, overheadUs, 1, channelBlock));
   FW_ASSIGN_OR_RETURN(out["rnn"], timeAndFit("rnn", rnnCases(), threads, repeat, overheadUs));
   // The integer forms run on the executor's own kernels; a kind the executor cannot run here is left
   // without a model (its ops then take the GEMM/Conv rate) rather than failing the calibration.

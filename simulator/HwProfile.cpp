@@ -220,6 +220,9 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     if (rc.has("pointwise_position_block")) {
       FW_ASSIGN_OR_RETURN(p.cpu.pointwisePositionBlock, rc.posInt("pointwise_position_block", 1024));
     }
+    if (rc.has("conv_channel_block")) {
+      FW_ASSIGN_OR_RETURN(p.cpu.convChannelBlock, rc.posInt("conv_channel_block", 1024));
+    }
     if (rc.has("cache_drops_bytes")) {
       FW_ASSIGN_OR_RETURN(const json* drops, rc.get("cache_drops_bytes"));
       if (!drops->is_array()) return rc.err("cache_drops_bytes", "must be an array of byte sizes");
@@ -406,6 +409,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (p.cpu.groupedConvFlops > 0) j["cpu"]["grouped_conv_flops_per_s"] = p.cpu.groupedConvFlops;
     if (p.cpu.coldBandwidth > 0) j["cpu"]["cold_bandwidth_bytes_per_s"] = p.cpu.coldBandwidth;
     if (p.cpu.pointwisePositionBlock > 1) j["cpu"]["pointwise_position_block"] = p.cpu.pointwisePositionBlock;
+    if (p.cpu.convChannelBlock > 1) j["cpu"]["conv_channel_block"] = p.cpu.convChannelBlock;
     if (!p.cpu.cacheDropsBytes.empty()) j["cpu"]["cache_drops_bytes"] = p.cpu.cacheDropsBytes;
     if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
     if (!p.cpu.opCallS.empty()) j["cpu"]["op_call_s"] = p.cpu.opCallS;

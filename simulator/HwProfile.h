@@ -52,6 +52,9 @@ struct CpuFigures {
   // "pointwise_position_block" (optional, default 1): a pointwise Conv's product computes the output
   // positions in whole blocks of this many (CubeFeatures::withPositionBlock); measured by fwb calibrate.
   int64_t pointwisePositionBlock = 1;
+  // "conv_channel_block" (optional, default 1): a dense Conv or ConvTranspose computes its output channels
+  // in whole blocks of this many (CubeFeatures::withChannelBlock); measured by fwb calibrate.
+  int64_t convChannelBlock = 1;
   std::vector<int64_t> cacheDropsBytes;  // "cache_drops_bytes": sizes where the copy bandwidth drops
   // "bandwidth_curve": [{"bytes", "bytes_per_s"}] streaming bandwidth by footprint, ascending (optional):
   // data that fit the last-level cache move at the curve's bandwidth for their footprint (interpolated

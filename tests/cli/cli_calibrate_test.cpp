@@ -40,7 +40,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "efficiency.data_movement", "cpu.cube_time_models.gemm", "cpu.cube_time_models.gemm_tb", "cpu.cube_time_models.conv",
                         "cpu.cube_time_models.pointwise_conv", "cpu.cube_time_models.grouped_conv", "cpu.cube_time_models.depthwise_conv", "cpu.cube_time_models.conv_transpose",
                         "cpu.cube_time_models.rnn", "cpu.op_call_s", "cpu.cold_bandwidth_bytes_per_s",
-                        "cpu.pointwise_position_block"})
+                        "cpu.pointwise_position_block", "cpu.conv_channel_block"})
     EXPECT_TRUE(noted.count(f)) << f;
   // Matrix ops run as one network (about 100 MB of data between two uses of a shape's own) are slower
   // than alone: the fitted cost of a cold byte is positive, and every measured op has a fixed cost.
@@ -48,6 +48,8 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // The pointwise product's block of positions is a power of two (1 when no block fitted better).
   const int64_t block = j["cpu"].value("pointwise_position_block", int64_t{1});
   EXPECT_TRUE(block >= 1 && block <= 64 && (block & (block - 1)) == 0) << block;
+  const int64_t channels = j["cpu"].value("conv_channel_block", int64_t{1});  // the same for output channels
+  EXPECT_TRUE(channels >= 1 && channels <= 64 && (channels & (channels - 1)) == 0) << channels;
   EXPECT_EQ(j["cpu"]["op_call_s"].size(), j["cpu"]["op_efficiency"].size());
   // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
   for (const char* kind : {"gemm", "gemm_tb", "conv", "pointwise_conv", "grouped_conv", "depthwise_conv", "conv_transpose", "rnn"}) {

@@ -179,9 +179,9 @@ TEST(HostBench, RoundsGiveOneFigurePerBenchInOrder) {
   EXPECT_GT((*t)[1], 10 * (*t)[2]);
 }
 
-// A Transpose that only moves axes of size 1 keeps the elements in order: a view on every profile (the
-// executor hands out the same buffer); one that moves a real axis is a copy.
-TEST(HostBench, PositionBlockFitFindsTheBlockTheTimesFollow) {
+// The block fit (positions of a pointwise product, output channels of a dense Conv) finds the step the
+// times follow, and refuses too few or non-positive times.
+TEST(HostBench, BlockFitFindsTheBlockTheTimesFollow) {
   const std::vector<int64_t> ps = {8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 48, 49, 63, 64, 65};
   // Times that step every 16 positions (3 us + 20 us a block, +-2 % noise) fit 16; every 8, 8; a
   // straight line in P, 1.
@@ -191,19 +191,21 @@ TEST(HostBench, PositionBlockFitFindsTheBlockTheTimesFollow) {
       const double padded = std::ceil(static_cast<double>(ps[i]) / static_cast<double>(block)) * static_cast<double>(block);
       us.push_back((3.0 + 20.0 * padded / 16.0) * (i % 2 ? 1.02 : 0.98));
     }
-    auto fit = fitPositionBlock(ps, us);
+    auto fit = fitBlock(ps, us);
     ASSERT_TRUE(fit.ok()) << fit.error().message;
     EXPECT_EQ(fit->block, block);
     EXPECT_NE(fit->how.find("block 64 RMS"), std::string::npos) << fit->how;
   }
-  auto bad = fitPositionBlock(ps, std::vector<double>(ps.size(), 0.0));
+  auto bad = fitBlock(ps, std::vector<double>(ps.size(), 0.0));
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("must be positive"), std::string::npos) << bad.error().message;
-  bad = fitPositionBlock({8, 16}, {1.0, 2.0});
+  bad = fitBlock({8, 16}, {1.0, 2.0});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("at least 3"), std::string::npos) << bad.error().message;
 }
 
+// A Transpose that only moves axes of size 1 keeps the elements in order: a view on every profile (the
+// executor hands out the same buffer); one that moves a real axis is a copy.
 TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
   EXPECT_TRUE(permKeepsOrder({48, 1, 100}, {1, 0, 2}));
   EXPECT_TRUE(permKeepsOrder({1, 48, 1, 100}, {2, 1, 0, 3}));

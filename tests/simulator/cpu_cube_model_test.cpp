@@ -340,6 +340,66 @@ TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
   EXPECT_NE(bad.error().message.find("pointwise_position_block"), std::string::npos) << bad.error().message;
 }
 
+TEST(CpuCubeModel, ADenseConvComputesItsOutputChannelsInWholeBlocks) {
+  // 24 output channels: blocks of 16 compute 32, blocks of 8 exactly 24. Pointwise and grouped Convs
+  // keep their FLOPs (their kernels block differently).
+  auto f = cubeFeatures(convGraph(16, 24, 14, 3, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  ASSERT_EQ(f->kind, "conv");
+  EXPECT_DOUBLE_EQ(f->outChannels, 24);
+  EXPECT_DOUBLE_EQ(f->withChannelBlock(16).flops, f->flops * 32 / 24);
+  EXPECT_DOUBLE_EQ(f->withChannelBlock(8).flops, f->flops);
+  EXPECT_DOUBLE_EQ(f->withChannelBlock(1).flops, f->flops);
+  EXPECT_DOUBLE_EQ(f->withChannelBlock(16).outElems, f->outElems);  // only the arithmetic is padded
+  auto pw = cubeFeatures(convGraph(16, 24, 14, 1, 1), 0);
+  ASSERT_TRUE(pw.has_value());
+  EXPECT_DOUBLE_EQ(pw->withChannelBlock(16).flops, pw->flops);
+  auto grouped = cubeFeatures(convGraph(16, 24, 14, 3, 2), 0);
+  ASSERT_TRUE(grouped.has_value());
+  EXPECT_EQ(grouped->kind, "grouped_conv");
+  EXPECT_DOUBLE_EQ(grouped->withChannelBlock(16).flops, grouped->flops);
+
+  // The profile carries the block; the cost of the Conv follows it; 0 and 2000 are refused.
+  json j = cpuProfile();
+  CubeTimeModel perFlop;
+  perFlop.coef[0] = 1e-10;  // 10 GFLOP/s, nothing else
+  auto hw = *parseHwProfile(j, "t.json");
+  EXPECT_EQ(hw.cpu.convChannelBlock, 1);
+  hw.cpu.cubeModels["conv"] = perFlop;
+  Graph g = convGraph(16, 24, 14, 3, 1);
+  const double unpadded = test::runUnfused(g, hw).kernels.at(0).durUs;
+  hw.cpu.convChannelBlock = 16;
+  const double padded = test::runUnfused(g, hw).kernels.at(0).durUs;
+  EXPECT_NEAR(padded - unpadded, f->flops * (32.0 / 24 - 1) * 1e-10 * 1e6, 1e-6);
+  auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.convChannelBlock, 16);
+  for (int bad : {0, 2000}) {
+    j["cpu"]["conv_channel_block"] = bad;
+    auto r = parseHwProfile(j, "t.json");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("conv_channel_block"), std::string::npos) << r.error().message;
+  }
+}
+
+TEST(CpuCubeModel, AConvTransposeComputesItsOutputChannelsInWholeBlocks) {
+  // W [C, M/group, k, k]: 32 -> 3 channels, a 4x4 stride-2 upsampling; 3 channels compute as 16.
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, 32, 12, 12}));
+  ValueId w = g.addInitializer("W", Tensor::floats({32, 3, 4, 4}, std::vector<float>(32 * 3 * 16, 0.1f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, 3, 24, 24}));
+  g.addNode("ConvTranspose", {x, w}, {y},
+            zoo::attrs({Attribute::makeInts("pads", {1, 1, 1, 1}), Attribute::makeInts("kernel_shape", {4, 4}),
+                        Attribute::makeInts("strides", {2, 2})}),
+            "up");
+  g.addOutput(y);
+  auto f = cubeFeatures(g, 0);
+  ASSERT_TRUE(f.has_value());
+  ASSERT_EQ(f->kind, "conv_transpose");
+  EXPECT_DOUBLE_EQ(f->outChannels, 3);
+  EXPECT_DOUBLE_EQ(f->withChannelBlock(16).flops, f->flops * 16 / 3);
+}
+
 TEST(CpuCubeModel, ConvFlopsCountOnlyTheTapsInsideTheInput) {
   // 3x3, pad 1 at 7x7: per axis the first and last output positions lose one tap each, 19 of 21.
   auto f = cubeFeatures(convGraph(16, 16, 7, 3, 1), 0);
