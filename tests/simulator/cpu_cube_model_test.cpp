@@ -266,7 +266,36 @@ TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
   EXPECT_NEAR(r.kernels[0].durUs, std::max(modelUs, trafficUs) + 2.0, 1e-3);
   hw.cpu.cacheDropsBytes = {};  // no cache measured: everything counts as cold
   r = test::runUnfused(mm, hw);
-  EXPECT_NEAR(r.kernels[0].durUs, modelUs + 3 * 4096.0 * 4 / 2.5e9 * 1e6 + 2.0, 1e-3);
+  // The input and output cold in full; the weights only beyond the op's arithmetic at the peak rate
+  // (100 GFLOP/s here), which the prefetcher streams them under.
+  const double actsColdUs = 2 * 4096.0 * 4 / 2.5e9 * 1e6, weightsColdUs = 4096.0 * 4 / 2.5e9 * 1e6;
+  const double arithmeticUs = 2.0 * 64 * 64 * 64 / 1e11 * 1e6;
+  ASSERT_GT(weightsColdUs, arithmeticUs);
+  EXPECT_NEAR(r.kernels[0].durUs, modelUs + actsColdUs + (weightsColdUs - arithmeticUs) + 2.0, 1e-3);
+  // A faster cold stream hides the weights entirely under the arithmetic.
+  hw.cpu.coldBandwidth = 1e10;
+  r = test::runUnfused(mm, hw);
+  EXPECT_NEAR(r.kernels[0].durUs, modelUs + 2 * 4096.0 * 4 / 1e10 * 1e6 + 2.0, 1e-3);
+  hw.cpu.coldBandwidth = 2.5e9;
+  // A recurrent cell's steps are bound by the weight stream: its weights are charged whole. (LSTM over 10
+  // steps, 8 inputs, hidden 16: x 320 B, W and R 6144 B, Y 640 B.)
+  {
+    Graph lstm;
+    ValueId x = lstm.addInput("x", DType::Float32, Shape::ofInts({10, 1, 8}));
+    ValueId w = lstm.addInitializer("W", Tensor::floats({1, 64, 8}, std::vector<float>(64 * 8, 0.1f)));
+    ValueId rr = lstm.addInitializer("R", Tensor::floats({1, 64, 16}, std::vector<float>(64 * 16, 0.1f)));
+    ValueId y = lstm.addValue("y", DType::Float32, Shape::ofInts({10, 1, 1, 16}));
+    lstm.addNode("LSTM", {x, w, rr}, {y}, zoo::attrs({Attribute::makeInt("hidden_size", 16)}), "lstm");
+    lstm.addOutput(y);
+    auto cell = hw;
+    CubeTimeModel perCall;
+    perCall.coef[5] = 20e-6;  // 20 us a call, nothing else
+    cell.cpu.cubeModels["rnn"] = perCall;
+    const double at25 = test::runUnfused(lstm, cell).kernels.at(0).durUs;
+    cell.cpu.coldBandwidth = 1e12;  // the weights' cold time far below the cell's arithmetic at peak
+    const double fast = test::runUnfused(lstm, cell).kernels.at(0).durUs;
+    EXPECT_NEAR(at25 - fast, (320.0 + 6144 + 640) * (1 / 2.5e9 - 1 / 1e12) * 1e6, 1e-3);
+  }
   auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_DOUBLE_EQ(back->cpu.coldBandwidth, 2.5e9);
