@@ -47,15 +47,31 @@ void permute(const T* in, T* out, const Axes& a) {
   const size_t r = a.dims.size();
   const std::vector<int64_t> os = stridesOf(a.dims);
   const int64_t n = numelOf(a.dims);
-  std::vector<size_t> rowAxes;
-  for (size_t k = 0; k + 1 < r; ++k) rowAxes.push_back(k);
   const int64_t len = a.dims[r - 1], sLast = a.inStride[r - 1];
+  // Row by row in output order: the output offset is row * len; the input offset follows an odometer over
+  // the row axes, set once per chunk (a division per axis and row cost more than copying rows of 32).
   auto byRows = [&] {
     parallelFor(n / len, len, [&](int64_t b, int64_t e) {
+      std::vector<int64_t> idx(r > 1 ? r - 1 : 0);
+      int64_t i = 0;
+      for (int64_t k = static_cast<int64_t>(r) - 2, rem = b; k >= 0; --k) {
+        idx[static_cast<size_t>(k)] = rem % a.dims[static_cast<size_t>(k)];
+        rem /= a.dims[static_cast<size_t>(k)];
+        i += idx[static_cast<size_t>(k)] * a.inStride[static_cast<size_t>(k)];
+      }
       for (int64_t row = b; row < e; ++row) {
-        int64_t i = 0, o = 0;
-        offsetsOf(row, rowAxes, a, os, i, o);
-        for (int64_t k = 0; k < len; ++k) out[o + k] = in[i + k * sLast];
+        T* dst = out + row * len;
+        if (sLast == 1) {
+          std::copy_n(in + i, len, dst);
+        } else {
+          for (int64_t k = 0; k < len; ++k) dst[k] = in[i + k * sLast];
+        }
+        for (size_t k = r - 1; k-- > 0;) {  // next row: carry through the row axes
+          i += a.inStride[k];
+          if (++idx[k] < a.dims[k]) break;
+          i -= a.dims[k] * a.inStride[k];
+          idx[k] = 0;
+        }
       }
     });
   };

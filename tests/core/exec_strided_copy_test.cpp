@@ -33,6 +33,32 @@ TEST(ExecTranspose, EveryPermutationOfARank4TensorMatchesIndexByIndex) {
   EXPECT_EQ(checked, 24);
 }
 
+TEST(ExecTranspose, ARank5PermuteOfRowsMatchesIndexByIndexOnEveryThreadCount) {
+  // Swin's q/k/v split: [windows, tokens, 3, heads, dim] -> [3, windows, heads, tokens, dim]. The last
+  // axis stays: rows copied in output order, the input offset carried across four row axes, from any
+  // chunk start.
+  const std::vector<int64_t> dims = {16, 49, 3, 3, 32}, perm = {2, 0, 3, 1, 4};  // 7056 rows: 3 threads split it
+  const Tensor x = iota(dims);
+  std::vector<int64_t> in(5, 1), od(5), st(5);
+  for (size_t k = 4; k-- > 0;) in[k] = in[k + 1] * dims[k + 1];
+  for (size_t k = 0; k < 5; ++k) od[k] = dims[static_cast<size_t>(perm[k])], st[k] = in[static_cast<size_t>(perm[k])];
+  std::vector<float> want;
+  for (int64_t a = 0; a < od[0]; ++a)
+    for (int64_t b = 0; b < od[1]; ++b)
+      for (int64_t c = 0; c < od[2]; ++c)
+        for (int64_t d = 0; d < od[3]; ++d)
+          for (int64_t e = 0; e < od[4]; ++e)
+            want.push_back(static_cast<float>(a * st[0] + b * st[1] + c * st[2] + d * st[3] + e * st[4]));
+  const fw::Model m = oneNode("Transpose", {{"x", x}}, 1, attrs({Attribute::makeInts("perm", perm)}));
+  for (int threads : {1, 2, 3}) {
+    fw::ExecOptions o;
+    o.threads = threads;
+    auto out = fw::runGraph(m, {x}, o);
+    ASSERT_TRUE(out.ok()) << out.error().message;
+    expectNear((*out)[0], od, want, 0.f);
+  }
+}
+
 TEST(ExecTranspose, IntegersMoveAndARepeatedAxisIsRefused) {
   auto ints = runOne("Transpose", {{"x", Tensor::int64s({2, 3}, {1, 2, 3, 4, 5, 6})}}, 1);
   ASSERT_TRUE(ints.ok()) << ints.error().message;
