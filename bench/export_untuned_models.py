@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -11,7 +11,9 @@ set 4 was exported after that change and only measured; set 5 was exported after
 warm-up fix (session 10) and only measured, and its misses were looked into in session 11; set 6 was
 exported in session 11, measured, and its deep networks at 128^2 led to the pointwise Conv's block of
 positions; set 7 was exported after that change and measured once, before the Conv's taps inside
-the input; set 8 was exported after that change and only measured.
+the input; set 8 was exported after that change and only measured, and its ConvTranspose autoencoder led
+to the executor's own ConvTranspose bias and the Conv's block of output channels (session 12); set 9
+was exported after session 12's last change to the cost model and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -23,7 +25,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -48,6 +50,8 @@ def main():
         return export_seventh_set(torch, torchvision, out)
     if which == "8":
         return export_eighth_set(torch, torchvision, out)
+    if which == "9":
+        return export_ninth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -498,6 +502,55 @@ def export_eighth_set(torch, torchvision, out):
     export_nets(torch, out, 41, (("lstm_lm", LstmLm, torch.randint(0, 10000, (1, 35))),
                                  ("conv_autoencoder", ConvAutoencoder, torch.rand(1, 3, 96, 96)),
                                  ("wavenet_lite", WaveNetLite, torch.rand(1, 1, 1024))))
+    return 0
+
+
+def export_ninth_set(torch, torchvision, out):
+    tv = torchvision.models
+    models = {
+        "efficientnet_v2_m_160": (lambda: tv.efficientnet_v2_m(weights=None), (1, 3, 160, 160)),
+        "regnet_y_16gf_128": (lambda: tv.regnet_y_16gf(weights=None), (1, 3, 128, 128)),
+        "resnext101_64x4d_128": (lambda: tv.resnext101_64x4d(weights=None), (1, 3, 128, 128)),
+        "vit_b_16": (lambda: tv.vit_b_16(weights=None), (1, 3, 224, 224)),
+        "r3d_18_small": (lambda: tv.video.r3d_18(weights=None), (1, 3, 8, 64, 64)),
+    }
+    export_images(torch, models, out, seed=43)
+
+    class UNetSmall(torch.nn.Module):  # two levels down and up at 128x128, 24/48/96 channels, ConvTranspose up
+        def __init__(self):
+            super().__init__()
+            nn = torch.nn
+
+            def block(i, o):
+                return nn.Sequential(nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(),
+                                     nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU())
+            self.e1, self.e2, self.mid = block(3, 24), block(24, 48), block(48, 96)
+            self.u2, self.d2 = nn.ConvTranspose2d(96, 48, 2, 2), block(96, 48)
+            self.u1, self.d1 = nn.ConvTranspose2d(48, 24, 2, 2), block(48, 24)
+            self.o = nn.Conv2d(24, 5, 1)
+
+        def forward(self, x):
+            a = self.e1(x)
+            b = self.e2(torch.nn.functional.max_pool2d(a, 2))
+            m = self.mid(torch.nn.functional.max_pool2d(b, 2))
+            y = self.d2(torch.cat([self.u2(m), b], 1))
+            y = self.d1(torch.cat([self.u1(y), a], 1))
+            return self.o(y)
+
+    class BiLstmAttention(torch.nn.Module):  # a BiLSTM over 50 steps, additive attention pooling, 4 classes
+        def __init__(self):
+            super().__init__()
+            self.l = torch.nn.LSTM(80, 192, batch_first=True, bidirectional=True)
+            self.a = torch.nn.Linear(384, 1)
+            self.o = torch.nn.Linear(384, 4)
+
+        def forward(self, x):
+            h, _ = self.l(x)
+            w = torch.softmax(self.a(torch.tanh(h)), dim=1)
+            return self.o((w * h).sum(1))
+
+    export_nets(torch, out, 43, (("unet_small", UNetSmall, (1, 3, 128, 128)),
+                                 ("bilstm_attention", BiLstmAttention, (1, 50, 80))))
     return 0
 
 
