@@ -314,18 +314,28 @@ Result<BlockFit> fitBlock(const std::vector<int64_t>& positions, const std::vect
   return out;
 }
 
+namespace {
+
+// Times `benches` (one per count) in rounds and fits the block their times step by (fitBlock).
+Result<BlockFit> timeAndFitBlock(const std::vector<Bench>& benches, const std::vector<int64_t>& counts, int threads,
+                                 int repeat, const char* what) {
+  std::vector<const Bench*> timed;
+  for (const auto& b : benches) timed.push_back(&b);
+  FW_ASSIGN_OR_RETURN(std::vector<double> us, timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 6), 3));
+  FW_ASSIGN_OR_RETURN(BlockFit out, fitBlock(counts, us));
+  std::fprintf(stderr, "fwb: calibrate: %s in blocks of %lld\n", what, static_cast<long long>(out.block));
+  return out;
+}
+
+}  // namespace
+
 Result<BlockFit> measurePositionBlock(int threads, int repeat) {
   // 256 -> 256 channels over 1 x P: about 36 us a block of 16 positions here, small enough to time many.
   const std::vector<int64_t> ps = {8, 9, 15, 16, 17, 24, 25, 31, 32, 33, 40, 48, 49, 63, 64, 65};
   std::vector<Bench> benches;
   for (int64_t p : ps)
     benches.push_back(oneOp("Conv", {1, 256, 1, p}, {filled({256, 256, 1, 1}, 0.01f)}, {}, kCopies));
-  std::vector<const Bench*> timed;
-  for (const auto& b : benches) timed.push_back(&b);
-  FW_ASSIGN_OR_RETURN(std::vector<double> us, timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 6), 3));
-  FW_ASSIGN_OR_RETURN(BlockFit out, fitBlock(ps, us));
-  std::fprintf(stderr, "fwb: calibrate: pointwise Conv positions in blocks of %lld\n", static_cast<long long>(out.block));
-  return out;
+  return timeAndFitBlock(benches, ps, threads, repeat, "pointwise Conv positions");
 }
 
 Result<BlockFit> measureChannelBlock(int threads, int repeat) {
@@ -336,12 +346,7 @@ Result<BlockFit> measureChannelBlock(int threads, int repeat) {
   for (int64_t m : ms)
     benches.push_back(oneOp("Conv", {1, 64, 28, 28}, {filled({m, 64, 3, 3}, 0.01f)},
                             convAttrs(ConvCase{64, m, 28, 3, 1, 1, 1}), kCopies));
-  std::vector<const Bench*> timed;
-  for (const auto& b : benches) timed.push_back(&b);
-  FW_ASSIGN_OR_RETURN(std::vector<double> us, timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 6), 3));
-  FW_ASSIGN_OR_RETURN(BlockFit out, fitBlock(ms, us));
-  std::fprintf(stderr, "fwb: calibrate: Conv output channels in blocks of %lld\n", static_cast<long long>(out.block));
-  return out;
+  return timeAndFitBlock(benches, ms, threads, repeat, "Conv output channels");
 }
 
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs,

@@ -332,6 +332,31 @@ TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
   }
 }
 
+// A profile's block field `key` (CpuFigures::*field): 1 when absent; set to 16, graph g's only kernel, costed by
+// a per-FLOP model of `kind` (10 GFLOP/s), takes the time of `extraFlops` more; it survives a round trip;
+// 0 and 2000 are refused, naming the field.
+void expectBlockField(const char* key, int64_t CpuFigures::*field, const char* kind, const Graph& g, double extraFlops) {
+  json j = cpuProfile();
+  CubeTimeModel perFlop;
+  perFlop.coef[0] = 1e-10;  // 10 GFLOP/s, nothing else
+  auto hw = *parseHwProfile(j, "t.json");
+  EXPECT_EQ(hw.cpu.*field, 1) << key;
+  hw.cpu.cubeModels[kind] = perFlop;
+  const double unpadded = test::runUnfused(g, hw).kernels.at(0).durUs;
+  hw.cpu.*field = 16;
+  const double padded = test::runUnfused(g, hw).kernels.at(0).durUs;
+  EXPECT_NEAR(padded - unpadded, extraFlops * 1e-10 * 1e6, 1e-6) << key;
+  auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.*field, 16) << key;
+  for (int bad : {0, 2000}) {
+    j["cpu"][key] = bad;
+    auto r = parseHwProfile(j, "t.json");
+    ASSERT_FALSE(r.ok()) << key << " " << bad;
+    EXPECT_NE(r.error().message.find(key), std::string::npos) << r.error().message;
+  }
+}
+
 TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
   // 7x7 = 49 positions: blocks of 16 compute 64 of them, blocks of 8 compute 56; 8x8 = 64 is whole.
   auto f = cubeFeatures(convGraph(32, 64, 7, 1, 1), 0);
@@ -348,25 +373,9 @@ TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
   ASSERT_TRUE(dense.has_value());
   EXPECT_DOUBLE_EQ(dense->withPositionBlock(16).flops, dense->flops);
 
-  // The profile carries the block; the cost of a 7x7 pointwise Conv follows it; 0 is refused.
-  json j = cpuProfile();
-  CubeTimeModel perFlop;
-  perFlop.coef[0] = 1e-10;  // 10 GFLOP/s, nothing else
-  auto hw = *parseHwProfile(j, "t.json");
-  EXPECT_EQ(hw.cpu.pointwisePositionBlock, 1);
-  hw.cpu.cubeModels["pointwise_conv"] = perFlop;
-  Graph g = convGraph(32, 64, 7, 1, 1);
-  const double unpadded = test::runUnfused(g, hw).kernels.at(0).durUs;
-  hw.cpu.pointwisePositionBlock = 16;
-  const double padded = test::runUnfused(g, hw).kernels.at(0).durUs;
-  EXPECT_NEAR(padded - unpadded, f->flops * (64.0 / 49 - 1) * 1e-10 * 1e6, 1e-6);
-  auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(back->cpu.pointwisePositionBlock, 16);
-  j["cpu"]["pointwise_position_block"] = 0;
-  auto bad = parseHwProfile(j, "t.json");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("pointwise_position_block"), std::string::npos) << bad.error().message;
+  // The profile carries the block; the cost of a 7x7 pointwise Conv follows it.
+  expectBlockField("pointwise_position_block", &CpuFigures::pointwisePositionBlock, "pointwise_conv", convGraph(32, 64, 7, 1, 1),
+                   f->flops * (64.0 / 49 - 1));
 }
 
 TEST(CpuCubeModel, ADenseConvComputesItsOutputChannelsInWholeBlocks) {
@@ -388,27 +397,9 @@ TEST(CpuCubeModel, ADenseConvComputesItsOutputChannelsInWholeBlocks) {
   EXPECT_EQ(grouped->kind, "grouped_conv");
   EXPECT_DOUBLE_EQ(grouped->withChannelBlock(16).flops, grouped->flops);
 
-  // The profile carries the block; the cost of the Conv follows it; 0 and 2000 are refused.
-  json j = cpuProfile();
-  CubeTimeModel perFlop;
-  perFlop.coef[0] = 1e-10;  // 10 GFLOP/s, nothing else
-  auto hw = *parseHwProfile(j, "t.json");
-  EXPECT_EQ(hw.cpu.convChannelBlock, 1);
-  hw.cpu.cubeModels["conv"] = perFlop;
-  Graph g = convGraph(16, 24, 14, 3, 1);
-  const double unpadded = test::runUnfused(g, hw).kernels.at(0).durUs;
-  hw.cpu.convChannelBlock = 16;
-  const double padded = test::runUnfused(g, hw).kernels.at(0).durUs;
-  EXPECT_NEAR(padded - unpadded, f->flops * (32.0 / 24 - 1) * 1e-10 * 1e6, 1e-6);
-  auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(back->cpu.convChannelBlock, 16);
-  for (int bad : {0, 2000}) {
-    j["cpu"]["conv_channel_block"] = bad;
-    auto r = parseHwProfile(j, "t.json");
-    ASSERT_FALSE(r.ok()) << bad;
-    EXPECT_NE(r.error().message.find("conv_channel_block"), std::string::npos) << r.error().message;
-  }
+  // The profile carries the block; the cost of the Conv follows it.
+  expectBlockField("conv_channel_block", &CpuFigures::convChannelBlock, "conv", convGraph(16, 24, 14, 3, 1),
+                   f->flops * (32.0 / 24 - 1));
 }
 
 TEST(CpuCubeModel, AConvTransposeComputesItsOutputChannelsInWholeBlocks) {
