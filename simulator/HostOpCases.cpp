@@ -23,6 +23,9 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
   auto I64 = [](std::vector<int64_t> v) { return fw::Tensor::int64s({static_cast<int64_t>(v.size())}, v); };
   const fw::Tensor same = filled({rows, cols}, 0.5f);
   for (const char* op : {"Add", "Mul", "Sub", "Div", "Max"}) cases.push_back({"elementwise", oneOp(op, {rows, cols}, {same}, {}, 8)});
+  // With a one-element operand (x + 3, x / 6): the executor's own loop, timed on its own as "<Op>/scalar".
+  for (const char* op : {"Add", "Mul", "Sub", "Div"})
+    cases.push_back({"elementwise", oneOp(op, {rows, cols}, {fw::Tensor::floats({}, {1.5f})}, {}, 8)});
   for (const char* op : {"Relu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "HardSigmoid", "HardSwish", "LeakyRelu", "Neg"}) {
     cases.push_back({"elementwise", oneOp(op, {rows, cols}, {}, {}, 8)});
     // Sqrt of a negative number takes the library's error path; a network takes the root of a variance.

@@ -248,7 +248,7 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         p.cpu.bandwidthCurve.push_back({b, bw});
       }
     }
-    // {OpType: number} maps: keys from the op table (or Transpose/rows), values in (0, max] (or [0, max]).
+    // {OpType: number} maps: keys from the op table (or a variant: Transpose/rows, Add/scalar, ...), values in (0, max] (or [0, max]).
     auto opMap = [&](const char* key, const char* what, double max, bool allowZero, std::map<std::string, double>& out) -> Status {
       if (!rc.has(key)) return {};
       FW_ASSIGN_OR_RETURN(const json* ops, rc.get(key));
@@ -256,7 +256,8 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       Reader ro(*ops, rc.at(key), sourceName);
       for (auto it = ops->begin(); it != ops->end(); ++it) {
         if (!findOpInfo(it.key()) && !isEfficiencyVariant(it.key()))
-          return ro.err(it.key(), "not an op type of the op table (nor Transpose/rows)");
+          return ro.err(it.key(), "not an op type of the op table (nor a variant: Transpose/rows, Add/scalar, Sub/scalar, "
+                                  "Mul/scalar, Div/scalar)");
         FW_ASSIGN_OR_RETURN(double v, ro.posNum(it.key(), allowZero));
         if (v > max) return ro.err(it.key(), max >= 1000 ? "must be at most 1000" : "must be at most 1 s");
         out[it.key()] = v;

@@ -1,5 +1,8 @@
 #include "simulator/OpFamily.h"
 
+#include <optional>
+#include <vector>
+
 
 namespace fw::sim {
 
@@ -34,7 +37,41 @@ OpFamily nodeFamily(const Graph& g, const Node& n) {
   return transposeOf(g, n, dims, perm) && permKeepsOrder(dims, perm) ? OpFamily::View : fam;
 }
 
+namespace {
+
+// A value's dims when every one is known.
+std::optional<std::vector<int64_t>> staticDims(const Graph& g, ValueId v) {
+  if (v == kNoId) return std::nullopt;
+  const Shape& s = g.value(v).shape;
+  if (!s.rankKnown) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (const Dim& d : s.dims) {
+    if (!d.isStatic()) return std::nullopt;
+    dims.push_back(d.value);
+  }
+  return dims;
+}
+
+// Add, Sub, Mul or Div of the whole output and a single element: the executor runs it by a loop of its
+// own (core/exec/Broadcast.h), whose speed is not the two-tensor loop's.
+bool withScalarOperand(const Graph& g, const Node& n) {
+  if ((n.opType != "Add" && n.opType != "Sub" && n.opType != "Mul" && n.opType != "Div") || n.inputs.size() != 2 ||
+      n.outputs.empty())
+    return false;
+  const auto a = staticDims(g, n.inputs[0]), b = staticDims(g, n.inputs[1]), y = staticDims(g, n.outputs[0]);
+  if (!a || !b || !y) return false;
+  const auto numel = [](const std::vector<int64_t>& d) {
+    int64_t e = 1;
+    for (int64_t x : d) e *= x;
+    return e;
+  };
+  return numel(*y) > 1 && ((*a == *y && numel(*b) == 1) || (*b == *y && numel(*a) == 1));
+}
+
+}  // namespace
+
 std::string efficiencyKey(const Graph& g, const Node& n) {
+  if (withScalarOperand(g, n)) return n.opType + "/scalar";
   std::vector<int64_t> dims, perm;
   if (!transposeOf(g, n, dims, perm)) return n.opType;
   int64_t innerIn = -1, innerOut = -1;
@@ -45,7 +82,11 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   return innerIn >= 0 && innerIn == innerOut ? "Transpose/rows" : n.opType;
 }
 
-bool isEfficiencyVariant(std::string_view key) { return key == "Transpose/rows"; }
+bool isEfficiencyVariant(std::string_view key) {
+  for (const char* v : {"Transpose/rows", "Add/scalar", "Sub/scalar", "Mul/scalar", "Div/scalar"})
+    if (key == v) return true;
+  return false;
+}
 
 const char* opFamilyName(OpFamily f) { return costFamilyName(f); }
 

@@ -21,9 +21,10 @@ OpFamily opFamily(std::string_view opType);
 OpFamily nodeFamily(const Graph& g, const Node& n);
 // The key of a node's measured efficiency (cpu.op_efficiency): its op type, or "Transpose/rows" for a
 // Transpose that keeps the innermost axis of size > 1 innermost (a channel shuffle: whole rows move,
-// several times faster per element than a transpose that swaps the innermost axis).
+// several times faster per element than a transpose that swaps the innermost axis), or "<Op>/scalar"
+// for an Add, Sub, Mul or Div of the whole output and one element (the executor's own loop for it).
 std::string efficiencyKey(const Graph& g, const Node& n);
-// Whether `key` names a variant efficiencyKey can return ("Transpose/rows").
+// Whether `key` names a variant efficiencyKey can return ("Transpose/rows", "Add/scalar", ...).
 bool isEfficiencyVariant(std::string_view key);
 const char* opFamilyName(OpFamily f);
 bool isVectorFamily(OpFamily f);

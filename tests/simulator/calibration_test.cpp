@@ -248,6 +248,52 @@ TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
   EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
 }
 
+// An Add, Sub, Mul or Div of the whole output and one element runs on the executor's own loop: its key is
+// "<Op>/scalar"; two whole operands, a per-channel operand or a one-element output keep the op type.
+TEST(CpuCost, ABinaryOpWithAScalarOperandHasItsOwnEfficiency) {
+  auto binary = [](const char* op, std::vector<int64_t> a, std::vector<int64_t> b, std::vector<int64_t> y) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(a));
+    int64_t nb = 1;
+    for (int64_t d : b) nb *= d;
+    ValueId c = g.addInitializer("c", Tensor::floats(b, std::vector<float>(static_cast<size_t>(nb), 1.5f)));
+    ValueId out = g.addValue("y", DType::Float32, Shape::ofInts(y));
+    g.addNode(op, {x, c}, {out}, {}, "n");
+    g.addOutput(out);
+    return g;
+  };
+  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+    Graph s = binary(op, {1, 96, 12, 80}, {}, {1, 96, 12, 80});
+    EXPECT_EQ(efficiencyKey(s, s.node(0)), std::string(op) + "/scalar");
+    EXPECT_TRUE(isEfficiencyVariant(std::string(op) + "/scalar"));
+  }
+  Graph one = binary("Mul", {1, 96, 12, 80}, {1, 1, 1, 1}, {1, 96, 12, 80});
+  EXPECT_EQ(efficiencyKey(one, one.node(0)), "Mul/scalar");  // a [1,1,1,1] operand is one element too
+  Graph same = binary("Mul", {2, 8}, {2, 8}, {2, 8});
+  EXPECT_EQ(efficiencyKey(same, same.node(0)), "Mul");
+  Graph channel = binary("Mul", {1, 96, 12, 80}, {1, 96, 1, 1}, {1, 96, 12, 80});
+  EXPECT_EQ(efficiencyKey(channel, channel.node(0)), "Mul");
+  Graph both = binary("Mul", {1}, {}, {1});
+  EXPECT_EQ(efficiencyKey(both, both.node(0)), "Mul");
+  EXPECT_FALSE(isEfficiencyVariant("Max/scalar"));
+
+  // The cost follows the variant when the profile measured it, and the op type's figure otherwise.
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"Mul", 0.001}};
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_efficiency"] = {{"Mul", 0.001}, {"Mul/scalar", 0.1}};
+  auto variant = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(variant.ok()) << variant.error().message;
+  Graph s = binary("Mul", {1, 96, 12, 80}, {}, {1, 96, 12, 80});
+  EXPECT_LT(test::runUnfused(s, *variant).kernels.at(0).durUs, test::runUnfused(s, *plain).kernels.at(0).durUs);
+  EXPECT_DOUBLE_EQ(test::runUnfused(same, *variant).kernels.at(0).durUs, test::runUnfused(same, *plain).kernels.at(0).durUs);
+  j["cpu"]["op_efficiency"] = {{"Max/scalar", 0.1}};
+  auto bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("Mul/scalar"), std::string::npos) << bad.error().message;
+}
+
 // --- op_summary importer -------------------------------------------------------------------------
 
 const char* kHeader =
