@@ -1,8 +1,8 @@
 #include "simulator/OpFamily.h"
 
 #include <optional>
+#include <utility>
 #include <vector>
-
 
 namespace fw::sim {
 
@@ -13,43 +13,24 @@ OpFamily opFamily(std::string_view op) {
 
 namespace {
 
+// A value's dims when all are known (an initializer's own, else its inferred shape's).
+std::optional<std::vector<int64_t>> staticDims(const Graph& g, ValueId v) {
+  if (v == kNoId) return std::nullopt;
+  const Value& val = g.value(v);
+  if (val.initializer) return val.initializer->dims();
+  return val.shape.ints();
+}
+
 // A Transpose's input dims and perm when both are known.
 bool transposeOf(const Graph& g, const Node& n, std::vector<int64_t>& dims, std::vector<int64_t>& perm) {
-  if (n.opType != "Transpose" || n.inputs.empty() || n.inputs[0] == kNoId) return false;
-  const Shape& s = g.value(n.inputs[0]).shape;
-  if (!s.rankKnown) return false;
-  dims.clear();
-  for (const Dim& d : s.dims) {
-    if (!d.isStatic()) return false;
-    dims.push_back(d.value);
-  }
+  if (n.opType != "Transpose" || n.inputs.empty()) return false;
+  auto d = staticDims(g, n.inputs[0]);
+  if (!d) return false;
+  dims = std::move(*d);
   perm = n.attrs.getInts("perm").value_or(std::vector<int64_t>{});
   if (perm.empty())
     for (size_t k = dims.size(); k-- > 0;) perm.push_back(static_cast<int64_t>(k));
   return perm.size() == dims.size();
-}
-
-}  // namespace
-
-OpFamily nodeFamily(const Graph& g, const Node& n) {
-  const OpFamily fam = opFamily(n.opType);
-  std::vector<int64_t> dims, perm;
-  return transposeOf(g, n, dims, perm) && permKeepsOrder(dims, perm) ? OpFamily::View : fam;
-}
-
-namespace {
-
-// A value's dims when every one is known.
-std::optional<std::vector<int64_t>> staticDims(const Graph& g, ValueId v) {
-  if (v == kNoId) return std::nullopt;
-  const Shape& s = g.value(v).shape;
-  if (!s.rankKnown) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const Dim& d : s.dims) {
-    if (!d.isStatic()) return std::nullopt;
-    dims.push_back(d.value);
-  }
-  return dims;
 }
 
 // Add, Sub, Mul or Div of the whole output and a single element: the executor runs it by a loop of its
@@ -69,6 +50,12 @@ bool withScalarOperand(const Graph& g, const Node& n) {
 }
 
 }  // namespace
+
+OpFamily nodeFamily(const Graph& g, const Node& n) {
+  const OpFamily fam = opFamily(n.opType);
+  std::vector<int64_t> dims, perm;
+  return transposeOf(g, n, dims, perm) && permKeepsOrder(dims, perm) ? OpFamily::View : fam;
+}
 
 std::string efficiencyKey(const Graph& g, const Node& n) {
   if (withScalarOperand(g, n)) return n.opType + "/scalar";
