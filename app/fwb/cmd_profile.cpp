@@ -1,4 +1,5 @@
-// fwb profile MODEL [-O L] [--threads N] [--repeat N] [--warmup N] [--json F] [--trace F] [--rows N]
+// fwb profile MODEL [-O L] [--threads N] [--repeat N] [--min-time S] [--warmup N] [--warmup-time S] [--json F]
+//             [--trace F] [--rows N]
 // Measures the model on the reference executor (this machine's CPU) kernel by kernel, with the kernel
 // names `fwb simulate` prints at the same level, so `fwb simulate --measured` can set the two side by side.
 // The fused export of the plan runs (at -O0 every kernel is one node): a multi-node kernel is one
@@ -132,6 +133,8 @@ void addProfileCommand(CLI::App& app) {
   auto threads = std::make_shared<int>(0);
   auto repeat = std::make_shared<int>(5);
   auto warmup = std::make_shared<int>(1);
+  auto minTime = std::make_shared<double>(0.5);
+  auto warmupTime = std::make_shared<double>(0.2);
   auto seed = std::make_shared<uint64_t>(1);
   auto jsonOut = std::make_shared<std::string>();
   auto traceOut = std::make_shared<std::string>();
@@ -143,8 +146,18 @@ void addProfileCommand(CLI::App& app) {
   cmd->add_option("--repeat", *repeat, "timed runs; each kernel's time is the median over them")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  cmd->add_option("--min-time", *minTime,
+                  "time runs for at least this many seconds as well as --repeat runs: a small model's median "
+                  "then spans the machine's noise instead of sitting inside one burst of it")
+      ->check(CLI::Range(0.0, 600.0))
+      ->capture_default_str();
   cmd->add_option("--warmup", *warmup, "untimed runs first (memory plan, oneDNN primitives)")
       ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  cmd->add_option("--warmup-time", *warmupTime,
+                  "warm up for at least this many seconds as well as --warmup runs (a small model's first tens "
+                  "of runs are slower); --warmup 0 --warmup-time 0 times the first runs")
+      ->check(CLI::Range(0.0, 600.0))
       ->capture_default_str();
   cmd->add_option("--seed", *seed, "seed of the random inputs")->capture_default_str();
   cmd->add_option("--json", *jsonOut, "write the measured run as JSON to FILE ('-' = stdout, no table); "
@@ -168,19 +181,34 @@ void addProfileCommand(CLI::App& app) {
     // The run plans of the graph and its bodies are made in the warm-up (timed as the timed runs are:
     // no epilogues) and reused, not rebuilt inside a fused kernel's or an If's time in every run.
     opts.plans = fw::makeRunPlans();
-    for (int w = 0; w < *warmup; ++w) {
+    // Runs go on past the counts until the times are spent. A tiny model's tenth run can still take
+    // twice its hundredth (a 1x128 by 128x6 Gemm alone: 6.8 us after 2 warm-up runs, 5.2 after 8, 3.3
+    // after 128), and on a shared machine a burst of other load lasts 0.1-0.3 s, longer than ten runs of
+    // a 1 ms model: the median of runs spread over half a second is outside such a burst. Extra runs stop
+    // at kMaxTimedEntries node times kept (a small model takes thousands of runs in half a second).
+    using Clock = std::chrono::steady_clock;
+    const auto secondsSince = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+    constexpr size_t kMaxExtraRuns = 100000, kMaxTimedEntries = 2000000;
+    int warmed = 0;
+    size_t nodesPerRun = 1;
+    for (const auto w0 = Clock::now(); warmed < *warmup || (secondsSince(w0) < *warmupTime && warmed < 100000);
+         ++warmed) {
       fw::ExecProfile untimed;
       opts.profile = &untimed;
       auto r = fw::runGraph(m, *inputs, opts);
       if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
+      nodesPerRun = std::max<size_t>(1, untimed.nodes.size() + untimed.bodyNodes.size());
     }
-    std::vector<fw::ExecProfile> profiles(static_cast<size_t>(*repeat));
+    std::vector<fw::ExecProfile> profiles;
     std::vector<double> totals;
-    for (auto& prof : profiles) {
+    for (const auto r0 = Clock::now();
+         profiles.size() < static_cast<size_t>(*repeat) ||
+         (secondsSince(r0) < *minTime && profiles.size() < kMaxExtraRuns && profiles.size() * nodesPerRun < kMaxTimedEntries);) {
+      fw::ExecProfile& prof = profiles.emplace_back();
       opts.profile = &prof;
-      const auto t0 = std::chrono::steady_clock::now();
+      const auto t0 = Clock::now();
       auto r = fw::runGraph(m, *inputs, opts);
-      const auto t1 = std::chrono::steady_clock::now();
+      const auto t1 = Clock::now();
       if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
       totals.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
     }
@@ -205,8 +233,8 @@ void addProfileCommand(CLI::App& app) {
     mr.model = args->model;
     mr.optLevel = fa->optLevel;
     mr.threads = usedThreads;
-    mr.repeats = *repeat;
-    mr.warmup = *warmup;
+    mr.repeats = static_cast<int>(profiles.size());
+    mr.warmup = warmed;
     mr.totalUs = median(totals);
     const fw::Graph& g = *m.graph;
     std::vector<std::string> unnamed;

@@ -190,3 +190,26 @@ TEST(CliProfile, ControlFlowBodiesAreTimedUnderTheSimulatedKernelNames) {
   }
   fs::remove_all(dir);
 }
+
+TEST(CliProfile, TimedRunsGoOnUntilTheMinimumTimeIsSpent) {
+  // A run of the branch model takes microseconds: with --min-time, far more runs than --repeat are timed
+  // (and reported); with both times 0 the counts are exact.
+  const auto dir = scratchDir("mintime");
+  const std::string model = writeBranchModel(dir);
+  const auto timed = dir / "timed.json", exact = dir / "exact.json";
+  auto p = runFwb("profile " + model + " --threads 1 --repeat 3 --min-time 0.2 --warmup 1 --warmup-time 0.05 --json " +
+                  timed.string());
+  ASSERT_EQ(p.exitCode, 0) << p.out;
+  const auto tj = readJson(timed);
+  EXPECT_GT(tj["repeats"].get<int>(), 30) << tj.dump();
+  EXPECT_GT(tj["warmup"].get<int>(), 1) << tj.dump();
+  p = runFwb("profile " + model + " --threads 1 --repeat 3 --min-time 0 --warmup 2 --warmup-time 0 --json " + exact.string());
+  ASSERT_EQ(p.exitCode, 0) << p.out;
+  const auto ej = readJson(exact);
+  EXPECT_EQ(ej["repeats"].get<int>(), 3);
+  EXPECT_EQ(ej["warmup"].get<int>(), 2);
+  auto bad = runFwb("profile " + model + " --min-time -1");
+  EXPECT_EQ(bad.exitCode, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--min-time"), std::string::npos) << bad.out;
+  fs::remove_all(dir);
+}
