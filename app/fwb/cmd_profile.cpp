@@ -185,26 +185,38 @@ void addProfileCommand(CLI::App& app) {
     // twice its hundredth (a 1x128 by 128x6 Gemm alone: 6.8 us after 2 warm-up runs, 5.2 after 8, 3.3
     // after 128), and on a shared machine a burst of other load lasts 0.1-0.3 s, longer than ten runs of
     // a 1 ms model: the median of runs spread over half a second is outside such a burst. Extra runs stop
-    // at kMaxTimedEntries node times kept (a small model takes thousands of runs in half a second).
+    // when the runs' profiles kept reach kMaxKeptBytes (a small model takes thousands of runs in half a second).
     using Clock = std::chrono::steady_clock;
     const auto secondsSince = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-    constexpr size_t kMaxExtraRuns = 100000, kMaxTimedEntries = 2000000;
+    constexpr size_t kMaxExtraRuns = 100000, kMaxKeptBytes = size_t{64} << 20;
     int warmed = 0;
     size_t nodesPerRun = 1;
+    // A timed run starts from the last warm-up's profile with its times cleared: the rows of the body
+    // nodes (names, index) exist already, so a run's bookkeeping is an index per node, not strings made
+    // inside the run's total (core/exec/Executor.cpp: Silero VAD's profiled runs were 30-60 us, 25-40 %,
+    // slower than plain ones; now 9-28 us).
+    fw::ExecProfile start;
     for (const auto w0 = Clock::now(); warmed < *warmup || (secondsSince(w0) < *warmupTime && warmed < 100000);
          ++warmed) {
       fw::ExecProfile untimed;
       opts.profile = &untimed;
       auto r = fw::runGraph(m, *inputs, opts);
       if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
-      nodesPerRun = std::max<size_t>(1, untimed.nodes.size() + untimed.bodyNodes.size());
+      nodesPerRun = untimed.nodes.size();
+      start = std::move(untimed);
     }
+    for (auto& b : start.bodyNodes) b.us = 0, b.calls = 0;
+    start.nodes.clear();
+    start.nodes.reserve(nodesPerRun);
+    size_t bytesPerRun = sizeof(fw::ExecProfile) + nodesPerRun * sizeof(fw::ExecProfile::NodeTime);
+    for (const auto& b : start.bodyNodes)
+      bytesPerRun += sizeof(b) + 2 * (b.path.size() + b.node.size()) + b.opType.size() + b.domain.size() + 64;
     std::vector<fw::ExecProfile> profiles;
     std::vector<double> totals;
     for (const auto r0 = Clock::now();
          profiles.size() < static_cast<size_t>(*repeat) ||
-         (secondsSince(r0) < *minTime && profiles.size() < kMaxExtraRuns && profiles.size() * nodesPerRun < kMaxTimedEntries);) {
-      fw::ExecProfile& prof = profiles.emplace_back();
+         (secondsSince(r0) < *minTime && profiles.size() < kMaxExtraRuns && profiles.size() * bytesPerRun < kMaxKeptBytes);) {
+      fw::ExecProfile& prof = profiles.emplace_back(start);
       opts.profile = &prof;
       const auto t0 = Clock::now();
       auto r = fw::runGraph(m, *inputs, opts);
@@ -245,6 +257,7 @@ void addProfileCommand(CLI::App& app) {
     auto bodyRows = [&](const std::string& top) {
       std::vector<fw::sim::MeasuredKernel> rowsOut;
       for (const auto& b : shown.bodyNodes) {
+        if (b.calls == 0) continue;  // a row of the warm-up's that did not run in this run
         if (b.path.rfind(top + "/", 0) != 0) continue;
         const std::string key = b.path + "\n" + (b.domain == fw::fusion::kFusedDomain ? b.opType : b.node);
         if (run->bodyControl.count(b.path + "\n" + b.node)) continue;  // its own bodies' rows stand for it

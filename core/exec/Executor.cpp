@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
@@ -149,7 +150,19 @@ class Interpreter {
     ExecProfile* const profile = top ? opts_.profile : nullptr;
     ExecProfile* const bodyProfile = !top && scope.traced && !scope.path.empty() ? opts_.profile : nullptr;
     const auto loopStart = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    // The timing bookkeeping of a body's nodes is outside their times but inside the run's: kept to an
+    // index per node once the profile has the node's row (fwb profile starts each timed run from the
+    // warm-up's rows). Building and hashing a key per node per run made Silero VAD's profiled runs
+    // 30-60 us (25-40 %) slower than plain ones; with the index, 9-28 us.
+    std::vector<size_t>* slots = nullptr;
+    if (bodyProfile) {
+      std::lock_guard<std::mutex> lock(traceMutex_);
+      slots = &bodyProfile->bodySlots[scope.path];
+      slots->resize(plan->order.size(), SIZE_MAX);
+    }
+    size_t position = 0;
     for (NodeId nid : plan->order) {
+      const size_t pos = position++;
       if (opts_.cancel && opts_.cancel->load()) return Error::cancelled("execution cancelled");
       if (limits_.deadline > 0 && steadySeconds() > limits_.deadline)
         return Error::badInput("node '" + g.node(nid).name + "': the run exceeded its time limit of " +
@@ -169,10 +182,14 @@ class Interpreter {
           FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top, epilogue));
           const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
           std::lock_guard<std::mutex> lock(traceMutex_);
-          const std::string key = scope.path + "\n" + node.name;
-          auto [it, fresh] = bodyProfile->bodyIndex.try_emplace(key, bodyProfile->bodyNodes.size());
-          if (fresh) bodyProfile->bodyNodes.push_back({scope.path, node.name, node.opType, node.domain, 0, 0});
-          auto& bt = bodyProfile->bodyNodes[it->second];
+          size_t& slot = (*slots)[pos];
+          if (slot == SIZE_MAX) {
+            const std::string key = scope.path + "\n" + node.name;
+            auto [it, fresh] = bodyProfile->bodyIndex.try_emplace(key, bodyProfile->bodyNodes.size());
+            if (fresh) bodyProfile->bodyNodes.push_back({scope.path, node.name, node.opType, node.domain, 0, 0});
+            slot = it->second;
+          }
+          auto& bt = bodyProfile->bodyNodes[slot];
           bt.us += us;
           ++bt.calls;
         } else {

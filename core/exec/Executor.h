@@ -76,6 +76,9 @@ struct ExecProfile {
   };
   std::vector<BodyNodeTime> bodyNodes;
   std::unordered_map<std::string, size_t> bodyIndex;  // path + '\n' + node -> index in bodyNodes
+  // Per body path, per position in its run order: the index in bodyNodes (SIZE_MAX until first run), so a
+  // body run looks its path up once instead of building and hashing a key per node.
+  std::unordered_map<std::string, std::vector<size_t>> bodySlots;
 };
 
 // Run plans (node order, use counts, epilogues) kept between runs of one model. A caller that runs the

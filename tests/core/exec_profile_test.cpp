@@ -123,6 +123,28 @@ TEST(ExecProfile, ControlFlowNodeIsOneEntryAndItsBodyIsTimedNodeByNode) {
   EXPECT_EQ(prof.bodyNodes[0].opType, "Neg");
   EXPECT_EQ(prof.bodyNodes[0].calls, 1);
   EXPECT_LE(prof.bodyNodes[0].us, prof.nodes[0].us);  // inside its If's time
+
+  // A run that starts from this profile with its times cleared (as fwb profile's timed runs do) adds to
+  // the same row through the per-path index; the other branch, not run before, gets a row of its own.
+  prof.bodyNodes[0].us = 0;
+  prof.bodyNodes[0].calls = 0;
+  prof.nodes.clear();
+  fw::ExecOptions plans = o;
+  plans.plans = fw::makeRunPlans();
+  for (int run = 0; run < 2; ++run) {
+    r = fw::runGraph(m, {Tensor(fw::DType::Bool, {}, {static_cast<uint8_t>(1)}), Tensor::floats({3}, {1, -2, 3})}, plans);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+  }
+  ASSERT_EQ(prof.bodyNodes.size(), 1u);
+  EXPECT_EQ(prof.bodyNodes[0].calls, 2);
+  EXPECT_GT(prof.bodyNodes[0].us, 0.0);
+  r = fw::runGraph(m, {Tensor(fw::DType::Bool, {}, {static_cast<uint8_t>(0)}), Tensor::floats({3}, {1, -2, 3})}, plans);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(prof.bodyNodes.size(), 2u);
+  EXPECT_EQ(prof.bodyNodes[1].path, "if0/else_branch");
+  EXPECT_EQ(prof.bodyNodes[1].node, "abs");
+  EXPECT_EQ(prof.bodyNodes[1].calls, 1);
+  EXPECT_EQ(prof.bodyNodes[0].calls, 2);
 }
 
 // ExecOptions::plans: the plans of the main graph and of a function body are made once over many runs
