@@ -167,3 +167,58 @@ TEST(ExecEpilogue, ConvTransposeBiasAndReluMatchADirectReference) {
     EXPECT_GT(zeros, 0);
   }
 }
+
+// A 1-D depthwise Conv runs as a 2-D one over [N, C, 1, W] (oneDNN 2.6 has no direct 1-D grouped
+// kernel). Strides, dilations, asymmetric pads, a channel multiplier, the bias and the Relu epilogue:
+// the result matches a direct float64 convolution, and the epilogue equals the node-by-node run.
+TEST(ExecEpilogue, OneDimensionalDepthwiseConvMatchesADirectReference) {
+  struct Case {
+    int64_t C, mult, W, K, S, D, padL, padR;
+  };
+  for (const Case cs : {Case{5, 1, 17, 5, 1, 1, 2, 2}, Case{6, 1, 23, 3, 2, 2, 1, 3}, Case{4, 2, 12, 4, 3, 1, 0, 2}}) {
+    const int64_t N = 2, M = cs.C * cs.mult, OW = (cs.W + cs.padL + cs.padR - (cs.K - 1) * cs.D - 1) / cs.S + 1;
+    auto g = std::make_shared<fw::Graph>();
+    auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({N, cs.C, cs.W}));
+    const Tensor wt = noise({M, 1, cs.K}, 31), bt = noise({M}, 32);
+    auto w = g->addInitializer("w", wt);
+    auto b = g->addInitializer("b", bt);
+    auto c = g->addValue("c"), y = g->addValue("y");
+    fw::Attributes a;
+    a.set(fw::Attribute::makeInt("group", cs.C));
+    a.set(fw::Attribute::makeInts("kernel_shape", {cs.K}));
+    a.set(fw::Attribute::makeInts("strides", {cs.S}));
+    a.set(fw::Attribute::makeInts("dilations", {cs.D}));
+    a.set(fw::Attribute::makeInts("pads", {cs.padL, cs.padR}));
+    g->addNode("Conv", {x, w, b}, {c}, a, "dw");
+    g->addNode("Relu", {c}, {y}, {}, "relu");
+    g->addOutput(y);
+    fw::Model m;
+    m.opsetImports[""] = 17;
+    m.graph = g;
+    const Tensor xt = noise({N, cs.C, cs.W}, 33);
+    fw::ExecOptions plain;
+    plain.keepIntermediates = true;
+    auto want = fw::runGraph(m, {xt}, plain);
+    auto got = fw::runGraph(m, {xt});
+    ASSERT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
+    const auto gy = (*got)[0].toFloats(), wy = (*want)[0].toFloats(), xv = xt.toFloats(), wv = wt.toFloats(),
+               bv = bt.toFloats();
+    ASSERT_EQ(gy.size(), static_cast<size_t>(N * M * OW));
+    int zeros = 0;
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t o = 0; o < M; ++o)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          double r = bv[o];
+          const int64_t ch = o / cs.mult;  // the input channel of output channel o's group
+          for (int64_t k = 0; k < cs.K; ++k) {
+            const int64_t iw = ow * cs.S - cs.padL + k * cs.D;
+            if (iw >= 0 && iw < cs.W) r += static_cast<double>(xv[(n * cs.C + ch) * cs.W + iw]) * wv[o * cs.K + k];
+          }
+          const size_t i = static_cast<size_t>((n * M + o) * OW + ow);
+          EXPECT_NEAR(gy[i], std::max(r, 0.0), 1e-5) << "C " << cs.C << " at " << i;
+          EXPECT_EQ(gy[i], wy[i]) << i;
+          zeros += gy[i] == 0.f;
+        }
+    EXPECT_GT(zeros, 0);
+  }
+}
