@@ -1,6 +1,7 @@
 #include "simulator/HostBench.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
@@ -53,15 +54,36 @@ std::string bytesStr(double b) {
   return fmt("%.0f KiB", b / 1024);
 }
 
-fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat) {
-  fw::ExecOptions o;
-  o.threads = threads;
-  for (int w = 0; w < warmup; ++w) {
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+// The time a bench's warm-up and its timed runs take at least, whatever their counts: 0.2 ms and 0.5 ms
+// per timed run asked for (6 and 15 ms at fwb calibrate's default 30). A tiny op's first tens of runs
+// are slower (a 1x128 by 128x6 Gemm: 6.8 us after 2 runs, 3.3 after 128), and a count alone kept the
+// grids' small shapes in that phase: the fitted GEMM(transB) cost a call moved 3.1-5.5 us, the
+// depthwise one 6.5-10.2 us, between three calibrations in a row.
+double warmSeconds(int repeat) { return 2e-4 * std::max(1, repeat); }
+double timedSeconds(int repeat) { return 5e-4 * std::max(1, repeat); }
+constexpr int kMaxRuns = 100000;
+
+// Runs `b` untimed until both `warmup` runs and `seconds` have passed.
+fw::Status warmUp(const Bench& b, const fw::ExecOptions& o, int warmup, double seconds) {
+  const auto t0 = Clock::now();
+  for (int w = 0; w < warmup || (secondsSince(t0) < seconds && w < kMaxRuns); ++w) {
     auto r = fw::runGraph(b.model, b.inputs, o);
     if (!r.ok()) return r.error();
   }
+  return fw::Status::okStatus();
+}
+}  // namespace
+
+fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat) {
+  fw::ExecOptions o;
+  o.threads = threads;
+  FW_TRY_STATUS(warmUp(b, o, warmup, warmSeconds(repeat)));
   std::vector<double> us;
-  for (int i = 0; i < repeat; ++i) {
+  const auto t0 = Clock::now();
+  for (int i = 0; i < repeat || (secondsSince(t0) < timedSeconds(repeat) && i < kMaxRuns); ++i) {
     fw::ExecProfile prof;
     o.profile = &prof;
     auto r = fw::runGraph(b.model, b.inputs, o);
@@ -117,12 +139,10 @@ Bench sequenceOf(const std::vector<Bench>& parts) {
 fw::Result<std::vector<double>> timeNodes(const Bench& b, int threads, int warmup, int repeat) {
   fw::ExecOptions o;
   o.threads = threads;
-  for (int w = 0; w < warmup; ++w) {
-    auto r = fw::runGraph(b.model, b.inputs, o);
-    if (!r.ok()) return r.error();
-  }
+  FW_TRY_STATUS(warmUp(b, o, warmup, warmSeconds(repeat)));
   std::vector<std::vector<double>> per;
-  for (int i = 0; i < repeat; ++i) {
+  const auto t0 = Clock::now();
+  for (int i = 0; i < repeat || (secondsSince(t0) < timedSeconds(repeat) && i < kMaxRuns); ++i) {
     fw::ExecProfile prof;
     o.profile = &prof;
     auto r = fw::runGraph(b.model, b.inputs, o);

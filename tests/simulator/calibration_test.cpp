@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -177,6 +178,19 @@ TEST(HostBench, RoundsGiveOneFigurePerBenchInOrder) {
   ASSERT_EQ(t->size(), 3u);
   EXPECT_GT((*t)[1], 10 * (*t)[0]);  // 256K exps against 4
   EXPECT_GT((*t)[1], 10 * (*t)[2]);
+}
+
+// A bench's warm-up and timed runs fill a time as well as their counts (0.2 and 0.5 ms per run asked
+// for): a 4-element Exp, 1 warm-up and 20 timed runs asked for, still takes at least 14 ms of runs.
+TEST(HostBench, TimingFillsItsMinimumTimeAsWellAsItsCount) {
+  using namespace hostbench;
+  const Bench tiny = oneOp("Exp", {4}, {}, {}, 2);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto t = timeNode(tiny, 1, 1, 20);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_GT(*t, 0.0);
+  EXPECT_GE(s, 0.014);
 }
 
 // The block fit (positions of a pointwise product, output channels of a dense Conv) finds the step the
