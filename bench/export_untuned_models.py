@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -13,7 +13,9 @@ exported in session 11, measured, and its deep networks at 128^2 led to the poin
 positions; set 7 was exported after that change and measured once, before the Conv's taps inside
 the input; set 8 was exported after that change and only measured, and its ConvTranspose autoencoder led
 to the executor's own ConvTranspose bias and the Conv's block of output channels (session 12); set 9
-was exported after session 12's last change to the cost model and only measured.
+was exported after session 12's last change to the cost model and only measured; set 10 was exported
+after session 13's changes (the profile's and the calibration's minimum times, the depthwise 1-D Conv
+on the 2-D kernel) and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -25,7 +27,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -52,6 +54,8 @@ def main():
         return export_eighth_set(torch, torchvision, out)
     if which == "9":
         return export_ninth_set(torch, torchvision, out)
+    if which == "10":
+        return export_tenth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -551,6 +555,64 @@ def export_ninth_set(torch, torchvision, out):
 
     export_nets(torch, out, 43, (("unet_small", UNetSmall, (1, 3, 128, 128)),
                                  ("bilstm_attention", BiLstmAttention, (1, 50, 80))))
+    return 0
+
+
+def export_tenth_set(torch, torchvision, out):
+    tv = torchvision.models
+    models = {
+        "vgg11_bn": (lambda: tv.vgg11_bn(weights=None), (1, 3, 224, 224)),
+        "vit_b_32": (lambda: tv.vit_b_32(weights=None), (1, 3, 224, 224)),
+        "regnet_x_16gf_128": (lambda: tv.regnet_x_16gf(weights=None), (1, 3, 128, 128)),
+        "lraspp_mobilenet_v3_256": (lambda: tv.segmentation.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None),
+                                    (1, 3, 256, 256)),
+        "r2plus1d_18_small": (lambda: tv.video.r2plus1d_18(weights=None), (1, 3, 8, 64, 64)),
+    }
+    export_images(torch, models, out, seed=47)
+    nn = torch.nn
+
+    class MatchboxAsr(nn.Module):  # 1-D depthwise-separable conv blocks with residuals over 64 mel bins, 29 labels
+        def __init__(self):
+            super().__init__()
+
+            def sep(i, o, k):
+                return nn.Sequential(nn.Conv1d(i, i, k, padding=k // 2, groups=i), nn.Conv1d(i, o, 1), nn.BatchNorm1d(o))
+            self.pre = nn.Sequential(sep(64, 128, 11), nn.ReLU())
+            self.blocks = nn.ModuleList([sep(128, 128, k) for k in (13, 15, 17)])
+            self.res = nn.ModuleList([nn.Sequential(nn.Conv1d(128, 128, 1), nn.BatchNorm1d(128)) for _ in range(3)])
+            self.post = nn.Sequential(sep(128, 128, 29), nn.ReLU(), nn.Conv1d(128, 128, 1), nn.ReLU(), nn.Conv1d(128, 29, 1))
+
+        def forward(self, x):
+            h = self.pre(x)
+            for b, r in zip(self.blocks, self.res):
+                h = torch.relu(b(h) + r(h))
+            return self.post(h).log_softmax(1)
+
+    class ConformerBlock(nn.Module):  # half-step feed-forwards, self-attention, a GLU + depthwise conv module, 2 blocks
+        def __init__(self, d=144, heads=4):
+            super().__init__()
+            self.layers = nn.ModuleList()
+            for _ in range(2):
+                self.layers.append(nn.ModuleDict({
+                    "ff1": nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d)),
+                    "ln_a": nn.LayerNorm(d), "att": nn.MultiheadAttention(d, heads, batch_first=True),
+                    "ln_c": nn.LayerNorm(d), "pw1": nn.Conv1d(d, 2 * d, 1), "dw": nn.Conv1d(d, d, 31, padding=15, groups=d),
+                    "bn": nn.BatchNorm1d(d), "pw2": nn.Conv1d(d, d, 1),
+                    "ff2": nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d)),
+                    "ln_o": nn.LayerNorm(d)}))
+
+        def forward(self, x):
+            for L in self.layers:
+                x = x + 0.5 * L["ff1"](x)
+                a = L["ln_a"](x)
+                x = x + L["att"](a, a, a, need_weights=False)[0]
+                c = torch.nn.functional.glu(L["pw1"](L["ln_c"](x).transpose(1, 2)), dim=1)
+                x = x + L["pw2"](torch.nn.functional.silu(L["bn"](L["dw"](c)))).transpose(1, 2)
+                x = L["ln_o"](x + 0.5 * L["ff2"](x))
+            return x
+
+    export_nets(torch, out, 47, (("matchbox_asr", MatchboxAsr, (1, 64, 200)),
+                                 ("conformer_small", ConformerBlock, (1, 100, 144))))
     return 0
 
 
