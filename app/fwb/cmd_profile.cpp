@@ -1,5 +1,5 @@
-// fwb profile MODEL [-O L] [--threads N] [--repeat N] [--min-time S] [--warmup N] [--warmup-time S] [--json F]
-//             [--trace F] [--rows N]
+// fwb profile MODEL [-O L] [--threads N] [--repeat N] [--min-time S] [--warmup N] [--warmup-time S]
+//             [--json F] [--trace F] [--rows N]
 // Measures the model on the reference executor (this machine's CPU) kernel by kernel, with the kernel
 // names `fwb simulate` prints at the same level, so `fwb simulate --measured` can set the two side by side.
 // The fused export of the plan runs (at -O0 every kernel is one node): a multi-node kernel is one
@@ -154,9 +154,10 @@ void addProfileCommand(CLI::App& app) {
   cmd->add_option("--warmup", *warmup, "untimed runs first (memory plan, oneDNN primitives)")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
-  cmd->add_option("--warmup-time", *warmupTime,
-                  "warm up for at least this many seconds as well as --warmup runs (a small model's first tens "
-                  "of runs are slower); --warmup 0 --warmup-time 0 times the first runs")
+  cmd->add_option(
+         "--warmup-time", *warmupTime,
+         "warm up for at least this many seconds as well as --warmup runs (a small model's first tens "
+         "of runs are slower); --warmup 0 --warmup-time 0 times the first runs")
       ->check(CLI::Range(0.0, 600.0))
       ->capture_default_str();
   cmd->add_option("--seed", *seed, "seed of the random inputs")->capture_default_str();
@@ -185,9 +186,11 @@ void addProfileCommand(CLI::App& app) {
     // twice its hundredth (a 1x128 by 128x6 Gemm alone: 6.8 us after 2 warm-up runs, 5.2 after 8, 3.3
     // after 128), and on a shared machine a burst of other load lasts 0.1-0.3 s, longer than ten runs of
     // a 1 ms model: the median of runs spread over half a second is outside such a burst. Extra runs stop
-    // when the runs' profiles kept reach kMaxKeptBytes (a small model takes thousands of runs in half a second).
+    // when the profiles kept reach kMaxKeptBytes (a small model takes thousands of runs in half a second).
     using Clock = std::chrono::steady_clock;
-    const auto secondsSince = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+    const auto secondsSince = [](Clock::time_point t) {
+      return std::chrono::duration<double>(Clock::now() - t).count();
+    };
     constexpr size_t kMaxExtraRuns = 100000, kMaxKeptBytes = size_t{64} << 20;
     int warmed = 0;
     size_t nodesPerRun = 1;
@@ -196,7 +199,8 @@ void addProfileCommand(CLI::App& app) {
     // inside the run's total (core/exec/Executor.cpp: Silero VAD's profiled runs were 30-60 us, 25-40 %,
     // slower than plain ones; now 9-28 us).
     fw::ExecProfile start;
-    for (const auto w0 = Clock::now(); warmed < *warmup || (secondsSince(w0) < *warmupTime && warmed < 100000);
+    for (const auto w0 = Clock::now();
+         warmed < *warmup || (secondsSince(w0) < *warmupTime && warmed < static_cast<int>(kMaxExtraRuns));
          ++warmed) {
       fw::ExecProfile untimed;
       opts.profile = &untimed;
@@ -213,9 +217,9 @@ void addProfileCommand(CLI::App& app) {
       bytesPerRun += sizeof(b) + 2 * (b.path.size() + b.node.size()) + b.opType.size() + b.domain.size() + 64;
     std::vector<fw::ExecProfile> profiles;
     std::vector<double> totals;
-    for (const auto r0 = Clock::now();
-         profiles.size() < static_cast<size_t>(*repeat) ||
-         (secondsSince(r0) < *minTime && profiles.size() < kMaxExtraRuns && profiles.size() * bytesPerRun < kMaxKeptBytes);) {
+    for (const auto r0 = Clock::now(); profiles.size() < static_cast<size_t>(*repeat) ||
+                                       (secondsSince(r0) < *minTime && profiles.size() < kMaxExtraRuns &&
+                                        profiles.size() * bytesPerRun < kMaxKeptBytes);) {
       fw::ExecProfile& prof = profiles.emplace_back(start);
       opts.profile = &prof;
       const auto t0 = Clock::now();

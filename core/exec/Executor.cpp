@@ -7,9 +7,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <mutex>

@@ -197,13 +197,15 @@ TEST(CliProfile, TimedRunsGoOnUntilTheMinimumTimeIsSpent) {
   const auto dir = scratchDir("mintime");
   const std::string model = writeBranchModel(dir);
   const auto timed = dir / "timed.json", exact = dir / "exact.json";
-  auto p = runFwb("profile " + model + " --threads 1 --repeat 3 --min-time 0.2 --warmup 1 --warmup-time 0.05 --json " +
-                  timed.string());
+  auto p =
+      runFwb("profile " + model +
+             " --threads 1 --repeat 3 --min-time 0.2 --warmup 1 --warmup-time 0.05 --json " + timed.string());
   ASSERT_EQ(p.exitCode, 0) << p.out;
   const auto tj = readJson(timed);
   EXPECT_GT(tj["repeats"].get<int>(), 30) << tj.dump();
   EXPECT_GT(tj["warmup"].get<int>(), 1) << tj.dump();
-  p = runFwb("profile " + model + " --threads 1 --repeat 3 --min-time 0 --warmup 2 --warmup-time 0 --json " + exact.string());
+  p = runFwb("profile " + model + " --threads 1 --repeat 3 --min-time 0 --warmup 2 --warmup-time 0 --json " +
+             exact.string());
   ASSERT_EQ(p.exitCode, 0) << p.out;
   const auto ej = readJson(exact);
   EXPECT_EQ(ej["repeats"].get<int>(), 3);

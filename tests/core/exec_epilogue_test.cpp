@@ -175,8 +175,10 @@ TEST(ExecEpilogue, OneDimensionalDepthwiseConvMatchesADirectReference) {
   struct Case {
     int64_t C, mult, W, K, S, D, padL, padR;
   };
-  for (const Case cs : {Case{5, 1, 17, 5, 1, 1, 2, 2}, Case{6, 1, 23, 3, 2, 2, 1, 3}, Case{4, 2, 12, 4, 3, 1, 0, 2}}) {
-    const int64_t N = 2, M = cs.C * cs.mult, OW = (cs.W + cs.padL + cs.padR - (cs.K - 1) * cs.D - 1) / cs.S + 1;
+  for (const Case cs :
+       {Case{5, 1, 17, 5, 1, 1, 2, 2}, Case{6, 1, 23, 3, 2, 2, 1, 3}, Case{4, 2, 12, 4, 3, 1, 0, 2}}) {
+    const int64_t N = 2, M = cs.C * cs.mult,
+                  OW = (cs.W + cs.padL + cs.padR - (cs.K - 1) * cs.D - 1) / cs.S + 1;
     auto g = std::make_shared<fw::Graph>();
     auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({N, cs.C, cs.W}));
     const Tensor wt = noise({M, 1, cs.K}, 31), bt = noise({M}, 32);
@@ -212,7 +214,8 @@ TEST(ExecEpilogue, OneDimensionalDepthwiseConvMatchesADirectReference) {
           const int64_t ch = o / cs.mult;  // the input channel of output channel o's group
           for (int64_t k = 0; k < cs.K; ++k) {
             const int64_t iw = ow * cs.S - cs.padL + k * cs.D;
-            if (iw >= 0 && iw < cs.W) r += static_cast<double>(xv[(n * cs.C + ch) * cs.W + iw]) * wv[o * cs.K + k];
+            if (iw >= 0 && iw < cs.W)
+              r += static_cast<double>(xv[(n * cs.C + ch) * cs.W + iw]) * wv[o * cs.K + k];
           }
           const size_t i = static_cast<size_t>((n * M + o) * OW + ow);
           EXPECT_NEAR(gy[i], std::max(r, 0.0), 1e-5) << "C " << cs.C << " at " << i;

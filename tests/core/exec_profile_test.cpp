@@ -132,13 +132,15 @@ TEST(ExecProfile, ControlFlowNodeIsOneEntryAndItsBodyIsTimedNodeByNode) {
   fw::ExecOptions plans = o;
   plans.plans = fw::makeRunPlans();
   for (int run = 0; run < 2; ++run) {
-    r = fw::runGraph(m, {Tensor(fw::DType::Bool, {}, {static_cast<uint8_t>(1)}), Tensor::floats({3}, {1, -2, 3})}, plans);
+    r = fw::runGraph(
+        m, {Tensor(fw::DType::Bool, {}, {static_cast<uint8_t>(1)}), Tensor::floats({3}, {1, -2, 3})}, plans);
     ASSERT_TRUE(r.ok()) << r.error().message;
   }
   ASSERT_EQ(prof.bodyNodes.size(), 1u);
   EXPECT_EQ(prof.bodyNodes[0].calls, 2);
   EXPECT_GT(prof.bodyNodes[0].us, 0.0);
-  r = fw::runGraph(m, {Tensor(fw::DType::Bool, {}, {static_cast<uint8_t>(0)}), Tensor::floats({3}, {1, -2, 3})}, plans);
+  r = fw::runGraph(
+      m, {Tensor(fw::DType::Bool, {}, {static_cast<uint8_t>(0)}), Tensor::floats({3}, {1, -2, 3})}, plans);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(prof.bodyNodes.size(), 2u);
   EXPECT_EQ(prof.bodyNodes[1].path, "if0/else_branch");

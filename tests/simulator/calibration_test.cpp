@@ -1,10 +1,10 @@
 // Issue 22: cpu-kind profiles and their cost, the op_summary importer, the profile fit.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "core/zoo/Zoo.h"
 #include "core/zoo/ZooBuilder.h"
