@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "tests/core/exec_test_util.h"
@@ -62,6 +63,31 @@ double maxAbsDiff(const Tensor& a, const Tensor& b) {
   return d;
 }
 
+// x -> op(x, w, b) with `a` -> Relu, run on `xt` node by node (no epilogues) and as the executor runs
+// it (the Relu in its producer): {node by node, with epilogues}, outputs flattened.
+std::pair<std::vector<float>, std::vector<float>> opThenRelu(const std::string& op, const Tensor& xt,
+                                                             const Tensor& wt, const Tensor& bt,
+                                                             const fw::Attributes& a) {
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts(xt.dims()));
+  auto w = g->addInitializer("w", wt);
+  auto b = g->addInitializer("b", bt);
+  auto c = g->addValue("c"), y = g->addValue("y");
+  g->addNode(op, {x, w, b}, {c}, a, "op");
+  g->addNode("Relu", {c}, {y}, {}, "relu");
+  g->addOutput(y);
+  fw::Model m;
+  m.opsetImports[""] = 17;
+  m.graph = g;
+  fw::ExecOptions plain;
+  plain.keepIntermediates = true;
+  auto want = fw::runGraph(m, {xt}, plain);
+  auto got = fw::runGraph(m, {xt});
+  EXPECT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
+  if (!want.ok() || !got.ok()) return {};
+  return {(*want)[0].toFloats(), (*got)[0].toFloats()};
+}
+
 }  // namespace
 
 TEST(ExecEpilogue, ReluWithItsProducerEqualsNodeByNode) {
@@ -106,34 +132,18 @@ TEST(ExecEpilogue, ReluKeepsNaN) {
 TEST(ExecEpilogue, ConvTransposeBiasAndReluMatchADirectReference) {
   const int64_t C = 5, M = 3, H = 6, K = 4, S = 2, P = 1, OH = (H - 1) * S - 2 * P + K;
   for (bool withNaN : {false, true}) {
-    auto g = std::make_shared<fw::Graph>();
-    auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({1, C, H, H}));
     const Tensor wt = noise({C, M, K, K}, 21), bt = noise({M}, 22);
-    auto w = g->addInitializer("w", wt);
-    auto b = g->addInitializer("b", bt);
-    auto ct = g->addValue("ct"), y = g->addValue("y");
     fw::Attributes a;
     a.set(fw::Attribute::makeInts("kernel_shape", {K, K}));
     a.set(fw::Attribute::makeInts("strides", {S, S}));
     a.set(fw::Attribute::makeInts("pads", {P, P, P, P}));
-    g->addNode("ConvTranspose", {x, w, b}, {ct}, a, "up");
-    g->addNode("Relu", {ct}, {y}, {}, "relu");
-    g->addOutput(y);
-    fw::Model m;
-    m.opsetImports[""] = 17;
-    m.graph = g;
     Tensor xt = noise({1, C, H, H}, 23);
     std::vector<float> xv = xt.toFloats();
     if (withNaN) xv[7] = std::numeric_limits<float>::quiet_NaN();  // channel 0, row 1, column 1
     xt = Tensor::floats({1, C, H, H}, xv);
-
-    fw::ExecOptions plain;
-    plain.keepIntermediates = true;
-    auto want = fw::runGraph(m, {xt}, plain);
-    auto got = fw::runGraph(m, {xt});
-    ASSERT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
-    const auto gy = (*got)[0].toFloats(), wy = (*want)[0].toFloats();
+    const auto [wy, gy] = opThenRelu("ConvTranspose", xt, wt, bt, a);
     ASSERT_EQ(gy.size(), static_cast<size_t>(M * OH * OH));
+    ASSERT_EQ(wy.size(), gy.size());
 
     const auto wv = wt.toFloats(), bv = bt.toFloats();
     std::vector<double> ref(static_cast<size_t>(M * OH * OH));
@@ -179,32 +189,16 @@ TEST(ExecEpilogue, OneDimensionalDepthwiseConvMatchesADirectReference) {
        {Case{5, 1, 17, 5, 1, 1, 2, 2}, Case{6, 1, 23, 3, 2, 2, 1, 3}, Case{4, 2, 12, 4, 3, 1, 0, 2}}) {
     const int64_t N = 2, M = cs.C * cs.mult,
                   OW = (cs.W + cs.padL + cs.padR - (cs.K - 1) * cs.D - 1) / cs.S + 1;
-    auto g = std::make_shared<fw::Graph>();
-    auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({N, cs.C, cs.W}));
-    const Tensor wt = noise({M, 1, cs.K}, 31), bt = noise({M}, 32);
-    auto w = g->addInitializer("w", wt);
-    auto b = g->addInitializer("b", bt);
-    auto c = g->addValue("c"), y = g->addValue("y");
+    const Tensor wt = noise({M, 1, cs.K}, 31), bt = noise({M}, 32), xt = noise({N, cs.C, cs.W}, 33);
     fw::Attributes a;
     a.set(fw::Attribute::makeInt("group", cs.C));
     a.set(fw::Attribute::makeInts("kernel_shape", {cs.K}));
     a.set(fw::Attribute::makeInts("strides", {cs.S}));
     a.set(fw::Attribute::makeInts("dilations", {cs.D}));
     a.set(fw::Attribute::makeInts("pads", {cs.padL, cs.padR}));
-    g->addNode("Conv", {x, w, b}, {c}, a, "dw");
-    g->addNode("Relu", {c}, {y}, {}, "relu");
-    g->addOutput(y);
-    fw::Model m;
-    m.opsetImports[""] = 17;
-    m.graph = g;
-    const Tensor xt = noise({N, cs.C, cs.W}, 33);
-    fw::ExecOptions plain;
-    plain.keepIntermediates = true;
-    auto want = fw::runGraph(m, {xt}, plain);
-    auto got = fw::runGraph(m, {xt});
-    ASSERT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
-    const auto gy = (*got)[0].toFloats(), wy = (*want)[0].toFloats(), xv = xt.toFloats(), wv = wt.toFloats(),
-               bv = bt.toFloats();
+    const auto [wy, gy] = opThenRelu("Conv", xt, wt, bt, a);
+    const auto xv = xt.toFloats(), wv = wt.toFloats(), bv = bt.toFloats();
+    ASSERT_EQ(wy.size(), gy.size());
     ASSERT_EQ(gy.size(), static_cast<size_t>(N * M * OW));
     int zeros = 0;
     for (int64_t n = 0; n < N; ++n)
