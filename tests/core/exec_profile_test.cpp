@@ -139,6 +139,9 @@ TEST(ExecProfile, ControlFlowNodeIsOneEntryAndItsBodyIsTimedNodeByNode) {
   ASSERT_EQ(prof.bodyNodes.size(), 1u);
   EXPECT_EQ(prof.bodyNodes[0].calls, 2);
   EXPECT_GT(prof.bodyNodes[0].us, 0.0);
+  // The branch's plan position 0 points at row 0: later runs of the path find the row by position.
+  ASSERT_EQ(prof.bodySlots.count("if0/then_branch"), 1u);
+  EXPECT_EQ(prof.bodySlots.at("if0/then_branch"), std::vector<size_t>{0});
   r = fw::runGraph(
       m, {Tensor(fw::DType::Bool, {}, {static_cast<uint8_t>(0)}), Tensor::floats({3}, {1, -2, 3})}, plans);
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -147,6 +150,7 @@ TEST(ExecProfile, ControlFlowNodeIsOneEntryAndItsBodyIsTimedNodeByNode) {
   EXPECT_EQ(prof.bodyNodes[1].node, "abs");
   EXPECT_EQ(prof.bodyNodes[1].calls, 1);
   EXPECT_EQ(prof.bodyNodes[0].calls, 2);
+  EXPECT_EQ(prof.bodySlots.at("if0/else_branch"), std::vector<size_t>{1});
 }
 
 // ExecOptions::plans: the plans of the main graph and of a function body are made once over many runs
