@@ -197,7 +197,10 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     N = static_cast<double>(y->back());
     // The weight rows a matrix-vector kernel reads together, 4 KiB apart or a multiple: a [K, N] weight
     // is read several rows at once, so rows 2 KiB apart alias every second one; Gemm(transB)'s [N, K]
-    // along its rows, which alias when K floats are a multiple of 4 KiB.
+    // along its rows, which alias when K floats are a multiple of 4 KiB. The executor runs a model's own
+    // weight in those layouts (B^T, or rows a multiple of 2 KiB apart) on a copy in oneDNN's layout
+    // (core/exec/Gemm.cpp, packedWeights): only a weight the run computes (or a graph input) is read
+    // as stored.
     // One row against a [K, N] weight whose rows are a multiple of 4 KiB apart (a MatMul, or a Gemm
     // without a bias) runs on the executor's own loop, which streams the weight (core/exec/Gemm.cpp). The
     // executor takes that loop on one thread only; calibrations here are on one thread.
@@ -207,7 +210,10 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     const bool noBias = n.opType == "MatMul" ||
                         (n.attrs.intOr("transA", 0) == 0 && (n.inputs.size() < 3 || n.inputs[2] == kNoId));
     const bool ownLoop = kind == "gemm" && rows == 1 && N >= 64 && rowBytes % 4096 == 0 && noBias;
-    if (kind != "int_gemm" && !ownLoop && rows <= 8 && rowBytes > 0 && rowBytes % (tb ? 4096 : 2048) == 0)
+    const bool modelWeight =
+        n.inputs.size() > 1 && n.inputs[1] != kNoId && g.value(n.inputs[1]).isInitializer();
+    if (kind != "int_gemm" && !ownLoop && !modelWeight && rows <= 8 && rowBytes > 0 &&
+        rowBytes % (tb ? 4096 : 2048) == 0)
       f.aliasedWeightElems = f.weightElems;
   } else {
     const double group = static_cast<double>(std::max<int64_t>(1, n.attrs.intOr("group", 1)));

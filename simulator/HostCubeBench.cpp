@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/zoo/ZooBuilder.h"
@@ -70,6 +71,26 @@ struct Case {
   Bench bench;
 };
 
+// A MatMul of two activations (B a graph input, read as stored; the executor packs only a model's own
+// weights): a few rows against a B whose rows are a multiple of 2 KiB apart, which alias in the cache.
+Case matMulOfInputs(int64_t m, int64_t k, int64_t n) {
+  fw::Graph g;
+  g.name = "calibrate_MatMul_inputs";
+  fw::Tensor x = filled({m, k}, 0.0f), w = filled({k, n}, 0.25f);
+  const fw::ValueId xv = g.addInput("x", x.dtype(), fw::Shape::ofInts(x.dims()));
+  const fw::ValueId wv = g.addInput("w", w.dtype(), fw::Shape::ofInts(w.dims()));
+  const fw::ValueId y = g.addValue("y", fw::DType::Float32);
+  Bench b;
+  b.node = g.addNode("MatMul", {xv, wv}, {y}, {}, "MatMul_0");
+  g.addOutput(y);
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:MatMul";
+  b.inputs = {std::move(x), std::move(w)};
+  return {
+      "MatMul " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " of two inputs",
+      std::move(b)};
+}
+
 std::vector<Case> gemmCases() {
   std::vector<Case> cs;
   struct G {
@@ -88,6 +109,8 @@ std::vector<Case> gemmCases() {
     if (g.batch) name += " batch " + std::to_string(g.batch);
     cs.push_back({name, oneOp("MatMul", x, {filled(w, 0.25f)}, {}, kCopies)});
   }
+  for (auto [m, k, n] : {std::tuple{2, 256, 1024}, std::tuple{4, 1024, 1024}, std::tuple{8, 512, 2048}})
+    cs.push_back(matMulOfInputs(m, k, n));
   return cs;
 }
 

@@ -10,8 +10,12 @@ namespace fw::exec {
 
 // C[M,N] = alpha * op(A) * op(B) + beta * C. op(A) is [M,K]; lda/ldb/ldc are row strides of the
 // matrices as stored. beta == 0 ignores C's previous contents (may be uninitialised).
-void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
-           const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+// bOwner: B's RtTensor::constantOwner() when B is a model's weight. A B^T, or a B whose rows are a
+// multiple of 2 KiB apart, then runs on a copy in oneDNN's own layout, made once per weight
+// (Gemm.cpp, packedWeights, says why and what it measured).
+void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+           int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
+           const std::weak_ptr<const void>& bOwner = {});
 
 // `batch` independent products C[b] = op(A[b]) * op(B[b]), the matrices strideA/strideB/strideC
 // elements apart (each > 0), in one primitive.
@@ -27,10 +31,12 @@ void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* 
 // One product C[M,N] = A[M,K] * op(B) (op(B) = B^T when transB; row strides lda/ldb/ldc), prepared once
 // and run many times on new operands: a recurrent layer's step, which before paid the primitive's lookup
 // (a key string, three descriptors, three memory objects) on every step. Not for concurrent runs of one
-// object (its memory objects are rebound by each run).
+// object (its memory objects are rebound by each run). With constantB and its owner (a layer's R), B is
+// packed as sgemm's bOwner says, once, and run() then reads that copy, whatever B it is given.
 class PreparedGemm {
  public:
-  PreparedGemm(bool transB, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb, int64_t ldc);
+  PreparedGemm(bool transB, int64_t M, int64_t N, int64_t K, int64_t lda, int64_t ldb, int64_t ldc,
+               const float* constantB = nullptr, const std::weak_ptr<const void>& bOwner = {});
   void run(const float* A, const float* B, float* C);
 
  private:

@@ -131,6 +131,13 @@ dnnl::memory reorderedWeights(const std::string& key, const float* w, const std:
   return mem;
 }
 
+size_t cachedWeightCopies() {
+  WeightsCache& c = weightsCache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  return static_cast<size_t>(
+      std::count_if(c.map.begin(), c.map.end(), [](const auto& e) { return !e.second.owner.expired(); }));
+}
+
 void execute(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
              std::unordered_map<int, dnnl::memory> args) {
   thread_local Scratch scratch;

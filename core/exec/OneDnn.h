@@ -52,6 +52,9 @@ std::shared_ptr<const CachedPrimitive> cachedPrimitive(const std::string& key,
 dnnl::memory reorderedWeights(const std::string& key, const float* w, const std::weak_ptr<const void>& owner,
                               const dnnl::memory::desc& from, const dnnl::memory::desc& to);
 
+// How many reordered weight copies the cache holds for tensors still alive.
+size_t cachedWeightCopies();
+
 // Runs `prim` (made from `pd` with scratchpad_mode::user) with a per-thread scratchpad and waits.
 void execute(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
              std::unordered_map<int, dnnl::memory> args);

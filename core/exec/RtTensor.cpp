@@ -160,8 +160,12 @@ RtTensor RtTensor::fromModelTensor(const Tensor& t) {
   const DType dt = t.dtype();
   const auto keep = t.byteStorage();
   const Store st = storeOf(dt);
-  if (dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool || !keep || st == Store::Str || st == Store::None)
-    return fromTensor(t);
+  if (dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool || !keep || st == Store::Str ||
+      st == Store::None) {
+    RtTensor r = fromTensor(t);
+    r.stable_ = keep != nullptr && r.raw() == keep->data();  // the model's own bytes
+    return r;
+  }
   struct Entry {
     std::weak_ptr<const std::vector<uint8_t>> source;
     DType dtype;
@@ -196,6 +200,7 @@ RtTensor RtTensor::fromModelTensor(const Tensor& t) {
     }
   }
   if (cachedBytes + bytes <= kMaxCachedBytes) {
+    r.stable_ = true;  // kept, and handed to every run, while the model's tensor lives
     cache[keep.get()] = Entry{keep, dt, t.dims(), r};
     cachedBytes += bytes;
   }

@@ -70,6 +70,10 @@ class RtTensor {
   // The storage this tensor's data lives in (shared by views and copies): while it is alive the
   // address holds the same immutable values, which lets a cache key on the address (OneDnn.h).
   std::weak_ptr<const void> owner() const { return hold_; }
+  // The owner when the data are a model's own tensor (an initializer or a Constant's value, as stored
+  // or as the converted copy kept while it lives; fromModelTensor): the same owner in every run, so a
+  // copy in another layout pays off over runs (Gemm.h). Empty for a run's buffers and a caller's inputs.
+  std::weak_ptr<const void> constantOwner() const { return stable_ ? hold_ : std::shared_ptr<const void>(); }
   void* mraw() { return data_; }
 
   // Same storage, new dims (numel must match).
@@ -93,6 +97,7 @@ class RtTensor {
  private:
   std::shared_ptr<const void> hold_;
   void* data_ = nullptr;
+  bool stable_ = false;                                 // hold_ outlives the run (constantOwner)
   std::shared_ptr<const std::vector<RtTensor>> items_;  // Kind::Sequence
 };
 

@@ -120,7 +120,7 @@ Status opMatMul(OpContext& c) {
     }
   } else if (ms.bBatch.empty() || numelOf(ms.bBatch) == 1) {
     // B shared by every batch: one GEMM over all rows of A.
-    sgemm(false, false, nb * M, N, K, 1.f, A.f(), K, B.f(), N, 0.f, Y.mf(), N);
+    sgemm(false, false, nb * M, N, K, 1.f, A.f(), K, B.f(), N, 0.f, Y.mf(), N, B.constantOwner());
   } else if (numelOf(ms.aBatch) == nb && numelOf(ms.bBatch) == nb) {
     // No broadcasting: matrix b of A, B and Y line up.
     sgemmBatched(nb, false, false, M, N, K, A.f(), K, M * K, B.f(), N, K * N, Y.mf(), N, M * N);
@@ -154,7 +154,7 @@ Status opGemm(OpContext& c) {
       for (int64_t j = 0; j < N; ++j) Y.mf()[i * N + j] = C.f()[i * cs[0] + j * cs[1]];
     b = beta;
   }
-  sgemm(tA, tB, M, N, K, alpha, A.f(), A.dims[1], B.f(), B.dims[1], b, Y.mf(), N);
+  sgemm(tA, tB, M, N, K, alpha, A.f(), A.dims[1], B.f(), B.dims[1], b, Y.mf(), N, B.constantOwner());
   c.out[0] = std::move(Y);
   return {};
 }

@@ -167,7 +167,8 @@ void Setup::project(int64_t d, const std::vector<float>& gateBias, std::vector<f
   if (I == 0)
     std::fill(xw.begin(), xw.end(), 0.f);
   else
-    sgemm(false, true, seq * batch, N, I, 1.f, X.f(), I, W.f() + d * N * I, I, 0.f, xw.data(), N);
+    sgemm(false, true, seq * batch, N, I, 1.f, X.f(), I, W.f() + d * N * I, I, 0.f, xw.data(), N,
+          W.constantOwner());
   parallelFor(seq * batch, N, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       float* row = xw.data() + r * N;
@@ -251,7 +252,8 @@ Status opLSTM(OpContext& c) {
     const Act& hAct = s.act(d, 3, 2);
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * 4 * H * H;
-    PreparedGemm recur(true, batch, 4 * H, H, H, H, 4 * H);  // Ht-1 * R^T, the same shape every step
+    // Ht-1 * R^T, the same shape every step
+    PreparedGemm recur(true, batch, 4 * H, H, H, H, 4 * H, Rd, s.R.constantOwner());
     for (int64_t step = 0; step < s.steps(); ++step) {
       recur.run(h.data(), Rd, gates.data());
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {
@@ -310,7 +312,7 @@ Status opRNN(OpContext& c) {
     const Act& f = s.act(d, 1, 0);
     s.project(d, bias, xw);
     const float* Rd = s.R.f() + d * H * H;
-    PreparedGemm recur(true, batch, H, H, H, H, H);
+    PreparedGemm recur(true, batch, H, H, H, H, H, Rd, s.R.constantOwner());
     for (int64_t step = 0; step < s.steps(); ++step) {
       recur.run(h.data(), Rd, hr.data());
       s.forRows(step, s.reverse(d), [&](int64_t b, int64_t t) {

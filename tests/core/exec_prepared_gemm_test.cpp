@@ -6,9 +6,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "core/exec/Gemm.h"
+#include "core/exec/OneDnn.h"
+#include "core/exec/RtTensor.h"
 #include "core/exec/ThreadPool.h"
 
 namespace {
@@ -17,6 +21,14 @@ std::vector<float> pattern(size_t n, int seed) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(static_cast<int>((i * 7 + static_cast<size_t>(seed) * 13) % 17) - 8) / 8.f;
   return v;
+}
+
+// On an uncapped AVX-512 CPU oneDNN 2.6 prefers a blocked weight layout for every packed case here;
+// capped (ONEDNN_MAX_CPU_ISA=AVX2 or SSE41, as CI also runs) its kernel for a shape may read the plain
+// one, and then no copy is made.
+bool oneDnnPacks() {
+  const char* cap = std::getenv("ONEDNN_MAX_CPU_ISA");
+  return __builtin_cpu_supports("avx512f") && (cap == nullptr || *cap == 0);
 }
 
 }  // namespace
@@ -81,4 +93,82 @@ TEST(Sgemm, FewRowsAgainstAWideWeightMatchAnIndexLoop) {
       for (int64_t j = c.N; j < ldc; ++j) EXPECT_EQ(C[static_cast<size_t>(i * ldc + j)], 7.f) << "padding of row " << i;
     }
   }
+}
+
+// A model's weight (an owner that outlives the run) stored transposed, or [K, N] with rows a multiple of
+// 2 KiB apart, runs on a copy in oneDNN's own layout, made once and kept while the weight lives; other
+// weights, and any B without an owner, are read as stored. Every form gives the index loop's product.
+TEST(Sgemm, AModelWeightRunsOnAPackedCopyThatGivesTheSameProduct) {
+  fw::exec::ThreadBudget one(1);
+  struct Case {
+    int64_t M, N, K;
+    bool transB;
+    bool packed;  // whether a copy is expected
+  };
+  for (const Case& c :
+       {Case{1, 100, 64, true, true}, Case{3, 96, 130, true, true}, Case{2, 512, 40, false, true},
+        Case{5, 1024, 33, false, true}, Case{4, 768, 20, false, false}, Case{1, 1024, 16, false, false}}) {
+    const int64_t ldb = c.transB ? c.K : c.N;
+    auto B =
+        std::make_shared<std::vector<float>>(pattern(static_cast<size_t>((c.transB ? c.N : c.K) * ldb), 3));
+    const auto A = pattern(static_cast<size_t>(c.M * c.K), 4);
+    std::vector<double> want(static_cast<size_t>(c.M * c.N), 0.0);
+    for (int64_t i = 0; i < c.M; ++i)
+      for (int64_t j = 0; j < c.N; ++j)
+        for (int64_t k = 0; k < c.K; ++k)
+          want[static_cast<size_t>(i * c.N + j)] +=
+              static_cast<double>(A[static_cast<size_t>(i * c.K + k)]) *
+              (*B)[static_cast<size_t>(c.transB ? j * ldb + k : k * ldb + j)];
+    const size_t before = fw::exec::onednn::cachedWeightCopies();
+    for (int run = 0; run < 2; ++run) {
+      std::vector<float> C(static_cast<size_t>(c.M * c.N), 7.f);
+      fw::exec::sgemm(false, c.transB, c.M, c.N, c.K, 1.f, A.data(), c.K, B->data(), ldb, 0.f, C.data(), c.N,
+                      B);
+      for (size_t e = 0; e < C.size(); ++e)
+        ASSERT_NEAR(C[e], want[e], 1e-4 * (1 + std::abs(want[e])))
+            << "M " << c.M << " N " << c.N << " run " << run;
+      const size_t copies = fw::exec::onednn::cachedWeightCopies() - before;
+      if (oneDnnPacks()) {
+        EXPECT_EQ(copies, c.packed ? 1u : 0u)
+            << "M " << c.M << " N " << c.N << " K " << c.K << " run " << run;
+      } else {
+        EXPECT_LE(copies, c.packed ? 1u : 0u)
+            << "M " << c.M << " N " << c.N << " K " << c.K << " run " << run;
+      }
+    }
+    B.reset();  // the weight is gone: so is its copy
+    EXPECT_EQ(fw::exec::onednn::cachedWeightCopies(), before) << "M " << c.M << " N " << c.N;
+  }
+  // A recurrent step's R given at preparation: each run reads the packed copy.
+  const int64_t M = 1, N = 128, K = 32;
+  const size_t before = fw::exec::onednn::cachedWeightCopies();
+  auto R = std::make_shared<std::vector<float>>(pattern(static_cast<size_t>(N * K), 6));
+  fw::exec::PreparedGemm step(true, M, N, K, K, K, N, R->data(), R);
+  if (oneDnnPacks()) {
+    EXPECT_EQ(fw::exec::onednn::cachedWeightCopies(), before + 1);
+  } else {
+    EXPECT_LE(fw::exec::onednn::cachedWeightCopies(), before + 1);
+  }
+  for (int run = 0; run < 3; ++run) {
+    const auto h = pattern(static_cast<size_t>(K), 10 + run);
+    std::vector<float> C(static_cast<size_t>(N));
+    step.run(h.data(), R->data(), C.data());
+    for (int64_t j = 0; j < N; ++j) {
+      double want = 0;
+      for (int64_t k = 0; k < K; ++k)
+        want += static_cast<double>(h[static_cast<size_t>(k)]) * (*R)[static_cast<size_t>(j * K + k)];
+      ASSERT_NEAR(C[static_cast<size_t>(j)], want, 1e-4 * (1 + std::abs(want)))
+          << "run " << run << " at " << j;
+    }
+  }
+}
+
+// Only a model's own tensor has an owner that outlives the run (what the packed copies key on); a
+// run's buffer and a caller's input do not.
+TEST(RtTensor, OnlyAModelsOwnTensorHasAConstantOwner) {
+  const fw::Tensor w = fw::Tensor::floats({4, 8}, std::vector<float>(32, 0.5f));
+  EXPECT_FALSE(fw::exec::RtTensor::fromModelTensor(w).constantOwner().expired());
+  EXPECT_FALSE(fw::exec::RtTensor::fromModelTensor(w).reshaped({32}).constantOwner().expired());
+  EXPECT_TRUE(fw::exec::RtTensor::fromTensor(w).constantOwner().expired());
+  EXPECT_TRUE(fw::exec::RtTensor::alloc(fw::DType::Float32, {4, 8}).constantOwner().expired());
 }

@@ -44,6 +44,18 @@ inline Graph matmul(int64_t m, int64_t k, int64_t n) {
   return g;
 }
 
+// The same product with W a graph input (read as stored, as a product of two activations is).
+inline Graph matmulOfInputs(int64_t m, int64_t k, int64_t n) {
+  Graph g;
+  g.name = "gemm_of_inputs";
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({m, k}));
+  ValueId w = g.addInput("W", DType::Float32, Shape::ofInts({k, n}));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({m, n}));
+  g.addNode("MatMul", {x, w}, {y}, {}, "mm");
+  g.addOutput(y);
+  return g;
+}
+
 inline KernelGroup allInOne(const Graph& g, const std::string& name = "fused") {
   KernelGroup k{name, {}};
   const auto order = g.topoOrder();

@@ -76,21 +76,29 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
   // A matrix-vector product whose weight rows lie 4 KiB or 2 KiB apart ([4, 256] x [256, 1024] or
-  // [1, 2048] x [2048, 512] floats) streams them through the same cache sets; 3 KiB apart, 16 rows (the
-  // library packs the weights), or one row 4 KiB apart (the executor's own loop), it does not.
-  f = cubeFeatures(test::matmul(4, 256, 1024), 0);
+  // [1, 2048] x [2048, 512] floats) streams them through the same cache sets when B is read as stored:
+  // B a graph input (or computed). 3 KiB apart, 16 rows (the library packs the weights), or one row
+  // 4 KiB apart (the executor's own loop), it does not. A model's own weight in those layouts runs on
+  // a packed copy (core/exec/Gemm.cpp): never aliased.
+  f = cubeFeatures(test::matmulOfInputs(4, 256, 1024), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 256.0 * 1024);
-  f = cubeFeatures(test::matmul(1, 256, 1024), 0);
+  f = cubeFeatures(test::matmul(4, 256, 1024), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);  // the model's weight: packed
+  f = cubeFeatures(test::matmulOfInputs(1, 256, 1024), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
-  f = cubeFeatures(test::matmul(1, 2048, 512), 0);
+  f = cubeFeatures(test::matmulOfInputs(1, 2048, 512), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 2048.0 * 512);
-  f = cubeFeatures(test::matmul(1, 1024, 768), 0);
+  f = cubeFeatures(test::matmul(1, 2048, 512), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
-  f = cubeFeatures(test::matmul(16, 256, 1024), 0);
+  f = cubeFeatures(test::matmulOfInputs(1, 1024, 768), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
+  f = cubeFeatures(test::matmulOfInputs(16, 256, 1024), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);
   // Gemm with transB = 1 (weights [N, K]) is a kind of its own; its features are the same products.
@@ -109,18 +117,22 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
     EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
     EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);  // rows of 64 floats
   }
-  // Gemm(transB) weights [N, K] with K = 1024: rows 4 KiB apart.
-  {
+  // Gemm(transB) weights [N, K] with K = 1024: rows 4 KiB apart, aliased when read as stored (B an
+  // input), packed when B is the model's weight.
+  for (bool modelWeight : {false, true}) {
     Graph t;
     t.name = "gemm_tb_aliased";
     ValueId a = t.addInput("a", DType::Float32, Shape::ofInts({2, 1024}));
-    ValueId b = t.addInitializer("B", Tensor::floats({16, 1024}, std::vector<float>(16 * 1024, 0.1f)));
+    ValueId b = modelWeight
+                    ? t.addInitializer("B", Tensor::floats({16, 1024}, std::vector<float>(16 * 1024, 0.1f)))
+                    : t.addInput("B", DType::Float32, Shape::ofInts({16, 1024}));
     ValueId y = t.addValue("y", DType::Float32, Shape::ofInts({2, 16}));
     t.addNode("Gemm", {a, b}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}), "fc");
     t.addOutput(y);
     f = cubeFeatures(t, 0);
     ASSERT_TRUE(f.has_value());
-    EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 16.0 * 1024);
+    EXPECT_DOUBLE_EQ(f->aliasedWeightElems, modelWeight ? 0.0 : 16.0 * 1024)
+        << "model weight " << modelWeight;
   }
   // A recurrent cell: the steps (seq * directions) are its "patch" term, R streamed once a step its
   // "weight" term, the gate values (numel(Y) * gates) its "output" term.
@@ -173,14 +185,15 @@ TEST(CpuCubeModel, FitRecoversKnownCoefficientsFromNoisyTimes) {
       EXPECT_NEAR(fit->coef[i] / truth[i], 1.0, 0.15) << i;
     }
   }
-  // Matrix products with and without aliased weight rows: the seventh coefficient is recovered too.
+  // Matrix products with and without aliased weight rows (B a graph input, read as stored): the seventh
+  // coefficient is recovered too.
   const std::array<double, kCubeFeatures> gemmTruth = {4e-12, 0, 0, 3e-11, 1e-10, 3e-6, 2e-10};
   known.coef = gemmTruth;
   std::vector<CubeSample> gemms;
   for (int64_t m : {1, 4, 16, 64})
     for (int64_t k : {256, 768, 1024})
       for (int64_t n : {256, 768, 1024, 2048}) {
-        auto f = cubeFeatures(test::matmul(m, k, n), 0);
+        auto f = cubeFeatures(test::matmulOfInputs(m, k, n), 0);
         ASSERT_TRUE(f.has_value());
         gemms.push_back({*f, known.seconds(*f) * noise(rng)});
       }
