@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -15,7 +15,8 @@ the input; set 8 was exported after that change and only measured, and its ConvT
 to the executor's own ConvTranspose bias and the Conv's block of output channels (session 12); set 9
 was exported after session 12's last change to the cost model and only measured; set 10 was exported
 after session 13's changes (the profile's and the calibration's minimum times, the depthwise 1-D Conv
-on the 2-D kernel) and only measured.
+on the 2-D kernel) and only measured; set 11 was exported after session 14's change (a model's
+transposed or cache-aliasing matrix weights run on a packed copy) and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -27,7 +28,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -56,6 +57,8 @@ def main():
         return export_ninth_set(torch, torchvision, out)
     if which == "10":
         return export_tenth_set(torch, torchvision, out)
+    if which == "11":
+        return export_eleventh_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -613,6 +616,91 @@ def export_tenth_set(torch, torchvision, out):
 
     export_nets(torch, out, 47, (("matchbox_asr", MatchboxAsr, (1, 64, 200)),
                                  ("conformer_small", ConformerBlock, (1, 100, 144))))
+    return 0
+
+
+def export_eleventh_set(torch, torchvision, out):
+    tv = torchvision.models
+    models = {
+        "vgg13_bn": (lambda: tv.vgg13_bn(weights=None), (1, 3, 224, 224)),
+        "maxvit_t": (lambda: tv.maxvit_t(weights=None), (1, 3, 224, 224)),
+        "convnext_base_128": (lambda: tv.convnext_base(weights=None), (1, 3, 128, 128)),
+        "deeplabv3_mobilenet_v3_256": (lambda: tv.segmentation.deeplabv3_mobilenet_v3_large(weights=None,
+                                                                                             weights_backbone=None,
+                                                                                             aux_loss=False),
+                                       (1, 3, 256, 256)),
+        "mc3_18_small": (lambda: tv.video.mc3_18(weights=None), (1, 3, 8, 64, 64)),
+    }
+    export_images(torch, models, out, seed=53)
+    nn = torch.nn
+
+    class GptSmall(nn.Module):  # 6 pre-norm causal decoder layers, d 512, 8 heads, 64 tokens, an 8000-word head
+        def __init__(self, d=512, heads=8, layers=6, vocab=8000, seq=64):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, d)
+            self.pos = nn.Parameter(torch.randn(1, seq, d) * 0.02)
+            self.layers = nn.ModuleList([nn.ModuleDict({
+                "ln1": nn.LayerNorm(d), "qkv": nn.Linear(d, 3 * d), "proj": nn.Linear(d, d),
+                "ln2": nn.LayerNorm(d), "fc": nn.Linear(d, 4 * d), "out": nn.Linear(4 * d, d)}) for _ in range(layers)])
+            self.ln = nn.LayerNorm(d)
+            self.head = nn.Linear(d, vocab, bias=False)
+            self.heads = heads
+            self.register_buffer("mask", torch.full((seq, seq), float("-inf")).triu(1))
+
+        def forward(self, ids):
+            x = self.emb(ids) + self.pos
+            b, t, d = x.shape
+            h = self.heads
+            for L in self.layers:
+                q, k, v = L["qkv"](L["ln1"](x)).split(d, dim=2)
+                q, k, v = (z.reshape(b, t, h, d // h).transpose(1, 2) for z in (q, k, v))
+                a = (q @ k.transpose(2, 3) / (d // h) ** 0.5 + self.mask).softmax(-1) @ v
+                x = x + L["proj"](a.transpose(1, 2).reshape(b, t, d))
+                x = x + L["out"](nn.functional.gelu(L["fc"](L["ln2"](x))))
+            return self.head(self.ln(x))
+
+    class Recommender(nn.Module):  # embeddings of 8 sparse features, a dense MLP, their dot products, a top MLP
+        def __init__(self):
+            super().__init__()
+            self.embs = nn.ModuleList([nn.Embedding(1000, 64) for _ in range(8)])
+            self.bottom = nn.Sequential(nn.Linear(13, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 64), nn.ReLU())
+            self.top = nn.Sequential(nn.Linear(64 + 36, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
+                                     nn.Linear(1024, 512), nn.ReLU(), nn.Linear(512, 1))
+
+        def forward(self, x):
+            dense, ids = x[:, :13], (x[:, 13:] * 999).long()
+            feats = [self.bottom(dense)] + [e(ids[:, i]) for i, e in enumerate(self.embs)]
+            z = torch.stack(feats, 1)
+            dots = z @ z.transpose(1, 2)
+            iu = torch.triu_indices(9, 9, 1)
+            return torch.sigmoid(self.top(torch.cat([feats[0], dots[:, iu[0], iu[1]]], 1)))
+
+    class Seq2Seq(nn.Module):  # a 2-layer LSTM encoder over 40 steps, 8 decoder steps of an LSTM cell with attention
+        def __init__(self, feat=80, hid=256, vocab=500, steps=8):
+            super().__init__()
+            self.enc = nn.LSTM(feat, hid, num_layers=2, batch_first=True)
+            self.cell = nn.LSTMCell(hid * 2, hid)
+            self.emb = nn.Embedding(vocab, hid)
+            self.out = nn.Linear(hid * 2, vocab)
+            self.steps = steps
+
+        def forward(self, x):
+            mem, (h, c) = self.enc(x)
+            h, c = h[-1], c[-1]
+            tok = torch.zeros(x.shape[0], dtype=torch.long)
+            outs = []
+            for _ in range(self.steps):
+                att = torch.softmax((mem @ h.unsqueeze(2)).squeeze(2), 1)
+                ctx = (att.unsqueeze(1) @ mem).squeeze(1)
+                h, c = self.cell(torch.cat([self.emb(tok), ctx], 1), (h, c))
+                logits = self.out(torch.cat([h, ctx], 1))
+                outs.append(logits)
+                tok = logits.argmax(1)
+            return torch.stack(outs, 1)
+
+    export_nets(torch, out, 53, (("gpt_small", GptSmall, torch.randint(0, 8000, (1, 64))),
+                                 ("recommender_b64", Recommender, (64, 21)),
+                                 ("lstm_seq2seq", Seq2Seq, (1, 40, 80))))
     return 0
 
 
