@@ -15,7 +15,8 @@
 // from the kernel before it through the cache and moves at the cache bandwidth (the profile's measured
 // bandwidth curve at that footprint, when it has one); the rest, and the
 // weights (read once per run, with the whole run's data in between; a weight several nodes read is
-// charged to each by its share), are charged at DRAM bandwidth.
+// charged to each by its share) as far as the run has evicted them (coldShare, below), are charged at
+// DRAM bandwidth.
 // A matrix op whose kind has a shape model in the profile (cpu.cube_time_models, CpuCubeModel.h) takes
 // that model's time as its compute time instead of FLOPs / (rate × efficiency). The model was timed with
 // the op's data in cache (one node a bench, warm); in a run its weights and output buffer were last

@@ -21,7 +21,10 @@
 // 512 floats, a Gemm(transB) weight [N, K] with K a multiple of 1024) they map to the same cache sets:
 // 1x256x1024 took 32 us against 16.5 for 1x1024x256
 // in the zoo LSTM (session 8), and Gemm(transB) 1x2048x1000 622 us against 225 for 1x1280x1000 in a
-// calibration of session 9; the fit had no term for it. `fwb calibrate` times a grid of
+// calibration of session 9; the fit had no term for it. Since session 14 the executor runs a model's
+// own weight in those layouts on a packed copy (core/exec/Gemm.cpp), so the term counts only a B read
+// as stored (a graph input or a computed one), and the grid times three such products to fit it.
+// `fwb calibrate` times a grid of
 // shapes per kind and fits the seven coefficients (non-negative least squares on relative error); the
 // fit's residual is kept with it. A profile without the last coefficient reads it as 0.
 #include <array>

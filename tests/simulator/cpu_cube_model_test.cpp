@@ -273,10 +273,11 @@ TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
   EXPECT_DOUBLE_EQ(coldShareOf(hw, footprint), 0.0);  // a 32 KiB run stays in the 1 MiB cache
   EXPECT_DOUBLE_EQ(coldShareOf(hw, 4.0 * (1 << 20)), 0.75);
   r = test::runUnfused(mm, hw);
-  // Nothing cold: the shape model's time, or the roofline's traffic (weights from DRAM, activations
-  // from cache) where that is longer.
-  const double trafficUs = (4096.0 * 4 / 1e10 + 2 * 4096.0 * 4 / 1e11) * 1e6;
+  // Nothing cold: the shape model's time, or the roofline's traffic (the weights too from cache: they
+  // stayed there since the last run) where that is longer.
+  const double trafficUs = 3 * 4096.0 * 4 / 1e11 * 1e6;
   EXPECT_NEAR(r.kernels[0].durUs, std::max(modelUs, trafficUs) + 2.0, 1e-3);
+  EXPECT_DOUBLE_EQ(r.kernels[0].hbmBytes, 0.0);
   hw.cpu.cacheDropsBytes = {};  // no cache measured: everything counts as cold
   r = test::runUnfused(mm, hw);
   // The input and output cold in full; the weights only beyond the op's arithmetic at the peak rate
