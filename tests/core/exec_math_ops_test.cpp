@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "core/exec/Executor.h"
 #include "tests/core/exec_test_util.h"
@@ -146,6 +148,54 @@ TEST(ExecMathOps, EinsumBroadcastsEllipsisDims) {
           want.push_back(s);
         }
   expectNear((*r)[0], {2, 3, 2, 2}, want);
+}
+
+// Two-operand equations that are one batched product (batch, M, N and summed labels in any order, the
+// output permuted) run on the GEMM path; each must equal a direct sum over every label, as must the
+// forms that still take the general loop (a label summed within one input, a diagonal).
+TEST(ExecMathOps, EinsumProductsMatchADirectSum) {
+  struct Case {
+    std::string eq;
+    std::vector<int64_t> a, b;
+  };
+  for (const Case& t : {Case{"bgid,bgjd->bgij", {2, 3, 4, 5}, {2, 3, 6, 5}}, Case{"bgij,bgjd->bgid", {2, 3, 4, 6}, {2, 3, 6, 5}},
+                        Case{"ikb,jk->bji", {4, 5, 3}, {6, 5}}, Case{"ij,ij->", {3, 4}, {3, 4}},
+                        Case{"ab,cd->dbca", {2, 3}, {4, 5}}, Case{"kbi,bkj->jib", {7, 2, 3}, {2, 7, 4}},
+                        Case{"ij,jk->i", {3, 4}, {4, 5}}, Case{"ii,ij->j", {3, 3}, {3, 4}}}) {
+    const fw::Tensor a = iota(t.a, -3.f, 0.25f), b = iota(t.b, 1.f, -0.125f);
+    auto r = runOne("Einsum", {{"a", a}, {"b", b}}, 1, attrs({Attribute::makeString("equation", t.eq)}));
+    ASSERT_TRUE(r.ok()) << t.eq << ": " << r.error().message;
+    // The direct sum: every assignment of the labels, in the order they first appear.
+    const std::string in = t.eq.substr(0, t.eq.find("->")), out = t.eq.substr(t.eq.find("->") + 2);
+    const std::string ta = in.substr(0, in.find(',')), tb = in.substr(in.find(',') + 1);
+    std::string labels;
+    std::vector<int64_t> size;
+    for (size_t p = 0; p < ta.size() + tb.size(); ++p) {
+      const char l = p < ta.size() ? ta[p] : tb[p - ta.size()];
+      const int64_t d = p < ta.size() ? t.a[p] : t.b[p - ta.size()];
+      if (labels.find(l) == std::string::npos) labels += l, size.push_back(d);
+    }
+    std::vector<int64_t> outDims;
+    for (char l : out) outDims.push_back(size[labels.find(l)]);
+    int64_t outN = 1, all = 1;
+    for (int64_t d : outDims) outN *= d;
+    for (int64_t d : size) all *= d;
+    std::vector<double> want(static_cast<size_t>(outN), 0.0);
+    const auto av = a.toFloats(), bv = b.toFloats();
+    auto flat = [&](const std::string& term, const std::vector<int64_t>& dims, const std::vector<int64_t>& idx) {
+      int64_t f = 0;
+      for (size_t p = 0; p < term.size(); ++p) f = f * dims[p] + idx[labels.find(term[p])];
+      return f;
+    };
+    for (int64_t e = 0; e < all; ++e) {
+      std::vector<int64_t> idx(labels.size());
+      int64_t rem = e;
+      for (size_t l = labels.size(); l-- > 0;) idx[l] = rem % size[l], rem /= size[l];
+      want[static_cast<size_t>(flat(out, outDims, idx))] +=
+          static_cast<double>(av[static_cast<size_t>(flat(ta, t.a, idx))]) * bv[static_cast<size_t>(flat(tb, t.b, idx))];
+    }
+    expectNear((*r)[0], outDims, std::vector<float>(want.begin(), want.end()), 1e-5f);
+  }
 }
 
 TEST(ExecMathOps, EinsumMismatchedLabelSizeIsAnError) {
