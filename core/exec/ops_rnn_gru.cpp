@@ -48,7 +48,7 @@ Status opGRU(OpContext& c) {
     const float* Rh = Rd + 2 * H * H;
     // The step's products, the same shapes every step.
     PreparedGemm recur(true, batch, first, H, H, H, first, Rd, s.R.constantOwner()),
-        reset(true, batch, H, H, H, H, H, Rh, s.R.constantOwner());
+        reset(true, batch, H, H, H, H, H, lbr ? nullptr : Rh, s.R.constantOwner());  // used without lbr only
     for (int64_t step = 0; step < s.steps(); ++step) {
       const bool rev = s.reverse(d);
       recur.run(h.data(), Rd, hr.data());
