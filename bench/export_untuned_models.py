@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -16,7 +16,8 @@ to the executor's own ConvTranspose bias and the Conv's block of output channels
 was exported after session 12's last change to the cost model and only measured; set 10 was exported
 after session 13's changes (the profile's and the calibration's minimum times, the depthwise 1-D Conv
 on the 2-D kernel) and only measured; set 11 was exported after session 14's change (a model's
-transposed or cache-aliasing matrix weights run on a packed copy) and only measured.
+transposed or cache-aliasing matrix weights run on a packed copy) and only measured; set 12 was
+exported at the start of session 15, after session 14's last change, and measured before any change.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -28,7 +29,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -59,6 +60,8 @@ def main():
         return export_tenth_set(torch, torchvision, out)
     if which == "11":
         return export_eleventh_set(torch, torchvision, out)
+    if which == "12":
+        return export_twelfth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -701,6 +704,79 @@ def export_eleventh_set(torch, torchvision, out):
     export_nets(torch, out, 53, (("gpt_small", GptSmall, torch.randint(0, 8000, (1, 64))),
                                  ("recommender_b64", Recommender, (64, 21)),
                                  ("lstm_seq2seq", Seq2Seq, (1, 40, 80))))
+    return 0
+
+
+def export_twelfth_set(torch, torchvision, out):
+    tv = torchvision.models
+    models = {
+        "swin_s": (lambda: tv.swin_s(weights=None), (1, 3, 224, 224)),
+        "wide_resnet101_2_128": (lambda: tv.wide_resnet101_2(weights=None), (1, 3, 128, 128)),
+        "efficientnet_b6_192": (lambda: tv.efficientnet_b6(weights=None), (1, 3, 192, 192)),
+        "s3d_16x224": (lambda: tv.video.s3d(weights=None), (1, 3, 16, 224, 224)),
+    }
+    export_images(torch, models, out, seed=61)
+    nn = torch.nn
+
+    class PointNet(nn.Module):  # shared per-point MLP as 1-D convolutions, a max over 1024 points, a classifier
+        def __init__(self):
+            super().__init__()
+            self.feat = nn.Sequential(nn.Conv1d(3, 64, 1), nn.BatchNorm1d(64), nn.ReLU(), nn.Conv1d(64, 128, 1),
+                                      nn.BatchNorm1d(128), nn.ReLU(), nn.Conv1d(128, 1024, 1), nn.BatchNorm1d(1024))
+            self.head = nn.Sequential(nn.Linear(1024, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 40))
+
+        def forward(self, x):
+            return self.head(self.feat(x).amax(2))
+
+    class EncDec(nn.Module):  # nn.Transformer, 3+3 layers, d 256, 4 heads: 48 source and 24 target positions
+        def __init__(self):
+            super().__init__()
+            self.t = nn.Transformer(256, 4, 3, 3, 1024, dropout=0.0, batch_first=True)
+            self.register_buffer("mask", nn.Transformer.generate_square_subsequent_mask(24))
+
+        def forward(self, x):
+            return self.t(x[:, :48], x[:, 48:], tgt_mask=self.mask)
+
+    class Vocoder(nn.Module):  # mel frames to samples: transposed 1-D convolutions, dilated residual blocks
+        def __init__(self, ch=128):
+            super().__init__()
+            self.pre = nn.Conv1d(80, ch, 7, padding=3)
+            ups, res = [], []
+            for r in (8, 8, 4):
+                ups.append(nn.ConvTranspose1d(ch, ch // 2, 2 * r, stride=r, padding=r // 2))
+                ch //= 2
+                res.append(nn.ModuleList([nn.Conv1d(ch, ch, 3, dilation=d, padding=d) for d in (1, 3, 9)]))
+            self.ups, self.res = nn.ModuleList(ups), nn.ModuleList(res)
+            self.post = nn.Conv1d(ch, 1, 7, padding=3)
+
+        def forward(self, x):
+            x = self.pre(x)
+            for up, blocks in zip(self.ups, self.res):
+                x = up(nn.functional.leaky_relu(x, 0.1))
+                for conv in blocks:
+                    x = x + conv(nn.functional.leaky_relu(x, 0.1))
+            return torch.tanh(self.post(x))
+
+    class Gcn(nn.Module):  # three graph convolutions over a dense normalised adjacency of 512 nodes
+        def __init__(self, n=512, f=64, h=128, c=16):
+            super().__init__()
+            adj = (torch.rand(n, n) < 0.02).float()
+            adj = ((adj + adj.t() + torch.eye(n)) > 0).float()
+            d = adj.sum(1).rsqrt()
+            self.register_buffer("adj", d[:, None] * adj * d[None, :])
+            self.w = nn.ModuleList([nn.Linear(f, h), nn.Linear(h, h), nn.Linear(h, c)])
+
+        def forward(self, x):
+            for i, w in enumerate(self.w):
+                x = self.adj @ w(x)
+                if i < 2:
+                    x = torch.relu(x)
+            return x.log_softmax(-1)
+
+    export_nets(torch, out, 61, (("pointnet_b8", PointNet, (8, 3, 1024)),
+                                 ("transformer_enc_dec", EncDec, (1, 72, 256)),
+                                 ("vocoder_lite", Vocoder, (1, 80, 32)),
+                                 ("gcn_512", Gcn, (512, 64))))
     return 0
 
 
