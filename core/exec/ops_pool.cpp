@@ -14,9 +14,8 @@ namespace {
 // `dims` (row-major; the dims before `d` already pooled, the ones after not yet). A max keeps the
 // first tap inside the input unless a later one is larger (a NaN there stays; a NaN later is passed
 // over); a sum adds the taps inside. A window with no tap inside gets `empty`.
-template <class A, class S>
-void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d, const ConvGeometry& g,
-               bool isMax, A empty) {
+template <bool isMax, class A, class S>
+void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d, const ConvGeometry& g, A empty) {
   int64_t outer = 1, inner = 1;
   for (size_t i = 0; i < d; ++i) outer *= dims[i];
   for (size_t i = d + 1; i < dims.size(); ++i) inner *= dims[i];
@@ -33,7 +32,8 @@ void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d,
           A acc = static_cast<A>(sp[i0]);
           for (int64_t t = 1; t < k; ++t) {
             const A v = static_cast<A>(sp[i0 + t * dil]);
-            acc = isMax ? (v > acc ? v : acc) : acc + v;
+            if constexpr (isMax) acc = v > acc ? v : acc;
+            else acc += v;
           }
           dp[o] = acc;
           continue;
@@ -44,7 +44,9 @@ void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d,
           const int64_t i = i0 + t * dil;
           if (i < 0 || i >= n) continue;
           const A v = static_cast<A>(sp[i]);
-          acc = first ? v : isMax ? (v > acc ? v : acc) : acc + v;
+          if (first) acc = v;
+          else if constexpr (isMax) acc = v > acc ? v : acc;
+          else acc += v;
           first = false;
         }
         dp[o] = acc;
@@ -65,7 +67,7 @@ void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d,
         if (first) {
           for (int64_t j = 0; j < inner; ++j) row[j] = static_cast<A>(in[j]);
           first = false;
-        } else if (isMax) {
+        } else if constexpr (isMax) {
           for (int64_t j = 0; j < inner; ++j)
             row[j] = static_cast<A>(in[j]) > row[j] ? static_cast<A>(in[j]) : row[j];
         } else {
@@ -78,12 +80,14 @@ void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d,
 }
 
 // MaxPool without indices and AveragePool: a box window is the product of one window per spatial dim,
-// so the pool runs as one 1-D pass per dim (sum of the kernel's extents per output, not their product),
-// last dim first. A sum's divisor is the product of the per-dim tap counts (inside the input, or inside
-// the padded input for count_include_pad). Sums are kept in double, as the direct loop kept them.
-// One thread: a 3x3x3 MaxPool over [1, 192, 8, 28, 28] (S3D) took 483 ms on the box loop below (index
-// arithmetic per tap), 4.4 ms so; a 3x3 AveragePool over [1, 256, 28, 28] 16.4 -> 0.74 ms; the 3x3 stride-2
-// MaxPool of a ResNet stem over [1, 64, 112, 112], once a direct 2-D loop, 2.15 -> 1.10 ms.
+// so the pool runs as one 1-D pass per dim (the sum of the kernel's extents per output, not their
+// product), first spatial dim first: the outer dims' passes take whole rows at a time and shrink the
+// plane before the last dim's pass, which takes one value a tap. A sum's divisor is the product of the
+// per-dim tap counts (inside the input, or inside the padded input for count_include_pad). Sums are
+// kept in double, as the box loop keeps them. One thread: a 3x3x3 MaxPool over [1, 192, 8, 28, 28] (S3D)
+// took 483 ms on the box loop below (index arithmetic per tap), 3.6 ms so; a [1, 3, 3] stride-2 one over
+// [1, 64, 8, 112, 112] 247 -> 4.9 ms; a 3x3 AveragePool over [1, 256, 28, 28] 16.4 -> 0.83 ms; the 3x3
+// stride-2 MaxPool of a ResNet stem over [1, 64, 112, 112], once a direct 2-D loop, 2.15 -> 0.49 ms.
 template <class T>
 void poolSeparable(const T* x, T* y, int64_t planes, const ConvGeometry& g, bool isMax, bool countPad) {
   const size_t r = g.in.size();
@@ -92,17 +96,15 @@ void poolSeparable(const T* x, T* y, int64_t planes, const ConvGeometry& g, bool
   std::vector<std::vector<int64_t>> dimsBefore(r);
   std::vector<int64_t> cur = g.in;
   int64_t scratch = 1;
-  for (size_t k = 0; k < r; ++k) {
-    const size_t d = r - 1 - k;
+  for (size_t d = 0; d < r; ++d) {
     dimsBefore[d] = cur;
     cur[d] = g.out[d];
     scratch = std::max(scratch, numelOf(cur));
   }
-  // The dims whose window is more than one tap at stride 1, last dim first (a 1-tap window at stride 1
+  // The dims whose window is more than one tap at stride 1, in order (a 1-tap window at stride 1
   // with no padding, e.g. the time dim of a [1, 3, 3] pool, leaves the plane as it is).
   std::vector<size_t> passes;
-  for (size_t k = 0; k < r; ++k) {
-    const size_t d = r - 1 - k;
+  for (size_t d = 0; d < r; ++d) {
     if (g.kernel[d] != 1 || g.strides[d] != 1 || g.padsBegin[d] != 0 || g.out[d] != g.in[d])
       passes.push_back(d);
   }
@@ -127,8 +129,9 @@ void poolSeparable(const T* x, T* y, int64_t planes, const ConvGeometry& g, bool
       for (size_t d = 0; d < r; ++d)
         divisor[static_cast<size_t>(o)] *= counts[d][static_cast<size_t>((o / ostr[d]) % g.out[d])];
   }
-  auto run = [&](auto zero, auto empty) {
+  auto run = [&](auto maxTag, auto zero, auto empty) {
     using A = decltype(zero);
+    constexpr bool kMax = decltype(maxTag)::value;
     parallelFor(planes, (ip + op) * static_cast<int64_t>(r), [&](int64_t b, int64_t e) {
       std::vector<A> bufA(static_cast<size_t>(scratch)), bufB(static_cast<size_t>(scratch));
       for (int64_t p = b; p < e; ++p) {
@@ -137,9 +140,9 @@ void poolSeparable(const T* x, T* y, int64_t planes, const ConvGeometry& g, bool
         for (size_t d : passes) {
           A* next = out == bufA.data() ? bufB.data() : bufA.data();
           if (out)
-            poolAlong<A, A>(out, next, dimsBefore[d], d, g, isMax, empty);
+            poolAlong<kMax, A, A>(out, next, dimsBefore[d], d, g, empty);
           else
-            poolAlong<A, T>(xp, next, dimsBefore[d], d, g, isMax, empty);
+            poolAlong<kMax, A, T>(xp, next, dimsBefore[d], d, g, empty);
           out = next;
         }
         if (!out) {  // every dim a 1-tap window at stride 1: the plane as it is
@@ -147,7 +150,7 @@ void poolSeparable(const T* x, T* y, int64_t planes, const ConvGeometry& g, bool
           for (int64_t o = 0; o < op; ++o) out[o] = static_cast<A>(xp[o]);
         }
         T* yp = y + p * op;
-        if (isMax) {
+        if constexpr (kMax) {
           for (int64_t o = 0; o < op; ++o) yp[o] = static_cast<T>(out[o]);
         } else {
           for (int64_t o = 0; o < op; ++o) {
@@ -159,11 +162,11 @@ void poolSeparable(const T* x, T* y, int64_t planes, const ConvGeometry& g, bool
     });
   };
   if (!isMax)
-    run(0.0, 0.0);
+    run(std::false_type{}, 0.0, 0.0);
   else if constexpr (std::is_floating_point_v<T>)
-    run(T{}, -std::numeric_limits<T>::infinity());
+    run(std::true_type{}, T{}, -std::numeric_limits<T>::infinity());
   else
-    run(T{}, std::numeric_limits<T>::lowest());
+    run(std::true_type{}, T{}, std::numeric_limits<T>::lowest());
 }
 
 template <class T>
