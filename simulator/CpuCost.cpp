@@ -25,6 +25,34 @@ Result<double> elementsOf(const Graph& g, ValueId v, const HwProfile& hw, NodeId
 
 }  // namespace
 
+double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems) {
+  const double plain = std::max(flops, elems);
+  const bool pool =
+      (n.opType == "MaxPool" && (n.outputs.size() < 2 || n.outputs[1] == kNoId)) || n.opType == "AveragePool";
+  if (!pool || n.inputs.empty() || n.inputs[0] == kNoId || n.outputs.empty() || n.outputs[0] == kNoId)
+    return plain;
+  const auto in = g.value(n.inputs[0]).shape.ints();
+  const auto out = g.value(n.outputs[0]).shape.ints();
+  const auto kernel = n.attrs.getInts("kernel_shape");
+  if (!in || !out || !kernel || in->size() != out->size() || in->size() != kernel->size() + 2) return plain;
+  const auto strides = n.attrs.getInts("strides");
+  const auto pads = n.attrs.getInts("pads");
+  const size_t r = kernel->size();
+  std::vector<int64_t> cur = *in;
+  double taps = 0;
+  for (size_t d = 0; d < r; ++d) {
+    const int64_t stride = strides && strides->size() == r ? (*strides)[d] : 1;
+    const int64_t padBegin = pads && pads->size() == 2 * r ? (*pads)[d] : 0;
+    // A 1-tap window at stride 1 with no padding leaves the dim as it is: no pass.
+    if ((*kernel)[d] == 1 && stride == 1 && padBegin == 0 && (*out)[2 + d] == (*in)[2 + d]) continue;
+    cur[2 + d] = (*out)[2 + d];
+    double e = 1;
+    for (int64_t x : cur) e *= static_cast<double>(x);
+    taps += e * static_cast<double>((*kernel)[d]);
+  }
+  return std::max(taps, elems);
+}
+
 double runFootprintBytes(const Graph& g, const HwProfile& hw) {
   double sum = 0;
   std::vector<char> seen(g.values().size(), 0);
@@ -154,7 +182,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     } else {
       anyVector = true;
       const double elems = fam == OpFamily::Reduction ? std::max(inElems, outElems) : outElems;
-      work = std::max(nc.flops, elems);
+      work = cpuVectorWork(g, n, nc.flops, elems);
       const std::string key = efficiencyKey(g, n);
       auto op = hw.cpu.opEfficiency.find(key);
       if (op == hw.cpu.opEfficiency.end()) op = hw.cpu.opEfficiency.find(n.opType);

@@ -8,7 +8,8 @@
 //
 // with work = FLOPs for the cube family (Conv at the measured convolution rate, grouped/depthwise Conv
 // at the grouped rate when the profile has one, everything else at
-// the GEMM rate) and max(FLOPs, elements) for the vector families, the efficiency of the op type when
+// the GEMM rate) and max(FLOPs, elements) for the vector families (a pool: the taps of the executor's
+// one-dim-at-a-time passes, cpuVectorWork), the efficiency of the op type when
 // the profile measured it (cpu.op_efficiency; plus what its fixed cost a call, cpu.op_call_s, exceeds
 // launch_us), else of its family; and cache-aware traffic: of a
 // member's activations (inputs + outputs) the part that fits the last-level cache (l2_bytes) passes
@@ -36,6 +37,11 @@ namespace fw::sim {
 // `runFootprint`: bytes the whole run touches (runFootprintBytes of the graph the kernel is in).
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                                  std::vector<std::string>* warnings, double runFootprint);
+// The work of a vector-family node on the executor, in the units its efficiency is measured in:
+// max(FLOPs, elements), except for a MaxPool without indices or an AveragePool, which the executor
+// pools one spatial dim at a time (core/exec/ops_pool.cpp): the taps those 1-D passes read, or the
+// output's elements if more. fwb calibrate measures the efficiency on the same figure.
+double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems);
 // Weights and every node output of g, in bytes on the device.
 double runFootprintBytes(const Graph& g, const HwProfile& hw);
 // The share of a kernel's weights and output that a run of this footprint has evicted since they were

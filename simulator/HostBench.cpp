@@ -10,6 +10,7 @@
 
 #include "core/ir/OpCost.h"
 #include "core/shape/ShapeResolve.h"
+#include "simulator/CpuCost.h"
 #include "simulator/OpFamily.h"
 
 namespace fw::sim::hostbench {
@@ -228,6 +229,7 @@ fw::Result<OpFigures> figuresOf(Bench& b) {
   }
   const auto fam = fw::sim::opFamily(n.opType);
   f.elems = fam == fw::sim::OpFamily::Reduction ? std::max(in, out) : out;
+  f.work = fw::sim::cpuVectorWork(g, n, f.flops, f.elems);
   b.model = std::move(m);
   return f;
 }

@@ -54,6 +54,7 @@ Bench oneOp(const std::string& op, const std::vector<int64_t>& dims, const std::
 
 struct OpFigures {
   double flops = 0, elems = 0, bytes = 0;
+  double work = 0;  // cpuVectorWork (CpuCost.h): what a vector op's efficiency is measured on
 };
 // Resolves the bench graph's shapes (stored into b.model) and returns the timed node's cost figures.
 fw::Result<OpFigures> figuresOf(Bench& b);

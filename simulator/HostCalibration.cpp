@@ -203,7 +203,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     const double us = times[1 + 2 * i], tinyUs = times[2 + 2 * i];
     // The tiny run is the op's fixed cost (dispatch included); the rest of the normal run is its work.
     const double fixedUs = std::min(tinyUs, us);
-    const double work = std::max(f.flops, f.elems);
+    const double work = f.work;
     const double body = std::max(us - fixedUs, 0.05 * us);
     const double eff = std::min(999.0, work / (peak * body * 1e-6));
     const std::string op = efficiencyKey(*c.bench.model.graph, c.bench.model.graph->node(c.bench.node));
@@ -302,8 +302,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   note("launch_us", "median wall time of a one-element Add node (64 per run), the executor's per-node overhead");
   note("host_dispatch_us", "0: the executor runs each node on the calling thread; its dispatch is part of launch_us");
   for (const auto& f : m.families)
-    note("efficiency." + f.key, "median over " + f.op + " (per-node time, efficiency) on cache-resident tensors; efficiency = "
-                                "work (max of FLOPs and elements) / (peak FLOP/s x (time - overhead))");
+    note("efficiency." + f.key, "median over " + f.op +
+                                    " (per-node time, efficiency) on cache-resident tensors; efficiency = "
+                                    "work (max of FLOPs and elements; a pool: the taps of its 1-D passes) / "
+                                    "(peak FLOP/s x (time - overhead))");
   for (const auto& [kind, fit] : m.cubeModels) {
     p.cpu.cubeModels[kind] = fit.model;
     note("cpu.cube_time_models." + kind, "fitted (non-negative least squares on relative error) to " +

@@ -312,6 +312,46 @@ TEST(CpuCost, ABinaryOpWithAScalarOperandHasItsOwnEfficiency) {
   EXPECT_NE(bad.error().message.find("Mul/scalar"), std::string::npos) << bad.error().message;
 }
 
+// A MaxPool without indices or an AveragePool is worked by the executor one spatial dim at a time
+// (core/exec/ops_pool.cpp): its work is the taps of those passes, first dim first; a 1-tap dim at
+// stride 1 costs no pass; a MaxPool with indices and every other op keep max(FLOPs, elements).
+TEST(CpuCost, APoolsWorkIsTheTapsOfItsOneDimensionalPasses) {
+  auto pool = [](const char* op, std::vector<int64_t> in, std::vector<int64_t> out, std::vector<int64_t> k,
+                 std::vector<int64_t> strides, bool indices) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(in));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(out));
+    std::vector<ValueId> outs{y};
+    if (indices) outs.push_back(g.addValue("i", DType::Int64, Shape::ofInts(out)));
+    std::vector<int64_t> pads(2 * k.size(), 0);
+    for (size_t d = 0; d < k.size(); ++d) pads[d] = pads[k.size() + d] = k[d] / 2;
+    g.addNode(op, {x}, outs,
+              zoo::attrs({Attribute::makeInts("kernel_shape", k), Attribute::makeInts("strides", strides),
+                          Attribute::makeInts("pads", pads)}),
+              "p");
+    g.addOutput(y);
+    return g;
+  };
+  // 3x3x3 at stride 1 over 2 planes of 4x6x8: three passes over 384 elements, 3 taps each.
+  Graph cube = pool("MaxPool", {1, 2, 4, 6, 8}, {1, 2, 4, 6, 8}, {3, 3, 3}, {1, 1, 1}, false);
+  const double boxFlops = 384.0 * 27;
+  EXPECT_DOUBLE_EQ(cpuVectorWork(cube, cube.node(0), boxFlops, 384), 3 * 384.0 * 3);
+  Graph avg = pool("AveragePool", {1, 2, 4, 6, 8}, {1, 2, 4, 6, 8}, {3, 3, 3}, {1, 1, 1}, false);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(avg, avg.node(0), boxFlops, 384), 3 * 384.0 * 3);
+  // [1, 3, 3] at stride [1, 2, 2] over 2 planes of 4x8x8: no pass along the first dim; the second pass
+  // shrinks 4x8x8 to 4x4x8 (128 per plane), the third to 4x4x4 (64 per plane), 3 taps each.
+  Graph half = pool("MaxPool", {1, 2, 4, 8, 8}, {1, 2, 4, 4, 4}, {1, 3, 3}, {1, 2, 2}, false);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(half, half.node(0), 128.0 * 9, 128), 2 * (128 + 64) * 3.0);
+  // With indices the executor keeps the box loop: FLOPs as nodeCost counts them.
+  Graph withIndices = pool("MaxPool", {1, 2, 4, 6, 8}, {1, 2, 4, 6, 8}, {3, 3, 3}, {1, 1, 1}, true);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(withIndices, withIndices.node(0), boxFlops, 384), boxFlops);
+  // The cost follows: the 3x3x3 pool is charged a third of its box taps.
+  auto hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  const double poolUs = test::runUnfused(cube, hw).kernels.at(0).durUs - hw.launchUs;
+  const double boxUs = test::runUnfused(withIndices, hw).kernels.at(0).durUs - hw.launchUs;
+  EXPECT_NEAR(poolUs / boxUs, 1.0 / 3.0, 0.05);
+}
+
 // --- op_summary importer -------------------------------------------------------------------------
 
 const char* kHeader =
