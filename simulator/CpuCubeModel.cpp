@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/ir/OpCost.h"
+#include "simulator/NonNegFit.h"
 
 namespace fw::sim {
 namespace {
@@ -90,36 +91,6 @@ double insideTapShare(const Node& n, const std::vector<int64_t>& x, const std::v
     share *= static_cast<double>(inside) / static_cast<double>(out * k);
   }
   return share > 0 ? share : 1.0;
-}
-
-// Least squares on the columns in `use` (rows already divided by the measured time, target 1): the
-// normal equations by Gaussian elimination with partial pivoting. False when singular.
-bool solveSubset(const std::vector<std::array<double, kCubeFeatures>>& rows, unsigned use, std::array<double, kCubeFeatures>& coef) {
-  std::vector<size_t> cols;
-  for (size_t j = 0; j < kCubeFeatures; ++j)
-    if (use & (1u << j)) cols.push_back(j);
-  const size_t k = cols.size();
-  std::vector<std::vector<double>> a(k, std::vector<double>(k + 1, 0.0));
-  for (const auto& r : rows)
-    for (size_t i = 0; i < k; ++i) {
-      for (size_t j = 0; j < k; ++j) a[i][j] += r[cols[i]] * r[cols[j]];
-      a[i][k] += r[cols[i]];
-    }
-  for (size_t c = 0; c < k; ++c) {
-    size_t piv = c;
-    for (size_t i = c + 1; i < k; ++i)
-      if (std::abs(a[i][c]) > std::abs(a[piv][c])) piv = i;
-    if (std::abs(a[piv][c]) < 1e-12 * std::max(1.0, std::abs(a[c][c]))) return false;
-    std::swap(a[c], a[piv]);
-    for (size_t i = 0; i < k; ++i) {
-      if (i == c) continue;
-      const double f = a[i][c] / a[c][c];
-      for (size_t j = c; j <= k; ++j) a[i][j] -= f * a[c][j];
-    }
-  }
-  coef = {};
-  for (size_t i = 0; i < k; ++i) coef[cols[i]] = a[i][k] / a[i][i];
-  return true;
 }
 
 }  // namespace
@@ -256,46 +227,20 @@ double CubeTimeModel::seconds(const CubeFeatures& f) const {
 }
 
 Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples) {
-  std::vector<std::array<double, kCubeFeatures>> rows;
+  std::vector<std::vector<double>> rows;  // features / measured time: every row's target is 1
   for (const auto& s : samples) {
     if (!(s.seconds > 0) || !std::isfinite(s.seconds)) continue;
-    auto v = s.features.vec();
-    for (double& e : v) e /= s.seconds;
-    rows.push_back(v);
+    const auto v = s.features.vec();
+    rows.emplace_back(v.begin(), v.end());
+    for (double& e : rows.back()) e /= s.seconds;
   }
   if (rows.size() < 2)
     return Error::badInput("fitting a matrix-op time model needs at least 2 timed shapes (got " +
                            std::to_string(rows.size()) + ")");
-  // Scale the columns to unit size so the normal equations stay well conditioned (FLOPs are 1e9 times
-  // element counts).
-  std::array<double, kCubeFeatures> scale{};
-  for (const auto& r : rows)
-    for (size_t j = 0; j < kCubeFeatures; ++j) scale[j] = std::max(scale[j], std::abs(r[j]));
-  for (auto& r : rows)
-    for (size_t j = 0; j < kCubeFeatures; ++j) r[j] = scale[j] > 0 ? r[j] / scale[j] : 0;
-  double bestErr = INFINITY;
-  std::array<double, kCubeFeatures> best{};
-  for (unsigned use = 1; use < (1u << kCubeFeatures); ++use) {
-    bool usable = true;
-    for (size_t j = 0; j < kCubeFeatures; ++j)
-      if ((use & (1u << j)) && scale[j] == 0) usable = false;
-    std::array<double, kCubeFeatures> c{};
-    if (!usable || !solveSubset(rows, use, c)) continue;
-    if (std::any_of(c.begin(), c.end(), [](double v) { return v < 0; })) continue;
-    double err = 0;
-    for (const auto& r : rows) {
-      double p = 0;
-      for (size_t j = 0; j < kCubeFeatures; ++j) p += c[j] * r[j];
-      err += (p - 1) * (p - 1);
-    }
-    if (err < bestErr) {
-      bestErr = err;
-      best = c;
-    }
-  }
-  if (!std::isfinite(bestErr)) return Error::badInput("no non-negative time model fits these timed shapes");
+  const auto fit = fitRelativeNonNegative(rows);
+  if (!fit) return Error::badInput("no non-negative time model fits these timed shapes");
   CubeTimeModel m;
-  for (size_t j = 0; j < kCubeFeatures; ++j) m.coef[j] = scale[j] > 0 ? best[j] / scale[j] : 0;
+  for (size_t j = 0; j < kCubeFeatures; ++j) m.coef[j] = (*fit)[j];
   double sq = 0;
   int n = 0;
   for (const auto& s : samples) {

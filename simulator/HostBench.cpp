@@ -78,6 +78,31 @@ fw::Status warmUp(const Bench& b, const fw::ExecOptions& o, int warmup, double s
 }
 }  // namespace
 
+fw::Result<double> timeOutside(const Bench& b, int threads, int warmup, int repeat) {
+  // As fwb profile runs a model: the run plans kept from the warm-up, every node timed.
+  fw::ExecOptions o;
+  o.threads = threads;
+  o.plans = fw::makeRunPlans();
+  fw::ExecProfile warm;
+  o.profile = &warm;
+  FW_TRY_STATUS(warmUp(b, o, warmup, warmSeconds(repeat)));
+  std::vector<double> outside;
+  const auto t0 = Clock::now();
+  for (int i = 0; i < repeat || (secondsSince(t0) < timedSeconds(repeat) && i < kMaxRuns); ++i) {
+    fw::ExecProfile prof;
+    prof.nodes.reserve(b.model.graph->nodes().size());
+    o.profile = &prof;
+    const auto a = Clock::now();
+    auto r = fw::runGraph(b.model, b.inputs, o);
+    const double total = std::chrono::duration<double, std::micro>(Clock::now() - a).count();
+    if (!r.ok()) return r.error();
+    double inNodes = 0;
+    for (const auto& t : prof.nodes) inNodes += t.us;
+    outside.push_back(total - inNodes);
+  }
+  return median(outside);
+}
+
 fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat) {
   fw::ExecOptions o;
   o.threads = threads;

@@ -41,6 +41,9 @@ fw::Result<std::vector<double>> timeNodesInRounds(const std::vector<const Bench*
 // and weights: what a kernel meets in a model run (the kernels before it have passed their data through
 // the caches since its own were last touched).
 Bench sequenceOf(const std::vector<Bench>& parts);
+// The median over `repeat` runs (after `warmup`) of a run's wall time outside its nodes (the run's time
+// less its nodes' times), the run timed as fwb profile times one (run plans kept, every node timed).
+fw::Result<double> timeOutside(const Bench& b, int threads, int warmup, int repeat);
 // The median wall time of every node of a bench over `repeat` runs after `warmup` runs, in node order.
 fw::Result<std::vector<double>> timeNodes(const Bench& b, int threads, int warmup, int repeat);
 // Values like a network's activations: both signs, unpredictable, around `v0`.

@@ -12,6 +12,7 @@
 #include "core/zoo/ZooBuilder.h"
 #include "simulator/HostBench.h"
 #include "simulator/HostOpCases.h"
+#include "simulator/NonNegFit.h"
 #include "simulator/OpFamily.h"
 
 namespace fw::sim {
@@ -66,8 +67,93 @@ double copyBandwidth(size_t bytes, int threads) {
   return *std::max_element(bw.begin(), bw.end());
 }
 
+// x[elems] through n Adds, each with the shared constant or its own.
+Bench addChain(int n, int64_t elems, bool ownConstants) {
+  fw::Graph g;
+  g.name = "calibrate_chain";
+  Bench b;
+  fw::ValueId cur = g.addInput("x", fw::DType::Float32, fw::Shape::ofInts({elems}));
+  const fw::Tensor c = filled({elems}, 0.5f);
+  const fw::ValueId shared = ownConstants ? fw::kNoId : g.addInitializer("c", c);
+  for (int i = 0; i < n; ++i) {
+    const std::string tag = std::to_string(i);
+    const fw::ValueId k = ownConstants ? g.addInitializer("c" + tag, c) : shared;
+    const fw::ValueId y = g.addValue("a" + tag, fw::DType::Float32, fw::Shape::ofInts({elems}));
+    g.addNode("Add", {cur, k}, {y}, {}, "add" + tag);
+    cur = y;
+  }
+  g.addOutput(cur);
+  b.inputs = {filled({elems}, 1.0f)};
+  b.node = 0;
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:chain";
+  return b;
+}
 
 }  // namespace
+
+Result<CpuFigures::RunOverhead> fitRunOverhead(const std::vector<RunOverheadSample>& samples) {
+  if (samples.size() < 4)
+    return Error::badInput("fitting the run overhead needs at least 4 timed chains (got " +
+                           std::to_string(samples.size()) + ")");
+  std::vector<std::vector<double>> rows;
+  std::vector<double> targets;  // what is left after the copies, relative to the whole time
+  for (const auto& s : samples) {
+    if (!(s.us > 0) || !std::isfinite(s.us))
+      return Error::badInput(
+          "fitting the run overhead: a chain's time outside its nodes must be positive (got " +
+          fmt("%g", s.us) + " us)");
+    rows.push_back({1.0 / s.us, s.nodes / s.us, s.initializers / s.us, s.ioBytes / s.us});
+    targets.push_back(std::max(0.0, s.us - s.copyUs) / s.us);
+  }
+  const auto c = fitRelativeNonNegative(rows, targets);
+  if (!c) return Error::badInput("no non-negative run overhead fits these chains");
+  CpuFigures::RunOverhead o;
+  o.perRunS = (*c)[0] * 1e-6;
+  o.perNodeS = (*c)[1] * 1e-6;
+  o.perInitializerS = (*c)[2] * 1e-6;
+  o.perIoByteS = (*c)[3] * 1e-6;
+  return o;
+}
+
+Result<RunOverheadFit> measureRunOverhead(int threads, int repeat, const CpuFigures& copy) {
+  struct Chain {
+    int n;
+    int64_t elems;
+    bool own;
+  };
+  const std::vector<Chain> chains = {{1, 16, false},      {4, 16, false},     {16, 16, false},
+                                     {64, 16, false},     {256, 16, false},   {16, 16, true},
+                                     {64, 16, true},      {256, 16, true},    {4, 262144, false},
+                                     {4, 1048576, false}, {4, 4194304, false}};
+  // Three rounds over the chains, the median per chain (a slow phase of the shared machine moves a
+  // minority of a chain's rounds).
+  std::vector<std::vector<double>> rounds(chains.size());
+  for (int round = 0; round < 3; ++round)
+    for (size_t i = 0; i < chains.size(); ++i) {
+      const Bench b = addChain(chains[i].n, chains[i].elems, chains[i].own);
+      FW_ASSIGN_OR_RETURN(double us, timeOutside(b, threads, 2, std::max(3, repeat)));
+      rounds[i].push_back(us);
+    }
+  std::vector<RunOverheadSample> samples;
+  for (size_t i = 0; i < chains.size(); ++i) {
+    const auto& c = chains[i];
+    const double bytes = 2.0 * 4.0 * static_cast<double>(c.elems);  // the input in, the output out
+    const double copyUs = 2 * copy.copySeconds(4.0 * static_cast<double>(c.elems)) * 1e6;
+    samples.push_back({static_cast<double>(c.n), c.own ? static_cast<double>(c.n) : 1.0, bytes,
+                       std::max(median(rounds[i]), 1e-3), copyUs});
+  }
+  FW_ASSIGN_OR_RETURN(CpuFigures::RunOverhead o, fitRunOverhead(samples));
+  RunOverheadFit out{o, ""};
+  for (const auto& s : samples) {
+    const double model = s.copyUs + 1e6 * (o.perRunS + o.perNodeS * s.nodes +
+                                           o.perInitializerS * s.initializers + o.perIoByteS * s.ioBytes);
+    out.how += (out.how.empty() ? "" : "; ") + fmt("%.0f", s.nodes) + "/" + fmt("%.0f", s.initializers) +
+               "/" + fmt("%.0f KiB", s.ioBytes / 1024) + " " + fmt("%.1f", s.us) + " (" + fmt("%.1f", model) +
+               ")";
+  }
+  return out;
+}
 
 fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   HostMeasurement m;
@@ -192,6 +278,23 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   std::fprintf(stderr, "fwb: calibrate: matrix ops in a network: 1 s per %.1f GB of cold input, output and weights (and %.1f us "
                "a call)\n", m.coldBw / 1e9, cold.callS * 1e6);
 
+  // The executor's time in a run outside its nodes.
+  {
+    CpuFigures copy;
+    copy.cacheBandwidth = m.cacheBw;
+    for (const auto& [bytes, bw] : m.copy)
+      copy.bandwidthCurve.push_back({2.0 * static_cast<double>(bytes), bw});
+    FW_ASSIGN_OR_RETURN(m.runOverhead, measureRunOverhead(threads, repeat, copy));
+  }
+  {
+    const auto& o = m.runOverhead.overhead;
+    std::fprintf(stderr,
+                 "fwb: calibrate: run overhead outside the nodes: %.2f us a run, %.3f us a node, %.3f us an "
+                 "initializer, "
+                 "%.2f us per MiB in and out\n",
+                 o.perRunS * 1e6, o.perNodeS * 1e6, o.perInitializerS * 1e6, o.perIoByteS * 1e6 * (1 << 20));
+  }
+
   // The vector ops timed above: throughput relative to peak = efficiency; the family's efficiency is the
   // median over its ops. The tiny size gives each op's fixed cost a call.
   const double peak = std::max(m.gemmFlops, m.convFlops);
@@ -240,6 +343,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.l2Bytes = static_cast<int64_t>(m.llcBytes);
   p.hbmBandwidth = m.dramBw;
   p.cpu.coldBandwidth = m.coldBw;
+  p.cpu.runOverhead = m.runOverhead.overhead;
   p.cpu.pointwisePositionBlock = m.positionBlock;
   p.cpu.convChannelBlock = m.channelBlock;
   p.hbmCapacityBytes = m.memBytes;
@@ -282,6 +386,13 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                             "weight bytes, over a sample of the matrix-op shapes run as one network";
     note("cpu.cold_bandwidth_bytes_per_s", "1 / slope of the " + how + "; " + m.coldHow);
   }
+  if (m.runOverhead.overhead.any())
+    note("cpu.run_overhead",
+         "non-negative least squares (relative error) of a run's wall time less its nodes' times and one "
+         "copy of its input and output at cpu.bandwidth_curve, as fwb profile runs a model (median of 3 "
+         "rounds), on chains of Adds; per chain nodes/initializers/bytes in and out, measured us (model "
+         "us, copies included): " +
+             m.runOverhead.how);
   note("cpu.pointwise_position_block", "a 1x1 Conv 256->256 over 1 x P positions timed for P on both sides of multiples of "
                                       "16 (positions us), and the RMS ln residual of time = a + c * ceil(P / b) * b for each "
                                       "block b, from 1 up; a larger block replaces a smaller one only when its residual is 10 % "

@@ -19,6 +19,20 @@ struct CubeModelFit {
   std::vector<std::pair<std::string, double>> rates;  // shape, FLOP/s
 };
 
+// The executor's time outside its nodes in one run of a chain of tiny Adds (HwProfile.h,
+// CpuFigures::RunOverhead), with what the chain has.
+struct RunOverheadSample {
+  double nodes = 0, initializers = 0, ioBytes = 0, us = 0;
+  double copyUs = 0;  // one copy of each input and output at the profile's copy bandwidth (copySeconds)
+};
+// us - copyUs = s_per_run + s_per_node * nodes + s_per_initializer * initializers + s_per_io_byte * ioBytes
+// fitted to the samples (non-negative least squares on error relative to us). Bad input: fewer than 4
+// samples, or a time <= 0.
+Result<CpuFigures::RunOverhead> fitRunOverhead(const std::vector<RunOverheadSample>& samples);
+struct RunOverheadFit {
+  CpuFigures::RunOverhead overhead;
+  std::string how;  // "nodes/initializers/io KiB us (model us); ..."
+};
 struct HostMeasurement {
   std::string cpu;
   int threads = 1;
@@ -40,6 +54,7 @@ struct HostMeasurement {
   int64_t channelBlock = 1;  // dense Conv, ConvTranspose: output channels in whole blocks of (measureChannelBlock)
   std::string channelHow;
   std::string coldHow;
+  RunOverheadFit runOverhead;
   std::string llcHow;
   struct Family {
     std::string key, op;  // op: what was run, with its time and efficiency
@@ -79,6 +94,10 @@ struct ColdCost {
 // Times a sample of the matrix-op shapes alone (repeated: their data stay in cache) and as one network in
 // sequence, and fits the difference on their bytes (input, output, weights).
 Result<ColdCost> measureColdCost(int threads, int repeat);
+// Times chains of 1 to 256 tiny Adds, with one shared or one own constant each, and of 4 Adds on 256K to
+// 4M floats, run as fwb profile runs a model, and fits their time outside the nodes (fitRunOverhead), the
+// copies of inputs and outputs at the bandwidth curve of `copy` (CpuFigures::copySeconds).
+Result<RunOverheadFit> measureRunOverhead(int threads, int repeat, const CpuFigures& copy);
 // The measurement as a "cpu" profile named `name`, with a note per field.
 HwProfile hostProfile(const HostMeasurement& m, const std::string& name);
 

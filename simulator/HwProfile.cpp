@@ -142,6 +142,11 @@ double CpuFigures::cacheBandwidthFor(double footprint) const {
   return c.back().second;
 }
 
+double CpuFigures::copySeconds(double bytes) const {
+  const double bw = cacheBandwidthFor(2 * bytes);
+  return bytes > 0 && bw > 0 ? 2 * bytes / bw : 0.0;
+}
+
 double HwProfile::peakCubeFlops() const {
   return 2.0 * static_cast<double>(cubeM * cubeN * cubeK) * static_cast<double>(cubeCores) * clockHz;
 }
@@ -266,6 +271,24 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     };
     FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
     FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
+    if (rc.has("run_overhead")) {
+      FW_ASSIGN_OR_RETURN(const json* ro, rc.get("run_overhead"));
+      if (!ro->is_object())
+        return rc.err("run_overhead",
+                      "must be an object {s_per_run, s_per_node, s_per_initializer, s_per_io_byte}");
+      Reader rr(*ro, rc.at("run_overhead"), sourceName);
+      auto& o = p.cpu.runOverhead;
+      FW_ASSIGN_OR_RETURN(o.perRunS, rr.posNum("s_per_run", true));
+      FW_ASSIGN_OR_RETURN(o.perNodeS, rr.posNum("s_per_node", true));
+      FW_ASSIGN_OR_RETURN(o.perInitializerS, rr.posNum("s_per_initializer", true));
+      FW_ASSIGN_OR_RETURN(o.perIoByteS, rr.posNum("s_per_io_byte", true));
+      for (const auto& [key, v] : {std::pair<const char*, double>{"s_per_run", o.perRunS},
+                                   {"s_per_node", o.perNodeS},
+                                   {"s_per_initializer", o.perInitializerS}})
+        if (v > 1e-3) return rr.err(key, "must be at most 1 ms");
+      if (o.perIoByteS > 1e-6) return rr.err("s_per_io_byte", "must be at most 1 us a byte");
+      FW_TRY_STATUS(rr.noUnknownKeys());
+    }
     if (rc.has("cube_time_models")) {
       FW_ASSIGN_OR_RETURN(const json* models, rc.get("cube_time_models"));
       if (!models->is_object()) return rc.err("cube_time_models", "must be an object {kind: {s_per_flop, ...}}");
@@ -420,6 +443,13 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
       if (m.cases > 0) jm["cases"] = m.cases;
       jm["rms_log_error"] = m.rmsLogError;
       j["cpu"]["cube_time_models"][kind] = jm;
+    }
+    if (p.cpu.runOverhead.any()) {
+      const auto& o = p.cpu.runOverhead;
+      j["cpu"]["run_overhead"] = {{"s_per_run", o.perRunS},
+                                  {"s_per_node", o.perNodeS},
+                                  {"s_per_initializer", o.perInitializerS},
+                                  {"s_per_io_byte", o.perIoByteS}};
     }
     if (!p.cpu.bandwidthCurve.empty()) {
       json c = json::array();

@@ -61,6 +61,8 @@ struct CpuFigures {
   // in log size) instead of cache_bandwidth_bytes_per_s.
   std::vector<std::pair<double, double>> bandwidthCurve;
   double cacheBandwidthFor(double footprintBytes) const;
+  // One copy of `bytes` into a fresh buffer: read and write at the bandwidth for their footprint.
+  double copySeconds(double bytes) const;
   // "op_efficiency": {OpType: efficiency} for op types measured one by one; it replaces the family's
   // efficiency for that op type (the executor's kernels of one family differ by 10x and more).
   std::map<std::string, double> opEfficiency;
@@ -71,6 +73,15 @@ struct CpuFigures {
   // s_per_patch_element, s_per_weight_element, s_per_call, cases, rms_log_error}} (optional): a matrix op of a kind
   // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.
   std::map<std::string, CubeTimeModel> cubeModels;
+  // "run_overhead" (optional): the executor's time in a run outside its nodes (binding the inputs and
+  // the model's initializers, the bookkeeping and frees between nodes, copying the inputs in and the
+  // outputs out), as {"s_per_run", "s_per_node", "s_per_initializer", "s_per_io_byte"} on top of one copy
+  // of each graph input and output (copySeconds); measured by fwb calibrate on chains of Adds. The
+  // simulator adds it to a run's latency, outside every kernel (SimResult::runOverheadUs).
+  struct RunOverhead {
+    double perRunS = 0, perNodeS = 0, perInitializerS = 0, perIoByteS = 0;
+    bool any() const { return perRunS > 0 || perNodeS > 0 || perInitializerS > 0 || perIoByteS > 0; }
+  } runOverhead;
 };
 
 struct HwProfile {

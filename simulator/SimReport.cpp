@@ -67,6 +67,7 @@ json toJson(const SimResult& r) {
   j["peak_activation_bytes"] = r.peakActivationBytes;
   j["peak_memory_bytes"] = r.peakMemoryBytes;
   j["launch_share"] = r.launchShare;
+  if (r.runOverheadUs > 0) j["run_overhead_us"] = r.runOverheadUs;
   j["warnings"] = r.warnings;
   j["control_flow"] = r.controlFlowNotes;
   json ks = json::array();
@@ -214,6 +215,8 @@ std::string formatComparisonTable(const SimResult& before, const SimResult& afte
   };
   row("kernels", std::to_string(devKernels(before)), std::to_string(devKernels(after)));
   row("latency", fmt("%.1f us", before.latencyUs), fmt("%.1f us", after.latencyUs));
+  if (before.runOverheadUs > 0 || after.runOverheadUs > 0)
+    row("  of it outside kernels", fmt("%.1f us", before.runOverheadUs), fmt("%.1f us", after.runOverheadUs));
   row("throughput", fmt("%.1f /s", before.throughput), fmt("%.1f /s", after.throughput));
   row("hbm traffic", human(before.hbmBytes), human(after.hbmBytes));
   row("peak device memory", human(before.peakMemoryBytes), human(after.peakMemoryBytes));

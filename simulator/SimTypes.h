@@ -90,6 +90,9 @@ struct SimResult {
   double peakMemoryBytes = 0;  // weights + activation peak
   double launchShare = 0;   // share of latency spent on launches and waiting for host dispatch
   double flops = 0;
+  // A cpu profile with run_overhead: the executor's time outside its nodes in this run (per run, per
+  // node run, per initializer, per byte of graph inputs and outputs), inside latencyUs, in no kernel.
+  double runOverheadUs = 0;
   std::vector<KernelTiming> kernels;  // in schedule order
   std::vector<std::string> warnings;
   std::vector<std::string> controlFlowNotes;  // "If_3: then_branch (trace)", "Loop_2: 16 trips (trace)"

@@ -53,6 +53,38 @@ bool isHostShapeWork(const Graph& g, NodeId id) {
 
 // simulate() of a graph running under scope `prefix` ("" at top level; a body's kernels are named
 // "<prefix>/<kernel>"). Recursive: a control-flow step simulates its bodies with it.
+// The executor's time outside its nodes (HwProfile.h, CpuFigures::runOverhead): once a run, per node it
+// runs (every kernel row, a loop body's once per trip), per initializer of the graph, per byte of the
+// graph's inputs and outputs and one copy of each of them. Added to the latency after the last kernel.
+void addRunOverhead(const Graph& g, const HwProfile& hw, SimResult& r) {
+  const auto& o = hw.cpu.runOverhead;
+  double nodes = 0, initializers = 0, ioBytes = 0;
+  for (const KernelTiming& k : r.kernels) nodes += static_cast<double>(std::max<int64_t>(1, k.repeats));
+  for (const Value& v : g.values())
+    if (v.initializer) ++initializers;
+  double copyS = 0;
+  auto io = [&](ValueId v, NodeId n) {
+    if (n == kNoId) return;
+    auto b = deviceBytes(g, v, hw, n);
+    if (!b.ok()) return;
+    ioBytes += *b;
+    copyS += hw.cpu.copySeconds(*b);
+  };
+  for (ValueId v : g.inputs())
+    if (!g.value(v).initializer && !g.value(v).consumers.empty()) io(v, g.value(v).consumers.front());
+  for (ValueId v : g.outputs()) io(v, g.value(v).producer);
+  const double s =
+      o.perRunS + o.perNodeS * nodes + o.perInitializerS * initializers + o.perIoByteS * ioBytes + copyS;
+  r.runOverheadUs = s * 1e6;
+  const int64_t before = r.latencyCycles, extra = hw.usToCycles(r.runOverheadUs);
+  r.latencyCycles += extra;
+  if (r.latencyCycles > 0)
+    r.launchShare = (r.launchShare * static_cast<double>(before) + static_cast<double>(extra)) /
+                    static_cast<double>(r.latencyCycles);
+  r.latencyUs = hw.cyclesToUs(static_cast<double>(r.latencyCycles));
+  r.throughput = r.latencyUs > 0 ? static_cast<double>(r.batch) / (r.latencyUs * 1e-6) : 0;
+}
+
 Result<SimResult> simulateScoped(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
                                  const SimOptions& opts, const std::string& prefix);
 
@@ -184,7 +216,9 @@ Result<std::vector<KernelGroup>> unfusedGroups(const Graph& g) {
 
 Result<SimResult> simulate(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
                            const SimOptions& opts) {
-  return simulateScoped(g, groups, hw, opts, "");
+  FW_ASSIGN_OR_RETURN(SimResult r, simulateScoped(g, groups, hw, opts, ""));
+  if (hw.isCpu() && hw.cpu.runOverhead.any()) addRunOverhead(g, hw, r);
+  return r;
 }
 
 }  // namespace fw::sim

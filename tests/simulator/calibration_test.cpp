@@ -91,6 +91,76 @@ TEST(CpuProfile, RefusesNpuFieldsAndBadKind) {
   EXPECT_NE(p.error().message.find("$.efficiency.elementwize: unknown field"), std::string::npos) << p.error().message;
 }
 
+// The executor's time outside its nodes (CpuFigures::RunOverhead): parsed, written back, refused when
+// out of range; the simulator adds it to the latency and to no kernel; the calibration's fit recovers
+// known figures from chains generated with them.
+TEST(CpuProfile, RunOverheadIsInTheLatencyAndInNoKernel) {
+  json j = cpuProfileJson();
+  j["cpu"]["run_overhead"] = {
+      {"s_per_run", 2e-6}, {"s_per_node", 1e-7}, {"s_per_initializer", 5e-8}, {"s_per_io_byte", 1e-11}};
+  auto p = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_DOUBLE_EQ(p->cpu.runOverhead.perNodeS, 1e-7);
+  auto again = parseHwProfile(hwProfileToJson(*p), "t2.json");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(hwProfileToJson(*again), hwProfileToJson(*p));
+  for (auto [key, v] : {std::pair<const char*, double>{"s_per_node", 0.01}, {"s_per_io_byte", -1.0}}) {
+    json bad = j;
+    bad["cpu"]["run_overhead"][key] = v;
+    auto r = parseHwProfile(bad, "t.json");
+    ASSERT_FALSE(r.ok()) << key;
+    EXPECT_NE(r.error().message.find(std::string("$.cpu.run_overhead.") + key), std::string::npos)
+        << r.error().message;
+  }
+  json extra = j;
+  extra["cpu"]["run_overhead"]["s_per_edge"] = 1e-9;
+  EXPECT_FALSE(parseHwProfile(extra, "t.json").ok());
+
+  // x[1000] -> Relu -> Add(c[1000]) -> y: two nodes, one initializer, 8000 bytes in and out.
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1000}));
+  ValueId c = g.addInitializer("c", Tensor::floats({1000}, std::vector<float>(1000, 1.f)));
+  ValueId r = g.addValue("r", DType::Float32, Shape::ofInts({1000}));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1000}));
+  g.addNode("Relu", {x}, {r}, {}, "relu");
+  g.addNode("Add", {r, c}, {y}, {}, "add");
+  g.addOutput(y);
+  auto plain = parseHwProfile(cpuProfileJson(), "t.json");
+  ASSERT_TRUE(plain.ok());
+  const SimResult without = test::runUnfused(g, *plain), with = test::runUnfused(g, *p);
+  ASSERT_EQ(with.kernels.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_DOUBLE_EQ(with.kernels[i].durUs, without.kernels[i].durUs);
+  const double copies = 2 * p->cpu.copySeconds(4000) * 1e6;
+  const double want = 2.0 + 2 * 0.1 + 1 * 0.05 + 8000 * 1e-5 + copies;
+  EXPECT_NEAR(with.runOverheadUs, want, 1e-9);
+  EXPECT_NEAR(with.latencyUs - without.latencyUs, want, 1e-3);  // cycle rounding
+  EXPECT_DOUBLE_EQ(without.runOverheadUs, 0.0);
+
+  // Chains generated from known figures, their copies included: the fit gives the figures back.
+  const CpuFigures::RunOverhead known{1.5e-6, 7e-8, 6e-8, 2e-11};
+  std::vector<RunOverheadSample> chains;
+  for (double nodes : {1, 16, 64, 256})
+    for (double inits : {1.0, nodes})
+      for (double io : {128.0, 8e6}) {
+        const double copyUs = 3.0 * io / 1e6;
+        chains.push_back({nodes, inits, io,
+                          copyUs + 1e6 * (known.perRunS + known.perNodeS * nodes +
+                                          known.perInitializerS * inits + known.perIoByteS * io),
+                          copyUs});
+      }
+  auto fit = fitRunOverhead(chains);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_NEAR(fit->perRunS, known.perRunS, 1e-3 * known.perRunS);
+  EXPECT_NEAR(fit->perNodeS, known.perNodeS, 1e-3 * known.perNodeS);
+  EXPECT_NEAR(fit->perInitializerS, known.perInitializerS, 1e-3 * known.perInitializerS);
+  EXPECT_NEAR(fit->perIoByteS, known.perIoByteS, 1e-3 * known.perIoByteS);
+  EXPECT_FALSE(fitRunOverhead({chains.begin(), chains.begin() + 3}).ok());
+  chains[2].us = 0;
+  auto bad = fitRunOverhead(chains);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("must be positive"), std::string::npos) << bad.error().message;
+}
+
 TEST(CpuProfile, ShippedProfilesAreNpusWithUnitEfficiency) {
   for (const auto& n : listHwProfiles()) {
     auto p = resolveHwProfile(n);
