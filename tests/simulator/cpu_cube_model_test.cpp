@@ -1,11 +1,12 @@
 // Issue 22: the shape model of matrix ops on a cpu profile (simulator/CpuCubeModel.h): its features, its
 // fit, its place in the profile JSON and in the CPU cost.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <random>
 
+#include "core/ir/OpCost.h"
 #include "core/zoo/ZooBuilder.h"
 #include "simulator/CpuCost.h"
 #include "simulator/CpuCubeModel.h"
@@ -280,17 +281,40 @@ TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
   EXPECT_DOUBLE_EQ(r.kernels[0].hbmBytes, 0.0);
   hw.cpu.cacheDropsBytes = {};  // no cache measured: everything counts as cold
   r = test::runUnfused(mm, hw);
-  // The input and output cold in full; the weights only beyond the op's arithmetic at the peak rate
-  // (100 GFLOP/s here), which the prefetcher streams them under.
+  // The input, output and weights cold in full: a product packs (or streams) its weights before their
+  // arithmetic, so they do not overlap it, however fast the cold stream.
   const double actsColdUs = 2 * 4096.0 * 4 / 2.5e9 * 1e6, weightsColdUs = 4096.0 * 4 / 2.5e9 * 1e6;
-  const double arithmeticUs = 2.0 * 64 * 64 * 64 / 1e11 * 1e6;
-  ASSERT_GT(weightsColdUs, arithmeticUs);
-  EXPECT_NEAR(r.kernels[0].durUs, modelUs + actsColdUs + (weightsColdUs - arithmeticUs) + 2.0, 1e-3);
-  // A faster cold stream hides the weights entirely under the arithmetic.
+  EXPECT_NEAR(r.kernels[0].durUs, modelUs + actsColdUs + weightsColdUs + 2.0, 1e-3);
   hw.cpu.coldBandwidth = 1e10;
   r = test::runUnfused(mm, hw);
-  EXPECT_NEAR(r.kernels[0].durUs, modelUs + 2 * 4096.0 * 4 / 1e10 * 1e6 + 2.0, 1e-3);
+  EXPECT_NEAR(r.kernels[0].durUs, modelUs + 3 * 4096.0 * 4 / 1e10 * 1e6 + 2.0, 1e-3);
   hw.cpu.coldBandwidth = 2.5e9;
+  // A convolution's weights are read in order while it computes: only what their cold time exceeds its
+  // arithmetic at the peak rate (100 GFLOP/s here) is charged. (3x3 Conv 16->16 at 8x8 with padding 1:
+  // x and y 4096 B each, W 9216 B; 294912 FLOPs, 2.95 us at peak; the weights 3.69 us cold at 2.5 GB/s.)
+  {
+    Graph conv;
+    ValueId x = conv.addInput("x", DType::Float32, Shape::ofInts({1, 16, 8, 8}));
+    ValueId w =
+        conv.addInitializer("W", Tensor::floats({16, 16, 3, 3}, std::vector<float>(16 * 16 * 9, 0.1f)));
+    ValueId y = conv.addValue("y", DType::Float32, Shape::ofInts({1, 16, 8, 8}));
+    conv.addNode(
+        "Conv", {x, w}, {y},
+        zoo::attrs({Attribute::makeInts("kernel_shape", {3, 3}), Attribute::makeInts("pads", {1, 1, 1, 1})}),
+        "conv");
+    conv.addOutput(y);
+    auto c = hw;
+    CubeTimeModel perCall;
+    perCall.coef[5] = 20e-6;  // 20 us a call, nothing else
+    c.cpu.cubeModels["conv"] = perCall;
+    const double flops = fw::nodeCost(conv, 0).flops;
+    const double arithmeticUs = flops / 1e11 * 1e6, convWeightsColdUs = 9216 / 2.5e9 * 1e6;
+    ASSERT_GT(convWeightsColdUs, arithmeticUs);
+    const double at25 = test::runUnfused(conv, c).kernels.at(0).durUs;
+    EXPECT_NEAR(at25, 20.0 + 8192 / 2.5e9 * 1e6 + (convWeightsColdUs - arithmeticUs) + 2.0, 1e-3);
+    c.cpu.coldBandwidth = 1e10;  // the weights' cold time (0.92 us) under the arithmetic
+    EXPECT_NEAR(test::runUnfused(conv, c).kernels.at(0).durUs, 20.0 + 8192 / 1e10 * 1e6 + 2.0, 1e-3);
+  }
   // A recurrent cell's steps are bound by the weight stream: its weights are charged whole. (LSTM over 10
   // steps, 8 inputs, hidden 16: x 320 B, W and R 6144 B, Y 640 B.)
   {
