@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -17,7 +17,9 @@ was exported after session 12's last change to the cost model and only measured;
 after session 13's changes (the profile's and the calibration's minimum times, the depthwise 1-D Conv
 on the 2-D kernel) and only measured; set 11 was exported after session 14's change (a model's
 transposed or cache-aliasing matrix weights run on a packed copy) and only measured; set 12 was
-exported at the start of session 15, after session 14's last change, and measured before any change.
+exported at the start of session 15, after session 14's last change, and measured before any change; set
+13 was exported after session 15's changes (pooling passes, the run overhead, products' cold weights)
+and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -29,7 +31,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -62,6 +64,8 @@ def main():
         return export_eleventh_set(torch, torchvision, out)
     if which == "12":
         return export_twelfth_set(torch, torchvision, out)
+    if which == "13":
+        return export_thirteenth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -777,6 +781,75 @@ def export_twelfth_set(torch, torchvision, out):
                                  ("transformer_enc_dec", EncDec, (1, 72, 256)),
                                  ("vocoder_lite", Vocoder, (1, 80, 32)),
                                  ("gcn_512", Gcn, (512, 64))))
+    return 0
+
+
+def export_thirteenth_set(torch, torchvision, out):
+    tv = torchvision.models
+    models = {
+        "efficientnet_b7_160": (lambda: tv.efficientnet_b7(weights=None), (1, 3, 160, 160)),
+        "deeplabv3_resnet50_192": (lambda: tv.segmentation.deeplabv3_resnet50(weights=None, weights_backbone=None,
+                                                                                aux_loss=False), (1, 3, 192, 192)),
+        "vgg16_bn": (lambda: tv.vgg16_bn(weights=None), (1, 3, 224, 224)),
+    }
+    export_images(torch, models, out, seed=67)
+    nn = torch.nn
+
+    class ConvGru(nn.Module):  # a strided 1-D conv front end over 200 frames, a 2-layer bidirectional GRU
+        def __init__(self):
+            super().__init__()
+            self.front = nn.Sequential(nn.Conv1d(40, 128, 5, stride=2, padding=2), nn.ReLU(),
+                                       nn.Conv1d(128, 128, 5, stride=2, padding=2), nn.ReLU())
+            self.gru = nn.GRU(128, 160, num_layers=2, bidirectional=True, batch_first=True)
+            self.out = nn.Linear(320, 30)
+
+        def forward(self, x):
+            h, _ = self.gru(self.front(x).transpose(1, 2))
+            return self.out(h)
+
+    class TinyBert(nn.Module):  # token and position embeddings, 4 encoder layers, d 384, 6 heads, 96 tokens
+        def __init__(self):
+            super().__init__()
+            self.tok = nn.Embedding(5000, 384)
+            self.pos = nn.Parameter(torch.randn(1, 96, 384) * 0.02)
+            layer = nn.TransformerEncoderLayer(384, 6, 1536, dropout=0.0, activation="gelu", batch_first=True)
+            self.enc = nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
+            self.head = nn.Linear(384, 2)
+
+        def forward(self, ids):
+            return self.head(self.enc(self.tok(ids) + self.pos)[:, 0])
+
+    class Unet3d(nn.Module):  # two levels of 3-D convolutions, a 3-D max pool, a transposed 3-D conv
+        def __init__(self, c=16):
+            super().__init__()
+            blk = lambda i, o: nn.Sequential(nn.Conv3d(i, o, 3, padding=1), nn.BatchNorm3d(o), nn.ReLU())
+            self.e1, self.e2 = blk(1, c), blk(c, 2 * c)
+            self.pool = nn.MaxPool3d(2)
+            self.up = nn.ConvTranspose3d(2 * c, c, 2, stride=2)
+            self.d1 = blk(2 * c, c)
+            self.out = nn.Conv3d(c, 2, 1)
+
+        def forward(self, x):
+            a = self.e1(x)
+            b = self.e2(self.pool(a))
+            return self.out(self.d1(torch.cat([a, self.up(b)], 1)))
+
+    class MlpAutoencoder(nn.Module):  # 784-512-128-32 and back, batch 256
+        def __init__(self):
+            super().__init__()
+            dims = [784, 512, 128, 32, 128, 512, 784]
+            layers = []
+            for i in range(len(dims) - 1):
+                layers += [nn.Linear(dims[i], dims[i + 1]), nn.ReLU() if i < len(dims) - 2 else nn.Sigmoid()]
+            self.net = nn.Sequential(*layers)
+
+        def forward(self, x):
+            return self.net(x)
+
+    export_nets(torch, out, 67, (("conv_gru_speech", ConvGru, (1, 40, 200)),
+                                 ("tiny_bert_96", TinyBert, torch.randint(0, 5000, (1, 96))),
+                                 ("unet3d_small", Unet3d, (1, 1, 16, 48, 48)),
+                                 ("mlp_autoencoder_b256", MlpAutoencoder, (256, 784))))
     return 0
 
 
