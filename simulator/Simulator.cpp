@@ -51,8 +51,6 @@ bool isHostShapeWork(const Graph& g, NodeId id) {
   return computed;
 }
 
-// simulate() of a graph running under scope `prefix` ("" at top level; a body's kernels are named
-// "<prefix>/<kernel>"). Recursive: a control-flow step simulates its bodies with it.
 // The executor's time outside its nodes (HwProfile.h, CpuFigures::runOverhead): once a run, per node it
 // runs (every kernel row, a loop body's once per trip), per initializer of the graph, per byte of the
 // graph's inputs and outputs and one copy of each of them. Added to the latency after the last kernel.
@@ -85,6 +83,8 @@ void addRunOverhead(const Graph& g, const HwProfile& hw, SimResult& r) {
   r.throughput = r.latencyUs > 0 ? static_cast<double>(r.batch) / (r.latencyUs * 1e-6) : 0;
 }
 
+// simulate() of a graph running under scope `prefix` ("" at top level; a body's kernels are named
+// "<prefix>/<kernel>"). Recursive: a control-flow step simulates its bodies with it.
 Result<SimResult> simulateScoped(const Graph& g, const std::vector<KernelGroup>& groups, const HwProfile& hw,
                                  const SimOptions& opts, const std::string& prefix);
 
