@@ -67,6 +67,14 @@ double copyBandwidth(size_t bytes, int threads) {
   return *std::max_element(bw.begin(), bw.end());
 }
 
+// The streaming-copy bandwidths by buffer size as cpu.bandwidth_curve holds them: by footprint (source +
+// destination, 2x the buffer).
+std::vector<std::pair<double, double>> footprintCurve(const std::vector<std::pair<size_t, double>>& copy) {
+  std::vector<std::pair<double, double>> curve;
+  for (const auto& [bytes, bw] : copy) curve.push_back({2.0 * static_cast<double>(bytes), bw});
+  return curve;
+}
+
 // x[elems] through n Adds, each with the shared constant or its own.
 Bench addChain(int n, int64_t elems, bool ownConstants) {
   fw::Graph g;
@@ -282,16 +290,14 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   {
     CpuFigures copy;
     copy.cacheBandwidth = m.cacheBw;
-    for (const auto& [bytes, bw] : m.copy)
-      copy.bandwidthCurve.push_back({2.0 * static_cast<double>(bytes), bw});
+    copy.bandwidthCurve = footprintCurve(m.copy);
     FW_ASSIGN_OR_RETURN(m.runOverhead, measureRunOverhead(threads, repeat, copy));
   }
   {
     const auto& o = m.runOverhead.overhead;
     std::fprintf(stderr,
                  "fwb: calibrate: run overhead outside the nodes: %.2f us a run, %.3f us a node, %.3f us an "
-                 "initializer, "
-                 "%.2f us per MiB in and out\n",
+                 "initializer, %.2f us per MiB in and out\n",
                  o.perRunS * 1e6, o.perNodeS * 1e6, o.perInitializerS * 1e6, o.perIoByteS * 1e6 * (1 << 20));
   }
 
@@ -354,7 +360,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.cpu.groupedConvFlops = m.groupedFlops;
   p.cpu.cacheBandwidth = m.cacheBw;
   p.cpu.cacheDropsBytes = m.drops;
-  for (const auto& [bytes, bw] : m.copy) p.cpu.bandwidthCurve.push_back({2.0 * static_cast<double>(bytes), bw});
+  p.cpu.bandwidthCurve = footprintCurve(m.copy);
   for (const auto& f : m.families)
     for (const auto& [key, fam] : fw::sim::efficiencyKeys())
       if (key == f.key) *p.efficiency.field(fam) = f.eff;
