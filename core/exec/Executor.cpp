@@ -4,25 +4,26 @@
 // evaluation ConstantEval.cpp, sample inputs SampleInputs.cpp, process settings ProcessTuning.cpp.
 #include "core/exec/Executor.h"
 
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <new>
-#include <malloc.h>
-#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/exec/OpContext.h"
 #include "core/exec/MemoryPlan.h"
+#include "core/exec/OpContext.h"
 #include "core/exec/ThreadPool.h"
 
 namespace fw {
@@ -41,14 +42,47 @@ void collectOuterRefs(const Graph& g, std::unordered_set<std::string>& out) {
   }
 }
 
+// What a run of one graph needs beyond the graph, worked out once per graph and reused by every run
+// (and every call of a function body). Per-node entries are indexed by node id; a node's kernel or
+// function is looked up here rather than by name on each call (a fused model's kernels are functions,
+// and a lookup by name scanned them all: 100 fused kernels cost 0.4-1 us a call).
 struct Plan {
   std::vector<NodeId> order;
   std::vector<int32_t> uses;     // consumer count per value id
   std::vector<char> keepAlive;   // graph outputs and values read by nested subgraphs
   // Relu epilogues: reluAfter[producer] = the Relu node that is the only reader of the producer's
   // output (Conv, BatchNormalization, Add); that Relu is computed with its producer and skipped.
-  std::unordered_map<NodeId, NodeId> reluAfter;
-  std::unordered_set<NodeId> skipped;
+  std::vector<NodeId> reluAfter;
+  std::vector<char> skipped;
+  std::vector<KernelFn> kernel;   // a default-domain op's kernel, or nullptr
+  std::vector<int32_t> function;  // else the index of its model-local function, or -1
+  // The plan of each called function's body, filled on its first call (a body is never timed node by
+  // node and has the caller's keepIntermediates, so one plan serves every call from this node).
+  std::unique_ptr<std::atomic<const Plan*>[]> callee;
+  std::vector<ValueId> initializers;  // values with an initializer
+};
+
+// The values a graph run starts from: a caller's vector (the main graph, control-flow bodies) or
+// pointers into the caller's values (a function call; null for an omitted input).
+struct Args {
+  Args(const std::vector<RtTensor>& v) : vec_(v.data()), n_(v.size()) {}          // NOLINT: implicit
+  Args(const std::vector<const RtTensor*>& p) : ptrs_(p.data()), n_(p.size()) {}  // NOLINT: implicit
+  const RtTensor* at(size_t k) const {
+    if (k >= n_) return nullptr;
+    return vec_ ? &vec_[k] : ptrs_[k];
+  }
+
+ private:
+  const RtTensor* vec_ = nullptr;
+  const RtTensor* const* ptrs_ = nullptr;
+  size_t n_ = 0;
+};
+
+// One run's value table and use counts, kept by the interpreter between runs so that a function
+// body called once per fused kernel does not allocate them on every call.
+struct Frame {
+  std::vector<RtTensor> vals;
+  std::vector<int32_t> uses;
 };
 
 }  // namespace
@@ -118,21 +152,26 @@ class Interpreter {
 
   std::map<std::string, Tensor> intermediates;
 
-  Result<std::vector<RtTensor>> run(const Graph& g, const std::vector<RtTensor>& inputs,
-                                    const Scope* parent, const Attributes* callerAttrs, bool top,
-                                    std::string path = {}, bool traced = true) {
-    const Plan* plan = nullptr;
+  // `knownPlan`: g's plan when the caller has it (a function body's, Plan::callee).
+  Result<std::vector<RtTensor>> run(const Graph& g, Args inputs, const Scope* parent,
+                                    const Attributes* callerAttrs, bool top, std::string path = {},
+                                    bool traced = true, const Plan* knownPlan = nullptr) {
+    const Plan* plan = knownPlan;
     // Under a profile every node of the main graph and of its control-flow bodies is timed on its own.
     const bool timedNodes = opts_.profile && (top || (traced && !path.empty()));
-    FW_ASSIGN_OR_RETURN(plan, planFor(g, timedNodes));
-    std::vector<RtTensor> vals(g.values().size());
+    if (!plan) {
+      FW_ASSIGN_OR_RETURN(plan, planFor(g, timedNodes));
+    }
+    FrameLease frame(*this, g.values().size());
+    std::vector<RtTensor>& vals = frame->vals;
     Scope scope{&g, &vals, parent, std::move(path), traced};
 
     const auto& gin = g.inputs();
     for (size_t k = 0; k < gin.size(); ++k) {
       const Value& v = g.value(gin[k]);
-      if (k < inputs.size() && inputs[k].defined()) {
-        vals[static_cast<size_t>(gin[k])] = inputs[k];
+      const RtTensor* given = inputs.at(k);
+      if (given && given->defined()) {
+        vals[static_cast<size_t>(gin[k])] = *given;
       } else if (v.initializer) {
         vals[static_cast<size_t>(gin[k])] = RtTensor::fromModelTensor(*v.initializer);
       } else {
@@ -142,11 +181,12 @@ class Interpreter {
     if (opts_.trace && opts_.trace->recordShapes && traced)
       for (ValueId in : gin)
         recordShape(scope.path, g.value(in).name, vals[static_cast<size_t>(in)].dims, vals[static_cast<size_t>(in)].dtype);
-    for (const auto& v : g.values())
-      if (v.initializer && !vals[static_cast<size_t>(v.id)].defined())
-        vals[static_cast<size_t>(v.id)] = RtTensor::fromModelTensor(*v.initializer);
+    for (ValueId id : plan->initializers)
+      if (!vals[static_cast<size_t>(id)].defined())
+        vals[static_cast<size_t>(id)] = RtTensor::fromModelTensor(*g.value(id).initializer);
 
-    std::vector<int32_t> uses = plan->uses;
+    std::vector<int32_t>& uses = frame->uses;
+    uses.assign(plan->uses.begin(), plan->uses.end());
     ExecProfile* const profile = top ? opts_.profile : nullptr;
     ExecProfile* const bodyProfile = !top && scope.traced && !scope.path.empty() ? opts_.profile : nullptr;
     const auto loopStart = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
@@ -168,18 +208,19 @@ class Interpreter {
         return Error::badInput("node '" + g.node(nid).name + "': the run exceeded its time limit of " +
                                std::to_string(opts_.timeLimitSeconds) + " s (--time-limit)");
       const Node& node = g.node(nid);
-      if (!plan->skipped.count(nid)) {
-        const auto relu = plan->reluAfter.find(nid);
-        const Node* epilogue = relu == plan->reluAfter.end() ? nullptr : &g.node(relu->second);
+      const auto n = static_cast<size_t>(nid);
+      if (!plan->skipped[n]) {
+        const NodeId relu = plan->reluAfter[n];
+        const Node* epilogue = relu == kNoId ? nullptr : &g.node(relu);
         if (profile) {
           const auto t0 = std::chrono::steady_clock::now();
-          FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top, epilogue));
+          FW_TRY_STATUS(runNode(g, node, *plan, n, vals, scope, callerAttrs, top, epilogue));
           const auto t1 = std::chrono::steady_clock::now();
           profile->nodes.push_back({nid, std::chrono::duration<double, std::micro>(t0 - loopStart).count(),
                                     std::chrono::duration<double, std::micro>(t1 - t0).count()});
         } else if (bodyProfile) {
           const auto t0 = std::chrono::steady_clock::now();
-          FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top, epilogue));
+          FW_TRY_STATUS(runNode(g, node, *plan, n, vals, scope, callerAttrs, top, epilogue));
           const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
           std::lock_guard<std::mutex> lock(traceMutex_);
           size_t& slot = (*slots)[pos];
@@ -193,7 +234,7 @@ class Interpreter {
           bt.us += us;
           ++bt.calls;
         } else {
-          FW_TRY_STATUS(runNode(g, node, vals, scope, callerAttrs, top, epilogue));
+          FW_TRY_STATUS(runNode(g, node, *plan, n, vals, scope, callerAttrs, top, epilogue));
         }
       }
       for (const auto* list : {&node.inputs, &node.implicitInputs}) {
@@ -239,6 +280,29 @@ class Interpreter {
       const ValueId id = g.findValue(name);
       if (id != kNoId) p.keepAlive[static_cast<size_t>(id)] = 1;
     }
+    const size_t nodeCount = g.nodes().size();
+    p.reluAfter.assign(nodeCount, kNoId);
+    p.skipped.assign(nodeCount, 0);
+    p.kernel.assign(nodeCount, nullptr);
+    p.function.assign(nodeCount, -1);
+    for (NodeId n : p.order) {
+      const Node& node = g.node(n);
+      if (isDefaultDomain(node.domain)) p.kernel[static_cast<size_t>(n)] = findKernel(node.opType);
+      if (p.kernel[static_cast<size_t>(n)] || model_.functions.empty()) continue;
+      if (functionIndex_.empty())
+        for (size_t k = 0; k < model_.functions.size(); ++k)
+          functionIndex_.try_emplace(model_.functions[k].domain + '\n' + model_.functions[k].name,
+                                     static_cast<int32_t>(k));
+      const auto f = functionIndex_.find(node.domain + '\n' + node.opType);
+      if (f == functionIndex_.end()) continue;
+      p.function[static_cast<size_t>(n)] = f->second;
+      if (!p.callee) {
+        p.callee = std::make_unique<std::atomic<const Plan*>[]>(nodeCount);
+        for (size_t k = 0; k < nodeCount; ++k) p.callee[k].store(nullptr, std::memory_order_relaxed);
+      }
+    }
+    for (const auto& v : g.values())
+      if (v.initializer) p.initializers.push_back(v.id);
     // Relu epilogues, unless every computed value must be kept as it is (keepIntermediates) or every
     // node is timed on its own (profile).
     if (!opts_.keepIntermediates && !timedNodes) {
@@ -254,16 +318,19 @@ class Interpreter {
         if (relu.dead || relu.opType != "Relu" || !isDefaultDomain(relu.domain) || relu.inputs.size() != 1 ||
             relu.inputs[0] != v || relu.outputs.size() != 1 || relu.outputs[0] == kNoId)
           continue;
-        p.reluAfter.emplace(n, r);
-        p.skipped.insert(r);
+        p.reluAfter[static_cast<size_t>(n)] = r;
+        p.skipped[static_cast<size_t>(r)] = 1;
       }
     }
     return &plans.emplace(key, std::move(p)).first->second;
   }
 
-  // `relu`: the Relu node reading this node's only output (Plan::reluAfter), computed here too.
-  Status runNode(const Graph& g, const Node& node, std::vector<RtTensor>& vals, const Scope& scope,
-                 const Attributes* callerAttrs, bool top, const Node* relu = nullptr) {
+  // `plan`, `n`: g's plan and the node's id. `relu`: the Relu node reading this node's only output
+  // (Plan::reluAfter), computed here too.
+  Status runNode(const Graph& g, const Node& node, const Plan& plan, size_t n, std::vector<RtTensor>& vals,
+                 const Scope& scope, const Attributes* callerAttrs, bool top, const Node* relu = nullptr) {
+    const KernelFn kernel = plan.kernel[n];
+    const int32_t function = plan.function[n];
     std::vector<const RtTensor*> in(node.inputs.size(), nullptr);
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       const ValueId v = node.inputs[k];
@@ -302,13 +369,13 @@ class Interpreter {
     }
 
     std::vector<RtTensor> outs;
-    if (isDefaultDomain(node.domain) && findKernel(node.opType)) {
+    if (kernel) {
       OpContext ctx{node, *attrs, model_, opset_, std::move(in), {}, this, &scope};
       ctx.out.resize(node.outputs.size());
       ctx.fuseRelu = relu != nullptr;
       Status st;
       try {
-        st = findKernel(node.opType)(ctx);
+        st = kernel(ctx);
       } catch (const LimitExceeded& e) {
         return Error::badInput("node '" + node.name + "' (" + node.opType + "): " + e.what());
       } catch (const std::bad_alloc&) {
@@ -326,11 +393,15 @@ class Interpreter {
         FW_TRY_STATUS(findKernel("Relu")(rc));
         outs[0] = std::move(rc.out[0]);
       }
-    } else if (const Function* fn = model_.findFunction(node.domain, node.opType)) {
+    } else if (function >= 0) {
+      const Function* fn = &model_.functions[static_cast<size_t>(function)];
       if (!fn->body) return Error::badInput("function '" + fn->name + "' has no body");
-      std::vector<RtTensor> args;
-      for (const RtTensor* t : in) args.push_back(t ? *t : RtTensor());
-      auto r = run(*fn->body, args, nullptr, attrs, false, scope.path, false);
+      const Plan* bodyPlan = plan.callee[n].load(std::memory_order_acquire);
+      if (!bodyPlan) {
+        FW_ASSIGN_OR_RETURN(bodyPlan, planFor(*fn->body, false));
+        plan.callee[n].store(bodyPlan, std::memory_order_release);
+      }
+      auto r = run(*fn->body, in, nullptr, attrs, false, scope.path, false, bodyPlan);
       if (!r.ok())
         return r.error().context("node '" + node.name + "' (function " +
                                  (node.domain.empty() ? "" : node.domain + ":") + node.opType + ")");
@@ -384,6 +455,32 @@ class Interpreter {
   }
 
  private:
+  // A frame from the interpreter's free frames (or a new one) for one graph run, cleared and given
+  // back when the run ends.
+  class FrameLease {
+   public:
+    FrameLease(Interpreter& in, size_t values) : in_(in) {
+      if (in_.frames_.empty()) {
+        frame_ = std::make_unique<Frame>();
+      } else {
+        frame_ = std::move(in_.frames_.back());
+        in_.frames_.pop_back();
+      }
+      frame_->vals.resize(values);
+    }
+    ~FrameLease() {
+      frame_->vals.clear();
+      in_.frames_.push_back(std::move(frame_));
+    }
+    FrameLease(const FrameLease&) = delete;
+    FrameLease& operator=(const FrameLease&) = delete;
+    Frame* operator->() { return frame_.get(); }
+
+   private:
+    Interpreter& in_;
+    std::unique_ptr<Frame> frame_;
+  };
+
   const Model& model_;
   const ExecOptions& opts_;
   int64_t opset_;
@@ -392,6 +489,10 @@ class Interpreter {
   RunPlans* const shared_;  // opts.plans when it serves this model
   std::mutex planMutex_;
   std::map<std::pair<const Graph*, int>, Plan> plans_;
+  std::vector<std::unique_ptr<Frame>> frames_;  // free frames (FrameLease)
+  // model_'s functions by domain + '\n' + name, the first of each (Model::findFunction's choice); made
+  // by the first plan that calls one (under the plans' lock)
+  std::unordered_map<std::string, int32_t> functionIndex_;
 };
 
 Result<std::vector<RtTensor>> runSubgraph(OpContext& ctx, const Graph& g, const std::vector<RtTensor>& inputs,

@@ -98,6 +98,76 @@ TEST(ExecGraph, FunctionNodeRunsItsBodyWithAttributeReferences) {
   expectNear((*r)[0], {3}, {2, -0.5f, -1});
 }
 
+namespace {
+// A function `domain:name` of two inputs a, b computing one binary op (or calling `callee` functions:
+// G(a, b) = d1:F(d2:F(a, b), d2:F(b, a))).
+fw::Function binaryFunction(const std::string& domain, const std::string& name, const std::string& op) {
+  fw::Function fn;
+  fn.name = name;
+  fn.domain = domain;
+  auto body = std::make_shared<fw::Graph>();
+  auto a = body->addInput("a", fw::DType::Float32, {});
+  auto b = body->addInput("b", fw::DType::Float32, {});
+  auto y = body->addValue("y");
+  if (op == "G") {
+    auto p = body->addValue("p"), q = body->addValue("q");
+    body->addNode("F", {a, b}, {p}, {}, "", "d2");
+    body->addNode("F", {b, a}, {q}, {}, "", "d2");
+    body->addNode("F", {p, q}, {y}, {}, "", "d1");
+  } else {
+    body->addNode(op, {a, b}, {y});
+  }
+  body->addOutput(y);
+  fn.body = body;
+  return fn;
+}
+}  // namespace
+
+TEST(ExecGraph, FunctionsAreFoundByDomainAndNameAndNestedCallsKeepTheirValues) {
+  // z = d2:F(d1:G(x, w), d1:F(x, w)) with d1:F = Add, d2:F = Mul, G(a, b) = a*b + b*a; run twice in one
+  // graph (the second call of G reuses the first call's frames) and in two runs.
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({3}));
+  auto w = g->addInitializer("w", Tensor::floats({3}, {2, 3, -1}));
+  auto g1 = g->addValue("g1"), g2 = g->addValue("g2"), s = g->addValue("s"), z = g->addValue("z");
+  g->addNode("G", {x, w}, {g1}, {}, "call_g1", "d1");
+  g->addNode("G", {g1, w}, {g2}, {}, "call_g2", "d1");
+  g->addNode("F", {x, w}, {s}, {}, "call_add", "d1");
+  g->addNode("F", {g2, s}, {z}, {}, "call_mul", "d2");
+  g->addOutput(z);
+  fw::Model m;
+  m.graph = g;
+  m.opsetImports["d1"] = 1;
+  m.opsetImports["d2"] = 1;
+  m.functions = {binaryFunction("d1", "F", "Add"), binaryFunction("d2", "F", "Mul"),
+                 binaryFunction("d1", "G", "G"),
+                 binaryFunction("d1", "F", "Sub")};  // a second d1:F: the first one counts
+  const std::vector<float> xs = {1, -2, 0.5f}, ws = {2, 3, -1};
+  std::vector<float> want;
+  for (size_t k = 0; k < 3; ++k) {
+    const float g1v = 2 * xs[k] * ws[k], g2v = 2 * g1v * ws[k];
+    want.push_back(g2v * (xs[k] + ws[k]));
+  }
+  for (int run = 0; run < 2; ++run) {
+    auto r = fw::runGraph(m, {Tensor::floats({3}, xs)});
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    expectNear((*r)[0], {3}, want);
+  }
+
+  // A call that leaves out an argument fails naming the function's input and the calling node.
+  auto g3 = std::make_shared<fw::Graph>();
+  auto x3 = g3->addInput("x", fw::DType::Float32, fw::Shape::ofInts({3}));
+  auto y3 = g3->addValue("y");
+  g3->addNode("F", {x3}, {y3}, {}, "call_short", "d1");
+  g3->addOutput(y3);
+  m.graph = g3;
+  auto bad = fw::runGraph(m, {Tensor::floats({3}, xs)});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("no value given for input 'b'"), std::string::npos)
+      << bad.error().message;
+  EXPECT_NE(bad.error().message.find("call_short"), std::string::npos) << bad.error().message;
+}
+
 TEST(ExecGraph, UnsupportedOpFailsNamingIt) {
   auto m = oneNode("FancyNewOp", {{"x", iota({2})}}, 1);
   auto r = fw::runGraph(m, {iota({2})});
