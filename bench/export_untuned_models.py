@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -19,7 +19,8 @@ on the 2-D kernel) and only measured; set 11 was exported after session 14's cha
 transposed or cache-aliasing matrix weights run on a packed copy) and only measured; set 12 was
 exported at the start of session 15, after session 14's last change, and measured before any change; set
 13 was exported after session 15's changes (pooling passes, the run overhead, products' cold weights)
-and only measured.
+and only measured; set 14 was exported in session 16, after the executor's function calls were made
+cheaper, and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -31,7 +32,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -66,6 +67,8 @@ def main():
         return export_twelfth_set(torch, torchvision, out)
     if which == "13":
         return export_thirteenth_set(torch, torchvision, out)
+    if which == "14":
+        return export_fourteenth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -850,6 +853,100 @@ def export_thirteenth_set(torch, torchvision, out):
                                  ("tiny_bert_96", TinyBert, torch.randint(0, 5000, (1, 96))),
                                  ("unet3d_small", Unet3d, (1, 1, 16, 48, 48)),
                                  ("mlp_autoencoder_b256", MlpAutoencoder, (256, 784))))
+    return 0
+
+
+def export_fourteenth_set(torch, torchvision, out):
+    tv = torchvision.models
+    models = {
+        "fcn_resnet101_160": (lambda: tv.segmentation.fcn_resnet101(weights=None, weights_backbone=None,
+                                                                      aux_loss=False), (1, 3, 160, 160)),
+        "mobilenet_v3_small_320": (lambda: tv.mobilenet_v3_small(weights=None), (1, 3, 320, 320)),
+        "swin_b_128": (lambda: tv.swin_b(weights=None), (1, 3, 128, 128)),
+    }
+    export_images(torch, models, out, seed=71)
+    nn = torch.nn
+
+    class ResNet1d(nn.Module):  # a 12-lead ECG classifier: 1-D residual blocks over 5000 samples
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv1d(12, 32, 15, stride=2, padding=7), nn.BatchNorm1d(32), nn.ReLU(),
+                                      nn.MaxPool1d(3, 2, 1))
+            blocks, c = [], 32
+            for o in (32, 64, 64, 128):
+                stride = 1 if o == c else 2
+                blocks.append(nn.ModuleDict({
+                    "a": nn.Sequential(nn.Conv1d(c, o, 7, stride=stride, padding=3), nn.BatchNorm1d(o), nn.ReLU(),
+                                       nn.Conv1d(o, o, 7, padding=3), nn.BatchNorm1d(o)),
+                    "s": nn.Identity() if o == c else nn.Conv1d(c, o, 1, stride=stride)}))
+                c = o
+            self.blocks = nn.ModuleList(blocks)
+            self.head = nn.Linear(128, 5)
+
+        def forward(self, x):
+            h = self.stem(x)
+            for b in self.blocks:
+                h = torch.relu(b["a"](h) + b["s"](h))
+            return self.head(h.mean(-1))
+
+    class MoeLayer(nn.Module):  # 64 tokens, a top-2 gate over 8 experts (dense dispatch by a 0/1 mask)
+        def __init__(self, d=256, e=8):
+            super().__init__()
+            self.gate = nn.Linear(d, e)
+            self.w1 = nn.Parameter(torch.randn(e, d, 512) * 0.05)
+            self.w2 = nn.Parameter(torch.randn(e, 512, d) * 0.05)
+            self.norm = nn.LayerNorm(d)
+
+        def forward(self, x):
+            p = torch.softmax(self.gate(x), -1)
+            top, idx = p.topk(2, -1)
+            mask = torch.zeros_like(p).scatter(-1, idx, top)
+            h = torch.relu(torch.einsum("td,edh->eth", x, self.w1))
+            y = torch.einsum("eth,ehd->etd", h, self.w2)
+            return self.norm(x + torch.einsum("te,etd->td", mask, y))
+
+    class Fpn(nn.Module):  # a 4-stage conv backbone, an FPN top-down path with nearest upsampling
+        def __init__(self, c=64):
+            super().__init__()
+            chans, self.stages, i = (32, 64, 128, 256), nn.ModuleList(), 3
+            for o in chans:
+                self.stages.append(nn.Sequential(nn.Conv2d(i, o, 3, stride=2, padding=1), nn.BatchNorm2d(o), nn.ReLU(),
+                                                 nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU()))
+                i = o
+            self.lat = nn.ModuleList(nn.Conv2d(o, c, 1) for o in chans)
+            self.smooth = nn.ModuleList(nn.Conv2d(c, c, 3, padding=1) for _ in chans)
+
+        def forward(self, x):
+            feats = []
+            for s in self.stages:
+                x = s(x)
+                feats.append(x)
+            top = self.lat[3](feats[3])
+            outs = [self.smooth[3](top)]
+            for k in (2, 1, 0):
+                top = self.lat[k](feats[k]) + nn.functional.interpolate(top, scale_factor=2.0, mode="nearest")
+                outs.append(self.smooth[k](top))
+            return sum(o.mean((2, 3)) for o in outs)
+
+    class PerceiverLite(nn.Module):  # 64 latents cross-attend to 1024 inputs, then 2 latent self-attention blocks
+        def __init__(self, d=256):
+            super().__init__()
+            self.latents = nn.Parameter(torch.randn(1, 64, d) * 0.02)
+            self.inp = nn.Linear(48, d)
+            self.cross = nn.MultiheadAttention(d, 4, batch_first=True)
+            layer = nn.TransformerEncoderLayer(d, 4, 512, dropout=0.0, batch_first=True, norm_first=True)
+            self.self_attn = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.out = nn.Linear(d, 10)
+
+        def forward(self, x):
+            kv = self.inp(x)
+            lat, _ = self.cross(self.latents, kv, kv, need_weights=False)
+            return self.out(self.self_attn(lat + self.latents).mean(1))
+
+    export_nets(torch, out, 71, (("resnet1d_ecg", ResNet1d, (1, 12, 5000)),
+                                 ("moe_top2_t64", MoeLayer, (64, 256)),
+                                 ("fpn_small_256", Fpn, (1, 3, 256, 256)),
+                                 ("perceiver_lite", PerceiverLite, (1, 1024, 48))))
     return 0
 
 
