@@ -191,7 +191,20 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       if (call == hw.cpu.opCallS.end()) call = hw.cpu.opCallS.find(n.opType);
       if (call != hw.cpu.opCallS.end()) fixedS = std::max(0.0, call->second - hw.launchUs * 1e-6);
     }
-    const double compS = shaped ? *shaped : fixedS + (rate > 0 ? work / rate : 0.0);
+    double compS = shaped ? *shaped : fixedS + (rate > 0 ? work / rate : 0.0);
+    // An Einsum run as a product copies an operand whose axes are not in product order into that order,
+    // and the result into the output's (core/exec/ops_linalg.cpp): a Transpose's work per element.
+    if (fam == OpFamily::Cube && n.opType == "Einsum")
+      if (const auto p = einsumProductOf(g, n)) {
+        const double a = static_cast<double>(p->batches * p->M * p->K),
+                     b = static_cast<double>(p->batches * p->K * p->N),
+                     c = static_cast<double>(p->batches * p->M * p->N);
+        const double moved = (p->moveA ? a : 0.0) + (p->moveB ? b : 0.0) + (p->moveC ? c : 0.0);
+        auto tr = hw.cpu.opEfficiency.find("Transpose");
+        const double eff =
+            tr != hw.cpu.opEfficiency.end() ? tr->second : hw.efficiency.of(OpFamily::DataMovement);
+        if (moved > 0 && peak * eff > 0) compS += moved / (peak * eff);
+      }
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
     memoryS += memS;
     // A shape model was timed with the op's data in cache. In a run, its weights and its output buffer

@@ -5,6 +5,7 @@
 
 #include "core/ir/OpCost.h"
 #include "simulator/NonNegFit.h"
+#include "simulator/OpFamily.h"
 
 namespace fw::sim {
 namespace {
@@ -110,7 +111,10 @@ const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys() {
 
 std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   const Node& n = g.node(id);
-  const auto os = shapeOfOp(n.opType, n.attrs.intOr("group", 1), n.attrs.intOr("transB", 0) != 0);
+  // An Einsum that is one batched product runs on the GEMM path (core/exec/ops_linalg.cpp).
+  const auto einsum = einsumProductOf(g, n);
+  const auto os = einsum ? std::optional<OpShape>(OpShape{"gemm", 1})
+                         : shapeOfOp(n.opType, n.attrs.intOr("group", 1), n.attrs.intOr("transB", 0) != 0);
   if (!os || n.inputs.size() <= os->weight || n.outputs.empty()) return std::nullopt;
   const auto x = dimsOf(g, n.inputs[0]);
   const auto w = dimsOf(g, n.inputs[os->weight]);
@@ -165,7 +169,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     return f;
   }
   if (kind == "gemm" || kind == "gemm_tb" || kind == "int_gemm") {
-    N = static_cast<double>(y->back());
+    N = static_cast<double>(einsum ? einsum->N : y->back());
     // The weight rows a matrix-vector kernel reads together, 4 KiB apart or a multiple: a [K, N] weight
     // is read several rows at once, so rows 2 KiB apart alias every second one; Gemm(transB)'s [N, K]
     // along its rows, which alias when K floats are a multiple of 4 KiB. The executor runs a model's own

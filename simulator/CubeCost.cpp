@@ -6,6 +6,7 @@
 
 #include "simulator/CostUtil.h"
 #include "simulator/KernelBoundary.h"
+#include "simulator/OpFamily.h"
 #include "simulator/VectorCost.h"
 
 namespace fw::sim {
@@ -78,6 +79,21 @@ Result<Gemm> matMulGemm(const Graph& g, NodeId id) {
   return gm;
 }
 
+// An Einsum that is one batched product (einsumProductOf).
+Result<Gemm> einsumGemm(const Graph& g, NodeId id) {
+  const Node& n = g.node(id);
+  const auto p = einsumProductOf(g, n);
+  if (!p) return Error::badInput(where(g, id) + ": the Einsum is not one batched matrix product");
+  Gemm gm;
+  gm.batch = p->batches;
+  gm.m = p->M;
+  gm.n = p->N;
+  gm.k = p->K;
+  gm.a = n.inputs[0];
+  gm.b = n.inputs[1];
+  return gm;
+}
+
 Result<Gemm> gemmOpGemm(const Graph& g, NodeId id) {
   const Node& n = g.node(id);
   Gemm gm;
@@ -116,6 +132,7 @@ Result<Gemm> cubeProblem(const Graph& g, NodeId id, const HwProfile& hw) {
   if (op == "ConvTranspose") return convTransposeGemm(g, id, hw);
   if (op == "MatMul" || op == "MatMulInteger" || op == "FusedMatMul" || op == "QLinearMatMul") return matMulGemm(g, id);
   if (op == "Gemm") return gemmOpGemm(g, id);
+  if (op == "Einsum") return einsumGemm(g, id);
   if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrentGemm(g, id);
   return Error::internal(where(g, id) + ": not a cube op");
 }

@@ -51,8 +51,22 @@ bool withScalarOperand(const Graph& g, const Node& n) {
 
 }  // namespace
 
+std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n) {
+  if (n.opType != "Einsum" || n.inputs.size() != 2) return std::nullopt;
+  std::vector<std::vector<int64_t>> dims;
+  for (ValueId v : n.inputs) {
+    auto d = staticDims(g, v);
+    if (!d) return std::nullopt;
+    dims.push_back(std::move(*d));
+  }
+  const auto form = resolveEinsum(n.attrs.stringOr("equation", ""), dims);
+  if (!form.ok()) return std::nullopt;
+  return einsumProduct(*form, dims);
+}
+
 OpFamily nodeFamily(const Graph& g, const Node& n) {
   const OpFamily fam = opFamily(n.opType);
+  if (n.opType == "Einsum") return einsumProductOf(g, n) ? OpFamily::Cube : fam;
   std::vector<int64_t> dims, perm;
   return transposeOf(g, n, dims, perm) && permKeepsOrder(dims, perm) ? OpFamily::View : fam;
 }

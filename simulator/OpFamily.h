@@ -3,10 +3,12 @@
 // (core/ir/OpInfo.h). An op type missing from it is Unknown, costed as a one-pass vector op and
 // reported as a warning; every ai.onnx op of opsets 1-17 has a row.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/ir/Einsum.h"
 #include "core/ir/Graph.h"
 #include "core/ir/OpInfo.h"
 
@@ -17,8 +19,12 @@ using OpFamily = CostFamily;
 OpFamily opFamily(std::string_view opType);
 // The family of this node: opFamily of its type, except a Transpose that only moves axes of size 1
 // (a batch-1 [T,1,H] -> [1,T,H]; permKeepsOrder, core/ir/Shape.h): the elements keep their order, so
-// it is a view, as a Reshape (the executor hands out the same buffer by the same test).
+// it is a view, as a Reshape (the executor hands out the same buffer by the same test); and an Einsum
+// that is one batched matrix product (einsumProductOf): a cube op, as the executor runs it on its GEMM
+// path and a graph compiler maps it to BatchMatMul.
 OpFamily nodeFamily(const Graph& g, const Node& n);
+// An Einsum node's batched product (core/ir/Einsum.h) when its operands' shapes are static.
+std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n);
 // The key of a node's measured efficiency (cpu.op_efficiency): its op type, or "Transpose/rows" for a
 // Transpose that keeps the innermost axis of size > 1 innermost (a channel shuffle: whole rows move,
 // several times faster per element than a transpose that swaps the innermost axis), or "<Op>/scalar"

@@ -9,51 +9,12 @@
 #include "core/exec/Gemm.h"
 #include "core/exec/OpContext.h"
 #include "core/exec/Transpose.h"
+#include "core/ir/Einsum.h"
 
 namespace fw::exec {
 namespace {
 
 // ---- Einsum ------------------------------------------------------------------------------------
-
-// Labels: 0..51 for letters, 52+j for the j-th (right-aligned) dim the ellipsis covers.
-constexpr int kEllBase = 52;
-
-int letterLabel(char ch) {
-  if (ch >= 'a' && ch <= 'z') return ch - 'a';
-  if (ch >= 'A' && ch <= 'Z') return 26 + (ch - 'A');
-  return -1;
-}
-
-// One term of the equation: letter labels with the ellipsis position (-1 when absent).
-struct Term {
-  std::vector<int> letters;
-  int ellAt = -1;  // index into letters where the ellipsis sits
-};
-
-Result<Term> parseTerm(OpContext& c, const std::string& s) {
-  Term t;
-  for (size_t p = 0; p < s.size(); ++p) {
-    if (s[p] == '.') {
-      if (t.ellAt >= 0 || s.compare(p, 3, "...") != 0) return c.fail("malformed ellipsis in equation term '" + s + "'");
-      t.ellAt = static_cast<int>(t.letters.size());
-      p += 2;
-      continue;
-    }
-    const int l = letterLabel(s[p]);
-    if (l < 0) return c.fail("invalid character '" + std::string(1, s[p]) + "' in equation term '" + s + "'");
-    t.letters.push_back(l);
-  }
-  return t;
-}
-
-std::vector<std::string> splitOn(const std::string& s, char sep) {
-  std::vector<std::string> parts(1);
-  for (char ch : s) {
-    if (ch == sep) parts.emplace_back();
-    else parts.back() += ch;
-  }
-  return parts;
-}
 
 // Two float operands whose labels each fall in one of four groups — in both inputs and the output
 // (batch), in the first input and the output (M), in the second and the output (N), in both inputs only
@@ -63,39 +24,19 @@ std::vector<std::string> splitOn(const std::string& s, char sep) {
 // 'BGHIJ,BGHJD->BGHID') took 800 ms of a 1.05 s run in the loop below, which sums each output element
 // in double, one index at a time. Returns false (nothing done) for any other equation: a label repeated
 // within a term (a diagonal), a label summed within one input, or an axis broadcast from size 1.
-bool einsumAsProduct(const std::vector<RtTensor>& xs, const std::vector<std::vector<int>>& axisLabels,
-                     const std::array<int64_t, 128>& size, const std::vector<int>& outLabels, RtTensor& y) {
-  if (xs.size() != 2) return false;
-  std::array<int, 128> where{};  // bit 0: first input, bit 1: second, bit 2: output
-  for (size_t k = 0; k < 2; ++k)
-    for (size_t p = 0; p < axisLabels[k].size(); ++p) {
-      const auto l = static_cast<size_t>(axisLabels[k][p]);
-      if ((where[l] & (1 << k)) || xs[k].dims[p] != size[l]) return false;
-      where[l] |= 1 << k;
-    }
-  for (int l : outLabels) where[static_cast<size_t>(l)] |= 4;
-  std::vector<int> batch, m, n, kl;
-  for (int l : outLabels) {
-    const int w = where[static_cast<size_t>(l)];
-    (w == 7 ? batch : w == 5 ? m : n).push_back(l);
-    if (w != 7 && w != 5 && w != 6) return false;
-  }
-  for (int l : axisLabels[0]) {
-    const int w = where[static_cast<size_t>(l)];
-    if (w == 3) kl.push_back(l);
-    else if (w == 1) return false;
-  }
-  for (int l : axisLabels[1])
-    if (where[static_cast<size_t>(l)] == 2) return false;
-  auto prod = [&](const std::vector<int>& ls) {
-    int64_t v = 1;
-    for (int l : ls) v *= size[static_cast<size_t>(l)];
-    return v;
-  };
-  const int64_t nb = prod(batch), M = prod(m), N = prod(n), K = prod(kl);
+bool einsumAsProduct(const std::vector<RtTensor>& xs, const EinsumForm& form, RtTensor& y) {
+  std::vector<std::vector<int64_t>> xDims;
+  for (const auto& x : xs) xDims.push_back(x.dims);
+  const auto prod = einsumProduct(form, xDims);
+  if (!prod) return false;
+  const auto& axisLabels = form.axisLabels;
+  const auto& size = form.size;
+  const auto& outLabels = form.outLabels;
+  const auto &batch = prod->batch, &m = prod->m, &n = prod->n, &kl = prod->k;
+  const int64_t nb = prod->batches, M = prod->M, N = prod->N, K = prod->K;
   // Input k laid out in the label order `order`: itself when its axes already are, else a moved copy.
   auto laidOut = [&](size_t k, const std::vector<int>& order) {
-    std::vector<int64_t> strideOf(128, 0);
+    std::vector<int64_t> strideOf(kEinsumLabels, 0);
     const auto st = stridesOf(xs[k].dims);
     for (size_t p = 0; p < axisLabels[k].size(); ++p) strideOf[static_cast<size_t>(axisLabels[k][p])] = st[p];
     std::vector<int64_t> dims, strides;
@@ -136,102 +77,28 @@ bool einsumAsProduct(const std::vector<RtTensor>& xs, const std::vector<std::vec
 }
 
 Status opEinsum(OpContext& c) {
-  std::string eq;
-  for (char ch : c.attrStr("equation", "")) {
-    if (ch != ' ' && ch != '\t' && ch != '\n') eq += ch;
-  }
-  if (eq.empty()) return c.fail("missing attribute 'equation'");
-  const size_t arrow = eq.find("->");
-  const std::string lhs = eq.substr(0, arrow);
-  const bool explicitOut = arrow != std::string::npos;
-  const auto termStrs = splitOn(lhs, ',');
-  const size_t nIn = termStrs.size();
-  if (nIn != c.numIn()) return c.fail("equation '" + eq + "' has " + std::to_string(nIn) + " operands but the node has " + std::to_string(c.numIn()) + " inputs");
-  std::vector<Term> terms;
-  for (size_t k = 0; k < nIn; ++k) {
+  const std::string eq = c.attrStr("equation", "");
+  std::vector<std::vector<int64_t>> dims;
+  for (size_t k = 0; k < c.numIn(); ++k) {
     if (!c.has(k)) return c.fail("input " + std::to_string(k) + " is missing");
-    auto t = parseTerm(c, termStrs[k]);
-    if (!t.ok()) return t.error();
-    terms.push_back(std::move(t).value());
+    dims.push_back(c.input(k).dims);
   }
+  auto resolved = resolveEinsum(eq, dims);
+  if (!resolved.ok()) return c.fail(resolved.error().message);
+  const EinsumForm& form = *resolved;
+  const size_t nIn = dims.size();
   const bool isF = c.input(0).store() == Store::F32;
   for (size_t k = 0; k < nIn; ++k) {
     const Store st = c.input(k).store();
     if (st != Store::F32 && st != Store::I64) return c.fail("input " + std::to_string(k) + " is not numeric: " + typeName(c.input(k)));
     if ((st == Store::F32) != isF) return c.fail("input types differ: " + typeName(c.input(0)) + " and " + typeName(c.input(k)));
   }
-  // Per input: the label of each axis. Ellipsis dims are right-aligned across inputs.
-  std::vector<std::vector<int>> axisLabels(nIn);
-  int ellRank = 0;
-  for (size_t k = 0; k < nIn; ++k) {
-    const int r = static_cast<int>(c.input(k).rank());
-    const int nl = static_cast<int>(terms[k].letters.size());
-    if (terms[k].ellAt < 0 ? r != nl : r < nl)
-      return c.fail("equation term '" + termStrs[k] + "' does not match input " + std::to_string(k) + " of shape " + dimsStr(c.input(k).dims));
-    if (terms[k].ellAt >= 0) ellRank = std::max(ellRank, r - nl);
-  }
-  if (ellRank > 128 - kEllBase) return c.fail("the ellipsis covers " + std::to_string(ellRank) + " dims, more than 76 supported");
-  std::array<int64_t, 128> size;
-  size.fill(-1);
-  std::array<int, 128> count{};
-  for (size_t k = 0; k < nIn; ++k) {
-    const RtTensor& x = c.input(k);
-    const int r = static_cast<int>(x.rank());
-    const int ne = r - static_cast<int>(terms[k].letters.size());
-    const Term& t = terms[k];
-    for (int li = 0; li <= static_cast<int>(t.letters.size()); ++li) {
-      if (li == t.ellAt)
-        for (int j = 0; j < ne; ++j) axisLabels[k].push_back(kEllBase + (ellRank - ne) + j);
-      if (li < static_cast<int>(t.letters.size())) axisLabels[k].push_back(t.letters[static_cast<size_t>(li)]);
-    }
-    std::array<bool, 128> seen{};
-    for (int p = 0; p < r; ++p) {
-      const int l = axisLabels[k][static_cast<size_t>(p)];
-      const int64_t d = x.dims[static_cast<size_t>(p)];
-      int64_t& sz = size[static_cast<size_t>(l)];
-      if (l >= kEllBase) {
-        if (sz == -1 || sz == 1) sz = d;
-        else if (d != 1 && d != sz) return c.fail("ellipsis dims of the inputs do not broadcast: " + dimsStr(x.dims));
-      } else {
-        if (sz != -1 && sz != d)
-          return c.fail("label '" + std::string(1, l < 26 ? char('a' + l) : char('A' + l - 26)) + "' has sizes " +
-                        std::to_string(sz) + " and " + std::to_string(d));
-        sz = d;
-      }
-      if (!seen[static_cast<size_t>(l)]) ++count[static_cast<size_t>(l)];
-      seen[static_cast<size_t>(l)] = true;
-    }
-  }
-  // Output labels.
-  std::vector<int> outLabels;
-  if (explicitOut) {
-    auto t = parseTerm(c, eq.substr(arrow + 2));
-    if (!t.ok()) return t.error();
-    const Term& ot = t.value();
-    for (size_t li = 0; li <= ot.letters.size(); ++li) {
-      if (static_cast<int>(li) == ot.ellAt)
-        for (int j = 0; j < ellRank; ++j) outLabels.push_back(kEllBase + j);
-      if (li < ot.letters.size()) {
-        const int l = ot.letters[li];
-        if (size[static_cast<size_t>(l)] < 0) return c.fail("output label '" + std::string(1, eq[arrow + 2 + li]) + "' does not appear in the inputs");
-        if (std::find(outLabels.begin(), outLabels.end(), l) != outLabels.end()) return c.fail("output label repeated in '" + eq + "'");
-        outLabels.push_back(l);
-      }
-    }
-  } else {
-    for (int j = 0; j < ellRank; ++j) outLabels.push_back(kEllBase + j);
-    // Letters appearing exactly once, in ASCII order (upper case before lower case).
-    for (int l = 26; l < 52; ++l)
-      if (count[static_cast<size_t>(l)] == 1) outLabels.push_back(l);
-    for (int l = 0; l < 26; ++l)
-      if (count[static_cast<size_t>(l)] == 1) outLabels.push_back(l);
-  }
-  std::vector<int> sumLabels;
-  for (int l = 0; l < 128; ++l)
-    if (size[static_cast<size_t>(l)] >= 0 && std::find(outLabels.begin(), outLabels.end(), l) == outLabels.end())
-      sumLabels.push_back(l);
+  const auto& axisLabels = form.axisLabels;
+  const auto& size = form.size;
+  const auto& outLabels = form.outLabels;
+  const auto& sumLabels = form.sumLabels;
   // Strides of every input per label (summed over repeated labels: diagonals).
-  std::vector<std::array<int64_t, 128>> lstride(nIn);
+  std::vector<std::array<int64_t, kEinsumLabels>> lstride(nIn);
   std::vector<RtTensor> xs;
   for (size_t k = 0; k < nIn; ++k) {
     xs.push_back(c.input(k));
@@ -247,7 +114,7 @@ Status opEinsum(OpContext& c) {
   for (int l : sumLabels) sd.push_back(size[static_cast<size_t>(l)]);
   const int64_t nSum = numelOf(sd);
   RtTensor y = RtTensor::alloc(c.input(0).dtype, od);
-  if (isF && einsumAsProduct(xs, axisLabels, size, outLabels, y)) {
+  if (isF && einsumAsProduct(xs, form, y)) {
     c.out[0] = std::move(y);
     return {};
   }

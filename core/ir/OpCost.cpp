@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ir/Einsum.h"
 #include "core/ir/OpInfo.h"
 
 namespace fw {
@@ -174,10 +175,29 @@ NodeCost nodeCost(const Graph& g, NodeId id) {
       break;
     }
     case FlopRule::Einsum: {
-      // Unknown contraction size from shapes alone: count one MAC per output element per input
-      // element of the first operand's last dim (exact for matrix products written as einsum).
-      const Shape* as = x.in(0);
-      if (as) c.flops = 2.0 * x.numelOut() * dimAt(*as, -1);
+      // One multiply per operand (one add for a single operand) for every combination of the labels'
+      // values: 2 M N K a product of two operands, numel(input) a sum over one.
+      std::vector<std::vector<int64_t>> dims;
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        const Shape* s = x.in(i);
+        if (!s) break;
+        std::vector<int64_t> d;
+        for (const auto& dim : s->dims) d.push_back(dim.value);
+        dims.push_back(std::move(d));
+      }
+      if (dims.size() != n.inputs.size()) break;
+      const auto form = resolveEinsum(n.attrs.stringOr("equation", ""), dims);
+      if (!form.ok()) {
+        if (c.known) {
+          c.known = false;
+          c.problem = "node '" + n.name + "' (Einsum): " + form.error().message;
+        }
+        break;
+      }
+      double combos = 1;
+      for (int64_t sz : form->size)
+        if (sz >= 0) combos *= static_cast<double>(sz);
+      c.flops = static_cast<double>(dims.size()) * combos;
       break;
     }
   }

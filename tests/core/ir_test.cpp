@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/ir/Einsum.h"
 #include "core/ir/Graph.h"
 #include "core/ir/Model.h"
 
@@ -217,4 +218,59 @@ TEST(Graph, ReplacingASubgraphRecomputesItsOuterUses) {
   ASSERT_EQ(g.node(ifn).implicitInputs.size(), 1u);
   EXPECT_EQ(g.node(ifn).implicitInputs[0], x);
   EXPECT_EQ(g.checkConsistency(), "");
+}
+
+TEST(Einsum, ResolvesLabelsAndFindsTheBatchedProduct) {
+  // Implicit output: the labels in one operand only, upper case first.
+  auto f = fw::resolveEinsum("ij , jK", {{2, 3}, {3, 4}});
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ(f->outLabels, (std::vector<int>{26 + ('K' - 'A'), 'i' - 'a'}));
+  EXPECT_EQ(f->sumLabels, (std::vector<int>{'j' - 'a'}));
+  // An ellipsis covers the leading dims, broadcast across operands.
+  auto e = fw::resolveEinsum("...ij,...jk->...ik", {{5, 1, 2, 3}, {7, 3, 4}});
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->size[fw::kEinsumEllipsis], 5);
+  EXPECT_EQ(e->size[fw::kEinsumEllipsis + 1], 7);
+  EXPECT_FALSE(fw::einsumProduct(*e, {{5, 1, 2, 3}, {7, 3, 4}}).has_value());  // broadcast from 1
+
+  // MoE experts: t -> M, d -> K, e and h -> N; the second operand [e, d, h] is moved to [d, (e h)].
+  const std::vector<std::vector<int64_t>> moe = {{64, 256}, {8, 256, 512}};
+  auto m = fw::resolveEinsum("td,edh->eth", moe);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  auto p = fw::einsumProduct(*m, moe);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->batches, 1);
+  EXPECT_EQ(p->M, 64);
+  EXPECT_EQ(p->K, 256);
+  EXPECT_EQ(p->N, 8 * 512);
+  EXPECT_FALSE(p->moveA);
+  EXPECT_TRUE(p->moveB);
+  EXPECT_TRUE(p->moveC);  // the output [e, t, h] is not [t, (e h)]
+  // Attention scores: batch b h, M i, N j, K d, all in order but the second operand.
+  const std::vector<std::vector<int64_t>> att = {{2, 4, 16, 8}, {2, 4, 16, 8}};
+  auto a = fw::einsumProduct(*fw::resolveEinsum("bhid,bhjd->bhij", att), att);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->batches, 8);
+  EXPECT_FALSE(a->moveA);
+  EXPECT_TRUE(a->moveB);
+  EXPECT_FALSE(a->moveC);
+  // Not products: a diagonal, a label summed within one operand, three operands.
+  const std::vector<std::vector<int64_t>> sq = {{3, 3}, {3, 4}};
+  EXPECT_FALSE(fw::einsumProduct(*fw::resolveEinsum("ii,ij->j", sq), sq).has_value());
+  EXPECT_FALSE(fw::einsumProduct(*fw::resolveEinsum("ij,ik->k", sq), sq).has_value());
+  const std::vector<std::vector<int64_t>> three = {{2, 3}, {3, 4}, {4, 5}};
+  EXPECT_FALSE(fw::einsumProduct(*fw::resolveEinsum("ij,jk,kl->il", three), three).has_value());
+
+  // Errors name what is wrong.
+  auto bad = [](const std::string& eq, const std::vector<std::vector<int64_t>>& dims) {
+    auto r = fw::resolveEinsum(eq, dims);
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_NE(bad("ij,jk->ik", {{2, 3}, {4, 5}}).find("label 'j' has sizes 3 and 4"), std::string::npos);
+  EXPECT_NE(bad("ij,jk->ik", {{2, 3}}).find("2 operands but the node has 1 inputs"), std::string::npos);
+  EXPECT_NE(bad("ijk->ik", {{2, 3}}).find("does not match input 0 of shape [2,3]"), std::string::npos);
+  EXPECT_NE(bad("ij->iz", {{2, 3}}).find("output label 'z' does not appear"), std::string::npos);
+  EXPECT_NE(bad("i.j->ij", {{2, 3}}).find("malformed ellipsis"), std::string::npos);
+  EXPECT_NE(bad("i1->i", {{2, 3}}).find("invalid character '1'"), std::string::npos);
+  EXPECT_NE(bad("", {{2, 3}}).find("missing attribute 'equation'"), std::string::npos);
 }
