@@ -66,6 +66,17 @@ inline bool isTrailingOf(const std::vector<int64_t>& d, const std::vector<int64_
   return std::equal(d.begin() + static_cast<std::ptrdiff_t>(lead), d.end(), od.end() - static_cast<std::ptrdiff_t>(k));
 }
 
+// The loops below write a different buffer than they read (or the same element they read): no
+// dependence between iterations. Said to the vectorizer, which otherwise must assume that a bool
+// (uint8) output aliases its float inputs and leaves the loop scalar; for the same reason the loops
+// read their pointers from locals, not from the closure, which a uint8 store could alias too (an
+// Equal over 60K floats took 53 us, an Add 9 us).
+#if defined(__clang__)
+#define FW_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define FW_IVDEP _Pragma("GCC ivdep")
+#endif
+
 // out[i] = f(a[i], b[i]) with broadcasting. A, B, R are element types.
 template <class A, class B, class R, class F>
 void binaryLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const std::vector<int64_t>& bd, R* out,
@@ -77,35 +88,55 @@ void binaryLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const st
   const int64_t na = numelOf(ad), nb = numelOf(bd);
   if (ad == od && nb > 1 && nb < n && isTrailingOf(bd, od)) {
     parallelFor(n / nb, nb, [&](int64_t s, int64_t e) {
-      for (int64_t r = s; r < e; ++r)
-        for (int64_t i = 0; i < nb; ++i) out[r * nb + i] = f(a[r * nb + i], b[i]);
+      const A* const pa = a;
+      const B* const pb = b;
+      R* const po = out;
+      const int64_t w = nb;
+      for (int64_t r = s; r < e; ++r) FW_IVDEP
+      for (int64_t i = 0; i < w; ++i) po[r * w + i] = f(pa[r * w + i], pb[i]);
     });
     return;
   }
   if (bd == od && na > 1 && na < n && isTrailingOf(ad, od)) {
     parallelFor(n / na, na, [&](int64_t s, int64_t e) {
-      for (int64_t r = s; r < e; ++r)
-        for (int64_t i = 0; i < na; ++i) out[r * na + i] = f(a[i], b[r * na + i]);
+      const A* const pa = a;
+      const B* const pb = b;
+      R* const po = out;
+      const int64_t w = na;
+      for (int64_t r = s; r < e; ++r) FW_IVDEP
+      for (int64_t i = 0; i < w; ++i) po[r * w + i] = f(pa[i], pb[r * w + i]);
     });
     return;
   }
   if (ad == od && bd == od) {
     parallelFor(n, 1, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) out[i] = f(a[i], b[i]);
+      const A* const pa = a;
+      const B* const pb = b;
+      R* const po = out;
+      FW_IVDEP
+      for (int64_t i = s; i < e; ++i) po[i] = f(pa[i], pb[i]);
     });
     return;
   }
   if (ad == od && numelOf(bd) == 1) {
     const B bv = b[0];
     parallelFor(n, 1, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) out[i] = f(a[i], bv);
+      const A* const pa = a;
+      const B v = bv;
+      R* const po = out;
+      FW_IVDEP
+      for (int64_t i = s; i < e; ++i) po[i] = f(pa[i], v);
     });
     return;
   }
   if (bd == od && numelOf(ad) == 1) {
     const A av = a[0];
     parallelFor(n, 1, [&](int64_t s, int64_t e) {
-      for (int64_t i = s; i < e; ++i) out[i] = f(av, b[i]);
+      const A v = av;
+      const B* const pb = b;
+      R* const po = out;
+      FW_IVDEP
+      for (int64_t i = s; i < e; ++i) po[i] = f(v, pb[i]);
     });
     return;
   }
@@ -115,15 +146,20 @@ void binaryLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const st
     const B* pb = b + off[1];
     R* po = out + o;
     if (st[0] == 1 && st[1] == 1) {
+      FW_IVDEP
       for (int64_t i = 0; i < len; ++i) po[i] = f(pa[i], pb[i]);
     } else if (st[0] == 1 && st[1] == 0) {
       const B bv = *pb;
+      FW_IVDEP
       for (int64_t i = 0; i < len; ++i) po[i] = f(pa[i], bv);
     } else if (st[0] == 0 && st[1] == 1) {
       const A av = *pa;
+      FW_IVDEP
       for (int64_t i = 0; i < len; ++i) po[i] = f(av, pb[i]);
     } else {
-      for (int64_t i = 0; i < len; ++i) po[i] = f(pa[i * st[0]], pb[i * st[1]]);
+      const int64_t s0 = st[0], s1 = st[1];
+      FW_IVDEP
+      for (int64_t i = 0; i < len; ++i) po[i] = f(pa[i * s0], pb[i * s1]);
     }
   });
 }

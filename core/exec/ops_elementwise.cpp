@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <type_traits>
 
 #include "core/exec/Broadcast.h"
 #include "core/exec/FastMath.h"
@@ -307,9 +308,60 @@ Status opNot(OpContext& c) {
   if (!c.has(0) || c.input(0).store() != Store::U8) return c.fail("expects a bool input");
   const RtTensor& x = c.input(0);
   RtTensor y = RtTensor::alloc(DType::Bool, x.dims);
-  for (int64_t i = 0; i < x.numel(); ++i) y.mb()[i] = !x.b()[i];
+  const int64_t n = x.numel();
+  const uint8_t* in = x.b();
+  uint8_t* out = y.mb();
+  FW_IVDEP
+  for (int64_t i = 0; i < n; ++i) out[i] = in[i] == 0;
   c.out[0] = std::move(y);
   return {};
+}
+
+// out = cond ? x : y over broadcast rows, for one storage type. For numbers both sides are read
+// unconditionally, so the loop is a select the vectorizer can use (a conditional read is a branch per
+// element on data: Where over 60K random conditions took 132 us).
+template <class T>
+void whereRows(const std::vector<int64_t>& od, const RtTensor& cond, const RtTensor& x, const RtTensor& y,
+               const T* xs, const T* ys, T* out) {
+  const uint8_t* cs = cond.b();
+  broadcastRows<3>(
+      od, {cond.dims, x.dims, y.dims},
+      [&](int64_t o, const std::array<int64_t, 3>& off, int64_t len, const std::array<int64_t, 3>& st) {
+        const uint8_t* pc = cs + off[0];
+        const T* px = xs + off[1];
+        const T* py = ys + off[2];
+        T* po = out + o;
+        const int64_t s0 = st[0], s1 = st[1], s2 = st[2];
+        if constexpr (std::is_arithmetic_v<T>) {
+          if (s0 == 1 && s1 == 1 && s2 == 1) {
+            FW_IVDEP
+            for (int64_t i = 0; i < len; ++i) {
+              const T a = px[i], b = py[i];
+              po[i] = pc[i] ? a : b;
+            }
+            return;
+          }
+          if (s0 == 1 && s1 == 1 && s2 == 0) {
+            const T b = *py;
+            FW_IVDEP
+            for (int64_t i = 0; i < len; ++i) {
+              const T a = px[i];
+              po[i] = pc[i] ? a : b;
+            }
+            return;
+          }
+          if (s0 == 1 && s1 == 0 && s2 == 1) {
+            const T a = *px;
+            FW_IVDEP
+            for (int64_t i = 0; i < len; ++i) {
+              const T b = py[i];
+              po[i] = pc[i] ? a : b;
+            }
+            return;
+          }
+        }
+        for (int64_t i = 0; i < len; ++i) po[i] = pc[i * s0] ? px[i * s1] : py[i * s2];
+      });
 }
 
 Status opWhere(OpContext& c) {
@@ -321,23 +373,22 @@ Status opWhere(OpContext& c) {
   auto od = broadcastShapes({cond.dims, x.dims, y.dims});
   if (!od.ok()) return c.fail(od.error().message);
   RtTensor out = RtTensor::alloc(x.dtype, *od);
-  const size_t es = x.store() == Store::F32 ? 4 : x.store() == Store::I64 ? 8 : x.store() == Store::U8 ? 1 : 0;
-  if (es == 0 && x.store() != Store::Str) return c.fail("unsupported type");
-  broadcastRows<3>(*od, {cond.dims, x.dims, y.dims},
-                   [&](int64_t o, const std::array<int64_t, 3>& off, int64_t len, const std::array<int64_t, 3>& st) {
-                     for (int64_t i = 0; i < len; ++i) {
-                       const bool pick = cond.b()[off[0] + i * st[0]] != 0;
-                       const int64_t src = pick ? off[1] + i * st[1] : off[2] + i * st[2];
-                       const RtTensor& from = pick ? x : y;
-                       switch (x.store()) {
-                         case Store::F32: out.mf()[o + i] = from.f()[src]; break;
-                         case Store::I64: out.mi()[o + i] = from.i()[src]; break;
-                         case Store::U8: out.mb()[o + i] = from.b()[src]; break;
-                         case Store::Str: out.ms()[o + i] = from.s()[src]; break;
-                         default: break;
-                       }
-                     }
-                   });
+  switch (x.store()) {
+    case Store::F32:
+      whereRows(*od, cond, x, y, x.f(), y.f(), out.mf());
+      break;
+    case Store::I64:
+      whereRows(*od, cond, x, y, x.i(), y.i(), out.mi());
+      break;
+    case Store::U8:
+      whereRows(*od, cond, x, y, x.b(), y.b(), out.mb());
+      break;
+    case Store::Str:
+      whereRows(*od, cond, x, y, x.s(), y.s(), out.ms());
+      break;
+    default:
+      return c.fail("unsupported type");
+  }
   c.out[0] = std::move(out);
   return {};
 }

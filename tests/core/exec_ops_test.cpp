@@ -1,6 +1,7 @@
 // Hand-computed (or numpy-computed, as noted) cases for the executor's trickier kernels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "core/exec/Executor.h"
@@ -84,6 +85,115 @@ TEST(ExecOps, TrailingRowOperandOnEitherSideMatchesIndexByIndex) {
         for (int64_t k = 0; k < od[2]; ++k) want.push_back(at(c.ad, 1.f, i, j, k) - at(c.bd, 100.f, i, j, k));
     expectNear((*r)[0], od, want, 0.f);
   }
+}
+
+namespace {
+// Element (i, j, k) of a [2, 3, 5]-broadcast operand of dims d (right-aligned; size-1 dims repeat).
+int64_t flatAt(const std::vector<int64_t>& d, int64_t i, int64_t j, int64_t k) {
+  std::vector<int64_t> idx = {i, j, k}, full(3 - d.size(), 1);
+  full.insert(full.end(), d.begin(), d.end());
+  int64_t flat = 0;
+  for (size_t q = 0; q < 3; ++q) flat = flat * full[q] + (full[q] == 1 ? 0 : idx[q]);
+  return flat;
+}
+
+fw::Tensor bools(const std::vector<int64_t>& dims, uint64_t seed) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::vector<uint8_t> v(static_cast<size_t>(n));
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<uint8_t>(((i + 1) * 2654435761u * (seed + 1)) >> 31 & 1);
+  return fw::Tensor::fromVector<uint8_t>(fw::DType::Bool, dims, v);
+}
+}  // namespace
+
+TEST(ExecOps, WhereNotAndComparisonsMatchADirectLoopOverEveryBroadcastForm) {
+  // Each operand whole, a scalar, a trailing row or a middle broadcast; float, int64 and bool values.
+  const std::vector<int64_t> od = {2, 3, 5};
+  const std::vector<std::vector<int64_t>> forms = {od, {}, {5}, {3, 1}, {2, 1, 5}};
+  for (const auto& cd : forms)
+    for (const auto& xd : forms)
+      for (const auto& yd : forms) {
+        // (The output is [2, 3, 5] when the three together cover it.)
+        bool covers = true;
+        for (size_t q = 0; q < 3; ++q) {
+          int64_t m = 1;
+          for (const auto* d : {&cd, &xd, &yd})
+            if (d->size() + q >= 3) m = std::max(m, (*d)[d->size() + q - 3]);
+          covers = covers && m == od[q];
+        }
+        if (!covers) continue;
+        const fw::Tensor cond = bools(cd, 1), xf = iota(xd, 0.f, 1.f), yf = iota(yd, 0.f, -10.f);
+        auto r = runOne("Where", {{"c", cond}, {"x", xf}, {"y", yf}});
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        const auto cv = cond.data<uint8_t>();
+        std::vector<float> want;
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < 3; ++j)
+            for (int64_t k = 0; k < 5; ++k)
+              want.push_back(cv[static_cast<size_t>(flatAt(cd, i, j, k))]
+                                 ? static_cast<float>(flatAt(xd, i, j, k))
+                                 : -10.f * static_cast<float>(flatAt(yd, i, j, k)));
+        expectNear((*r)[0], od, want, 0.f);
+      }
+  // int64 and bool values, a scalar on either side.
+  for (const auto& [xd, yd] :
+       {std::pair{od, std::vector<int64_t>{}}, std::pair{std::vector<int64_t>{}, od}}) {
+    std::vector<int64_t> xs(30), ys(30);
+    for (int64_t q = 0; q < 30; ++q)
+      xs[static_cast<size_t>(q)] = (int64_t{1} << 40) + q, ys[static_cast<size_t>(q)] = -q;
+    const fw::Tensor xi = fw::Tensor::int64s(xd, xd.empty() ? std::vector<int64_t>{xs[0]} : xs);
+    const fw::Tensor yi = fw::Tensor::int64s(yd, yd.empty() ? std::vector<int64_t>{ys[0]} : ys);
+    const fw::Tensor cond = bools(od, 2);
+    auto r = runOne("Where", {{"c", cond}, {"x", xi}, {"y", yi}});
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const auto got = (*r)[0].toInt64s();
+    const auto cv = cond.data<uint8_t>();
+    for (size_t q = 0; q < 30; ++q)
+      EXPECT_EQ(got[q], cv[q] ? (xd.empty() ? xs[0] : xs[q]) : (yd.empty() ? ys[0] : ys[q])) << q;
+    const fw::Tensor xt = bools(xd, 3), yt = bools(yd, 4);
+    auto b = runOne("Where", {{"c", cond}, {"x", xt}, {"y", yt}});
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    const auto bv = (*b)[0].data<uint8_t>();
+    const auto xb = xt.data<uint8_t>(), yb = yt.data<uint8_t>();
+    for (size_t q = 0; q < 30; ++q)
+      EXPECT_EQ(bv[q], cv[q] ? xb[xd.empty() ? 0 : q] : yb[yd.empty() ? 0 : q]) << q;
+  }
+  // Not, over more elements than a vector register holds.
+  const fw::Tensor many = bools({3, 67}, 5);
+  auto n = runOne("Not", {{"b", many}});
+  ASSERT_TRUE(n.ok()) << n.error().message;
+  const auto in = many.data<uint8_t>(), out = (*n)[0].data<uint8_t>();
+  ASSERT_EQ(out.size(), in.size());
+  for (size_t q = 0; q < in.size(); ++q) EXPECT_EQ(out[q], in[q] ? 0 : 1) << q;
+  // Comparisons of floats (NaN unequal to itself) and int64s against a scalar, a row and a whole operand.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const fw::Tensor a = fw::Tensor::floats({2, 3}, {1.f, nan, -2.f, 0.f, 3.f, 3.f});
+  for (const auto& [bt, bvals] :
+       {std::pair{std::vector<int64_t>{}, std::vector<float>{3.f}},
+        std::pair{std::vector<int64_t>{3}, std::vector<float>{1.f, nan, 0.f}},
+        std::pair{std::vector<int64_t>{2, 3}, std::vector<float>{1.f, nan, -1.f, 0.f, 2.f, 4.f}}})
+    for (const char* op : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"}) {
+      auto r = runOne(op, {{"a", a}, {"b", fw::Tensor::floats(bt, bvals)}});
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      const auto got = (*r)[0].data<uint8_t>();
+      const auto av = a.data<float>();
+      for (size_t q = 0; q < 6; ++q) {
+        const float x = av[q], y = bvals[bt.empty() ? 0 : bt.size() == 1 ? q % 3 : q];
+        const std::string o = op;
+        const bool want = o == "Equal"         ? x == y
+                          : o == "Less"        ? x < y
+                          : o == "Greater"     ? x > y
+                          : o == "LessOrEqual" ? x <= y
+                                               : x >= y;
+        EXPECT_EQ(got[q], want ? 1 : 0) << op << " " << q;
+      }
+    }
+  auto ie = runOne("Equal", {{"a", fw::Tensor::int64s({4}, {int64_t{1} << 60, 2, 3, -4})},
+                             {"b", fw::Tensor::int64s({}, {int64_t{1} << 60})}});
+  ASSERT_TRUE(ie.ok()) << ie.error().message;
+  EXPECT_EQ(std::vector<uint8_t>((*ie)[0].data<uint8_t>().begin(), (*ie)[0].data<uint8_t>().end()),
+            (std::vector<uint8_t>{1, 0, 0, 0}));
 }
 
 TEST(ExecOps, IncompatibleBroadcastIsAnError) {
