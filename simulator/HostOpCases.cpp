@@ -33,6 +33,18 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
   }
   cases.push_back({"elementwise", oneOp("Clip", {rows, cols}, {fw::Tensor::floats({}, {0.0f}), fw::Tensor::floats({}, {6.0f})}, {}, 8)});
   cases.push_back({"elementwise", oneOp("Pow", {rows, cols}, {fw::Tensor::floats({}, {2.0f})}, {}, 8)});
+  // Masks (attention masks, padding): a comparison into bool, its negation, a select by it. Each has
+  // its own loop in the executor, not the float ops' (Swin's [25,49,49] masks).
+  {
+    std::vector<uint8_t> bits(static_cast<size_t>(rows * cols));
+    for (size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<uint8_t>((i * 2654435761u) >> 31);
+    const fw::Tensor mask = fw::Tensor::fromVector<uint8_t>(fw::DType::Bool, {rows, cols}, bits);
+    cases.push_back(
+        {"elementwise", oneOpOn("Equal", same, {fw::Tensor::floats({}, {0.5f})}, {}, 8, fw::DType::Bool)});
+    cases.push_back({"elementwise", oneOpOn("Not", mask, {}, {}, 8, fw::DType::Bool)});
+    cases.push_back({"elementwise", oneOpOn("Where", mask, {same, fw::Tensor::floats({}, {-100.0f})}, {}, 8,
+                                            fw::DType::Float32)});
+  }
   cases.push_back({"reduction", oneOp("ReduceMean", {rows, cols}, {},
                                       fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});

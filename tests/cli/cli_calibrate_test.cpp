@@ -51,6 +51,8 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   const int64_t channels = j["cpu"].value("conv_channel_block", int64_t{1});  // the same for output channels
   EXPECT_TRUE(channels >= 1 && channels <= 64 && (channels & (channels - 1)) == 0) << channels;
   EXPECT_EQ(j["cpu"]["op_call_s"].size(), j["cpu"]["op_efficiency"].size());
+  // Masks have their own loops: a comparison into bool, its negation and a select are measured.
+  for (const char* op : {"Equal", "Not", "Where"}) EXPECT_TRUE(j["cpu"]["op_efficiency"].contains(op)) << op;
   // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
   for (const char* kind : {"gemm", "gemm_tb", "conv", "pointwise_conv", "grouped_conv", "depthwise_conv", "conv_transpose", "rnn"}) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
