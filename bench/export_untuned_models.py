@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -20,7 +20,8 @@ transposed or cache-aliasing matrix weights run on a packed copy) and only measu
 exported at the start of session 15, after session 14's last change, and measured before any change; set
 13 was exported after session 15's changes (pooling passes, the run overhead, products' cold weights)
 and only measured; set 14 was exported in session 16, after the executor's function calls were made
-cheaper, and only measured.
+cheaper, and measured before that session's other changes (an Einsum costed as a product, the mask
+ops' loops); set 15 was exported after those and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -32,7 +33,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -69,6 +70,8 @@ def main():
         return export_thirteenth_set(torch, torchvision, out)
     if which == "14":
         return export_fourteenth_set(torch, torchvision, out)
+    if which == "15":
+        return export_fifteenth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -947,6 +950,92 @@ def export_fourteenth_set(torch, torchvision, out):
                                  ("moe_top2_t64", MoeLayer, (64, 256)),
                                  ("fpn_small_256", Fpn, (1, 3, 256, 256)),
                                  ("perceiver_lite", PerceiverLite, (1, 1024, 48))))
+    return 0
+
+
+def export_fifteenth_set(torch, torchvision, out):
+    tv = torchvision.models
+    models = {
+        "vgg19_bn": (lambda: tv.vgg19_bn(weights=None), (1, 3, 224, 224)),
+        "regnet_y_1_6gf_96": (lambda: tv.regnet_y_1_6gf(weights=None), (2, 3, 96, 96)),
+    }
+    export_images(torch, models, out, seed=73)
+    nn = torch.nn
+
+    class SeResNet(nn.Module):  # residual blocks with squeeze-and-excitation, 112x112
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, stride=2, padding=1), nn.BatchNorm2d(32), nn.ReLU())
+            blocks, c = [], 32
+            for o in (32, 64, 128, 128):
+                blocks.append(nn.ModuleDict({
+                    "a": nn.Sequential(nn.Conv2d(c, o, 3, stride=1 if o == c else 2, padding=1), nn.BatchNorm2d(o),
+                                       nn.ReLU(), nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o)),
+                    "se": nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(o, o // 8), nn.ReLU(),
+                                        nn.Linear(o // 8, o), nn.Sigmoid()),
+                    "s": nn.Identity() if o == c else nn.Conv2d(c, o, 1, stride=2)}))
+                c = o
+            self.blocks = nn.ModuleList(blocks)
+            self.head = nn.Linear(128, 100)
+
+        def forward(self, x):
+            h = self.stem(x)
+            for b in self.blocks:
+                a = b["a"](h)
+                h = torch.relu(a * b["se"](a)[:, :, None, None] + b["s"](h))
+            return self.head(h.mean((2, 3)))
+
+    class DeepCross(nn.Module):  # a Deep & Cross ranking net: 8 embedded fields, 3 cross layers, an MLP
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.ModuleList(nn.Embedding(1000, 16) for _ in range(8))
+            d = 8 * 16 + 13
+            self.cross_w = nn.ParameterList(nn.Parameter(torch.randn(d, d) * 0.02) for _ in range(3))
+            self.cross_b = nn.ParameterList(nn.Parameter(torch.zeros(d)) for _ in range(3))
+            self.mlp = nn.Sequential(nn.Linear(d, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU())
+            self.out = nn.Linear(d + 128, 1)
+
+        def forward(self, x):
+            dense, ids = x[:, :13], (x[:, 13:] * 999).long()
+            x0 = torch.cat([dense] + [e(ids[:, i]) for i, e in enumerate(self.emb)], 1)
+            xc = x0
+            for w, b in zip(self.cross_w, self.cross_b):
+                xc = x0 * (xc @ w) + b + xc
+            return torch.sigmoid(self.out(torch.cat([xc, self.mlp(x0)], 1)))
+
+    class MobileVitLite(nn.Module):  # convolutions, then a transformer over 2x2 patches of a 16x16 map
+        def __init__(self, c=64, d=96):
+            super().__init__()
+            self.conv = nn.Sequential(nn.Conv2d(3, 32, 3, stride=2, padding=1), nn.SiLU(),
+                                      nn.Conv2d(32, c, 3, stride=2, padding=1), nn.SiLU(),
+                                      nn.Conv2d(c, c, 3, stride=2, padding=1), nn.SiLU())
+            self.proj_in = nn.Conv2d(c, d, 1)
+            layer = nn.TransformerEncoderLayer(d, 4, 2 * d, dropout=0.0, activation="gelu", batch_first=True)
+            self.tr = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.proj_out = nn.Conv2d(d, c, 1)
+            self.head = nn.Linear(c, 10)
+
+        def forward(self, x):
+            h = self.proj_in(self.conv(x))  # [1, d, 16, 16]
+            b, d, hh, ww = h.shape
+            p = h.reshape(b, d, hh // 2, 2, ww // 2, 2).permute(0, 3, 5, 2, 4, 1).reshape(b * 4, hh * ww // 4, d)
+            p = self.tr(p).reshape(b, 2, 2, hh // 2, ww // 2, d).permute(0, 5, 3, 1, 4, 2).reshape(b, d, hh, ww)
+            return self.head(self.proj_out(p).mean((2, 3)))
+
+    class LeNet(nn.Module):  # LeNet-5 on a batch of 64 digits
+        def __init__(self):
+            super().__init__()
+            self.f = nn.Sequential(nn.Conv2d(1, 6, 5, padding=2), nn.Tanh(), nn.AvgPool2d(2), nn.Conv2d(6, 16, 5),
+                                   nn.Tanh(), nn.AvgPool2d(2), nn.Flatten(), nn.Linear(400, 120), nn.Tanh(),
+                                   nn.Linear(120, 84), nn.Tanh(), nn.Linear(84, 10))
+
+        def forward(self, x):
+            return self.f(x)
+
+    export_nets(torch, out, 73, (("se_resnet_112", SeResNet, (1, 3, 112, 112)),
+                                 ("deep_cross_b128", DeepCross, (128, 21)),
+                                 ("mobilevit_lite_128", MobileVitLite, (1, 3, 128, 128)),
+                                 ("lenet5_b64", LeNet, (64, 1, 28, 28))))
     return 0
 
 
