@@ -118,7 +118,9 @@ void addRunCommand(CLI::App& app) {
     opts.stats = &memStats;
     if (auto st = applyExecLimits(*limits, opts); !st.ok()) return fail(st.error());
     const bool timing = *stats || !statsJson->empty();
-    if (timing) {  // warm-up: primitive caches, page faults
+    // Repeated runs keep their plans (node order, function bodies' plans), as fwb profile's do.
+    if (timing) opts.plans = fw::makeRunPlans();
+    if (timing) {  // warm-up: primitive caches, page faults, plans
       auto w = fw::runGraph(*m, inputs, opts);
       if (!w.ok()) return fail(w.error());
     }
