@@ -334,6 +334,20 @@ Status opTile(OpContext& c) {
   return {};
 }
 
+// Pad: the input index that output index `o` reads along an axis of `n` elements padded by `b` in
+// front, or -1 outside the input (constant mode).
+enum class PadMode { Constant, Edge, Reflect, Unknown };
+int64_t padSource(int64_t o, int64_t b, int64_t n, PadMode m) {
+  int64_t i = o - b;
+  if (i >= 0 && i < n) return i;
+  if (m == PadMode::Edge) return std::clamp<int64_t>(i, 0, n - 1);
+  if (m != PadMode::Reflect) return -1;
+  if (n == 1) return 0;
+  const int64_t period = 2 * (n - 1);
+  i = ((i % period) + period) % period;
+  return i >= n ? period - i : i;
+}
+
 Status opPad(OpContext& c) {
   if (!c.has(0)) return c.fail("missing input");
   const RtTensor& x = c.input(0);
@@ -368,35 +382,57 @@ Status opPad(OpContext& c) {
     cv = castTo(RtTensor::scalarF(c.attrFloat("value", 0.f)), x.dtype);
   }
   RtTensor y = RtTensor::alloc(x.dtype, od);
-  const auto is = stridesOf(x.dims), os = stridesOf(od);
-  for (int64_t o = 0; o < y.numel(); ++o) {
-    int64_t off = 0;
+  const int64_t total = y.numel();
+  if (total == 0 || r == 0) {
+    copyElems(x, 0, y, 0, total);
+    c.out[0] = std::move(y);
+    return {};
+  }
+  const PadMode m = mode == "constant"  ? PadMode::Constant
+                    : mode == "edge"    ? PadMode::Edge
+                    : mode == "reflect" ? PadMode::Reflect
+                                        : PadMode::Unknown;
+  if (m == PadMode::Unknown)
+    for (size_t d = 0; d < r; ++d)
+      if (begin[d] > 0 || end[d] > 0) return c.fail("unsupported mode '" + mode + "'");
+  // Row by row along the last axis: the overlap with the input row in one copy, the pad columns
+  // from a row of the constant or one by one (edge, reflect). Was one element at a time with a
+  // division per axis: about 1 ms for each of Swin-B's window pads.
+  const size_t last = r - 1;
+  const int64_t W = od[last], n = x.dims[last], b = begin[last];
+  RtTensor fill;
+  if (m == PadMode::Constant || m == PadMode::Unknown) {
+    fill = RtTensor::alloc(x.dtype, {W});
+    for (int64_t k = 0; k < W; ++k) copyElems(cv, 0, fill, k, 1);
+  }
+  const int64_t lo = std::clamp<int64_t>(b, 0, W), hi = std::clamp<int64_t>(b + n, 0, W);
+  const int64_t padLo = hi > lo ? lo : W, padHi = hi > lo ? hi : W;  // columns [0, padLo) and [padHi, W) pad
+  const auto is = stridesOf(x.dims);
+  std::vector<int64_t> idx(r, 0);  // the row's output index on the outer axes
+  for (int64_t o = 0; o < total; o += W) {
+    int64_t base = 0;
     bool outside = false;
-    for (size_t d = 0; d < r; ++d) {
-      int64_t i = (o / os[d]) % od[d] - begin[d];
-      const int64_t n = x.dims[d];
-      if (i < 0 || i >= n) {
-        if (mode == "constant") {
-          outside = true;
-          break;
-        } else if (mode == "edge") {
-          i = std::clamp<int64_t>(i, 0, n - 1);
-        } else if (mode == "reflect") {
-          if (n == 1) {
-            i = 0;
-          } else {
-            const int64_t period = 2 * (n - 1);
-            i = ((i % period) + period) % period;
-            if (i >= n) i = period - i;
-          }
-        } else {
-          return c.fail("unsupported mode '" + mode + "'");
-        }
-      }
-      off += i * is[d];
+    for (size_t d = 0; d < last && !outside; ++d) {
+      const int64_t i = padSource(idx[d], begin[d], x.dims[d], m);
+      outside = i < 0;
+      base += i * is[d];
     }
-    if (outside) copyElems(cv, 0, y, o, 1);
-    else copyElems(x, off, y, o, 1);
+    if (outside) {
+      copyElems(fill, 0, y, o, W);
+    } else {
+      if (hi > lo) copyElems(x, base + lo - b, y, o + lo, hi - lo);
+      if (fill.defined()) {
+        copyElems(fill, 0, y, o, padLo);
+        copyElems(fill, 0, y, o + padHi, W - padHi);
+      } else {
+        for (int64_t k = 0; k < padLo; ++k) copyElems(x, base + padSource(k, b, n, m), y, o + k, 1);
+        for (int64_t k = padHi; k < W; ++k) copyElems(x, base + padSource(k, b, n, m), y, o + k, 1);
+      }
+    }
+    for (size_t d = last; d-- > 0;) {
+      if (++idx[d] < od[d]) break;
+      idx[d] = 0;
+    }
   }
   c.out[0] = std::move(y);
   return {};

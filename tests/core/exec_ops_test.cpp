@@ -343,3 +343,72 @@ TEST(ExecOps, MaxPoolIndicesAndAveragePoolPadding) {
   ASSERT_TRUE(r2.ok()) << r2.error().message;
   expectNear((*r2)[0], {1, 1, 2, 2}, {1, 1.5f, 2, 2.5f});
 }
+
+TEST(ExecOps, PadMatchesADirectLoopForEveryModeRankAndSign) {
+  // Per output element: along each axis i = o - begin; outside [0, n) constant takes the value, edge
+  // clamps, reflect mirrors without repeating the border (period 2 (n - 1)).
+  auto source = [](int64_t o, int64_t b, int64_t n, const std::string& mode) -> int64_t {
+    int64_t i = o - b;
+    if (i >= 0 && i < n) return i;
+    if (mode == "constant") return -1;
+    if (mode == "edge") return std::clamp<int64_t>(i, 0, n - 1);
+    if (n == 1) return 0;
+    const int64_t p = 2 * (n - 1);
+    i = ((i % p) + p) % p;
+    return i >= n ? p - i : i;
+  };
+  struct Case {
+    std::vector<int64_t> dims, pads;
+  };
+  const std::vector<Case> cases = {{{5}, {2, 3}},
+                                   {{5}, {-1, 2}},
+                                   {{3, 4}, {1, 0, 2, 3}},
+                                   {{3, 4}, {0, -1, 1, 2}},
+                                   {{2, 3, 4}, {0, 1, 2, 1, 0, 3}},
+                                   {{2, 3, 4}, {1, 0, 0, 0, 2, 0}},
+                                   {{1, 2, 3, 3}, {0, 0, 1, 2, 0, 1, 2, 1}},
+                                   {{2, 3, 3, 2}, {0, 0, -1, 1, 0, 0, 1, -1}}};
+  for (const std::string mode : {"constant", "edge", "reflect"})
+    for (const auto& cs : cases) {
+      const size_t r = cs.dims.size();
+      bool fits = true;  // reflect needs the pad no wider than n - 1
+      for (size_t d = 0; d < r; ++d)
+        fits = fits && (mode != "reflect" || std::max(cs.pads[d], cs.pads[d + r]) < cs.dims[d]);
+      if (!fits) continue;
+      const Tensor x = iota(cs.dims, 1.f, 1.f);
+      auto res = runOne("Pad",
+                        {{"x", x},
+                         {"pads", Tensor::int64s({static_cast<int64_t>(2 * r)}, cs.pads), true},
+                         {"v", Tensor::floats({}, {-7.f}), true}},
+                        1, attrs({Attribute::makeString("mode", mode)}));
+      ASSERT_TRUE(res.ok()) << mode << ": " << res.error().message;
+      std::vector<int64_t> od(r);
+      int64_t total = 1;
+      for (size_t d = 0; d < r; ++d) total *= od[d] = cs.dims[d] + cs.pads[d] + cs.pads[d + r];
+      const auto xv = x.toFloats();
+      std::vector<float> want;
+      for (int64_t o = 0; o < total; ++o) {
+        int64_t rest = o, off = 0, stride = 1;
+        bool outside = false;
+        for (size_t d = r; d-- > 0;) {
+          const int64_t i = source(rest % od[d], cs.pads[d], cs.dims[d], mode);
+          rest /= od[d];
+          outside = outside || i < 0;
+          off += i * stride;
+          stride *= cs.dims[d];
+        }
+        want.push_back(outside ? -7.f : xv[static_cast<size_t>(off)]);
+      }
+      expectNear((*res)[0], od, want, 0.f);
+    }
+  // An unknown mode is refused once something is padded, and passes a crop through.
+  auto wrap = runOne("Pad", {{"x", iota({4})}, {"pads", Tensor::int64s({2}, {1, 0}), true}}, 1,
+                     attrs({Attribute::makeString("mode", "spiral")}));
+  ASSERT_FALSE(wrap.ok());
+  EXPECT_NE(wrap.error().message.find("unsupported mode 'spiral'"), std::string::npos)
+      << wrap.error().message;
+  auto crop = runOne("Pad", {{"x", iota({4})}, {"pads", Tensor::int64s({2}, {-1, 0}), true}}, 1,
+                     attrs({Attribute::makeString("mode", "spiral")}));
+  ASSERT_TRUE(crop.ok()) << crop.error().message;
+  expectNear((*crop)[0], {3}, {1, 2, 3}, 0.f);
+}
