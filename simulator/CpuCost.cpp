@@ -164,10 +164,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
         auto it = hw.cpu.cubeModels.find(f->kind);
-        // Older profiles: Gemm(transB) had the GEMM model, a pointwise Conv the dense one, a depthwise
+        // Older profiles: Gemm(transB) had the GEMM model, a pointwise or 1-D Conv the dense one, a depthwise
         // Conv the grouped one.
         if (it == hw.cpu.cubeModels.end() && f->kind == "gemm_tb") it = hw.cpu.cubeModels.find("gemm");
-        if (it == hw.cpu.cubeModels.end() && f->kind == "pointwise_conv") it = hw.cpu.cubeModels.find("conv");
+        if (it == hw.cpu.cubeModels.end() && (f->kind == "pointwise_conv" || f->kind == "conv1d"))
+          it = hw.cpu.cubeModels.find("conv");
         if (it == hw.cpu.cubeModels.end() && f->kind == "depthwise_conv") it = hw.cpu.cubeModels.find("grouped_conv");
         if (it != hw.cpu.cubeModels.end())
           shaped = it->second.seconds(

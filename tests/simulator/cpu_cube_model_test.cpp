@@ -35,6 +35,23 @@ Graph convGraph(int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t group,
   return g;
 }
 
+// A dense Conv over one axis: [1, cin, len] by [cout, cin, k], padding k / 2.
+Graph conv1dGraph(int64_t cin, int64_t cout, int64_t len, int64_t k, int64_t stride = 1) {
+  Graph g;
+  g.name = "conv1d";
+  const int64_t pad = k / 2, out = (len + 2 * pad - k) / stride + 1;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, cin, len}));
+  ValueId w = g.addInitializer(
+      "W", Tensor::floats({cout, cin, k}, std::vector<float>(static_cast<size_t>(cout * cin * k), 0.1f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, cout, out}));
+  g.addNode("Conv", {x, w}, {y},
+            zoo::attrs({Attribute::makeInts("pads", {pad, pad}), Attribute::makeInts("kernel_shape", {k}),
+                        Attribute::makeInts("strides", {stride})}),
+            "conv1d");
+  g.addOutput(y);
+  return g;
+}
+
 TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   // Conv 16->32, 3x3 at 32x32: M = 1024 output pixels, K = 16*9 = 144, N = 32; with pad 1, 94 of the 96
   // (position, tap) pairs of each axis read inside the image (the test below).
@@ -63,6 +80,18 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   f = cubeFeatures(convGraph(16, 32, 32, 1, 1, 2), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "conv");
+  // Over one axis: its own kind, the dense features (K = 16 * 5, N = 32; 2 of 64 x 5 taps in the padding
+  // at each end, 6 of 320 in all). A 1-D 1x1 Conv is still a pointwise one.
+  f = cubeFeatures(conv1dGraph(16, 32, 64, 5), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "conv1d");
+  EXPECT_DOUBLE_EQ(f->flops, 2.0 * 64 * 32 * 80 * (314.0 / 320));
+  EXPECT_DOUBLE_EQ(f->patchElems, 64.0 * 80 * (314.0 / 320));
+  EXPECT_DOUBLE_EQ(f->weightElems, 32.0 * 16 * 5);
+  EXPECT_DOUBLE_EQ(f->outChannels, 32.0);
+  f = cubeFeatures(conv1dGraph(16, 32, 64, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "pointwise_conv");
   // Several input channels a group (4 here) is a grouped conv: K = 36, N = 4 per group.
   Graph gc = convGraph(16, 16, 32, 3, 4);
   f = cubeFeatures(gc, 0);
@@ -409,8 +438,10 @@ TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
     const char *kind, *parent;
     Graph own, other;
   };
-  Split splits[] = {{"depthwise_conv", "grouped_conv", convGraph(16, 16, 8, 3, 16), convGraph(16, 16, 8, 3, 4)},
-                    {"pointwise_conv", "conv", convGraph(16, 16, 8, 1, 1), convGraph(16, 16, 8, 3, 1)}};
+  Split splits[] = {
+      {"depthwise_conv", "grouped_conv", convGraph(16, 16, 8, 3, 16), convGraph(16, 16, 8, 3, 4)},
+      {"pointwise_conv", "conv", convGraph(16, 16, 8, 1, 1), convGraph(16, 16, 8, 3, 1)},
+      {"conv1d", "conv", conv1dGraph(16, 16, 64, 3), convGraph(16, 16, 8, 3, 1)}};
   for (const Split& sp : splits) {
     auto hw = *parseHwProfile(cpuProfile(), "t.json");
     CubeTimeModel parent, own;
