@@ -205,9 +205,9 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     f.flops *= share;
     f.patchElems *= share;
   }
-  // A dense Conv over one spatial axis (audio, ECG, speech front ends) has a model of its own: oneDNN
-  // runs it with other kernels than a 2-D one, and the dense model's weight term, fitted on 2-D shapes,
-  // charged an STFT-like Conv (257 filters of 512 taps, 5 positions) 28 us where it ran in 12.
+  // A dense Conv over one spatial axis (audio, ECG, speech front ends) has a model of its own, fitted
+  // on one-axis shapes: the dense model's weight term, fitted on 2-D shapes, charged an STFT-like Conv
+  // (257 filters of 512 taps, 5 positions) 28 us where it ran in 12 (docs/calibration_cpu.md).
   if (kind == "conv" && w->size() == 3) f.kind = "conv1d";
   return f;
 }
