@@ -10,14 +10,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
-
-#include <nlohmann/json.hpp>
 
 #include "app/fwb/CliCommon.h"
 #include "core/exec/Executor.h"
@@ -246,6 +246,9 @@ void addProfileCommand(CLI::App& app) {
     if (const auto sp = load.find(' '); sp != std::string::npos) load = load.substr(0, sp);
     mr.source = "fwb profile on " + (cpu.empty() ? std::string("this CPU") : cpu) + ", " + std::to_string(usedThreads) +
                 (usedThreads == 1 ? " thread" : " threads") + (load.empty() ? "" : ", load average " + load + " at start");
+    // The process settings the times depend on (fw::setProcessEnvironment sets them unless the user did).
+    for (const char* var : {"OMP_WAIT_POLICY", "GLIBC_TUNABLES"})
+      if (const char* v = std::getenv(var)) mr.source += std::string(", ") + var + "=" + v;
     mr.model = args->model;
     mr.optLevel = fa->optLevel;
     mr.threads = usedThreads;

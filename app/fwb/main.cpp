@@ -8,7 +8,7 @@
 #include "app/fwb/CliCommon.h"
 
 int main(int argc, char** argv) {
-  fw::preferPassiveOpenMp(argv);
+  fw::setProcessEnvironment(argv);
   fw::tuneAllocatorForTensors();
   CLI::App app{"fwb — Fusion Workbench: inspect, fuse, verify and simulate ONNX models for NPUs"};
   app.require_subcommand(1);

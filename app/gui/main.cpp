@@ -14,7 +14,7 @@
 #include "ui/models/TimingTableModel.h"
 
 int main(int argc, char** argv) {
-  fw::preferPassiveOpenMp(argv);
+  fw::setProcessEnvironment(argv);
   fw::tuneAllocatorForTensors();
   QApplication app(argc, argv);
   QApplication::setOrganizationName("FusionWorkbench");

@@ -108,13 +108,18 @@ struct ExecOptions {
   ExecProfile* profile = nullptr;  // filled when set: wall time per top-level node
   std::shared_ptr<RunPlans> plans; // when set: run plans reused across runs of one model (above)
 };
-// For executables, first thing in main(): when OMP_WAIT_POLICY is not set, set it to PASSIVE and
-// re-execute the program (libgomp reads it before main). oneDNN's OpenMP threads then block
-// instead of spinning, so it may use the executor's threads on a shared machine (core/exec/OneDnn.h).
-// Returns only when nothing had to be done or the re-exec failed (then oneDNN stays single-threaded).
-void preferPassiveOpenMp(char** argv);
+// For executables, first thing in main(): sets what the user has not set of
+// - OMP_WAIT_POLICY=PASSIVE: oneDNN's OpenMP threads then block instead of spinning, so it may use the
+//   executor's threads on a shared machine (core/exec/OneDnn.h);
+// - GLIBC_TUNABLES=glibc.malloc.tcache_count=256: glibc's per-thread cache keeps 256 freed blocks of a
+//   size instead of 7. A fused model's run frees more blocks of one size at once (function bodies'
+//   value tables); past 7 they went to the shared bins, whose consolidation made Silero VAD's -O2
+//   profiled run 82 us against 63 at -O0 (with 256: 56-59 at both);
+// and re-executes the program (libgomp and glibc read them at start). Returns only when nothing had to
+// be done or the re-exec failed (then oneDNN stays single-threaded).
+void setProcessEnvironment(char** argv);
 
-// For executables, after preferPassiveOpenMp: glibc keeps tensor-sized blocks (up to 64 MB) in its heap
+// For executables, after setProcessEnvironment: glibc keeps tensor-sized blocks (up to 64 MB) in its heap
 // and 128 MB of freed memory before trimming, so a run does not unmap each freed activation and fault
 // in fresh zeroed pages for the next (PP-OCRv4 det at 640x640: fwb verify ~15% less wall time).
 void tuneAllocatorForTensors();

@@ -4,16 +4,23 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 #include "core/exec/Executor.h"
 
 namespace fw {
 
-void preferPassiveOpenMp(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
-  if (setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
+void setProcessEnvironment(char** argv) {
+  // Each variable the user has not set; the process reads them at start, hence the re-exec.
+  const std::pair<const char*, const char*> vars[] = {{"OMP_WAIT_POLICY", "PASSIVE"},
+                                                      {"GLIBC_TUNABLES", "glibc.malloc.tcache_count=256"}};
+  std::vector<const char*> set;
+  for (const auto& [name, value] : vars)
+    if (std::getenv(name) == nullptr && setenv(name, value, 1) == 0) set.push_back(name);
+  if (set.empty()) return;
   execv("/proc/self/exe", argv);
-  unsetenv("OMP_WAIT_POLICY");  // exec failed: this process keeps libgomp's default, say so honestly
+  for (const char* name : set) unsetenv(name);  // exec failed: this process keeps the defaults
 }
 
 void tuneAllocatorForTensors() {

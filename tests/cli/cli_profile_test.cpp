@@ -1,12 +1,13 @@
 // End-to-end: fwb profile measures the kernels fwb simulate times, under the same names, and
 // fwb simulate --measured sets the two side by side (machinery, not speed: no timing is asserted).
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -213,5 +214,37 @@ TEST(CliProfile, TimedRunsGoOnUntilTheMinimumTimeIsSpent) {
   auto bad = runFwb("profile " + model + " --min-time -1");
   EXPECT_EQ(bad.exitCode, 2) << bad.out;
   EXPECT_NE(bad.out.find("--min-time"), std::string::npos) << bad.out;
+  fs::remove_all(dir);
+}
+
+TEST(CliProfile, TheProcessSettingsAreSetUnlessTheUserDidAndAreInTheSource) {
+  // fwb re-executes itself with OpenMP's passive wait and a larger glibc tcache, unless the environment
+  // already has them; the measured run's source says which settings it ran under.
+  const auto dir = scratchDir("env");
+  const std::string model = writeBranchModel(dir);
+  const auto out = dir / "p.json";
+  const char* userOmp = std::getenv("OMP_WAIT_POLICY");
+  const char* userTunables = std::getenv("GLIBC_TUNABLES");
+  const std::string savedOmp = userOmp ? userOmp : "", savedTunables = userTunables ? userTunables : "";
+  unsetenv("OMP_WAIT_POLICY");
+  unsetenv("GLIBC_TUNABLES");
+  auto p = runFwb("profile " + model + " --threads 1 --repeat 2 --min-time 0 --warmup-time 0 --json " +
+                  out.string());
+  ASSERT_EQ(p.exitCode, 0) << p.out;
+  std::string source = readJson(out)["source"].get<std::string>();
+  EXPECT_NE(source.find("OMP_WAIT_POLICY=PASSIVE"), std::string::npos) << source;
+  EXPECT_NE(source.find("GLIBC_TUNABLES=glibc.malloc.tcache_count=256"), std::string::npos) << source;
+  setenv("GLIBC_TUNABLES", "glibc.malloc.tcache_count=7", 1);
+  p = runFwb("profile " + model + " --threads 1 --repeat 2 --min-time 0 --warmup-time 0 --json " +
+             out.string());
+  ASSERT_EQ(p.exitCode, 0) << p.out;
+  source = readJson(out)["source"].get<std::string>();
+  EXPECT_NE(source.find("GLIBC_TUNABLES=glibc.malloc.tcache_count=7"), std::string::npos) << source;
+  EXPECT_EQ(source.find("tcache_count=256"), std::string::npos) << source;
+  if (userOmp) setenv("OMP_WAIT_POLICY", savedOmp.c_str(), 1);
+  if (userTunables)
+    setenv("GLIBC_TUNABLES", savedTunables.c_str(), 1);
+  else
+    unsetenv("GLIBC_TUNABLES");
   fs::remove_all(dir);
 }
