@@ -118,9 +118,8 @@ void addRunCommand(CLI::App& app) {
     opts.stats = &memStats;
     if (auto st = applyExecLimits(*limits, opts); !st.ok()) return fail(st.error());
     const bool timing = *stats || !statsJson->empty();
-    // Repeated runs keep their plans (node order, function bodies' plans), as fwb profile's do.
-    if (timing) opts.plans = fw::makeRunPlans();
-    if (timing) {  // warm-up: primitive caches, page faults, plans
+    if (timing) {  // warm-up: primitive caches, page faults, the run plans the timed runs then keep
+      opts.plans = fw::makeRunPlans();  // as fwb profile's runs do (node order, function bodies' plans)
       auto w = fw::runGraph(*m, inputs, opts);
       if (!w.ok()) return fail(w.error());
     }

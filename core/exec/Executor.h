@@ -112,9 +112,9 @@ struct ExecOptions {
 // - OMP_WAIT_POLICY=PASSIVE: oneDNN's OpenMP threads then block instead of spinning, so it may use the
 //   executor's threads on a shared machine (core/exec/OneDnn.h);
 // - GLIBC_TUNABLES=glibc.malloc.tcache_count=256: glibc's per-thread cache keeps 256 freed blocks of a
-//   size instead of 7. A fused model's run frees more blocks of one size at once (function bodies'
-//   value tables); past 7 they went to the shared bins, whose consolidation made Silero VAD's -O2
-//   profiled run 82 us against 63 at -O0 (with 256: 56-59 at both);
+//   size instead of 7. Silero VAD's fused (-O2) profiled run took 82 us against 63 at -O0, with twice
+//   the share of samples in glibc's _int_malloc (perf: 13.6 % against 6.0 %); with 256, 56-57 us at
+//   both (docs/executor.md);
 // and re-executes the program (libgomp and glibc read them at start). Returns only when nothing had to
 // be done or the re-exec failed (then oneDNN stays single-threaded).
 void setProcessEnvironment(char** argv);

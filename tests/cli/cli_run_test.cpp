@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "tests/cli/CliRunner.h"
@@ -35,4 +36,32 @@ TEST(CliRun, LimitsAreClearErrors) {
   auto bad = runFwb("run \"zoo:resnet50?image=32\" --max-memory lots");
   EXPECT_EQ(bad.exitCode, 2) << bad.out;
   EXPECT_NE(bad.out.find("--max-memory 'lots'"), std::string::npos) << bad.out;
+}
+
+TEST(CliRun, RepeatedRunsOfAFusedModelKeepTheirPlansAndGiveTheSameOutputs) {
+  // A fused model's kernels are model-local functions; --repeat keeps the run plans (bodies' plans
+  // included) between runs: the last timed run's outputs equal a single run's.
+  namespace fs = std::filesystem;
+  const fs::path dir = cliScratchDir("run", "fused_repeat");
+  const std::string fused = (dir / "fused.onnx").string();
+  auto f = runFwb("fuse \"zoo:lstm?seq=4&hidden=32\" -O 2 -o " + fused);
+  ASSERT_EQ(f.exitCode, 0) << f.out;
+  auto once = runFwb("run " + fused + " --seed 3 --output-dir " + (dir / "once").string());
+  ASSERT_EQ(once.exitCode, 0) << once.out;
+  auto many = runFwb("run " + fused + " --seed 3 --repeat 4 --stats --output-dir " + (dir / "many").string());
+  ASSERT_EQ(many.exitCode, 0) << many.out;
+  EXPECT_NE(many.out.find("runs 4"), std::string::npos) << many.out;
+  size_t outputs = 0;
+  for (const auto& e : fs::directory_iterator(dir / "once")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("output_", 0) != 0) continue;
+    ++outputs;
+    auto read = [](const fs::path& p) {
+      std::ifstream in(p, std::ios::binary);
+      return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    EXPECT_EQ(read(e.path()), read(dir / "many" / name)) << name;
+  }
+  EXPECT_GT(outputs, 0u);
+  fs::remove_all(dir);
 }
