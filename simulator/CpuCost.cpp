@@ -94,7 +94,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
   const double peak = std::max(hw.cpu.gemmFlops, hw.cpu.convFlops);
   const auto llc = static_cast<double>(hw.l2Bytes);
   double memoryS = 0, bodyS = 0, cubeS = 0, vectorS = 0, memBoundS = 0, compBoundS = 0;
-  int64_t running = 0;
+  int64_t running = 0, views = 0;
   bool anyCube = false, anyVector = false;
   for (NodeId m : group.members) {
     const Node& n = g.node(m);
@@ -106,7 +106,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const NodeCost nc = nodeCost(g, m);
     if (fam != OpFamily::View && !nc.known) return Error::badInput(nc.problem);
     t.flops += nc.flops;
-    if (fam == OpFamily::View) continue;
+    if (fam == OpFamily::View) {
+      ++views;
+      continue;
+    }
     if (fam == OpFamily::Unknown && warnings) {
       const std::string w = "op type '" + n.opType + "' is not in the cost table: costed as one elementwise pass over its output";
       if (std::find(warnings->begin(), warnings->end(), w) == warnings->end()) warnings->push_back(w);
@@ -236,7 +239,17 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
   }
   t.origins = group.origins.empty() ? t.nodes : group.origins;
   t.unit = anyCube && anyVector ? Unit::CubeVector : anyCube ? Unit::Cube : anyVector ? Unit::Vector : Unit::None;
-  if (t.unit == Unit::None) return kc;
+  // The executor runs a view too (HwProfile.h: view_call_s): views alone are a step on the host, no
+  // kernel; in a fused kernel they add to its body.
+  const double viewS = static_cast<double>(views) * hw.cpu.viewCallS;
+  if (t.unit == Unit::None) {
+    if (viewS > 0) {
+      t.bound = Bound::Host;
+      t.cycles = hw.usToCycles(viewS * 1e6);
+    }
+    return kc;
+  }
+  bodyS += viewS;
 
   auto sumBytes = [&](const std::vector<ValueId>& vs, double& sum) -> Status {
     for (ValueId v : vs) {

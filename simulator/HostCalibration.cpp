@@ -179,9 +179,11 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   // slow phase of the shared machine moves a minority of each figure's rounds). Their efficiencies need
   // the matrix ops' peak, below.
   const Bench overhead = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 64);
+  // A view: the executor's node that hands out its input, 64 copies (each node one sample).
+  const Bench view = oneOp("Reshape", {32, 1024}, {fw::Tensor::int64s({2}, {1024, 32})}, {}, 64);
   std::vector<FamilyCase> cases = familyCases(CaseSize::normal());
   std::vector<FamilyCase> tiny = familyCases(CaseSize::tiny());
-  std::vector<const Bench*> timed = {&overhead};
+  std::vector<const Bench*> timed = {&overhead, &view};
   std::vector<OpFigures> figures;
   for (size_t i = 0; i < cases.size(); ++i) {
     FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(cases[i].bench));
@@ -191,7 +193,10 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   constexpr int kRounds = 5;
   FW_ASSIGN_OR_RETURN(std::vector<double> times, timeNodesInRounds(timed, threads, warm, std::max(3, repeat / kRounds), kRounds));
   m.overheadUs = times[0];
-  std::fprintf(stderr, "fwb: calibrate: per-kernel overhead %.2f us\n", m.overheadUs);
+  m.viewCallUs = times[1];
+  times.erase(times.begin() + 1);  // the cases' times follow the overhead's, as below
+  std::fprintf(stderr, "fwb: calibrate: per-kernel overhead %.2f us, a view %.2f us\n", m.overheadUs,
+               m.viewCallUs);
 
   // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
   // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
@@ -367,6 +372,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.efficiency.cube = m.cubeEff;
   p.cpu.opEfficiency = m.opEff;
   for (const auto& [op, us] : m.opCallUs) p.cpu.opCallS[op] = us * 1e-6;
+  p.cpu.viewCallS = m.viewCallUs * 1e-6;
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
                          (m.threads == 1 ? " thread" : " threads") + ": ";
   auto note = [&](const std::string& field, const std::string& how) { p.notes.push_back(HwNote{field, by + how, false}); };
@@ -410,6 +416,9 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
   note("cpu.op_call_s", "each op type of cpu.op_efficiency timed on a tiny tensor (16 elements, or 4 channels of 2x2): what a "
                        "call costs whatever its size, dispatch included; its efficiency is measured on the time beyond it");
+  note("cpu.view_call_s",
+       "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "
+       "time a node");
   note("cpu.op_efficiency", "each op type timed on a cache-resident tensor (the cases listed under efficiency.*); it replaces "
                            "its family's efficiency for that op type");
   note("l2_bytes", "last-level cache: " + m.llcHow);

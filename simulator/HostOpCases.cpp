@@ -1,5 +1,6 @@
 #include "simulator/HostOpCases.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -78,7 +79,15 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
                                           fw::zoo::attrs({Attribute::makeString("mode", "nearest")}), 8)});
   cases.push_back({"data_movement", oneOp("Resize", small, {noRoi, twice},
                                           fw::zoo::attrs({Attribute::makeString("mode", "linear")}), 8)});
+  // Pad of the two kinds (OpFamily.h): the spatial axes of [N,C,H,W], the last axis padded, and those
+  // of channels-last activations, the last axis kept ("Pad/rows").
   cases.push_back({"data_movement", oneOp("Pad", img, {I64({0, 0, 1, 1, 0, 0, 1, 1})}, {}, 8)});
+  {
+    const int64_t h = std::max<int64_t>(1, img[2] / 4), w = std::max<int64_t>(1, img[3] / 4);
+    const int64_t channels = img[1] * img[2] * img[3] / (h * w);
+    cases.push_back(
+        {"data_movement", oneOp("Pad", {1, h, w, channels}, {I64({0, 1, 1, 0, 0, 1, 1, 0})}, {}, 8)});
+  }
   cases.push_back({"reduction", oneOp("ReduceMax", {rows, cols}, {},
                                       fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
   // The quantisation boundary of QDQ models: float -> uint8 and back, per-tensor scale and zero point.

@@ -271,6 +271,10 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     };
     FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
     FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
+    if (rc.has("view_call_s")) {
+      FW_ASSIGN_OR_RETURN(p.cpu.viewCallS, rc.posNum("view_call_s", true));
+      if (p.cpu.viewCallS > 1e-3) return rc.err("view_call_s", "must be at most 1 ms");
+    }
     if (rc.has("run_overhead")) {
       FW_ASSIGN_OR_RETURN(const json* ro, rc.get("run_overhead"));
       if (!ro->is_object())
@@ -437,6 +441,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (!p.cpu.cacheDropsBytes.empty()) j["cpu"]["cache_drops_bytes"] = p.cpu.cacheDropsBytes;
     if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
     if (!p.cpu.opCallS.empty()) j["cpu"]["op_call_s"] = p.cpu.opCallS;
+    if (p.cpu.viewCallS > 0) j["cpu"]["view_call_s"] = p.cpu.viewCallS;
     for (const auto& [kind, m] : p.cpu.cubeModels) {
       json jm = json::object();
       for (size_t i = 0; i < m.coef.size(); ++i) jm[cubeCoefficientKeys()[i]] = m.coef[i];

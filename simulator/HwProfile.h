@@ -69,6 +69,10 @@ struct CpuFigures {
   // "op_call_s": {OpType: seconds} (optional): an op type's time on a tiny tensor, dispatch included; a
   // member of that type costs what of it exceeds launch_us on top of its work.
   std::map<std::string, double> opCallS;
+  // "view_call_s" (optional): what the executor spends on a node that hands out its input (a Reshape, a
+  // Cast to its own type, a Pad by zeros): a view is no kernel, but each one the executor runs is this
+  // much time in the run, as a host step of its own or inside the fused kernel it belongs to.
+  double viewCallS = 0;
   // "cube_time_models": {kind: {s_per_flop, s_per_input_element, s_per_output_element,
   // s_per_patch_element, s_per_weight_element, s_per_call, cases, rms_log_error}} (optional): a matrix op of a kind
   // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.

@@ -1,5 +1,6 @@
 #include "simulator/OpFamily.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -67,12 +68,22 @@ std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n) {
 OpFamily nodeFamily(const Graph& g, const Node& n) {
   const OpFamily fam = opFamily(n.opType);
   if (n.opType == "Einsum") return einsumProductOf(g, n) ? OpFamily::Cube : fam;
+  if (const auto rows = padRows(g, n); rows && rows->none) return OpFamily::View;
+  if (n.opType == "Cast" && !n.inputs.empty() && n.inputs[0] != kNoId && !n.outputs.empty() &&
+      n.outputs[0] != kNoId) {
+    const Value& in = g.value(n.inputs[0]);
+    const DType from = in.initializer ? in.initializer->dtype() : in.dtype;
+    const auto to = n.attrs.getInt("to");
+    if (from != DType::Undefined && to && dtypeFromInt(static_cast<int32_t>(*to)) == from)
+      return OpFamily::View;
+  }
   std::vector<int64_t> dims, perm;
   return transposeOf(g, n, dims, perm) && permKeepsOrder(dims, perm) ? OpFamily::View : fam;
 }
 
 std::string efficiencyKey(const Graph& g, const Node& n) {
   if (withScalarOperand(g, n)) return n.opType + "/scalar";
+  if (const auto rows = padRows(g, n)) return rows->keepsLastAxis ? "Pad/rows" : n.opType;
   std::vector<int64_t> dims, perm;
   if (!transposeOf(g, n, dims, perm)) return n.opType;
   int64_t innerIn = -1, innerOut = -1;
@@ -84,9 +95,51 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
 }
 
 bool isEfficiencyVariant(std::string_view key) {
-  for (const char* v : {"Transpose/rows", "Add/scalar", "Sub/scalar", "Mul/scalar", "Div/scalar"})
+  for (const char* v : {"Transpose/rows", "Pad/rows", "Add/scalar", "Sub/scalar", "Mul/scalar", "Div/scalar"})
     if (key == v) return true;
   return false;
+}
+
+std::optional<PadRows> padRows(const Graph& g, const Node& n) {
+  if (n.opType != "Pad" || n.inputs.empty()) return std::nullopt;
+  const auto in = staticDims(g, n.inputs[0]);
+  if (!in || in->empty()) return std::nullopt;
+  const auto rank = static_cast<int64_t>(in->size());
+  // An input's values when they are constant: an initializer's, or a Constant node's (as exported).
+  auto constInts = [&](size_t k) -> std::optional<std::vector<int64_t>> {
+    if (n.inputs.size() <= k || n.inputs[k] == kNoId) return std::nullopt;
+    const Value& v = g.value(n.inputs[k]);
+    if (v.initializer) return v.initializer->toInt64s();
+    if (v.producer == kNoId) return std::nullopt;
+    const Node& p = g.node(v.producer);
+    if (p.opType != "Constant" || !(p.domain.empty() || p.domain == "ai.onnx")) return std::nullopt;
+    const Tensor* t = p.attrs.getTensor("value");
+    if (!t) return std::nullopt;
+    return t->toInt64s();
+  };
+  const bool padsInput = n.inputs.size() > 1 && n.inputs[1] != kNoId;
+  const auto pads = padsInput ? constInts(1) : n.attrs.getInts("pads");
+  if (!pads) {  // pads computed in the graph: the inferred output shape says
+    const auto out = n.outputs.empty() ? std::nullopt : staticDims(g, n.outputs[0]);
+    if (!out || out->size() != in->size()) return std::nullopt;
+    return PadRows{out->back(), out->back() == in->back(), false};
+  }
+  std::vector<int64_t> axes;
+  if (const auto a = constInts(3))
+    axes = *a;
+  else if (n.inputs.size() > 3 && n.inputs[3] != kNoId)
+    return std::nullopt;
+  else
+    for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
+  if (pads->size() != 2 * axes.size()) return std::nullopt;
+  int64_t begin = 0, end = 0;
+  for (size_t k = 0; k < axes.size(); ++k)
+    if (axes[k] == rank - 1 || axes[k] == -1) {
+      begin = (*pads)[k];
+      end = (*pads)[k + axes.size()];
+    }
+  const bool none = std::all_of(pads->begin(), pads->end(), [](int64_t p) { return p == 0; });
+  return PadRows{in->back() + begin + end, begin == 0 && end == 0, none};
 }
 
 const char* opFamilyName(OpFamily f) { return costFamilyName(f); }

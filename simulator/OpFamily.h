@@ -21,16 +21,31 @@ OpFamily opFamily(std::string_view opType);
 // (a batch-1 [T,1,H] -> [1,T,H]; permKeepsOrder, core/ir/Shape.h): the elements keep their order, so
 // it is a view, as a Reshape (the executor hands out the same buffer by the same test); and an Einsum
 // that is one batched matrix product (einsumProductOf): a cube op, as the executor runs it on its GEMM
-// path and a graph compiler maps it to BatchMatMul.
+// path and a graph compiler maps it to BatchMatMul; and a Cast to the type its input already has: the
+// executor hands out the input (castTo), and a graph compiler drops it as an identity; so is a Pad by
+// zeros on every axis (padRows).
 OpFamily nodeFamily(const Graph& g, const Node& n);
 // An Einsum node's batched product (core/ir/Einsum.h) when its operands' shapes are static.
 std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n);
 // The key of a node's measured efficiency (cpu.op_efficiency): its op type, or "Transpose/rows" for a
 // Transpose that keeps the innermost axis of size > 1 innermost (a channel shuffle: whole rows move,
 // several times faster per element than a transpose that swaps the innermost axis), or "<Op>/scalar"
-// for an Add, Sub, Mul or Div of the whole output and one element (the executor's own loop for it).
+// for an Add, Sub, Mul or Div of the whole output and one element (the executor's own loop for it), or
+// "Pad/rows" for a Pad that keeps the last axis as it is (a window pad of channels-last activations).
 std::string efficiencyKey(const Graph& g, const Node& n);
-// Whether `key` names a variant efficiencyKey can return ("Transpose/rows", "Add/scalar", ...).
+// Pad copies its output row by row along the last axis (core/exec/ops_tensor.cpp): a row whose last axis
+// is padded takes three copies, one whose last axis is kept one. fwb calibrate times both: "Pad" on the
+// spatial axes of [N,C,H,W], "Pad/rows" on those of channels-last activations (Swin's window pads;
+// 0.10 ns an element there and in Swin-B's pads of rows of 128 channels, 0.44 for the [N,C,H,W] kind).
+// A Pad node's output rows: their length and whether the last axis is kept (not padded); nullopt when
+// the input's dims or the pads are not known (and the inferred output shape does not say).
+struct PadRows {
+  int64_t length = 0;
+  bool keepsLastAxis = false;
+  bool none = false;  // every pad is a known 0: the executor hands out the input (a view)
+};
+std::optional<PadRows> padRows(const Graph& g, const Node& n);
+// Whether `key` names a variant efficiencyKey can return ("Transpose/rows", "Pad/rows", "Add/scalar", ...).
 bool isEfficiencyVariant(std::string_view key);
 const char* opFamilyName(OpFamily f);
 bool isVectorFamily(OpFamily f);

@@ -367,7 +367,9 @@ TEST(ExecOps, PadMatchesADirectLoopForEveryModeRankAndSign) {
                                    {{2, 3, 4}, {0, 1, 2, 1, 0, 3}},
                                    {{2, 3, 4}, {1, 0, 0, 0, 2, 0}},
                                    {{1, 2, 3, 3}, {0, 0, 1, 2, 0, 1, 2, 1}},
-                                   {{2, 3, 3, 2}, {0, 0, -1, 1, 0, 0, 1, -1}}};
+                                   {{2, 3, 3, 2}, {0, 0, -1, 1, 0, 0, 1, -1}},
+                                   {{2, 3, 4}, {0, 0, 0, 0, 0, 0}},  // no pad: the input itself
+                                   {{3, 4}, {0, -1, 0, 1}}};         // the same shape, shifted
   for (const std::string mode : {"constant", "edge", "reflect"})
     for (const auto& cs : cases) {
       const size_t r = cs.dims.size();

@@ -11,6 +11,7 @@
 #include "simulator/CpuCost.h"
 #include "simulator/HostBench.h"
 #include "simulator/HostCalibration.h"
+#include "simulator/HostOpCases.h"
 #include "simulator/OpFamily.h"
 #include "simulator/OpSummary.h"
 #include "simulator/ProfileFit.h"
@@ -334,6 +335,125 @@ TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
   EXPECT_LT(rows, swapped);
   j["cpu"]["op_efficiency"] = {{"Transpose/cols", 0.1}};
   EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
+}
+
+// A Cast to the type its input has is handed out as the input by the executor: a view on every
+// profile; a Cast that converts is a kernel.
+TEST(CpuCost, ACastToItsInputsOwnTypeIsAView) {
+  auto cast = [](DType from, int64_t to) {
+    Graph g;
+    ValueId x = g.addInput("x", from, Shape::ofInts({25, 49, 49}));
+    ValueId y = g.addValue("y", *dtypeFromInt(static_cast<int32_t>(to)), Shape::ofInts({25, 49, 49}));
+    g.addNode("Cast", {x}, {y}, zoo::attrs({Attribute::makeInt("to", to)}), "c");
+    g.addOutput(y);
+    return g;
+  };
+  auto hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  for (const HwProfile& p : {hw, test::toy()}) {
+    Graph same = cast(DType::Bool, 9);
+    EXPECT_EQ(nodeFamily(same, same.node(0)), OpFamily::View);
+    auto r = test::runUnfused(same, p);
+    EXPECT_TRUE(r.kernels.empty() || r.kernels[0].durUs == 0.0) << p.name;
+    Graph converts = cast(DType::Bool, 1);
+    EXPECT_NE(nodeFamily(converts, converts.node(0)), OpFamily::View);
+    auto c = test::runUnfused(converts, p);
+    ASSERT_EQ(c.kernels.size(), 1u) << p.name;
+    EXPECT_GT(c.kernels[0].durUs, 0.0) << p.name;
+  }
+}
+
+// On a CPU profile with view_call_s, a view is that much time in the run: a host step of its own, no
+// kernel and not scored, or part of the fused kernel it is in. Without the field a view costs nothing.
+TEST(CpuCost, AViewCostsWhatTheExecutorSpendsOnIt) {
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({32, 64}));
+  ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({32, 64}));
+  g.addNode("Relu", {x}, {a}, {}, "relu");
+  ValueId shape = g.addInitializer("shape", Tensor::int64s({2}, {64, 32}));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({64, 32}));
+  g.addNode("Reshape", {a, shape}, {y}, {}, "reshape");
+  g.addOutput(y);
+  json j = cpuProfileJson();
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  j["cpu"]["view_call_s"] = 0.5e-6;
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  EXPECT_DOUBLE_EQ(with->cpu.viewCallS, 0.5e-6);
+  EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*with), "t.json")->cpu.viewCallS, 0.5e-6);  // written back
+  const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *with);
+  ASSERT_EQ(r1.kernels.size(), 2u);
+  EXPECT_EQ(r1.kernels[1].unit, Unit::None);
+  EXPECT_NEAR(r1.kernels[1].durUs, 0.5, 0.01);
+  EXPECT_EQ(r0.kernels.size() == 2 ? r0.kernels[1].durUs : 0.0, 0.0);
+  EXPECT_NEAR(r1.latencyUs - r0.latencyUs, 0.5, 0.01);
+  // Fused with the Relu: the kernel is that much longer.
+  auto fused = test::run(g, {test::allInOne(g, "k")}, *with);
+  auto fused0 = test::run(g, {test::allInOne(g, "k")}, *without);
+  ASSERT_EQ(fused.kernels.size(), 1u);
+  EXPECT_NEAR(fused.kernels[0].durUs - fused0.kernels[0].durUs, 0.5, 0.01);
+  j["cpu"]["view_call_s"] = 0.01;
+  auto bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("view_call_s"), std::string::npos) << bad.error().message;
+}
+
+// Pad copies row by row along the last axis: a Pad that keeps the last axis has its own efficiency
+// ("Pad/rows"), which fwb calibrate measures; the cost follows it.
+TEST(CpuCost, APadThatKeepsTheLastAxisHasItsOwnEfficiency) {
+  auto pad = [](std::vector<int64_t> dims, std::vector<int64_t> pads) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od = dims;
+    for (size_t d = 0; d < dims.size(); ++d) od[d] += pads[d] + pads[d + dims.size()];
+    ValueId p = g.addInitializer("pads", Tensor::int64s({static_cast<int64_t>(pads.size())}, pads));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+    g.addNode("Pad", {x, p}, {y}, {}, "p");
+    g.addOutput(y);
+    return g;
+  };
+  Graph nchw = pad({1, 32, 32, 32}, {0, 0, 1, 1, 0, 0, 1, 1});
+  Graph nhwc = pad({1, 32, 32, 32}, {0, 1, 1, 0, 0, 1, 1, 0});
+  EXPECT_EQ(efficiencyKey(nchw, nchw.node(0)), "Pad");
+  EXPECT_EQ(efficiencyKey(nhwc, nhwc.node(0)), "Pad/rows");
+  EXPECT_EQ(padRows(nhwc, nhwc.node(0))->length, 32);
+  EXPECT_EQ(padRows(nchw, nchw.node(0))->length, 34);
+  EXPECT_TRUE(isEfficiencyVariant("Pad/rows"));
+  // fwb calibrate times one Pad of each kind.
+  std::vector<std::string> keys;
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& g = *c.bench.model.graph;
+    if (g.node(c.bench.node).opType == "Pad") keys.push_back(efficiencyKey(g, g.node(c.bench.node)));
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"Pad", "Pad/rows"}));
+  // On a profile with both, a Pad that keeps the last axis costs by its own, of as many elements.
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"Pad", 0.008}, {"Pad/rows", 0.05}};
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const double padded = test::runUnfused(nchw, *hw).kernels.at(0).durUs;
+  const double kept = test::runUnfused(nhwc, *hw).kernels.at(0).durUs;
+  EXPECT_LT(kept, 0.5 * padded);
+  // A Pad by zeros everywhere (pads from a Constant node, as PyTorch exports before a pooling) is a view.
+  {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({64, 6, 28, 28}));
+    ValueId p = g.addValue("pads", DType::Int64, Shape::ofInts({8}));
+    g.addNode("Constant", {}, {p},
+              zoo::attrs({Attribute::makeTensor("value", Tensor::int64s({8}, std::vector<int64_t>(8, 0)))}),
+              "k");
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({64, 6, 28, 28}));
+    g.addNode("Pad", {x, p}, {y}, {}, "p");
+    g.addOutput(y);
+    EXPECT_TRUE(padRows(g, g.node(1))->none);
+    EXPECT_EQ(nodeFamily(g, g.node(1)), OpFamily::View);
+    EXPECT_FALSE(padRows(nchw, nchw.node(0))->none);
+  }
+  // Without it (an older profile), the Pad's own.
+  j["cpu"]["op_efficiency"] = {{"Pad", 0.008}};
+  auto old = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_NEAR(test::runUnfused(nhwc, *old).kernels.at(0).durUs, padded, 0.05 * padded);
 }
 
 // An Add, Sub, Mul or Div of the whole output and one element runs on the executor's own loop: its key is
