@@ -26,6 +26,13 @@ TEST(SimReport, JsonHasTheDocumentedKeys) {
   EXPECT_EQ(j["kernels"][1]["ops"][0], "Neg");
   EXPECT_EQ(j["kernels"][0]["unit"], "vector");
   EXPECT_DOUBLE_EQ(j["kernels"][1]["start_us"].get<double>(), r.kernels[0].durUs);
+  // Each kernel's traffic by kind: the Relu reads 4096 elements and writes as many.
+  for (const char* k : {"input_bytes", "weight_bytes", "output_bytes"})
+    EXPECT_TRUE(j["kernels"][0].contains(k)) << k;
+  EXPECT_DOUBLE_EQ(j["kernels"][0]["input_bytes"].get<double>(), r.kernels[0].inputBytes);
+  EXPECT_GT(r.kernels[0].inputBytes, 0.0);
+  EXPECT_DOUBLE_EQ(j["kernels"][0]["output_bytes"].get<double>(), r.kernels[0].outputBytes);
+  EXPECT_DOUBLE_EQ(j["kernels"][0]["weight_bytes"].get<double>(), 0.0);
 }
 
 TEST(SimReport, ChromeTraceHasOneCompleteEventPerKernel) {
