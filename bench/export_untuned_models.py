@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -21,7 +21,9 @@ exported at the start of session 15, after session 14's last change, and measure
 13 was exported after session 15's changes (pooling passes, the run overhead, products' cold weights)
 and only measured; set 14 was exported in session 16, after the executor's function calls were made
 cheaper, and measured before that session's other changes (an Einsum costed as a product, the mask
-ops' loops); set 15 was exported after those and only measured.
+ops' loops); set 15 was exported after those and only measured; set 16 was exported in session 18, after
+that session's cost-model changes (a Pad's two kinds, a Cast to its own type and a Pad by zeros as views,
+a view's executor time), and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -33,7 +35,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -72,6 +74,8 @@ def main():
         return export_fourteenth_set(torch, torchvision, out)
     if which == "15":
         return export_fifteenth_set(torch, torchvision, out)
+    if which == "16":
+        return export_sixteenth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -1036,6 +1040,119 @@ def export_fifteenth_set(torch, torchvision, out):
                                  ("deep_cross_b128", DeepCross, (128, 21)),
                                  ("mobilevit_lite_128", MobileVitLite, (1, 3, 128, 128)),
                                  ("lenet5_b64", LeNet, (64, 1, 28, 28))))
+    return 0
+
+
+def export_sixteenth_set(torch, torchvision, out):
+    tv = torchvision.models
+    models = {
+        "resnet50_b8_112": (lambda: tv.resnet50(weights=None), (8, 3, 112, 112)),
+        "efficientnet_b0_b4_128": (lambda: tv.efficientnet_b0(weights=None), (4, 3, 128, 128)),
+    }
+    export_images(torch, models, out, seed=89)
+    nn = torch.nn
+
+    class ConvMixer(nn.Module):  # patches of 7, then depthwise 9x9 and pointwise mixing, 8 blocks
+        def __init__(self, d=256, depth=8, k=9, p=7):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, d, p, stride=p), nn.GELU(), nn.BatchNorm2d(d))
+            self.blocks = nn.ModuleList(nn.ModuleDict({
+                "dw": nn.Sequential(nn.Conv2d(d, d, k, groups=d, padding=k // 2), nn.GELU(), nn.BatchNorm2d(d)),
+                "pw": nn.Sequential(nn.Conv2d(d, d, 1), nn.GELU(), nn.BatchNorm2d(d))}) for _ in range(depth))
+            self.head = nn.Linear(d, 100)
+
+        def forward(self, x):
+            h = self.stem(x)
+            for b in self.blocks:
+                h = b["pw"](b["dw"](h) + h)
+            return self.head(h.mean((2, 3)))
+
+    class Espcn(nn.Module):  # 3x super-resolution by sub-pixel convolution (DepthToSpace)
+        def __init__(self, r=3):
+            super().__init__()
+            self.f = nn.Sequential(nn.Conv2d(1, 64, 5, padding=2), nn.Tanh(), nn.Conv2d(64, 32, 3, padding=1),
+                                   nn.Tanh(), nn.Conv2d(32, r * r, 3, padding=1), nn.PixelShuffle(r))
+
+        def forward(self, x):
+            return torch.sigmoid(self.f(x))
+
+    class RelBiasEncoder(nn.Module):  # 2 attention layers with a T5-style bucketed relative position bias
+        def __init__(self, d=128, heads=4, buckets=32, t=64):
+            super().__init__()
+            self.heads, self.buckets = heads, buckets
+            self.emb = nn.Embedding(500, d)
+            self.bias = nn.Embedding(buckets, heads)
+            self.qkv = nn.ModuleList(nn.Linear(d, 3 * d) for _ in range(2))
+            self.o = nn.ModuleList(nn.Linear(d, d) for _ in range(2))
+            self.ff = nn.ModuleList(nn.Sequential(nn.Linear(d, 4 * d), nn.ReLU(), nn.Linear(4 * d, d)) for _ in range(2))
+            self.n1 = nn.ModuleList(nn.LayerNorm(d) for _ in range(2))
+            self.n2 = nn.ModuleList(nn.LayerNorm(d) for _ in range(2))
+            self.out = nn.Linear(d, 2)
+
+        def rel_bias(self, t):
+            pos = torch.arange(t)
+            rel = pos[None, :] - pos[:, None]
+            half = self.buckets // 2
+            sign = (rel > 0).long() * half
+            n = rel.abs()
+            exact = half // 2
+            large = exact + (torch.log(n.float().clamp(min=1) / exact) / torch.log(torch.tensor(8.0)) *
+                             (half - exact)).long()
+            large = torch.minimum(large, torch.full_like(large, half - 1))
+            bucket = sign + torch.where(n < exact, n, large)
+            return self.bias(bucket).permute(2, 0, 1)[None]  # [1, heads, t, t]
+
+        def forward(self, ids):
+            h = self.emb(ids)
+            b, t, d = h.shape
+            bias = self.rel_bias(t)
+            for i in range(2):
+                q, k, v = self.qkv[i](self.n1[i](h)).reshape(b, t, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+                a = torch.softmax(q @ k.transpose(-1, -2) / (d // self.heads) ** 0.5 + bias, -1)
+                h = h + self.o[i]((a @ v).transpose(1, 2).reshape(b, t, d))
+                h = h + self.ff[i](self.n2[i](h))
+            return self.out(h.mean(1))
+
+    class DetectHead(nn.Module):  # a small conv backbone, YOLO-style box decoding and the top 50 scores
+        def __init__(self, classes=20, anchors=3):
+            super().__init__()
+            self.c, self.a = classes, anchors
+            self.body = nn.Sequential(nn.Conv2d(3, 32, 3, stride=2, padding=1), nn.SiLU(),
+                                      nn.Conv2d(32, 64, 3, stride=2, padding=1), nn.SiLU(),
+                                      nn.Conv2d(64, 128, 3, stride=2, padding=1), nn.SiLU(),
+                                      nn.Conv2d(128, 128, 3, stride=2, padding=1), nn.SiLU())
+            self.pred = nn.Conv2d(128, anchors * (5 + classes), 1)
+            self.register_buffer("anchor_wh", torch.tensor([[10.0, 13.0], [16.0, 30.0], [33.0, 23.0]]))
+
+        def forward(self, x):
+            p = self.pred(self.body(x))
+            b, _, hh, ww = p.shape
+            p = p.reshape(b, self.a, 5 + self.c, hh, ww).permute(0, 1, 3, 4, 2).sigmoid()
+            gy, gx = torch.meshgrid(torch.arange(hh), torch.arange(ww), indexing="ij")
+            grid = torch.stack((gx, gy), -1).float()[None, None]
+            xy = (p[..., :2] * 2 - 0.5 + grid) * 16
+            wh = (p[..., 2:4] * 2) ** 2 * self.anchor_wh[None, :, None, None, :]
+            score = p[..., 4:5] * p[..., 5:]
+            boxes = torch.cat((xy - wh / 2, xy + wh / 2), -1).reshape(b, -1, 4)
+            best, cls = score.reshape(b, -1, self.c).max(-1)
+            top, idx = best.topk(50, dim=1)
+            return torch.cat((torch.gather(boxes, 1, idx[..., None].expand(-1, -1, 4)), top[..., None],
+                              torch.gather(cls, 1, idx)[..., None].float()), -1)
+
+    class SiameseCosine(nn.Module):  # two embeddings of 32 pairs by a shared MLP, their cosine similarity
+        def __init__(self, d=256):
+            super().__init__()
+            self.f = nn.Sequential(nn.Linear(d, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 128))
+
+        def forward(self, x):
+            a, b = self.f(x[:, 0]), self.f(x[:, 1])
+            return (a * b).sum(-1) / (a.norm(dim=-1) * b.norm(dim=-1) + 1e-6)
+
+    export_nets(torch, out, 89, (("convmixer_256_224", ConvMixer, (1, 3, 224, 224)),
+                                 ("espcn_x3_128", Espcn, (1, 1, 128, 128)),
+                                 ("relbias_encoder_t64", RelBiasEncoder, torch.randint(0, 500, (1, 64))),
+                                 ("detect_head_256", DetectHead, (1, 3, 256, 256)),
+                                 ("siamese_cosine_b32", SiameseCosine, (32, 2, 256))))
     return 0
 
 
