@@ -240,8 +240,9 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
   t.origins = group.origins.empty() ? t.nodes : group.origins;
   t.unit = anyCube && anyVector ? Unit::CubeVector : anyCube ? Unit::Cube : anyVector ? Unit::Vector : Unit::None;
   // The executor runs a view too (HwProfile.h: view_call_s): views alone are a step on the host, no
-  // kernel; in a fused kernel they add to its body.
-  const double viewS = static_cast<double>(views) * hw.cpu.viewCallS;
+  // kernel; in a fused kernel they add to its body, as does the call of that body (fused_call_s).
+  const double viewS =
+      static_cast<double>(views) * hw.cpu.viewCallS + (group.members.size() >= 2 ? hw.cpu.fusedCallS : 0.0);
   if (t.unit == Unit::None) {
     if (viewS > 0) {
       t.bound = Bound::Host;

@@ -224,6 +224,48 @@ Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>
   return b;
 }
 
+Bench reluNegPairs(int copies, bool asCalls) {
+  fw::Graph g;
+  g.name = asCalls ? "calibrate_fused_calls" : "calibrate_pairs";
+  const fw::ValueId xv = g.addInput("x", fw::DType::Float32, fw::Shape::ofInts({16}));
+  Bench b;
+  if (asCalls) {
+    auto body = std::make_shared<fw::Graph>();
+    body->name = "relu_neg";
+    const fw::ValueId bx = body->addInput("x", fw::DType::Float32, fw::Shape::ofInts({16}));
+    const fw::ValueId br = body->addValue("r", fw::DType::Float32, fw::Shape::ofInts({16}));
+    const fw::ValueId by = body->addValue("y", fw::DType::Float32, fw::Shape::ofInts({16}));
+    body->addNode("Relu", {bx}, {br}, {}, "relu");
+    body->addNode("Neg", {br}, {by}, {}, "neg");
+    body->setOutputs({by});
+    fw::Function f;
+    f.name = "relu_neg";
+    f.domain = "calibrate.fused";
+    f.opsetImports = {{"", 17}};
+    f.body = body;
+    b.model.functions.push_back(std::move(f));
+  }
+  for (int c = 0; c < copies; ++c) {
+    const std::string k = std::to_string(c);
+    const fw::ValueId y = g.addValue("y" + k, fw::DType::Float32, fw::Shape::ofInts({16}));
+    fw::NodeId n;
+    if (asCalls) {
+      n = g.addNode("relu_neg", {xv}, {y}, {}, "call_" + k, "calibrate.fused");
+    } else {
+      const fw::ValueId r = g.addValue("r" + k, fw::DType::Float32, fw::Shape::ofInts({16}));
+      n = g.addNode("Relu", {xv}, {r}, {}, "relu_" + k);
+      g.addNode("Neg", {r}, {y}, {}, "neg_" + k);
+    }
+    if (c == 0) b.node = n;
+    g.addOutput(y);
+  }
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.opsetImports = {{"", 17}, {"calibrate.fused", 1}};
+  b.model.sourcePath = asCalls ? "calibrate:fused_calls" : "calibrate:pairs";
+  b.inputs = {filled({16}, 0.0f)};
+  return b;
+}
+
 Bench oneOp(const std::string& op, const std::vector<int64_t>& dims, const std::vector<fw::Tensor>& weights,
             fw::Attributes attrs, int copies) {
   return oneOpOn(op, filled(dims, 0.0f), weights, std::move(attrs), copies, fw::DType::Float32);

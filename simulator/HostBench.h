@@ -55,6 +55,11 @@ Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>
 Bench oneOp(const std::string& op, const std::vector<int64_t>& dims, const std::vector<fw::Tensor>& weights,
             fw::Attributes attrs, int copies);
 
+// `copies` chains of Relu then Neg on a 16-element input: as plain nodes (every node one sample) or,
+// `asCalls`, each chain the body of a model-local function called once (every call one sample), as
+// `fwb fuse` exports a fused kernel: the two time a call of a fused body against its members run alone.
+Bench reluNegPairs(int copies, bool asCalls);
+
 struct OpFigures {
   double flops = 0, elems = 0, bytes = 0;
   double work = 0;  // cpuVectorWork (CpuCost.h): what a vector op's efficiency is measured on

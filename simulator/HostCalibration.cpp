@@ -183,7 +183,9 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   const Bench view = oneOp("Reshape", {32, 1024}, {fw::Tensor::int64s({2}, {1024, 32})}, {}, 64);
   std::vector<FamilyCase> cases = familyCases(CaseSize::normal());
   std::vector<FamilyCase> tiny = familyCases(CaseSize::tiny());
-  std::vector<const Bench*> timed = {&overhead, &view};
+  // A fused body's call: Relu then Neg as plain nodes and as the body of a function called once.
+  const Bench pairs = reluNegPairs(32, false), fusedCalls = reluNegPairs(32, true);
+  std::vector<const Bench*> timed = {&overhead, &view, &pairs, &fusedCalls};
   std::vector<OpFigures> figures;
   for (size_t i = 0; i < cases.size(); ++i) {
     FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(cases[i].bench));
@@ -194,9 +196,15 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   FW_ASSIGN_OR_RETURN(std::vector<double> times, timeNodesInRounds(timed, threads, warm, std::max(3, repeat / kRounds), kRounds));
   m.overheadUs = times[0];
   m.viewCallUs = times[1];
-  times.erase(times.begin() + 1);  // the cases' times follow the overhead's, as below
-  std::fprintf(stderr, "fwb: calibrate: per-kernel overhead %.2f us, a view %.2f us\n", m.overheadUs,
-               m.viewCallUs);
+  // A call's time less its two members' (each the median node time of the plain pairs).
+  const double memberUs = times[2], callUs = times[3];
+  m.fusedCallUs = std::max(0.0, callUs - 2 * memberUs);
+  times.erase(times.begin() + 1, times.begin() + 4);  // the cases' times follow the overhead's, as below
+  std::fprintf(
+      stderr,
+      "fwb: calibrate: per-kernel overhead %.2f us, a view %.2f us, a fused body's call %.2f us (%.2f us "
+      "against two members of %.2f us)\n",
+      m.overheadUs, m.viewCallUs, m.fusedCallUs, callUs, memberUs);
 
   // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
   // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
@@ -373,6 +381,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.cpu.opEfficiency = m.opEff;
   for (const auto& [op, us] : m.opCallUs) p.cpu.opCallS[op] = us * 1e-6;
   p.cpu.viewCallS = m.viewCallUs * 1e-6;
+  p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
                          (m.threads == 1 ? " thread" : " threads") + ": ";
   auto note = [&](const std::string& field, const std::string& how) { p.notes.push_back(HwNote{field, by + how, false}); };
@@ -419,6 +428,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   note("cpu.view_call_s",
        "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "
        "time a node");
+  note("cpu.fused_call_s",
+       "32 calls of a model-local function whose body is a Relu then a Neg on 16 elements (as fwb fuse "
+       "exports a fused kernel), median time a call, less twice the median time of those two ops as "
+       "plain nodes");
   note("cpu.op_efficiency", "each op type timed on a cache-resident tensor (the cases listed under efficiency.*); it replaces "
                            "its family's efficiency for that op type");
   note("l2_bytes", "last-level cache: " + m.llcHow);

@@ -39,6 +39,7 @@ struct HostMeasurement {
   double clockHz = 0, memBytes = 0;
   double overheadUs = 0;
   double viewCallUs = 0;  // a Reshape's time a node (HwProfile.h: view_call_s)
+  double fusedCallUs = 0;  // a fused body's call beyond its members' time (HwProfile.h: fused_call_s)
   double gemmFlops = 0, convFlops = 0;
   double groupedFlops = 0;  // depthwise convolutions: oneDNN's rate differs by an order of magnitude
   std::string gemmShape, convShape, groupedShape;

@@ -271,9 +271,11 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     };
     FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
     FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
-    if (rc.has("view_call_s")) {
-      FW_ASSIGN_OR_RETURN(p.cpu.viewCallS, rc.posNum("view_call_s", true));
-      if (p.cpu.viewCallS > 1e-3) return rc.err("view_call_s", "must be at most 1 ms");
+    for (const auto& [key, field] : {std::pair<const char*, double*>{"view_call_s", &p.cpu.viewCallS},
+                                     {"fused_call_s", &p.cpu.fusedCallS}}) {
+      if (!rc.has(key)) continue;
+      FW_ASSIGN_OR_RETURN(*field, rc.posNum(key, true));
+      if (*field > 1e-3) return rc.err(key, "must be at most 1 ms");
     }
     if (rc.has("run_overhead")) {
       FW_ASSIGN_OR_RETURN(const json* ro, rc.get("run_overhead"));
@@ -442,6 +444,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
     if (!p.cpu.opCallS.empty()) j["cpu"]["op_call_s"] = p.cpu.opCallS;
     if (p.cpu.viewCallS > 0) j["cpu"]["view_call_s"] = p.cpu.viewCallS;
+    if (p.cpu.fusedCallS > 0) j["cpu"]["fused_call_s"] = p.cpu.fusedCallS;
     for (const auto& [kind, m] : p.cpu.cubeModels) {
       json jm = json::object();
       for (size_t i = 0; i < m.coef.size(); ++i) jm[cubeCoefficientKeys()[i]] = m.coef[i];

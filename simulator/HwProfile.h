@@ -73,6 +73,10 @@ struct CpuFigures {
   // Cast to its own type, a Pad by zeros): a view is no kernel, but each one the executor runs is this
   // much time in the run, as a host step of its own or inside the fused kernel it belongs to.
   double viewCallS = 0;
+  // "fused_call_s" (optional): what the executor spends calling a fused kernel's body (a model-local
+  // function: its plan, a value table, the inputs bound), beyond its members' own times; charged once to
+  // each kernel of two or more members.
+  double fusedCallS = 0;
   // "cube_time_models": {kind: {s_per_flop, s_per_input_element, s_per_output_element,
   // s_per_patch_element, s_per_weight_element, s_per_call, cases, rms_log_error}} (optional): a matrix op of a kind
   // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.

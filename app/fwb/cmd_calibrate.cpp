@@ -61,6 +61,7 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   std::printf("measured on %s, %d thread(s), %s\n", m->cpu.c_str(), threads, today().c_str());
   std::printf("  per-kernel overhead     %10.2f us\n", m->overheadUs);
   std::printf("  a view (Reshape)        %10.2f us\n", m->viewCallUs);
+  std::printf("  a fused body's call     %10.2f us\n", m->fusedCallUs);
   std::printf("  GEMM peak               %10.1f GFLOP/s (%s)\n", m->gemmFlops / 1e9, m->gemmShape.c_str());
   std::printf("  Conv peak               %10.1f GFLOP/s (%s)\n", m->convFlops / 1e9, m->convShape.c_str());
   std::printf("  grouped Conv peak       %10.1f GFLOP/s (%s)\n", m->groupedFlops / 1e9, m->groupedShape.c_str());

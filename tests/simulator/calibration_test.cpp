@@ -392,10 +392,40 @@ TEST(CpuCost, AViewCostsWhatTheExecutorSpendsOnIt) {
   auto fused0 = test::run(g, {test::allInOne(g, "k")}, *without);
   ASSERT_EQ(fused.kernels.size(), 1u);
   EXPECT_NEAR(fused.kernels[0].durUs - fused0.kernels[0].durUs, 0.5, 0.01);
+  // A kernel of two or more members is a call of a fused body: fused_call_s on top, once.
+  j["cpu"]["fused_call_s"] = 0.25e-6;
+  auto calls = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(calls.ok()) << calls.error().message;
+  EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*calls), "t.json")->cpu.fusedCallS, 0.25e-6);
+  EXPECT_NEAR(test::run(g, {test::allInOne(g, "k")}, *calls).kernels.at(0).durUs - fused.kernels[0].durUs,
+              0.25, 0.01);
+  EXPECT_NEAR(test::runUnfused(g, *calls).kernels.at(0).durUs, r1.kernels[0].durUs,
+              1e-9);  // one member: no call
   j["cpu"]["view_call_s"] = 0.01;
   auto bad = parseHwProfile(j, "t.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("view_call_s"), std::string::npos) << bad.error().message;
+}
+
+// fwb calibrate's fused-call bench: the pairs as plain nodes and as calls of a fused body compute the
+// same, and the calls run on the executor's function path.
+TEST(HostBench, TheFusedCallBenchComputesWhatItsPlainPairsDo) {
+  const hostbench::Bench plain = hostbench::reluNegPairs(4, false), calls = hostbench::reluNegPairs(4, true);
+  EXPECT_EQ(calls.model.functions.size(), 1u);
+  EXPECT_EQ(calls.model.graph->nodes().size(), 4u);
+  EXPECT_EQ(plain.model.graph->nodes().size(), 8u);
+  auto a = runGraph(plain.model, plain.inputs, {});
+  auto b = runGraph(calls.model, calls.inputs, {});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  ASSERT_EQ(a->size(), 4u);
+  ASSERT_EQ(b->size(), 4u);
+  const auto x = plain.inputs[0].toFloats();
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ((*a)[k].toFloats(), (*b)[k].toFloats());
+    const auto y = (*b)[k].toFloats();
+    for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(y[i], -std::max(0.0f, x[i]));
+  }
 }
 
 // Pad copies row by row along the last axis: a Pad that keeps the last axis has its own efficiency
