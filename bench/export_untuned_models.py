@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -23,7 +23,8 @@ and only measured; set 14 was exported in session 16, after the executor's funct
 cheaper, and measured before that session's other changes (an Einsum costed as a product, the mask
 ops' loops); set 15 was exported after those and only measured; set 16 was exported in session 18, after
 that session's cost-model changes (a Pad's two kinds, a Cast to its own type and a Pad by zeros as views,
-a view's executor time), and only measured.
+a view's executor time), measured, then the fused body's call was added to the cost model; set 17 was
+exported after that and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -35,7 +36,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -76,6 +77,8 @@ def main():
         return export_fifteenth_set(torch, torchvision, out)
     if which == "16":
         return export_sixteenth_set(torch, torchvision, out)
+    if which == "17":
+        return export_seventeenth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -1153,6 +1156,92 @@ def export_sixteenth_set(torch, torchvision, out):
                                  ("relbias_encoder_t64", RelBiasEncoder, torch.randint(0, 500, (1, 64))),
                                  ("detect_head_256", DetectHead, (1, 3, 256, 256)),
                                  ("siamese_cosine_b32", SiameseCosine, (32, 2, 256))))
+    return 0
+
+
+def export_seventeenth_set(torch, torchvision, out):
+    tv = torchvision.models
+    export_images(torch, {"mobilenet_v2_b16_64": (lambda: tv.mobilenet_v2(weights=None), (16, 3, 64, 64))}, out, seed=97)
+    nn = torch.nn
+
+    class GatedCnnText(nn.Module):  # 16 sentences of 48 tokens: 1-D convolutions with GLU gates, max over time
+        def __init__(self, d=128):
+            super().__init__()
+            self.e = nn.Embedding(2000, d)
+            self.convs = nn.ModuleList(nn.Conv1d(d, 2 * d, k, padding=k // 2) for k in (3, 5, 3))
+            self.head = nn.Linear(d, 5)
+
+        def forward(self, ids):
+            h = self.e(ids).transpose(1, 2)
+            for c in self.convs:
+                a, g = c(h).chunk(2, 1)
+                h = h + a * torch.sigmoid(g)
+            return self.head(h.amax(2))
+
+    class MlpVae(nn.Module):  # encoder to a mean and log-variance, a decoder from mean + exp(logvar / 2)
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Linear(784, 400), nn.ReLU(), nn.Linear(400, 40))
+            self.dec = nn.Sequential(nn.Linear(20, 400), nn.ReLU(), nn.Linear(400, 784), nn.Sigmoid())
+
+        def forward(self, x):
+            mu, logvar = self.enc(x).chunk(2, 1)
+            return self.dec(mu + torch.exp(0.5 * logvar) * 0.1)
+
+    class DwUnet(nn.Module):  # a U-Net of depthwise-separable blocks at 64x64, batch 2
+        def __init__(self):
+            super().__init__()
+            def block(i, o):
+                return nn.Sequential(nn.Conv2d(i, i, 3, padding=1, groups=i), nn.Conv2d(i, o, 1), nn.BatchNorm2d(o),
+                                     nn.ReLU6())
+            self.d1, self.d2, self.d3 = block(3, 32), block(32, 64), block(64, 128)
+            self.up2, self.up1 = nn.ConvTranspose2d(128, 64, 2, stride=2), nn.ConvTranspose2d(64, 32, 2, stride=2)
+            self.u2, self.u1 = block(128, 64), block(64, 32)
+            self.out = nn.Conv2d(32, 2, 1)
+
+        def forward(self, x):
+            a = self.d1(x)
+            b = self.d2(nn.functional.max_pool2d(a, 2))
+            c = self.d3(nn.functional.max_pool2d(b, 2))
+            b = self.u2(torch.cat([self.up2(c), b], 1))
+            return self.out(self.u1(torch.cat([self.up1(b), a], 1)))
+
+    class ClsTransformer(nn.Module):  # batch 8 of 32 tokens, a class token, 3 encoder layers of width 64
+        def __init__(self, d=64):
+            super().__init__()
+            self.proj = nn.Linear(24, d)
+            self.cls = nn.Parameter(torch.zeros(1, 1, d))
+            self.pos = nn.Parameter(torch.randn(1, 33, d) * 0.02)
+            layer = nn.TransformerEncoderLayer(d, 4, 4 * d, dropout=0.0, batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(layer, 3, enable_nested_tensor=False)
+            self.head = nn.Linear(d, 7)
+
+        def forward(self, x):
+            h = self.proj(x)
+            h = torch.cat([self.cls.expand(h.shape[0], -1, -1), h], 1) + self.pos
+            return self.head(self.enc(h)[:, 0])
+
+    class NerfMlp(nn.Module):  # 4096 points: sin/cos positional encoding of 10 frequencies, an 8-layer MLP
+        def __init__(self, w=128, freqs=10):
+            super().__init__()
+            self.register_buffer("f", (2.0 ** torch.arange(freqs)).float() * 3.14159)
+            d = 3 + 3 * 2 * freqs
+            layers, i = [], d
+            for _ in range(8):
+                layers += [nn.Linear(i, w), nn.ReLU()]
+                i = w
+            self.mlp = nn.Sequential(*layers)
+            self.rgb = nn.Linear(w, 4)
+
+        def forward(self, x):
+            p = (x[..., None] * self.f).flatten(1)
+            return self.rgb(self.mlp(torch.cat([x, torch.sin(p), torch.cos(p)], 1)))
+
+    export_nets(torch, out, 97, (("gated_cnn_text_b16", GatedCnnText, torch.randint(0, 2000, (16, 48))),
+                                 ("mlp_vae_b64", MlpVae, (64, 784)),
+                                 ("dw_unet_64_b2", DwUnet, (2, 3, 64, 64)),
+                                 ("cls_transformer_b8", ClsTransformer, (8, 32, 24)),
+                                 ("nerf_mlp_4096", NerfMlp, (4096, 3))))
     return 0
 
 
