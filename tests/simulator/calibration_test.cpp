@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/zoo/Zoo.h"
 #include "core/zoo/ZooBuilder.h"
@@ -426,6 +427,24 @@ TEST(HostBench, TheFusedCallBenchComputesWhatItsPlainPairsDo) {
     const auto y = (*b)[k].toFloats();
     for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(y[i], -std::max(0.0f, x[i]));
   }
+}
+
+// fwb calibrate times each unary math op networks use on its own (their loops differ by 100x), on
+// inputs they take in a network: every case runs and gives finite values (Log and Sqrt of positives).
+TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
+  std::set<std::string> timed;
+  for (const auto& c : familyCases(CaseSize::tiny())) {
+    const Graph& g = *c.bench.model.graph;
+    const std::string op = g.node(c.bench.node).opType;
+    timed.insert(op);
+    if (c.key != "elementwise" || g.node(c.bench.node).inputs.size() != 1) continue;
+    auto r = runGraph(c.bench.model, c.bench.inputs, {});
+    ASSERT_TRUE(r.ok()) << op << ": " << r.error().message;
+    for (float v : (*r)[0].toFloats()) EXPECT_TRUE(std::isfinite(v)) << op;
+  }
+  for (const char* op : {"Relu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Exp", "Neg", "Abs", "Log", "Reciprocal",
+                         "Floor", "Round", "Sin", "Cos", "Softplus", "Softsign", "Elu"})
+    EXPECT_TRUE(timed.count(op)) << op;
 }
 
 // Pad copies row by row along the last axis: a Pad that keeps the last axis has its own efficiency
