@@ -1,8 +1,10 @@
 // Vector bodies of core/exec/FastMath.h (accuracy and the derivation of the coefficients are there).
 #include "core/exec/FastMath.h"
 
-#include <cstring>
+#include <immintrin.h>
 
+#include <cmath>
+#include <cstring>
 
 namespace fw::exec::fastmath {
 
@@ -134,5 +136,46 @@ FW_FASTMATH_FN(exp, expV)
 FW_FASTMATH_FN(erf, erfV)
 FW_FASTMATH_FN(tanh, tanhV)
 FW_FASTMATH_FN(sigmoid, sigmoidV)
+
+// Rounding to an integer is exact: roundps (SSE4.1, or AVX2's eight lanes) with the library's own modes
+// (floor 0x9, ceil 0xA, the current mode 0xC, each without the inexact exception: what GCC emits for
+// one std::floor, std::ceil or std::nearbyint) gives its results bit for bit, NaN, ±inf and -0 included;
+// without SSE4.1, the library's calls. std::floor was a call an element: Floor took 31 us over 32K
+// elements, Round 39.
+bool hasSse41() {
+  static const bool yes = __builtin_cpu_supports("sse4.1");
+  return yes;
+}
+template <int Mode>
+__attribute__((target("avx2"))) void roundAvx2(const float* in, float* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, _mm256_round_ps(_mm256_loadu_ps(in + i), Mode));
+  for (; i < n; ++i) _mm_store_ss(out + i, _mm_round_ss(_mm_setzero_ps(), _mm_load_ss(in + i), Mode));
+}
+template <int Mode>
+__attribute__((target("sse4.1"))) void roundSse41(const float* in, float* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, _mm_round_ps(_mm_loadu_ps(in + i), Mode));
+  for (; i < n; ++i) _mm_store_ss(out + i, _mm_round_ss(_mm_setzero_ps(), _mm_load_ss(in + i), Mode));
+}
+template <int Mode, float (*Call)(float)>
+void roundAny(const float* in, float* out, int64_t n) {
+  if (hasAvx2()) return roundAvx2<Mode>(in, out, n);
+  if (hasSse41()) return roundSse41<Mode>(in, out, n);
+  for (int64_t i = 0; i < n; ++i) out[i] = Call(in[i]);
+}
+float floorCall(float v) { return std::floor(v); }
+float ceilCall(float v) { return std::ceil(v); }
+float nearbyintCall(float v) { return std::nearbyint(v); }
+
+void floor(const float* in, float* out, int64_t n) {
+  roundAny<_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC, floorCall>(in, out, n);
+}
+void ceil(const float* in, float* out, int64_t n) {
+  roundAny<_MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC, ceilCall>(in, out, n);
+}
+void nearbyint(const float* in, float* out, int64_t n) {
+  roundAny<_MM_FROUND_CUR_DIRECTION | _MM_FROUND_NO_EXC, nearbyintCall>(in, out, n);
+}
 
 }  // namespace fw::exec::fastmath

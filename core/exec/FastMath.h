@@ -1,6 +1,6 @@
 #pragma once
 // Internal to core/exec: float exp, erf, tanh and the logistic function over arrays, eight lanes at a
-// time (GCC/Clang vector extensions, no calls, no branches, selects by mask; built for AVX2 and for any
+// time (and floor, ceil and nearbyint, exact, at the end) (GCC/Clang vector extensions, no calls, no branches, selects by mask; built for AVX2 and for any
 // x86-64, chosen when the program loads; both builds round identically, no FMA). The library's
 // std::erf and std::tanh are scalar calls whose speed depends on the argument: Erf took 2.1 ns an element on
 // ConvNeXt-T's GELU inputs, 2.4 ns on values in [-1, 1] and 12 ns on normal(0, 2) values, which no cost
@@ -22,6 +22,11 @@ void exp(const float* in, float* out, int64_t n);
 void erf(const float* in, float* out, int64_t n);
 void tanh(const float* in, float* out, int64_t n);
 void sigmoid(const float* in, float* out, int64_t n);
+// Exact: the library's std::floor, std::ceil and std::nearbyint (the current rounding mode, no
+// exception), bit for bit, on roundps where the CPU has SSE4.1.
+void floor(const float* in, float* out, int64_t n);
+void ceil(const float* in, float* out, int64_t n);
+void nearbyint(const float* in, float* out, int64_t n);
 
 // Tests run both builds on an AVX2 machine: false makes every call take the SSE2 one (not thread-safe).
 void allowAvx2(bool allowed);

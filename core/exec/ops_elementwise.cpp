@@ -58,9 +58,9 @@ Status opExp(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::exp}); 
 Status opLog(OpContext& c) { return unaryFloat(c, [](float v) { return std::log(v); }); }
 Status opSqrt(OpContext& c) { return unaryFloat(c, [](float v) { return std::sqrt(v); }); }
 Status opReciprocal(OpContext& c) { return unaryFloat(c, [](float v) { return 1.f / v; }); }
-Status opFloor(OpContext& c) { return unaryFloat(c, [](float v) { return std::floor(v); }); }
-Status opCeil(OpContext& c) { return unaryFloat(c, [](float v) { return std::ceil(v); }); }
-Status opRound(OpContext& c) { return unaryFloat(c, [](float v) { return std::nearbyint(v); }); }
+Status opFloor(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::floor}); }
+Status opCeil(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::ceil}); }
+Status opRound(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::nearbyint}); }
 Status opSin(OpContext& c) { return unaryFloat(c, [](float v) { return std::sin(v); }); }
 Status opCos(OpContext& c) { return unaryFloat(c, [](float v) { return std::cos(v); }); }
 Status opSoftsign(OpContext& c) { return unaryFloat(c, [](float v) { return v / (1.f + std::fabs(v)); }); }

@@ -120,3 +120,63 @@ TEST(ExecFastMath, ActivationOpsMatchTheLibraryFunctions) {
     expectNear((*out)[0], {3, 37}, want, 1e-6f);
   }
 }
+
+namespace {
+
+// Every 4099th float bit pattern, NaNs and signed zeros and halfway cases included, through `f` against
+// `ref` bit for bit (a NaN against a NaN).
+void expectExact(void (*f)(const float*, float*, int64_t), float (*ref)(float), const char* what) {
+  std::vector<float> xs = {0.0f,
+                           -0.0f,
+                           0.5f,
+                           -0.5f,
+                           1.5f,
+                           2.5f,
+                           -2.5f,
+                           3.5f,
+                           -3.5f,
+                           1e30f,
+                           -1e30f,
+                           8388607.5f,
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN(),
+                           std::numeric_limits<float>::denorm_min()};
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 4099)
+    xs.push_back(std::bit_cast<float>(static_cast<uint32_t>(b)));
+  std::vector<float> ys(xs.size());
+  f(xs.data(), ys.data(), static_cast<int64_t>(xs.size()));
+  size_t wrong = 0;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    const float want = ref(xs[k]);
+    const bool same = std::isnan(want) ? std::isnan(ys[k])
+                                       : std::bit_cast<uint32_t>(ys[k]) == std::bit_cast<uint32_t>(want);
+    if (!same && wrong++ < 5) ADD_FAILURE() << what << "(" << xs[k] << ") = " << ys[k] << ", want " << want;
+  }
+  EXPECT_EQ(wrong, 0u) << what;
+}
+
+}  // namespace
+
+// Floor, Ceil and Round are exact: both builds give the library's results bit for bit, and so do the ops.
+TEST(FastMath, RoundingIsTheLibrarysBitForBitOnBothBuilds) {
+  for (bool avx2 : {true, false}) {
+    fm::allowAvx2(avx2);
+    expectExact(
+        fm::floor, [](float v) { return std::floor(v); }, avx2 ? "floor (AVX2)" : "floor");
+    expectExact(
+        fm::ceil, [](float v) { return std::ceil(v); }, avx2 ? "ceil (AVX2)" : "ceil");
+    expectExact(
+        fm::nearbyint, [](float v) { return std::nearbyint(v); }, avx2 ? "nearbyint (AVX2)" : "nearbyint");
+  }
+  fm::allowAvx2(true);
+  auto r = runOne("Round", {{"x", Tensor::floats({6}, {0.5f, 1.5f, 2.5f, -2.5f, -0.4f, 7.7f})}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectNear((*r)[0], {6}, {0.f, 2.f, 2.f, -2.f, -0.f, 8.f}, 0.f);
+  auto f = runOne("Floor", {{"x", Tensor::floats({3}, {-1.5f, 1.5f, 2.0f})}});
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  expectNear((*f)[0], {3}, {-2.f, 1.f, 2.f}, 0.f);
+  auto c = runOne("Ceil", {{"x", Tensor::floats({3}, {-1.5f, 1.5f, 2.0f})}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  expectNear((*c)[0], {3}, {-1.f, 2.f, 2.f}, 0.f);
+}
