@@ -107,7 +107,8 @@ class Stream {
   // Lays one kernel out. A row folding `repeats` loop iterations holds their total cycles; in eager
   // mode each iteration is dispatched on its own.
   void place(KernelTiming& t, SimResult& r) {
-    if (mode_ == SimMode::Graph && t.unit == Unit::None && t.bound == Bound::Host && t.cycles > 0) {
+    // A step on the host (graph mode's shape work; a CPU profile's views in either mode) runs in line.
+    if (t.unit == Unit::None && t.bound == Bound::Host && t.cycles > 0) {
       placeHostStep(t);
       return;
     }

@@ -344,6 +344,27 @@ TEST(ExecOps, MaxPoolIndicesAndAveragePoolPadding) {
   expectNear((*r2)[0], {1, 1, 2, 2}, {1, 1.5f, 2, 2.5f});
 }
 
+// A Pad by zeros on every axis hands out its input, as a Reshape does (the cost model counts both as
+// views): the run allocates no tensor for it; a Pad that pads does.
+TEST(ExecOps, APadByZerosHandsOutItsInput) {
+  const Tensor x = iota({2, 3, 4}, 1.f, 1.f);
+  auto allocations = [&](std::vector<int64_t> pads, std::vector<float>* out) -> int64_t {
+    const std::vector<In> ins = {{"x", x}, {"pads", Tensor::int64s({6}, pads), true}};
+    fw::ExecStats stats;
+    fw::ExecOptions o;
+    o.stats = &stats;
+    auto r = fw::runGraph(oneNode("Pad", ins, 1, {}, 17), runtimeInputs(ins), o);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    if (r.ok()) *out = (*r)[0].toFloats();
+    return stats.allocations;
+  };
+  std::vector<float> same, padded;
+  EXPECT_EQ(allocations({0, 0, 0, 0, 0, 0}, &same), 0);
+  EXPECT_EQ(same, x.toFloats());
+  EXPECT_GT(allocations({0, 0, 1, 0, 0, 0}, &padded), 0);
+  EXPECT_EQ(padded.size(), 2u * 3u * 5u);
+}
+
 TEST(ExecOps, PadMatchesADirectLoopForEveryModeRankAndSign) {
   // Per output element: along each axis i = o - begin; outside [0, n) constant takes the value, edge
   // clamps, reflect mirrors without repeating the border (period 2 (n - 1)).

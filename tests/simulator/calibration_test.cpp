@@ -388,6 +388,10 @@ TEST(CpuCost, AViewCostsWhatTheExecutorSpendsOnIt) {
   EXPECT_NEAR(r1.kernels[1].durUs, 0.5, 0.01);
   EXPECT_EQ(r0.kernels.size() == 2 ? r0.kernels[1].durUs : 0.0, 0.0);
   EXPECT_NEAR(r1.latencyUs - r0.latencyUs, 0.5, 0.01);
+  // In eager mode too: the executor runs the view whatever the baseline.
+  EXPECT_NEAR(test::runUnfused(g, *with, SimMode::Eager).latencyUs -
+                  test::runUnfused(g, *without, SimMode::Eager).latencyUs,
+              0.5, 0.01);
   // Fused with the Relu: the kernel is that much longer.
   auto fused = test::run(g, {test::allInOne(g, "k")}, *with);
   auto fused0 = test::run(g, {test::allInOne(g, "k")}, *without);
