@@ -197,6 +197,15 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     if (kind == "conv") f.outChannels = N;
   }
   f.patchElems = N > 0 ? f.outElems * K / N : 0;
+  // A batch of images reads the weights once an image: oneDNN's Conv kernels run image by image, every
+  // output-channel block in turn, and the pointwise path is one product an image. 3x3 512->512 at 4x4
+  // took 491 us for one image, 1974 for 4 and 3963 for 8; 1x1 2048->512 at 4x4, 175 and 1388 us for 1
+  // and 8 (fwb profile, 1 thread), where a weight term charged once a batch gave the 8 images 2036 and
+  // 1101 us. (The per-call term stays once a node: charged once an image, it overshot MobileNetV2's
+  // pointwise Convs at batch 16 by 30 %.)
+  const bool convOnImages =
+      kind == "conv" || kind == "pointwise_conv" || kind == "grouped_conv" || kind == "depthwise_conv";
+  if (convOnImages && x->size() >= 3 && (*x)[0] > 1) f.weightElems *= static_cast<double>((*x)[0]);
   if (kind == "conv" || kind == "grouped_conv" || kind == "depthwise_conv") {
     // oneDNN's direct kernels skip the taps that fall in the padding: an atrous 3x3 Conv whose dilation
     // exceeds the image computes only its centre tap (DeepLabV3+'s ASPP, rates 12/24/36 at 32x32:

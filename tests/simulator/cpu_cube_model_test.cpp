@@ -19,14 +19,15 @@ namespace {
 
 using nlohmann::json;
 
-Graph convGraph(int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t group, int64_t stride = 1) {
+Graph convGraph(int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t group, int64_t stride = 1,
+                int64_t batch = 1) {
   Graph g;
   g.name = "conv";
   const int64_t pad = k / 2, out = (hw + 2 * pad - k) / stride + 1;
-  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, cin, hw, hw}));
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({batch, cin, hw, hw}));
   ValueId w = g.addInitializer("W", Tensor::floats({cout, cin / group, k, k},
                                                    std::vector<float>(static_cast<size_t>(cout * cin / group * k * k), 0.1f)));
-  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, cout, out, out}));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({batch, cout, out, out}));
   g.addNode("Conv", {x, w}, {y},
             zoo::attrs({Attribute::makeInts("pads", {pad, pad, pad, pad}), Attribute::makeInt("group", group),
                         Attribute::makeInts("kernel_shape", {k, k}), Attribute::makeInts("strides", {stride, stride})}),
@@ -50,6 +51,23 @@ Graph conv1dGraph(int64_t cin, int64_t cout, int64_t len, int64_t k, int64_t str
             "conv1d");
   g.addOutput(y);
   return g;
+}
+
+TEST(CpuCubeModel, AConvReadsItsWeightsOnceAnImage) {
+  // Every Conv kind reads its weights once an image of the batch; the arithmetic and the activations scale
+  // with the batch as they are, and a matrix product's weights are read once whatever its batch.
+  for (const auto& [group, k] : {std::pair<int64_t, int64_t>{1, 3}, {1, 1}, {4, 3}, {16, 3}}) {
+    const auto one = cubeFeatures(convGraph(16, 16, 8, k, group), 0);
+    const auto eight = cubeFeatures(convGraph(16, 16, 8, k, group, 1, 8), 0);
+    ASSERT_TRUE(one && eight);
+    EXPECT_EQ(one->kind, eight->kind);
+    EXPECT_DOUBLE_EQ(eight->weightElems, 8 * one->weightElems) << one->kind;
+    EXPECT_DOUBLE_EQ(eight->flops, 8 * one->flops) << one->kind;
+    EXPECT_DOUBLE_EQ(eight->inElems, 8 * one->inElems) << one->kind;
+  }
+  const auto product = cubeFeatures(test::matmul(8, 64, 16), 0);
+  ASSERT_TRUE(product.has_value());
+  EXPECT_DOUBLE_EQ(product->weightElems, 64.0 * 16);
 }
 
 TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
