@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -24,7 +24,8 @@ cheaper, and measured before that session's other changes (an Einsum costed as a
 ops' loops); set 15 was exported after those and only measured; set 16 was exported in session 18, after
 that session's cost-model changes (a Pad's two kinds, a Cast to its own type and a Pad by zeros as views,
 a view's executor time), measured, then the fused body's call was added to the cost model; set 17 was
-exported after that and only measured.
+exported after that and only measured; set 18 was exported in session 19, after a Conv's weights were
+charged once an image of its batch, and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -36,7 +37,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -79,6 +80,8 @@ def main():
         return export_sixteenth_set(torch, torchvision, out)
     if which == "17":
         return export_seventeenth_set(torch, torchvision, out)
+    if which == "18":
+        return export_eighteenth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -1242,6 +1245,76 @@ def export_seventeenth_set(torch, torchvision, out):
                                  ("dw_unet_64_b2", DwUnet, (2, 3, 64, 64)),
                                  ("cls_transformer_b8", ClsTransformer, (8, 32, 24)),
                                  ("nerf_mlp_4096", NerfMlp, (4096, 3))))
+    return 0
+
+
+def export_eighteenth_set(torch, torchvision, out):
+    tv = torchvision.models
+    export_images(torch, {"resnet18_b16_64": (lambda: tv.resnet18(weights=None), (16, 3, 64, 64)),
+                          "shufflenet_v2_b4_128": (lambda: tv.shufflenet_v2_x1_0(weights=None), (4, 3, 128, 128)),
+                          "googlenet_160": (lambda: tv.googlenet(weights=None, aux_logits=False, init_weights=True),
+                                            (1, 3, 160, 160))}, out, seed=101)
+    nn = torch.nn
+
+    class Tcn(nn.Module):  # batch 8 of 256 steps: dilated causal 1-D convolutions with residuals
+        def __init__(self, c=64):
+            super().__init__()
+            self.inp = nn.Conv1d(12, c, 1)
+            self.convs = nn.ModuleList(nn.Conv1d(c, c, 3, dilation=d) for d in (1, 2, 4, 8))
+            self.head = nn.Linear(c, 3)
+
+        def forward(self, x):
+            h = self.inp(x)
+            for conv in self.convs:
+                d = conv.dilation[0]
+                h = h + torch.relu(conv(nn.functional.pad(h, (2 * d, 0))))
+            return self.head(h.mean(2))
+
+    class Mixer(nn.Module):  # MLP-Mixer: 64 patches of 8x8 at 64x64, width 128, 4 blocks, batch 4
+        def __init__(self, d=128, t=64):
+            super().__init__()
+            self.stem = nn.Conv2d(3, d, 8, stride=8)
+            self.blocks = nn.ModuleList(nn.ModuleList([nn.LayerNorm(d), nn.Sequential(nn.Linear(t, 256), nn.GELU(), nn.Linear(256, t)),
+                                                       nn.LayerNorm(d), nn.Sequential(nn.Linear(d, 512), nn.GELU(), nn.Linear(512, d))])
+                                        for _ in range(4))
+            self.head = nn.Linear(d, 10)
+
+        def forward(self, x):
+            h = self.stem(x).flatten(2).transpose(1, 2)
+            for n1, tok, n2, ch in self.blocks:
+                h = h + tok(n1(h).transpose(1, 2)).transpose(1, 2)
+                h = h + ch(n2(h))
+            return self.head(h.mean(1))
+
+    class ConvAe(nn.Module):  # a convolutional autoencoder at 96x96, batch 4: strided Convs, ConvTranspose back
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1), nn.LeakyReLU(0.2), nn.Conv2d(32, 64, 3, 2, 1),
+                                     nn.BatchNorm2d(64), nn.LeakyReLU(0.2), nn.Conv2d(64, 128, 3, 2, 1), nn.LeakyReLU(0.2))
+            self.dec = nn.Sequential(nn.ConvTranspose2d(128, 64, 4, 2, 1), nn.ReLU(), nn.ConvTranspose2d(64, 32, 4, 2, 1),
+                                     nn.ReLU(), nn.ConvTranspose2d(32, 3, 4, 2, 1), nn.Tanh())
+
+        def forward(self, x):
+            return self.dec(self.enc(x))
+
+    class WideDeep(nn.Module):  # 256 rows: 6 categorical fields embedded, 13 dense ones, a wide linear part
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.ModuleList(nn.Embedding(1000, 16) for _ in range(6))
+            self.deep = nn.Sequential(nn.Linear(6 * 16 + 13, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+                                      nn.Linear(128, 1))
+            self.wide = nn.Linear(13, 1)
+
+        def forward(self, x):
+            ids = (x[:, :6].abs() * 999).long()
+            dense = x[:, 6:]
+            e = torch.cat([emb(ids[:, i]) for i, emb in enumerate(self.emb)] + [dense], 1)
+            return torch.sigmoid(self.deep(e) + self.wide(dense))
+
+    export_nets(torch, out, 101, (("tcn_b8_256", Tcn, (8, 12, 256)),
+                                  ("mlp_mixer_b4_64", Mixer, (4, 3, 64, 64)),
+                                  ("conv_ae_b4_96", ConvAe, (4, 3, 96, 96)),
+                                  ("wide_deep_b256", WideDeep, (256, 19))))
     return 0
 
 
