@@ -96,6 +96,89 @@ FW_INLINE V sigmoidV(V x) {
   return select<V, I>(x >= 0.f, 1.f / d, select<V, I>(x < 0.f, e / d, x));
 }
 
+// sin and cos reduce and evaluate in double precision, lanes two-wide: x - k·π/2 with π/2 in three
+// parts, the first two of 33 significant bits, is exact in its first two steps for |k| < 2^20, and the
+// Taylor series of sin and cos on |r| <= π/4 to the r^13 and r^14 terms are within 3e-14 of them; the
+// float result is the double one rounded, within one unit in the last place. A lane at or beyond 10^6
+// (and ±inf and NaN) takes the library's call instead.
+// Halves of a float vector and the double and int64 vectors of as many lanes (two- or four-wide).
+template <class V>
+struct Halves;
+template <>
+struct Halves<V4> {
+  using F = float __attribute__((vector_size(8)));
+  using D = double __attribute__((vector_size(16)));
+  using L = int64_t __attribute__((vector_size(16)));
+  static FW_INLINE F lo(V4 v) { return __builtin_shufflevector(v, v, 0, 1); }
+  static FW_INLINE F hi(V4 v) { return __builtin_shufflevector(v, v, 2, 3); }
+  static FW_INLINE V4 join(F a, F b) { return __builtin_shufflevector(a, b, 0, 1, 2, 3); }
+};
+template <>
+struct Halves<V8> {
+  using F = V4;
+  using D = double __attribute__((vector_size(32)));
+  using L = int64_t __attribute__((vector_size(32)));
+  static FW_INLINE F lo(V8 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
+  static FW_INLINE F hi(V8 v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
+  static FW_INLINE V8 join(F a, F b) { return __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7); }
+};
+
+template <class D, class L, bool Cos>
+FW_INLINE D sinCosD(D d) {
+  // k = round(d·2/π) by the 1.5·2^52 trick (exact for |k| < 2^51), then r = d - k·π/2, |r| <= π/4 + tiny.
+  const D t = d * 0x1.45f306dc9c883p-1 + 0x1.8p52;
+  const D kf = t - 0x1.8p52;
+  const D r = ((d - kf * 0x1.921fb54400000p+0) - kf * 0x1.0b4611a600000p-34) - kf * 0x1.3198a2e037073p-69;
+  const D z = r * r;
+  const D ps =
+      ((((z * (1.0 / 6227020800) - 1.0 / 39916800) * z + 1.0 / 362880) * z - 1.0 / 5040) * z + 1.0 / 120) *
+          z -
+      1.0 / 6;
+  const D pc = ((((z * (-1.0 / 87178291200) + 1.0 / 479001600) * z - 1.0 / 3628800) * z + 1.0 / 40320) * z -
+                1.0 / 720) *
+                   z +
+               1.0 / 24;
+  const D sinR = r + r * z * ps;
+  const D cosR = (1.0 - 0.5 * z) + z * z * pc;
+  // sin(x) by quadrant k mod 4: sin r, cos r, -sin r, -cos r; cos(x) is sin(x + π/2): quadrant k + 1.
+  // k's low bits are t's (AVX2 has no double-to-int64 conversion).
+  const L q = __builtin_bit_cast(L, t) + (Cos ? 1 : 0);
+  const L odd = (q & 1) != 0, neg = (q & 2) != 0;  // all ones or zeros a lane
+  const L pick = (__builtin_bit_cast(L, cosR) & odd) | (__builtin_bit_cast(L, sinR) & ~odd);
+  return __builtin_bit_cast(D, pick ^ (neg & INT64_MIN));
+}
+
+template <class V, class I, bool Cos>
+FW_INLINE V sinCosV(V x) {
+  using H = Halves<V>;
+  using D = typename H::D;
+  using L = typename H::L;
+  const V a = abs<V, I>(x);
+  const I far = ~(a < 1e6f);  // NaN compares false: far too
+  const V in = select<V, I>(far, splat<V, I>(0.f), x);
+  const D lo = sinCosD<D, L, Cos>(__builtin_convertvector(H::lo(in), D));
+  const D hi = sinCosD<D, L, Cos>(__builtin_convertvector(H::hi(in), D));
+  using F = typename H::F;
+  V out = H::join(__builtin_convertvector(lo, F), __builtin_convertvector(hi, F));
+  if (!Cos) out = select<V, I>(a == 0.f, x, out);  // sin(-0) is -0
+  uint64_t words[sizeof(I) / 8];
+  std::memcpy(words, &far, sizeof far);
+  uint64_t any = 0;
+  for (uint64_t w : words) any |= w;
+  if (any)
+    for (size_t i = 0; i < sizeof(V) / sizeof(float); ++i)
+      if (far[i]) out[i] = Cos ? std::cos(x[i]) : std::sin(x[i]);
+  return out;
+}
+template <class V, class I>
+FW_INLINE V sinV(V x) {
+  return sinCosV<V, I, false>(x);
+}
+template <class V, class I>
+FW_INLINE V cosV(V x) {
+  return sinCosV<V, I, true>(x);
+}
+
 template <class V, class I, V (*Fn)(V)>
 FW_INLINE void apply(const float* in, float* out, int64_t n) {
   int64_t i = 0;
@@ -136,6 +219,8 @@ FW_FASTMATH_FN(exp, expV)
 FW_FASTMATH_FN(erf, erfV)
 FW_FASTMATH_FN(tanh, tanhV)
 FW_FASTMATH_FN(sigmoid, sigmoidV)
+FW_FASTMATH_FN(sin, sinV)
+FW_FASTMATH_FN(cos, cosV)
 
 // Rounding to an integer is exact: roundps (SSE4.1, or AVX2's eight lanes) with the library's own modes
 // (floor 0x9, ceil 0xA, the current mode 0xC, each without the inexact exception: what GCC emits for

@@ -23,6 +23,11 @@ void exp(const float* in, float* out, int64_t n);
 void erf(const float* in, float* out, int64_t n);
 void tanh(const float* in, float* out, int64_t n);
 void sigmoid(const float* in, float* out, int64_t n);
+// sin and cos: reduced and evaluated in double precision (FastMath.cpp), within 1 ulp; the library's
+// calls at |x| >= 10^6, ±inf and NaN. std::sin and std::cos took 2.6 ns an element on [-π, π] and
+// 8.4 ns on a NeRF encoding's arguments (up to 1600).
+void sin(const float* in, float* out, int64_t n);
+void cos(const float* in, float* out, int64_t n);
 // Exact: the library's std::floor, std::ceil and std::nearbyint (the current rounding mode, no
 // exception), bit for bit, on roundps where the CPU has SSE4.1.
 void floor(const float* in, float* out, int64_t n);
@@ -36,5 +41,13 @@ inline float exp(float x) { exp(&x, &x, 1); return x; }
 inline float erf(float x) { erf(&x, &x, 1); return x; }
 inline float tanh(float x) { tanh(&x, &x, 1); return x; }
 inline float sigmoid(float x) { sigmoid(&x, &x, 1); return x; }
+inline float sin(float x) {
+  sin(&x, &x, 1);
+  return x;
+}
+inline float cos(float x) {
+  cos(&x, &x, 1);
+  return x;
+}
 
 }  // namespace fw::exec::fastmath

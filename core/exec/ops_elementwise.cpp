@@ -61,8 +61,8 @@ Status opReciprocal(OpContext& c) { return unaryFloat(c, [](float v) { return 1.
 Status opFloor(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::floor}); }
 Status opCeil(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::ceil}); }
 Status opRound(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::nearbyint}); }
-Status opSin(OpContext& c) { return unaryFloat(c, [](float v) { return std::sin(v); }); }
-Status opCos(OpContext& c) { return unaryFloat(c, [](float v) { return std::cos(v); }); }
+Status opSin(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::sin}); }
+Status opCos(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::cos}); }
 Status opSoftsign(OpContext& c) { return unaryFloat(c, [](float v) { return v / (1.f + std::fabs(v)); }); }
 Status opSoftplus(OpContext& c) {
   return unaryFloat(c, [](float v) { return v > 20.f ? v : std::log1p(std::exp(v)); });

@@ -57,11 +57,15 @@ void expectAccurate(bool avx2) {
   const auto r = sweep(fm::erf, [](double x) { return std::erf(x); });
   const auto t = sweep(fm::tanh, [](double x) { return std::tanh(x); });
   const auto s = sweep(fm::sigmoid, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
+  const auto sn = sweep(fm::sin, [](double x) { return std::sin(x); });
+  const auto cs = sweep(fm::cos, [](double x) { return std::cos(x); });
   fm::allowAvx2(true);
   EXPECT_LE(e.ulp, 4.0) << "exp at " << e.at;
   EXPECT_LE(r.ulp, 4.0) << "erf at " << r.at;
   EXPECT_LE(t.ulp, 4.0) << "tanh at " << t.at;
   EXPECT_LE(s.ulp, 4.0) << "sigmoid at " << s.at;
+  EXPECT_LE(sn.ulp, 1.0) << "sin at " << sn.at;
+  EXPECT_LE(cs.ulp, 1.0) << "cos at " << cs.at;
 }
 
 }  // namespace
@@ -89,6 +93,21 @@ TEST(ExecFastMath, SpecialValuesAndTails) {
     EXPECT_EQ(fm::sigmoid(0.f), 0.5f);
     EXPECT_TRUE(std::isnan(fm::exp(nan)) && std::isnan(fm::erf(nan)) && std::isnan(fm::tanh(nan)) &&
                 std::isnan(fm::sigmoid(nan)));
+    EXPECT_TRUE(std::signbit(fm::sin(-0.f)) && fm::sin(-0.f) == 0.f);
+    EXPECT_EQ(fm::cos(0.f), 1.f);
+    EXPECT_TRUE(std::isnan(fm::sin(inf)) && std::isnan(fm::cos(-inf)) && std::isnan(fm::sin(nan)));
+    // Arguments of a positional encoding (up to 2^9·π·|x|), about 10^6 where the library takes over, and
+    // the floats nearest multiples of π/2, where the reduction decides the result: every lane, within 1 ulp.
+    std::vector<float> args = {1608.5f, -1608.49f, 3.14159265f, 1.57079633f, 4.71238898f, 6.28318531f,
+                               355.f,   103993.f,  999999.f,    1000001.f,   -2e6f,       1e20f};
+    for (int k = 1; k < 4000; k += 7) args.push_back(static_cast<float>(k * 1.5707963267948966));
+    std::vector<float> ys(args.size()), yc(args.size());
+    fm::sin(args.data(), ys.data(), static_cast<int64_t>(args.size()));
+    fm::cos(args.data(), yc.data(), static_cast<int64_t>(args.size()));
+    for (size_t k = 0; k < args.size(); ++k) {
+      EXPECT_LE(ulps(ys[k], std::sin(static_cast<double>(args[k]))), 1.0) << "sin " << args[k];
+      EXPECT_LE(ulps(yc[k], std::cos(static_cast<double>(args[k]))), 1.0) << "cos " << args[k];
+    }
     // Lengths that are not a multiple of the lanes: the tail is computed and nothing past n is written.
     std::vector<float> x = {0.5f, -1.f, 2.f, 3.f, -4.f, 0.25f, 1.5f, -0.1f, 7.f, 42.f, 42.f};
     std::vector<float> y(x.size(), 42.f);
@@ -109,7 +128,9 @@ TEST(ExecFastMath, ActivationOpsMatchTheLibraryFunctions) {
   } cases[] = {{"Erf", [](double a) { return std::erf(3 * a); }},
                {"Tanh", [](double a) { return std::tanh(3 * a); }},
                {"Exp", [](double a) { return std::exp(3 * a); }},
-               {"Sigmoid", [](double a) { return 1 / (1 + std::exp(-3 * a)); }}};
+               {"Sigmoid", [](double a) { return 1 / (1 + std::exp(-3 * a)); }},
+               {"Sin", [](double a) { return std::sin(3 * a); }},
+               {"Cos", [](double a) { return std::cos(3 * a); }}};
   std::vector<float> scaled(v.size());
   for (size_t k = 0; k < v.size(); ++k) scaled[k] = 3 * v[k];
   for (const auto& c : cases) {
