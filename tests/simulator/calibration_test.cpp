@@ -451,8 +451,8 @@ TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
     EXPECT_TRUE(timed.count(op)) << op;
 }
 
-// Pad copies row by row along the last axis: a Pad that keeps the last axis has its own efficiency
-// ("Pad/rows"), which fwb calibrate measures; the cost follows it.
+// Pad copies row by row along the last axis: a Pad that keeps the last axis, or whose rows are long, has
+// its own efficiency ("Pad/rows"), which fwb calibrate measures; the cost follows it.
 TEST(CpuCost, APadThatKeepsTheLastAxisHasItsOwnEfficiency) {
   auto pad = [](std::vector<int64_t> dims, std::vector<int64_t> pads) {
     Graph g;
@@ -471,6 +471,11 @@ TEST(CpuCost, APadThatKeepsTheLastAxisHasItsOwnEfficiency) {
   EXPECT_EQ(efficiencyKey(nhwc, nhwc.node(0)), "Pad/rows");
   EXPECT_EQ(padRows(nhwc, nhwc.node(0))->length, 32);
   EXPECT_EQ(padRows(nchw, nchw.node(0))->length, 34);
+  // Padded rows of 128 or more elements copy at the long rows' rate too (a causal 1-D pad of 256 + 2).
+  Graph causal = pad({8, 64, 256}, {0, 0, 2, 0, 0, 0});
+  Graph shortRows = pad({8, 64, 120}, {0, 0, 2, 0, 0, 0});
+  EXPECT_EQ(efficiencyKey(causal, causal.node(0)), "Pad/rows");
+  EXPECT_EQ(efficiencyKey(shortRows, shortRows.node(0)), "Pad");
   EXPECT_TRUE(isEfficiencyVariant("Pad/rows"));
   // fwb calibrate times one Pad of each kind.
   std::vector<std::string> keys;
