@@ -174,8 +174,9 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
           it = hw.cpu.cubeModels.find("conv");
         if (it == hw.cpu.cubeModels.end() && f->kind == "depthwise_conv") it = hw.cpu.cubeModels.find("grouped_conv");
         if (it != hw.cpu.cubeModels.end())
-          shaped = it->second.seconds(
-              f->withPositionBlock(hw.cpu.pointwisePositionBlock).withChannelBlock(hw.cpu.convChannelBlock));
+          shaped = it->second.boundedSeconds(
+              f->withPositionBlock(hw.cpu.pointwisePositionBlock).withChannelBlock(hw.cpu.convChannelBlock),
+              [&](double bytes) { return hw.cpu.cacheBandwidthFor(bytes); });
       }
     if (fam == OpFamily::Cube) {
       anyCube = true;

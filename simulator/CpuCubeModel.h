@@ -27,6 +27,7 @@
 // `fwb calibrate` times a grid of
 // shapes per kind and fits the seven coefficients (non-negative least squares on relative error); the
 // fit's residual is kept with it. A profile without the last coefficient reads it as 0.
+#include <algorithm>
 #include <array>
 #include <map>
 #include <optional>
@@ -54,6 +55,10 @@ struct CubeFeatures {
   double aliasedWeightElems = 0;  // weightElems of a product of <= 8 rows with 4 KiB-multiple weight rows
   double positions = 0;           // pointwise_conv: output positions per image (the product's columns)
   double outChannels = 0;         // conv, conv_transpose: output channels per group
+  // A dense 2-D Conv (kind "conv"): its weights' bytes (fp32), and the bytes it streams from them: the
+  // kernel passes over all its weights once an output row of each image (taps of a row in the padding
+  // skipped), so with few output positions a row the weight stream, not the arithmetic, bounds it.
+  double weightBytes = 0, weightStreamBytes = 0;
   std::array<double, kCubeFeatures> vec() const {
     return {flops, inElems, outElems, patchElems, weightElems, 1.0, aliasedWeightElems};
   }
@@ -73,18 +78,34 @@ struct CubeTimeModel {
   std::array<double, kCubeFeatures> coef{};  // seconds per FLOP, per input, output, patch and weight element, per call, per aliased weight element
   int cases = 0;                 // shapes the fit saw
   double rmsLogError = 0;        // RMS of ln(model / measured) over them
+  // The share of the streaming-copy bandwidth at the weights' footprint a dense Conv streams its weights
+  // at (its weightStreamBytes), fitted with the coefficients; 0: no bound.
+  double weightStreamEfficiency = 0;
   double seconds(const CubeFeatures& f) const;
+  // seconds(f), or the weight stream's time when that is longer: `copyRate(bytes)` is the profile's
+  // streaming-copy bandwidth at a footprint of `bytes`.
+  template <class CopyRate>
+  double boundedSeconds(const CubeFeatures& f, CopyRate copyRate) const {
+    const double s = seconds(f);
+    if (weightStreamEfficiency <= 0 || f.weightStreamBytes <= 0) return s;
+    const double rate = weightStreamEfficiency * copyRate(f.weightBytes);
+    return rate > 0 ? std::max(s, f.weightStreamBytes / rate) : s;
+  }
 };
 const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys();  // s_per_flop, ..., s_per_call, s_per_aliased_weight_element
 
 struct CubeSample {
   CubeFeatures features;
   double seconds = 0;  // measured (without the per-kernel overhead)
+  double streamSeconds = 0;  // its weight stream at the full copy bandwidth (dense Convs; 0: none)
 };
 
 // Non-negative least squares on the relative error (every row divided by its measured time), by trying
 // every subset of the coefficients and keeping the best fit whose coefficients are all >= 0. Needs at
-// least 2 samples with positive time.
+// least 2 samples with positive time. When samples carry a weight stream (streamSeconds), its
+// efficiency (a share of the copy bandwidth, 0.30 to 1.50, or none) is fitted with it: for each, the
+// shapes it bounds to within 80 % of their time are left out of the least squares, and the one whose
+// larger-of-the-two model has the smallest RMS ln(model / measured) over all shapes is kept.
 Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples);
 
 }  // namespace fw::sim

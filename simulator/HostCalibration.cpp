@@ -206,42 +206,6 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
       "against two members of %.2f us)\n",
       m.overheadUs, m.viewCallUs, m.fusedCallUs, callUs, memberUs);
 
-  // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
-  // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
-  // peak of its kind (real layers rarely hit the best).
-  {
-    // The pointwise Conv's block of positions and the dense Conv's block of output channels first: their
-    // shape models are fitted on padded FLOPs.
-    const fw::IdleArenaLimit keepArenas(1024);
-    FW_ASSIGN_OR_RETURN(BlockFit pb, measurePositionBlock(threads, repeat));
-    m.positionBlock = pb.block;
-    m.positionHow = pb.how;
-    FW_ASSIGN_OR_RETURN(BlockFit cb, measureChannelBlock(threads, repeat));
-    m.channelBlock = cb.block;
-    m.channelHow = cb.how;
-  }
-  FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs, m.positionBlock, m.channelBlock));
-  std::vector<double> cubeRatios;
-  for (const char* kind : {"gemm", "conv", "pointwise_conv", "grouped_conv", "depthwise_conv"}) {
-    const auto it = m.cubeModels.find(kind);
-    if (it == m.cubeModels.end() || it->second.rates.empty())
-      return fw::Error::internal(std::string("calibrate: no ") + kind + " shape was timed");
-    const auto& rates = it->second.rates;
-    const auto best = *std::max_element(rates.begin(), rates.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    const std::string k = kind;
-    if (k == "gemm" || k == "conv" || k == "grouped_conv") {
-      (k == "gemm" ? m.gemmFlops : k == "conv" ? m.convFlops : m.groupedFlops) = best.second;
-      (k == "gemm" ? m.gemmShape : k == "conv" ? m.convShape : m.groupedShape) = best.first;
-    }
-    for (const auto& [what, r] : rates) {
-      cubeRatios.push_back(r / best.second);
-      m.cubeCases += (m.cubeCases.empty() ? "" : "; ") + what + " " + fmt("%.1f", r / 1e9);
-    }
-  }
-  m.cubeEff = median(cubeRatios);
-  std::fprintf(stderr, "fwb: calibrate: GEMM %.1f GFLOP/s (%s), Conv %.1f GFLOP/s (%s), median share of peak %.2f\n",
-               m.gemmFlops / 1e9, m.gemmShape.c_str(), m.convFlops / 1e9, m.convShape.c_str(), m.cubeEff);
-
   // Streaming copy from 8 KiB to 256 MiB buffers (footprint: source + destination = 2x).
   for (size_t bytes = 8 << 10; bytes <= (size_t{256} << 20); bytes *= 2) {
     if (static_cast<double>(bytes) * 2.5 > m.memBytes / 4) break;
@@ -289,6 +253,51 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   m.cacheBw = inCache.empty() ? m.dramBw : median(inCache);
   std::fprintf(stderr, "fwb: calibrate: copy bandwidth %.1f GB/s in cache, %.1f GB/s from DRAM; LLC %s\n", m.cacheBw / 1e9,
                m.dramBw / 1e9, bytesStr(m.llcBytes).c_str());
+
+  // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
+  // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
+  // peak of its kind (real layers rarely hit the best).
+  {
+    // The pointwise Conv's block of positions and the dense Conv's block of output channels first: their
+    // shape models are fitted on padded FLOPs.
+    const fw::IdleArenaLimit keepArenas(1024);
+    FW_ASSIGN_OR_RETURN(BlockFit pb, measurePositionBlock(threads, repeat));
+    m.positionBlock = pb.block;
+    m.positionHow = pb.how;
+    FW_ASSIGN_OR_RETURN(BlockFit cb, measureChannelBlock(threads, repeat));
+    m.channelBlock = cb.block;
+    m.channelHow = cb.how;
+  }
+  {
+    // The copy bandwidth, measured above, times a dense Conv's weight stream.
+    CpuFigures copy;
+    copy.cacheBandwidth = m.cacheBw;
+    copy.bandwidthCurve = footprintCurve(m.copy);
+    FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs, m.positionBlock,
+                                                        m.channelBlock, copy));
+  }
+  std::vector<double> cubeRatios;
+  for (const char* kind : {"gemm", "conv", "pointwise_conv", "grouped_conv", "depthwise_conv"}) {
+    const auto it = m.cubeModels.find(kind);
+    if (it == m.cubeModels.end() || it->second.rates.empty())
+      return fw::Error::internal(std::string("calibrate: no ") + kind + " shape was timed");
+    const auto& rates = it->second.rates;
+    const auto best = *std::max_element(rates.begin(), rates.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+    const std::string k = kind;
+    if (k == "gemm" || k == "conv" || k == "grouped_conv") {
+      (k == "gemm" ? m.gemmFlops : k == "conv" ? m.convFlops : m.groupedFlops) = best.second;
+      (k == "gemm" ? m.gemmShape : k == "conv" ? m.convShape : m.groupedShape) = best.first;
+    }
+    for (const auto& [what, r] : rates) {
+      cubeRatios.push_back(r / best.second);
+      m.cubeCases += (m.cubeCases.empty() ? "" : "; ") + what + " " + fmt("%.1f", r / 1e9);
+    }
+  }
+  m.cubeEff = median(cubeRatios);
+  std::fprintf(stderr,
+               "fwb: calibrate: GEMM %.1f GFLOP/s (%s), Conv %.1f GFLOP/s (%s), median share of peak %.2f\n",
+               m.gemmFlops / 1e9, m.gemmShape.c_str(), m.convFlops / 1e9, m.convShape.c_str(), m.cubeEff);
 
   // Cold data: a sample of the matrix-op grid timed again as one network, one shape after another (in a
   // model, the kernels between two uses of a tensor pass their own data through the caches).
@@ -447,9 +456,21 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                                     "(peak FLOP/s x (time - overhead))");
   for (const auto& [kind, fit] : m.cubeModels) {
     p.cpu.cubeModels[kind] = fit.model;
-    note("cpu.cube_time_models." + kind, "fitted (non-negative least squares on relative error) to " +
-                                             std::to_string(fit.model.cases) + " shapes timed on the executor, RMS ln(model/measured) " +
-                                             fmt("%.3f", fit.model.rmsLogError) + "; us per shape without the per-kernel overhead, measured (model): " + fit.cases);
+    const std::string stream = fit.model.weightStreamEfficiency > 0
+                                   ? "; weight_stream_efficiency " +
+                                         fmt("%.3f", fit.model.weightStreamEfficiency) +
+                                         ": the share of the streaming-copy bandwidth (at the weights' "
+                                         "footprint) the weights stream at, once an "
+                                         "output row of each image, fitted with the coefficients (0.30 to "
+                                         "1.50 by 0.05: the least RMS); the "
+                                         "shapes that stream bounds within 80 % of their time are left out "
+                                         "of the least squares, and the "
+                                         "model is the larger of the two"
+                                   : "";
+    note("cpu.cube_time_models." + kind,
+         "fitted (non-negative least squares on relative error) to " + std::to_string(fit.model.cases) +
+             " shapes timed on the executor, RMS ln(model/measured) " + fmt("%.3f", fit.model.rmsLogError) +
+             stream + "; us per shape without the per-kernel overhead, measured (model): " + fit.cases);
   }
   return p;
 }

@@ -71,9 +71,11 @@ struct HostMeasurement {
 Result<HostMeasurement> measureHost(int threads, int repeat);
 // Times a grid of shapes per kind of matrix op and fits each kind's time model (a pointwise Conv's
 // features padded to whole blocks of `positionBlock` positions, a dense Conv's and a ConvTranspose's
-// to whole blocks of `channelBlock` output channels).
+// to whole blocks of `channelBlock` output channels). `copy`'s bandwidth curve gives a dense Conv's
+// weight stream its time at the copy bandwidth (CubeSample::streamSeconds); an empty curve: no bound.
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs,
-                                                              int64_t positionBlock, int64_t channelBlock);
+                                                              int64_t positionBlock, int64_t channelBlock,
+                                                              const CpuFigures& copy);
 struct BlockFit {
   int64_t block = 1;
   std::string how;  // "count us; ..." and the fit's residual per candidate block

@@ -135,10 +135,27 @@ enum class ConvKind { Dense, Pointwise, Grouped, Depthwise };
 std::vector<Case> convCases(ConvKind kind) {
   std::vector<ConvCase> shapes;
   if (kind == ConvKind::Dense)  // on oneDNN's blocked layout, with reorders: k > 1, strided or padded
-    shapes = {{3, 16, 320, 3, 2, 1, 1},   {3, 64, 224, 7, 2, 1, 3},    {3, 32, 224, 3, 2, 1, 1},   {64, 64, 56, 3, 1, 1, 1},
-              {128, 128, 28, 3, 1, 1, 1}, {256, 256, 14, 3, 1, 1, 1},  {96, 24, 80, 3, 1, 1, 1},   {512, 512, 7, 3, 1, 1, 1},
-              {128, 256, 28, 3, 2, 1, 1}, {256, 512, 14, 1, 2, 1, 0},  {64, 128, 56, 1, 2, 1, 0},  {32, 64, 112, 3, 1, 1, 1},
-              {1024, 1024, 4, 3, 1, 1, 1}, {16, 16, 56, 3, 1, 1, 1},  {8, 8, 8, 3, 1, 1, 1},     {32, 32, 2, 3, 1, 1, 1}};
+    shapes = {{3, 16, 320, 3, 2, 1, 1},
+              {3, 64, 224, 7, 2, 1, 3},
+              {3, 32, 224, 3, 2, 1, 1},
+              {64, 64, 56, 3, 1, 1, 1},
+              {128, 128, 28, 3, 1, 1, 1},
+              {256, 256, 14, 3, 1, 1, 1},
+              {96, 24, 80, 3, 1, 1, 1},
+              {512, 512, 7, 3, 1, 1, 1},
+              {128, 256, 28, 3, 2, 1, 1},
+              {256, 512, 14, 1, 2, 1, 0},
+              {64, 128, 56, 1, 2, 1, 0},
+              {32, 64, 112, 3, 1, 1, 1},
+              {1024, 1024, 4, 3, 1, 1, 1},
+              {16, 16, 56, 3, 1, 1, 1},
+              {8, 8, 8, 3, 1, 1, 1},
+              {32, 32, 2, 3, 1, 1, 1},
+              // small images through many channels: bound by the weight stream, not the arithmetic
+              {512, 512, 2, 3, 1, 1, 1},
+              {256, 256, 4, 3, 1, 1, 1},
+              {1024, 1024, 2, 3, 1, 1, 1},
+              {128, 128, 4, 3, 1, 1, 1}};
   else if (kind == ConvKind::Pointwise)  // 1x1, stride 1: one product per image on the executor's GEMM path
     shapes = {{16, 32, 160, 1, 1, 1, 0},  {32, 16, 112, 1, 1, 1, 0},  {64, 256, 56, 1, 1, 1, 0},   {256, 64, 56, 1, 1, 1, 0},
               {512, 128, 28, 1, 1, 1, 0}, {12, 96, 80, 1, 1, 1, 0},   {48, 12, 80, 1, 1, 1, 0},    {1024, 256, 14, 1, 1, 1, 0},
@@ -247,8 +264,9 @@ std::vector<Case> rnnCases() {
   return cs;
 }
 
-Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases, int threads, int repeat, double overheadUs,
-                                int64_t positionBlock = 1, int64_t channelBlock = 1) {
+Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases, int threads, int repeat,
+                                double overheadUs, int64_t positionBlock = 1, int64_t channelBlock = 1,
+                                const CpuFigures* copy = nullptr) {
   CubeModelFit fit;
   std::vector<CubeSample> samples;
   // The kind's shapes in turn, in three rounds (HostBench.h).
@@ -268,15 +286,24 @@ Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases
     const auto feat = cubeFeatures(*c.bench.model.graph, c.bench.node);
     if (!feat || feat->kind != kind)
       return Error::internal("calibrate: '" + c.name + "' is not a " + kind + " op to the cost model");
-    samples.push_back({feat->withPositionBlock(positionBlock).withChannelBlock(channelBlock), seconds});
+    const double streamRate = copy && !copy->bandwidthCurve.empty() && feat->weightStreamBytes > 0
+                                  ? copy->cacheBandwidthFor(feat->weightBytes)
+                                  : 0.0;
+    samples.push_back({feat->withPositionBlock(positionBlock).withChannelBlock(channelBlock), seconds,
+                       streamRate > 0 ? feat->weightStreamBytes / streamRate : 0.0});
     fit.rates.push_back({c.name, f.flops / seconds});
   }
   FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));
   // What the fit says of each shape beside what was measured, for the profile's note.
   fit.cases.clear();
-  for (size_t i = 0; i < cases.size(); ++i)
-    fit.cases += (fit.cases.empty() ? "" : "; ") + cases[i].name + " " + fmt("%.1f", samples[i].seconds * 1e6) + " (model " +
-                 fmt("%.1f", fit.model.seconds(samples[i].features) * 1e6) + ")";
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const double model = fit.model.weightStreamEfficiency > 0
+                             ? std::max(fit.model.seconds(samples[i].features),
+                                        samples[i].streamSeconds / fit.model.weightStreamEfficiency)
+                             : fit.model.seconds(samples[i].features);
+    fit.cases += (fit.cases.empty() ? "" : "; ") + cases[i].name + " " +
+                 fmt("%.1f", samples[i].seconds * 1e6) + " (model " + fmt("%.1f", model * 1e6) + ")";
+  }
   std::fprintf(stderr, "fwb: calibrate: %-14s %2d shapes, time model RMS ln(model/measured) %.3f\n", kind.c_str(),
                fit.model.cases, fit.model.rmsLogError);
   return fit;
@@ -397,13 +424,15 @@ Result<BlockFit> measureChannelBlock(int threads, int repeat) {
 }
 
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs,
-                                                              int64_t positionBlock, int64_t channelBlock) {
+                                                              int64_t positionBlock, int64_t channelBlock,
+                                                              const CpuFigures& copy) {
   // Every shape keeps its buffer arena between its rounds (HostBench.h), as a model run in a loop does.
   const fw::IdleArenaLimit keepArenas(1024);
   std::map<std::string, CubeModelFit> out;
   FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs, 1, channelBlock));
+  FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs,
+                                              1, channelBlock, &copy));
   FW_ASSIGN_OR_RETURN(out["conv1d"],
                       timeAndFit("conv1d", conv1dCases(), threads, repeat, overheadUs, 1, channelBlock));
   FW_ASSIGN_OR_RETURN(out["pointwise_conv"],

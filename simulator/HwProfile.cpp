@@ -323,6 +323,11 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         if (rk.has("rms_log_error")) {
           FW_ASSIGN_OR_RETURN(m.rmsLogError, rk.posNum("rms_log_error", true));
         }
+        if (rk.has("weight_stream_efficiency")) {
+          FW_ASSIGN_OR_RETURN(m.weightStreamEfficiency, rk.posNum("weight_stream_efficiency", true));
+          if (m.weightStreamEfficiency > 100)
+            return rk.err("weight_stream_efficiency", "must be at most 100 (a share of the copy bandwidth)");
+        }
         FW_TRY_STATUS(rk.noUnknownKeys());
         p.cpu.cubeModels[it.key()] = m;
       }
@@ -450,6 +455,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
       for (size_t i = 0; i < m.coef.size(); ++i) jm[cubeCoefficientKeys()[i]] = m.coef[i];
       if (m.cases > 0) jm["cases"] = m.cases;
       jm["rms_log_error"] = m.rmsLogError;
+      if (m.weightStreamEfficiency > 0) jm["weight_stream_efficiency"] = m.weightStreamEfficiency;
       j["cpu"]["cube_time_models"][kind] = jm;
     }
     if (p.cpu.runOverhead.any()) {

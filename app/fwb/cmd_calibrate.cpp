@@ -77,10 +77,15 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   std::printf("  cube efficiency         %10.3f (median share of peak over the GEMM/Conv cases)\n", m->cubeEff);
   for (const auto& [kind, fit] : m->cubeModels) {
     const auto& c = fit.model.coef;
-    std::printf("  %-14s time model: ns per GFLOP %.3g, per element: input %.3g, output %.3g, patch %.3g, weight %.3g ns; "
-                "per call %.2f us; %d shapes, RMS ln(model/measured) %.3f\n",
-                kind.c_str(), c[0] * 1e18, c[1] * 1e9, c[2] * 1e9, c[3] * 1e9, c[4] * 1e9, c[5] * 1e6, fit.model.cases,
-                fit.model.rmsLogError);
+    std::printf(
+        "  %-14s time model: ns per GFLOP %.3g, per element: input %.3g, output %.3g, patch %.3g, weight "
+        "%.3g ns; "
+        "per call %.2f us; %d shapes, RMS ln(model/measured) %.3f",
+        kind.c_str(), c[0] * 1e18, c[1] * 1e9, c[2] * 1e9, c[3] * 1e9, c[4] * 1e9, c[5] * 1e6,
+        fit.model.cases, fit.model.rmsLogError);
+    if (fit.model.weightStreamEfficiency > 0)
+      std::printf("; weight stream at %.2f of the copy bandwidth", fit.model.weightStreamEfficiency);
+    std::printf("\n");
   }
   for (const auto& f : m->families)
     std::printf("  %-14s efficiency %.4f  (%s)\n", f.key.c_str(), f.eff, f.op.c_str());

@@ -270,6 +270,70 @@ json cpuProfile() {
   })");
 }
 
+TEST(CpuCubeModel, ADenseConvOnSmallImagesIsBoundByItsWeightStream) {
+  // Features: a dense 3x3 Conv passes over its weights once an output row of each image, less the taps of
+  // a row in the padding: at 4x4 with pad 1, rows 0 and 3 skip one of three taps (2/3 + 1 + 1 + 2/3).
+  auto f = cubeFeatures(convGraph(64, 64, 4, 3, 1, 1, 8), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "conv");
+  EXPECT_DOUBLE_EQ(f->weightBytes, 4.0 * 64 * 64 * 9);
+  EXPECT_NEAR(f->weightStreamBytes, f->weightBytes * 8 * (10.0 / 3), 1e-6 * f->weightStreamBytes);
+  // Pointwise and depthwise Convs and products have no such stream.
+  for (const Graph& g : {convGraph(64, 64, 4, 1, 1), convGraph(64, 64, 4, 3, 64)}) {
+    auto h = cubeFeatures(g, 0);
+    ASSERT_TRUE(h.has_value());
+    EXPECT_EQ(h->weightStreamBytes, 0.0) << h->kind;
+  }
+  // The fit: times from a known model, the larger of its sum of terms and the weights streamed at 0.7 of a
+  // copy bandwidth of 100 GB/s (whatever the footprint, here); the fit finds the efficiency and the terms.
+  CubeTimeModel known;
+  known.coef = {4e-12, 2e-10, 3e-10, 0, 0, 4e-6};
+  known.weightStreamEfficiency = 0.7;
+  auto copyRate = [](double) { return 1e11; };
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> noise(0.98, 1.02);
+  std::vector<CubeSample> samples;
+  int bound = 0;
+  for (int64_t c : {16, 64, 256, 512, 1024})
+    for (int64_t hw : {2, 4, 7, 14, 28}) {
+      auto g = cubeFeatures(convGraph(c, c, hw, 3, 1), 0);
+      ASSERT_TRUE(g.has_value());
+      const double t = known.boundedSeconds(*g, copyRate);
+      bound += t > known.seconds(*g);
+      samples.push_back({*g, t * noise(rng), g->weightStreamBytes / copyRate(0)});
+    }
+  ASSERT_GE(bound, 3);  // the grid has shapes the stream bounds
+  auto fit = fitCubeTimeModel(samples);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_NEAR(fit->weightStreamEfficiency, 0.7, 0.051);
+  EXPECT_LT(fit->rmsLogError, 0.05);
+  EXPECT_NEAR(fit->coef[0] / known.coef[0], 1.0, 0.15);
+  EXPECT_NEAR(fit->coef[5] / known.coef[5], 1.0, 0.15);
+  // Without the stream, the sum of terms alone fits these shapes worse.
+  std::vector<CubeSample> plain = samples;
+  for (auto& s : plain) s.streamSeconds = 0;
+  auto alone = fitCubeTimeModel(plain);
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(alone->weightStreamEfficiency, 0.0);
+  EXPECT_GT(alone->rmsLogError, 2 * fit->rmsLogError);
+  // The simulator takes the larger of the two: a 3x3 Conv 512->512 at 2x2 on a profile whose conv model
+  // streams at 0.5 of its 100 GB/s costs at least its 9.4 MB of weights twice (2/3 of two rows) at 50 GB/s.
+  json j = cpuProfile();
+  j["cpu"]["cube_time_models"]["conv"] = j["cpu"]["cube_time_models"]["gemm"];
+  j["cpu"]["cube_time_models"]["conv"]["weight_stream_efficiency"] = 0.5;
+  j["cpu"]["cube_time_models"]["conv"]["s_per_weight_element"] = 0;
+  j["hbm_bandwidth_bytes_per_s"] = 1e13;  // no cold weights to speak of
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  Graph small = convGraph(512, 512, 2, 3, 1);
+  const double streamUs = 4.0 * 512 * 512 * 9 * (4.0 / 3) / 5e10 * 1e6;
+  EXPECT_GE(test::runUnfused(small, *hw).kernels.at(0).durUs, streamUs);
+  j["cpu"]["cube_time_models"]["conv"].erase("weight_stream_efficiency");
+  hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  EXPECT_LT(test::runUnfused(small, *hw).kernels.at(0).durUs, 0.5 * streamUs);
+}
+
 TEST(CpuCubeModel, ProfileCarriesTheModelsAndRefusesBadOnes) {
   auto p = parseHwProfile(cpuProfile(), "t.json");
   ASSERT_TRUE(p.ok()) << p.error().message;
@@ -281,6 +345,23 @@ TEST(CpuCubeModel, ProfileCarriesTheModelsAndRefusesBadOnes) {
   auto back = parseHwProfile(hwProfileToJson(*p), "back.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->cpu.cubeModels.at("gemm").coef, p->cpu.cubeModels.at("gemm").coef);
+  EXPECT_EQ(back->cpu.cubeModels.at("gemm").weightStreamEfficiency, 0.0);  // none: not written, none read
+  EXPECT_FALSE(hwProfileToJson(*p)["cpu"]["cube_time_models"]["gemm"].contains("weight_stream_efficiency"));
+  {
+    json js = cpuProfile();
+    js["cpu"]["cube_time_models"]["conv"] = js["cpu"]["cube_time_models"]["gemm"];
+    js["cpu"]["cube_time_models"]["conv"]["weight_stream_efficiency"] = 0.75;
+    auto ps = parseHwProfile(js, "t.json");
+    ASSERT_TRUE(ps.ok()) << ps.error().message;
+    EXPECT_DOUBLE_EQ(ps->cpu.cubeModels.at("conv").weightStreamEfficiency, 0.75);
+    auto again = parseHwProfile(hwProfileToJson(*ps), "back.json");
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_DOUBLE_EQ(again->cpu.cubeModels.at("conv").weightStreamEfficiency, 0.75);
+    js["cpu"]["cube_time_models"]["conv"]["weight_stream_efficiency"] = -0.5;
+    auto neg = parseHwProfile(js, "t.json");
+    ASSERT_FALSE(neg.ok());
+    EXPECT_NE(neg.error().message.find("weight_stream_efficiency"), std::string::npos) << neg.error().message;
+  }
 
   json j = cpuProfile();
   j["cpu"]["cube_time_models"]["gemv"] = j["cpu"]["cube_time_models"]["gemm"];
