@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -25,7 +25,8 @@ ops' loops); set 15 was exported after those and only measured; set 16 was expor
 that session's cost-model changes (a Pad's two kinds, a Cast to its own type and a Pad by zeros as views,
 a view's executor time), measured, then the fused body's call was added to the cost model; set 17 was
 exported after that and only measured; set 18 was exported in session 19, after a Conv's weights were
-charged once an image of its batch, and only measured.
+charged once an image of its batch, and only measured; set 19 was exported after the dense Conv's weight
+stream bound (session 19) and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -37,7 +38,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -82,6 +83,8 @@ def main():
         return export_seventeenth_set(torch, torchvision, out)
     if which == "18":
         return export_eighteenth_set(torch, torchvision, out)
+    if which == "19":
+        return export_nineteenth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -1315,6 +1318,56 @@ def export_eighteenth_set(torch, torchvision, out):
                                   ("mlp_mixer_b4_64", Mixer, (4, 3, 64, 64)),
                                   ("conv_ae_b4_96", ConvAe, (4, 3, 96, 96)),
                                   ("wide_deep_b256", WideDeep, (256, 19))))
+    return 0
+
+
+def export_nineteenth_set(torch, torchvision, out):
+    tv = torchvision.models
+    export_images(torch, {"resnet34_b8_96": (lambda: tv.resnet34(weights=None), (8, 3, 96, 96)),
+                          "regnet_x_400mf_b8_96": (lambda: tv.regnet_x_400mf(weights=None), (8, 3, 96, 96)),
+                          "mnasnet0_5_b8_96": (lambda: tv.mnasnet0_5(weights=None), (8, 3, 96, 96))}, out, seed=103)
+    nn = torch.nn
+
+    class CifarResNet(nn.Module):  # three stages of two basic blocks, 16/32/64 channels at 32x32, batch 32
+        def __init__(self):
+            super().__init__()
+            def block(i, o, s):
+                return nn.ModuleDict({"a": nn.Conv2d(i, o, 3, s, 1, bias=False), "bn1": nn.BatchNorm2d(o),
+                                      "b": nn.Conv2d(o, o, 3, 1, 1, bias=False), "bn2": nn.BatchNorm2d(o),
+                                      "sc": nn.Conv2d(i, o, 1, s, bias=False) if s != 1 or i != o else nn.Identity()})
+            self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU())
+            self.blocks = nn.ModuleList([block(16, 16, 1), block(16, 16, 1), block(16, 32, 2), block(32, 32, 1),
+                                         block(32, 64, 2), block(64, 64, 1)])
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            h = self.stem(x)
+            for b in self.blocks:
+                y = torch.relu(b["bn1"](b["a"](h)))
+                h = torch.relu(b["bn2"](b["b"](y)) + b["sc"](h))
+            return self.fc(h.mean((2, 3)))
+
+    class DeepUnet(nn.Module):  # a U-Net down to 512 channels at 4x4 from 64x64, batch 2
+        def __init__(self):
+            super().__init__()
+            def two(i, o):
+                return nn.Sequential(nn.Conv2d(i, o, 3, padding=1), nn.ReLU(), nn.Conv2d(o, o, 3, padding=1), nn.ReLU())
+            self.d = nn.ModuleList([two(3, 32), two(32, 64), two(64, 128), two(128, 256), two(256, 512)])
+            self.up = nn.ModuleList([nn.ConvTranspose2d(c, c // 2, 2, 2) for c in (512, 256, 128, 64)])
+            self.u = nn.ModuleList([two(c, c // 2) for c in (512, 256, 128, 64)])
+            self.out = nn.Conv2d(32, 1, 1)
+
+        def forward(self, x):
+            skips = []
+            for i, d in enumerate(self.d):
+                x = d(x if i == 0 else nn.functional.max_pool2d(x, 2))
+                skips.append(x)
+            for up, u, s in zip(self.up, self.u, reversed(skips[:-1])):
+                x = u(torch.cat([up(x), s], 1))
+            return self.out(x)
+
+    export_nets(torch, out, 103, (("cifar_resnet_b32", CifarResNet, (32, 3, 32, 32)),
+                                  ("deep_unet_b2_64", DeepUnet, (2, 3, 64, 64))))
     return 0
 
 
