@@ -54,14 +54,15 @@ Graph conv1dGraph(int64_t cin, int64_t cout, int64_t len, int64_t k, int64_t str
 }
 
 TEST(CpuCubeModel, AConvReadsItsWeightsOnceAnImage) {
-  // Every Conv kind reads its weights once an image of the batch; the arithmetic and the activations scale
-  // with the batch as they are, and a matrix product's weights are read once whatever its batch.
+  // A dense or pointwise Conv reads its weights once an image of the batch (measured); the grouped and
+  // depthwise kinds' weight terms stay once a node. The arithmetic and the activations scale with the
+  // batch as they are, and a matrix product's weights are read once whatever its batch.
   for (const auto& [group, k] : {std::pair<int64_t, int64_t>{1, 3}, {1, 1}, {4, 3}, {16, 3}}) {
     const auto one = cubeFeatures(convGraph(16, 16, 8, k, group), 0);
     const auto eight = cubeFeatures(convGraph(16, 16, 8, k, group, 1, 8), 0);
     ASSERT_TRUE(one && eight);
     EXPECT_EQ(one->kind, eight->kind);
-    EXPECT_DOUBLE_EQ(eight->weightElems, 8 * one->weightElems) << one->kind;
+    EXPECT_DOUBLE_EQ(eight->weightElems, (group == 1 ? 8 : 1) * one->weightElems) << one->kind;
     EXPECT_DOUBLE_EQ(eight->flops, 8 * one->flops) << one->kind;
     EXPECT_DOUBLE_EQ(eight->inElems, 8 * one->inElems) << one->kind;
   }
