@@ -50,7 +50,7 @@ constexpr size_t kCubeFeatures = 7;
 
 struct CubeFeatures {
   std::string kind;  // one of cubeModelKinds()
-  // weightElems: the weight elements read; a Conv kind reads them once an image of its batch.
+  // weightElems: the weight elements read; a dense or pointwise Conv reads them once an image of its batch.
   double flops = 0, inElems = 0, outElems = 0, patchElems = 0, weightElems = 0;
   double aliasedWeightElems = 0;  // weightElems of a product of <= 8 rows with 4 KiB-multiple weight rows
   double positions = 0;           // pointwise_conv: output positions per image (the product's columns)

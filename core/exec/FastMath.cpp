@@ -96,7 +96,7 @@ FW_INLINE V sigmoidV(V x) {
   return select<V, I>(x >= 0.f, 1.f / d, select<V, I>(x < 0.f, e / d, x));
 }
 
-// sin and cos reduce and evaluate in double precision, lanes two-wide: x - k·π/2 with π/2 in three
+// sin and cos reduce and evaluate in double precision, half a float vector at a time: x - k·π/2 with π/2 in three
 // parts, the first two of 33 significant bits, is exact in its first two steps for |k| < 2^20, and the
 // Taylor series of sin and cos on |r| <= π/4 to the r^13 and r^14 terms are within 3e-14 of them; the
 // float result is the double one rounded, within one unit in the last place. A lane at or beyond 10^6
