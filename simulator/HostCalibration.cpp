@@ -23,14 +23,23 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double copyBandwidth(size_t bytes, int threads) {
-  const size_t per = std::max<size_t>(bytes / static_cast<size_t>(threads) / 64 * 64, 64);
-  std::vector<std::vector<char>> src(static_cast<size_t>(threads)), dst(static_cast<size_t>(threads));
-  for (int t = 0; t < threads; ++t) {
-    src[static_cast<size_t>(t)].assign(per, static_cast<char>(t + 1));
-    dst[static_cast<size_t>(t)].assign(per, 0);
+// Source and destination buffers of a copy, one pair a thread.
+struct CopyBuffers {
+  std::vector<std::vector<char>> src, dst;
+  CopyBuffers(size_t per, int threads)
+      : src(static_cast<size_t>(threads)), dst(static_cast<size_t>(threads)) {
+    for (int t = 0; t < threads; ++t) {
+      src[static_cast<size_t>(t)].assign(per, static_cast<char>(t + 1));
+      dst[static_cast<size_t>(t)].assign(per, 0);
+    }
   }
-  // Enough copies per sample for ~4 ms, at least one.
+};
+
+// The copy bandwidth over `buffers`: the best of `samples` timings of ~8 ms each.
+double copyBandwidthOf(CopyBuffers& buffers, int threads, int samples) {
+  auto& src = buffers.src;
+  auto& dst = buffers.dst;
+  const size_t per = src[0].size();
   auto copyAll = [&](int reps) {
     auto work = [&](int t) {
       for (int r = 0; r < reps; ++r) {
@@ -57,7 +66,7 @@ double copyBandwidth(size_t bytes, int threads) {
   }
   const int reps = std::max(1, static_cast<int>(0.008 / std::max(one, 1e-8)));
   std::vector<double> bw;
-  for (int s = 0; s < 7; ++s) {
+  for (int s = 0; s < samples; ++s) {
     const auto a = Clock::now();
     copyAll(reps);
     const double sec = std::chrono::duration<double>(Clock::now() - a).count();
@@ -65,6 +74,24 @@ double copyBandwidth(size_t bytes, int threads) {
   }
   // Best of the samples, as STREAM reports: another process on the machine only ever slows a sample.
   return *std::max_element(bw.begin(), bw.end());
+}
+
+// The copy bandwidth of `bytes`-sized buffers. Where the footprint is near a cache's size, the figure
+// depends on where the buffers land (measured here, 1 MiB footprints in a 1 MiB L2: 82-214 GB/s from one
+// allocation to the next, 167-181 for most; a buffer freed and allocated again lands where it was): up to
+// 8 MiB buffers, the median over seven pairs allocated side by side, each the best of five samples;
+// larger buffers, one pair, the best of seven.
+double copyBandwidth(size_t bytes, int threads) {
+  const size_t per = std::max<size_t>(bytes / static_cast<size_t>(threads) / 64 * 64, 64);
+  if (bytes > (size_t{8} << 20)) {
+    CopyBuffers one(per, threads);
+    return copyBandwidthOf(one, threads, 7);
+  }
+  std::vector<CopyBuffers> pairs;
+  for (int a = 0; a < 7; ++a) pairs.emplace_back(per, threads);
+  std::vector<double> bw;
+  for (auto& pair : pairs) bw.push_back(copyBandwidthOf(pair, threads, 5));
+  return median(bw);
 }
 
 // The streaming-copy bandwidths by buffer size as cpu.bandwidth_curve holds them: by footprint (source +
@@ -163,6 +190,45 @@ Result<RunOverheadFit> measureRunOverhead(int threads, int repeat, const CpuFigu
   return out;
 }
 
+std::vector<int64_t> cacheDrops(const std::vector<std::pair<size_t, double>>& copy) {
+  // A level's bandwidth: the median over its sizes (the sizes in a boundary's transition and a dip from
+  // another process on the machine are a minority).
+  auto levelBw = [&](size_t from, size_t to) {
+    std::vector<double> v;
+    for (size_t j = from; j < to; ++j) v.push_back(copy[j].second);
+    return median(v);
+  };
+  // Levels: from size i on the bandwidth never again reaches 70 % of the level before's (a cache
+  // boundary is permanent; a dip is not). The last two sizes cannot begin a level: nothing after them
+  // shows that it lasts.
+  const size_t n = copy.size();
+  std::vector<size_t> starts;  // first size of each level after the first
+  for (size_t i = 1; i + 2 < n; ++i) {
+    if (!starts.empty() && starts.back() == i - 1) continue;  // only the first size of a drop counts
+    double above = 0;
+    for (size_t j = i; j < n; ++j) above = std::max(above, copy[j].second);
+    if (above < 0.7 * levelBw(starts.empty() ? 0 : starts.back(), i)) starts.push_back(i);
+  }
+  // Each boundary: the footprint where the bandwidth crosses halfway from the level before's bandwidth
+  // to the next level's, interpolated on log size. Which size first falls under 70 % depends on a size
+  // right at the cache's capacity; the halfway crossing hardly does.
+  std::vector<int64_t> drops;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const size_t lo = k == 0 ? 0 : starts[k - 1], hi = k + 1 < starts.size() ? starts[k + 1] : n;
+    const double half = 0.5 * (levelBw(lo, starts[k]) + levelBw(starts[k], hi));
+    size_t at = starts[k] - 1;  // the last size at or above halfway with a size after it in the range
+    for (size_t j = lo; j + 1 < hi; ++j)
+      if (copy[j].second >= half) at = j;
+    const double b0 = static_cast<double>(copy[at].first), b1 = static_cast<double>(copy[at + 1].first);
+    const double v0 = copy[at].second, v1 = copy[at + 1].second;
+    const double f = v0 > v1 ? std::clamp((v0 - half) / (v0 - v1), 0.0, 1.0) : 0.0;
+    const double footprint = 2.0 * b0 * std::pow(b1 / b0, f);
+    if (drops.empty() || footprint > static_cast<double>(drops.back()))
+      drops.push_back(std::llround(footprint));
+  }
+  return drops;
+}
+
 fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   HostMeasurement m;
   m.threads = threads;
@@ -206,29 +272,21 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
       "against two members of %.2f us)\n",
       m.overheadUs, m.viewCallUs, m.fusedCallUs, callUs, memberUs);
 
-  // Streaming copy from 8 KiB to 256 MiB buffers (footprint: source + destination = 2x).
-  for (size_t bytes = 8 << 10; bytes <= (size_t{256} << 20); bytes *= 2) {
+  // Streaming copy from 8 KiB to 256 MiB buffers (footprint: source + destination = 2x): steps of sqrt(2)
+  // up to 8 MiB, where the caches end, then of 2.
+  for (double x = 8 << 10; x <= static_cast<double>(size_t{256} << 20) * 1.01;
+       x *= x < (8 << 20) * 0.99 ? std::sqrt(2.0) : 2.0) {
+    const size_t bytes = static_cast<size_t>(std::llround(x / 64)) * 64;
     if (static_cast<double>(bytes) * 2.5 > m.memBytes / 4) break;
     m.copy.push_back({bytes, copyBandwidth(bytes, threads)});
   }
-  // A drop: from this size on the bandwidth never again reaches 70 % of the best below it (a cache
-  // boundary is permanent; a dip from another process on the machine is not).
-  // The last two sizes cannot start a drop: nothing after them shows that it lasts.
-  for (size_t i = 1; i + 2 < m.copy.size(); ++i) {
-    double below = 0, above = 0;
-    for (size_t j = 0; j < i; ++j) below = std::max(below, m.copy[j].second);
-    for (size_t j = i; j < m.copy.size(); ++j) above = std::max(above, m.copy[j].second);
-    const bool newLevel = m.drops.empty() || static_cast<int64_t>(2 * m.copy[i - 1].first) > m.drops.back();
-    // Only the first size of a drop counts; the plateau below is the best since the previous drop.
-    double plateau = 0;
-    for (size_t j = 0; j < i; ++j)
-      if (m.drops.empty() || static_cast<int64_t>(2 * m.copy[j].first) > m.drops.back()) plateau = std::max(plateau, m.copy[j].second);
-    if (newLevel && above < 0.7 * plateau && below > 0) m.drops.push_back(static_cast<int64_t>(2 * m.copy[i - 1].first));
-  }
+  m.drops = cacheDrops(m.copy);
   m.dramBw = m.copy.back().second;
   if (!m.drops.empty()) {
     m.llcBytes = static_cast<double>(m.drops.back());
-    m.llcHow = "the footprint (source + destination) after which the copy bandwidth last drops below 70 % of its plateau";
+    m.llcHow =
+        "the footprint (source + destination) where the copy bandwidth crosses halfway to its last level "
+        "(DRAM)";
   } else {
     // No drop stood out of the noise: the kernel's own report of the last-level cache.
     double best = 0;
@@ -431,7 +489,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                                  "ln residual of time = a + c * ceil(M / b) * b for each block b, from 1 up; a larger block "
                                  "replaces a smaller one only when its residual is 10 % below: " + m.channelHow);
   note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
-  if (!m.drops.empty()) note("cpu.cache_drops_bytes", "footprints after which the streaming-copy bandwidth drops below 70 % of its plateau");
+  if (!m.drops.empty())
+    note("cpu.cache_drops_bytes",
+         "footprints where the streaming-copy bandwidth crosses halfway from one level to the next (a level: "
+         "where it stays under 70 % of the level before, each level its median)");
   note("cpu.op_call_s", "each op type of cpu.op_efficiency timed on a tiny tensor (16 elements, or 4 channels of 2x2): what a "
                        "call costs whatever its size, dispatch included; its efficiency is measured on the time beyond it");
   note("cpu.view_call_s",

@@ -294,6 +294,37 @@ TEST(HostBench, BlockFitFindsTheBlockTheTimesFollow) {
   EXPECT_NE(bad.error().message.find("at least 3"), std::string::npos) << bad.error().message;
 }
 
+// fwb calibrate's cache boundaries from the copy curve (sizes in steps of sqrt(2), bandwidths in GB/s as
+// measured on a 1 MiB-L2 machine). The size right at the L2's capacity came out anywhere from 110 to 220
+// from one allocation to another: the first size under 70 % of the plateau moved between 1 and 1.4 MiB
+// footprints, the halfway crossing stays within 0.8-1.2 MiB. A dip that recovers is no boundary; a flat
+// curve has none.
+TEST(HostBench, CacheBoundariesAreWhereTheCopyBandwidthCrossesHalfway) {
+  auto curve = [](double atCapacity, double dip) {
+    // footprint KiB -> GB/s
+    const std::vector<std::pair<double, double>> fp = {
+        {16, 250},   {23, 255},   {32, 260},    {45, 262},   {64, 258},   {91, 260},          {128, 261},
+        {181, 259},  {256, 262},  {362, dip},   {512, 262},  {724, 258},  {1024, atCapacity}, {1448, 146},
+        {2048, 117}, {2896, 118}, {4096, 112},  {5793, 120}, {8192, 125}, {11585, 121},       {16384, 119},
+        {32768, 70}, {65536, 55}, {131072, 54}, {262144, 53}};
+    std::vector<std::pair<size_t, double>> copy;
+    for (const auto& [kib, gbs] : fp) copy.push_back({static_cast<size_t>(kib * 512), gbs * 1e9});
+    return copy;
+  };
+  for (double atCapacity : {110.0, 171.0, 220.0}) {
+    for (double dip : {260.0, 131.0}) {
+      const std::vector<int64_t> drops = cacheDrops(curve(atCapacity, dip));
+      ASSERT_EQ(drops.size(), 2u) << atCapacity << " " << dip << ": " << ::testing::PrintToString(drops);
+      EXPECT_GT(drops[0], 800 << 10) << atCapacity << " " << dip;
+      EXPECT_LT(drops[0], 1200 << 10) << atCapacity << " " << dip;
+      // The DRAM level: halfway from 125 to 54 GB/s lies between 16 and 32 MiB.
+      EXPECT_GT(drops[1], int64_t{16} << 20);
+      EXPECT_LT(drops[1], int64_t{32} << 20);
+    }
+  }
+  EXPECT_TRUE(cacheDrops(std::vector<std::pair<size_t, double>>(12, {size_t{1} << 20, 100e9})).empty());
+}
+
 // A Transpose that only moves axes of size 1 keeps the elements in order: a view on every profile (the
 // executor hands out the same buffer); one that moves a real axis is a copy.
 TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
