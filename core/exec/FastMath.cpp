@@ -96,6 +96,18 @@ FW_INLINE V sigmoidV(V x) {
   return select<V, I>(x >= 0.f, 1.f / d, select<V, I>(x < 0.f, e / d, x));
 }
 
+// log(1 + e^x) = max(x, 0) + log1p(e^{-|x|}); log1p(u) = 2·atanh(s) with s = u / (2 + u) <= 1/3, the
+// series 2s·(1 + s²/3 + s⁴/5 + ... + s^14/15) (the next term is under 2e-9 of the sum): no cancellation
+// where u is tiny, so a very negative x keeps e^x's relative accuracy.
+template <class V, class I>
+FW_INLINE V softplusV(V x) {
+  const V u = expV<V, I>(-abs<V, I>(x));
+  const V s = u / (2.f + u);
+  static constexpr float kAtanh[] = {1.f / 15, 1.f / 13, 1.f / 11, 1.f / 9, 1.f / 7, 1.f / 5, 1.f / 3, 1.f};
+  const V l = 2.f * s * horner<V, I>(s * s, kAtanh);
+  return select<V, I>(x > 0.f, x, splat<V, I>(0.f)) + l;
+}
+
 // sin and cos reduce and evaluate in double precision, half a float vector at a time: x - k·π/2 with π/2 in three
 // parts, the first two of 33 significant bits, is exact in its first two steps for |k| < 2^20, and the
 // Taylor series of sin and cos on |r| <= π/4 to the r^13 and r^14 terms are within 3e-14 of them; the
@@ -219,6 +231,7 @@ FW_FASTMATH_FN(exp, expV)
 FW_FASTMATH_FN(erf, erfV)
 FW_FASTMATH_FN(tanh, tanhV)
 FW_FASTMATH_FN(sigmoid, sigmoidV)
+FW_FASTMATH_FN(softplus, softplusV)
 FW_FASTMATH_FN(sin, sinV)
 FW_FASTMATH_FN(cos, cosV)
 

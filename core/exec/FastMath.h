@@ -23,6 +23,9 @@ void exp(const float* in, float* out, int64_t n);
 void erf(const float* in, float* out, int64_t n);
 void tanh(const float* in, float* out, int64_t n);
 void sigmoid(const float* in, float* out, int64_t n);
+// log(1 + e^x), from e^{-|x|} (FastMath.cpp), within 3.5 ulp: 32K normal(0, 3) values took 491 us as
+// std::log1p(std::exp(x)) an element, 49 us here (AVX2 build; 107 us SSE2).
+void softplus(const float* in, float* out, int64_t n);
 // sin and cos: reduced and evaluated in double precision (FastMath.cpp), within 1 ulp; the library's
 // calls at |x| >= 10^6, ±inf and NaN. std::sin took 3.8-4.1 ns an element on [-1, 1] and 8.1-8.3 ns on
 // [-1600, 1600] (a NeRF encoding's arguments); these take 1.6 ns on either (AVX2 build).
@@ -41,6 +44,7 @@ inline float exp(float x) { exp(&x, &x, 1); return x; }
 inline float erf(float x) { erf(&x, &x, 1); return x; }
 inline float tanh(float x) { tanh(&x, &x, 1); return x; }
 inline float sigmoid(float x) { sigmoid(&x, &x, 1); return x; }
+inline float softplus(float x) { softplus(&x, &x, 1); return x; }
 inline float sin(float x) {
   sin(&x, &x, 1);
   return x;

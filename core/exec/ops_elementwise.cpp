@@ -64,9 +64,7 @@ Status opRound(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::nearb
 Status opSin(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::sin}); }
 Status opCos(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::cos}); }
 Status opSoftsign(OpContext& c) { return unaryFloat(c, [](float v) { return v / (1.f + std::fabs(v)); }); }
-Status opSoftplus(OpContext& c) {
-  return unaryFloat(c, [](float v) { return v > 20.f ? v : std::log1p(std::exp(v)); });
-}
+Status opSoftplus(OpContext& c) { return unaryFloatArray(c, ArrayFn{fastmath::softplus}); }
 Status opLeakyRelu(OpContext& c) {
   const float a = c.attrFloat("alpha", 0.01f);
   // max(v, 0) + min(v, 0) * alpha: the same value for every v (signed zeros and NaN included) without

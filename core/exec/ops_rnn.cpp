@@ -37,7 +37,7 @@ Result<Act> makeActivation(const OpContext& c, const std::string& name, const st
   if (name == "Tanh") return Act([](float* x, int64_t n) { fastmath::tanh(x, x, n); });
   if (name == "Relu") return each([](float v) { return v > 0 ? v : 0.f; });
   if (name == "Softsign") return each([](float v) { return v / (1.f + std::fabs(v)); });
-  if (name == "Softplus") return each([](float v) { return v > 20.f ? v : std::log1p(std::exp(v)); });
+  if (name == "Softplus") return Act([](float* x, int64_t n) { fastmath::softplus(x, x, n); });
   if (name == "LeakyRelu") {
     const float a = alpha(0.01f);
     return each([a](float v) { return v >= 0 ? v : a * v; });

@@ -2,6 +2,7 @@
 // it, SSE2 always), and the ops that use it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -59,6 +60,7 @@ void expectAccurate(bool avx2) {
   const auto s = sweep(fm::sigmoid, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
   const auto sn = sweep(fm::sin, [](double x) { return std::sin(x); });
   const auto cs = sweep(fm::cos, [](double x) { return std::cos(x); });
+  const auto sp = sweep(fm::softplus, [](double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); });
   fm::allowAvx2(true);
   EXPECT_LE(e.ulp, 4.0) << "exp at " << e.at;
   EXPECT_LE(r.ulp, 4.0) << "erf at " << r.at;
@@ -66,6 +68,7 @@ void expectAccurate(bool avx2) {
   EXPECT_LE(s.ulp, 4.0) << "sigmoid at " << s.at;
   EXPECT_LE(sn.ulp, 1.0) << "sin at " << sn.at;
   EXPECT_LE(cs.ulp, 1.0) << "cos at " << cs.at;
+  EXPECT_LE(sp.ulp, 4.0) << "softplus at " << sp.at;
 }
 
 }  // namespace
@@ -91,6 +94,11 @@ TEST(ExecFastMath, SpecialValuesAndTails) {
     EXPECT_EQ(fm::sigmoid(-inf), 0.f);
     EXPECT_EQ(fm::sigmoid(inf), 1.f);
     EXPECT_EQ(fm::sigmoid(0.f), 0.5f);
+    EXPECT_EQ(fm::softplus(inf), inf);
+    EXPECT_EQ(fm::softplus(-inf), 0.f);
+    EXPECT_EQ(fm::softplus(1e30f), 1e30f);
+    EXPECT_GT(fm::softplus(-100.f), 0.f);  // e^-100, subnormal, kept
+    EXPECT_TRUE(std::isnan(fm::softplus(nan)));
     EXPECT_TRUE(std::isnan(fm::exp(nan)) && std::isnan(fm::erf(nan)) && std::isnan(fm::tanh(nan)) &&
                 std::isnan(fm::sigmoid(nan)));
     EXPECT_TRUE(std::signbit(fm::sin(-0.f)) && fm::sin(-0.f) == 0.f);
@@ -130,7 +138,8 @@ TEST(ExecFastMath, ActivationOpsMatchTheLibraryFunctions) {
                {"Exp", [](double a) { return std::exp(3 * a); }},
                {"Sigmoid", [](double a) { return 1 / (1 + std::exp(-3 * a)); }},
                {"Sin", [](double a) { return std::sin(3 * a); }},
-               {"Cos", [](double a) { return std::cos(3 * a); }}};
+               {"Cos", [](double a) { return std::cos(3 * a); }},
+               {"Softplus", [](double a) { return std::log1p(std::exp(3 * a)); }}};
   std::vector<float> scaled(v.size());
   for (size_t k = 0; k < v.size(); ++k) scaled[k] = 3 * v[k];
   for (const auto& c : cases) {
