@@ -44,7 +44,10 @@ inline float exp(float x) { exp(&x, &x, 1); return x; }
 inline float erf(float x) { erf(&x, &x, 1); return x; }
 inline float tanh(float x) { tanh(&x, &x, 1); return x; }
 inline float sigmoid(float x) { sigmoid(&x, &x, 1); return x; }
-inline float softplus(float x) { softplus(&x, &x, 1); return x; }
+inline float softplus(float x) {
+  softplus(&x, &x, 1);
+  return x;
+}
 inline float sin(float x) {
   sin(&x, &x, 1);
   return x;

@@ -60,7 +60,8 @@ void expectAccurate(bool avx2) {
   const auto s = sweep(fm::sigmoid, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
   const auto sn = sweep(fm::sin, [](double x) { return std::sin(x); });
   const auto cs = sweep(fm::cos, [](double x) { return std::cos(x); });
-  const auto sp = sweep(fm::softplus, [](double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); });
+  const auto sp =
+      sweep(fm::softplus, [](double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); });
   fm::allowAvx2(true);
   EXPECT_LE(e.ulp, 4.0) << "exp at " << e.at;
   EXPECT_LE(r.ulp, 4.0) << "erf at " << r.at;
