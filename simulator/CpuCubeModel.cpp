@@ -262,6 +262,10 @@ double CubeTimeModel::seconds(const CubeFeatures& f) const {
   return s;
 }
 
+double CubeTimeModel::weightSeconds(const CubeFeatures& f) const {
+  return coef[4] * f.weightElems + coef[6] * f.aliasedWeightElems;
+}
+
 namespace {
 
 // The least squares with the weight stream at `efficiency` (0: none): the shapes it bounds within 80 %

@@ -82,6 +82,8 @@ struct CubeTimeModel {
   // at (its weightStreamBytes), fitted with the coefficients; 0: no bound.
   double weightStreamEfficiency = 0;
   double seconds(const CubeFeatures& f) const;
+  // Of seconds(f), the weight terms' (weight and aliased-weight elements).
+  double weightSeconds(const CubeFeatures& f) const;
   // seconds(f), or the weight stream's time when that is longer: `copyRate(bytes)` is the profile's
   // streaming-copy bandwidth at a footprint of `bytes`.
   template <class CopyRate>

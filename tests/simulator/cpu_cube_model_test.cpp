@@ -464,6 +464,28 @@ TEST(CpuCubeModel, CpuCostTimesAMatrixOpByItsShapePlusItsWeightsFromDram) {
     const double fast = test::runUnfused(lstm, cell).kernels.at(0).durUs;
     EXPECT_NEAR(at25 - fast, (320.0 + 6144 + 640) * (1 / 2.5e9 - 1 / 1e12) * 1e6, 1e-3);
   }
+  // A product of one row reads each weight once as it computes: the shape model's weight terms timed
+  // that stream from cache, and the cold stream takes their place (only what it exceeds them is
+  // charged). [1,64] by [64,64]: the weight term 4096 * 1e-10 s = 0.41 us, the weights 6.55 us cold.
+  {
+    Graph mv = test::matmul(1, 64, 64);
+    const double mvModelUs = (2.0 * 64 * 64 * 1e-12 + 4096 * 1e-10 + 1e-6) * 1e6;
+    const double mvActsColdUs = (64 + 64) * 4 / 2.5e9 * 1e6;
+    const double mvWeightsColdUs = 4096.0 * 4 / 2.5e9 * 1e6, weightTermUs = 4096 * 1e-10 * 1e6;
+    EXPECT_NEAR(test::runUnfused(mv, hw).kernels.at(0).durUs,
+                mvModelUs + mvActsColdUs + (mvWeightsColdUs - weightTermUs) + 2.0, 1e-3);
+    // Two rows: a matrix product, whose weights do not overlap its arithmetic; charged whole.
+    Graph two = test::matmul(2, 64, 64);
+    const double twoModelUs = (2.0 * 2 * 64 * 64 * 1e-12 + 4096 * 1e-10 + 1e-6) * 1e6;
+    EXPECT_NEAR(test::runUnfused(two, hw).kernels.at(0).durUs,
+                twoModelUs + (2 * 64 + 2 * 64) * 4 / 2.5e9 * 1e6 + mvWeightsColdUs + 2.0, 1e-3);
+    auto fast = hw;
+    fast.cpu.coldBandwidth = 1e12;  // the cold stream under the weight term: nothing more; the roofline's
+    // traffic (the weights from DRAM at 1e10 B/s, the rest from cache at 1e11) is then the longer
+    const double rooflineUs = (4096.0 * 4 / 1e10 + (64 + 64) * 4 / 1e11) * 1e6;
+    ASSERT_GT(rooflineUs, mvModelUs);
+    EXPECT_NEAR(test::runUnfused(mv, fast).kernels.at(0).durUs, rooflineUs + 2.0, 1e-3);
+  }
   auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_DOUBLE_EQ(back->cpu.coldBandwidth, 2.5e9);
