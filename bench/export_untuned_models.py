@@ -27,7 +27,8 @@ a view's executor time), measured, then the fused body's call was added to the c
 exported after that and only measured; set 18 was exported in session 19, after a Conv's weights were
 charged once an image of its batch, and only measured; set 19 was exported after the dense Conv's weight
 stream bound (session 19) and only measured; set 20 was exported in session 20, after the calibration's
-halfway cache boundaries and the executor's vectorised Softplus, and only measured.
+halfway cache boundaries and the executor's vectorised Softplus, and measured once before that
+session's change for matrix-vector products (its VGG-11 led to it).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
