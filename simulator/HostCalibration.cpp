@@ -209,19 +209,21 @@ std::vector<int64_t> cacheDrops(const std::vector<std::pair<size_t, double>>& co
     for (size_t j = i; j < n; ++j) above = std::max(above, copy[j].second);
     if (above < 0.7 * levelBw(starts.empty() ? 0 : starts.back(), i)) starts.push_back(i);
   }
-  // Each boundary: the footprint where the bandwidth crosses halfway from the level before's bandwidth
-  // to the next level's, interpolated on log size. Which size first falls under 70 % depends on a size
-  // right at the cache's capacity; the halfway crossing hardly does.
+  // Each boundary: the end of the level before, the footprint where the bandwidth falls 10 % under
+  // that level's, interpolated on log size. That is the data a level holds before copies start to miss
+  // it (what the cost model's cold share counts from: at a 1 MiB footprint in a 1 MiB L2 the copy ran
+  // 15-60 % under its plateau already). Which size first falls under 70 % depends on a size right at
+  // the cache's capacity; where the fall begins hardly does.
   std::vector<int64_t> drops;
   for (size_t k = 0; k < starts.size(); ++k) {
     const size_t lo = k == 0 ? 0 : starts[k - 1], hi = k + 1 < starts.size() ? starts[k + 1] : n;
-    const double half = 0.5 * (levelBw(lo, starts[k]) + levelBw(starts[k], hi));
-    size_t at = starts[k] - 1;  // the last size at or above halfway with a size after it in the range
+    const double edge = 0.9 * levelBw(lo, starts[k]);
+    size_t at = starts[k] - 1;  // the last size at or above the edge with a size after it in the range
     for (size_t j = lo; j + 1 < hi; ++j)
-      if (copy[j].second >= half) at = j;
+      if (copy[j].second >= edge) at = j;
     const double b0 = static_cast<double>(copy[at].first), b1 = static_cast<double>(copy[at + 1].first);
     const double v0 = copy[at].second, v1 = copy[at + 1].second;
-    const double f = v0 > v1 ? std::clamp((v0 - half) / (v0 - v1), 0.0, 1.0) : 0.0;
+    const double f = v0 > v1 ? std::clamp((v0 - edge) / (v0 - v1), 0.0, 1.0) : 0.0;
     const double footprint = 2.0 * b0 * std::pow(b1 / b0, f);
     if (drops.empty() || footprint > static_cast<double>(drops.back()))
       drops.push_back(std::llround(footprint));
@@ -285,8 +287,8 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   if (!m.drops.empty()) {
     m.llcBytes = static_cast<double>(m.drops.back());
     m.llcHow =
-        "the footprint (source + destination) where the copy bandwidth crosses halfway to its last level "
-        "(DRAM)";
+        "the footprint (source + destination) where the copy bandwidth falls 10 % under its last cache "
+        "level's (before DRAM)";
   } else {
     // No drop stood out of the noise: the kernel's own report of the last-level cache.
     double best = 0;
@@ -491,8 +493,8 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
   if (!m.drops.empty())
     note("cpu.cache_drops_bytes",
-         "footprints where the streaming-copy bandwidth crosses halfway from one level to the next (a level: "
-         "where it stays under 70 % of the level before, each level its median)");
+         "footprints where the streaming-copy bandwidth falls 10 % under its level's, the level's end (a "
+         "level: where it stays under 70 % of the level before, each level its median)");
   note("cpu.op_call_s", "each op type of cpu.op_efficiency timed on a tiny tensor (16 elements, or 4 channels of 2x2): what a "
                        "call costs whatever its size, dispatch included; its efficiency is measured on the time beyond it");
   note("cpu.view_call_s",

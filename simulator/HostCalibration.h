@@ -69,7 +69,7 @@ struct HostMeasurement {
 // The footprints (source + destination) where a streaming copy's bandwidth drops from one cache level to
 // the next, from `copy` (buffer bytes -> bandwidth, sizes ascending): a level begins where the bandwidth
 // stays under 70 % of the level before's (the median over its sizes); its boundary is where the bandwidth
-// crosses halfway from the level before's to the new level's (interpolated on log size).
+// falls 10 % under the level before's, that level's end (interpolated on log size).
 std::vector<int64_t> cacheDrops(const std::vector<std::pair<size_t, double>>& copy);
 // Runs every microbenchmark (a few seconds to a minute, on `threads` executor threads, `repeat` timed runs
 // per case). Progress lines go to stderr.
