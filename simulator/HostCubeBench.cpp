@@ -190,7 +190,9 @@ std::vector<Case> conv1dCases() {
        {C{1, 201, 4000, 400, 160, 0}, C{1, 64, 16000, 80, 16, 0}, C{1, 32, 2000, 7, 1, 3},
         C{12, 64, 1000, 15, 2, 7}, C{64, 64, 500, 3, 1, 1}, C{80, 256, 200, 5, 1, 2},
         C{128, 128, 250, 3, 1, 1}, C{256, 256, 64, 3, 1, 1}, C{512, 512, 32, 3, 1, 1}, C{96, 128, 8, 3, 1, 1},
-        C{128, 64, 4, 3, 2, 1}, C{256, 256, 16, 5, 1, 2}, C{16, 16, 64, 3, 1, 1}, C{8, 8, 16, 3, 1, 1}}) {
+        C{128, 64, 4, 3, 2, 1}, C{256, 256, 16, 5, 1, 2}, C{16, 16, 64, 3, 1, 1}, C{8, 8, 16, 3, 1, 1},
+        // a front end over one to four frames: bound by its weight stream (every weight once an image)
+        C{1, 257, 512, 512, 160, 0}, C{1, 512, 1024, 400, 160, 0}, C{4, 256, 640, 256, 128, 0}}) {
     std::string name =
         "Conv1d k" + std::to_string(c.k) + " " + std::to_string(c.cin) + "->" + std::to_string(c.cout);
     if (c.stride > 1) name += " stride " + std::to_string(c.stride);
@@ -433,8 +435,8 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs,
                                               1, channelBlock, &copy));
-  FW_ASSIGN_OR_RETURN(out["conv1d"],
-                      timeAndFit("conv1d", conv1dCases(), threads, repeat, overheadUs, 1, channelBlock));
+  FW_ASSIGN_OR_RETURN(out["conv1d"], timeAndFit("conv1d", conv1dCases(), threads, repeat, overheadUs, 1,
+                                                channelBlock, &copy));
   FW_ASSIGN_OR_RETURN(out["pointwise_conv"],
                       timeAndFit("pointwise_conv", convCases(ConvKind::Pointwise), threads, repeat, overheadUs, positionBlock));
   FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(ConvKind::Grouped), threads, repeat, overheadUs));
