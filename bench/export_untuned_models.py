@@ -28,7 +28,7 @@ exported after that and only measured; set 18 was exported in session 19, after 
 charged once an image of its batch, and only measured; set 19 was exported after the dense Conv's weight
 stream bound (session 19) and only measured; set 20 was exported in session 20, after the calibration's
 halfway cache boundaries and the executor's vectorised Softplus, and measured once before that
-session's change for matrix-vector products (its VGG-11 led to it).
+session's change for matrix-vector products (its VGG-11 led to it); its PointNet is set 12's architecture at batch 16.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -744,22 +744,6 @@ def export_twelfth_set(torch, torchvision, out):
     }
     export_images(torch, models, out, seed=61)
     nn = torch.nn
-
-    class PreNormVit(nn.Module):  # 8x8 patches of 64x64 images, 6 pre-norm GELU layers of width 256, batch 4
-        def __init__(self):
-            super().__init__()
-            self.patch = nn.Conv2d(3, 256, 8, 8)
-            self.pos = nn.Parameter(torch.randn(1, 65, 256) * 0.02)
-            self.cls = nn.Parameter(torch.zeros(1, 1, 256))
-            layer = nn.TransformerEncoderLayer(256, 8, 768, dropout=0.0, activation="gelu", batch_first=True, norm_first=True)
-            self.enc = nn.TransformerEncoder(layer, 6)
-            self.norm = nn.LayerNorm(256)
-            self.head = nn.Linear(256, 100)
-
-        def forward(self, x):
-            t = self.patch(x).flatten(2).transpose(1, 2)
-            t = torch.cat([self.cls.expand(x.shape[0], -1, -1), t], 1) + self.pos
-            return self.head(self.norm(self.enc(t))[:, 0])
 
     class PointNet(nn.Module):  # shared per-point MLP as 1-D convolutions, a max over 1024 points, a classifier
         def __init__(self):
