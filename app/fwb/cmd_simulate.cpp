@@ -41,12 +41,7 @@ int64_t batchOf(const ModelArgs& args, const fw::Model& m) {
     if (at != std::string::npos) return std::max<int64_t>(1, std::atoll(args.model.c_str() + at + 6));
     return 1;
   }
-  const fw::Graph& g = *m.graph;
-  if (!g.inputs().empty()) {
-    const fw::Shape& s = g.value(g.inputs().front()).shape;
-    if (s.rank() > 0 && s.dims[0].isStatic() && s.dims[0].value > 0) return s.dims[0].value;
-  }
-  return 1;
+  return fw::samplesPerRun(m, 1);
 }
 
 }  // namespace

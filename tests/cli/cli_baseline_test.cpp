@@ -48,6 +48,35 @@ TEST(CliBaseline, SimulateAndTheGuiAnalysisAgreeInGraphAndEagerMode) {
   }
 }
 
+// Throughput counts the samples a run computes: an imported model's static leading dim whatever the
+// batch setting (which binds a symbolic one; the GUI's spin box said 1 for a batch-4 model and counted a
+// quarter of its throughput), the setting for a zoo model, as `fwb simulate` reports it.
+TEST(CliBaseline, ThroughputCountsAStaticBatchWhateverTheSetting) {
+  fw::Model m;
+  m.sourcePath = "batch4.onnx";
+  {
+    auto g = std::make_shared<fw::Graph>();
+    const fw::ValueId x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts({4, 8}));
+    const fw::ValueId y = g->addValue("y", fw::DType::Float32, fw::Shape::ofInts({4, 8}));
+    g->addNode("Relu", {x}, {y}, {}, "relu");
+    g->addOutput(y);
+    m.graph = g;
+  }
+  EXPECT_EQ(fw::samplesPerRun(m, 1), 4);
+  fw::AnalysisOptions o;
+  o.batch = 1;
+  auto a = fw::analyze(m, o);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_TRUE(a->simulated);
+  EXPECT_EQ(a->before.batch, 4);
+  EXPECT_EQ(a->after.batch, 4);
+  m.sourcePath = "zoo:lstm";  // a zoo model: the setting
+  EXPECT_EQ(fw::samplesPerRun(m, 3), 3);
+  m.graph = std::make_shared<fw::Graph>();  // no input: the setting
+  m.sourcePath = "x.onnx";
+  EXPECT_EQ(fw::samplesPerRun(m, 2), 2);
+}
+
 // The graph-mode baseline runs the compile-time passes a graph compiler runs whatever the level:
 // shape arithmetic on static shapes is folded (no kernel launches it), the eager baseline dispatches
 // every original operator.

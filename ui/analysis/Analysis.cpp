@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "core/io/ModelSource.h"
 #include "fusion/Pipeline.h"
 
 namespace fw {
@@ -61,6 +62,16 @@ std::map<std::string, std::vector<sim::KernelGroup>> bodyKernelGroups(const fusi
   return out;
 }
 
+int64_t samplesPerRun(const Model& model, int64_t batch) {
+  // A zoo model is built at the batch asked for, in whichever dim its inputs keep it (the LSTM's is its
+  // second); an imported model's batch setting binds a symbolic leading dim, and a static one is the batch.
+  if (!isZooSpec(model.sourcePath) && !model.graph->inputs().empty()) {
+    const Shape& s = model.graph->value(model.graph->inputs().front()).shape;
+    if (s.rank() > 0 && s.dims[0].isStatic() && s.dims[0].value > 0) return s.dims[0].value;
+  }
+  return std::max<int64_t>(1, batch);
+}
+
 Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::atomic<bool>* cancel) {
   auto cancelled = [&]() { return cancel && cancel->load(); };
   Analysis a;
@@ -79,7 +90,7 @@ Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::at
   if (!opts.simulate) return a;
 
   sim::SimOptions so;
-  so.batch = opts.batch;
+  so.batch = samplesPerRun(model, opts.batch);
   so.mode = opts.beforeMode;
   so.controlFlow = opts.controlFlow;
   so.trace = &opts.trace;

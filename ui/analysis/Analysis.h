@@ -74,6 +74,11 @@ std::vector<sim::KernelGroup> kernelGroups(const fusion::FusionResult& r);
 // The same for every subgraph body, by scope ("If_3/then_branch").
 std::map<std::string, std::vector<sim::KernelGroup>> bodyKernelGroups(const fusion::FusionResult& r);
 // `cancel` is checked between stages; a cancel returns an ErrorCode::Cancelled error.
+// Samples a run of `model` computes, what throughput counts: `batch` for a zoo model (built at it), an
+// imported model's static leading input dim (the batch setting binds a symbolic one), else `batch`.
+// `fwb simulate` and the GUI report the same figure.
+int64_t samplesPerRun(const Model& model, int64_t batch);
+
 Result<Analysis> analyze(const Model& model, AnalysisOptions opts, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace fw
