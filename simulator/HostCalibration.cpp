@@ -76,11 +76,12 @@ double copyBandwidthOf(CopyBuffers& buffers, int threads, int samples) {
   return *std::max_element(bw.begin(), bw.end());
 }
 
-// The copy bandwidth of `bytes`-sized buffers. Where the footprint is near a cache's size, the figure
-// depends on where the buffers land (measured here, 1 MiB footprints in a 1 MiB L2: 82-214 GB/s from one
-// allocation to the next, 167-181 for most; a buffer freed and allocated again lands where it was): up to
-// 8 MiB buffers, the median over seven pairs allocated side by side, each the best of five samples;
-// larger buffers, one pair, the best of seven.
+// The copy bandwidth of `bytes`-sized buffers. Where the footprint is near a cache's size the figure
+// moves: 1 MiB footprints in a 1 MiB L2 ran 82-251 GB/s from one calibration to the next (mostly the
+// shared machine's state), and within one run an odd allocation stood apart (213 GB/s against 167-181
+// for the pairs after it). Up to 8 MiB buffers: the median over seven pairs allocated side by side (a
+// pair freed and allocated again lands where it was), each the best of five samples; larger buffers, one
+// pair, the best of seven.
 double copyBandwidth(size_t bytes, int threads) {
   const size_t per = std::max<size_t>(bytes / static_cast<size_t>(threads) / 64 * 64, 64);
   if (bytes > (size_t{8} << 20)) {
