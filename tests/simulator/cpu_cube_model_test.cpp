@@ -279,6 +279,24 @@ TEST(CpuCubeModel, ADenseConvOnSmallImagesIsBoundByItsWeightStream) {
   EXPECT_EQ(f->kind, "conv");
   EXPECT_DOUBLE_EQ(f->weightBytes, 4.0 * 64 * 64 * 9);
   EXPECT_NEAR(f->weightStreamBytes, f->weightBytes * 8 * (10.0 / 3), 1e-6 * f->weightStreamBytes);
+  // A 1-D Conv's output is one row: every weight once an image (an STFT front end, 257 filters of 512
+  // taps, stride 160, over 2 clips of 672 samples).
+  {
+    Graph c1;
+    ValueId x = c1.addInput("x", DType::Float32, Shape::ofInts({2, 1, 672}));
+    ValueId w = c1.addInitializer("W", Tensor::floats({257, 1, 512}, std::vector<float>(257 * 512, 0.01f)));
+    ValueId y = c1.addValue("y", DType::Float32, Shape::ofInts({2, 257, 2}));
+    c1.addNode(
+        "Conv", {x, w}, {y},
+        zoo::attrs({Attribute::makeInts("kernel_shape", {512}), Attribute::makeInts("strides", {160})}),
+        "stft");
+    c1.addOutput(y);
+    auto g1 = cubeFeatures(c1, 0);
+    ASSERT_TRUE(g1.has_value());
+    EXPECT_EQ(g1->kind, "conv1d");
+    EXPECT_DOUBLE_EQ(g1->weightBytes, 4.0 * 257 * 512);
+    EXPECT_DOUBLE_EQ(g1->weightStreamBytes, 2 * g1->weightBytes);
+  }
   // Pointwise and depthwise Convs and products have no such stream.
   for (const Graph& g : {convGraph(64, 64, 4, 1, 1), convGraph(64, 64, 4, 3, 64)}) {
     auto h = cubeFeatures(g, 0);
