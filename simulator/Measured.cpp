@@ -88,6 +88,7 @@ json toJson(const MeasuredRun& r) {
   json ks = json::array();
   for (const auto& k : r.kernels) {
     json e = {{"name", k.name}, {"ops", k.ops}, {"measured_us", k.us}};
+    if (!k.nodes.empty()) e["nodes"] = k.nodes;
     if (k.minUs >= 0) e["min_us"] = k.minUs;
     if (k.startUs >= 0) e["start_us"] = k.startUs;
     ks.push_back(std::move(e));
@@ -156,14 +157,22 @@ Result<MeasuredRun> measuredRunFromJson(const std::string& text, const std::stri
     if (name == e.end() || !name->is_string() || name->get<std::string>().empty())
       return fieldError(src, at + "name", name == e.end() ? "missing" : "expected a non-empty string");
     k.name = name->get<std::string>();
-    if (const auto ops = e.find("ops"); ops != e.end()) {
-      if (!ops->is_array()) return fieldError(src, at + "ops", "expected an array of op types, got " + std::string(ops->type_name()));
-      for (size_t o = 0; o < ops->size(); ++o) {
-        if (!(*ops)[o].is_string())
-          return fieldError(src, at + "ops[" + std::to_string(o) + "]", "expected a string, got " + std::string((*ops)[o].type_name()));
-        k.ops.push_back((*ops)[o].get<std::string>());
+    auto strings = [&](const char* key, const char* what, std::vector<std::string>& out) -> Status {
+      const auto it = e.find(key);
+      if (it == e.end()) return {};
+      if (!it->is_array())
+        return fieldError(src, at + key,
+                          std::string("expected an array of ") + what + ", got " + it->type_name());
+      for (size_t o = 0; o < it->size(); ++o) {
+        if (!(*it)[o].is_string())
+          return fieldError(src, at + key + "[" + std::to_string(o) + "]",
+                            "expected a string, got " + std::string((*it)[o].type_name()));
+        out.push_back((*it)[o].get<std::string>());
       }
-    }
+      return {};
+    };
+    FW_TRY_STATUS(strings("ops", "op types", k.ops));
+    FW_TRY_STATUS(strings("nodes", "node names", k.nodes));
     FW_ASSIGN_OR_RETURN(k.us, number(e, "measured_us", src, at, true, 0));
     if (k.us < 0) return fieldError(src, at + "measured_us", "must not be negative");
     FW_ASSIGN_OR_RETURN(k.minUs, number(e, "min_us", src, at, false, -1));
@@ -318,6 +327,18 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
       Pair p{nk, m.name};
       p.meas = m.us;
       if (const auto it = byName.find(m.name); it != byName.end()) {
+        const auto& sk = sim.kernels[it->second];
+        if (!m.nodes.empty() && !sk.nodes.empty() && m.nodes != sk.nodes) {
+          auto join = [](const std::vector<std::string>& v) {
+            std::string s;
+            for (const auto& x : v) s += (s.empty() ? "" : "+") + x;
+            return s;
+          };
+          a.otherPlan.push_back(m.name + ": measured " + join(m.ops) + " (" + m.nodes.front() +
+                                (m.nodes.size() > 1 ? ", ..." : "") + "), simulated " + join(sk.ops) + " (" +
+                                sk.nodes.front() + (sk.nodes.size() > 1 ? ", ..." : "") + ")");
+          continue;
+        }
         addKernel(p, it->second);
         a.measuredUs[it->second] = m.us;
       } else {
@@ -383,6 +404,7 @@ json toJson(const Accuracy& a) {
           {"measured_total_us", a.measuredTotalUs},
           {"unmatched_measured", a.unmatchedMeasured},
           {"unmatched_simulated", a.unmatchedSimulated},
+          {"other_plan", a.otherPlan},
           {"kernels", std::move(ks)}};
 }
 
@@ -405,6 +427,10 @@ std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
   };
   list("unmatched measured   ", a.unmatchedMeasured);
   list("unmatched simulated  ", a.unmatchedSimulated);
+  list("ran other nodes      ", a.otherPlan);
+  if (!a.otherPlan.empty())
+    s += "  (the measured run followed another fusion plan: profile with the same --hw, level and rule "
+         "switches)\n";
   return s;
 }
 

@@ -18,6 +18,10 @@ struct MeasuredKernel {
   double us = 0;                  // measured time, microseconds (median of the repeats where there are several)
   double minUs = -1;              // fastest repeat (-1: not known)
   double startUs = -1;            // start within the run the trace shows (-1: not known)
+  // The nodes it ran, in member order (fwb profile: node names of the fused graph, as fwb simulate's
+  // kernels list them); empty when the source does not say. A simulated kernel of the same name that ran
+  // other nodes belongs to another fusion plan and is not matched with it.
+  std::vector<std::string> nodes;
 };
 
 struct MeasuredRun {
@@ -42,6 +46,10 @@ struct Accuracy {
   size_t matched = 0;
   std::vector<std::string> unmatchedMeasured;   // measured rows no simulated kernel matches
   std::vector<std::string> unmatchedSimulated;  // simulated kernels with no measured row
+  // Measured kernels whose name a simulated kernel has, but which ran other nodes (another fusion plan:
+  // fwb profile run with another --hw, level or rule switches than fwb simulate). Not matched; each
+  // "name: measured OPS, simulated OPS".
+  std::vector<std::string> otherPlan;
   double medianAbsErr = 0, meanAbsErr = 0;      // per kernel
   double totalErr = 0;                           // whole model: (sim total - measured total) / measured total
   double spearman = 0;
@@ -61,7 +69,7 @@ struct Accuracy {
   std::vector<Row> rows;   // every matched pair, in simulated schedule order
 };
 
-// fwb profile's JSON: {"model", "opt_level", "threads", "total_us", "kernels": [{"name", "ops",
+// fwb profile's JSON: {"model", "opt_level", "threads", "total_us", "kernels": [{"name", "ops", "nodes",
 // "measured_us", "min_us", "start_us"}], "source", "repeats", "warmup", "by_node", "measured": true}.
 nlohmann::json toJson(const MeasuredRun& r);
 Status writeMeasuredJson(const std::string& path, const MeasuredRun& r);
@@ -77,7 +85,8 @@ Status writeChromeTrace(const std::string& path, const MeasuredRun& r);
 // The table `fwb profile` prints: kernel, ops, measured us (median, min), then the totals.
 std::string formatMeasuredTable(const MeasuredRun& r, size_t maxRows = 0 /* 0 = all */);
 
-// Measured vs simulated. A measured kernel matches the simulated kernel of the same name; a name that
+// Measured vs simulated. A measured kernel matches the simulated kernel of the same name (when both list
+// their nodes, the same nodes too; else it goes to `otherPlan`); a name that
 // no simulated kernel has but that prefixes simulated kernels ("If_3" for "If_3/then_branch/k0_...")
 // matches their sum (a control-flow node, measured as one). A byNode run (a board's ops named by the
 // model's original nodes) is summed per simulated kernel whose origins contain the node (the name, else
@@ -85,7 +94,7 @@ std::string formatMeasuredTable(const MeasuredRun& r, size_t maxRows = 0 /* 0 = 
 // matched but not scored. totalErr compares the simulated latency with the measured total.
 Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured);
 // {"matched", "scored", "excluded", "median_abs_err", "mean_abs_err", "total_err", "spearman",
-//  "simulated_total_us", "measured_total_us", "unmatched_measured", "unmatched_simulated",
+//  "simulated_total_us", "measured_total_us", "unmatched_measured", "unmatched_simulated", "other_plan",
 //  "kernels": [{"name", "simulated_us", "measured_us", "rel_err", "scored"}]}
 nlohmann::json toJson(const Accuracy& a);
 // Lines for the end of a table: the errors, the rank correlation, what did not match.

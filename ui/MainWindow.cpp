@@ -418,6 +418,11 @@ void MainWindow::updateSummary(const fw::AnalysisSettings& madeWith) {
                .arg(acc.scored)
                .arg(QString::fromStdString(acc.on));
       if (!acc.unmatchedMeasured.empty()) s += tr(", %1 measured row(s) unmatched").arg(acc.unmatchedMeasured.size());
+      if (!acc.otherPlan.empty())
+        s += tr(", <b>%1 measured kernel(s) ran other nodes</b> (another fusion plan: profile with this "
+                "hardware "
+                "profile, level and rule switches)")
+                 .arg(acc.otherPlan.size());
     }
   } else {
     s += " &nbsp;·&nbsp; <i>not simulated</i> (" + html(madeWith.hw) + tr(", batch %1, %2)").arg(madeWith.batch).arg(baseline);

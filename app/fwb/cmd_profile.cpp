@@ -31,6 +31,7 @@ namespace {
 struct KernelName {
   std::string name;
   std::vector<std::string> ops;
+  std::vector<std::string> nodes;  // member node names, as fwb simulate's kernels list them
 };
 
 // What runs and how its top-level nodes are named as kernels.
@@ -72,8 +73,11 @@ fw::Result<Runnable> runnableFor(const fw::Model& model, const FusionArgs& a) {
   FW_ASSIGN_OR_RETURN(auto fused, fw::fusion::fuseModel(model, fo));
   const fw::Graph& rg = *fused.rewritten.graph;
   for (const auto& k : fused.kernels) {
-    KernelName kn{k.name, {}};
-    for (fw::NodeId m : k.members) kn.ops.push_back(rg.node(m).opType);
+    KernelName kn{k.name, {}, {}};
+    for (fw::NodeId m : k.members) {
+      kn.ops.push_back(rg.node(m).opType);
+      kn.nodes.push_back(rg.node(m).name);
+    }
     if (k.members.size() == 1) {
       const fw::Node& n = rg.node(k.members[0]);
       if (isControlFlow(n)) kn.name = n.name;  // the simulator times its body kernels under the node's name
@@ -89,8 +93,11 @@ fw::Result<Runnable> runnableFor(const fw::Model& model, const FusionArgs& a) {
     if (b == bodies.end()) continue;
     const fw::Graph& bg = *b->second;
     for (const auto& k : sg.kernels) {
-      KernelName kn{sg.scope + "/" + k.name, {}};
-      for (fw::NodeId m : k.members) kn.ops.push_back(bg.node(m).opType);
+      KernelName kn{sg.scope + "/" + k.name, {}, {}};
+      for (fw::NodeId m : k.members) {
+        kn.ops.push_back(bg.node(m).opType);
+        kn.nodes.push_back(bg.node(m).name);
+      }
       if (k.members.size() == 1) {
         const fw::Node& n = bg.node(k.members[0]);
         if (isControlFlow(n)) r.bodyControl.insert(sg.scope + "\n" + n.name);
@@ -272,6 +279,7 @@ void addProfileCommand(CLI::App& app) {
         if (auto it = run->byBodyNode.find(key); it != run->byBodyNode.end()) {
           k.name = it->second.name;
           k.ops = it->second.ops;
+          k.nodes = it->second.nodes;
         } else {
           k.name = b.path + "/" + b.node;
           k.ops = {b.opType};
@@ -304,6 +312,7 @@ void addProfileCommand(CLI::App& app) {
       if (kn) {
         k.name = kn->name;
         k.ops = kn->ops;
+        k.nodes = kn->nodes;
       } else {
         k.name = n.name;
         k.ops = {n.opType};

@@ -123,6 +123,13 @@ void addSimulateCommand(CLI::App& app) {
         std::fprintf(stderr, "fwb: warning: %s was measured at -O%d, this simulation is at -O%d: kernels will not line up\n",
                      measuredIn->c_str(), measured->optLevel, fa->optLevel);
       acc = fw::sim::accuracy(*after, *measured);
+      if (!acc->otherPlan.empty())
+        std::fprintf(stderr,
+                     "fwb: warning: %zu kernel(s) of %s ran other nodes than the simulated kernel of the "
+                     "same name (first: "
+                     "%s): it followed another fusion plan; run fwb profile with the same --hw, level and "
+                     "rule switches\n",
+                     acc->otherPlan.size(), measuredIn->c_str(), acc->otherPlan.front().c_str());
       if (acc->matched == 0)
         std::fprintf(stderr, "fwb: warning: no kernel of %s matches a simulated kernel (measured on another model or level?)\n",
                      measuredIn->c_str());

@@ -47,10 +47,16 @@ TEST(CliProfile, KernelNamesLineUpWithSimulateAtO0AndO2) {
     }
     for (const auto& k : sj["kernels"]) simulated.insert(k["name"].get<std::string>());
     EXPECT_EQ(measured, simulated) << "level " << level;
-    // The ops of each kernel agree too.
-    std::map<std::string, nlohmann::json> simOps;
-    for (const auto& k : sj["kernels"]) simOps[k["name"].get<std::string>()] = k["ops"];
-    for (const auto& k : pj["kernels"]) EXPECT_EQ(k["ops"], simOps[k["name"].get<std::string>()]) << k["name"];
+    // The ops and the nodes of each kernel agree too.
+    std::map<std::string, nlohmann::json> simOps, simNodes;
+    for (const auto& k : sj["kernels"]) {
+      simOps[k["name"].get<std::string>()] = k["ops"];
+      simNodes[k["name"].get<std::string>()] = k["nodes"];
+    }
+    for (const auto& k : pj["kernels"]) {
+      EXPECT_EQ(k["ops"], simOps[k["name"].get<std::string>()]) << k["name"];
+      EXPECT_EQ(k["nodes"], simNodes[k["name"].get<std::string>()]) << k["name"];
+    }
 
     int events = 0;
     const auto tj = readJson(trace);
@@ -68,6 +74,7 @@ TEST(CliProfile, KernelNamesLineUpWithSimulateAtO0AndO2) {
     EXPECT_EQ(acc["matched"].get<size_t>(), pj["kernels"].size());
     EXPECT_TRUE(acc["unmatched_measured"].empty());
     EXPECT_TRUE(acc["unmatched_simulated"].empty());
+    EXPECT_TRUE(acc["other_plan"].empty());
     for (const char* key : {"median_abs_err", "mean_abs_err", "total_err", "spearman"}) EXPECT_TRUE(acc.contains(key)) << key;
     std::ifstream c(csv);
     std::string header;

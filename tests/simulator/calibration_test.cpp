@@ -723,7 +723,7 @@ TEST(OpSummary, GeneratedSummaryMatchesEveryTimedKernelAndReportsStrangers) {
     }
   // A framework scope prefix and a MindSpore "-opN" suffix still match.
   MeasuredRun scoped;
-  scoped.kernels.push_back({"Default/network/" + sim.kernels[0].nodes[0] + "-op12", {}, 5.0});
+  scoped.kernels.push_back({"Default/network/" + sim.kernels[0].nodes[0] + "-op12", {}, 5.0, -1, -1, {}});
   auto ms = matchOpSummary(scoped, g, sim.kernels);
   EXPECT_EQ(ms.matchedRows, 1u);
 }

@@ -107,6 +107,32 @@ TEST(Measured, UnmatchedViewsAndControlFlow) {
   EXPECT_DOUBLE_EQ(a.measuredUs[2], -1.0);       // body rows: matched through their node, not one by one
 }
 
+TEST(Measured, AKernelOfTheSameNameThatRanOtherNodesIsAnotherPlan) {
+  // Profiled with another hardware profile: its k1 ran the Conv alone, the simulated k1 fused the Conv
+  // with its norm; the name k2 exists in both plans for different nodes. Only k0 lines up.
+  auto sim = simOf({kt("k0_pad", 1), kt("k1_conv_epilogue", 10, Unit::CubeVector), kt("k2_pad", 2)});
+  sim.kernels[0].nodes = {"pad_0"};
+  sim.kernels[1].nodes = {"conv_1", "norm_2"};
+  sim.kernels[1].ops = {"Conv", "InstanceNormalization"};
+  sim.kernels[2].nodes = {"pad_4"};
+  auto run = runOf({{"k0_pad", 1}, {"k1_conv_epilogue", 6}, {"k2_pad", 5}});
+  run.kernels[0].nodes = {"pad_0"};
+  run.kernels[1].nodes = {"conv_1"};
+  run.kernels[1].ops = {"Conv"};
+  run.kernels[2].nodes = {"norm_2"};
+  auto a = accuracy(sim, run);
+  EXPECT_EQ(a.matched, 1u);
+  ASSERT_EQ(a.otherPlan.size(), 2u);
+  EXPECT_EQ(a.otherPlan[0],
+            "k1_conv_epilogue: measured Conv (conv_1), simulated Conv+InstanceNormalization (conv_1, ...)");
+  EXPECT_EQ(a.unmatchedSimulated, (std::vector<std::string>{"k1_conv_epilogue", "k2_pad"}));
+  EXPECT_NE(formatAccuracy(a, run).find("ran other nodes"), std::string::npos);
+  EXPECT_EQ(toJson(a)["other_plan"].size(), 2u);
+  // A source that does not list nodes (older profiles) matches by name alone.
+  for (auto& k : run.kernels) k.nodes.clear();
+  EXPECT_EQ(accuracy(sim, run).matched, 3u);
+}
+
 TEST(Measured, ByNodeRunsSumPerKernelThroughOrigins) {
   // A board measured the original nodes; the fused kernel k0 stands for conv_0, bn_0 and relu_0.
   const auto sim = simOf({kt("k0_conv_relu", 6, Unit::CubeVector, {"conv_0", "bn_0", "relu_0"}),
@@ -127,6 +153,7 @@ TEST(Measured, JsonRoundTrip) {
   run.kernels[0].minUs = 11;
   run.kernels[0].startUs = 0;
   run.kernels[1].startUs = 12.6;
+  run.kernels[1].nodes = {"relu_1"};
   run.repeats = 5;
   run.warmup = 1;
   const auto dir = std::filesystem::temp_directory_path() / "fw_measured_test";
@@ -148,6 +175,8 @@ TEST(Measured, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(back->kernels[0].minUs, 11);
   EXPECT_DOUBLE_EQ(back->kernels[1].minUs, -1);
   EXPECT_DOUBLE_EQ(back->kernels[1].startUs, 12.6);
+  EXPECT_TRUE(back->kernels[0].nodes.empty());
+  EXPECT_EQ(back->kernels[1].nodes, (std::vector<std::string>{"relu_1"}));
   EXPECT_EQ(toJson(*back), toJson(run));
 
   // The trace: one X event per kernel at its start.
@@ -182,6 +211,12 @@ TEST(Measured, MalformedJsonNamesFileAndField) {
             std::string::npos);
   EXPECT_NE(err(head + R"("kernels":[{"measured_us":1}]})").find("kernels[0].name: missing"), std::string::npos);
   EXPECT_NE(err(head + R"("kernels":[{"name":"a","ops":[1],"measured_us":1}]})").find("kernels[0].ops[0]"), std::string::npos);
+  EXPECT_NE(err(head + R"("kernels":[{"name":"a","nodes":"n","measured_us":1}]})")
+                .find("kernels[0].nodes: expected an array"),
+            std::string::npos);
+  EXPECT_NE(
+      err(head + R"("kernels":[{"name":"a","nodes":["n",2],"measured_us":1}]})").find("kernels[0].nodes[1]"),
+      std::string::npos);
   EXPECT_NE(err(R"({"model":"m","opt_level":7,"threads":1,"total_us":3,"kernels":[]})").find("opt_level: 7 is out of range"),
             std::string::npos);
   auto ok = measuredRunFromJson(head + R"("kernels":[{"name":"a","measured_us":1}]})", "prof.json");

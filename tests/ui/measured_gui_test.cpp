@@ -30,7 +30,7 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
   run.model = "zoo:resnet50?image=64";
   run.optLevel = 2;
   for (const auto& k : w.analysis()->after.kernels) {
-    run.kernels.push_back({k.name, k.ops, 2 * k.durUs});
+    run.kernels.push_back({k.name, k.ops, 2 * k.durUs, -1, -1, k.nodes});
     run.totalUs += 2 * k.durUs;
   }
   QTemporaryDir dir;
