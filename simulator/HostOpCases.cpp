@@ -59,6 +59,8 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
   cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("GlobalAveragePool", img, {}, {}, 8)});
   cases.push_back({"softmax", oneOp("Softmax", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
+  cases.push_back({"softmax", oneOp("LogSoftmax", {rows, cols}, {},
+                                    fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
   cases.push_back({"norm", oneOp("LayerNormalization", {rows, cols}, {filled({cols}, 1.0f), filled({cols}, 0.0f)},
                                  fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
   cases.push_back({"norm", oneOp("BatchNormalization", img,

@@ -126,8 +126,10 @@ Status opSoftmax(OpContext& c) {
       float mx = -std::numeric_limits<float>::infinity();
       for (int64_t k = 0; k < len; ++k) mx = std::max(mx, px[k * inner]);
       double sum = 0;
-      if (inner == 1 && !isLog) {
-        // A contiguous row (attention, classifiers): the exponentials on vector lanes (FastMath.h).
+      if (inner == 1) {
+        // A contiguous row (attention, classifiers, a language model's log-probabilities): the
+        // exponentials on vector lanes (FastMath.h), in the output row, which LogSoftmax then overwrites
+        // with x - max - log(sum) (a 8000-word LogSoftmax over 1024 rows took 30.6 ms with std::exp).
         for (int64_t k = 0; k < len; ++k) py[k] = px[k] - mx;
         fastmath::exp(py, py, len);
         double part[4] = {0, 0, 0, 0};

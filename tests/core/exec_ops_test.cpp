@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/exec/Executor.h"
@@ -307,6 +308,37 @@ TEST(ExecOps, SoftmaxLegacyAndModernAxis) {
   auto r2 = runOne("Softmax", {{"x", Tensor::floats({1, 2, 2}, {0, 0, 0, 0})}}, 1, {}, 11);
   ASSERT_TRUE(r2.ok()) << r2.error().message;
   expectNear((*r2)[0], {1, 2, 2}, {0.25f, 0.25f, 0.25f, 0.25f});
+}
+
+TEST(ExecOps, LogSoftmaxOfLongRowsMatchesTheDoubleReference) {
+  // Rows of 1000 over [-60, 60] (exponentials on vector lanes), and a row along a non-last axis (the
+  // scalar path): x - max - log(sum exp(x - max)) in double, within 3e-5 (values down to -120: a few float
+  // ulps).
+  const int64_t rows = 3, len = 1000;
+  std::vector<float> v(static_cast<size_t>(rows * len));
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<float>(std::fmod(i * 37.0, 120.0) - 60.0) * (i % 7 ? 1.f : 0.1f);
+  auto ref = [&](int64_t r, int64_t k, int64_t step, int64_t base) {
+    double mx = -1e300, sum = 0;
+    for (int64_t j = 0; j < len; ++j) mx = std::max(mx, double(v[static_cast<size_t>(base + j * step)]));
+    for (int64_t j = 0; j < len; ++j) sum += std::exp(double(v[static_cast<size_t>(base + j * step)]) - mx);
+    (void)r;
+    return double(v[static_cast<size_t>(base + k * step)]) - mx - std::log(sum);
+  };
+  auto r = runOne("LogSoftmax", {{"x", Tensor::floats({rows, len}, v)}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto y = (*r)[0].toFloats();
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t k = 0; k < len; ++k)
+      ASSERT_NEAR(y[static_cast<size_t>(i * len + k)], ref(i, k, 1, i * len), 3e-5) << i << "," << k;
+  // Along axis 0 of [len, rows]: each column is a row of the softmax.
+  auto c = runOne("LogSoftmax", {{"x", Tensor::floats({len, rows}, v)}}, 1,
+                  attrs({Attribute::makeInt("axis", 0)}));
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  const auto yc = (*c)[0].toFloats();
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t k = 0; k < len; ++k)
+      ASSERT_NEAR(yc[static_cast<size_t>(k * rows + i)], ref(i, k, rows, i), 3e-5) << i << "," << k;
 }
 
 TEST(ExecOps, PadReflectAndEdge) {
