@@ -168,8 +168,20 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const double acts = actIn + out;
     const double dram = (weights > ownCache ? 1.0 : coldShare) * weights + std::max(0.0, acts - llc);
     const double cached = acts + weights - dram;
-    const double memS =
-        dram / hw.hbmBandwidth + (cached > 0 ? cached / hw.cpu.cacheBandwidthFor(std::min(cached, llc)) : 0.0);
+    double memS = dram / hw.hbmBandwidth +
+                  (cached > 0 ? cached / hw.cpu.cacheBandwidthFor(std::min(cached, llc)) : 0.0);
+    // The executor's loops beyond the core's own cache: a chain of Relus streams slower there than in it
+    // (cpu.stream_curve, measured here: 109 GB/s at 512 KiB of footprint, 72 at 16 MiB, 42 at 64 MiB,
+    // where a copy moves 262, 113 and 42), and slower than the op's in-cache rate and the copy's
+    // bandwidth together say. What each byte takes beyond the chain's in-cache rate is added to the op's
+    // time (a Mul in wav2vec's feature encoder, 2 x 512 x 3199 floats times the same: 404 us measured,
+    // 184 simulated without the curve, 268 with it).
+    double streamStallS = 0;
+    if (fam != OpFamily::Cube && !hw.cpu.streamCurve.empty()) {
+      const double bytes = acts + weights;
+      streamStallS = bytes * std::max(0.0, 1.0 / hw.cpu.streamBandwidthFor(bytes) -
+                                               1.0 / hw.cpu.streamCurve.front().second);
+    }
     t.hbmBytes += dram;
 
     double work = 0, rate = 0, fixedS = 0;
@@ -254,7 +266,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     }
     // An op's fixed cost a call (dispatch, its output's allocation) is spent before its loop starts:
     // it overlaps neither its arithmetic nor its memory traffic.
-    const double memberS = shaped ? std::max(compS + coldS, memS) : fixedS + std::max(compS - fixedS, memS);
+    const double memberS =
+        shaped ? std::max(compS + coldS, memS) : fixedS + std::max(compS - fixedS, memS) + streamStallS;
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;
   }

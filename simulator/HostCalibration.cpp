@@ -126,6 +126,25 @@ Bench addChain(int n, int64_t elems, bool ownConstants) {
   return b;
 }
 
+// x[elems] through n Relus: the executor's elementwise loop streaming one tensor into the next.
+Bench reluChain(int n, int64_t elems) {
+  fw::Graph g;
+  g.name = "calibrate_stream";
+  Bench b;
+  fw::ValueId cur = g.addInput("x", fw::DType::Float32, fw::Shape::ofInts({elems}));
+  for (int i = 0; i < n; ++i) {
+    const fw::ValueId y = g.addValue("r" + std::to_string(i), fw::DType::Float32, fw::Shape::ofInts({elems}));
+    g.addNode("Relu", {cur}, {y}, {}, "relu" + std::to_string(i));
+    cur = y;
+  }
+  g.addOutput(cur);
+  b.inputs = {filled({elems}, 0.5f)};
+  b.node = 0;
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:stream";
+  return b;
+}
+
 }  // namespace
 
 Result<CpuFigures::RunOverhead> fitRunOverhead(const std::vector<RunOverheadSample>& samples) {
@@ -285,6 +304,25 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   }
   m.drops = cacheDrops(m.copy);
   m.dramBw = m.copy.back().second;
+  // The executor's elementwise loops beyond the core's own cache: a chain of 8 Relus, one tensor streamed
+  // into the next, at tensors of 256 KiB to 32 MiB; per size the median node time of the chain (the
+  // first nodes meet the data the run's input and output copies left), the median over 3 rounds over
+  // the sizes. Bytes moved: input + output.
+  {
+    std::vector<size_t> sizes;
+    for (size_t bytes = size_t{256} << 10; bytes <= size_t{32} << 20; bytes *= 2)
+      if (static_cast<double>(bytes) * 4 <= m.memBytes / 4) sizes.push_back(bytes);
+    std::vector<std::vector<double>> rounds(sizes.size());
+    for (int round = 0; round < 3; ++round)
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        FW_ASSIGN_OR_RETURN(std::vector<double> t, timeNodes(reluChain(8, static_cast<int64_t>(sizes[i] / 4)),
+                                                             threads, warm, std::max(3, repeat / 3)));
+        rounds[i].push_back(median(t));
+      }
+    for (size_t i = 0; i < sizes.size(); ++i)
+      m.stream.push_back(
+          {sizes[i], 2.0 * static_cast<double>(sizes[i]) / (std::max(median(rounds[i]), 1e-3) * 1e-6)});
+  }
   if (!m.drops.empty()) {
     m.llcBytes = static_cast<double>(m.drops.back());
     m.llcHow =
@@ -314,6 +352,13 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   m.cacheBw = inCache.empty() ? m.dramBw : median(inCache);
   std::fprintf(stderr, "fwb: calibrate: copy bandwidth %.1f GB/s in cache, %.1f GB/s from DRAM; LLC %s\n", m.cacheBw / 1e9,
                m.dramBw / 1e9, bytesStr(m.llcBytes).c_str());
+  {
+    std::string line;
+    for (const auto& [bytes, bw] : m.stream)
+      line += (line.empty() ? "" : ", ") + bytesStr(2.0 * static_cast<double>(bytes)) + " " +
+              fmt("%.1f", bw / 1e9);
+    std::fprintf(stderr, "fwb: calibrate: a Relu chain streams (GB/s by footprint) %s\n", line.c_str());
+  }
 
   // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
   // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
@@ -444,6 +489,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.cpu.cacheBandwidth = m.cacheBw;
   p.cpu.cacheDropsBytes = m.drops;
   p.cpu.bandwidthCurve = footprintCurve(m.copy);
+  p.cpu.streamCurve = footprintCurve(m.stream);
   for (const auto& f : m.families)
     for (const auto& [key, fam] : fw::sim::efficiencyKeys())
       if (key == f.key) *p.efficiency.field(fam) = f.eff;
@@ -492,6 +538,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                                  "ln residual of time = a + c * ceil(M / b) * b for each block b, from 1 up; a larger block "
                                  "replaces a smaller one only when its residual is 10 % below: " + m.channelHow);
   note("cpu.bandwidth_curve", "best-of-7 streaming-copy bandwidth (read + write) per buffer size, by footprint (2 x buffer)");
+  note("cpu.stream_curve",
+       "a chain of 8 Relu nodes on the executor, one tensor streamed into the next: bytes moved "
+       "(input + output) per second of the median node time (median of 3 rounds), by footprint "
+       "(2 x tensor)");
   if (!m.drops.empty())
     note("cpu.cache_drops_bytes",
          "footprints where the streaming-copy bandwidth falls 10 % under its level's, the level's end (a "

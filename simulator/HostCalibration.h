@@ -44,6 +44,7 @@ struct HostMeasurement {
   double groupedFlops = 0;  // depthwise convolutions: oneDNN's rate differs by an order of magnitude
   std::string gemmShape, convShape, groupedShape;
   std::vector<std::pair<size_t, double>> copy;  // buffer bytes -> bandwidth
+  std::vector<std::pair<size_t, double>> stream;  // tensor bytes -> a Relu chain's bytes moved a second
   std::vector<int64_t> drops;                   // footprints where the bandwidth drops
   double cubeEff = 1;                           // median rate / peak over the GEMM and Conv cases
   std::map<std::string, double> opEff;          // per op type measured (median over its cases)

@@ -129,9 +129,9 @@ double FamilyEfficiency::of(CostFamily f) const {
   return v ? *v : 1.0;
 }
 
-double CpuFigures::cacheBandwidthFor(double footprint) const {
-  const auto& c = bandwidthCurve;
-  if (c.empty()) return cacheBandwidth;
+namespace {
+// A curve's bandwidth at a footprint: interpolated in log size, flat beyond its ends.
+double curveAt(const std::vector<std::pair<double, double>>& c, double footprint) {
   if (footprint <= c.front().first) return c.front().second;
   if (footprint >= c.back().first) return c.back().second;
   for (size_t i = 1; i < c.size(); ++i)
@@ -140,6 +140,15 @@ double CpuFigures::cacheBandwidthFor(double footprint) const {
       return c[i - 1].second + t * (c[i].second - c[i - 1].second);
     }
   return c.back().second;
+}
+}  // namespace
+
+double CpuFigures::cacheBandwidthFor(double footprint) const {
+  return bandwidthCurve.empty() ? cacheBandwidth : curveAt(bandwidthCurve, footprint);
+}
+
+double CpuFigures::streamBandwidthFor(double footprint) const {
+  return streamCurve.empty() ? 0.0 : curveAt(streamCurve, footprint);
 }
 
 double CpuFigures::copySeconds(double bytes) const {
@@ -237,22 +246,27 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         p.cpu.cacheDropsBytes.push_back(d.get<int64_t>());
       }
     }
-    if (rc.has("bandwidth_curve")) {
-      FW_ASSIGN_OR_RETURN(const json* curve, rc.get("bandwidth_curve"));
-      if (!curve->is_array()) return rc.err("bandwidth_curve", "must be an array of {bytes, bytes_per_s}");
+    auto readCurve = [&](const char* key, std::vector<std::pair<double, double>>& out) -> Status {
+      if (!rc.has(key)) return {};
+      FW_ASSIGN_OR_RETURN(const json* curve, rc.get(key));
+      if (!curve->is_array()) return rc.err(key, "must be an array of {bytes, bytes_per_s}");
       for (size_t i = 0; i < curve->size(); ++i) {
         const json& e = (*curve)[i];
-        const std::string ep = rc.at("bandwidth_curve") + "[" + std::to_string(i) + "]";
-        if (!e.is_object()) return Error::badInput(sourceName + ": " + ep + ": must be an object {bytes, bytes_per_s}");
+        const std::string ep = rc.at(key) + "[" + std::to_string(i) + "]";
+        if (!e.is_object())
+          return Error::badInput(sourceName + ": " + ep + ": must be an object {bytes, bytes_per_s}");
         Reader re(e, ep, sourceName);
         FW_ASSIGN_OR_RETURN(double b, re.posNum("bytes"));
         FW_ASSIGN_OR_RETURN(double bw, re.posNum("bytes_per_s"));
         FW_TRY_STATUS(re.noUnknownKeys());
-        if (!p.cpu.bandwidthCurve.empty() && b <= p.cpu.bandwidthCurve.back().first)
+        if (!out.empty() && b <= out.back().first)
           return re.err("bytes", "must be larger than the entry before (the curve is by ascending size)");
-        p.cpu.bandwidthCurve.push_back({b, bw});
+        out.push_back({b, bw});
       }
-    }
+      return {};
+    };
+    FW_TRY_STATUS(readCurve("bandwidth_curve", p.cpu.bandwidthCurve));
+    FW_TRY_STATUS(readCurve("stream_curve", p.cpu.streamCurve));
     // {OpType: number} maps: keys from the op table (or a variant: Transpose/rows, Add/scalar, ...), values in (0, max] (or [0, max]).
     auto opMap = [&](const char* key, const char* what, double max, bool allowZero, std::map<std::string, double>& out) -> Status {
       if (!rc.has(key)) return {};
@@ -465,11 +479,14 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
                                   {"s_per_initializer", o.perInitializerS},
                                   {"s_per_io_byte", o.perIoByteS}};
     }
-    if (!p.cpu.bandwidthCurve.empty()) {
+    auto writeCurve = [&](const char* key, const std::vector<std::pair<double, double>>& curve) {
+      if (curve.empty()) return;
       json c = json::array();
-      for (const auto& [b, bw] : p.cpu.bandwidthCurve) c.push_back({{"bytes", b}, {"bytes_per_s", bw}});
-      j["cpu"]["bandwidth_curve"] = c;
-    }
+      for (const auto& [b, bw] : curve) c.push_back({{"bytes", b}, {"bytes_per_s", bw}});
+      j["cpu"][key] = c;
+    };
+    writeCurve("bandwidth_curve", p.cpu.bandwidthCurve);
+    writeCurve("stream_curve", p.cpu.streamCurve);
   }
   j["l2_bytes"] = p.l2Bytes;
   j["hbm_bandwidth_bytes_per_s"] = p.hbmBandwidth;

@@ -74,6 +74,12 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   std::string drops;
   for (int64_t d : m->drops) drops += (drops.empty() ? "" : ", ") + bytesStr(static_cast<double>(d));
   if (!drops.empty()) std::printf("  bandwidth drops at      %s\n", drops.c_str());
+  std::string stream;
+  for (const auto& [bytes, bw] : m->stream)
+    stream += (stream.empty() ? "" : ", ") + bytesStr(2.0 * static_cast<double>(bytes)) + " " +
+              fmt("%.0f", bw / 1e9);
+  if (!stream.empty())
+    std::printf("  elementwise stream      %s GB/s (a Relu chain, by footprint)\n", stream.c_str());
   std::printf("  cube efficiency         %10.3f (median share of peak over the GEMM/Conv cases)\n", m->cubeEff);
   for (const auto& [kind, fit] : m->cubeModels) {
     const auto& c = fit.model.coef;

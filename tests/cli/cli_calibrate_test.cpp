@@ -34,14 +34,45 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     EXPECT_NE(n["source"].get<std::string>().find("1 thread"), std::string::npos) << n.dump();
     noted.insert(n["field"].get<std::string>());
   }
-  for (const char* f : {"clock_hz", "cpu.gemm_flops_per_s", "cpu.conv_flops_per_s", "cpu.cache_bandwidth_bytes_per_s",
-                        "l2_bytes", "hbm_bandwidth_bytes_per_s", "launch_us", "efficiency.cube", "efficiency.elementwise",
-                        "efficiency.reduction", "efficiency.softmax", "efficiency.norm", "efficiency.pooling",
-                        "efficiency.data_movement", "cpu.cube_time_models.gemm", "cpu.cube_time_models.gemm_tb", "cpu.cube_time_models.conv",
-                        "cpu.cube_time_models.pointwise_conv", "cpu.cube_time_models.grouped_conv", "cpu.cube_time_models.depthwise_conv", "cpu.cube_time_models.conv_transpose",
-                        "cpu.cube_time_models.rnn", "cpu.op_call_s", "cpu.cold_bandwidth_bytes_per_s",
-                        "cpu.pointwise_position_block", "cpu.conv_channel_block"})
+  for (const char* f : {"clock_hz",
+                        "cpu.gemm_flops_per_s",
+                        "cpu.conv_flops_per_s",
+                        "cpu.cache_bandwidth_bytes_per_s",
+                        "l2_bytes",
+                        "hbm_bandwidth_bytes_per_s",
+                        "launch_us",
+                        "efficiency.cube",
+                        "efficiency.elementwise",
+                        "efficiency.reduction",
+                        "efficiency.softmax",
+                        "efficiency.norm",
+                        "efficiency.pooling",
+                        "efficiency.data_movement",
+                        "cpu.cube_time_models.gemm",
+                        "cpu.cube_time_models.gemm_tb",
+                        "cpu.cube_time_models.conv",
+                        "cpu.cube_time_models.pointwise_conv",
+                        "cpu.cube_time_models.grouped_conv",
+                        "cpu.cube_time_models.depthwise_conv",
+                        "cpu.cube_time_models.conv_transpose",
+                        "cpu.cube_time_models.rnn",
+                        "cpu.op_call_s",
+                        "cpu.cold_bandwidth_bytes_per_s",
+                        "cpu.pointwise_position_block",
+                        "cpu.conv_channel_block",
+                        "cpu.stream_curve"})
     EXPECT_TRUE(noted.count(f)) << f;
+  // The executor's elementwise stream: one point per tensor size from 256 KiB (512 KiB of footprint),
+  // ascending, each a positive rate.
+  const auto& stream = j["cpu"]["stream_curve"];
+  ASSERT_GE(stream.size(), 4u);
+  EXPECT_DOUBLE_EQ(stream[0]["bytes"].get<double>(), 512.0 * 1024);
+  for (size_t i = 0; i < stream.size(); ++i) {
+    EXPECT_GT(stream[i]["bytes_per_s"].get<double>(), 0.0);
+    if (i) {
+      EXPECT_GT(stream[i]["bytes"].get<double>(), stream[i - 1]["bytes"].get<double>());
+    }
+  }
   // Matrix ops run as one network (about 100 MB of data between two uses of a shape's own) are slower
   // than alone: the fitted cost of a cold byte is positive, and every measured op has a fixed cost.
   EXPECT_GT(j["cpu"].value("cold_bandwidth_bytes_per_s", 0.0), 0.0);

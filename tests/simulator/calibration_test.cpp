@@ -245,6 +245,45 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   }
 }
 
+TEST(CpuCost, AnElementwiseOpBeyondTheOwnCachePaysTheChainsSlowerStream) {
+  // The executor's loops stream 50 GB/s at 1 MB of footprint (the curve's first point: in cache) and
+  // 5 GB/s at 128 MiB; the copy moves 100 GB/s in cache, 10 GB/s from DRAM. What a byte takes beyond
+  // 1 / 50 GB/s is added to the op's roofline time.
+  json j = cpuProfileJson();
+  j["cpu"]["stream_curve"] =
+      json::parse(R"([{"bytes": 1e6, "bytes_per_s": 5e10}, {"bytes": 134217728, "bytes_per_s": 5e9}])");
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  EXPECT_DOUBLE_EQ(hw->cpu.streamBandwidthFor(1e6), 5e10);
+  EXPECT_DOUBLE_EQ(hw->cpu.streamBandwidthFor(1e9), 5e9);
+  auto stall = [&](double fp) { return fp * (1.0 / hw->cpu.streamBandwidthFor(fp) - 1.0 / 5e10) * 1e6; };
+  // Within the curve's first footprint (8 KiB): nothing more than without the curve.
+  auto r = test::runUnfused(test::unaryChain({"Relu"}, {1024}), *hw);
+  EXPECT_NEAR(r.kernels[0].durUs, 0.1024 + 2.0, 1e-3);
+  // 2 MiB of footprint: its work (26.2 us, more than the copy's 21 us) and the stall of 2 MiB at 43 GB/s.
+  const double fp = 2.0 * 4 * 262144;
+  r = test::runUnfused(test::unaryChain({"Relu"}, {262144}), *hw);
+  EXPECT_GT(stall(fp), 5.0);
+  EXPECT_NEAR(r.kernels[0].durUs, 262144 / 1e10 * 1e6 + stall(fp) + 2.0, 1e-3);
+  // 128 MiB: the copy model's time (96 MiB of it from DRAM) and the stall at 5 GB/s.
+  const double big = 2.0 * 64 * 1024 * 1024, llc = 33554432;
+  const double memUs = ((big - llc) / 1e10 + llc / 1e11) * 1e6;
+  r = test::runUnfused(test::unaryChain({"Relu"}, {16 * 1024 * 1024}), *hw);
+  EXPECT_NEAR(r.kernels[0].durUs, memUs + stall(big) + 2.0, 1e-2);
+  // A matrix op keeps its own model.
+  auto mm = test::runUnfused(test::matmul(64, 64, 64), *hw);
+  EXPECT_NEAR(mm.kernels[0].durUs, 2.0 * 64 * 64 * 64 / 1e11 * 1e6 + 2.0, 1e-3);
+  // The curve round-trips and is checked like the copy's.
+  auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.streamCurve, hw->cpu.streamCurve);
+  j["cpu"]["stream_curve"][1]["bytes"] = 10;
+  auto bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("$.cpu.stream_curve[1].bytes"), std::string::npos)
+      << bad.error().message;
+}
+
 // fwb calibrate's rounds: one figure per bench, in the benches' order, whatever order they were timed in.
 TEST(HostBench, RoundsGiveOneFigurePerBenchInOrder) {
   using namespace hostbench;
