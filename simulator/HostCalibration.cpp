@@ -103,19 +103,22 @@ std::vector<std::pair<double, double>> footprintCurve(const std::vector<std::pai
   return curve;
 }
 
-// x[elems] through n Adds, each with the shared constant or its own.
-Bench addChain(int n, int64_t elems, bool ownConstants) {
+// x[elems] through n nodes of `op`, one tensor into the next; an Add takes a constant of x's shape as
+// its second input, the shared one or each its own.
+Bench chainOf(const std::string& op, int n, int64_t elems, bool ownConstants = false) {
   fw::Graph g;
-  g.name = "calibrate_chain";
+  g.name = "calibrate_" + op + "_chain";
   Bench b;
+  const bool binary = op == "Add";
   fw::ValueId cur = g.addInput("x", fw::DType::Float32, fw::Shape::ofInts({elems}));
   const fw::Tensor c = filled({elems}, 0.5f);
-  const fw::ValueId shared = ownConstants ? fw::kNoId : g.addInitializer("c", c);
+  const fw::ValueId shared = binary && !ownConstants ? g.addInitializer("c", c) : fw::kNoId;
   for (int i = 0; i < n; ++i) {
     const std::string tag = std::to_string(i);
-    const fw::ValueId k = ownConstants ? g.addInitializer("c" + tag, c) : shared;
-    const fw::ValueId y = g.addValue("a" + tag, fw::DType::Float32, fw::Shape::ofInts({elems}));
-    g.addNode("Add", {cur, k}, {y}, {}, "add" + tag);
+    std::vector<fw::ValueId> in = {cur};
+    if (binary) in.push_back(ownConstants ? g.addInitializer("c" + tag, c) : shared);
+    const fw::ValueId y = g.addValue("v" + tag, fw::DType::Float32, fw::Shape::ofInts({elems}));
+    g.addNode(op, in, {y}, {}, "n" + tag);
     cur = y;
   }
   g.addOutput(cur);
@@ -123,25 +126,6 @@ Bench addChain(int n, int64_t elems, bool ownConstants) {
   b.node = 0;
   b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
   b.model.sourcePath = "calibrate:chain";
-  return b;
-}
-
-// x[elems] through n Relus: the executor's elementwise loop streaming one tensor into the next.
-Bench reluChain(int n, int64_t elems) {
-  fw::Graph g;
-  g.name = "calibrate_stream";
-  Bench b;
-  fw::ValueId cur = g.addInput("x", fw::DType::Float32, fw::Shape::ofInts({elems}));
-  for (int i = 0; i < n; ++i) {
-    const fw::ValueId y = g.addValue("r" + std::to_string(i), fw::DType::Float32, fw::Shape::ofInts({elems}));
-    g.addNode("Relu", {cur}, {y}, {}, "relu" + std::to_string(i));
-    cur = y;
-  }
-  g.addOutput(cur);
-  b.inputs = {filled({elems}, 0.5f)};
-  b.node = 0;
-  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
-  b.model.sourcePath = "calibrate:stream";
   return b;
 }
 
@@ -186,7 +170,7 @@ Result<RunOverheadFit> measureRunOverhead(int threads, int repeat, const CpuFigu
   std::vector<std::vector<double>> rounds(chains.size());
   for (int round = 0; round < 3; ++round)
     for (size_t i = 0; i < chains.size(); ++i) {
-      const Bench b = addChain(chains[i].n, chains[i].elems, chains[i].own);
+      const Bench b = chainOf("Add", chains[i].n, chains[i].elems, chains[i].own);
       FW_ASSIGN_OR_RETURN(double us, timeOutside(b, threads, 2, std::max(3, repeat)));
       rounds[i].push_back(us);
     }
@@ -315,8 +299,9 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     std::vector<std::vector<double>> rounds(sizes.size());
     for (int round = 0; round < 3; ++round)
       for (size_t i = 0; i < sizes.size(); ++i) {
-        FW_ASSIGN_OR_RETURN(std::vector<double> t, timeNodes(reluChain(8, static_cast<int64_t>(sizes[i] / 4)),
-                                                             threads, warm, std::max(3, repeat / 3)));
+        FW_ASSIGN_OR_RETURN(std::vector<double> t,
+                            timeNodes(chainOf("Relu", 8, static_cast<int64_t>(sizes[i] / 4)), threads, warm,
+                                      std::max(3, repeat / 3)));
         rounds[i].push_back(median(t));
       }
     for (size_t i = 0; i < sizes.size(); ++i)
