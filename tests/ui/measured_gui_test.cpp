@@ -51,6 +51,22 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
   EXPECT_TRUE(w.summaryLabel()->text().contains("measured (host, ")) << w.summaryLabel()->text().toStdString();
   EXPECT_TRUE(w.summaryLabel()->text().contains("Spearman 1.000")) << w.summaryLabel()->text().toStdString();
   EXPECT_TRUE(w.summaryLabel()->text().contains("median 50.0%")) << w.summaryLabel()->text().toStdString();
+  EXPECT_FALSE(w.summaryLabel()->text().contains("ran other nodes"))
+      << w.summaryLabel()->text().toStdString();
+
+  // The same run, its second kernel measured on another plan (other nodes under the same name): left
+  // unmatched, and the summary says so.
+  ASSERT_GE(run.kernels.size(), 2u);
+  run.kernels[1].nodes = {"some_other_node"};
+  const QString other = dir.filePath("other.json");
+  ASSERT_TRUE(fw::sim::writeMeasuredJson(other.toStdString(), run).ok());
+  QSignalSpy again(&w, &fwui::MainWindow::analysisFinished);
+  EXPECT_TRUE(w.loadMeasured(other).isEmpty());
+  ASSERT_TRUE(again.count() > 0 || again.wait(120000));
+  ASSERT_NE(w.measuredAccuracy(), nullptr);
+  EXPECT_EQ(w.measuredAccuracy()->otherPlan.size(), 1u);
+  EXPECT_TRUE(w.summaryLabel()->text().contains("1 measured kernel(s) ran other nodes"))
+      << w.summaryLabel()->text().toStdString();
 
   const QString bad = dir.filePath("broken.json");
   {
