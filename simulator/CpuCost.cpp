@@ -168,8 +168,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const double acts = actIn + out;
     const double dram = (weights > ownCache ? 1.0 : coldShare) * weights + std::max(0.0, acts - llc);
     const double cached = acts + weights - dram;
-    double memS = dram / hw.hbmBandwidth +
-                  (cached > 0 ? cached / hw.cpu.cacheBandwidthFor(std::min(cached, llc)) : 0.0);
+    const double memS = dram / hw.hbmBandwidth +
+                        (cached > 0 ? cached / hw.cpu.cacheBandwidthFor(std::min(cached, llc)) : 0.0);
     // The executor's loops beyond the core's own cache: a chain of Relus streams slower there than in it
     // (cpu.stream_curve, measured here: 109 GB/s at 512 KiB of footprint, 72 at 16 MiB, 42 at 64 MiB,
     // where a copy moves 262, 113 and 42), and slower than the op's in-cache rate and the copy's

@@ -63,8 +63,8 @@ struct CpuFigures {
   double cacheBandwidthFor(double footprintBytes) const;
   // "stream_curve": [{"bytes", "bytes_per_s"}] (optional, same form): what the executor's elementwise
   // loops move (input + output) per second in a chain of them by footprint (input + output), beyond the
-  // core's own cache. Its loops stream slower than a copy there (a Relu chain at 8 MiB tensors: 73 GB/s,
-  // a copy of that footprint 120), and slower than their own in-cache rate would say.
+  // core's own cache. Its loops stream slower than a copy there (a Relu chain at 8 MiB tensors: 72-76
+  // GB/s here, a copy of that footprint 113), and slower than their own in-cache rate would say.
   std::vector<std::pair<double, double>> streamCurve;
   double streamBandwidthFor(double footprintBytes) const;  // 0 without a curve
   // One copy of `bytes` into a fresh buffer: read and write at the bandwidth for their footprint.

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/exec/Executor.h"
+#include "core/exec/FastMath.h"
 #include "tests/core/exec_test_util.h"
 
 using namespace fwtest;
@@ -311,26 +312,30 @@ TEST(ExecOps, SoftmaxLegacyAndModernAxis) {
 }
 
 TEST(ExecOps, LogSoftmaxOfLongRowsMatchesTheDoubleReference) {
-  // Rows of 1000 over [-60, 60] (exponentials on vector lanes), and a row along a non-last axis (the
-  // scalar path): x - max - log(sum exp(x - max)) in double, within 3e-5 (values down to -120: a few float
-  // ulps).
+  // Rows of 1000 over [-60, 60] (exponentials on vector lanes, on the AVX2 and the SSE2 build of
+  // FastMath), and a row along a non-last axis (the scalar path): x - max - log(sum exp(x - max)) in
+  // double, within 3e-5 (values down to -120: a few float ulps).
   const int64_t rows = 3, len = 1000;
   std::vector<float> v(static_cast<size_t>(rows * len));
   for (size_t i = 0; i < v.size(); ++i)
     v[i] = static_cast<float>(std::fmod(i * 37.0, 120.0) - 60.0) * (i % 7 ? 1.f : 0.1f);
-  auto ref = [&](int64_t r, int64_t k, int64_t step, int64_t base) {
+  auto ref = [&](int64_t k, int64_t step, int64_t base) {
     double mx = -1e300, sum = 0;
     for (int64_t j = 0; j < len; ++j) mx = std::max(mx, double(v[static_cast<size_t>(base + j * step)]));
     for (int64_t j = 0; j < len; ++j) sum += std::exp(double(v[static_cast<size_t>(base + j * step)]) - mx);
-    (void)r;
     return double(v[static_cast<size_t>(base + k * step)]) - mx - std::log(sum);
   };
-  auto r = runOne("LogSoftmax", {{"x", Tensor::floats({rows, len}, v)}});
-  ASSERT_TRUE(r.ok()) << r.error().message;
-  const auto y = (*r)[0].toFloats();
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t k = 0; k < len; ++k)
-      ASSERT_NEAR(y[static_cast<size_t>(i * len + k)], ref(i, k, 1, i * len), 3e-5) << i << "," << k;
+  for (bool avx2 : {true, false}) {
+    fw::exec::fastmath::allowAvx2(avx2);
+    auto r = runOne("LogSoftmax", {{"x", Tensor::floats({rows, len}, v)}});
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const auto y = (*r)[0].toFloats();
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t k = 0; k < len; ++k)
+        ASSERT_NEAR(y[static_cast<size_t>(i * len + k)], ref(k, 1, i * len), 3e-5)
+            << avx2 << " " << i << "," << k;
+  }
+  fw::exec::fastmath::allowAvx2(true);
   // Along axis 0 of [len, rows]: each column is a row of the softmax.
   auto c = runOne("LogSoftmax", {{"x", Tensor::floats({len, rows}, v)}}, 1,
                   attrs({Attribute::makeInt("axis", 0)}));
@@ -338,7 +343,7 @@ TEST(ExecOps, LogSoftmaxOfLongRowsMatchesTheDoubleReference) {
   const auto yc = (*c)[0].toFloats();
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t k = 0; k < len; ++k)
-      ASSERT_NEAR(yc[static_cast<size_t>(k * rows + i)], ref(i, k, rows, i), 3e-5) << i << "," << k;
+      ASSERT_NEAR(yc[static_cast<size_t>(k * rows + i)], ref(k, rows, i), 3e-5) << i << "," << k;
 }
 
 TEST(ExecOps, PadReflectAndEdge) {

@@ -34,13 +34,14 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
     run.totalUs += 2 * k.durUs;
   }
   QTemporaryDir dir;
-  const QString path = dir.filePath("prof.json");
-  ASSERT_TRUE(fw::sim::writeMeasuredJson(path.toStdString(), run).ok());
-
-  QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
-  EXPECT_TRUE(w.loadMeasured(path).isEmpty());
-  ASSERT_TRUE(done.count() > 0 || done.wait(120000));
-  ASSERT_NE(w.measuredAccuracy(), nullptr);
+  // Writes the run to `file`, loads it in the window and waits for the analysis it starts.
+  auto load = [&](const char* file) {
+    const QString path = dir.filePath(file);
+    if (!fw::sim::writeMeasuredJson(path.toStdString(), run).ok()) return false;
+    QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+    return w.loadMeasured(path).isEmpty() && (done.count() > 0 || done.wait(120000)) && w.measuredAccuracy();
+  };
+  ASSERT_TRUE(load("prof.json"));
   EXPECT_NEAR(w.measuredAccuracy()->medianAbsErr, 0.5, 1e-9);
   EXPECT_TRUE(w.timingModel()->hasMeasured());
   const auto* row = w.timingModel()->rowAt(0);
@@ -58,12 +59,7 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
   // unmatched, and the summary says so.
   ASSERT_GE(run.kernels.size(), 2u);
   run.kernels[1].nodes = {"some_other_node"};
-  const QString other = dir.filePath("other.json");
-  ASSERT_TRUE(fw::sim::writeMeasuredJson(other.toStdString(), run).ok());
-  QSignalSpy again(&w, &fwui::MainWindow::analysisFinished);
-  EXPECT_TRUE(w.loadMeasured(other).isEmpty());
-  ASSERT_TRUE(again.count() > 0 || again.wait(120000));
-  ASSERT_NE(w.measuredAccuracy(), nullptr);
+  ASSERT_TRUE(load("other.json"));
   EXPECT_EQ(w.measuredAccuracy()->otherPlan.size(), 1u);
   EXPECT_TRUE(w.summaryLabel()->text().contains("1 measured kernel(s) ran other nodes"))
       << w.summaryLabel()->text().toStdString();
