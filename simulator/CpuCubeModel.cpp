@@ -159,6 +159,9 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     // "patch" term counts the step products (seq * dirs; a GRU without linear_before_reset runs two a
     // step), the "weight" term the R elements streamed over all steps, the "output" term the gate
     // values (numel(Y) * G). X is [seq, batch, I], or [batch, seq, I] with layout = 1.
+    // A W or R the run computes (not a model's own weight) is read as stored, R^T down its columns on every
+    // step, where the executor packs a weight once (core/exec/Gemm.cpp): the "aliased weight" term counts
+    // those elements, W once and R once a step.
     f.weightElems = 0;
     if (n.inputs.size() > 2)
       if (const auto r = dimsOf(g, n.inputs[2]); r && r->size() == 3 && x->size() == 3) {
@@ -168,6 +171,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
         f.patchElems = steps * (twoProducts ? 2 : 1);
         f.weightElems = steps * static_cast<double>((*r)[1] * (*r)[2]);
         f.outElems *= static_cast<double>((*r)[1] / std::max<int64_t>(1, (*r)[2]));
+        if (!g.value(n.inputs[1]).isInitializer()) f.aliasedWeightElems += numel(*w);
+        if (!g.value(n.inputs[2]).isInitializer()) f.aliasedWeightElems += f.weightElems;
       }
     return f;
   }

@@ -202,6 +202,28 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
     EXPECT_DOUBLE_EQ(f->patchElems, 20.0);
     EXPECT_DOUBLE_EQ(f->weightElems, 20.0 * 64 * 16);
     EXPECT_DOUBLE_EQ(f->outElems, 10.0 * 2 * 16 * 4);
+    EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);  // a model's own weights: packed once
+  }
+  // The same cell with W and R computed by the run (graph inputs here): read as stored, W once and R once a
+  // step, the "aliased weight" term; a computed R alone counts only its steps.
+  for (const bool computedW : {true, false}) {
+    Graph r;
+    r.name = "lstm_computed";
+    ValueId x = r.addInput("x", DType::Float32, Shape::ofInts({10, 1, 8}));
+    ValueId w = computedW
+                    ? r.addInput("W", DType::Float32, Shape::ofInts({2, 64, 8}))
+                    : r.addInitializer("W", Tensor::floats({2, 64, 8}, std::vector<float>(2 * 64 * 8, 0.1f)));
+    ValueId rr = r.addInput("R", DType::Float32, Shape::ofInts({2, 64, 16}));
+    ValueId y = r.addValue("y", DType::Float32, Shape::ofInts({10, 2, 1, 16}));
+    r.addNode("LSTM", {x, w, rr}, {y},
+              zoo::attrs({Attribute::makeInt("hidden_size", 16),
+                          Attribute::makeString("direction", "bidirectional")}),
+              "lstm");
+    r.addOutput(y);
+    f = cubeFeatures(r, 0);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_DOUBLE_EQ(f->weightElems, 20.0 * 64 * 16);
+    EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 20.0 * 64 * 16 + (computedW ? 2.0 * 64 * 8 : 0.0)) << computedW;
   }
   // Not a matrix op: no features.
   Graph r = test::unaryChain({"Relu"}, {4, 4});
