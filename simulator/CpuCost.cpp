@@ -187,8 +187,19 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     double work = 0, rate = 0, fixedS = 0;
     std::optional<double> shaped;  // seconds from the profile's shape model of this kind of matrix op
     double weightTermS = 0;        // of which its weight terms (CubeTimeModel::weightSeconds)
+    double reorderS = 0;           // a computed weight's reorder into oneDNN's layout (cpu.weight_reorder)
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
+        // A Conv or ConvTranspose on oneDNN's blocked layout reorders a weight the run computes on every
+        // call (a QDQ model's DequantizeLinear at -O0: openWakeWord's embedding, 20 Convs 727 us simulated
+        // against 957 measured without it); the pointwise path reads its weight as stored.
+        const bool blockedConv =
+            (n.opType == "Conv" || n.opType == "ConvTranspose") && f->kind != "pointwise_conv";
+        if (blockedConv && hw.cpu.weightReorder.any() && n.inputs.size() > 1 && n.inputs[1] != kNoId &&
+            !storedAcrossRuns(g, n.inputs[1], true)) {
+          FW_ASSIGN_OR_RETURN(double wb, deviceBytes(g, n.inputs[1], hw, m));
+          reorderS = hw.cpu.weightReorder.seconds(wb);
+        }
         auto it = hw.cpu.cubeModels.find(f->kind);
         // Older profiles: Gemm(transB) had the GEMM model, a pointwise or 1-D Conv the dense one, a depthwise
         // Conv the grouped one.
@@ -266,8 +277,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     }
     // An op's fixed cost a call (dispatch, its output's allocation) is spent before its loop starts:
     // it overlaps neither its arithmetic nor its memory traffic.
-    const double memberS =
-        shaped ? std::max(compS + coldS, memS) : fixedS + std::max(compS - fixedS, memS) + streamStallS;
+    const double memberS = reorderS + (shaped ? std::max(compS + coldS, memS)
+                                              : fixedS + std::max(compS - fixedS, memS) + streamStallS);
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;
   }

@@ -171,8 +171,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
         f.patchElems = steps * (twoProducts ? 2 : 1);
         f.weightElems = steps * static_cast<double>((*r)[1] * (*r)[2]);
         f.outElems *= static_cast<double>((*r)[1] / std::max<int64_t>(1, (*r)[2]));
-        if (!g.value(n.inputs[1]).isInitializer()) f.aliasedWeightElems += numel(*w);
-        if (!g.value(n.inputs[2]).isInitializer()) f.aliasedWeightElems += f.weightElems;
+        if (!storedAcrossRuns(g, n.inputs[1], false)) f.aliasedWeightElems += numel(*w);
+        if (!storedAcrossRuns(g, n.inputs[2], false)) f.aliasedWeightElems += f.weightElems;
       }
     return f;
   }
@@ -247,6 +247,18 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // (257 filters of 512 taps, 5 positions) 28 us where it ran in 12 (docs/calibration_cpu.md).
   if (kind == "conv" && w->size() == 3) f.kind = "conv1d";
   return f;
+}
+
+bool storedAcrossRuns(const Graph& g, ValueId v, bool callerInputs) {
+  for (int depth = 0; v != kNoId && depth < 64; ++depth) {
+    const Value& val = g.value(v);
+    if (val.isInitializer() || val.isOuterRef()) return true;
+    if (val.isGraphInput) return callerInputs;
+    const Node& p = g.node(val.producer);
+    if (nodeFamily(g, p) != OpFamily::View || p.inputs.empty()) return false;
+    v = p.inputs[0];
+  }
+  return false;
 }
 
 CubeFeatures CubeFeatures::withPositionBlock(int64_t block) const {

@@ -75,6 +75,14 @@ struct CubeFeatures {
 // The kind and features of node `id`, or nullopt when it is not a matrix op or a shape is not static.
 std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id);
 
+// Whether the executor finds value `v` in the same storage on every run, so that a copy of it in another
+// layout is made once and kept: a model's weight, a value of the graph enclosing a body (a Silero branch's
+// Conv weights), or a view of one (Reshape, Unsqueeze... hand out their input). `callerInputs`: a graph
+// input counts too (a Conv keys its reordered weight on the storage's owner, which a caller's input has;
+// a recurrent cell packs only a model's own tensors). A value a run computes (a DequantizeLinear's output)
+// is new on every run.
+bool storedAcrossRuns(const Graph& g, ValueId v, bool callerInputs);
+
 struct CubeTimeModel {
   std::array<double, kCubeFeatures> coef{};  // seconds per FLOP, per input, output, patch and weight element, per call, per aliased weight element
   int cases = 0;                 // shapes the fit saw

@@ -114,7 +114,8 @@ fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat)
     o.profile = &prof;
     auto r = fw::runGraph(b.model, b.inputs, o);
     if (!r.ok()) return r.error();
-    for (const auto& t : prof.nodes) us.push_back(t.us);
+    for (const auto& t : prof.nodes)
+      if (!b.onlyNode || t.node == b.node) us.push_back(t.us);
   }
   return median(us);
 }

@@ -21,6 +21,8 @@ struct Bench {
   fw::Model model;
   std::vector<fw::Tensor> inputs;
   fw::NodeId node = fw::kNoId;  // the node whose cost figures (FLOPs, elements) are used
+  // Time only `node` (the other nodes prepare its operands); otherwise every node is a sample (copies).
+  bool onlyNode = false;
 };
 
 // The median wall time of one node over `repeat` runs after `warmup` runs.

@@ -399,6 +399,12 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   std::fprintf(stderr, "fwb: calibrate: matrix ops in a network: 1 s per %.1f GB of cold input, output and weights (and %.1f us "
                "a call)\n", m.coldBw / 1e9, cold.callS * 1e6);
 
+  // A Conv's weight computed in the run (a QDQ model's DequantizeLinear at -O0): reordered on every call.
+  FW_ASSIGN_OR_RETURN(m.weightReorder, measureWeightReorder(threads, repeat));
+  std::fprintf(stderr,
+               "fwb: calibrate: a Conv's computed weight: %.1f us a call and 1 s per %.1f GB reordered\n",
+               m.weightReorder.callS * 1e6, m.weightReorder.bytesPerS / 1e9);
+
   // The executor's time in a run outside its nodes.
   {
     CpuFigures copy;
@@ -462,6 +468,8 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.l2Bytes = static_cast<int64_t>(m.llcBytes);
   p.hbmBandwidth = m.dramBw;
   p.cpu.coldBandwidth = m.coldBw;
+  p.cpu.weightReorder.callS = m.weightReorder.callS;
+  p.cpu.weightReorder.bytesPerS = m.weightReorder.bytesPerS;
   p.cpu.runOverhead = m.runOverhead.overhead;
   p.cpu.pointwisePositionBlock = m.positionBlock;
   p.cpu.convChannelBlock = m.channelBlock;
@@ -508,6 +516,14 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                             "weight bytes, over a sample of the matrix-op shapes run as one network";
     note("cpu.cold_bandwidth_bytes_per_s", "1 / slope of the " + how + "; " + m.coldHow);
   }
+  note("cpu.weight_reorder",
+       "a 3x3 Conv timed on a model's weight and on a weight a Mul by a graph input computes in the run (the "
+       "Conv's "
+       "node time, median of 3 rounds), the difference fitted as s_per_call + weight bytes / bytes_per_s by "
+       "non-negative least squares on relative error (0 when no shape paid it); per shape weight, "
+       "model-weight us, "
+       "computed-weight us: " +
+           m.weightReorder.how);
   if (m.runOverhead.overhead.any())
     note("cpu.run_overhead",
          "non-negative least squares (relative error) of a run's wall time less its nodes' times and one "

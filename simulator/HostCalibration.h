@@ -33,6 +33,12 @@ struct RunOverheadFit {
   CpuFigures::RunOverhead overhead;
   std::string how;  // "nodes/initializers/io KiB us (model us); ..."
 };
+// What a Conv pays on each call for a weight the run computes, beyond the same Conv on a model's weight:
+// oneDNN's reorder of the weight into its blocked layout (a model's weight is reordered once and kept).
+struct WeightReorderFit {
+  double callS = 0, bytesPerS = 0;  // 0, 0 when no shape paid for it (CpuFigures::WeightReorder)
+  std::string how;                  // "shape weight-KiB plain-us computed-us; ..."
+};
 struct HostMeasurement {
   std::string cpu;
   int threads = 1;
@@ -52,6 +58,7 @@ struct HostMeasurement {
   std::string cubeCases;
   double llcBytes = 0, cacheBw = 0, dramBw = 0;
   double coldBw = 0;  // matrix ops in a network against alone (measureColdCost)
+  WeightReorderFit weightReorder;  // a Conv's computed weight (measureWeightReorder)
   int64_t positionBlock = 1;  // pointwise Conv: positions computed in whole blocks of (measurePositionBlock)
   std::string positionHow;
   int64_t channelBlock = 1;  // dense Conv, ConvTranspose: output channels in whole blocks of (measureChannelBlock)
@@ -104,6 +111,9 @@ struct ColdCost {
 // Times a sample of the matrix-op shapes alone (repeated: their data stay in cache) and as one network in
 // sequence, and fits the difference on their bytes (input, output, weights).
 Result<ColdCost> measureColdCost(int threads, int repeat);
+// Times five 3x3 Convs (32 to 256 channels) on a model's weight and on a weight a Mul computes in the run,
+// in rounds, and fits the difference as a + weight bytes / bandwidth (least squares on relative error).
+Result<WeightReorderFit> measureWeightReorder(int threads, int repeat);
 // Times chains of 1 to 256 tiny Adds, with one shared or one own constant each, and of 4 Adds on 256K to
 // 4M floats, run as fwb profile runs a model, and fits their time outside the nodes (fitRunOverhead), the
 // copies of inputs and outputs at the bandwidth curve of `copy` (CpuFigures::copySeconds).

@@ -13,6 +13,7 @@
 #include "core/zoo/ZooBuilder.h"
 #include "simulator/HostBench.h"
 #include "simulator/HostCalibration.h"
+#include "simulator/NonNegFit.h"
 
 namespace fw::sim {
 
@@ -135,6 +136,29 @@ std::vector<Case> gemmTransBCases() {
                               fw::zoo::attrs({fw::Attribute::makeInt("transB", 1)}), kCopies)});
   }
   return cs;
+}
+
+// A Conv whose weight a Mul by a graph input computes in the run: the executor keeps a reordered copy of
+// a weight only while its storage lives (a model's weight, or a caller's input), and a run's buffer
+// ends with the run. The Conv is the timed node.
+Bench convOfComputedWeight(const ConvCase& c) {
+  fw::Graph g;
+  g.name = "calibrate_Conv_computed_weight";
+  const fw::Tensor x = filled({1, c.cin, c.hw, c.hw}, 0.0f), s = filled({1}, 1.0f);
+  const fw::ValueId xv = g.addInput("x", x.dtype(), fw::Shape::ofInts(x.dims()));
+  const fw::ValueId sv = g.addInput("s", s.dtype(), fw::Shape::ofInts(s.dims()));
+  const fw::ValueId w = g.addInitializer("w", filled({c.cout, c.cin / c.group, c.k, c.k}, 0.01f));
+  const fw::ValueId wc = g.addValue("wc", fw::DType::Float32);
+  const fw::ValueId y = g.addValue("y", fw::DType::Float32);
+  g.addNode("Mul", {w, sv}, {wc}, {}, "Mul_0");
+  Bench b;
+  b.node = g.addNode("Conv", {xv, wc}, {y}, convAttrs(c), "Conv_0");
+  b.onlyNode = true;
+  g.addOutput(y);
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:Conv";
+  b.inputs = {x, s};
+  return b;
 }
 
 enum class ConvKind { Dense, Pointwise, Grouped, Depthwise };
@@ -373,6 +397,40 @@ Result<ColdCost> measureColdCost(int threads, int repeat) {
   const double a = den > 0 ? (s1y * sxx - s1x * sxy) / den : 0.0, slope = den > 0 ? (s11 * sxy - s1x * s1y) / den : 0.0;
   out.bytesPerS = slope > 0 ? 1.0 / slope : 0.0;
   out.callS = slope > 0 ? std::max(0.0, a) : 0.0;
+  return out;
+}
+
+Result<WeightReorderFit> measureWeightReorder(int threads, int repeat) {
+  const std::vector<ConvCase> shapes = {{32, 32, 16, 3, 1, 1, 1},
+                                        {64, 64, 16, 3, 1, 1, 1},
+                                        {128, 128, 8, 3, 1, 1, 1},
+                                        {256, 256, 8, 3, 1, 1, 1},
+                                        {64, 128, 28, 3, 2, 1, 1}};
+  std::vector<Bench> benches;
+  for (const ConvCase& c : shapes) {
+    benches.push_back(oneOp("Conv", {1, c.cin, c.hw, c.hw},
+                            {filled({c.cout, c.cin / c.group, c.k, c.k}, 0.01f)}, convAttrs(c), kCopies));
+    benches.push_back(convOfComputedWeight(c));
+  }
+  std::vector<const Bench*> timed;
+  for (const Bench& b : benches) timed.push_back(&b);
+  FW_ASSIGN_OR_RETURN(std::vector<double> us,
+                      timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 2), 3));
+  WeightReorderFit out;
+  std::vector<std::vector<double>> rows;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const ConvCase& c = shapes[i];
+    const double bytes = 4.0 * static_cast<double>(c.cout * (c.cin / c.group) * c.k * c.k);
+    const double plain = us[2 * i], computed = us[2 * i + 1], extraS = (computed - plain) * 1e-6;
+    out.how += (out.how.empty() ? "" : "; ") + convName("Conv", c) + " " + fmt("%.0f KiB", bytes / 1024) +
+               " " + fmt("%.1f", plain) + " " + fmt("%.1f", computed);
+    if (extraS > 0) rows.push_back({1.0 / extraS, bytes / extraS});
+  }
+  if (rows.size() < 2) return out;  // not slower: nothing to charge
+  const auto fit = fitRelativeNonNegative(rows);
+  if (!fit) return out;
+  out.callS = (*fit)[0];
+  out.bytesPerS = (*fit)[1] > 0 ? 1.0 / (*fit)[1] : 0.0;
   return out;
 }
 

@@ -309,6 +309,16 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       if (o.perIoByteS > 1e-6) return rr.err("s_per_io_byte", "must be at most 1 us a byte");
       FW_TRY_STATUS(rr.noUnknownKeys());
     }
+    if (rc.has("weight_reorder")) {
+      FW_ASSIGN_OR_RETURN(const json* wr, rc.get("weight_reorder"));
+      if (!wr->is_object()) return rc.err("weight_reorder", "must be an object {s_per_call, bytes_per_s}");
+      Reader rw(*wr, rc.at("weight_reorder"), sourceName);
+      auto& w = p.cpu.weightReorder;
+      FW_ASSIGN_OR_RETURN(w.callS, rw.posNum("s_per_call", true));
+      FW_ASSIGN_OR_RETURN(w.bytesPerS, rw.posNum("bytes_per_s", true));
+      if (w.callS > 1e-3) return rw.err("s_per_call", "must be at most 1 ms");
+      FW_TRY_STATUS(rw.noUnknownKeys());
+    }
     if (rc.has("cube_time_models")) {
       FW_ASSIGN_OR_RETURN(const json* models, rc.get("cube_time_models"));
       if (!models->is_object()) return rc.err("cube_time_models", "must be an object {kind: {s_per_flop, ...}}");
@@ -464,6 +474,9 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (!p.cpu.opCallS.empty()) j["cpu"]["op_call_s"] = p.cpu.opCallS;
     if (p.cpu.viewCallS > 0) j["cpu"]["view_call_s"] = p.cpu.viewCallS;
     if (p.cpu.fusedCallS > 0) j["cpu"]["fused_call_s"] = p.cpu.fusedCallS;
+    if (p.cpu.weightReorder.any())
+      j["cpu"]["weight_reorder"] = {{"s_per_call", p.cpu.weightReorder.callS},
+                                    {"bytes_per_s", p.cpu.weightReorder.bytesPerS}};
     for (const auto& [kind, m] : p.cpu.cubeModels) {
       json jm = json::object();
       for (size_t i = 0; i < m.coef.size(); ++i) jm[cubeCoefficientKeys()[i]] = m.coef[i];

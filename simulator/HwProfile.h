@@ -83,6 +83,14 @@ struct CpuFigures {
   // function: its plan, a value table, the inputs bound), beyond its members' own times; charged once to
   // each kernel of two or more members.
   double fusedCallS = 0;
+  // "weight_reorder" (optional): {"s_per_call", "bytes_per_s"}: what a Conv or ConvTranspose on oneDNN's
+  // blocked layout pays on each call to reorder a weight the run computes (a QDQ model's DequantizeLinear
+  // before it, at -O0), where a model's own weight is reordered once and kept; measured by fwb calibrate.
+  struct WeightReorder {
+    double callS = 0, bytesPerS = 0;
+    bool any() const { return callS > 0 || bytesPerS > 0; }
+    double seconds(double bytes) const { return callS + (bytesPerS > 0 ? bytes / bytesPerS : 0.0); }
+  } weightReorder;
   // "cube_time_models": {kind: {s_per_flop, s_per_input_element, s_per_output_element,
   // s_per_patch_element, s_per_weight_element, s_per_call, cases, rms_log_error}} (optional): a matrix op of a kind
   // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.

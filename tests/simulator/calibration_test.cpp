@@ -482,6 +482,75 @@ TEST(CpuCost, AViewCostsWhatTheExecutorSpendsOnIt) {
   EXPECT_NE(bad.error().message.find("view_call_s"), std::string::npos) << bad.error().message;
 }
 
+// On a CPU profile with weight_reorder, a Conv whose weight the run computes (a DequantizeLinear before it)
+// pays the reorder of that weight on every call; a model's weight, a view of one, a graph input (the
+// executor keys the copy on the storage) and a pointwise Conv (its GEMM path reads the weight as stored)
+// do not.
+TEST(CpuCost, AConvOnAWeightTheRunComputesPaysItsReorder) {
+  enum class W { Initializer, ViewOfInitializer, GraphInput, Dequantized };
+  auto graph = [](W how, int64_t k) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, 64, 16, 16}));
+    const std::vector<int64_t> dims = {64, 64, k, k};
+    const size_t n = static_cast<size_t>(64 * 64 * k * k);
+    ValueId w = kNoId;
+    if (how == W::Initializer) w = g.addInitializer("w", Tensor::floats(dims, std::vector<float>(n, 0.01f)));
+    if (how == W::GraphInput) w = g.addInput("w", DType::Float32, Shape::ofInts(dims));
+    if (how == W::ViewOfInitializer) {
+      ValueId flat =
+          g.addInitializer("wflat", Tensor::floats({static_cast<int64_t>(n)}, std::vector<float>(n, 0.01f)));
+      ValueId shape = g.addInitializer("shape", Tensor::int64s({4}, dims));
+      w = g.addValue("w", DType::Float32, Shape::ofInts(dims));
+      g.addNode("Reshape", {flat, shape}, {w}, {}, "reshape");
+    }
+    if (how == W::Dequantized) {
+      ValueId q =
+          g.addInitializer("wq", Tensor::fromVector<uint8_t>(DType::UInt8, dims, std::vector<uint8_t>(n, 3)));
+      ValueId scale = g.addInitializer("scale", Tensor::scalarFloat(0.01f));
+      w = g.addValue("w", DType::Float32, Shape::ofInts(dims));
+      g.addNode("DequantizeLinear", {q, scale}, {w}, {}, "dq");
+    }
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, 64, 16, 16}));
+    g.addNode("Conv", {x, w}, {y}, zoo::attrs({Attribute::makeInts("pads", {k / 2, k / 2, k / 2, k / 2})}),
+              "conv");
+    g.addOutput(y);
+    return g;
+  };
+  json j = cpuProfileJson();
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  j["cpu"]["weight_reorder"] = {{"s_per_call", 2e-6}, {"bytes_per_s", 1.0e10}};
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  EXPECT_DOUBLE_EQ(with->cpu.weightReorder.callS, 2e-6);
+  auto back = parseHwProfile(hwProfileToJson(*with), "t.json");  // written back
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_DOUBLE_EQ(back->cpu.weightReorder.bytesPerS, 1.0e10);
+  auto convUs = [](const Graph& g, const HwProfile& hw) {
+    for (const auto& k : test::runUnfused(g, hw).kernels)
+      if (!k.ops.empty() && k.ops[0] == "Conv") return k.durUs;
+    return -1.0;
+  };
+  // 3x3 64->64: 147456 bytes of weight, 2 us + 14.7 us at 10 GB/s.
+  const Graph dq = graph(W::Dequantized, 3);
+  EXPECT_NEAR(convUs(dq, *with) - convUs(dq, *without), 2.0 + 147456 / 1.0e4, 0.05);
+  for (W how : {W::Initializer, W::ViewOfInitializer, W::GraphInput}) {
+    const Graph g = graph(how, 3);
+    EXPECT_NEAR(convUs(g, *with), convUs(g, *without), 1e-9) << static_cast<int>(how);
+  }
+  const Graph pointwise = graph(W::Dequantized, 1);
+  EXPECT_NEAR(convUs(pointwise, *with), convUs(pointwise, *without), 1e-9);
+  // Malformed: named field, clear reason.
+  for (const char* bad :
+       {R"({"s_per_call": 0.01, "bytes_per_s": 1e10})", R"({"s_per_call": 1e-6, "bytes_per_s": -1})",
+        R"({"s_per_call": 1e-6, "bytes_per_s": 1e10, "slope": 1})", R"([1, 2])"}) {
+    j["cpu"]["weight_reorder"] = json::parse(bad);
+    auto r = parseHwProfile(j, "t.json");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("weight_reorder"), std::string::npos) << r.error().message;
+  }
+}
+
 // fwb calibrate's fused-call bench: the pairs as plain nodes and as calls of a fused body compute the
 // same, and the calls run on the executor's function path.
 TEST(HostBench, TheFusedCallBenchComputesWhatItsPlainPairsDo) {
