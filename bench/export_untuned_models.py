@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -29,7 +29,10 @@ charged once an image of its batch, and only measured; set 19 was exported after
 stream bound (session 19) and only measured; set 20 was exported in session 20, after the calibration's
 halfway cache boundaries and the executor's vectorised Softplus, and measured once before that
 session's change for matrix-vector products (its VGG-11 led to it); its PointNet is set 12's architecture at batch 16; set
-21 was exported at the start of session 21, after session 20's last change, and measured before any change.
+21 was exported at the start of session 21, after session 20's last change, and measured before any change; set 22
+was exported in session 22, after its changes (one-step and computed-weight recurrent cells, a Conv's computed
+weight reordered on every call), and only measured: streaming recurrent layers with their state as inputs, a
+QDQ-quantised ResNet-18 (this script writes its DequantizeLinear/QuantizeLinear pairs with onnx), and three more.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -41,7 +44,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -92,6 +95,8 @@ def main():
         return export_twentieth_set(torch, torchvision, out)
     if which == "21":
         return export_twenty_first_set(torch, torchvision, out)
+    if which == "22":
+        return export_twenty_second_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -1594,6 +1599,105 @@ def export_twenty_first_set(torch, torchvision, out):
                                   ("aspp_b2_128", AsppHead, (2, 3, 128, 128)),
                                   ("ft_transformer_b64", FtTransformer, torch.randn(64, 24)),
                                   ("gated_conv_lm_b8_t128", GatedLinearLm, torch.randint(0, 8000, (8, 128)))))
+    return 0
+
+
+def quantize_dequantize(src, dst):
+    """Rewrite the ONNX model at `src` as a QDQ quantiser writes it, to `dst`: every Conv's weight an int8
+    initializer behind a DequantizeLinear (per output channel, symmetric), its input behind a
+    QuantizeLinear/DequantizeLinear pair (uint8, one scale)."""
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+    m = onnx.load(src)
+    g = m.graph
+    inits = {t.name: t for t in g.initializer}
+    nodes = []
+    for n in g.node:
+        if n.op_type == "Conv" and n.input[1] in inits:
+            w = numpy_helper.to_array(inits[n.input[1]])
+            scale = np.maximum(np.abs(w).reshape(w.shape[0], -1).max(1), 1e-8) / 127.0
+            q = np.clip(np.round(w / scale.reshape(-1, 1, 1, 1)), -127, 127).astype(np.int8)
+            base = n.name.replace("/", "_") or n.output[0]
+            g.initializer.extend([numpy_helper.from_array(q, base + "_wq"),
+                                  numpy_helper.from_array(scale.astype(np.float32), base + "_ws"),
+                                  numpy_helper.from_array(np.zeros(w.shape[0], np.int8), base + "_wz"),
+                                  numpy_helper.from_array(np.array(0.05, np.float32), base + "_xs"),
+                                  numpy_helper.from_array(np.array(128, np.uint8), base + "_xz")])
+            nodes += [helper.make_node("DequantizeLinear", [base + "_wq", base + "_ws", base + "_wz"], [base + "_w"], axis=0),
+                      helper.make_node("QuantizeLinear", [n.input[0], base + "_xs", base + "_xz"], [base + "_xq"]),
+                      helper.make_node("DequantizeLinear", [base + "_xq", base + "_xs", base + "_xz"], [base + "_x"])]
+            n.input[0], n.input[1] = base + "_x", base + "_w"
+        nodes.append(n)
+    del g.node[:]
+    g.node.extend(nodes)
+    used = {i for n in g.node for i in n.input}
+    keep = [t for t in g.initializer if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(keep)
+    onnx.checker.check_model(m)
+    onnx.save(m, dst)
+
+
+def export_twenty_second_set(torch, torchvision, out):
+    nn = torch.nn
+
+    class LstmStream(nn.Module):  # a streaming keyword spotter: one 80-d frame a call, two LSTM layers, state in and out
+        def __init__(self):
+            super().__init__()
+            self.l = nn.LSTM(80, 128, num_layers=2)
+            self.out = nn.Linear(128, 12)
+
+        def forward(self, x, h, c):
+            y, (h2, c2) = self.l(x, (h, c))
+            return self.out(y[-1]).softmax(-1), h2, c2
+
+    class GruStream(nn.Module):  # a streaming denoiser's GRU: one frame a call for 4 streams, 96 -> 192, state in and out
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Linear(257, 96)
+            self.g = nn.GRU(96, 192)
+            self.mask = nn.Linear(192, 257)
+
+        def forward(self, x, h):
+            y, h2 = self.g(torch.relu(self.inp(x)), h)
+            return torch.sigmoid(self.mask(y)) * x, h2
+
+    class Unet1d(nn.Module):  # a 1-D U-Net over 4096 samples (strided Conv1d down, ConvTranspose1d up), batch 2
+        def __init__(self):
+            super().__init__()
+            c = [1, 32, 64, 128]
+            self.down = nn.ModuleList(nn.Sequential(nn.Conv1d(c[i], c[i + 1], 15, 2, 7), nn.LeakyReLU(0.1)) for i in range(3))
+            self.up = nn.ModuleList(nn.Sequential(nn.ConvTranspose1d(c[i + 1] * (1 if i == 2 else 2), c[i], 16, 2, 7),
+                                                  nn.LeakyReLU(0.1)) for i in reversed(range(1, 3)))
+            self.last = nn.ConvTranspose1d(64, 1, 16, 2, 7)
+
+        def forward(self, x):
+            skips = []
+            for d in self.down:
+                x = d(x)
+                skips.append(x)
+            for u, s in zip(self.up, reversed(skips[:-1])):
+                x = torch.cat([u(x), s], 1)
+            return torch.tanh(self.last(x))
+
+    torch.manual_seed(109)
+    for name, net, xs, names in (("lstm_stream_2l", LstmStream, (torch.rand(1, 1, 80), torch.zeros(2, 1, 128), torch.zeros(2, 1, 128)),
+                                  ["x", "h", "c"]),
+                                 ("gru_stream_b4", GruStream, (torch.rand(1, 4, 257), torch.zeros(1, 4, 192)), ["x", "h"])):
+        torch.manual_seed(109)
+        torch.onnx.export(net().eval(), xs, os.path.join(out, name + ".onnx"), opset_version=13, input_names=names)
+        print("exported", name, flush=True)
+    export_nets(torch, out, 109, (("unet1d_b2_4k", Unet1d, (2, 1, 4096)),))
+    tv = torchvision.models
+    export_images(torch, {"regnet_y_800mf_b2_128": (lambda: tv.regnet_y_800mf(weights=None), (2, 3, 128, 128)),
+                          "shufflenet_v2_x0_5_b8_112": (lambda: tv.shufflenet_v2_x0_5(weights=None), (8, 3, 112, 112))},
+                  out, 109)
+    plain = os.path.join(out, "resnet18_96.tmp.onnx")
+    export_images(torch, {"resnet18_96.tmp": (lambda: tv.resnet18(weights=None), (1, 3, 96, 96))}, out, 109)
+    quantize_dequantize(plain, os.path.join(out, "resnet18_qdq_96.onnx"))
+    os.remove(plain)
+    print("exported resnet18_qdq_96", flush=True)
     return 0
 
 
