@@ -25,7 +25,9 @@
 // run as one network against alone, fitted on their input + weight + output bytes) it adds
 // coldShare × (input + weights + output) / cold_bandwidth, where coldShare = 1 - (the core's own
 // cache) / (the run's footprint) (a tiny model stays in cache between runs); without one, its weights at
-// DRAM bandwidth.
+// DRAM bandwidth. A Conv or ConvTranspose on oneDNN's blocked layout whose weight the run computes (not
+// held across runs: storedAcrossRuns, CpuCubeModel.h) also pays that weight's reorder on every call
+// (cpu.weight_reorder: a call cost and a bandwidth, measured).
 // No cube fractals, no Unified Buffer, no pipeline.
 #include <string>
 #include <vector>
