@@ -19,7 +19,7 @@ Result<double> elementsOf(const Graph& g, ValueId v, const HwProfile& hw, NodeId
   const Value& val = g.value(v);
   const DType dt = val.initializer ? val.initializer->dtype() : val.dtype;
   FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, n));
-  const size_t es = isFloating(dt) ? hw.elemBytes() : dtypeSize(dt);
+  const size_t es = deviceElemBytes(dt, hw);
   return es > 0 ? b / static_cast<double>(es) : 0.0;
 }
 

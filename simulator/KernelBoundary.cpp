@@ -33,6 +33,12 @@ GroupBoundary groupBoundary(const Graph& g, const std::vector<NodeId>& members,
   return b;
 }
 
+size_t deviceElemBytes(DType dt, const HwProfile& hw) {
+  if (isFloating(dt)) return hw.elemBytes();
+  if (hw.isCpu() && isInteger(dt)) return 8;
+  return dtypeSize(dt);
+}
+
 Result<double> deviceBytes(const Graph& g, ValueId v, const HwProfile& hw, NodeId node) {
   const Value& val = g.value(v);
   DType dt = val.initializer ? val.initializer->dtype() : val.dtype;
@@ -40,8 +46,7 @@ Result<double> deviceBytes(const Graph& g, ValueId v, const HwProfile& hw, NodeI
     return Error::badInput(where(g, node) + ": value '" + val.name + "' has dtype " +
                            std::string(dtypeName(dt)) + "; the simulator needs a numeric dtype");
   FW_ASSIGN_OR_RETURN(auto dims, dimsOf(g, v, node));
-  const size_t es = isFloating(dt) ? hw.elemBytes() : dtypeSize(dt);
-  return static_cast<double>(prod(dims)) * static_cast<double>(es);
+  return static_cast<double>(prod(dims)) * static_cast<double>(deviceElemBytes(dt, hw));
 }
 
 KernelCost beginKernelCost(const Graph& g, const KernelGroup& group, std::vector<char>& inGroup) {

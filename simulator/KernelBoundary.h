@@ -33,9 +33,13 @@ GroupBoundary groupBoundary(const Graph& g, const std::vector<NodeId>& members,
 // filled (indexed by NodeId) to mark the members. The NPU and CPU cost models both start here.
 KernelCost beginKernelCost(const Graph& g, const KernelGroup& group, std::vector<char>& inGroup);
 
-// Bytes of a value on the device: floating tensors are stored in the profile's dtype (as ATC
-// converts an fp32 model to fp16), integer tensors keep their size. BadInput when the shape is not
-// static, naming the value and `node`.
+// Bytes an element of dtype `dt` takes on the device: floating tensors are stored in the profile's dtype
+// (as ATC converts an fp32 model to fp16); integer tensors keep their size on an NPU, and take 8 bytes on
+// a cpu profile, as the reference executor holds every integer type (core/exec/RtTensor.h: Store::I64):
+// a QDQ model's int8 weight of 2.36 M elements feeds its DequantizeLinear 18.9 MB, not 2.4.
+size_t deviceElemBytes(DType dt, const HwProfile& hw);
+// Bytes of a value on the device (deviceElemBytes). BadInput when the shape is not static, naming the
+// value and `node`.
 Result<double> deviceBytes(const Graph& g, ValueId v, const HwProfile& hw, NodeId node);
 
 }  // namespace fw::sim

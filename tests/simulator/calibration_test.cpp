@@ -551,6 +551,29 @@ TEST(CpuCost, AConvOnAWeightTheRunComputesPaysItsReorder) {
   }
 }
 
+// The reference executor holds every integer type in 8 bytes (Store::I64): on a cpu profile an int8
+// tensor moves 8 bytes an element (a QDQ model's weight into its DequantizeLinear), on an NPU its size.
+TEST(CpuCost, IntegerTensorsTakeTheExecutorsEightBytesOnACpuProfile) {
+  auto cpu = parseHwProfile(cpuProfileJson(), "t.json");
+  ASSERT_TRUE(cpu.ok()) << cpu.error().message;
+  const HwProfile npu = *resolveHwProfile("ascend910b2");
+  for (DType t : {DType::Int8, DType::UInt8, DType::Int32, DType::Int64}) {
+    EXPECT_EQ(deviceElemBytes(t, *cpu), 8u) << dtypeName(t);
+    EXPECT_EQ(deviceElemBytes(t, npu), dtypeSize(t)) << dtypeName(t);
+  }
+  EXPECT_EQ(deviceElemBytes(DType::Bool, *cpu), 1u);
+  EXPECT_EQ(deviceElemBytes(DType::Float16, *cpu), 4u);  // the profile's fp32
+  Graph g;
+  ValueId q = g.addInitializer(
+      "q", Tensor::fromVector<uint8_t>(DType::Int8, {64, 64}, std::vector<uint8_t>(64 * 64, 1)));
+  ValueId scale = g.addInitializer("s", Tensor::scalarFloat(0.1f));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({64, 64}));
+  const NodeId dq = g.addNode("DequantizeLinear", {q, scale}, {y}, {}, "dq");
+  g.addOutput(y);
+  EXPECT_DOUBLE_EQ(*deviceBytes(g, q, *cpu, dq), 64.0 * 64 * 8);
+  EXPECT_DOUBLE_EQ(*deviceBytes(g, q, npu, dq), 64.0 * 64);
+}
+
 // fwb calibrate's fused-call bench: the pairs as plain nodes and as calls of a fused body compute the
 // same, and the calls run on the executor's function path.
 TEST(HostBench, TheFusedCallBenchComputesWhatItsPlainPairsDo) {
