@@ -69,6 +69,9 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   std::printf("  copy bandwidth, DRAM    %10.1f GB/s\n", m->dramBw / 1e9);
   if (m->coldBw > 0)
     std::printf("  matrix ops in a network %10.1f GB/s (extra time per cold byte, against alone)\n", m->coldBw / 1e9);
+  if (m->weightReorder.callS > 0 || m->weightReorder.bytesPerS > 0)
+    std::printf("  a Conv's computed weight %9.1f us + 1 s per %.1f GB (reordered on every call)\n",
+                m->weightReorder.callS * 1e6, m->weightReorder.bytesPerS / 1e9);
   std::printf("  last-level cache        %10s (%s)\n", bytesStr(m->llcBytes).c_str(),
               m->drops.empty() ? "sysfs" : "where the copy bandwidth drops");
   std::string drops;
