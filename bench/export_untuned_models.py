@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -32,7 +32,8 @@ session's change for matrix-vector products (its VGG-11 led to it); its PointNet
 21 was exported at the start of session 21, after session 20's last change, and measured before any change; set 22
 was exported in session 22, after its changes (one-step and computed-weight recurrent cells, a Conv's computed
 weight reordered on every call), and only measured: streaming recurrent layers with their state as inputs, a
-QDQ-quantised ResNet-18 (this script writes its DequantizeLinear/QuantizeLinear pairs with onnx), and three more.
+QDQ-quantised ResNet-18 (this script writes its DequantizeLinear/QuantizeLinear pairs with onnx), and three more;
+set 23 was exported in session 22 after the ConvTranspose1d kind (led by set 22's 1-D U-Net) and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -44,7 +45,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -97,6 +98,8 @@ def main():
         return export_twenty_first_set(torch, torchvision, out)
     if which == "22":
         return export_twenty_second_set(torch, torchvision, out)
+    if which == "23":
+        return export_twenty_third_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -1698,6 +1701,55 @@ def export_twenty_second_set(torch, torchvision, out):
     quantize_dequantize(plain, os.path.join(out, "resnet18_qdq_96.onnx"))
     os.remove(plain)
     print("exported resnet18_qdq_96", flush=True)
+    return 0
+
+
+def export_twenty_third_set(torch, torchvision, out):
+    nn = torch.nn
+
+    class HifiGanLite(nn.Module):  # a HiFi-GAN-style vocoder: 80 mel bins x 32 frames to 8192 samples (x8, x8, x2, x2)
+        def __init__(self):
+            super().__init__()
+            self.pre = nn.Conv1d(80, 256, 7, padding=3)
+            ups, c = [], 256
+            for r, k in ((8, 16), (8, 16), (2, 4), (2, 4)):
+                ups.append(nn.ConvTranspose1d(c, c // 2, k, r, (k - r) // 2))
+                c //= 2
+            self.ups = nn.ModuleList(ups)
+            self.res = nn.ModuleList(nn.Conv1d(256 >> (i + 1), 256 >> (i + 1), 3, padding=d, dilation=d)
+                                     for i, d in enumerate((1, 3, 5, 1)))
+            self.post = nn.Conv1d(16, 1, 7, padding=3)
+
+        def forward(self, x):
+            x = self.pre(x)
+            for u, r in zip(self.ups, self.res):
+                x = u(nn.functional.leaky_relu(x, 0.1))
+                x = x + r(nn.functional.leaky_relu(x, 0.1))
+            return torch.tanh(self.post(nn.functional.leaky_relu(x, 0.1)))
+
+    class DemucsDecoderLite(nn.Module):  # a Demucs-style waveform encoder/decoder (k8 s4, GLU), 2 channels, 16384 samples
+        def __init__(self):
+            super().__init__()
+            ch = [2, 32, 64, 128]
+            self.enc = nn.ModuleList(nn.Sequential(nn.Conv1d(ch[i], ch[i + 1], 8, 4), nn.ReLU(),
+                                                   nn.Conv1d(ch[i + 1], 2 * ch[i + 1], 1), nn.GLU(1)) for i in range(3))
+            self.dec = nn.ModuleList(nn.Sequential(nn.Conv1d(ch[i + 1], 2 * ch[i + 1], 3, padding=1), nn.GLU(1),
+                                                   nn.ConvTranspose1d(ch[i + 1], ch[i], 8, 4)) for i in reversed(range(3)))
+
+        def forward(self, x):
+            skips = []
+            for e in self.enc:
+                x = e(x)
+                skips.append(x)
+            for d in self.dec:
+                s = skips.pop()
+                x = d(x + s[..., :x.shape[-1]])
+                if skips:
+                    x = torch.relu(x)
+            return x
+
+    export_nets(torch, out, 113, (("hifigan_lite_b1", HifiGanLite, (1, 80, 32)),
+                                  ("demucs_lite_b1", DemucsDecoderLite, (1, 2, 16384))))
     return 0
 
 

@@ -202,11 +202,13 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         }
         auto it = hw.cpu.cubeModels.find(f->kind);
         // Older profiles: Gemm(transB) had the GEMM model, a pointwise or 1-D Conv the dense one, a depthwise
-        // Conv the grouped one.
+        // Conv the grouped one, a 1-D ConvTranspose the 2-D one.
         if (it == hw.cpu.cubeModels.end() && f->kind == "gemm_tb") it = hw.cpu.cubeModels.find("gemm");
         if (it == hw.cpu.cubeModels.end() && (f->kind == "pointwise_conv" || f->kind == "conv1d"))
           it = hw.cpu.cubeModels.find("conv");
         if (it == hw.cpu.cubeModels.end() && f->kind == "depthwise_conv") it = hw.cpu.cubeModels.find("grouped_conv");
+        if (it == hw.cpu.cubeModels.end() && f->kind == "conv_transpose1d")
+          it = hw.cpu.cubeModels.find("conv_transpose");
         if (it != hw.cpu.cubeModels.end()) {
           shaped = it->second.boundedSeconds(
               f->withPositionBlock(hw.cpu.pointwisePositionBlock).withChannelBlock(hw.cpu.convChannelBlock),

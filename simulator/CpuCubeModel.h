@@ -42,9 +42,9 @@ namespace fw::sim {
 // The kinds a CPU profile may hold a model for (JSON keys of "cpu.cube_time_models").
 // gemm, gemm_tb, conv, conv1d (a dense Conv over one spatial axis), pointwise_conv, grouped_conv,
 // depthwise_conv (a Conv with one input channel a group),
-// conv_transpose, int_gemm, int_conv, rnn (LSTM/GRU/RNN: W and R are the
-// weights; the "patch" term counts the sequential steps, seq * directions, one small product each; the
-// "aliased weight" term the W and R elements a cell reads as stored because the run computed them).
+// conv_transpose, conv_transpose1d (a ConvTranspose over one axis), int_gemm, int_conv, rnn (LSTM/GRU/RNN: W
+// and R are the weights; the "patch" term counts the sequential steps, seq * directions, one small product
+// each; the "aliased weight" term the W and R elements a cell reads as stored because the run computed them).
 const std::vector<std::string>& cubeModelKinds();
 
 constexpr size_t kCubeFeatures = 7;

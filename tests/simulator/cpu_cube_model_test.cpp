@@ -53,6 +53,25 @@ Graph conv1dGraph(int64_t cin, int64_t cout, int64_t len, int64_t k, int64_t str
   return g;
 }
 
+// A ConvTranspose over `dims` spatial axes of `len`: [1, cin, len...] by [cin, cout, 4...], stride 2, pads 1.
+Graph convTransposeGraph(int64_t cin, int64_t cout, int64_t len, size_t dims) {
+  Graph g;
+  g.name = "conv_transpose";
+  std::vector<int64_t> xd = {1, cin}, wd = {cin, cout}, yd = {1, cout};
+  for (size_t d = 0; d < dims; ++d) xd.push_back(len), wd.push_back(4), yd.push_back(2 * len);
+  int64_t n = 1;
+  for (int64_t v : wd) n *= v;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(xd));
+  ValueId w = g.addInitializer("W", Tensor::floats(wd, std::vector<float>(static_cast<size_t>(n), 0.1f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(yd));
+  g.addNode("ConvTranspose", {x, w}, {y},
+            zoo::attrs({Attribute::makeInts("pads", std::vector<int64_t>(2 * dims, 1)),
+                        Attribute::makeInts("strides", std::vector<int64_t>(dims, 2))}),
+            "convt");
+  g.addOutput(y);
+  return g;
+}
+
 TEST(CpuCubeModel, AConvReadsItsWeightsOnceAnImage) {
   // A dense or pointwise Conv reads its weights once an image of the batch (measured); the grouped and
   // depthwise kinds' weight terms stay once a node. The arithmetic and the activations scale with the
@@ -603,7 +622,9 @@ TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
   Split splits[] = {
       {"depthwise_conv", "grouped_conv", convGraph(16, 16, 8, 3, 16), convGraph(16, 16, 8, 3, 4)},
       {"pointwise_conv", "conv", convGraph(16, 16, 8, 1, 1), convGraph(16, 16, 8, 3, 1)},
-      {"conv1d", "conv", conv1dGraph(16, 16, 64, 3), convGraph(16, 16, 8, 3, 1)}};
+      {"conv1d", "conv", conv1dGraph(16, 16, 64, 3), convGraph(16, 16, 8, 3, 1)},
+      {"conv_transpose1d", "conv_transpose", convTransposeGraph(16, 8, 64, 1),
+       convTransposeGraph(16, 8, 8, 2)}};
   for (const Split& sp : splits) {
     auto hw = *parseHwProfile(cpuProfile(), "t.json");
     CubeTimeModel parent, own;
