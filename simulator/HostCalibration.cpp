@@ -516,14 +516,14 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                             "weight bytes, over a sample of the matrix-op shapes run as one network";
     note("cpu.cold_bandwidth_bytes_per_s", "1 / slope of the " + how + "; " + m.coldHow);
   }
-  note("cpu.weight_reorder",
-       "a 3x3 Conv timed on a model's weight and on a weight a Mul by a graph input computes in the run (the "
-       "Conv's "
-       "node time, median of 3 rounds), the difference fitted as s_per_call + weight bytes / bytes_per_s by "
-       "non-negative least squares on relative error (0 when no shape paid it); per shape weight, "
-       "model-weight us, "
-       "computed-weight us: " +
-           m.weightReorder.how);
+  const std::string reorderHow =
+      "a 3x3 Conv timed on a model's weight and on a weight a Mul by a graph input computes in the run (the "
+      "Conv's "
+      "node time, median of 3 rounds), the difference fitted as s_per_call + weight bytes / bytes_per_s by "
+      "non-negative least squares on relative error (0 when no shape paid it); per shape weight, "
+      "model-weight us, "
+      "computed-weight us: ";
+  note("cpu.weight_reorder", reorderHow + m.weightReorder.how);
   if (m.runOverhead.overhead.any())
     note("cpu.run_overhead",
          "non-negative least squares (relative error) of a run's wall time less its nodes' times and one "

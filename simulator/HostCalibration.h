@@ -39,6 +39,13 @@ struct WeightReorderFit {
   double callS = 0, bytesPerS = 0;  // 0, 0 when no shape paid for it (CpuFigures::WeightReorder)
   std::string how;                  // "shape weight-KiB plain-us computed-us; ..."
 };
+struct WeightReorderSample {
+  double weightBytes = 0, plainUs = 0, computedUs = 0;  // the same Conv on a model's and on a computed weight
+};
+// computedUs - plainUs = s_per_call + weightBytes / bytes_per_s, fitted (non-negative least squares on
+// relative error) to the shapes whose computed weight was slower; 0, 0 when fewer than two were. Bad
+// input: a time or a size <= 0 or not finite.
+Result<CpuFigures::WeightReorder> fitWeightReorder(const std::vector<WeightReorderSample>& samples);
 struct HostMeasurement {
   std::string cpu;
   int threads = 1;

@@ -298,6 +298,12 @@ std::vector<Case> intGemmCases() {
 // costs besides its steps shows: an LSTM 128->128 of one step took 10.6 us alone, where the fit without such
 // cases gave 5.8 (session 22).
 std::vector<Case> rnnCases() {
+  auto cellAttrs = [](int64_t hidden, int64_t dirs) {
+    fw::Attributes a;
+    a.set(Attribute::makeInt("hidden_size", hidden));
+    if (dirs == 2) a.set(Attribute::makeString("direction", "bidirectional"));
+    return a;
+  };
   struct R {
     const char* op;
     int64_t gates, seq, batch, input, hidden, dirs;
@@ -312,9 +318,7 @@ std::vector<Case> rnnCases() {
         R{"RNN", 1, 64, 1, 128, 256, 2},  R{"LSTM", 4, 1, 1, 64, 64, 1},    R{"LSTM", 4, 1, 1, 128, 128, 1},
         R{"GRU", 3, 1, 1, 96, 192, 1},    R{"LSTM", 4, 2, 2, 256, 256, 1},  R{"RNN", 1, 1, 4, 64, 128, 1}}) {
     const int64_t gh = r.gates * r.hidden;
-    fw::Attributes attrs;
-    attrs.set(Attribute::makeInt("hidden_size", r.hidden));
-    if (r.dirs == 2) attrs.set(Attribute::makeString("direction", "bidirectional"));
+    const fw::Attributes attrs = cellAttrs(r.hidden, r.dirs);
     std::string name = std::string(r.op) + " seq " + std::to_string(r.seq) + " batch " + std::to_string(r.batch) + " " +
                        std::to_string(r.input) + "->" + std::to_string(r.hidden) + (r.dirs == 2 ? " bidirectional" : "");
     cs.push_back({name, oneOp(r.op, {r.seq, r.batch, r.input},
@@ -329,8 +333,7 @@ std::vector<Case> rnnCases() {
        {R{"LSTM", 4, 1, 1, 128, 128, 1}, R{"LSTM", 4, 8, 1, 128, 128, 1}, R{"LSTM", 4, 4, 1, 256, 256, 1},
         R{"GRU", 3, 16, 1, 64, 64, 1}, R{"LSTM", 4, 1, 1, 256, 256, 1}}) {
     const int64_t gh = r.gates * r.hidden;
-    fw::Attributes attrs;
-    attrs.set(Attribute::makeInt("hidden_size", r.hidden));
+    const fw::Attributes attrs = cellAttrs(r.hidden, r.dirs);
     cs.push_back({std::string(r.op) + " seq " + std::to_string(r.seq) + " " + std::to_string(r.input) + "->" +
                       std::to_string(r.hidden) + ", W and R computed",
                   opOfInputs(r.op,
@@ -440,21 +443,40 @@ Result<WeightReorderFit> measureWeightReorder(int threads, int repeat) {
   FW_ASSIGN_OR_RETURN(std::vector<double> us,
                       timeNodesInRounds(timed, threads, 2, std::max(3, repeat / 2), 3));
   WeightReorderFit out;
-  std::vector<std::vector<double>> rows;
+  std::vector<WeightReorderSample> samples;
   for (size_t i = 0; i < shapes.size(); ++i) {
     const ConvCase& c = shapes[i];
-    const double bytes = 4.0 * static_cast<double>(c.cout * (c.cin / c.group) * c.k * c.k);
-    const double plain = us[2 * i], computed = us[2 * i + 1], extraS = (computed - plain) * 1e-6;
-    out.how += (out.how.empty() ? "" : "; ") + convName("Conv", c) + " " + fmt("%.0f KiB", bytes / 1024) +
-               " " + fmt("%.1f", plain) + " " + fmt("%.1f", computed);
-    if (extraS > 0) rows.push_back({1.0 / extraS, bytes / extraS});
+    const WeightReorderSample s{4.0 * static_cast<double>(c.cout * (c.cin / c.group) * c.k * c.k),
+                                std::max(us[2 * i], 1e-3), std::max(us[2 * i + 1], 1e-3)};
+    out.how += (out.how.empty() ? "" : "; ") + convName("Conv", c) + " " +
+               fmt("%.0f KiB", s.weightBytes / 1024) + " " + fmt("%.1f", s.plainUs) + " " +
+               fmt("%.1f", s.computedUs);
+    samples.push_back(s);
   }
-  if (rows.size() < 2) return out;  // not slower: nothing to charge
-  const auto fit = fitRelativeNonNegative(rows);
-  if (!fit) return out;
-  out.callS = (*fit)[0];
-  out.bytesPerS = (*fit)[1] > 0 ? 1.0 / (*fit)[1] : 0.0;
+  FW_ASSIGN_OR_RETURN(CpuFigures::WeightReorder w, fitWeightReorder(samples));
+  out.callS = w.callS;
+  out.bytesPerS = w.bytesPerS;
   return out;
+}
+
+Result<CpuFigures::WeightReorder> fitWeightReorder(const std::vector<WeightReorderSample>& samples) {
+  std::vector<std::vector<double>> rows;
+  for (const auto& s : samples) {
+    for (double v : {s.weightBytes, s.plainUs, s.computedUs})
+      if (!(v > 0) || !std::isfinite(v))
+        return Error::badInput("fitting the weight reorder: sizes and times must be positive (got " +
+                               fmt("%g", s.weightBytes) + " bytes, " + fmt("%g", s.plainUs) + " and " +
+                               fmt("%g", s.computedUs) + " us)");
+    const double extraS = (s.computedUs - s.plainUs) * 1e-6;
+    if (extraS > 0) rows.push_back({1.0 / extraS, s.weightBytes / extraS});
+  }
+  CpuFigures::WeightReorder w;
+  if (rows.size() < 2) return w;  // not slower: nothing to charge
+  const auto fit = fitRelativeNonNegative(rows);
+  if (!fit) return w;
+  w.callS = (*fit)[0];
+  w.bytesPerS = (*fit)[1] > 0 ? 1.0 / (*fit)[1] : 0.0;
+  return w;
 }
 
 Result<BlockFit> fitBlock(const std::vector<int64_t>& positions, const std::vector<double>& us) {

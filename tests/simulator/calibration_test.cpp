@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 
 #include "core/zoo/Zoo.h"
@@ -161,6 +162,35 @@ TEST(CpuProfile, RunOverheadIsInTheLatencyAndInNoKernel) {
   auto bad = fitRunOverhead(chains);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("must be positive"), std::string::npos) << bad.error().message;
+}
+
+// fwb calibrate's weight reorder: Convs timed on a model's weight and on a computed one, the difference a
+// call cost plus bytes at a bandwidth; the fit gives known figures back through 3 % noise, charges nothing
+// when the computed weights were not slower, and refuses a time <= 0 naming what it was fitting.
+TEST(HostCalibration, TheWeightReorderFitRecoversKnownFigures) {
+  const double callS = 1.7e-6, bytesPerS = 1.37e10;
+  std::mt19937 rng(22);
+  std::uniform_real_distribution<double> noise(0.97, 1.03);
+  std::vector<WeightReorderSample> samples;
+  for (double bytes : {36864.0, 147456.0, 589824.0, 2359296.0, 294912.0}) {
+    const double plainUs = 20.0 + bytes / 1e4;  // whatever the Conv itself takes
+    samples.push_back({bytes, plainUs, plainUs + 1e6 * (callS + bytes / bytesPerS) * noise(rng)});
+  }
+  auto fit = fitWeightReorder(samples);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_NEAR(fit->callS, callS, 0.25 * callS);
+  EXPECT_NEAR(fit->bytesPerS, bytesPerS, 0.05 * bytesPerS);
+  // Not slower (or only one shape slower): nothing to charge.
+  std::vector<WeightReorderSample> same = samples;
+  for (auto& s : same) s.computedUs = s.plainUs;
+  same[0].computedUs += 3.0;
+  auto none = fitWeightReorder(same);
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_FALSE(none->any());
+  samples[3].plainUs = 0;
+  auto bad = fitWeightReorder(samples);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("weight reorder"), std::string::npos) << bad.error().message;
 }
 
 TEST(CpuProfile, ShippedProfilesAreNpusWithUnitEfficiency) {
