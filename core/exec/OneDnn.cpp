@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "core/exec/ThreadPool.h"
@@ -146,6 +148,13 @@ void execute(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
   dnnl::stream s(engine());
   prim.execute(s, args);
   s.wait();
+}
+
+dnnl::memory staged(int slot, const dnnl::memory::desc& md) {
+  thread_local Scratch buffers[2];
+  if (slot < 0 || slot > 1)
+    throw std::invalid_argument("staging slot " + std::to_string(slot) + " is not 0 or 1");
+  return dnnl::memory(md, engine(), buffers[slot].get(std::max<size_t>(md.get_size(), 1)));
 }
 
 dnnl::memory wrap(const dnnl::memory::desc& md, const void* data) {

@@ -59,6 +59,11 @@ size_t cachedWeightCopies();
 void execute(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
              std::unordered_map<int, dnnl::memory> args);
 
+// A memory object of layout `md` over this thread's staging buffer `slot` (0 or 1), grown as needed and
+// kept: a Conv's activations in the primitive's layout, reused by the next call instead of allocated.
+// Valid until the next call for the same slot on this thread.
+dnnl::memory staged(int slot, const dnnl::memory::desc& md);
+
 // A memory object over caller-owned data.
 dnnl::memory wrap(const dnnl::memory::desc& md, const void* data);
 

@@ -38,6 +38,55 @@ TEST(ExecOps, ConvGroupsDilationAsymmetricPadsStrides) {
   expectNear((*r)[0], {1, 6, 6, 3}, want);
 }
 
+// Depthwise Convs (one input channel a group) run on oneDNN's 16- or 8-channel blocks where the library
+// would pick channels-last (core/exec/ConvPrimitive.cpp): channel counts that are multiples of 16, of 8
+// only, and neither; strides 1 and 2; 3x3 and 5x5; a channel multiplier of 2; each against a direct loop.
+// The large, small, large order runs the staging buffers' reuse: a smaller call after a larger one, then
+// the larger again over what the smaller left.
+TEST(ExecOps, DepthwiseConvOnBlockedLayoutsMatchesDirectLoop) {
+  struct Case {
+    int64_t n, c, hw, k, stride, mult;
+  };
+  for (const Case& cs : {Case{2, 32, 20, 3, 1, 1}, Case{1, 24, 9, 3, 2, 1}, Case{2, 32, 20, 3, 1, 1},
+                         Case{3, 3, 11, 5, 1, 1}, Case{1, 48, 7, 5, 2, 1}, Case{1, 16, 6, 3, 1, 2}}) {
+    const int64_t m = cs.c * cs.mult, pad = cs.k / 2, ho = (cs.hw + 2 * pad - cs.k) / cs.stride + 1;
+    std::vector<float> x(static_cast<size_t>(cs.n * cs.c * cs.hw * cs.hw)),
+        w(static_cast<size_t>(m * cs.k * cs.k)), b(static_cast<size_t>(m));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 7 % 13) - 6);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 5 % 9) - 4) * 0.5f;
+    for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 3) - 1.f;
+    std::vector<float> want(static_cast<size_t>(cs.n * m * ho * ho));
+    for (int64_t n = 0; n < cs.n; ++n)
+      for (int64_t o = 0; o < m; ++o)
+        for (int64_t i = 0; i < ho; ++i)
+          for (int64_t j = 0; j < ho; ++j) {
+            double acc = b[static_cast<size_t>(o)];
+            const int64_t ch = o / cs.mult;
+            for (int64_t u = 0; u < cs.k; ++u)
+              for (int64_t v = 0; v < cs.k; ++v) {
+                const int64_t r = i * cs.stride - pad + u, q = j * cs.stride - pad + v;
+                if (r < 0 || q < 0 || r >= cs.hw || q >= cs.hw) continue;
+                acc +=
+                    static_cast<double>(x[static_cast<size_t>(((n * cs.c + ch) * cs.hw + r) * cs.hw + q)]) *
+                    w[static_cast<size_t>((o * cs.k + u) * cs.k + v)];
+              }
+            want[static_cast<size_t>(((n * m + o) * ho + i) * ho + j)] = static_cast<float>(acc);
+          }
+    auto r =
+        runOne("Conv",
+               {{"x", Tensor::floats({cs.n, cs.c, cs.hw, cs.hw}, x)},
+                {"w", Tensor::floats({m, 1, cs.k, cs.k}, w), true},
+                {"b", Tensor::floats({m}, b), true}},
+               1,
+               attrs({Attribute::makeInts("strides", {cs.stride, cs.stride}),
+                      Attribute::makeInts("pads", {pad, pad, pad, pad}), Attribute::makeInt("group", cs.c)}));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    SCOPED_TRACE("depthwise " + std::to_string(cs.c) + " channels x" + std::to_string(cs.mult) + ", " +
+                 std::to_string(cs.k) + "x" + std::to_string(cs.k) + " stride " + std::to_string(cs.stride));
+    expectNear((*r)[0], {cs.n, m, ho, ho}, want);
+  }
+}
+
 TEST(ExecOps, ConvAutoPadSameUpperAndLower) {
   // 1x1x4x4 ones, 3x3 ones kernel, stride 2: out 2x2. SAME_UPPER pads (0 top/left, 1 bottom/right):
   // windows rows {0,1,2},{2,3,pad} -> counts 3x3=9, 3x2=6, 2x3=6, 2x2=4.
