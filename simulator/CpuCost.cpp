@@ -202,7 +202,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         }
         auto it = hw.cpu.cubeModels.find(f->kind);
         // Older profiles: Gemm(transB) had the GEMM model, a pointwise or 1-D Conv the dense one, a depthwise
-        // Conv the grouped one, a 1-D ConvTranspose the 2-D one.
+        // Conv or one of more than 16 channels a group the grouped one (one call a Conv), a 1-D ConvTranspose
+        // the 2-D one.
+        if (it == hw.cpu.cubeModels.end() && f->kind == "grouped_conv_wide") {
+          it = hw.cpu.cubeModels.find("grouped_conv");
+          f->calls = 1;
+        }
         if (it == hw.cpu.cubeModels.end() && f->kind == "gemm_tb") it = hw.cpu.cubeModels.find("gemm");
         if (it == hw.cpu.cubeModels.end() && (f->kind == "pointwise_conv" || f->kind == "conv1d"))
           it = hw.cpu.cubeModels.find("conv");

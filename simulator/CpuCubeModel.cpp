@@ -105,10 +105,19 @@ double insideTapShare(const std::vector<double>& shares) {
 }  // namespace
 
 const std::vector<std::string>& cubeModelKinds() {
-  static const std::vector<std::string> k = {"gemm",           "gemm_tb",        "conv",
-                                             "conv1d",         "pointwise_conv", "grouped_conv",
-                                             "depthwise_conv", "conv_transpose", "conv_transpose1d",
-                                             "int_gemm",       "int_conv",       "rnn"};
+  static const std::vector<std::string> k = {"gemm",
+                                             "gemm_tb",
+                                             "conv",
+                                             "conv1d",
+                                             "pointwise_conv",
+                                             "grouped_conv",
+                                             "grouped_conv_wide",
+                                             "depthwise_conv",
+                                             "conv_transpose",
+                                             "conv_transpose1d",
+                                             "int_gemm",
+                                             "int_conv",
+                                             "rnn"};
   return k;
 }
 
@@ -137,6 +146,15 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // One input channel a group: oneDNN runs it on its depthwise kernel over channels-last data, and most
   // of its time is the two reorders from and to the executor's NCHW (the grouped kernel's is arithmetic).
   if (f.kind == "grouped_conv" && w->size() > 1 && (*w)[1] == 1) f.kind = "depthwise_conv";
+  // More than 16 input channels a group: oneDNN 2.6 on AVX-512 runs it on brgconv over channels-last data,
+  // one kernel call an image and group, where 16 or fewer a group take its grouped jit kernel, which packs
+  // groups into a vector. One model for both left RegNetY's Convs of 24 channels a group (2 images, 14 and
+  // 37 groups) at 1.7-2.3x their model; a kind of their own, with the calls counted, 0.9-1.4x (session 23).
+  if (f.kind == "grouped_conv" && w->size() > 1 && (*w)[1] > 16) {
+    f.kind = "grouped_conv_wide";
+    f.calls =
+        static_cast<double>(std::max<int64_t>(1, (*x)[0]) * std::max<int64_t>(1, n.attrs.intOr("group", 1)));
+  }
   // A 1x1 Conv that maps every position to itself (stride 1, no padding) is one product per image on the
   // executor's own GEMM path, over the NCHW data as they are: no reorders (core/exec/ConvPrimitive.cpp).
   if (f.kind == "conv" && isPointwise(n, *x, *w, *y)) {
@@ -224,7 +242,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // 3x3, batch 8, 3.6x (80 us measured, 295 simulated).
   const bool convOnImages = kind == "conv" || kind == "pointwise_conv";
   if (convOnImages && x->size() >= 3 && (*x)[0] > 1) f.weightElems *= static_cast<double>((*x)[0]);
-  if (kind == "conv" || kind == "grouped_conv" || kind == "depthwise_conv") {
+  if (kind == "conv" || kind == "grouped_conv" || kind == "grouped_conv_wide" || kind == "depthwise_conv") {
     // oneDNN's direct kernels skip the taps that fall in the padding: an atrous 3x3 Conv whose dilation
     // exceeds the image computes only its centre tap (DeepLabV3+'s ASPP, rates 12/24/36 at 32x32:
     // 13.1, 6.4 and 2.9 ms measured for the same FLOP count).

@@ -40,8 +40,9 @@
 namespace fw::sim {
 
 // The kinds a CPU profile may hold a model for (JSON keys of "cpu.cube_time_models").
-// gemm, gemm_tb, conv, conv1d (a dense Conv over one spatial axis), pointwise_conv, grouped_conv,
-// depthwise_conv (a Conv with one input channel a group),
+// gemm, gemm_tb, conv, conv1d (a dense Conv over one spatial axis), pointwise_conv, grouped_conv (2 to
+// 16 input channels a group), grouped_conv_wide (more than 16 a group: its "call" term counts images x
+// groups), depthwise_conv (a Conv with one input channel a group),
 // conv_transpose, conv_transpose1d (a ConvTranspose over one axis), int_gemm, int_conv, rnn (LSTM/GRU/RNN: W
 // and R are the weights; the "patch" term counts the sequential steps, seq * directions, one small product
 // each; the "aliased weight" term the W and R elements a cell reads as stored because the run computed them).
@@ -56,12 +57,15 @@ struct CubeFeatures {
   double aliasedWeightElems = 0;  // weightElems of a product of <= 8 rows with 4 KiB-multiple weight rows
   double positions = 0;           // pointwise_conv: output positions per image (the product's columns)
   double outChannels = 0;         // conv, conv_transpose: output channels per group
+  // The library's kernel calls the per-call term counts: 1, or for grouped_conv_wide one an image and
+  // group (oneDNN 2.6 on AVX-512 runs such a Conv on brgconv, a kernel call per image and group).
+  double calls = 1;
   // A dense 2-D Conv (kind "conv"): its weights' bytes (fp32), and the bytes it streams from them: the
   // kernel passes over all its weights once an output row of each image (taps of a row in the padding
   // skipped), so with few output positions a row the weight stream, not the arithmetic, bounds it.
   double weightBytes = 0, weightStreamBytes = 0;
   std::array<double, kCubeFeatures> vec() const {
-    return {flops, inElems, outElems, patchElems, weightElems, 1.0, aliasedWeightElems};
+    return {flops, inElems, outElems, patchElems, weightElems, calls, aliasedWeightElems};
   }
   // A pointwise Conv's product computes its columns (positions) in whole blocks of `block`: its FLOPs as
   // computed, ceil(positions / block) * block columns. Other kinds, or block <= 1: unchanged.

@@ -31,6 +31,7 @@ constexpr int kCopies = 1;
 
 struct ConvCase {
   int64_t cin, cout, hw, k, stride, group, pad;
+  int64_t batch = 1;
 };
 
 std::string convName(const char* op, const ConvCase& c) {
@@ -38,7 +39,8 @@ std::string convName(const char* op, const ConvCase& c) {
                   "->" + std::to_string(c.cout);
   if (c.group > 1) s += c.group == c.cin ? " depthwise" : " group " + std::to_string(c.group);
   if (c.stride > 1) s += " stride " + std::to_string(c.stride);
-  return s + " at " + std::to_string(c.hw) + "x" + std::to_string(c.hw);
+  s += " at " + std::to_string(c.hw) + "x" + std::to_string(c.hw);
+  return c.batch > 1 ? s + " batch " + std::to_string(c.batch) : s;
 }
 
 fw::Attributes convAttrs(const ConvCase& c) {
@@ -161,7 +163,7 @@ Bench convOfComputedWeight(const ConvCase& c) {
   return b;
 }
 
-enum class ConvKind { Dense, Pointwise, Grouped, Depthwise };
+enum class ConvKind { Dense, Pointwise, Grouped, GroupedWide, Depthwise };
 
 std::vector<Case> convCases(ConvKind kind) {
   std::vector<ConvCase> shapes;
@@ -192,10 +194,18 @@ std::vector<Case> convCases(ConvKind kind) {
               {512, 128, 28, 1, 1, 1, 0}, {12, 96, 80, 1, 1, 1, 0},   {48, 12, 80, 1, 1, 1, 0},    {1024, 256, 14, 1, 1, 1, 0},
               {2048, 512, 7, 1, 1, 1, 0}, {512, 2048, 7, 1, 1, 1, 0}, {144, 24, 56, 1, 1, 1, 0},   {320, 1280, 7, 1, 1, 1, 0},
               {256, 1024, 14, 1, 1, 1, 0}, {16, 16, 4, 1, 1, 1, 0}};
-  else if (kind == ConvKind::Grouped)  // several input channels a group: ResNeXt-, RegNet- and ShuffleNet-v1-like widths
-    shapes = {{64, 64, 56, 3, 1, 2, 1},    {128, 128, 28, 3, 1, 8, 1},  {256, 256, 14, 3, 1, 32, 1}, {128, 128, 56, 3, 1, 32, 1},
-              {256, 256, 28, 3, 2, 32, 1}, {48, 48, 56, 3, 1, 3, 1},    {96, 96, 28, 3, 2, 6, 1},    {240, 240, 14, 3, 1, 10, 1},
-              {16, 16, 8, 3, 1, 2, 1},     {32, 32, 4, 3, 1, 4, 1}};
+  else if (kind == ConvKind::Grouped)  // 2-16 input channels a group: ResNeXt-, RegNetX- and
+                                       // ShuffleNet-v1-like widths
+    shapes = {{128, 128, 28, 3, 1, 8, 1},    {256, 256, 14, 3, 1, 32, 1}, {128, 128, 56, 3, 1, 32, 1},
+              {256, 256, 28, 3, 2, 32, 1},   {48, 48, 56, 3, 1, 3, 1},    {96, 96, 28, 3, 2, 6, 1},
+              {16, 16, 8, 3, 1, 2, 1},       {32, 32, 4, 3, 1, 4, 1},     {96, 96, 14, 3, 1, 6, 1, 4},
+              {256, 256, 7, 3, 1, 32, 1, 2}, {128, 128, 7, 3, 1, 8, 1, 8}};
+  else if (kind == ConvKind::GroupedWide)  // 24-64 a group (RegNetY-, wide-group-like), one image and several
+    shapes = {{64, 64, 56, 3, 1, 2, 1},     {240, 240, 14, 3, 1, 10, 1},   {96, 96, 28, 3, 1, 4, 1},
+              {144, 144, 14, 3, 2, 6, 1},   {192, 192, 28, 3, 1, 6, 1},    {256, 256, 14, 3, 1, 8, 1},
+              {288, 288, 14, 3, 1, 6, 1},   {384, 384, 7, 3, 1, 6, 1},     {128, 128, 14, 3, 2, 4, 1},
+              {512, 512, 7, 3, 1, 8, 1},    {336, 336, 12, 3, 1, 14, 1},   {240, 240, 14, 3, 1, 10, 1, 2},
+              {192, 192, 7, 3, 2, 8, 1, 4}, {512, 512, 7, 3, 1, 16, 1, 2}, {96, 96, 14, 3, 1, 4, 1, 8}};
   else  // one input channel a group, stride 1 and 2, 3x3 and 5x5, a few channels to many
     shapes = {{32, 32, 112, 3, 1, 32, 1},   {32, 32, 160, 3, 2, 32, 1},    {96, 96, 56, 3, 1, 96, 1},
               {96, 96, 112, 3, 2, 96, 1},   {144, 144, 28, 3, 1, 144, 1},  {144, 144, 56, 3, 2, 144, 1},
@@ -205,8 +215,9 @@ std::vector<Case> convCases(ConvKind kind) {
               {16, 16, 8, 3, 1, 16, 1},     {32, 32, 4, 3, 1, 32, 1}};
   std::vector<Case> cs;
   for (const ConvCase& c : shapes)
-    cs.push_back({convName("Conv", c), oneOp("Conv", {1, c.cin, c.hw, c.hw}, {filled({c.cout, c.cin / c.group, c.k, c.k}, 0.01f)},
-                                             convAttrs(c), kCopies)});
+    cs.push_back({convName("Conv", c),
+                  oneOp("Conv", {c.batch, c.cin, c.hw, c.hw},
+                        {filled({c.cout, c.cin / c.group, c.k, c.k}, 0.01f)}, convAttrs(c), kCopies)});
   return cs;
 }
 
@@ -571,6 +582,9 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   FW_ASSIGN_OR_RETURN(out["pointwise_conv"],
                       timeAndFit("pointwise_conv", convCases(ConvKind::Pointwise), threads, repeat, overheadUs, positionBlock));
   FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(ConvKind::Grouped), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(
+      out["grouped_conv_wide"],
+      timeAndFit("grouped_conv_wide", convCases(ConvKind::GroupedWide), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["depthwise_conv"],
                       timeAndFit("depthwise_conv", convCases(ConvKind::Depthwise), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv_transpose"],

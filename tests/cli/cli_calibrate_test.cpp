@@ -53,6 +53,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "cpu.cube_time_models.conv",
                         "cpu.cube_time_models.pointwise_conv",
                         "cpu.cube_time_models.grouped_conv",
+                        "cpu.cube_time_models.grouped_conv_wide",
                         "cpu.cube_time_models.depthwise_conv",
                         "cpu.cube_time_models.conv_transpose",
                         "cpu.cube_time_models.conv_transpose1d",
@@ -87,8 +88,9 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // Masks have their own loops: a comparison into bool, its negation and a select are measured.
   for (const char* op : {"Equal", "Not", "Where"}) EXPECT_TRUE(j["cpu"]["op_efficiency"].contains(op)) << op;
   // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
-  for (const char* kind : {"gemm", "gemm_tb", "conv", "conv1d", "pointwise_conv", "grouped_conv",
-                           "depthwise_conv", "conv_transpose", "conv_transpose1d", "rnn"}) {
+  for (const char* kind :
+       {"gemm", "gemm_tb", "conv", "conv1d", "pointwise_conv", "grouped_conv", "grouped_conv_wide",
+        "depthwise_conv", "conv_transpose", "conv_transpose1d", "rnn"}) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
     EXPECT_GE(m["cases"].get<int>(), 7) << kind;
     EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;

@@ -640,6 +640,38 @@ TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
   }
 }
 
+// More than 16 input channels a group is a kind of its own whose per-call term counts a call an image and
+// group (oneDNN's brgconv); 16 a group stays grouped_conv, one call a Conv. A profile without the kind costs
+// it by the grouped model, one call.
+TEST(CpuCubeModel, AGroupedConvWiderThan16AGroupCountsACallAnImageAndGroup) {
+  const Graph wide = convGraph(48, 48, 8, 3, 2, 1, 3), narrow = convGraph(32, 32, 8, 3, 2, 1, 3);
+  auto f = cubeFeatures(wide, 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "grouped_conv_wide");
+  EXPECT_DOUBLE_EQ(f->calls, 6.0);  // 3 images x 2 groups
+  EXPECT_DOUBLE_EQ(f->vec()[5], 6.0);
+  const double inside = (8.0 * 3 - 2) / (8 * 3) * ((8.0 * 3 - 2) / (8 * 3));
+  EXPECT_DOUBLE_EQ(f->patchElems, 3.0 * 48 * 64 * (24 * 9) / 24 * inside);
+  f = cubeFeatures(narrow, 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "grouped_conv");
+  EXPECT_DOUBLE_EQ(f->calls, 1.0);
+  auto hw = *parseHwProfile(cpuProfile(), "t.json");
+  CubeTimeModel parent, own;
+  parent.coef[5] = 5e-6;  // 5 us a call
+  own.coef[5] = 50e-6;    // 50 us a call
+  hw.cpu.cubeModels["grouped_conv"] = parent;
+  hw.cpu.cubeModels.erase("grouped_conv_wide");
+  const double wideOld = test::runUnfused(wide, hw).kernels.at(0).durUs,
+               narrowOld = test::runUnfused(narrow, hw).kernels.at(0).durUs;
+  hw.cpu.cubeModels["grouped_conv_wide"] = own;
+  const double wideNew = test::runUnfused(wide, hw).kernels.at(0).durUs,
+               narrowNew = test::runUnfused(narrow, hw).kernels.at(0).durUs;
+  EXPECT_NEAR(wideNew - wideOld, 6 * 50.0 - 5.0,
+              0.01);  // six calls of its own model against the parent's one
+  EXPECT_DOUBLE_EQ(narrowNew, narrowOld);
+}
+
 // A profile's block field `key` (CpuFigures::*field): 1 when absent; set to 16, graph g's only kernel, costed by
 // a per-FLOP model of `kind` (10 GFLOP/s), takes the time of `extraFlops` more; it survives a round trip;
 // 0 and 2000 are refused, naming the field.
