@@ -226,4 +226,20 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
   if (ownEpilogue) biasRelu(p, bias, y, relu);
 }
 
+std::string convolutionSourceLayout(const ConvProblem& p) {
+  const Descs d = describe(p);
+  const std::string key = keyOf(p, false, false, onednn::useThreads());
+  const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, false, false); });
+  const memory::desc src = entry->pd.query_md(dnnl::query::src_md);
+  if (src == d.src) return "plain";
+  const bool twoD = p.geo.in.size() == 2;
+  const auto is = [&](memory::format_tag tag) {
+    return twoD && src == memory::desc(d.src.dims(), memory::data_type::f32, tag);
+  };
+  if (is(memory::format_tag::nhwc)) return "channels-last";
+  if (is(memory::format_tag::nChw16c)) return "blocked16";
+  if (is(memory::format_tag::nChw8c)) return "blocked8";
+  return "other";
+}
+
 }  // namespace fw::exec

@@ -7,6 +7,7 @@
 // saves those two reorders (ResNet-50, 1 thread: ~0.095 s instead of ~0.104 s).
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "core/exec/ConvGeometry.h"
 
@@ -26,5 +27,10 @@ struct ConvProblem {
 // NaN stays NaN).
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
                  const float* bias, float* y, bool relu = false);
+
+// The layout the primitive convolution() runs `p` on (no bias, no ReLU) takes its source in: "plain"
+// (NC[D][H]W as given), "channels-last", "blocked16" or "blocked8" (channel blocks of 16 or 8), or
+// "other". For tests and diagnostics; throws dnnl::error as convolution() does.
+std::string convolutionSourceLayout(const ConvProblem& p);
 
 }  // namespace fw::exec
