@@ -149,7 +149,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // More than 16 input channels a group: oneDNN 2.6 on AVX-512 runs it on brgconv over channels-last data,
   // one kernel call an image and group, where 16 or fewer a group take its grouped jit kernel, which packs
   // groups into a vector. One model for both left RegNetY's Convs of 24 channels a group (2 images, 14 and
-  // 37 groups) at 1.7-2.3x their model; a kind of their own, with the calls counted, 0.9-1.4x (session 23).
+  // 37 groups) at 1.7-2.3x their model; a kind of their own, with the calls counted, 0.85-1.45x (session 23).
   if (f.kind == "grouped_conv" && w->size() > 1 && (*w)[1] > 16) {
     f.kind = "grouped_conv_wide";
     f.calls =
