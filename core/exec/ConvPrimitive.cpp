@@ -77,6 +77,21 @@ bool isReference(const dnnl::primitive_desc_base& pd) {
   return impl != nullptr && std::string(impl).rfind("ref", 0) == 0;
 }
 
+// Whether `pd` runs on oneDNN's GEMM path (im2col/col2im around a matrix product).
+bool isGemm(const dnnl::primitive_desc_base& pd) {
+  const char* impl = pd.impl_info_str();
+  return impl != nullptr && std::string(impl).find("gemm") != std::string::npos;
+}
+
+// `m` channels-last (NWC, NHWC, NDHWC).
+memory::desc channelsLast(const memory::desc& m) {
+  const memory::dims dims = m.dims();
+  const memory::format_tag tag = dims.size() == 3   ? memory::format_tag::nwc
+                                 : dims.size() == 4 ? memory::format_tag::nhwc
+                                                    : memory::format_tag::ndhwc;
+  return memory::desc(dims, memory::data_type::f32, tag);
+}
+
 // A 2-D depthwise Conv (one input channel a group) whose library layout `chosen` is channels-last (NHWC).
 bool channelsLastDepthwise(const ConvProblem& p, const Descs& d, const memory::desc& chosen) {
   if (p.transposed || p.group <= 1 || p.group != p.C || p.geo.in.size() != 2) return false;
@@ -98,10 +113,27 @@ onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBia
   dnnl::primitive_desc_base pd;
   dnnl::primitive prim;
   if (p.transposed) {
-    dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                           any(d.src), any(d.weights), hasBias ? d.bias : noBias, any(d.dst),
-                                           d.strides, d.dilates, d.padL, d.padR);
-    dnnl::deconvolution_forward::primitive_desc cpd(desc, attr, onednn::engine());
+    const auto describeWith = [&](const memory::desc& src, const memory::desc& dst, bool allowEmpty) {
+      dnnl::deconvolution_forward::desc desc(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, src, any(d.weights),
+          hasBias ? d.bias : noBias, dst, d.strides, d.dilates, d.padL, d.padR);
+      return dnnl::deconvolution_forward::primitive_desc(desc, attr, onednn::engine(), allowEmpty);
+    };
+    dnnl::deconvolution_forward::primitive_desc cpd = describeWith(any(d.src), any(d.dst), false);
+    const DeconvolutionLayout layout = deconvolutionLayout(p, isGemm(cpd));
+    if (layout != DeconvolutionLayout::Library) {
+      // oneDNN 2.6's choice for a deconvolution is often not its fastest (1 thread, AVX-512, reorders of
+      // the activations included): with a few output channels its blocked jit kernel computes a whole
+      // 16-channel block for each (1x32x112x112 -> 3, 4x4 stride 2: 945 us, against 538 on the plain
+      // layout's GEMM; 16x64x32x32 -> 3: 2496 against 968; 1x64x2048 -> 1, k16 stride 2 1-D: 283 against
+      // 54), and where the jit kernel refuses a shape (1-D, long kernels over long rows) its GEMM path on
+      // NCW is 2-4x slower than the same path channels-last (2x128x1024 -> 32, k16 stride 2: 5173 against
+      // 1414 us; 1x512x32 -> 256, k16 stride 8: 2155 against 1073). Under AVX2 and SSE41 likewise.
+      const bool plain = layout == DeconvolutionLayout::Plain;
+      auto other =
+          describeWith(plain ? d.src : channelsLast(d.src), plain ? d.dst : channelsLast(d.dst), true);
+      if (other && !isReference(other)) cpd = other;
+    }
     prim = dnnl::deconvolution_forward(cpd);
     pd = cpd;
   } else {
@@ -232,11 +264,10 @@ std::string convolutionSourceLayout(const ConvProblem& p) {
   const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, false, false); });
   const memory::desc src = entry->pd.query_md(dnnl::query::src_md);
   if (src == d.src) return "plain";
-  const bool twoD = p.geo.in.size() == 2;
+  if (src == channelsLast(d.src)) return "channels-last";
   const auto is = [&](memory::format_tag tag) {
-    return twoD && src == memory::desc(d.src.dims(), memory::data_type::f32, tag);
+    return p.geo.in.size() == 2 && src == memory::desc(d.src.dims(), memory::data_type::f32, tag);
   };
-  if (is(memory::format_tag::nhwc)) return "channels-last";
   if (is(memory::format_tag::nChw16c)) return "blocked16";
   if (is(memory::format_tag::nChw8c)) return "blocked8";
   return "other";

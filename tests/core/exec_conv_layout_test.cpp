@@ -2,8 +2,13 @@
 // activations take in the library's layout (core/exec/ConvPrimitive.cpp, core/exec/OneDnn.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <memory>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "core/exec/ConvPrimitive.h"
 #include "core/exec/OneDnn.h"
@@ -26,7 +31,80 @@ ConvProblem conv3x3(int64_t n, int64_t c, int64_t m, int64_t hw, int64_t group) 
   return p;
 }
 
+// A ConvTranspose over N x C x in... into M channels, kernel k, stride s, pads p each side, and
+// `extra` output positions past the last window at the end of each axis (output_padding).
+ConvProblem deconv(int64_t n, int64_t c, int64_t m, std::vector<int64_t> in, int64_t k, int64_t s, int64_t p,
+                   int64_t extra = 0) {
+  ConvProblem q;
+  q.transposed = true;
+  q.N = n, q.C = c, q.M = m;
+  q.geo.in = in;
+  for (int64_t len : in) {
+    q.geo.out.push_back((len - 1) * s - 2 * p + k + extra);
+    q.geo.kernel.push_back(k);
+    q.geo.strides.push_back(s);
+    q.geo.dilations.push_back(1);
+    q.geo.padsBegin.push_back(p);
+    q.geo.padsEnd.push_back(p);
+  }
+  return q;
+}
+
+std::vector<float> uniform(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(gen);
+  return v;
+}
+
+// The executor's ConvTranspose of `q` (bias added) against a direct float64 loop over 1-D or 2-D
+// problems; returns the largest absolute difference.
+double deconvError(const ConvProblem& q) {
+  const bool twoD = q.geo.in.size() == 2;
+  const int64_t ih = twoD ? q.geo.in[0] : 1, iw = q.geo.in.back(), oh = twoD ? q.geo.out[0] : 1,
+                ow = q.geo.out.back(), kh = twoD ? q.geo.kernel[0] : 1, kw = q.geo.kernel.back();
+  const int64_t s = q.geo.strides.back(), p = q.geo.padsBegin.back();
+  const std::vector<float> x = uniform(static_cast<size_t>(q.N * q.C * ih * iw), 1),
+                           w = uniform(static_cast<size_t>(q.C * q.M * kh * kw), 2),
+                           b = uniform(static_cast<size_t>(q.M), 3);
+  std::vector<float> y(static_cast<size_t>(q.N * q.M * oh * ow));
+  const auto owner = std::make_shared<int>(0);
+  fw::exec::convolution(q, x.data(), w.data(), owner, b.data(), y.data());
+  double worst = 0;
+  for (int64_t n = 0; n < q.N; ++n)
+    for (int64_t m = 0; m < q.M; ++m)
+      for (int64_t yo = 0; yo < oh; ++yo)
+        for (int64_t xo = 0; xo < ow; ++xo) {
+          double acc = b[m];
+          for (int64_t c = 0; c < q.C; ++c)
+            for (int64_t a = 0; a < kh; ++a)
+              for (int64_t e = 0; e < kw; ++e) {
+                const int64_t ty = twoD ? yo + p - a : 0, tx = xo + p - e;
+                if (ty < 0 || tx < 0 || ty % s != 0 || tx % s != 0 || ty / s >= ih || tx / s >= iw) continue;
+                acc += static_cast<double>(x[((n * q.C + c) * ih + ty / s) * iw + tx / s]) *
+                       w[((c * q.M + m) * kh + a) * kw + e];
+              }
+          worst = std::max(worst, std::abs(acc - y[((n * q.M + m) * oh + yo) * ow + xo]));
+        }
+  return worst;
+}
+
 }  // namespace
+
+// A ConvTranspose of a few output channels runs on the plain layout (oneDNN's GEMM path), as the
+// blocked jit kernel computes a 16-channel block for each; one the jit kernel refuses (a 1-D one of 16
+// channels over 512 positions) runs channels-last rather than on NCW; one the jit kernel takes keeps it.
+// Results equal a direct loop on each, with a bias, a batch, and output positions past the last window.
+TEST(ExecConvLayout, ConvTransposeRunsOnItsFastestLayoutAndMatchesADirectLoop) {
+  const ConvProblem few2d = deconv(2, 8, 3, {12, 12}, 4, 2, 1), few1d = deconv(1, 16, 1, {200}, 16, 2, 7, 1),
+                    refused = deconv(1, 32, 16, {512}, 4, 2, 1), wide = deconv(2, 32, 32, {8, 8}, 4, 2, 1, 1);
+  EXPECT_EQ(fw::exec::convolutionSourceLayout(few2d), "plain");
+  EXPECT_EQ(fw::exec::convolutionSourceLayout(few1d), "plain");
+  EXPECT_EQ(fw::exec::convolutionSourceLayout(refused), "channels-last");
+  for (const ConvProblem& q : {few2d, few1d, refused, wide})
+    EXPECT_LT(deconvError(q), 1e-4) << fw::exec::convolutionSourceLayout(q);
+}
 
 // oneDNN 2.6 on AVX-512 would run a depthwise Conv channels-last and the executor would transpose its
 // NCHW activations to and from it on every call; it runs on channel blocks instead, on every ISA (under
