@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -33,7 +33,10 @@ session's change for matrix-vector products (its VGG-11 led to it); its PointNet
 was exported in session 22, after its changes (one-step and computed-weight recurrent cells, a Conv's computed
 weight reordered on every call), and only measured: streaming recurrent layers with their state as inputs, a
 QDQ-quantised ResNet-18 (this script writes its DequantizeLinear/QuantizeLinear pairs with onnx), and three more;
-set 23 was exported in session 22 after the ConvTranspose1d kind (led by set 22's 1-D U-Net) and only measured.
+set 23 was exported in session 22 after the ConvTranspose1d kind (led by set 22's 1-D U-Net) and only measured;
+set 24 was exported in session 24 after the executor's ConvTranspose layouts and the conv_transpose_plain kind
+(led by sets 21-23's DCGAN generator, 1-D U-Net and HiFi-GAN) and only measured: upsampling decoders of
+shapes those were not fitted on, a grouped (per-class) ConvTranspose and a 3-D one among them.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -45,7 +48,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -100,6 +103,8 @@ def main():
         return export_twenty_second_set(torch, torchvision, out)
     if which == "23":
         return export_twenty_third_set(torch, torchvision, out)
+    if which == "24":
+        return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
     models = {
         "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), (1, 3, 224, 224)),
@@ -1750,6 +1755,94 @@ def export_twenty_third_set(torch, torchvision, out):
 
     export_nets(torch, out, 113, (("hifigan_lite_b1", HifiGanLite, (1, 80, 32)),
                                   ("demucs_lite_b1", DemucsDecoderLite, (1, 2, 16384))))
+    return 0
+
+
+def export_twenty_fourth_set(torch, torchvision, out):
+    nn = torch.nn
+
+    class Pix2PixLite(nn.Module):  # a pix2pix-style U-Net generator: 4x4 stride-2 down and up, BN, skips, 3 channels out
+        def __init__(self):
+            super().__init__()
+            ch = [3, 48, 96, 192, 192]
+            self.down = nn.ModuleList(nn.Sequential(nn.Conv2d(ch[i], ch[i + 1], 4, 2, 1), nn.BatchNorm2d(ch[i + 1]),
+                                                    nn.LeakyReLU(0.2)) for i in range(4))
+            self.up = nn.ModuleList()
+            for i in reversed(range(1, 4)):
+                cin = ch[i + 1] if i == 3 else 2 * ch[i + 1]
+                self.up.append(nn.Sequential(nn.ConvTranspose2d(cin, ch[i], 4, 2, 1), nn.BatchNorm2d(ch[i]), nn.ReLU()))
+            self.last = nn.ConvTranspose2d(2 * ch[1], 3, 4, 2, 1)
+
+        def forward(self, x):
+            skips = []
+            for d in self.down:
+                x = d(x)
+                skips.append(x)
+            skips.pop()
+            for u in self.up:
+                x = torch.cat([u(x), skips.pop()], 1)
+            return torch.tanh(self.last(x))
+
+    class MelGanLite(nn.Module):  # a MelGAN-style generator: 64 mel bins x 40 frames, x8 x8 x2 x2 up, 320 channels down to 20
+        def __init__(self):
+            super().__init__()
+            self.pre = nn.Conv1d(64, 320, 7, padding=3)
+            layers, c = [], 320
+            for r in (8, 8, 2, 2):
+                layers += [nn.LeakyReLU(0.2), nn.ConvTranspose1d(c, c // 2, 2 * r, r, r // 2),
+                           nn.LeakyReLU(0.2), nn.Conv1d(c // 2, c // 2, 3, padding=1)]
+                c //= 2
+            self.body = nn.Sequential(*layers)
+            self.post = nn.Conv1d(c, 1, 7, padding=3)
+
+        def forward(self, x):
+            return torch.tanh(self.post(self.body(self.pre(x))))
+
+    class FcnHead(nn.Module):  # an FCN-style head: 1x1 to 21 classes, then a per-class (grouped) x4 ConvTranspose, twice
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(3, 64, 3, 2, 1), nn.ReLU(), nn.Conv2d(64, 128, 3, 2, 1), nn.ReLU(),
+                                      nn.Conv2d(128, 256, 3, 2, 1), nn.ReLU())
+            self.score = nn.Conv2d(256, 21, 1)
+            self.up2 = nn.ConvTranspose2d(21, 21, 4, 2, 1, groups=21, bias=False)
+            self.up4 = nn.ConvTranspose2d(21, 21, 8, 4, 2, groups=21, bias=False)
+
+        def forward(self, x):
+            return self.up4(self.up2(self.score(self.body(x))))
+
+    class VaeDecoder(nn.Module):  # a conv-VAE decoder at batch 8: latent 32 to 1x28x28, output_padding on the ups
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(32, 128 * 7 * 7)
+            self.up = nn.Sequential(nn.ConvTranspose2d(128, 64, 3, 2, 1, output_padding=1), nn.ReLU(),
+                                    nn.ConvTranspose2d(64, 1, 3, 2, 1, output_padding=1))
+
+        def forward(self, z):
+            return torch.sigmoid(self.up(self.fc(z).view(-1, 128, 7, 7)))
+
+    class Unet3dLite(nn.Module):  # a small 3-D U-Net decoder path: 2x2x2 stride-2 ConvTranspose3d over a 32^3 volume
+        def __init__(self):
+            super().__init__()
+            self.e1 = nn.Sequential(nn.Conv3d(1, 16, 3, padding=1), nn.ReLU())
+            self.e2 = nn.Sequential(nn.MaxPool3d(2), nn.Conv3d(16, 32, 3, padding=1), nn.ReLU())
+            self.e3 = nn.Sequential(nn.MaxPool3d(2), nn.Conv3d(32, 64, 3, padding=1), nn.ReLU())
+            self.u2 = nn.ConvTranspose3d(64, 32, 2, 2)
+            self.d2 = nn.Sequential(nn.Conv3d(64, 32, 3, padding=1), nn.ReLU())
+            self.u1 = nn.ConvTranspose3d(32, 16, 2, 2)
+            self.d1 = nn.Sequential(nn.Conv3d(32, 16, 3, padding=1), nn.ReLU(), nn.Conv3d(16, 2, 1))
+
+        def forward(self, x):
+            a = self.e1(x)
+            b = self.e2(a)
+            c = self.e3(b)
+            b = self.d2(torch.cat([self.u2(c), b], 1))
+            return self.d1(torch.cat([self.u1(b), a], 1))
+
+    export_nets(torch, out, 117, (("pix2pix_lite_128", Pix2PixLite, (1, 3, 128, 128)),
+                                  ("melgan_lite_b1", MelGanLite, (1, 64, 40)),
+                                  ("fcn_head_grouped_up_192", FcnHead, (1, 3, 192, 192)),
+                                  ("vae_decoder_b8", VaeDecoder, (8, 32)),
+                                  ("unet3d_lite_32", Unet3dLite, (1, 1, 32, 32, 32))))
     return 0
 
 

@@ -203,7 +203,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         auto it = hw.cpu.cubeModels.find(f->kind);
         // Older profiles: Gemm(transB) had the GEMM model, a pointwise or 1-D Conv the dense one, a depthwise
         // Conv or one of more than 16 channels a group the grouped one (one call a Conv), a 1-D ConvTranspose
-        // the 2-D one.
+        // or one of a few output channels the 2-D one.
         if (it == hw.cpu.cubeModels.end() && f->kind == "grouped_conv_wide") {
           it = hw.cpu.cubeModels.find("grouped_conv");
           f->calls = 1;
@@ -212,7 +212,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         if (it == hw.cpu.cubeModels.end() && (f->kind == "pointwise_conv" || f->kind == "conv1d"))
           it = hw.cpu.cubeModels.find("conv");
         if (it == hw.cpu.cubeModels.end() && f->kind == "depthwise_conv") it = hw.cpu.cubeModels.find("grouped_conv");
-        if (it == hw.cpu.cubeModels.end() && f->kind == "conv_transpose1d")
+        if (it == hw.cpu.cubeModels.end() &&
+            (f->kind == "conv_transpose1d" || f->kind == "conv_transpose_plain"))
           it = hw.cpu.cubeModels.find("conv_transpose");
         if (it != hw.cpu.cubeModels.end()) {
           shaped = it->second.boundedSeconds(

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/exec/ConvPrimitive.h"
 #include "core/ir/OpCost.h"
 #include "simulator/NonNegFit.h"
 #include "simulator/OpFamily.h"
@@ -115,6 +116,7 @@ const std::vector<std::string>& cubeModelKinds() {
                                              "depthwise_conv",
                                              "conv_transpose",
                                              "conv_transpose1d",
+                                             "conv_transpose_plain",
                                              "int_gemm",
                                              "int_conv",
                                              "rnn"};
@@ -197,6 +199,15 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   }
   double N = 1;
   if (kind == "conv_transpose") {
+    const int64_t group = std::max<int64_t>(1, n.attrs.intOr("group", 1));
+    if (exec::deconvolutionOnPlainLayout((*w)[1] * group, group)) {
+      // A few output channels: the executor's GEMM path on the plain layout (core/exec/ConvPrimitive.cpp),
+      // a product into a column buffer of M * prod(kernel) values an input position, then a scatter-add
+      // of that buffer into the output: the "patch" term counts the buffer.
+      f.kind = "conv_transpose_plain";
+      f.patchElems = (*x)[1] > 0 ? f.flops / (2 * static_cast<double>((*x)[1])) : 0;
+      return f;
+    }
     f.patchElems = f.inElems;  // backward-data form: the input itself is the left operand
     f.outChannels = static_cast<double>((*w)[1]);  // W [C, M/group, k...]
     // Over one axis (audio decoders' upsamplers) a kind of its own: fitted with the 2-D shapes, the

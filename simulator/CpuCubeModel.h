@@ -43,7 +43,9 @@ namespace fw::sim {
 // gemm, gemm_tb, conv, conv1d (a dense Conv over one spatial axis), pointwise_conv, grouped_conv (2 to
 // 16 input channels a group), grouped_conv_wide (more than 16 a group: its "call" term counts images x
 // groups), depthwise_conv (a Conv with one input channel a group),
-// conv_transpose, conv_transpose1d (a ConvTranspose over one axis), int_gemm, int_conv, rnn (LSTM/GRU/RNN: W
+// conv_transpose, conv_transpose1d (a ConvTranspose over one axis), conv_transpose_plain (one group of at
+// most 4 output channels, 1-D or 2-D: the executor's GEMM path on the plain layout; its "patch" term counts
+// the column buffer, C x M x prod(kernel) an input position), int_gemm, int_conv, rnn (LSTM/GRU/RNN: W
 // and R are the weights; the "patch" term counts the sequential steps, seq * directions, one small product
 // each; the "aliased weight" term the W and R elements a cell reads as stored because the run computed them).
 const std::vector<std::string>& cubeModelKinds();

@@ -247,14 +247,55 @@ std::vector<Case> conv1dCases() {
   return cs;
 }
 
+// A ConvTranspose of more than 4 output channels (oneDNN's blocked jit kernel), and since session 24
+// batched ones with large weights, as generators' upsamplers are: fitted on one image each, the model
+// charged a DCGAN-like generator's 16-image ConvTransposes (512->256 4x4 at 4x4) 0.64-0.76x their time and
+// its 100->512 projection 2.3x (its weight term stood for more than weights; session 23's run).
 std::vector<Case> convTransposeCases() {
   std::vector<Case> cs;
-  for (ConvCase c : {ConvCase{24, 24, 80, 2, 2, 1, 0}, ConvCase{24, 1, 160, 2, 2, 1, 0}, ConvCase{64, 32, 28, 4, 2, 1, 1},
-                     ConvCase{256, 128, 14, 2, 2, 1, 0}, ConvCase{16, 16, 56, 3, 1, 1, 1}, ConvCase{128, 64, 28, 2, 2, 1, 0},
-                     ConvCase{32, 3, 112, 4, 2, 1, 1}, ConvCase{8, 8, 8, 2, 2, 1, 0}, ConvCase{16, 8, 4, 3, 1, 1, 1}})
+  for (ConvCase c : {ConvCase{24, 24, 80, 2, 2, 1, 0}, ConvCase{64, 32, 28, 4, 2, 1, 1},
+                     ConvCase{256, 128, 14, 2, 2, 1, 0}, ConvCase{16, 16, 56, 3, 1, 1, 1},
+                     ConvCase{128, 64, 28, 2, 2, 1, 0}, ConvCase{8, 8, 8, 2, 2, 1, 0},
+                     ConvCase{16, 8, 4, 3, 1, 1, 1}, ConvCase{384, 192, 4, 4, 2, 1, 1, 8},
+                     ConvCase{256, 128, 8, 4, 2, 1, 1, 4}, ConvCase{128, 64, 16, 4, 2, 1, 1, 8},
+                     ConvCase{512, 256, 4, 2, 2, 1, 0, 2}, ConvCase{64, 32, 32, 4, 2, 1, 1, 4},
+                     ConvCase{200, 256, 1, 4, 1, 1, 0, 8}, ConvCase{96, 48, 20, 3, 2, 1, 1, 2}})
     cs.push_back({convName("ConvTranspose", c),
-                  oneOp("ConvTranspose", {1, c.cin, c.hw, c.hw}, {filled({c.cin, c.cout / c.group, c.k, c.k}, 0.01f)},
-                        convAttrs(c), kCopies)});
+                  oneOp("ConvTranspose", {c.batch, c.cin, c.hw, c.hw},
+                        {filled({c.cin, c.cout / c.group, c.k, c.k}, 0.01f)}, convAttrs(c), kCopies)});
+  return cs;
+}
+
+// A ConvTranspose of at most 4 output channels, 1-D or 2-D: the executor runs it on oneDNN's GEMM path on
+// the plain layout (core/exec/ConvPrimitive.cpp, deconvolutionOnPlainLayout), a product into a column
+// buffer of C x (M * prod(kernel)) an input position and a scatter-add from it; its "patch" term counts
+// that buffer. Fitted with the blocked kernel's shapes, those were 2-6x faster than their model.
+std::vector<Case> convTransposePlainCases() {
+  struct P {
+    int64_t batch, cin, len, cout, k, stride, pad, dims;
+  };
+  std::vector<Case> cs;
+  for (P c : {P{1, 24, 160, 1, 2, 2, 0, 2}, P{1, 32, 112, 3, 4, 2, 1, 2}, P{4, 48, 40, 3, 4, 2, 1, 2},
+              P{8, 64, 24, 2, 4, 2, 1, 2}, P{2, 16, 64, 4, 3, 1, 1, 2}, P{1, 64, 2048, 1, 16, 2, 7, 1},
+              P{1, 32, 4000, 2, 8, 4, 2, 1}, P{2, 128, 512, 1, 4, 2, 1, 1}, P{1, 8, 256, 4, 5, 1, 2, 1},
+              P{1, 16, 32, 1, 4, 2, 1, 1}}) {
+    std::vector<int64_t> x = {c.batch, c.cin}, w = {c.cin, c.cout}, pads, strides;
+    for (int64_t d = 0; d < c.dims; ++d) {
+      x.push_back(c.len);
+      w.push_back(c.k);
+      pads.push_back(c.pad);
+      pads.push_back(c.pad);
+      strides.push_back(c.stride);
+    }
+    std::string name = "ConvTranspose" + std::to_string(c.dims) + "d " + std::to_string(c.k) + " " +
+                       std::to_string(c.cin) + "->" + std::to_string(c.cout) + " stride " +
+                       std::to_string(c.stride) + " over " + std::to_string(c.len);
+    if (c.batch > 1) name += " batch " + std::to_string(c.batch);
+    cs.push_back({name, oneOp("ConvTranspose", x, {filled(w, 0.01f)},
+                              fw::zoo::attrs({Attribute::makeInts("pads", pads),
+                                              Attribute::makeInts("strides", strides)}),
+                              kCopies)});
+  }
   return cs;
 }
 
@@ -267,10 +308,11 @@ std::vector<Case> convTranspose1dCases() {
     int64_t cin, cout, len, k, stride, pad;
   };
   std::vector<Case> cs;
-  for (T1 c : {T1{512, 256, 32, 16, 8, 4}, T1{128, 64, 1000, 8, 4, 2}, T1{64, 1, 2048, 16, 2, 7},
-               T1{256, 128, 250, 4, 2, 1}, T1{32, 32, 500, 3, 1, 1}, T1{256, 256, 64, 4, 2, 1},
-               T1{48, 24, 4000, 10, 5, 3}, T1{16, 16, 16, 4, 2, 1}, T1{8, 8, 8, 3, 1, 1},
-               T1{128, 128, 128, 16, 2, 7}})
+  // (64->1 over 2048 left in session 24: at most 4 output channels are conv_transpose_plain's.)
+  for (T1 c : {T1{512, 256, 32, 16, 8, 4}, T1{128, 64, 1000, 8, 4, 2}, T1{256, 128, 250, 4, 2, 1},
+               T1{32, 32, 500, 3, 1, 1}, T1{256, 256, 64, 4, 2, 1}, T1{48, 24, 4000, 10, 5, 3},
+               T1{16, 16, 16, 4, 2, 1}, T1{8, 8, 8, 3, 1, 1}, T1{128, 128, 128, 16, 2, 7},
+               T1{96, 48, 1536, 16, 2, 7}, T1{48, 16, 2048, 4, 2, 1}})
     cs.push_back({"ConvTranspose1d " + std::to_string(c.k) + " " + std::to_string(c.cin) + "->" +
                       std::to_string(c.cout) + " stride " + std::to_string(c.stride) + " over " +
                       std::to_string(c.len),
@@ -589,6 +631,9 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
                       timeAndFit("depthwise_conv", convCases(ConvKind::Depthwise), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv_transpose"],
                       timeAndFit("conv_transpose", convTransposeCases(), threads, repeat, overheadUs, 1, channelBlock));
+  FW_ASSIGN_OR_RETURN(out["conv_transpose_plain"],
+                      timeAndFit("conv_transpose_plain", convTransposePlainCases(), threads, repeat,
+                                 overheadUs, 1, channelBlock));
   FW_ASSIGN_OR_RETURN(out["conv_transpose1d"], timeAndFit("conv_transpose1d", convTranspose1dCases(), threads,
                                                           repeat, overheadUs, 1, channelBlock));
   FW_ASSIGN_OR_RETURN(out["rnn"], timeAndFit("rnn", rnnCases(), threads, repeat, overheadUs));

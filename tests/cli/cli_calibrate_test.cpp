@@ -57,6 +57,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "cpu.cube_time_models.depthwise_conv",
                         "cpu.cube_time_models.conv_transpose",
                         "cpu.cube_time_models.conv_transpose1d",
+                        "cpu.cube_time_models.conv_transpose_plain",
                         "cpu.cube_time_models.rnn",
                         "cpu.weight_reorder",
                         "cpu.op_call_s",
@@ -90,7 +91,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
   for (const char* kind :
        {"gemm", "gemm_tb", "conv", "conv1d", "pointwise_conv", "grouped_conv", "grouped_conv_wide",
-        "depthwise_conv", "conv_transpose", "conv_transpose1d", "rnn"}) {
+        "depthwise_conv", "conv_transpose", "conv_transpose1d", "conv_transpose_plain", "rnn"}) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
     EXPECT_GE(m["cases"].get<int>(), 7) << kind;
     EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;

@@ -624,6 +624,8 @@ TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
       {"pointwise_conv", "conv", convGraph(16, 16, 8, 1, 1), convGraph(16, 16, 8, 3, 1)},
       {"conv1d", "conv", conv1dGraph(16, 16, 64, 3), convGraph(16, 16, 8, 3, 1)},
       {"conv_transpose1d", "conv_transpose", convTransposeGraph(16, 8, 64, 1),
+       convTransposeGraph(16, 8, 8, 2)},
+      {"conv_transpose_plain", "conv_transpose", convTransposeGraph(16, 3, 8, 2),
        convTransposeGraph(16, 8, 8, 2)}};
   for (const Split& sp : splits) {
     auto hw = *parseHwProfile(cpuProfile(), "t.json");
@@ -743,21 +745,39 @@ TEST(CpuCubeModel, ADenseConvComputesItsOutputChannelsInWholeBlocks) {
 }
 
 TEST(CpuCubeModel, AConvTransposeComputesItsOutputChannelsInWholeBlocks) {
-  // W [C, M/group, k, k]: 32 -> 3 channels, a 4x4 stride-2 upsampling; 3 channels compute as 16.
-  Graph g;
-  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, 32, 12, 12}));
-  ValueId w = g.addInitializer("W", Tensor::floats({32, 3, 4, 4}, std::vector<float>(32 * 3 * 16, 0.1f)));
-  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, 3, 24, 24}));
-  g.addNode("ConvTranspose", {x, w}, {y},
-            zoo::attrs({Attribute::makeInts("pads", {1, 1, 1, 1}), Attribute::makeInts("kernel_shape", {4, 4}),
-                        Attribute::makeInts("strides", {2, 2})}),
-            "up");
-  g.addOutput(y);
+  // W [C, M/group, k, k]: 32 -> 24 channels, a 4x4 stride-2 upsampling; 24 channels compute as 32.
+  Graph g = convTransposeGraph(32, 24, 12, 2);
   auto f = cubeFeatures(g, 0);
   ASSERT_TRUE(f.has_value());
   ASSERT_EQ(f->kind, "conv_transpose");
-  EXPECT_DOUBLE_EQ(f->outChannels, 3);
-  EXPECT_DOUBLE_EQ(f->withChannelBlock(16).flops, f->flops * 16 / 3);
+  EXPECT_DOUBLE_EQ(f->outChannels, 24);
+  EXPECT_DOUBLE_EQ(f->withChannelBlock(16).flops, f->flops * 32 / 24);
+}
+
+// At most 4 output channels (one group) the executor runs a ConvTranspose on oneDNN's GEMM path over the
+// plain layout, 1-D or 2-D: its own kind, no channel blocks, and the "patch" term counts the column buffer
+// the product writes, C x (M x prod(kernel)) an input position's worth: FLOPs / (2 C). Five channels, or
+// two groups of three, keep the blocked kernel's kind.
+TEST(CpuCubeModel, AConvTransposeOfAFewOutputChannelsIsCostedAsTheGemmPathOnThePlainLayout) {
+  for (size_t dims : {size_t{1}, size_t{2}}) {
+    for (int64_t m : {1, 3, 4}) {
+      auto f = cubeFeatures(convTransposeGraph(32, m, 12, dims), 0);
+      ASSERT_TRUE(f.has_value());
+      EXPECT_EQ(f->kind, "conv_transpose_plain") << m << " channels, " << dims << "-D";
+      const double positions = dims == 1 ? 12.0 : 144.0, taps = dims == 1 ? 4.0 : 16.0;
+      EXPECT_DOUBLE_EQ(f->flops, 2.0 * 32 * positions * m * taps);
+      EXPECT_DOUBLE_EQ(f->patchElems, positions * m * taps);
+      EXPECT_DOUBLE_EQ(f->withChannelBlock(16).flops, f->flops);
+    }
+  }
+  auto five = cubeFeatures(convTransposeGraph(32, 5, 12, 2), 0);
+  ASSERT_TRUE(five.has_value());
+  EXPECT_EQ(five->kind, "conv_transpose");
+  Graph grouped = convTransposeGraph(32, 3, 12, 2);
+  grouped.node(0).attrs.set(Attribute::makeInt("group", 2));
+  auto g2 = cubeFeatures(grouped, 0);
+  ASSERT_TRUE(g2.has_value());
+  EXPECT_EQ(g2->kind, "conv_transpose");
 }
 
 TEST(CpuCubeModel, ConvFlopsCountOnlyTheTapsInsideTheInput) {
