@@ -112,14 +112,21 @@ onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBia
   const memory::desc noBias;
   dnnl::primitive_desc_base pd;
   dnnl::primitive prim;
+  // The primitive `Prim` (convolution_forward or deconvolution_forward, by `alg`) on the given activation
+  // layouts; allowEmpty: an empty descriptor, not dnnl::error, when no kernel takes these layouts.
+  const auto describeWith = [&](auto prim, dnnl::algorithm alg, const memory::desc& src,
+                                const memory::desc& dst, bool allowEmpty) {
+    using Prim = decltype(prim);
+    typename Prim::desc desc(dnnl::prop_kind::forward_inference, alg, src, any(d.weights),
+                             hasBias ? d.bias : noBias, dst, d.strides, d.dilates, d.padL, d.padR);
+    return typename Prim::primitive_desc(desc, attr, onednn::engine(), allowEmpty);
+  };
   if (p.transposed) {
-    const auto describeWith = [&](const memory::desc& src, const memory::desc& dst, bool allowEmpty) {
-      dnnl::deconvolution_forward::desc desc(
-          dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct, src, any(d.weights),
-          hasBias ? d.bias : noBias, dst, d.strides, d.dilates, d.padL, d.padR);
-      return dnnl::deconvolution_forward::primitive_desc(desc, attr, onednn::engine(), allowEmpty);
+    const auto describeDeconv = [&](const memory::desc& src, const memory::desc& dst, bool allowEmpty) {
+      return describeWith(dnnl::deconvolution_forward(), dnnl::algorithm::deconvolution_direct, src, dst,
+                          allowEmpty);
     };
-    dnnl::deconvolution_forward::primitive_desc cpd = describeWith(any(d.src), any(d.dst), false);
+    dnnl::deconvolution_forward::primitive_desc cpd = describeDeconv(any(d.src), any(d.dst), false);
     const DeconvolutionLayout layout = deconvolutionLayout(p, isGemm(cpd));
     if (layout != DeconvolutionLayout::Library) {
       // oneDNN 2.6's choice for a deconvolution is often not its fastest (1 thread, AVX-512, reorders of
@@ -131,20 +138,17 @@ onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBia
       // 1414 us; 1x512x32 -> 256, k16 stride 8: 2155 against 1073). Under AVX2 and SSE41 likewise.
       const bool plain = layout == DeconvolutionLayout::Plain;
       auto other =
-          describeWith(plain ? d.src : channelsLast(d.src), plain ? d.dst : channelsLast(d.dst), true);
+          describeDeconv(plain ? d.src : channelsLast(d.src), plain ? d.dst : channelsLast(d.dst), true);
       if (other && !isReference(other)) cpd = other;
     }
     prim = dnnl::deconvolution_forward(cpd);
     pd = cpd;
   } else {
-    // allowEmpty: an empty descriptor, not dnnl::error, when no kernel takes these layouts.
-    const auto describeWith = [&](const memory::desc& src, const memory::desc& dst, bool allowEmpty) {
-      dnnl::convolution_forward::desc desc(
-          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, any(d.weights),
-          hasBias ? d.bias : noBias, dst, d.strides, d.dilates, d.padL, d.padR);
-      return dnnl::convolution_forward::primitive_desc(desc, attr, onednn::engine(), allowEmpty);
+    const auto describeConv = [&](const memory::desc& src, const memory::desc& dst, bool allowEmpty) {
+      return describeWith(dnnl::convolution_forward(), dnnl::algorithm::convolution_direct, src, dst,
+                          allowEmpty);
     };
-    dnnl::convolution_forward::primitive_desc cpd = describeWith(any(d.src), any(d.dst), false);
+    dnnl::convolution_forward::primitive_desc cpd = describeConv(any(d.src), any(d.dst), false);
     if (channelsLastDepthwise(p, d, cpd.src_desc())) {
       // oneDNN 2.6 on AVX-512 runs a depthwise Conv channels-last (brdgmm_dw), and the executor's NCHW
       // activations are transposed to it and back on every call: 4x128x64x64, 3x3, 1 thread, 1.23 +
@@ -156,7 +160,7 @@ onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBia
           p.C % 16 == 0 ? memory::format_tag::nChw16c : memory::format_tag::nChw8c,
           p.C % 16 == 0 ? memory::format_tag::nChw8c : memory::format_tag::nChw16c};
       for (memory::format_tag tag : tags) {
-        auto blocked = describeWith(memory::desc(d.src.dims(), memory::data_type::f32, tag),
+        auto blocked = describeConv(memory::desc(d.src.dims(), memory::data_type::f32, tag),
                                     memory::desc(d.dst.dims(), memory::data_type::f32, tag), true);
         if (blocked && !isReference(blocked)) {
           cpd = blocked;
