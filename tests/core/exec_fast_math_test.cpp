@@ -128,6 +128,30 @@ TEST(ExecFastMath, SpecialValuesAndTails) {
   fm::allowAvx2(true);
 }
 
+TEST(ExecFastMath, EveryLengthInPlaceAndNotEqualsTheElementByElementResult) {
+  // Lengths past a whole number of vectors end with an overlapping last vector computed from the input
+  // first: in place (a softmax row) the overlap must not be computed twice. Each element is checked
+  // against the function of that element alone (a call of length 1, through the part-vector path).
+  for (bool avx2 : {true, false}) {
+    fm::allowAvx2(avx2);
+    for (int64_t n = 1; n <= 41; ++n) {
+      std::vector<float> x(static_cast<size_t>(n) + 1, 42.f);
+      for (int64_t k = 0; k < n; ++k) x[static_cast<size_t>(k)] = static_cast<float>(k % 11) * 0.37f - 1.9f;
+      std::vector<float> out(x.size(), 42.f), inPlace = x;
+      fm::exp(x.data(), out.data(), n);
+      fm::exp(inPlace.data(), inPlace.data(), n);
+      for (int64_t k = 0; k < n; ++k) {
+        const float want = fm::exp(x[static_cast<size_t>(k)]);
+        EXPECT_EQ(out[static_cast<size_t>(k)], want) << avx2 << " n=" << n << " k=" << k;
+        EXPECT_EQ(inPlace[static_cast<size_t>(k)], want) << avx2 << " in place n=" << n << " k=" << k;
+      }
+      EXPECT_EQ(out[static_cast<size_t>(n)], 42.f) << "written past n=" << n;
+      EXPECT_EQ(inPlace[static_cast<size_t>(n)], 42.f) << "written past n=" << n;
+    }
+  }
+  fm::allowAvx2(true);
+}
+
 TEST(ExecFastMath, ActivationOpsMatchTheLibraryFunctions) {
   const Tensor x = noise({3, 37}, 7);
   const std::vector<float> v = x.toFloats();
