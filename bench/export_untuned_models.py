@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -48,7 +48,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -103,6 +103,8 @@ def main():
         return export_twenty_second_set(torch, torchvision, out)
     if which == "23":
         return export_twenty_third_set(torch, torchvision, out)
+    if which == "25":
+        return export_twenty_fifth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -146,14 +148,14 @@ def export_images(torch, models, out, seed):
         print("exported", name, flush=True)
 
 
-def export_nets(torch, out, seed, nets):
-    """Each (NAME, constructor, example input or its shape) as OUT/NAME.onnx, opset 13, weights from `seed`.
-    Eval mode with autograd on: plain ONNX pieces, no fused fast path (e.g. of an encoder layer)."""
+def export_nets(torch, out, seed, nets, opset=13):
+    """Each (NAME, constructor, example input or its shape) as OUT/NAME.onnx, opset 13 (or `opset`), weights
+    from `seed`. Eval mode with autograd on: plain ONNX pieces, no fused fast path (e.g. of an encoder layer)."""
     for name, net, x in nets:
         torch.manual_seed(seed)
         model = net().eval()
         torch.onnx.export(model, x if torch.is_tensor(x) else torch.rand(*x), os.path.join(out, name + ".onnx"),
-                          opset_version=13, input_names=["x"], output_names=["y"])
+                          opset_version=opset, input_names=["x"], output_names=["y"])
         print("exported", name, flush=True)
 
 
@@ -1843,6 +1845,86 @@ def export_twenty_fourth_set(torch, torchvision, out):
                                   ("fcn_head_grouped_up_192", FcnHead, (1, 3, 192, 192)),
                                   ("vae_decoder_b8", VaeDecoder, (8, 32)),
                                   ("unet3d_lite_32", Unet3dLite, (1, 1, 32, 32, 32))))
+    return 0
+
+
+def export_twenty_fifth_set(torch, torchvision, out):
+    """Attention at sequence lengths no earlier set has (26, 33, 75, 100, 20 per set), LayerNorm as one op
+    (opset 17) and decomposed (opset 13), a language model's LogSoftmax over its vocabulary."""
+    nn = torch.nn
+
+    def encoder(d, heads, layers, ff):
+        layer = nn.TransformerEncoderLayer(d, heads, ff, dropout=0.0, batch_first=True)
+        return nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+
+    class VitTiny(nn.Module):  # ViT, 8x8 patches of a 40x40 image: 25 patches + a class token, batch 2
+        def __init__(self):
+            super().__init__()
+            self.patch = nn.Conv2d(3, 96, 8, 8)
+            self.cls = nn.Parameter(torch.randn(1, 1, 96))
+            self.pos = nn.Parameter(torch.randn(1, 26, 96))
+            self.enc = encoder(96, 3, 4, 384)
+            self.norm = nn.LayerNorm(96)
+            self.head = nn.Linear(96, 10)
+
+        def forward(self, x):
+            t = self.patch(x).flatten(2).transpose(1, 2)
+            t = torch.cat([self.cls.expand(x.shape[0], -1, -1), t], 1) + self.pos
+            return self.head(self.norm(self.enc(t))[:, 0])
+
+    class BertLite(nn.Module):  # a text encoder over 100 tokens, 4 heads of 32, 3 layers
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(3000, 128)
+            self.pos = nn.Parameter(torch.randn(1, 100, 128))
+            self.enc = encoder(128, 4, 3, 512)
+            self.cls = nn.Linear(128, 2)
+
+        def forward(self, ids):
+            return self.cls(self.enc(self.emb(ids) + self.pos).mean(1))
+
+    class DecoderLm(nn.Module):  # a causal decoder over 33 tokens, log-probabilities over 2000 words
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(2000, 128)
+            self.pos = nn.Parameter(torch.randn(1, 33, 128))
+            self.enc = encoder(128, 4, 2, 256)
+            self.out = nn.Linear(128, 2000)
+            self.register_buffer("mask", torch.triu(torch.full((33, 33), float("-inf")), 1))
+
+        def forward(self, ids):
+            h = self.enc(self.emb(ids) + self.pos, mask=self.mask)
+            return torch.log_softmax(self.out(h), -1)
+
+    class SetTransformer(nn.Module):  # self-attention within each of 16 sets of 20 points, pooled by attention
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Linear(3, 64)
+            self.enc = encoder(64, 4, 2, 128)
+            self.seed = nn.Parameter(torch.randn(1, 1, 64))
+            self.pool = nn.MultiheadAttention(64, 4, batch_first=True)
+            self.out = nn.Linear(64, 40)
+
+        def forward(self, x):
+            h = self.enc(self.inp(x))
+            q = self.seed.expand(x.shape[0], -1, -1)
+            return self.out(self.pool(q, h, h, need_weights=False)[0].squeeze(1))
+
+    class SpeechEncoder(nn.Module):  # two stride-2 Conv1d over 300 frames of 80 mel bins, then 75 frames of attention
+        def __init__(self):
+            super().__init__()
+            self.sub = nn.Sequential(nn.Conv1d(80, 144, 3, 2, 1), nn.GELU(), nn.Conv1d(144, 144, 3, 2, 1), nn.GELU())
+            self.enc = encoder(144, 4, 3, 576)
+            self.ctc = nn.Linear(144, 30)
+
+        def forward(self, x):
+            return torch.log_softmax(self.ctc(self.enc(self.sub(x).transpose(1, 2))), -1)
+
+    export_nets(torch, out, 125, (("vit_tiny_p8_b2_40", VitTiny, (2, 3, 40, 40)),
+                                  ("decoder_lm_t33", DecoderLm, torch.randint(0, 2000, (1, 33))),
+                                  ("set_transformer_b16_n20", SetTransformer, (16, 20, 3)),
+                                  ("speech_encoder_t75", SpeechEncoder, (1, 80, 300))), opset=17)
+    export_nets(torch, out, 125, (("bert_lite_t100", BertLite, torch.randint(0, 3000, (1, 100))),))
     return 0
 
 

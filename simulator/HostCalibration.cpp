@@ -264,6 +264,9 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     figures.push_back(f);
     timed.insert(timed.end(), {&cases[i].bench, &tiny[i].bench});
   }
+  // The row-wise ops again in rows of 8 (HostOpCases.h: rowCases), timed after the cases.
+  const std::vector<FamilyCase> rowWise = rowCases();
+  for (const FamilyCase& r : rowWise) timed.push_back(&r.bench);
   constexpr int kRounds = 5;
   FW_ASSIGN_OR_RETURN(std::vector<double> times, timeNodesInRounds(timed, threads, warm, std::max(3, repeat / kRounds), kRounds));
   m.overheadUs = times[0];
@@ -425,14 +428,36 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   const double peak = std::max(m.gemmFlops, m.convFlops);
   std::map<std::string, std::vector<double>> effs, opEffs;
   std::map<std::string, std::vector<double>> calls;
+  // A row-wise op's time a row: what its rows of 8 took beyond its rows of 1024 over as many elements,
+  // divided by the rows they have more.
+  std::map<std::string, std::pair<double, int64_t>> shortRows;  // op -> (us, rows)
+  for (size_t j = 0; j < rowWise.size(); ++j) {
+    const Graph& g = *rowWise[j].bench.model.graph;
+    shortRows[rowWise[j].key] = {times[1 + 2 * cases.size() + j],
+                                 rowWiseRows(g, g.node(rowWise[j].bench.node))};
+  }
   for (size_t i = 0; i < cases.size(); ++i) {
     auto& c = cases[i];
     const OpFigures& f = figures[i];
     const double us = times[1 + 2 * i], tinyUs = times[2 + 2 * i];
-    // The tiny run is the op's fixed cost (dispatch included); the rest of the normal run is its work.
+    // The tiny run is the op's fixed cost (dispatch included); the rest of the normal run is its work
+    // (less its rows' time, for a row-wise op).
     const double fixedUs = std::min(tinyUs, us);
     const double work = f.work;
-    const double body = std::max(us - fixedUs, 0.05 * us);
+    const Graph& cg = *c.bench.model.graph;
+    double rowsUs = 0;
+    if (auto sr = shortRows.find(efficiencyKey(cg, cg.node(c.bench.node))); sr != shortRows.end()) {
+      const int64_t rows = rowWiseRows(cg, cg.node(c.bench.node));
+      if (rows > 0 && sr->second.second > rows) {
+        const double rowUs =
+            std::max(0.0, (sr->second.first - us) / static_cast<double>(sr->second.second - rows));
+        m.opRowUs[sr->first] = rowUs;
+        rowsUs = rowUs * static_cast<double>(rows);
+        std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us in rows of 8: %.1f ns a row\n",
+                     c.key.c_str(), sr->first.c_str(), sr->second.first, rowUs * 1e3);
+      }
+    }
+    const double body = std::max(us - fixedUs - rowsUs, 0.05 * us);
     const double eff = std::min(999.0, work / (peak * body * 1e-6));
     const std::string op = efficiencyKey(*c.bench.model.graph, c.bench.model.graph->node(c.bench.node));
     std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us (tiny %.2f us)  efficiency %.4f\n", c.key.c_str(), op.c_str(), us,
@@ -489,6 +514,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.efficiency.cube = m.cubeEff;
   p.cpu.opEfficiency = m.opEff;
   for (const auto& [op, us] : m.opCallUs) p.cpu.opCallS[op] = us * 1e-6;
+  for (const auto& [op, us] : m.opRowUs) p.cpu.opRowS[op] = us * 1e-6;
   p.cpu.viewCallS = m.viewCallUs * 1e-6;
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
@@ -549,6 +575,13 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "level: where it stays under 70 % of the level before, each level its median)");
   note("cpu.op_call_s", "each op type of cpu.op_efficiency timed on a tiny tensor (16 elements, or 4 channels of 2x2): what a "
                        "call costs whatever its size, dispatch included; its efficiency is measured on the time beyond it");
+  if (!m.opRowUs.empty())
+    note("cpu.op_row_s",
+         "Softmax, LogSoftmax, LayerNormalization and a Transpose that moves whole rows "
+         "(Transpose/rows) over 32K floats in rows of 8 (4096 rows) beside "
+         "their cases' rows of 1024 (32 rows), timed in the same rounds: the time the short rows took "
+         "more, per row they have more; the cases' efficiencies are measured on the time beyond their "
+         "rows'");
   note("cpu.view_call_s",
        "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "
        "time a node");

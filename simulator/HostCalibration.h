@@ -62,6 +62,7 @@ struct HostMeasurement {
   double cubeEff = 1;                           // median rate / peak over the GEMM and Conv cases
   std::map<std::string, double> opEff;          // per op type measured (median over its cases)
   std::map<std::string, double> opCallUs;       // per op type: its time on a tiny tensor
+  std::map<std::string, double> opRowUs;        // per row-wise op type: its time a row (rowCases())
   std::string cubeCases;
   double llcBytes = 0, cacheBw = 0, dramBw = 0;
   double coldBw = 0;  // matrix ops in a network against alone (measureColdCost)

@@ -15,6 +15,29 @@ using namespace hostbench;
 CaseSize CaseSize::normal() { return {32, 1024, {1, 32, 32, 32}, {1, 32, 16, 16}}; }
 CaseSize CaseSize::tiny() { return {2, 8, {1, 4, 2, 2}, {1, 4, 2, 2}}; }
 
+namespace {
+
+// A Softmax, LogSoftmax or LayerNormalization over the last axis of [rows, cols], 8 nodes.
+Bench rowWiseOp(const std::string& op, int64_t rows, int64_t cols) {
+  using fw::Attribute;
+  const auto lastAxis = fw::zoo::attrs({Attribute::makeInt("axis", -1)});
+  if (op == "LayerNormalization")
+    return oneOp(op, {rows, cols}, {filled({cols}, 1.0f), filled({cols}, 0.0f)}, lastAxis, 8);
+  return oneOp(op, {rows, cols}, {}, lastAxis, 8);
+}
+
+}  // namespace
+
+std::vector<FamilyCase> rowCases() {
+  std::vector<FamilyCase> cases;
+  for (const char* op : {"Softmax", "LogSoftmax", "LayerNormalization"})
+    cases.push_back({op, rowWiseOp(op, 4096, 8)});
+  // Whole rows moved (familyCases' channel shuffle moves rows of 1024): [2, 2048, 8] to [2048, 2, 8].
+  cases.push_back({"Transpose/rows", oneOp("Transpose", {2, 2048, 8}, {},
+                                           fw::zoo::attrs({fw::Attribute::makeInts("perm", {1, 0, 2})}), 8)});
+  return cases;
+}
+
 std::vector<FamilyCase> familyCases(const CaseSize& z) {
   using fw::Attribute;
   const int64_t rows = z.rows, cols = z.cols;
@@ -58,11 +81,9 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
                                       fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("GlobalAveragePool", img, {}, {}, 8)});
-  cases.push_back({"softmax", oneOp("Softmax", {rows, cols}, {}, fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
-  cases.push_back({"softmax", oneOp("LogSoftmax", {rows, cols}, {},
-                                    fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
-  cases.push_back({"norm", oneOp("LayerNormalization", {rows, cols}, {filled({cols}, 1.0f), filled({cols}, 0.0f)},
-                                 fw::zoo::attrs({Attribute::makeInt("axis", -1)}), 8)});
+  cases.push_back({"softmax", rowWiseOp("Softmax", rows, cols)});
+  cases.push_back({"softmax", rowWiseOp("LogSoftmax", rows, cols)});
+  cases.push_back({"norm", rowWiseOp("LayerNormalization", rows, cols)});
   cases.push_back({"norm", oneOp("BatchNormalization", img,
                                  {filled({ch}, 1.0f), filled({ch}, 0.0f), filled({ch}, 0.0f), filled({ch}, 1.0f)}, {}, 8)});
   cases.push_back({"norm", oneOp("InstanceNormalization", img, {filled({ch}, 1.0f), filled({ch}, 0.0f)}, {}, 8)});

@@ -20,6 +20,10 @@ struct FamilyCase {
   std::string key;  // the efficiency family
   hostbench::Bench bench;
 };
+// The ops that work row by row (OpFamily.h: rowWiseRows) over 32K elements in rows of 8: beside their
+// family case's rows of 1024, their time a row (cpu.op_row_s). The key is the efficiency key
+// (efficiencyKey: the op type, or "Transpose/rows").
+std::vector<FamilyCase> rowCases();
 // Every op `fwb calibrate` times for the vector families, in the same order at every size.
 std::vector<FamilyCase> familyCases(const CaseSize& size);
 

@@ -285,6 +285,7 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     };
     FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
     FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
+    FW_TRY_STATUS(opMap("op_row_s", "seconds a row", 1.0, true, p.cpu.opRowS));
     for (const auto& [key, field] : {std::pair<const char*, double*>{"view_call_s", &p.cpu.viewCallS},
                                      {"fused_call_s", &p.cpu.fusedCallS}}) {
       if (!rc.has(key)) continue;
@@ -472,6 +473,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (!p.cpu.cacheDropsBytes.empty()) j["cpu"]["cache_drops_bytes"] = p.cpu.cacheDropsBytes;
     if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
     if (!p.cpu.opCallS.empty()) j["cpu"]["op_call_s"] = p.cpu.opCallS;
+    if (!p.cpu.opRowS.empty()) j["cpu"]["op_row_s"] = p.cpu.opRowS;
     if (p.cpu.viewCallS > 0) j["cpu"]["view_call_s"] = p.cpu.viewCallS;
     if (p.cpu.fusedCallS > 0) j["cpu"]["fused_call_s"] = p.cpu.fusedCallS;
     if (p.cpu.weightReorder.any())

@@ -99,6 +99,38 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   return innerIn >= 0 && innerIn == innerOut ? "Transpose/rows" : n.opType;
 }
 
+int64_t rowWiseRows(const Graph& g, const Node& n) {
+  std::vector<int64_t> dims, perm;
+  if (transposeOf(g, n, dims, perm)) {
+    // Transpose/rows: the output's innermost run of axes that follow each other in the input, ending
+    // with the input's innermost (axes of 1 left out), is a row copied whole (core/exec/Transpose.cpp).
+    std::vector<int64_t> inAxes, outAxes;  // axes of more than one element, input order and output order
+    for (size_t k = 0; k < dims.size(); ++k)
+      if (dims[k] != 1) inAxes.push_back(static_cast<int64_t>(k));
+    for (int64_t p : perm)
+      if (p >= 0 && p < static_cast<int64_t>(dims.size()) && dims[static_cast<size_t>(p)] != 1)
+        outAxes.push_back(p);
+    if (inAxes.empty() || outAxes.size() != inAxes.size() || outAxes.back() != inAxes.back()) return 0;
+    int64_t len = 1, numel = 1;
+    for (int64_t d : dims) numel *= d;
+    for (size_t i = outAxes.size(), j = inAxes.size(); i-- > 0 && j-- > 0 && outAxes[i] == inAxes[j];)
+      len *= dims[static_cast<size_t>(outAxes[i])];
+    return len > 0 ? numel / len : 0;
+  }
+  const bool softmax = n.opType == "Softmax" || n.opType == "LogSoftmax";
+  if ((!softmax && n.opType != "LayerNormalization") || n.inputs.empty()) return 0;
+  const auto d = staticDims(g, n.inputs[0]);
+  if (!d || d->empty()) return 0;
+  const auto rank = static_cast<int64_t>(d->size());
+  int64_t axis = n.attrs.intOr("axis", -1);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return 0;
+  int64_t rows = 1;
+  for (int64_t k = 0; k < rank; ++k)
+    if (softmax ? k != axis : k < axis) rows *= (*d)[static_cast<size_t>(k)];
+  return rows;
+}
+
 bool isEfficiencyVariant(std::string_view key) {
   for (const char* v : {"Transpose/rows", "Pad/rows", "Add/scalar", "Sub/scalar", "Mul/scalar", "Div/scalar"})
     if (key == v) return true;

@@ -45,6 +45,13 @@ struct PadRows {
   bool none = false;  // every pad is a known 0: the executor hands out the input (a view)
 };
 std::optional<PadRows> padRows(const Graph& g, const Node& n);
+// The rows of an op that works row by row (core/exec/ops_reduce.cpp): a Softmax's or LogSoftmax's
+// (every position but its axis's, the axis -1 when the attribute is absent: opset 13's default; a model
+// of an older opset that leaves it out is costed with rows of its last axis), a LayerNormalization's
+// (the positions before its axis), a Transpose's that moves whole rows ("Transpose/rows": the output's
+// innermost run of axes in input order); 0 for any other op or unknown dims. cpu.op_row_s is charged on
+// these, by efficiencyKey.
+int64_t rowWiseRows(const Graph& g, const Node& n);
 // Whether `key` names a variant efficiencyKey can return ("Transpose/rows", "Pad/rows", "Add/scalar", ...).
 bool isEfficiencyVariant(std::string_view key);
 const char* opFamilyName(OpFamily f);

@@ -61,6 +61,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "cpu.cube_time_models.rnn",
                         "cpu.weight_reorder",
                         "cpu.op_call_s",
+                        "cpu.op_row_s",
                         "cpu.cold_bandwidth_bytes_per_s",
                         "cpu.pointwise_position_block",
                         "cpu.conv_channel_block",
@@ -86,6 +87,9 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   const int64_t channels = j["cpu"].value("conv_channel_block", int64_t{1});  // the same for output channels
   EXPECT_TRUE(channels >= 1 && channels <= 64 && (channels & (channels - 1)) == 0) << channels;
   EXPECT_EQ(j["cpu"]["op_call_s"].size(), j["cpu"]["op_efficiency"].size());
+  // The row-wise ops' time a row, from their rows of 8 beside their rows of 1024.
+  for (const char* op : {"Softmax", "LogSoftmax", "LayerNormalization"})
+    EXPECT_TRUE(j["cpu"]["op_row_s"].contains(op)) << op;
   // Masks have their own loops: a comparison into bool, its negation and a select are measured.
   for (const char* op : {"Equal", "Not", "Where"}) EXPECT_TRUE(j["cpu"]["op_efficiency"].contains(op)) << op;
   // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.

@@ -248,6 +248,37 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("$.cpu.op_call_s.Relu"), std::string::npos) << refused.error().message;
   hw.cpu.opCallS.clear();
+  // A row-wise op pays its rows on top (cpu.op_row_s): a Softmax over 32K floats in rows of 8 (4096 rows)
+  // 30 ns a row more than without, in rows of 1024 (32 rows) 0.96 us (its loop's time: a memory-bound op
+  // hides it, as it hides the rest of its arithmetic); along axis 0 of [8, 4096] its rows
+  // are the 4096 columns; a LayerNormalization's rows are the positions before its axis; other ops none.
+  auto softmaxUs = [&](std::vector<int64_t> dims, std::optional<int64_t> axis, const char* op = "Softmax") {
+    Graph g = test::unaryChain({op}, dims);
+    if (axis) g.node(0).attrs.set(Attribute::makeInt("axis", *axis));
+    return test::runUnfused(g, hw).kernels[0].durUs;
+  };
+  hw.cpu.opEfficiency["Softmax"] = hw.cpu.opEfficiency["LayerNormalization"] =
+      0.01;  // compute-bound, as measured
+  const double shortRows = softmaxUs({4096, 8}, std::nullopt), longRows = softmaxUs({32, 1024}, std::nullopt),
+               columns = softmaxUs({8, 4096}, 0), norm = softmaxUs({4, 8, 1024}, 1, "LayerNormalization");
+  hw.cpu.opRowS["Softmax"] = 3e-8;
+  hw.cpu.opRowS["LayerNormalization"] = 1e-8;
+  EXPECT_NEAR(softmaxUs({4096, 8}, std::nullopt) - shortRows, 4096 * 0.03, 1e-6);
+  EXPECT_NEAR(softmaxUs({32, 1024}, std::nullopt) - longRows, 32 * 0.03, 1e-6);
+  EXPECT_NEAR(softmaxUs({8, 4096}, 0) - columns, 4096 * 0.03, 1e-6);
+  EXPECT_NEAR(softmaxUs({4, 8, 1024}, 1, "LayerNormalization") - norm, 4 * 0.01, 1e-6);
+  EXPECT_NEAR(softmaxUs({4096, 8}, std::nullopt, "Relu"),
+              test::runUnfused(test::unaryChain({"Relu"}, {4096, 8}), hw).kernels[0].durUs, 1e-9);
+  back = parseHwProfile(hwProfileToJson(hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_DOUBLE_EQ(back->cpu.opRowS.at("Softmax"), 3e-8);
+  bad = cpuProfileJson();
+  bad["cpu"]["op_row_s"] = {{"Softmax", -1.0}};
+  refused = parseHwProfile(bad, "t.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("$.cpu.op_row_s.Softmax"), std::string::npos)
+      << refused.error().message;
+  hw.cpu.opRowS.clear();
   hw.cpu.opEfficiency.clear();
   // MatMul at the GEMM rate: 2*64*64*64 flops / 1e11.
   Graph mm = test::matmul(64, 64, 64);
@@ -436,6 +467,27 @@ TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
   EXPECT_LT(rows, swapped);
   j["cpu"]["op_efficiency"] = {{"Transpose/cols", 0.1}};
   EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
+  // Its rows (cpu.op_row_s): the output's innermost run of axes in input order, axes of 1 left out. An
+  // attention head split [25, 512, 12] -> [512, 25, 12] moves 12800 rows of 12; a channel shuffle
+  // [2, 16, 32, 32] -> [16, 2, 32, 32] 32 rows of 1024; a swap of the last axis none.
+  auto rowsOf = [&](std::vector<int64_t> dims, std::vector<int64_t> perm) {
+    Graph g = transposed(dims, perm);
+    return rowWiseRows(g, g.node(0));
+  };
+  EXPECT_EQ(rowsOf({25, 512, 12}, {1, 0, 2}), 12800);
+  EXPECT_EQ(rowsOf({1, 25, 8, 12}, {0, 2, 1, 3}), 200);
+  EXPECT_EQ(rowsOf({2, 16, 32, 32}, {1, 0, 2, 3}), 32);
+  EXPECT_EQ(rowsOf({4, 2, 3, 5}, {2, 0, 1, 3}), 24);  // axes 0, 1 and 3 stay apart in the output
+  EXPECT_EQ(rowsOf({48, 2, 100}, {0, 2, 1}), 0);
+  j["cpu"]["op_efficiency"] = {{"Transpose/rows", 0.001}};  // compute-bound: its rows show
+  auto slow = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(slow.ok()) << slow.error().message;
+  const double without = test::runUnfused(transposed({25, 512, 12}, {1, 0, 2}), *slow).kernels.at(0).durUs;
+  j["cpu"]["op_row_s"] = {{"Transpose/rows", 2e-9}};
+  auto withRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
+  EXPECT_NEAR(test::runUnfused(transposed({25, 512, 12}, {1, 0, 2}), *withRows).kernels.at(0).durUs - without,
+              12800 * 2e-3, 1e-6);
 }
 
 // A Cast to the type its input has is handed out as the input by the executor: a view on every
