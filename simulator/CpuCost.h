@@ -11,8 +11,8 @@
 // the GEMM rate) and max(FLOPs, elements) for the vector families (a pool: the taps of the executor's
 // one-dim-at-a-time passes, cpuVectorWork), the efficiency of the op type when
 // the profile measured it (cpu.op_efficiency; plus what its fixed cost a call, cpu.op_call_s, exceeds
-// launch_us, and a Softmax's, LogSoftmax's or LayerNormalization's rows times cpu.op_row_s), else of
-// its family; and cache-aware traffic: of a
+// launch_us, and a Softmax's, LogSoftmax's, LayerNormalization's or row-moving Transpose's rows times
+// cpu.op_row_s), else of its family; and cache-aware traffic: of a
 // member's activations (inputs + outputs) the part that fits the last-level cache (l2_bytes) passes
 // from the kernel before it through the cache and moves at the cache bandwidth (the profile's measured
 // bandwidth curve at that footprint, when it has one); the rest, and the

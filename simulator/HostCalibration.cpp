@@ -445,9 +445,11 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     const double fixedUs = std::min(tinyUs, us);
     const double work = f.work;
     const Graph& cg = *c.bench.model.graph;
+    const Node& node = cg.node(c.bench.node);
+    const std::string op = efficiencyKey(cg, node);
     double rowsUs = 0;
-    if (auto sr = shortRows.find(efficiencyKey(cg, cg.node(c.bench.node))); sr != shortRows.end()) {
-      const int64_t rows = rowWiseRows(cg, cg.node(c.bench.node));
+    if (auto sr = shortRows.find(op); sr != shortRows.end()) {
+      const int64_t rows = rowWiseRows(cg, node);
       if (rows > 0 && sr->second.second > rows) {
         const double rowUs =
             std::max(0.0, (sr->second.first - us) / static_cast<double>(sr->second.second - rows));
@@ -459,7 +461,6 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     }
     const double body = std::max(us - fixedUs - rowsUs, 0.05 * us);
     const double eff = std::min(999.0, work / (peak * body * 1e-6));
-    const std::string op = efficiencyKey(*c.bench.model.graph, c.bench.model.graph->node(c.bench.node));
     std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us (tiny %.2f us)  efficiency %.4f\n", c.key.c_str(), op.c_str(), us,
                  tinyUs, eff);
     effs[c.key].push_back(eff);

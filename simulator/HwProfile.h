@@ -75,10 +75,11 @@ struct CpuFigures {
   // "op_call_s": {OpType: seconds} (optional): an op type's time on a tiny tensor, dispatch included; a
   // member of that type costs what of it exceeds launch_us on top of its work.
   std::map<std::string, double> opCallS;
-  // "op_row_s": {OpType: seconds} (optional): what an op that works row by row (Softmax, LogSoftmax,
-  // LayerNormalization) spends a row beyond its elements' time: each row's maximum, sum and scale are
+  // "op_row_s": {OpType or variant: seconds} (optional): what an op that works row by row (Softmax,
+  // LogSoftmax, LayerNormalization, Transpose/rows) spends a row beyond its elements' time: each row is
   // set up and finished apart from its elements (a softmax over rows of 8 floats took 5.4 ns an element
-  // here, over rows of 1024 1.4). A member of that type costs rows x this on top of its work.
+  // here, over rows of 1024 1.4). A member of that kind costs rowWiseRows (OpFamily.h) x this on top of
+  // its work.
   std::map<std::string, double> opRowS;
   // "view_call_s" (optional): what the executor spends on a node that hands out its input (a Reshape, a
   // Cast to its own type, a Pad by zeros): a view is no kernel, but each one the executor runs is this
