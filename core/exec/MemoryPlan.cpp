@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <list>
+#include <map>
 #include <new>
 #include <numeric>
 
@@ -43,7 +44,13 @@ ArenaPlan planArena(const std::vector<BufferLife>& lives) {
   // Placed buffers sorted by start time, so the ones alive during [start, end) are found by scanning
   // those that started before `end` — and on a graph only a few are alive at any time.
   std::vector<size_t> placed;  // indices, sorted by start
+  std::multimap<int64_t, size_t> byEnd;         // placed buffers by the time they were released
   std::vector<std::pair<size_t, size_t>> busy;  // [offset, offset + bytes) of overlapping buffers
+  auto fits = [&](size_t offset, size_t bytes) {  // no overlapping buffer in [offset, offset + bytes)
+    auto it = std::lower_bound(busy.begin(), busy.end(), std::pair<size_t, size_t>{offset + bytes, 0});
+    return it == busy.begin() ||
+           std::all_of(busy.begin(), it, [&](const auto& r) { return r.second <= offset; });
+  };
   for (size_t k : order) {
     const BufferLife& b = lives[k];
     busy.clear();
@@ -59,11 +66,28 @@ ArenaPlan planArena(const std::vector<BufferLife>& lives) {
       if (lo >= offset + b.bytes) break;  // fits in the gap before this one
       offset = std::max(offset, hi);
     }
+    // Over the bytes of a buffer released shortly before this one is taken (the latest of those placed,
+    // a few tried), when they are free for its lifetime and do not grow the arena: an op then writes its
+    // output over bytes still in the core's cache, as malloc's free lists would hand them out. The lowest
+    // free offset alone put ft-transformer's attention scaling (a Div over 614 KB, batch 64, 25 tokens,
+    // 96 wide) over bytes last touched several ops earlier: 98-101 us, where it took 53 alone, on a core
+    // whose own cache holds 1.4 MB and whose next level streams at 19 GB/s.
+    int tries = 0;
+    for (auto it = byEnd.upper_bound(b.start); it != byEnd.begin() && tries < 16; ++tries) {
+      --it;
+      const size_t o = plan.offsets[it->second];
+      if (lives[it->second].bytes == b.bytes && o + b.bytes <= std::max(plan.bytes, offset + b.bytes) &&
+          fits(o, b.bytes)) {
+        offset = o;
+        break;
+      }
+    }
     plan.offsets[k] = offset;
     plan.bytes = std::max(plan.bytes, offset + b.bytes);
     placed.insert(std::lower_bound(placed.begin(), placed.end(), b.start,
                                    [&](size_t i, int64_t t) { return lives[i].start < t; }),
                   k);
+    byEnd.emplace(b.end, k);
   }
   return plan;
 }

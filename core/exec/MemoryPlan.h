@@ -4,13 +4,14 @@
 // The first run of a graph on given input shapes records every tensor buffer it allocates: its size
 // and when it was taken and released (the interpreter releases a value after its last use). From that
 // record, planArena() places the buffers in one arena — the largest first, each at the lowest offset
-// free throughout its lifetime — so buffers that are never alive at the same time share bytes. Later
-// runs on the same shapes take their buffers from that arena in the same order: no allocator calls,
-// no fresh pages, and a footprint close to the true peak of live tensors (planned bytes / live peak is
-// reported by `fwb run --stats`). A run whose allocations stop matching the plan (data-dependent
-// shapes, a Loop that ran longer, another branch taken) falls back to the heap for the rest of the run
-// and is planned anew. A slot is only handed out when no slot in use overlaps it, so a plan that does
-// not fit the run can never make two live tensors share bytes.
+// free throughout its lifetime, or over a buffer of its size released shortly before it is taken when
+// that is free too (its bytes are then still in cache) — so buffers never alive at the same time share bytes.
+// Later runs on the same shapes take their buffers from that arena in the same order: no allocator calls, no
+// fresh pages, and a footprint close to the true peak of live tensors (planned bytes / live peak is reported
+// by `fwb run --stats`). A run whose allocations stop matching the plan (data-dependent shapes, a Loop that
+// ran longer, another branch taken) falls back to the heap for the rest of the run and is planned anew. A
+// slot is only handed out when no slot in use overlaps it, so a plan that does not fit the run can never make
+// two live tensors share bytes.
 #include <cstddef>
 #include <cstdint>
 #include <map>

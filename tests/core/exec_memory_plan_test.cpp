@@ -85,6 +85,22 @@ TEST(MemoryPlan, AChainOfValuesNeedsTwoBuffers) {
   EXPECT_LE(p.bytes, 400u);
 }
 
+TEST(MemoryPlan, ABufferGoesOverTheSameSizedBufferReleasedLast) {
+  // a and b are released at 3 and 4 while d lives on; c, taken at 5, could go over either: over b, the
+  // later, whose bytes are the likelier still in cache, and the arena stays three buffers.
+  const std::vector<BufferLife> lives = {{4096, 0, 3}, {4096, 1, 4}, {4096, 2, 8}, {4096, 5, 7}};
+  const ArenaPlan p = fw::exec::planArena(lives);
+  expectNoSharedBytesWhileAlive(lives, p);
+  EXPECT_EQ(p.offsets[3], p.offsets[1]);
+  EXPECT_NE(p.offsets[3], p.offsets[0]);
+  EXPECT_EQ(p.bytes, 3 * 4096u);
+  // A buffer of another size keeps the lowest free offset: a smaller one over a's bytes.
+  const std::vector<BufferLife> mixed = {{4096, 0, 3}, {4096, 1, 4}, {4096, 2, 8}, {2048, 5, 7}};
+  const ArenaPlan q = fw::exec::planArena(mixed);
+  expectNoSharedBytesWhileAlive(mixed, q);
+  EXPECT_EQ(q.offsets[3], q.offsets[0]);
+}
+
 TEST(MemoryPlan, APlanThatDoesNotFitTheRunNeverOverlapsLiveTensors) {
   // A stale plan: every slot at offset 0. The second buffer, taken while the first lives, must not
   // get the same bytes; the run leaves the plan.
