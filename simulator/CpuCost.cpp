@@ -64,20 +64,48 @@ double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems) 
 }
 
 double runFootprintBytes(const Graph& g, const HwProfile& hw) {
-  double sum = 0;
+  // The executor frees a value after its last use and plans its buffers in one arena (core/exec/
+  // MemoryPlan.h): the bytes a run touches are its weights and the peak of its live values in node
+  // order, not every output's. (Every output counted, a ViT over 41 tokens of 1.6 ms, 200 nodes, came to
+  // several MB where its arena is a few hundred KB.)
+  double weights = 0;
   std::vector<char> seen(g.values().size(), 0);
-  auto add = [&](ValueId v, NodeId n) {
-    if (v == kNoId || seen[static_cast<size_t>(v)]) return;
-    seen[static_cast<size_t>(v)] = 1;
-    if (auto b = deviceBytes(g, v, hw, n); b.ok()) sum += *b;
-  };
-  for (const Node& n : g.nodes()) {
-    if (n.dead) continue;
+  std::vector<double> bytes(g.values().size(), 0);
+  std::vector<int64_t> readersLeft(g.values().size(), 0);
+  auto order = g.topoOrder();
+  std::vector<NodeId> nodes;
+  if (order.ok())
+    nodes = *order;
+  else
+    for (const Node& n : g.nodes())
+      if (!n.dead) nodes.push_back(n.id);
+  for (NodeId id : nodes)
+    for (ValueId v : g.node(id).inputs)
+      if (v != kNoId) ++readersLeft[static_cast<size_t>(v)];
+  for (ValueId v : g.outputs())
+    if (v != kNoId) ++readersLeft[static_cast<size_t>(v)];  // held to the end of the run
+  double live = 0, peak = 0;
+  for (NodeId id : nodes) {
+    const Node& n = g.node(id);
     for (ValueId v : n.inputs)
-      if (v != kNoId && g.value(v).isInitializer()) add(v, n.id);
-    for (ValueId v : n.outputs) add(v, n.id);
+      if (v != kNoId && g.value(v).isInitializer() && !seen[static_cast<size_t>(v)]) {
+        seen[static_cast<size_t>(v)] = 1;
+        if (auto b = deviceBytes(g, v, hw, id); b.ok()) weights += *b;
+      }
+    for (ValueId v : n.outputs)
+      if (v != kNoId)
+        if (auto b = deviceBytes(g, v, hw, id); b.ok()) {
+          bytes[static_cast<size_t>(v)] = *b;
+          live += *b;
+        }
+    peak = std::max(peak, live);
+    for (ValueId v : n.inputs)
+      if (v != kNoId && !g.value(v).isInitializer() && --readersLeft[static_cast<size_t>(v)] == 0)
+        live -= bytes[static_cast<size_t>(v)];
+    for (ValueId v : n.outputs)
+      if (v != kNoId && readersLeft[static_cast<size_t>(v)] == 0) live -= bytes[static_cast<size_t>(v)];
   }
-  return sum;
+  return weights + peak;
 }
 
 double ownCacheBytes(const HwProfile& hw) {
@@ -245,6 +273,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       if (auto row = hw.cpu.opRowS.find(key); row != hw.cpu.opRowS.end())
         rowsS = static_cast<double>(rowWiseRows(g, n)) * row->second;
     }
+    // A call whose code and data the run's traffic has evicted since the op last ran costs more
+    // (cpu.cold_call_s): as much more as the run's data exceeds the core's own cache (ft-transformer's
+    // head, a Gemm 64x96x2 after the encoder: 41 us in the network, 10.7 alone; its LayerNorm's ops 2-3x).
+    const double coldCallS = coldShare * hw.cpu.coldCallSeconds(fam == OpFamily::Cube);
+    fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,
     // and the result into the output's (core/exec/ops_linalg.cpp): a Transpose's work per element.
@@ -290,7 +323,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     }
     // An op's fixed cost a call (dispatch, its output's allocation) is spent before its loop starts:
     // it overlaps neither its arithmetic nor its memory traffic.
-    const double memberS = reorderS + (shaped ? std::max(compS + coldS, memS)
+    const double memberS = reorderS + (shaped ? coldCallS + std::max(compS + coldS, memS)
                                               : fixedS + std::max(compS - fixedS, memS) + streamStallS);
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;

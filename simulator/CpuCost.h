@@ -45,7 +45,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
 // pools one spatial dim at a time (core/exec/ops_pool.cpp): the taps those 1-D passes read, or the
 // output's elements if more. fwb calibrate measures the efficiency on the same figure.
 double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems);
-// Weights and every node output of g, in bytes on the device.
+// The bytes a run of g touches on the device: its weights and the peak of its live values in node order
+// (the executor frees a value after its last use and reuses its bytes).
 double runFootprintBytes(const Graph& g, const HwProfile& hw);
 // The share of a kernel's weights and output that a run of this footprint has evicted since they were
 // last touched: 1 - (the core's own cache) / footprint, clamped to [0, 1].

@@ -129,6 +129,44 @@ Bench chainOf(const std::string& op, int n, int64_t elems, bool ownConstants = f
   return b;
 }
 
+// What a call costs more when the run's traffic since the op last ran has evicted its code and data from
+// the core's own cache (HwProfile.h: cold_call_s): a tiny op (a one-element Add; a 4x16 by 16x4 MatMul,
+// the library's product) after each of 12 Negs over twice the own cache's bytes, against the same 12
+// tiny ops in a row, the medians of their node times over 3 rounds. Returns {vector us, product us}.
+fw::Result<std::pair<double, double>> measureColdCalls(int threads, int repeat, double ownCacheBytes,
+                                                       std::string& how) {
+  constexpr int kPairs = 12;
+  const int64_t bigElems = std::max<int64_t>(int64_t{1} << 18, static_cast<int64_t>(ownCacheBytes / 2));
+  const Bench evict = oneOp("Neg", {bigElems}, {}, {}, 1);
+  const Bench add = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 1);
+  const Bench product = oneOp("MatMul", {4, 16}, {filled({16, 4}, 0.25f)}, {}, 1);
+  std::pair<double, double> extra;
+  std::string line;
+  for (const Bench* tiny : {&add, &product}) {
+    std::vector<Bench> coldParts, hotParts;
+    for (int i = 0; i < kPairs; ++i) {
+      coldParts.insert(coldParts.end(), {evict, *tiny});
+      hotParts.push_back(*tiny);
+    }
+    const Bench cold = sequenceOf(coldParts), hot = sequenceOf(hotParts);
+    std::vector<double> coldUs, hotUs;
+    for (int round = 0; round < 3; ++round) {
+      FW_ASSIGN_OR_RETURN(std::vector<double> c, timeNodes(cold, threads, 3, std::max(3, repeat / 3)));
+      FW_ASSIGN_OR_RETURN(std::vector<double> h, timeNodes(hot, threads, 3, std::max(3, repeat / 3)));
+      std::vector<double> tinyTimes;
+      for (size_t k = 1; k < c.size(); k += 2) tinyTimes.push_back(c[k]);
+      coldUs.push_back(median(tinyTimes));
+      hotUs.push_back(median(h));
+    }
+    const double coldMed = median(coldUs), hotMed = median(hotUs);
+    (tiny == &add ? extra.first : extra.second) = std::max(0.0, coldMed - hotMed);
+    line += (line.empty() ? "" : "; ") + std::string(tiny == &add ? "Add of 1 element " : "MatMul 4x16x4 ") +
+            fmt("%.2f", coldMed) + " us after the Neg, " + fmt("%.2f", hotMed) + " us in a row";
+  }
+  how = "after a Neg over " + bytesStr(4.0 * static_cast<double>(bigElems)) + ": " + line;
+  return extra;
+}
+
 }  // namespace
 
 Result<CpuFigures::RunOverhead> fitRunOverhead(const std::vector<RunOverheadSample>& samples) {
@@ -348,6 +386,22 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     std::fprintf(stderr, "fwb: calibrate: a Relu chain streams (GB/s by footprint) %s\n", line.c_str());
   }
 
+  {
+    // The core's own cache: the first drop of the copy bandwidth past 256 KiB (CpuCost.cpp, ownCacheBytes).
+    double own = 1 << 20;
+    for (int64_t d : m.drops)
+      if (d >= (int64_t{256} << 10)) {
+        own = static_cast<double>(d);
+        break;
+      }
+    FW_ASSIGN_OR_RETURN(auto cold, measureColdCalls(threads, repeat, own, m.coldCallHow));
+    m.coldCallUs = cold.first;
+    m.coldProductCallUs = cold.second;
+    std::fprintf(stderr,
+                 "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f): %s\n",
+                 m.coldCallUs, m.coldProductCallUs, m.coldCallHow.c_str());
+  }
+
   // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
   // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
   // peak of its kind (real layers rarely hit the best).
@@ -517,6 +571,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   for (const auto& [op, us] : m.opCallUs) p.cpu.opCallS[op] = us * 1e-6;
   for (const auto& [op, us] : m.opRowUs) p.cpu.opRowS[op] = us * 1e-6;
   p.cpu.viewCallS = m.viewCallUs * 1e-6;
+  if (!m.coldCallHow.empty()) {
+    p.cpu.coldCallS["vector"] = m.coldCallUs * 1e-6;
+    p.cpu.coldCallS["product"] = m.coldProductCallUs * 1e-6;
+  }
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
                          (m.threads == 1 ? " thread" : " threads") + ": ";
@@ -583,6 +641,12 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "their cases' rows of 1024 (32 rows), timed in the same rounds: the time the short rows took "
          "more, per row they have more; the cases' efficiencies are measured on the time beyond their "
          "rows'");
+  if (!m.coldCallHow.empty())
+    note("cpu.cold_call_s",
+         "what a call costs more with its code and data evicted from the core's own cache: the median node "
+         "time of 12 tiny ops each after a Neg over twice that cache's bytes, less that of the same 12 in a "
+         "row (\"vector\": a one-element Add; \"product\": a 4x16 by 16x4 MatMul), 3 rounds; " +
+             m.coldCallHow);
   note("cpu.view_call_s",
        "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "
        "time a node");

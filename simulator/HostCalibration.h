@@ -53,6 +53,9 @@ struct HostMeasurement {
   double overheadUs = 0;
   double viewCallUs = 0;  // a Reshape's time a node (HwProfile.h: view_call_s)
   double fusedCallUs = 0;  // a fused body's call beyond its members' time (HwProfile.h: fused_call_s)
+  double coldCallUs = 0,
+         coldProductCallUs = 0;  // a call with its cache evicted, more (HwProfile.h: cold_call_s)
+  std::string coldCallHow;
   double gemmFlops = 0, convFlops = 0;
   double groupedFlops = 0;  // depthwise convolutions: oneDNN's rate differs by an order of magnitude
   std::string gemmShape, convShape, groupedShape;

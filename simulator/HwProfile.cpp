@@ -286,6 +286,19 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
     FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
     FW_TRY_STATUS(opMap("op_row_s", "seconds a row", 1.0, true, p.cpu.opRowS));
+    if (rc.has("cold_call_s")) {
+      FW_ASSIGN_OR_RETURN(const json* cold, rc.get("cold_call_s"));
+      if (!cold->is_object())
+        return rc.err("cold_call_s", "must be an object {\"vector\": s, \"product\": s}");
+      Reader rk(*cold, rc.at("cold_call_s"), sourceName);
+      for (auto it = cold->begin(); it != cold->end(); ++it) {
+        if (it.key() != "vector" && it.key() != "product")
+          return rk.err(it.key(), "not a kind of call: the keys are \"vector\" and \"product\"");
+        FW_ASSIGN_OR_RETURN(double v, rk.posNum(it.key(), true));
+        if (v > 1e-3) return rk.err(it.key(), "must be at most 1 ms");
+        p.cpu.coldCallS[it.key()] = v;
+      }
+    }
     for (const auto& [key, field] : {std::pair<const char*, double*>{"view_call_s", &p.cpu.viewCallS},
                                      {"fused_call_s", &p.cpu.fusedCallS}}) {
       if (!rc.has(key)) continue;
@@ -474,6 +487,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (!p.cpu.opEfficiency.empty()) j["cpu"]["op_efficiency"] = p.cpu.opEfficiency;
     if (!p.cpu.opCallS.empty()) j["cpu"]["op_call_s"] = p.cpu.opCallS;
     if (!p.cpu.opRowS.empty()) j["cpu"]["op_row_s"] = p.cpu.opRowS;
+    if (!p.cpu.coldCallS.empty()) j["cpu"]["cold_call_s"] = p.cpu.coldCallS;
     if (p.cpu.viewCallS > 0) j["cpu"]["view_call_s"] = p.cpu.viewCallS;
     if (p.cpu.fusedCallS > 0) j["cpu"]["fused_call_s"] = p.cpu.fusedCallS;
     if (p.cpu.weightReorder.any())

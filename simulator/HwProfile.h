@@ -81,6 +81,16 @@ struct CpuFigures {
   // here, over rows of 1024 1.4). A member of that kind costs rowWiseRows (OpFamily.h) x this on top of
   // its work.
   std::map<std::string, double> opRowS;
+  // "cold_call_s": {"vector": seconds, "product": seconds} (optional): what a call costs more when the
+  // run's traffic since the op's last call has evicted its code and data from the core's own cache (a
+  // one-element Add took 0.9 us called again and again, 3.7 us after a Neg over 2.8 MB; a 4x16x4 MatMul
+  // 7.9 and 25); "product" for the library's matrix ops (OpFamily::Cube), "vector" for the others. A
+  // member costs coldShare (CpuCost.h) x its kind's figure on top.
+  std::map<std::string, double> coldCallS;
+  double coldCallSeconds(bool product) const {
+    auto it = coldCallS.find(product ? "product" : "vector");
+    return it != coldCallS.end() ? it->second : 0.0;
+  }
   // "view_call_s" (optional): what the executor spends on a node that hands out its input (a Reshape, a
   // Cast to its own type, a Pad by zeros): a view is no kernel, but each one the executor runs is this
   // much time in the run, as a host step of its own or inside the fused kernel it belongs to.

@@ -62,11 +62,19 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "cpu.weight_reorder",
                         "cpu.op_call_s",
                         "cpu.op_row_s",
+                        "cpu.cold_call_s",
                         "cpu.cold_bandwidth_bytes_per_s",
                         "cpu.pointwise_position_block",
                         "cpu.conv_channel_block",
                         "cpu.stream_curve"})
     EXPECT_TRUE(noted.count(f)) << f;
+  // A cold call's extra for the vector ops and for the library's products, each a time (0 when the
+  // evicted calls were no slower), at most a millisecond.
+  for (const char* kind : {"vector", "product"}) {
+    ASSERT_TRUE(j["cpu"]["cold_call_s"].contains(kind)) << kind;
+    EXPECT_GE(j["cpu"]["cold_call_s"][kind].get<double>(), 0.0);
+    EXPECT_LT(j["cpu"]["cold_call_s"][kind].get<double>(), 1e-3);
+  }
   // The executor's elementwise stream: one point per tensor size from 256 KiB (512 KiB of footprint),
   // ascending, each a positive rate.
   const auto& stream = j["cpu"]["stream_curve"];

@@ -564,6 +564,72 @@ TEST(CpuCost, AViewCostsWhatTheExecutorSpendsOnIt) {
   EXPECT_NE(bad.error().message.find("view_call_s"), std::string::npos) << bad.error().message;
 }
 
+// What a run touches: its weights and the peak of its live values, not every output (the executor frees a
+// value after its last use and reuses its bytes): eight Relus of 1 MiB one after another hold two at a
+// time; a graph output is held to the end.
+TEST(CpuCost, TheRunsFootprintIsItsWeightsAndItsLiveValuesPeak) {
+  const HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  Graph chain =
+      test::unaryChain({"Relu", "Relu", "Relu", "Relu", "Relu", "Relu", "Relu", "Relu"}, {256, 1024});
+  EXPECT_DOUBLE_EQ(runFootprintBytes(chain, hw), 2.0 * 1024 * 1024);
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({256, 1024}));
+  ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({256, 1024}));
+  g.addNode("Relu", {x}, {a}, {}, "r0");
+  ValueId w = g.addInitializer("w", Tensor::floats({1024, 4}, std::vector<float>(4096, 0.5f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({256, 4}));
+  g.addNode("MatMul", {a, w}, {y}, {}, "mm");
+  ValueId z = g.addValue("z", DType::Float32, Shape::ofInts({256, 4}));
+  g.addNode("Neg", {y}, {z}, {}, "neg");
+  g.addOutput(a);  // a, held to the end, beside y then z
+  g.addOutput(z);
+  EXPECT_DOUBLE_EQ(runFootprintBytes(g, hw), 16384.0 + 1024 * 1024 + 2 * 4096.0);
+}
+
+// cpu.cold_call_s: each member pays its kind's figure ("product" for a matrix op, "vector" for the rest)
+// times the share of the run's data beyond the core's own cache; a run that fits that cache pays nothing.
+TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
+  auto graph = [](int64_t rows) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({rows, 1024}));
+    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({rows, 1024}));
+    g.addNode("Relu", {x}, {a}, {}, "relu");
+    ValueId w = g.addInitializer("w", Tensor::floats({1024, 4}, std::vector<float>(4096, 0.5f)));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({rows, 4}));
+    g.addNode("MatMul", {a, w}, {y}, {}, "mm");
+    g.addOutput(y);
+    return g;
+  };
+  json j = cpuProfileJson();
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}};
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*with), "t.json")->cpu.coldCallS.at("product"), 10e-6);
+  const Graph big = graph(1024);  // 4 MB through the Relu: beyond the 1 MiB own cache
+  const double share = coldShareOf(*with, runFootprintBytes(big, *with));
+  ASSERT_GT(share, 0.5);
+  const SimResult r0 = test::runUnfused(big, *without), r1 = test::runUnfused(big, *with);
+  ASSERT_EQ(r1.kernels.size(), 2u);
+  EXPECT_NEAR(r1.kernels[0].durUs - r0.kernels[0].durUs, share * 2.0, 1e-3);
+  EXPECT_NEAR(r1.kernels[1].durUs - r0.kernels[1].durUs, share * 10.0, 1e-3);
+  // Fused, each member pays.
+  EXPECT_NEAR(test::run(big, {test::allInOne(big, "k")}, *with).kernels.at(0).durUs -
+                  test::run(big, {test::allInOne(big, "k")}, *without).kernels.at(0).durUs,
+              share * 12.0, 1e-3);
+  const Graph small = graph(16);  // 64 KB: stays in the own cache between runs
+  EXPECT_DOUBLE_EQ(coldShareOf(*with, runFootprintBytes(small, *with)), 0.0);
+  EXPECT_NEAR(test::runUnfused(small, *with).latencyUs, test::runUnfused(small, *without).latencyUs, 1e-9);
+  for (const json& badValue : {json{{"vector", -1.0}}, json{{"scalar", 1e-6}}}) {
+    json bad = cpuProfileJson();
+    bad["cpu"]["cold_call_s"] = badValue;
+    auto refused = parseHwProfile(bad, "t.json");
+    ASSERT_FALSE(refused.ok()) << badValue.dump();
+    EXPECT_NE(refused.error().message.find("cold_call_s"), std::string::npos) << refused.error().message;
+  }
+}
+
 // On a CPU profile with weight_reorder, a Conv whose weight the run computes (a DequantizeLinear before it)
 // pays the reorder of that weight on every call; a model's weight, a view of one, a graph input (the
 // executor keys the copy on the storage) and a pointwise Conv (its GEMM path reads the weight as stored)
