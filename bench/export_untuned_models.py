@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -36,7 +36,9 @@ QDQ-quantised ResNet-18 (this script writes its DequantizeLinear/QuantizeLinear 
 set 23 was exported in session 22 after the ConvTranspose1d kind (led by set 22's 1-D U-Net) and only measured;
 set 24 was exported in session 24 after the executor's ConvTranspose layouts and the conv_transpose_plain kind
 (led by sets 21-23's DCGAN generator, 1-D U-Net and HiFi-GAN) and only measured: upsampling decoders of
-shapes those were not fitted on, a grouped (per-class) ConvTranspose and a 3-D one among them.
+shapes those were not fitted on, a grouped (per-class) ConvTranspose and a 3-D one among them; set 25 was exported in
+session 25 after the row-wise ops' time a row (attention at new sequence lengths); set 26 was exported in
+session 26 after the cold-call cost and the live-peak footprint, and only measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -48,7 +50,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -105,6 +107,8 @@ def main():
         return export_twenty_third_set(torch, torchvision, out)
     if which == "25":
         return export_twenty_fifth_set(torch, torchvision, out)
+    if which == "26":
+        return export_twenty_sixth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -1925,6 +1929,98 @@ def export_twenty_fifth_set(torch, torchvision, out):
                                   ("set_transformer_b16_n20", SetTransformer, (16, 20, 3)),
                                   ("speech_encoder_t75", SpeechEncoder, (1, 80, 300))), opset=17)
     export_nets(torch, out, 125, (("bert_lite_t100", BertLite, torch.randint(0, 3000, (1, 100))),))
+    return 0
+
+
+def export_twenty_sixth_set(torch, torchvision, out):
+    """Exported in session 26 after the cold-call cost and the live-peak footprint, to be measured only:
+    a text CNN, a two-tower recommender, a tiny detector's backbone and head, a pre-norm GPT block stack
+    with GELU, a small U-Net with ConvTranspose upsampling and skip concatenations."""
+    nn = torch.nn
+
+    class TextCnn(nn.Module):  # 16 sentences of 64 tokens: Conv1d of widths 3, 4, 5, max over time
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(5000, 128)
+            self.convs = nn.ModuleList([nn.Conv1d(128, 100, k) for k in (3, 4, 5)])
+            self.fc = nn.Linear(300, 4)
+
+        def forward(self, ids):
+            e = self.emb(ids).transpose(1, 2)
+            return self.fc(torch.cat([torch.relu(c(e)).amax(2) for c in self.convs], 1))
+
+    class TwoTower(nn.Module):  # 256 user-item pairs: two embedding towers, a dot product and a sigmoid
+        def __init__(self):
+            super().__init__()
+            self.users, self.items = nn.Embedding(10000, 32), nn.Embedding(20000, 32)
+            self.ut = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, 64))
+            self.it = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, 64))
+
+        def forward(self, ids):
+            u, i = self.ut(self.users(ids[:, 0])), self.it(self.items(ids[:, 1]))
+            return torch.sigmoid((u * i).sum(1))
+
+    class TinyDetector(nn.Module):  # 2 images of 160x160: four stride-2 Conv-BN-LeakyReLU, a 1x1 head
+        def __init__(self):
+            super().__init__()
+            layers, c = [], 3
+            for co in (16, 32, 64, 128):
+                layers += [nn.Conv2d(c, co, 3, 2, 1, bias=False), nn.BatchNorm2d(co), nn.LeakyReLU(0.1)]
+                c = co
+            self.body = nn.Sequential(*layers)
+            self.head = nn.Conv2d(128, 3 * 25, 1)
+
+        def forward(self, x):
+            y = self.head(self.body(x))
+            return torch.sigmoid(y.view(x.shape[0], 3, 25, 10, 10).permute(0, 1, 3, 4, 2))
+
+    class GptBlocks(nn.Module):  # 4 sequences of 64 tokens, width 192, 3 heads, 2 pre-norm blocks, causal
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(1000, 192)
+            self.pos = nn.Parameter(torch.randn(1, 64, 192))
+            self.ln1 = nn.ModuleList([nn.LayerNorm(192) for _ in range(2)])
+            self.ln2 = nn.ModuleList([nn.LayerNorm(192) for _ in range(2)])
+            self.qkv = nn.ModuleList([nn.Linear(192, 576) for _ in range(2)])
+            self.proj = nn.ModuleList([nn.Linear(192, 192) for _ in range(2)])
+            self.mlp = nn.ModuleList([nn.Sequential(nn.Linear(192, 768), nn.GELU(), nn.Linear(768, 192)) for _ in range(2)])
+            self.register_buffer("mask", torch.triu(torch.ones(64, 64, dtype=torch.bool), 1))
+            self.out = nn.Linear(192, 1000)
+
+        def forward(self, ids):
+            h = self.emb(ids) + self.pos
+            b, t, d = h.shape
+            for k in range(2):
+                q, kk, v = self.qkv[k](self.ln1[k](h)).split(d, 2)
+                q, kk, v = (z.view(b, t, 3, 64).transpose(1, 2) for z in (q, kk, v))
+                a = (q @ kk.transpose(-1, -2)) / 8.0
+                a = torch.softmax(a.masked_fill(self.mask, float("-inf")), -1)
+                h = h + self.proj[k]((a @ v).transpose(1, 2).reshape(b, t, d))
+                h = h + self.mlp[k](self.ln2[k](h))
+            return self.out(h)
+
+    class UnetLite(nn.Module):  # one image of 96x96: 16-32-64 channels down, ConvTranspose up, skips concatenated
+        def __init__(self):
+            super().__init__()
+            def block(ci, co):
+                return nn.Sequential(nn.Conv2d(ci, co, 3, 1, 1), nn.ReLU(), nn.Conv2d(co, co, 3, 1, 1), nn.ReLU())
+            self.d1, self.d2, self.mid = block(3, 16), block(16, 32), block(32, 64)
+            self.u2, self.c2 = nn.ConvTranspose2d(64, 32, 2, 2), block(64, 32)
+            self.u1, self.c1 = nn.ConvTranspose2d(32, 16, 2, 2), block(32, 16)
+            self.out = nn.Conv2d(16, 2, 1)
+
+        def forward(self, x):
+            a = self.d1(x)
+            b = self.d2(nn.functional.max_pool2d(a, 2))
+            m = self.mid(nn.functional.max_pool2d(b, 2))
+            y = self.c2(torch.cat([self.u2(m), b], 1))
+            return self.out(self.c1(torch.cat([self.u1(y), a], 1)))
+
+    export_nets(torch, out, 126, (("text_cnn_b16_t64", TextCnn, torch.randint(0, 5000, (16, 64))),
+                                  ("two_tower_b256", TwoTower, torch.randint(0, 10000, (256, 2))),
+                                  ("tiny_detector_b2_160", TinyDetector, (2, 3, 160, 160)),
+                                  ("gpt_blocks_b4_t64", GptBlocks, torch.randint(0, 1000, (4, 64))),
+                                  ("unet_lite_96", UnetLite, (1, 3, 96, 96))))
     return 0
 
 
