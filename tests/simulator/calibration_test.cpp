@@ -586,6 +586,39 @@ TEST(CpuCost, TheRunsFootprintIsItsWeightsAndItsLiveValuesPeak) {
   EXPECT_DOUBLE_EQ(runFootprintBytes(g, hw), 16384.0 + 1024 * 1024 + 2 * 4096.0);
 }
 
+// The executor computes a Relu with its producer (a Conv's, BatchNormalization's or Add's only reader) in a
+// fused body: no pass of its own there; alone, after another op, or beside another reader it costs its pass.
+TEST(CpuCost, AReluAfterItsProducerInAFusedKernelIsItsEpilogue) {
+  const HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  auto graph = [](const char* first, bool secondReader) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({64, 1024}));
+    ValueId c = g.addInitializer("c", Tensor::floats({1024}, std::vector<float>(1024, 0.5f)));
+    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({64, 1024}));
+    g.addNode(first, std::string(first) == "Add" ? std::vector<ValueId>{x, c} : std::vector<ValueId>{x}, {a},
+              {}, "first");
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({64, 1024}));
+    g.addNode("Relu", {a}, {y}, {}, "relu");
+    g.addOutput(y);
+    if (secondReader) g.addOutput(a);
+    return g;
+  };
+  auto firstAlone = [&](const char* first) {
+    Graph g = graph(first, false);
+    return test::runUnfused(g, hw).kernels.at(0).durUs;
+  };
+  Graph addRelu = graph("Add", false);
+  const double fused = test::run(addRelu, {test::allInOne(addRelu, "k")}, hw).kernels.at(0).durUs;
+  EXPECT_NEAR(fused, firstAlone("Add"), 1e-6);
+  // Unfused (as -O0 profiles it), the Relu is a kernel of its own.
+  EXPECT_EQ(test::runUnfused(addRelu, hw).kernels.size(), 2u);
+  // Its input also a graph output, or a producer the executor does not take a Relu into: a pass.
+  Graph kept = graph("Add", true);
+  EXPECT_GT(test::run(kept, {test::allInOne(kept, "k")}, hw).kernels.at(0).durUs, firstAlone("Add") + 1.0);
+  Graph sig = graph("Sigmoid", false);
+  EXPECT_GT(test::run(sig, {test::allInOne(sig, "k")}, hw).kernels.at(0).durUs, firstAlone("Sigmoid") + 1.0);
+}
+
 // cpu.cold_call_s: each member pays its kind's figure ("product" for a matrix op, "vector" for the rest)
 // times the share of the run's data beyond the core's own cache; a run that fits that cache pays nothing.
 TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
