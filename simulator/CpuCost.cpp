@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/exec/Epilogue.h"
 #include "core/ir/OpCost.h"
 #include "simulator/CpuCubeModel.h"
 #include "simulator/OpFamily.h"
@@ -108,12 +109,13 @@ double runFootprintBytes(const Graph& g, const HwProfile& hw) {
   return weights + peak;
 }
 
-double ownCacheBytes(const HwProfile& hw) {
-  // The cache a core has to itself: the first drop of the measured copy bandwidth past 256 KiB.
-  for (int64_t d : hw.cpu.cacheDropsBytes)
+double ownCacheBytes(const std::vector<int64_t>& cacheDrops) {
+  for (int64_t d : cacheDrops)
     if (d >= (int64_t{256} << 10)) return static_cast<double>(d);
   return 0;
 }
+
+double ownCacheBytes(const HwProfile& hw) { return ownCacheBytes(hw.cpu.cacheDropsBytes); }
 
 double coldShareOf(const HwProfile& hw, double footprintBytes) {
   const double own = ownCacheBytes(hw);
@@ -123,22 +125,15 @@ double coldShareOf(const HwProfile& hw, double footprintBytes) {
 
 namespace {
 
-// A Relu the executor computes with its producer (core/exec/Executor.cpp, Plan::reluAfter): the only
-// reader of a Conv's, BatchNormalization's or Add's only output, in the same fused kernel (a fused body
-// runs untimed, so it takes the epilogue; at -O0 every node is timed on its own and runs alone).
+// A Relu the executor computes in its producer's loop (core/exec/Epilogue.h), its producer in the same
+// fused kernel: a fused body runs untimed, so it takes the epilogue; at -O0 every node is timed on its own.
 bool reluEpilogue(const Graph& g, const Node& n, const std::vector<char>& inGroup) {
-  if (n.opType != "Relu" || !(n.domain.empty() || n.domain == "ai.onnx") || n.inputs.size() != 1 ||
-      n.inputs[0] == kNoId || n.outputs.size() != 1 || n.outputs[0] == kNoId)
-    return false;
-  const Value& v = g.value(n.inputs[0]);
-  if (v.producer == kNoId || !inGroup[static_cast<size_t>(v.producer)] || v.consumers.size() != 1)
-    return false;
-  const Node& p = g.node(v.producer);
-  if ((p.opType != "Conv" && p.opType != "BatchNormalization" && p.opType != "Add") ||
-      !(p.domain.empty() || p.domain == "ai.onnx") || p.outputs.size() != 1)
-    return false;
+  if (n.opType != "Relu" || n.inputs.size() != 1 || n.inputs[0] == kNoId) return false;
+  const NodeId producer = g.value(n.inputs[0]).producer;
+  if (producer == kNoId || !inGroup[static_cast<size_t>(producer)]) return false;
   const auto& outs = g.outputs();
-  return std::find(outs.begin(), outs.end(), n.inputs[0]) == outs.end();
+  auto isOutput = [&](ValueId v) { return std::find(outs.begin(), outs.end(), v) != outs.end(); };
+  return exec::reluEpilogueOf(g, producer, isOutput) == n.id;
 }
 
 }  // namespace

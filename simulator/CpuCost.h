@@ -48,6 +48,8 @@ double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems);
 // The bytes a run of g touches on the device: its weights and the peak of its live values in node order
 // (the executor frees a value after its last use and reuses its bytes).
 double runFootprintBytes(const Graph& g, const HwProfile& hw);
+// The cache a core has to itself: the first of the measured copy bandwidth's drops past 256 KiB (0: none).
+double ownCacheBytes(const std::vector<int64_t>& cacheDrops);
 // The share of a kernel's weights and output that a run of this footprint has evicted since they were
 // last touched: 1 - (the core's own cache) / footprint, clamped to [0, 1].
 double coldShareOf(const HwProfile& hw, double footprintBytes);

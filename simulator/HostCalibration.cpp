@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/zoo/ZooBuilder.h"
+#include "simulator/CpuCost.h"
 #include "simulator/HostBench.h"
 #include "simulator/HostOpCases.h"
 #include "simulator/NonNegFit.h"
@@ -387,13 +388,8 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   }
 
   {
-    // The core's own cache: the first drop of the copy bandwidth past 256 KiB (CpuCost.cpp, ownCacheBytes).
-    double own = 1 << 20;
-    for (int64_t d : m.drops)
-      if (d >= (int64_t{256} << 10)) {
-        own = static_cast<double>(d);
-        break;
-      }
+    // The core's own cache as the cost model takes it (1 MiB when no drop stood out).
+    const double own = ownCacheBytes(m.drops) > 0 ? ownCacheBytes(m.drops) : double{1 << 20};
     FW_ASSIGN_OR_RETURN(auto cold, measureColdCalls(threads, repeat, own, m.coldCallHow));
     m.coldCallUs = cold.first;
     m.coldProductCallUs = cold.second;

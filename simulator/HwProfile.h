@@ -83,7 +83,7 @@ struct CpuFigures {
   std::map<std::string, double> opRowS;
   // "cold_call_s": {"vector": seconds, "product": seconds} (optional): what a call costs more when the
   // run's traffic since the op's last call has evicted its code and data from the core's own cache (a
-  // one-element Add took 0.9 us called again and again, 3.7 us after a Neg over 2.8 MB; a 4x16x4 MatMul
+  // one-element Add took 0.9 us called again and again, 3.7 us after a Neg over 4 MiB; a 4x16x4 MatMul
   // 7.9 and 25); "product" for the library's matrix ops (OpFamily::Cube), "vector" for the others. A
   // member costs coldShare (CpuCost.h) x its kind's figure on top.
   std::map<std::string, double> coldCallS;

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/exec/Epilogue.h"
 #include "core/exec/MemoryPlan.h"
 #include "core/exec/OpContext.h"
 #include "core/exec/ThreadPool.h"
@@ -306,18 +307,12 @@ class Interpreter {
     // Relu epilogues, unless every computed value must be kept as it is (keepIntermediates) or every
     // node is timed on its own (profile).
     if (!opts_.keepIntermediates && !timedNodes) {
+      auto kept = [&](ValueId v) {
+        return p.keepAlive[static_cast<size_t>(v)] || p.uses[static_cast<size_t>(v)] != 1;
+      };
       for (NodeId n : p.order) {
-        const Node& node = g.node(n);
-        if (!isDefaultDomain(node.domain) || node.outputs.size() != 1 || node.outputs[0] == kNoId) continue;
-        if (node.opType != "Conv" && node.opType != "BatchNormalization" && node.opType != "Add") continue;
-        const ValueId v = node.outputs[0];
-        const Value& val = g.value(v);
-        if (p.keepAlive[static_cast<size_t>(v)] || p.uses[static_cast<size_t>(v)] != 1 || val.consumers.size() != 1) continue;
-        const NodeId r = val.consumers[0];
-        const Node& relu = g.node(r);
-        if (relu.dead || relu.opType != "Relu" || !isDefaultDomain(relu.domain) || relu.inputs.size() != 1 ||
-            relu.inputs[0] != v || relu.outputs.size() != 1 || relu.outputs[0] == kNoId)
-          continue;
+        const NodeId r = exec::reluEpilogueOf(g, n, kept);
+        if (r == kNoId) continue;
         p.reluAfter[static_cast<size_t>(n)] = r;
         p.skipped[static_cast<size_t>(r)] = 1;
       }
