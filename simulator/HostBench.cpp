@@ -12,6 +12,7 @@
 #include "core/shape/ShapeResolve.h"
 #include "simulator/CpuCost.h"
 #include "simulator/OpFamily.h"
+#include "simulator/StolenTime.h"
 
 namespace fw::sim::hostbench {
 
@@ -76,6 +77,32 @@ fw::Status warmUp(const Bench& b, const fw::ExecOptions& o, int warmup, double s
   }
   return fw::Status::okStatus();
 }
+
+// The runs' samples, each run's wall and CPU time: at one thread only the runs no other tenant took time
+// from count (simulator/StolenTime.h; a tiny op's runs are rarely hit, a second of a busy host hits many).
+struct Runs {
+  std::vector<std::vector<double>> samples;  // per run
+  std::vector<double> wall, cpu;
+  std::vector<double> kept(int threads) const {
+    const RunSelection sel = keepRunsNotStolen(wall, threads == 1 ? cpu : std::vector<double>{}, 3);
+    std::vector<double> out;
+    for (size_t i : sel.kept) out.insert(out.end(), samples[i].begin(), samples[i].end());
+    return out;
+  }
+};
+
+// One timed run of `b`: its profile's node times (all, or only b.node's) and its wall and CPU time.
+fw::Status timeRun(const Bench& b, fw::ExecOptions& o, fw::ExecProfile& prof, Runs& runs) {
+  o.profile = &prof;
+  const double c0 = threadCpuMicros();
+  const auto a = Clock::now();
+  auto r = fw::runGraph(b.model, b.inputs, o);
+  runs.wall.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+  runs.cpu.push_back(threadCpuMicros() - c0);
+  if (!r.ok()) return r.error();
+  return fw::Status::okStatus();
+}
+
 }  // namespace
 
 fw::Result<double> timeOutside(const Bench& b, int threads, int warmup, int repeat) {
@@ -86,38 +113,33 @@ fw::Result<double> timeOutside(const Bench& b, int threads, int warmup, int repe
   fw::ExecProfile warm;
   o.profile = &warm;
   FW_TRY_STATUS(warmUp(b, o, warmup, warmSeconds(repeat)));
-  std::vector<double> outside;
+  Runs runs;
   const auto t0 = Clock::now();
   for (int i = 0; i < repeat || (secondsSince(t0) < timedSeconds(repeat) && i < kMaxRuns); ++i) {
     fw::ExecProfile prof;
     prof.nodes.reserve(b.model.graph->nodes().size());
-    o.profile = &prof;
-    const auto a = Clock::now();
-    auto r = fw::runGraph(b.model, b.inputs, o);
-    const double total = std::chrono::duration<double, std::micro>(Clock::now() - a).count();
-    if (!r.ok()) return r.error();
+    FW_TRY_STATUS(timeRun(b, o, prof, runs));
     double inNodes = 0;
     for (const auto& t : prof.nodes) inNodes += t.us;
-    outside.push_back(total - inNodes);
+    runs.samples.push_back({runs.wall.back() - inNodes});
   }
-  return median(outside);
+  return median(runs.kept(threads));
 }
 
 fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat) {
   fw::ExecOptions o;
   o.threads = threads;
   FW_TRY_STATUS(warmUp(b, o, warmup, warmSeconds(repeat)));
-  std::vector<double> us;
+  Runs runs;
   const auto t0 = Clock::now();
   for (int i = 0; i < repeat || (secondsSince(t0) < timedSeconds(repeat) && i < kMaxRuns); ++i) {
     fw::ExecProfile prof;
-    o.profile = &prof;
-    auto r = fw::runGraph(b.model, b.inputs, o);
-    if (!r.ok()) return r.error();
+    FW_TRY_STATUS(timeRun(b, o, prof, runs));
+    auto& us = runs.samples.emplace_back();
     for (const auto& t : prof.nodes)
       if (!b.onlyNode || t.node == b.node) us.push_back(t.us);
   }
-  return median(us);
+  return median(runs.kept(threads));
 }
 
 fw::Result<std::vector<double>> timeNodesInRounds(const std::vector<const Bench*>& benches, int threads, int warmup,
@@ -167,21 +189,22 @@ fw::Result<std::vector<double>> timeNodes(const Bench& b, int threads, int warmu
   fw::ExecOptions o;
   o.threads = threads;
   FW_TRY_STATUS(warmUp(b, o, warmup, warmSeconds(repeat)));
-  std::vector<std::vector<double>> per;
+  std::vector<Runs> per;  // per node: its one sample of each run
   const auto t0 = Clock::now();
   for (int i = 0; i < repeat || (secondsSince(t0) < timedSeconds(repeat) && i < kMaxRuns); ++i) {
     fw::ExecProfile prof;
-    o.profile = &prof;
-    auto r = fw::runGraph(b.model, b.inputs, o);
-    if (!r.ok()) return r.error();
+    Runs run;
+    FW_TRY_STATUS(timeRun(b, o, prof, run));
     for (const auto& t : prof.nodes) {
       const auto k = static_cast<size_t>(t.node);
       if (per.size() <= k) per.resize(k + 1);
-      per[k].push_back(t.us);
+      per[k].samples.push_back({t.us});
+      per[k].wall.push_back(run.wall.back());
+      per[k].cpu.push_back(run.cpu.back());
     }
   }
   std::vector<double> med;
-  for (auto& v : per) med.push_back(v.empty() ? 0.0 : median(v));
+  for (auto& v : per) med.push_back(v.samples.empty() ? 0.0 : median(v.kept(threads)));
   return med;
 }
 

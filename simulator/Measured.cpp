@@ -1,17 +1,17 @@
-#include "simulator/TextFormat.h"
 #include "simulator/Measured.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <unordered_map>
 
-#include <nlohmann/json.hpp>
-
 #include "core/util/FileUtil.h"
 #include "simulator/OpSummary.h"
+#include "simulator/StolenTime.h"
+#include "simulator/TextFormat.h"
 
 namespace fw::sim {
 namespace {
@@ -85,6 +85,13 @@ json toJson(const MeasuredRun& r) {
   j["warmup"] = r.warmup;
   j["by_node"] = r.byNode;
   j["total_us"] = r.totalUs;
+  if (r.runsStolen >= 0) {
+    j["runs_timed"] = r.runsTimed;
+    j["runs_stolen"] = r.runsStolen;
+    j["steal_share"] = r.stealShare;
+    j["least_stolen"] = r.leastStolen;
+  }
+  if (!r.mergedFrom.empty()) j["merged_from"] = r.mergedFrom;
   json ks = json::array();
   for (const auto& k : r.kernels) {
     json e = {{"name", k.name}, {"ops", k.ops}, {"measured_us", k.us}};
@@ -139,9 +146,32 @@ Result<MeasuredRun> measuredRunFromJson(const std::string& text, const std::stri
   FW_TRY_STATUS(integer("threads", r.threads, true, 0, 1 << 20));
   FW_TRY_STATUS(integer("repeats", r.repeats, false, 0, 1 << 30));
   FW_TRY_STATUS(integer("warmup", r.warmup, false, 0, 1 << 30));
-  if (const auto it = j.find("by_node"); it != j.end()) {
-    if (!it->is_boolean()) return fieldError(src, "by_node", "expected true or false, got " + std::string(it->type_name()));
-    r.byNode = it->get<bool>();
+  auto boolean = [&](const char* key, bool& out) -> Status {
+    if (const auto it = j.find(key); it != j.end()) {
+      if (!it->is_boolean())
+        return fieldError(src, key, "expected true or false, got " + std::string(it->type_name()));
+      out = it->get<bool>();
+    }
+    return {};
+  };
+  FW_TRY_STATUS(boolean("by_node", r.byNode));
+  if (j.contains("runs_stolen")) {
+    FW_TRY_STATUS(integer("runs_timed", r.runsTimed, true, 0, 1 << 30));
+    FW_TRY_STATUS(integer("runs_stolen", r.runsStolen, true, 0, r.runsTimed));
+    FW_ASSIGN_OR_RETURN(r.stealShare, number(j, "steal_share", src, "", true, 0));
+    if (r.stealShare < 0 || r.stealShare > 1) return fieldError(src, "steal_share", "must be within [0, 1]");
+    FW_TRY_STATUS(boolean("least_stolen", r.leastStolen));
+  }
+  if (const auto it = j.find("merged_from"); it != j.end()) {
+    if (!it->is_array())
+      return fieldError(src, "merged_from",
+                        "expected an array of file names, got " + std::string(it->type_name()));
+    for (size_t i = 0; i < it->size(); ++i) {
+      if (!(*it)[i].is_string())
+        return fieldError(src, "merged_from[" + std::to_string(i) + "]",
+                          "expected a string, got " + std::string((*it)[i].type_name()));
+      r.mergedFrom.push_back((*it)[i].get<std::string>());
+    }
   }
   FW_ASSIGN_OR_RETURN(r.totalUs, number(j, "total_us", src, "", true, 0));
   if (r.totalUs < 0) return fieldError(src, "total_us", "must not be negative");
@@ -197,6 +227,71 @@ Result<MeasuredRun> loadMeasuredRun(const std::string& path) {
   return Error::badInput(path + ": a measured run is fwb profile's .json or a board's op summary .csv, not '" + ext + "'");
 }
 
+Result<MeasuredRun> medianOfRuns(const std::vector<MeasuredRun>& runs,
+                                 const std::vector<std::string>& files) {
+  if (runs.empty()) return Error::badInput("no measured run to take the median of");
+  if (runs.size() == 1) return runs.front();
+  auto fileOf = [&](size_t i) {
+    return i < files.size() ? files[i] : "measured run " + std::to_string(i + 1);
+  };
+  const MeasuredRun& first = runs.front();
+  auto differs = [&](size_t i, const std::string& field, const std::string& a, const std::string& b) {
+    return Error::badInput(fileOf(i) + ": " + field + " is " + b + ", " + fileOf(0) + "'s is " + a +
+                           ": the runs to take the median of must measure the same model the same way");
+  };
+  for (size_t i = 1; i < runs.size(); ++i) {
+    const MeasuredRun& r = runs[i];
+    if (r.model != first.model) return differs(i, "model", "'" + first.model + "'", "'" + r.model + "'");
+    if (r.optLevel != first.optLevel)
+      return differs(i, "opt_level", std::to_string(first.optLevel), std::to_string(r.optLevel));
+    if (r.threads != first.threads)
+      return differs(i, "threads", std::to_string(first.threads), std::to_string(r.threads));
+    if (r.byNode != first.byNode)
+      return differs(i, "by_node", first.byNode ? "true" : "false", r.byNode ? "true" : "false");
+    if (r.kernels.size() != first.kernels.size())
+      return differs(i, "the number of kernels", std::to_string(first.kernels.size()),
+                     std::to_string(r.kernels.size()));
+    for (size_t k = 0; k < r.kernels.size(); ++k)
+      if (r.kernels[k].name != first.kernels[k].name)
+        return differs(i, "kernels[" + std::to_string(k) + "].name", "'" + first.kernels[k].name + "'",
+                       "'" + r.kernels[k].name + "'");
+  }
+  MeasuredRun m = first;
+  std::vector<double> totals;
+  m.repeats = m.warmup = m.runsTimed = 0;
+  m.runsStolen = 0;
+  m.leastStolen = false;
+  std::vector<double> shares;
+  for (const auto& r : runs) {
+    totals.push_back(r.totalUs);
+    m.repeats += r.repeats;
+    m.warmup += r.warmup;
+    m.runsTimed += r.runsTimed;
+    if (r.runsStolen < 0 || m.runsStolen < 0)
+      m.runsStolen = -1;
+    else
+      m.runsStolen += r.runsStolen;
+    m.leastStolen = m.leastStolen || r.leastStolen;
+    shares.push_back(r.stealShare);
+  }
+  m.totalUs = median(totals);
+  m.stealShare = m.runsStolen >= 0 ? median(shares) : 0;
+  for (size_t k = 0; k < m.kernels.size(); ++k) {
+    std::vector<double> us;
+    double lo = -1;
+    for (const auto& r : runs) {
+      us.push_back(r.kernels[k].us);
+      if (r.kernels[k].minUs >= 0) lo = lo < 0 ? r.kernels[k].minUs : std::min(lo, r.kernels[k].minUs);
+    }
+    m.kernels[k].us = median(us);
+    m.kernels[k].minUs = lo;
+  }
+  m.mergedFrom.clear();
+  for (size_t i = 0; i < runs.size(); ++i) m.mergedFrom.push_back(fileOf(i));
+  m.source = first.source + "; the median of " + std::to_string(runs.size()) + " profiles";
+  return m;
+}
+
 // --- trace and table -------------------------------------------------------------------------------
 
 json toChromeTrace(const MeasuredRun& r) {
@@ -225,7 +320,16 @@ std::string formatMeasuredTable(const MeasuredRun& r, size_t maxRows) {
   std::string s = "measured: " + r.source + " — " + r.model;
   if (r.optLevel >= 0) s += ", -O" + std::to_string(r.optLevel);
   if (r.repeats > 0) s += ", median of " + std::to_string(r.repeats) + " runs after " + std::to_string(r.warmup) + " warm-up";
+  if (!r.mergedFrom.empty())
+    s += " in " + std::to_string(r.mergedFrom.size()) + " profiles (per kernel the median of theirs)";
   s += "\n";
+  if (r.runsStolen > 0)
+    s += std::to_string(r.runsStolen) + " of " + std::to_string(r.runsTimed) +
+         " timed runs left out: other tenants took more than " + fmt("%.0f %%", 100 * kStealTolerance) +
+         " of their time (wall clock beyond the thread's CPU "
+         "time; median share " +
+         fmt("%.1f %%", 100 * r.stealShare) + ")" +
+         (r.leastStolen ? "; too few were whole, the medians are over the least-stolen runs" : "") + "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%4s  %-32s %-40s %12s %12s\n", "#", "kernel", "ops", "measured us", "min us");
   s += line;

@@ -34,7 +34,23 @@ struct MeasuredRun {
   std::vector<MeasuredKernel> kernels;
   int repeats = 0;      // timed runs the medians are over (0: not known)
   int warmup = 0;       // untimed runs before them
+  // One-thread runs checked for time other tenants took (simulator/StolenTime.h): every run timed, the
+  // runs left out, and the median share of a run's wall time its thread did not run. runsStolen -1: not
+  // checked (several threads, or a board's summary). leastStolen: too few runs were whole, the medians
+  // are over the least-stolen ones.
+  int runsTimed = 0;
+  int runsStolen = -1;
+  double stealShare = 0;
+  bool leastStolen = false;
+  // Several profiles of the same model and level set as one (medianOfRuns): their files, and how many.
+  std::vector<std::string> mergedFrom;
 };
+
+// Several measurements of one model at one level (fwb profile run at different times: on a shared machine
+// the speed moves for minutes, past what one profile's runs span) as one: each kernel's time is the median
+// of its times in the runs, the whole run's too. The runs must have the same model, level, threads and
+// kernels in the same order; an error names the file (files[i]) and the field that differs.
+Result<MeasuredRun> medianOfRuns(const std::vector<MeasuredRun>& runs, const std::vector<std::string>& files);
 
 // Measured vs simulated over the rows both have. Errors are relative to the measurement:
 // |sim - measured| / measured. `spearman` is the rank correlation of the matched kernel times.

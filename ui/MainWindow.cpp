@@ -360,13 +360,25 @@ void MainWindow::checkViewsReady() {
   emit viewsReady();
 }
 
-QString MainWindow::loadMeasured(const QString& path) {
+QString MainWindow::loadMeasured(const QStringList& paths) {
   if (!current_) return tr("Open a model first: a measured run is set beside the model it was measured on");
-  auto run = fw::sim::loadMeasuredRun(path.toStdString());  // a small file: read here
+  if (paths.isEmpty()) return tr("No measured file given");
+  std::vector<fw::sim::MeasuredRun> runs;
+  std::vector<std::string> files;
+  for (const QString& path : paths) {
+    auto one = fw::sim::loadMeasuredRun(path.toStdString());  // small files: read here
+    if (!one.ok()) return QString::fromStdString(one.error().message);
+    runs.push_back(std::move(one).value());
+    files.push_back(path.toStdString());
+  }
+  auto run = fw::sim::medianOfRuns(runs, files);
   if (!run.ok()) return QString::fromStdString(run.error().message);
   if (run->optLevel >= 0 && run->optLevel != settings_.optLevel)
     statusBar()->showMessage(tr("%1 was measured at -O%2, the analysis is at -O%3: kernels will not line up")
-                                 .arg(QFileInfo(path).fileName()).arg(run->optLevel).arg(settings_.optLevel), 8000);
+                                 .arg(QFileInfo(paths.front()).fileName())
+                                 .arg(run->optLevel)
+                                 .arg(settings_.optLevel),
+                             8000);
   measured_ = std::make_shared<const fw::sim::MeasuredRun>(std::move(run).value());
   recompute();
   return {};

@@ -141,8 +141,10 @@ class MainWindow : public QMainWindow {
   QLabel* bindingLabel() const { return bindingLabel_; }
   // File → Load measured times…: fwb profile's JSON or a board's op summary CSV, set beside the after
   // run (a "Measured µs" column, the accuracy in the summary) until another model is opened.
-  // Returns the error text (empty: loaded; the analysis runs again).
-  QString loadMeasured(const QString& path);
+  // Returns the error text (empty: loaded; the analysis runs again). Several files of the same model and
+  // level (profiles measured at different times) count as one: per kernel the median of their times.
+  QString loadMeasured(const QString& path) { return loadMeasured(QStringList{path}); }
+  QString loadMeasured(const QStringList& paths);
   const fw::sim::Accuracy* measuredAccuracy() const { return accuracy_.get(); }
 
   bool hasModel() const { return current_ != nullptr; }

@@ -309,8 +309,10 @@ void MainWindow::buildMenus() {
   exp->addAction(tr("Timing CSV…"), this, [this] { exportText("csv"); });
   fileMenu->addAction(tr("Load &measured times…"), this, [this] {
     QSettings s;
-    const QString f = QFileDialog::getOpenFileName(this, tr("Load measured times"), s.value("lastDir").toString(),
-                                                   tr("fwb profile JSON or op summary CSV (*.json *.csv);;All files (*)"));
+    // Several profiles of the model at this level (measured at different times) count as one.
+    const QStringList f =
+        QFileDialog::getOpenFileNames(this, tr("Load measured times"), s.value("lastDir").toString(),
+                                      tr("fwb profile JSON or op summary CSV (*.json *.csv);;All files (*)"));
     if (f.isEmpty()) return;
     if (const QString err = loadMeasured(f); !err.isEmpty()) showError(tr("Could not load measured times"), err);
   });

@@ -24,6 +24,7 @@
 #include "fusion/Export.h"
 #include "fusion/Pipeline.h"
 #include "simulator/Measured.h"
+#include "simulator/StolenTime.h"
 
 namespace fwcli {
 namespace {
@@ -150,7 +151,10 @@ void addProfileCommand(CLI::App& app) {
   addFusionArgs(cmd, *fa);
   addExecLimitArgs(cmd, *limits);
   cmd->add_option("--threads", *threads, "worker threads (default: all cores)");
-  cmd->add_option("--repeat", *repeat, "timed runs; each kernel's time is the median over them")
+  cmd->add_option(
+         "--repeat", *repeat,
+         "timed runs; each kernel's time is the median over them (at one thread, over the runs no other "
+         "tenant took time from: a run whose wall time passes its CPU time by 2 % is left out)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--min-time", *minTime,
@@ -223,31 +227,57 @@ void addProfileCommand(CLI::App& app) {
     for (const auto& b : start.bodyNodes)
       bytesPerRun += sizeof(b) + 2 * (b.path.size() + b.node.size()) + b.opType.size() + b.domain.size() + 64;
     std::vector<fw::ExecProfile> profiles;
-    std::vector<double> totals;
-    for (const auto r0 = Clock::now(); profiles.size() < static_cast<size_t>(*repeat) ||
-                                       (secondsSince(r0) < *minTime && profiles.size() < kMaxExtraRuns &&
-                                        profiles.size() * bytesPerRun < kMaxKeptBytes);) {
+    std::vector<double> totals, cpus;
+    // One thread: each run's wall time against its thread's CPU time. A run the hypervisor took time from
+    // (another tenant's vCPU ran) is left out, and runs go on, for at most as long again as the counts and
+    // --min-time took, until --repeat runs are whole (simulator/StolenTime.h).
+    const int usedThreads =
+        *threads > 0 ? *threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const bool checkSteal = usedThreads == 1;
+    size_t whole = 0;
+    const auto r0 = Clock::now();
+    double countsMetAt = -1;
+    auto moreRuns = [&]() {
+      const double elapsed = secondsSince(r0);
+      const bool room = profiles.size() < kMaxExtraRuns && profiles.size() * bytesPerRun < kMaxKeptBytes;
+      if (profiles.size() < static_cast<size_t>(*repeat) || (elapsed < *minTime && room)) return true;
+      if (countsMetAt < 0) countsMetAt = elapsed;
+      return checkSteal && whole < static_cast<size_t>(*repeat) && room && elapsed < 2 * countsMetAt;
+    };
+    while (moreRuns()) {
       fw::ExecProfile& prof = profiles.emplace_back(start);
       opts.profile = &prof;
+      const double c0 = fw::sim::threadCpuMicros();
       const auto t0 = Clock::now();
       auto r = fw::runGraph(m, *inputs, opts);
       const auto t1 = Clock::now();
+      const double c1 = fw::sim::threadCpuMicros();
       if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
       totals.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+      cpus.push_back(c1 - c0);
+      whole += fw::sim::runIsWhole(totals.back(), cpus.back());
     }
-    // The run the trace shows: the one whose total is the median.
-    std::vector<size_t> byTotal(totals.size());
+    const fw::sim::RunSelection sel = fw::sim::keepRunsNotStolen(
+        totals, checkSteal ? cpus : std::vector<double>{}, std::min<size_t>(static_cast<size_t>(*repeat), 3));
+    std::vector<const fw::ExecProfile*> kept;
+    std::vector<double> keptTotals;
+    for (size_t i : sel.kept) {
+      kept.push_back(&profiles[i]);
+      keptTotals.push_back(totals[i]);
+    }
+    // The run the trace shows: the kept one whose total is the median.
+    std::vector<size_t> byTotal(keptTotals.size());
     for (size_t i = 0; i < byTotal.size(); ++i) byTotal[i] = i;
-    std::sort(byTotal.begin(), byTotal.end(), [&](size_t a, size_t b) { return totals[a] < totals[b]; });
-    const fw::ExecProfile& shown = profiles[byTotal[byTotal.size() / 2]];
+    std::sort(byTotal.begin(), byTotal.end(),
+              [&](size_t a, size_t b) { return keptTotals[a] < keptTotals[b]; });
+    const fw::ExecProfile& shown = *kept[byTotal[byTotal.size() / 2]];
 
-    // Per node, its times over the repeats (every run takes the same topological order).
+    // Per node, its times over the kept runs (every run takes the same topological order).
     std::unordered_map<fw::NodeId, std::vector<double>> times;
-    for (const auto& prof : profiles)
-      for (const auto& t : prof.nodes) times[t.node].push_back(t.us);
+    for (const auto* prof : kept)
+      for (const auto& t : prof->nodes) times[t.node].push_back(t.us);
 
     fw::sim::MeasuredRun mr;
-    const int usedThreads = *threads > 0 ? *threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::string cpu = firstLine("/proc/cpuinfo", "model name");
     std::string load = firstLine("/proc/loadavg", "");
     if (const auto sp = load.find(' '); sp != std::string::npos) load = load.substr(0, sp);
@@ -259,15 +289,21 @@ void addProfileCommand(CLI::App& app) {
     mr.model = args->model;
     mr.optLevel = fa->optLevel;
     mr.threads = usedThreads;
-    mr.repeats = static_cast<int>(profiles.size());
+    mr.repeats = static_cast<int>(kept.size());
     mr.warmup = warmed;
-    mr.totalUs = median(totals);
+    mr.totalUs = median(keptTotals);
+    if (checkSteal) {
+      mr.runsTimed = static_cast<int>(profiles.size());
+      mr.runsStolen = static_cast<int>(sel.stolen);
+      mr.stealShare = sel.medianLostShare;
+      mr.leastStolen = sel.leastStolen;
+    }
     const fw::Graph& g = *m.graph;
     std::vector<std::string> unnamed;
     // Body nodes: per run their sum over iterations; the median over the runs.
     std::unordered_map<std::string, std::vector<double>> bodyTimes;
-    for (const auto& prof : profiles)
-      for (const auto& b : prof.bodyNodes) bodyTimes[b.path + "\n" + b.node].push_back(b.us);
+    for (const auto* prof : kept)
+      for (const auto& b : prof->bodyNodes) bodyTimes[b.path + "\n" + b.node].push_back(b.us);
     auto bodyRows = [&](const std::string& top) {
       std::vector<fw::sim::MeasuredKernel> rowsOut;
       for (const auto& b : shown.bodyNodes) {
@@ -286,7 +322,7 @@ void addProfileCommand(CLI::App& app) {
           unnamed.push_back(k.name);
         }
         auto ts = bodyTimes[b.path + "\n" + b.node];
-        ts.resize(profiles.size(), 0.0);  // a run where the body did not run this node
+        ts.resize(kept.size(), 0.0);  // a run where the body did not run this node
         k.us = median(ts);
         k.minUs = *std::min_element(ts.begin(), ts.end());
         rowsOut.push_back(std::move(k));

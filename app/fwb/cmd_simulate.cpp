@@ -1,5 +1,5 @@
 // fwb simulate MODEL [-O L] [--hw H] [--batch N] [--mode graph|eager] [--control-flow P] [--json F] [--csv F]
-//              [--trace F] [--measured F]
+//              [--trace F] [--measured F ...]
 // Times the model on a simulated Ascend NPU (fw_sim) and prints each kernel beside the unfused run;
 // with --measured (fwb profile's JSON, or a board's op summary CSV), also beside the measured times,
 // with the accuracy figures (simulator/Measured.h).
@@ -57,7 +57,7 @@ void addSimulateCommand(CLI::App& app) {
   auto traceOut = std::make_shared<std::string>();
   auto rows = std::make_shared<size_t>(0);
   auto cflow = std::make_shared<std::string>("trace");
-  auto measuredIn = std::make_shared<std::string>();
+  auto measuredFiles = std::make_shared<std::vector<std::string>>();
   addModelArgs(cmd, *args);
   addFusionArgs(cmd, *fa);
   cmd->add_option("--baseline,--mode", *mode,
@@ -70,10 +70,12 @@ void addSimulateCommand(CLI::App& app) {
   cmd->add_option("--json", *jsonOut, "write the result as JSON to FILE ('-' = stdout, no table)");
   cmd->add_option("--csv", *csvOut, "write one CSV row per kernel to FILE");
   cmd->add_option("--trace", *traceOut, "write a Chrome trace (Perfetto, chrome://tracing) to FILE");
-  cmd->add_option("--measured", *measuredIn,
-                  "measured times to set beside the simulated ones: fwb profile --json FILE (.json) or a board's "
-                  "op summary (.csv); adds measured columns and the accuracy (per-kernel error, whole-model "
-                  "error, rank correlation)");
+  cmd->add_option(
+      "--measured", *measuredFiles,
+      "measured times to set beside the simulated ones: fwb profile --json FILE (.json) or a board's "
+      "op summary (.csv); adds measured columns and the accuracy (per-kernel error, whole-model "
+      "error, rank correlation). Several files (repeat the option) of the same model and level, "
+      "measured at different times, count as one: per kernel the median of their times");
   cmd->add_option("--rows", *rows, "show at most N kernels in the table (0 = all)");
   cmd->add_option("--control-flow", *cflow,
                   "which If branch is timed: trace (the branch a run on the seeded sample inputs takes), "
@@ -85,10 +87,20 @@ void addSimulateCommand(CLI::App& app) {
     if (!hw.ok()) return fail(hw.error());
     const bool eager = *mode == "eager";
     std::optional<fw::sim::MeasuredRun> measured;
-    if (!measuredIn->empty()) {
-      auto mr = fw::sim::loadMeasuredRun(*measuredIn);
-      if (!mr.ok()) return fail(mr.error());
-      measured = std::move(mr).value();
+    std::string measuredName;
+    if (!measuredFiles->empty()) {
+      std::vector<fw::sim::MeasuredRun> runs;
+      for (const auto& f : *measuredFiles) {
+        auto mr = fw::sim::loadMeasuredRun(f);
+        if (!mr.ok()) return fail(mr.error());
+        runs.push_back(std::move(mr).value());
+      }
+      auto merged = fw::sim::medianOfRuns(runs, *measuredFiles);
+      if (!merged.ok()) return fail(merged.error());
+      measured = std::move(merged).value();
+      measuredName = measuredFiles->front();
+      if (measuredFiles->size() > 1)
+        measuredName += " (and " + std::to_string(measuredFiles->size() - 1) + " more)";
     }
     auto pm = prepareModelFromArgs(*args);
     if (!pm.ok()) return fail(pm.error());
@@ -120,8 +132,10 @@ void addSimulateCommand(CLI::App& app) {
     nlohmann::json j = fw::sim::toJson(*after);
     if (measured) {
       if (measured->optLevel >= 0 && measured->optLevel != fa->optLevel)
-        std::fprintf(stderr, "fwb: warning: %s was measured at -O%d, this simulation is at -O%d: kernels will not line up\n",
-                     measuredIn->c_str(), measured->optLevel, fa->optLevel);
+        std::fprintf(
+            stderr,
+            "fwb: warning: %s was measured at -O%d, this simulation is at -O%d: kernels will not line up\n",
+            measuredName.c_str(), measured->optLevel, fa->optLevel);
       acc = fw::sim::accuracy(*after, *measured);
       if (!acc->otherPlan.empty())
         std::fprintf(stderr,
@@ -129,13 +143,21 @@ void addSimulateCommand(CLI::App& app) {
                      "same name (first: "
                      "%s): it followed another fusion plan; run fwb profile with the same --hw, level and "
                      "rule switches\n",
-                     acc->otherPlan.size(), measuredIn->c_str(), acc->otherPlan.front().c_str());
+                     acc->otherPlan.size(), measuredName.c_str(), acc->otherPlan.front().c_str());
       if (acc->matched == 0)
-        std::fprintf(stderr, "fwb: warning: no kernel of %s matches a simulated kernel (measured on another model or level?)\n",
-                     measuredIn->c_str());
-      j["measured"] = {{"file", *measuredIn}, {"source", measured->source}, {"model", measured->model},
-                       {"opt_level", measured->optLevel}, {"threads", measured->threads}, {"by_node", measured->byNode},
-                       {"on", fw::sim::measuredOn(*measured)}, {"label", fw::sim::measuredLabel(fw::sim::measuredOn(*measured))}};
+        std::fprintf(stderr,
+                     "fwb: warning: no kernel of %s matches a simulated kernel (measured on another model or "
+                     "level?)\n",
+                     measuredName.c_str());
+      j["measured"] = {{"file", measuredFiles->front()},
+                       {"files", *measuredFiles},
+                       {"source", measured->source},
+                       {"model", measured->model},
+                       {"opt_level", measured->optLevel},
+                       {"threads", measured->threads},
+                       {"by_node", measured->byNode},
+                       {"on", fw::sim::measuredOn(*measured)},
+                       {"label", fw::sim::measuredLabel(fw::sim::measuredOn(*measured))}};
       j["accuracy"] = fw::sim::toJson(*acc);
     }
     const fw::sim::Accuracy* accp = acc ? &*acc : nullptr;

@@ -228,6 +228,73 @@ TEST(Measured, MalformedJsonNamesFileAndField) {
   EXPECT_NE(ext.error().message.find("run.txt"), std::string::npos);
 }
 
+TEST(Measured, TheMedianOfSeveralProfilesPerKernel) {
+  auto a = runOf({{"k0", 10}, {"k1", 4}}, 15), b = runOf({{"k0", 30}, {"k1", 2}}, 35),
+       c = runOf({{"k0", 12}, {"k1", 3}}, 16);
+  a.repeats = b.repeats = c.repeats = 10;
+  a.runsTimed = 12, a.runsStolen = 2, a.stealShare = 0.01;
+  b.runsTimed = 10, b.runsStolen = 0, b.stealShare = 0.0;
+  c.runsTimed = 15, c.runsStolen = 5, c.stealShare = 0.03;
+  a.kernels[0].minUs = 9, b.kernels[0].minUs = 8;
+  auto m = medianOfRuns({a, b, c}, {"a.json", "b.json", "c.json"});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_DOUBLE_EQ(m->kernels[0].us, 12);
+  EXPECT_DOUBLE_EQ(m->kernels[1].us, 3);
+  EXPECT_DOUBLE_EQ(m->kernels[0].minUs, 8);
+  EXPECT_DOUBLE_EQ(m->kernels[1].minUs, -1);
+  EXPECT_DOUBLE_EQ(m->totalUs, 16);
+  EXPECT_EQ(m->repeats, 30);
+  EXPECT_EQ(m->runsTimed, 37);
+  EXPECT_EQ(m->runsStolen, 7);
+  EXPECT_DOUBLE_EQ(m->stealShare, 0.01);
+  EXPECT_EQ(m->mergedFrom, (std::vector<std::string>{"a.json", "b.json", "c.json"}));
+  EXPECT_NE(m->source.find("median of 3 profiles"), std::string::npos) << m->source;
+  EXPECT_NE(formatMeasuredTable(*m).find("in 3 profiles"), std::string::npos);
+  // The fields survive the JSON.
+  auto back = measuredRunFromJson(toJson(*m).dump(), "m.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(toJson(*back), toJson(*m));
+  // One run is itself; a profile without the steal check makes the merged one unchecked.
+  EXPECT_EQ(toJson(*medianOfRuns({a}, {"a.json"})), toJson(a));
+  auto unchecked = c;
+  unchecked.runsStolen = -1;
+  EXPECT_EQ(medianOfRuns({a, unchecked}, {}).value().runsStolen, -1);
+  EXPECT_FALSE(medianOfRuns({}, {}).ok());
+}
+
+TEST(Measured, ProfilesOfAnotherModelOrLevelAreNotMerged) {
+  const auto a = runOf({{"k0", 10}, {"k1", 4}});
+  auto err = [&](MeasuredRun b) {
+    auto m = medianOfRuns({a, b}, {"a.json", "b.json"});
+    EXPECT_FALSE(m.ok());
+    return m.ok() ? std::string() : m.error().message;
+  };
+  auto b = a;
+  b.optLevel = 0;
+  EXPECT_NE(err(b).find("b.json: opt_level is 0, a.json's is 2"), std::string::npos) << err(b);
+  b = a;
+  b.model = "other";
+  EXPECT_NE(err(b).find("b.json: model is 'other'"), std::string::npos) << err(b);
+  b = a;
+  b.threads = 2;
+  EXPECT_NE(err(b).find("threads"), std::string::npos);
+  b = a;
+  b.kernels.pop_back();
+  EXPECT_NE(err(b).find("number of kernels"), std::string::npos);
+  b = a;
+  b.kernels[1].name = "k9";
+  EXPECT_NE(err(b).find("kernels[1].name is 'k9'"), std::string::npos) << err(b);
+  // The steal fields are checked when read.
+  const std::string head = R"({"model":"m","opt_level":2,"threads":1,"total_us":3,"kernels":[],)";
+  auto bad = measuredRunFromJson(head + R"("runs_timed":3,"runs_stolen":4,"steal_share":0})", "p.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("p.json: runs_stolen: 4 is out of range"), std::string::npos)
+      << bad.error().message;
+  bad = measuredRunFromJson(head + R"("runs_timed":3,"runs_stolen":1,"steal_share":2})", "p.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("steal_share"), std::string::npos);
+}
+
 TEST(Measured, CsvAndTableCarryTheMeasuredColumn) {
   const auto sim = simOf({kt("a", 1), kt("b", 2)});
   const auto acc = accuracy(sim, runOf({{"a", 2}}));

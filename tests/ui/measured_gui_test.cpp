@@ -64,6 +64,26 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
   EXPECT_TRUE(w.summaryLabel()->text().contains("1 measured kernel(s) ran other nodes"))
       << w.summaryLabel()->text().toStdString();
 
+  // Two profiles, every kernel measured at 2x and 4x the simulated time: the median per kernel, 3x.
+  run.kernels[1].nodes = w.analysis()->after.kernels[1].nodes;  // back on this plan
+  const QString twice = dir.filePath("twice.json"), four = dir.filePath("four.json");
+  ASSERT_TRUE(fw::sim::writeMeasuredJson(twice.toStdString(), run).ok());
+  auto fourTimes = run;
+  for (auto& k : fourTimes.kernels) k.us *= 2;
+  ASSERT_TRUE(fw::sim::writeMeasuredJson(four.toStdString(), fourTimes).ok());
+  {
+    QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+    ASSERT_TRUE(w.loadMeasured(QStringList{twice, four}).isEmpty());
+    ASSERT_TRUE(done.count() > 0 || done.wait(120000));
+  }
+  ASSERT_NE(w.measuredAccuracy(), nullptr);
+  EXPECT_NEAR(w.measuredAccuracy()->medianAbsErr, 2.0 / 3.0, 1e-9);
+  auto otherLevel = run;
+  otherLevel.optLevel = 0;
+  const QString o0 = dir.filePath("o0.json");
+  ASSERT_TRUE(fw::sim::writeMeasuredJson(o0.toStdString(), otherLevel).ok());
+  EXPECT_TRUE(w.loadMeasured(QStringList{twice, o0}).contains("o0.json: opt_level is 0"));
+
   const QString bad = dir.filePath("broken.json");
   {
     QFile f(bad);

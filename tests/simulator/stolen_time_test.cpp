@@ -1,0 +1,53 @@
+// Runs other tenants took time from (simulator/StolenTime.h): which runs fwb profile and fwb calibrate
+// keep, and the thread's CPU clock they are held against.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "simulator/StolenTime.h"
+
+using namespace fw::sim;
+
+TEST(StolenTime, WholeRunsAreKeptAndStolenOnesLeftOut) {
+  // Wall 100 on 100 of CPU is whole; 101.9 is within 2 % (and 5 us); 110 on 100 lost 9 % of its time.
+  const auto s = keepRunsNotStolen({100, 110, 101.9, 300, 100}, {100, 100, 100, 150, 99}, 3);
+  EXPECT_EQ(s.kept, (std::vector<size_t>{0, 2, 4}));
+  EXPECT_EQ(s.stolen, 2u);
+  EXPECT_FALSE(s.leastStolen);
+  // Lost shares 0, 0.0909, 0.0186, 0.5, 0.01: the median is 0.0186.
+  EXPECT_NEAR(s.medianLostShare, 1.9 / 101.9, 1e-9);
+  // A few microseconds of slack: a 10 us run 14 us on the wall is stolen, 14.9 on 10 of CPU is within.
+  EXPECT_TRUE(runIsWhole(14.9, 10));
+  EXPECT_FALSE(runIsWhole(15.5, 10));
+}
+
+TEST(StolenTime, TooFewWholeRunsKeepTheLeastStolen) {
+  // One whole run of six, three asked for: the least-stolen half (and at least three) count instead.
+  const auto s = keepRunsNotStolen({100, 200, 130, 120, 400, 150}, {100, 100, 100, 100, 100, 100}, 3);
+  EXPECT_TRUE(s.leastStolen);
+  EXPECT_EQ(s.stolen, 5u);
+  EXPECT_EQ(s.kept, (std::vector<size_t>{0, 2, 3}));
+  // Four asked for: four kept, in run order.
+  EXPECT_EQ(keepRunsNotStolen({100, 200, 130, 120, 400, 150}, {100, 100, 100, 100, 100, 100}, 4).kept,
+            (std::vector<size_t>{0, 2, 3, 5}));
+  // No CPU times (several threads): every run counts, none is called stolen.
+  const auto all = keepRunsNotStolen({100, 200, 300}, {}, 3);
+  EXPECT_EQ(all.kept, (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(all.stolen, 0u);
+  EXPECT_TRUE(keepRunsNotStolen({}, {}, 3).kept.empty());
+}
+
+TEST(StolenTime, TheThreadsCpuClockSkipsSleep) {
+  // Busy for ~20 ms of wall: about as much CPU; asleep for 30 ms: (almost) none.
+  const double c0 = threadCpuMicros();
+  const auto t0 = std::chrono::steady_clock::now();
+  volatile double x = 0;
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(20)) x = x + 1;
+  const double busy = threadCpuMicros() - c0;
+  EXPECT_GT(busy, 2000.0);  // at least a tenth of the wall time, however busy the machine
+  EXPECT_LT(busy, 40000.0);
+  const double c1 = threadCpuMicros();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_LT(threadCpuMicros() - c1, 5000.0);
+}
