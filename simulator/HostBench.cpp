@@ -80,26 +80,41 @@ fw::Status warmUp(const Bench& b, const fw::ExecOptions& o, int warmup, double s
 
 // The runs' samples, each run's wall and CPU time: at one thread only the runs no other tenant took time
 // from count (simulator/StolenTime.h; a tiny op's runs are rarely hit, a second of a busy host hits many).
+// Flat, so that keeping a run's figures allocates nothing between runs once the vectors have grown.
 struct Runs {
-  std::vector<std::vector<double>> samples;  // per run
+  std::vector<double> samples;  // every run's samples, run after run
+  std::vector<size_t> end;      // per run: one past its last sample
   std::vector<double> wall, cpu;
+  void reserve(size_t runs, size_t perRun) {
+    samples.reserve(runs * perRun);
+    end.reserve(runs);
+    wall.reserve(runs);
+    cpu.reserve(runs);
+  }
+  std::vector<size_t> keptRuns(int threads) const {
+    return keepRunsNotStolen(wall, threads == 1 ? cpu : std::vector<double>{}, 3).kept;
+  }
   std::vector<double> kept(int threads) const {
-    const RunSelection sel = keepRunsNotStolen(wall, threads == 1 ? cpu : std::vector<double>{}, 3);
     std::vector<double> out;
-    for (size_t i : sel.kept) out.insert(out.end(), samples[i].begin(), samples[i].end());
+    for (size_t i : keptRuns(threads))
+      out.insert(out.end(), samples.begin() + static_cast<std::ptrdiff_t>(i ? end[i - 1] : 0),
+                 samples.begin() + static_cast<std::ptrdiff_t>(end[i]));
     return out;
   }
 };
 
-// One timed run of `b`: its profile's node times (all, or only b.node's) and its wall and CPU time.
+// One timed run of `b` into `prof`, its wall and CPU time appended to `runs` (both clocks read before
+// anything is stored).
 fw::Status timeRun(const Bench& b, fw::ExecOptions& o, fw::ExecProfile& prof, Runs& runs) {
   o.profile = &prof;
   const double c0 = threadCpuMicros();
   const auto a = Clock::now();
   auto r = fw::runGraph(b.model, b.inputs, o);
-  runs.wall.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
-  runs.cpu.push_back(threadCpuMicros() - c0);
+  const auto z = Clock::now();
+  const double c1 = threadCpuMicros();
   if (!r.ok()) return r.error();
+  runs.wall.push_back(std::chrono::duration<double, std::micro>(z - a).count());
+  runs.cpu.push_back(c1 - c0);
   return fw::Status::okStatus();
 }
 
@@ -121,7 +136,8 @@ fw::Result<double> timeOutside(const Bench& b, int threads, int warmup, int repe
     FW_TRY_STATUS(timeRun(b, o, prof, runs));
     double inNodes = 0;
     for (const auto& t : prof.nodes) inNodes += t.us;
-    runs.samples.push_back({runs.wall.back() - inNodes});
+    runs.samples.push_back(runs.wall.back() - inNodes);
+    runs.end.push_back(runs.samples.size());
   }
   return median(runs.kept(threads));
 }
@@ -135,9 +151,9 @@ fw::Result<double> timeNode(const Bench& b, int threads, int warmup, int repeat)
   for (int i = 0; i < repeat || (secondsSince(t0) < timedSeconds(repeat) && i < kMaxRuns); ++i) {
     fw::ExecProfile prof;
     FW_TRY_STATUS(timeRun(b, o, prof, runs));
-    auto& us = runs.samples.emplace_back();
     for (const auto& t : prof.nodes)
-      if (!b.onlyNode || t.node == b.node) us.push_back(t.us);
+      if (!b.onlyNode || t.node == b.node) runs.samples.push_back(t.us);
+    runs.end.push_back(runs.samples.size());
   }
   return median(runs.kept(threads));
 }
@@ -189,22 +205,26 @@ fw::Result<std::vector<double>> timeNodes(const Bench& b, int threads, int warmu
   fw::ExecOptions o;
   o.threads = threads;
   FW_TRY_STATUS(warmUp(b, o, warmup, warmSeconds(repeat)));
-  std::vector<Runs> per;  // per node: its one sample of each run
+  const size_t nodes = b.model.graph->nodes().size();
+  Runs runs;  // every run's samples: one per node, in node id order (0 for a node the run did not time)
+  runs.reserve(static_cast<size_t>(std::max(1, repeat)) * 4, nodes);
   const auto t0 = Clock::now();
   for (int i = 0; i < repeat || (secondsSince(t0) < timedSeconds(repeat) && i < kMaxRuns); ++i) {
     fw::ExecProfile prof;
-    Runs run;
-    FW_TRY_STATUS(timeRun(b, o, prof, run));
-    for (const auto& t : prof.nodes) {
-      const auto k = static_cast<size_t>(t.node);
-      if (per.size() <= k) per.resize(k + 1);
-      per[k].samples.push_back({t.us});
-      per[k].wall.push_back(run.wall.back());
-      per[k].cpu.push_back(run.cpu.back());
-    }
+    FW_TRY_STATUS(timeRun(b, o, prof, runs));
+    const size_t at = runs.samples.size();
+    runs.samples.resize(at + nodes, 0.0);
+    for (const auto& t : prof.nodes)
+      if (static_cast<size_t>(t.node) < nodes) runs.samples[at + static_cast<size_t>(t.node)] = t.us;
+    runs.end.push_back(runs.samples.size());
   }
-  std::vector<double> med;
-  for (auto& v : per) med.push_back(v.samples.empty() ? 0.0 : median(v.kept(threads)));
+  const std::vector<size_t> kept = runs.keptRuns(threads);
+  std::vector<double> med(nodes, 0.0), us;
+  for (size_t k = 0; k < nodes; ++k) {
+    us.clear();
+    for (size_t r : kept) us.push_back(runs.samples[r * nodes + k]);
+    med[k] = median(us);
+  }
   return med;
 }
 

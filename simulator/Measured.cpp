@@ -276,6 +276,7 @@ Result<MeasuredRun> medianOfRuns(const std::vector<MeasuredRun>& runs,
   }
   m.totalUs = median(totals);
   m.stealShare = m.runsStolen >= 0 ? median(shares) : 0;
+  if (m.runsStolen < 0) m.runsTimed = 0, m.leastStolen = false;
   for (size_t k = 0; k < m.kernels.size(); ++k) {
     std::vector<double> us;
     double lo = -1;
@@ -285,6 +286,7 @@ Result<MeasuredRun> medianOfRuns(const std::vector<MeasuredRun>& runs,
     }
     m.kernels[k].us = median(us);
     m.kernels[k].minUs = lo;
+    m.kernels[k].startUs = -1;  // the medians come from different runs: the trace lays them end to end
   }
   m.mergedFrom.clear();
   for (size_t i = 0; i < runs.size(); ++i) m.mergedFrom.push_back(fileOf(i));
@@ -319,9 +321,11 @@ Status writeChromeTrace(const std::string& path, const MeasuredRun& r) {
 std::string formatMeasuredTable(const MeasuredRun& r, size_t maxRows) {
   std::string s = "measured: " + r.source + " — " + r.model;
   if (r.optLevel >= 0) s += ", -O" + std::to_string(r.optLevel);
-  if (r.repeats > 0) s += ", median of " + std::to_string(r.repeats) + " runs after " + std::to_string(r.warmup) + " warm-up";
   if (!r.mergedFrom.empty())
-    s += " in " + std::to_string(r.mergedFrom.size()) + " profiles (per kernel the median of theirs)";
+    s += ", per kernel the median of " + std::to_string(r.mergedFrom.size()) + " profiles' medians (" +
+         std::to_string(r.repeats) + " timed runs in all)";
+  else if (r.repeats > 0)
+    s += ", median of " + std::to_string(r.repeats) + " runs after " + std::to_string(r.warmup) + " warm-up";
   s += "\n";
   if (r.runsStolen > 0)
     s += std::to_string(r.runsStolen) + " of " + std::to_string(r.runsTimed) +

@@ -86,7 +86,9 @@ struct Accuracy {
 };
 
 // fwb profile's JSON: {"model", "opt_level", "threads", "total_us", "kernels": [{"name", "ops", "nodes",
-// "measured_us", "min_us", "start_us"}], "source", "repeats", "warmup", "by_node", "measured": true}.
+// "measured_us", "min_us", "start_us"}], "source", "repeats", "warmup", "by_node", "measured": true}; at
+// one thread also "runs_timed", "runs_stolen", "steal_share", "least_stolen"; "merged_from" (the files)
+// for the median of several profiles.
 nlohmann::json toJson(const MeasuredRun& r);
 Status writeMeasuredJson(const std::string& path, const MeasuredRun& r);
 // Reads that JSON back; errors (BadInput) name `sourceName` and the field ("kernels[3].measured_us").

@@ -154,7 +154,8 @@ void addProfileCommand(CLI::App& app) {
   cmd->add_option(
          "--repeat", *repeat,
          "timed runs; each kernel's time is the median over them (at one thread, over the runs no other "
-         "tenant took time from: a run whose wall time passes its CPU time by 2 % is left out)")
+         "tenant took time from: a run whose wall time passes its CPU time by 2 % is left out, and runs go "
+         "on until this many are whole or as long again has passed)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--min-time", *minTime,
@@ -230,7 +231,8 @@ void addProfileCommand(CLI::App& app) {
     std::vector<double> totals, cpus;
     // One thread: each run's wall time against its thread's CPU time. A run the hypervisor took time from
     // (another tenant's vCPU ran) is left out, and runs go on, for at most as long again as the counts and
-    // --min-time took, until --repeat runs are whole (simulator/StolenTime.h).
+    // --min-time took, until --repeat runs are whole (simulator/StolenTime.h). The medians are over the
+    // whole runs, however few (at least 3, or --repeat if fewer); with fewer, over the least-stolen half.
     const int usedThreads =
         *threads > 0 ? *threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const bool checkSteal = usedThreads == 1;

@@ -71,11 +71,13 @@ void addSimulateCommand(CLI::App& app) {
   cmd->add_option("--csv", *csvOut, "write one CSV row per kernel to FILE");
   cmd->add_option("--trace", *traceOut, "write a Chrome trace (Perfetto, chrome://tracing) to FILE");
   cmd->add_option(
-      "--measured", *measuredFiles,
-      "measured times to set beside the simulated ones: fwb profile --json FILE (.json) or a board's "
-      "op summary (.csv); adds measured columns and the accuracy (per-kernel error, whole-model "
-      "error, rank correlation). Several files (repeat the option) of the same model and level, "
-      "measured at different times, count as one: per kernel the median of their times");
+         "--measured", *measuredFiles,
+         "measured times to set beside the simulated ones: fwb profile --json FILE (.json) or a board's "
+         "op summary (.csv); adds measured columns and the accuracy (per-kernel error, whole-model "
+         "error, rank correlation). Several files (repeat the option) of the same model and level, "
+         "measured at different times, count as one: per kernel the median of their times")
+      ->expected(1)
+      ->take_all();
   cmd->add_option("--rows", *rows, "show at most N kernels in the table (0 = all)");
   cmd->add_option("--control-flow", *cflow,
                   "which If branch is timed: trace (the branch a run on the seeded sample inputs takes), "

@@ -219,8 +219,8 @@ TEST(CliProfile, TimedRunsGoOnUntilTheMinimumTimeIsSpent) {
   EXPECT_EQ(ej["warmup"].get<int>(), 2);
   // Exactly 3 runs unless another tenant took time from one: then runs go on until 3 are whole (or the
   // least-stolen count).
-  EXPECT_GE(ej["runs_timed"].get<int>(), 3) << ej.dump();
-  if (ej["runs_stolen"].get<int>() == 0) {
+  EXPECT_GE(ej.at("runs_timed").get<int>(), 3) << ej.dump();
+  if (ej.at("runs_stolen").get<int>() == 0) {
     EXPECT_EQ(ej["repeats"].get<int>(), 3);
     EXPECT_EQ(ej["runs_timed"].get<int>(), 3);
   } else {
@@ -278,9 +278,9 @@ TEST(CliProfile, SeveralProfilesCountAsOneAndRunsAreCheckedForStolenTime) {
     ASSERT_EQ(p.exitCode, 0) << p.out;
   }
   const auto j1 = readJson(p1);
-  EXPECT_GE(j1["runs_timed"].get<int>(), j1["repeats"].get<int>());
-  EXPECT_LE(j1["runs_stolen"].get<int>(), j1["runs_timed"].get<int>());
-  EXPECT_GE(j1["steal_share"].get<double>(), 0.0);
+  EXPECT_GE(j1.at("runs_timed").get<int>(), j1.at("repeats").get<int>());
+  EXPECT_LE(j1.at("runs_stolen").get<int>(), j1.at("runs_timed").get<int>());
+  EXPECT_GE(j1.at("steal_share").get<double>(), 0.0);
   auto t = runFwb("profile " + model + " --threads 2 --repeat 2 --min-time 0 --json " + two.string());
   ASSERT_EQ(t.exitCode, 0) << t.out;
   EXPECT_FALSE(readJson(two).contains("runs_stolen"));
