@@ -8,7 +8,7 @@
 #   env: FWB (default build/bin/fwb), RW (real-world cache, default build/realworld), WORK (scratch dir),
 #        THREADS (default 1), REPEAT (timed runs per fwb profile, default 10), WARMUP (default 2),
 #        MIN_TIME (seconds each fwb profile times at least, default 0.5), WARMUP_TIME (default 0.2),
-#        LEVELS (default "0 2"),
+#        LEVELS (default "0 2"), ROUNDS (profiles per row, a round over all models apart, default 2),
 #        UNTUNED (directories, colon-separated, of models no test or calibration uses, e.g. from
 #                 bench/export_untuned_models.py; default: none), appended to the default MODELS,
 #        HELDOUT (the same for models exported after the cost model's last change and measured only
@@ -90,40 +90,67 @@ log "speed check: ${REF_US} us right after the calibration"
 
 ROWS="$WORK/rows.tsv"
 : >"$ROWS"
-for entry in $MODELS; do
-  spec="${entry%%@*}"; shape=""
+# Each model is measured ROUNDS times (default 2), one round over every model after the other: the same
+# row's profiles are a round apart (minutes), in different phases of the shared machine, and fwb simulate
+# sets the median of them per kernel beside the simulation (--measured given once per profile).
+ROUNDS="${ROUNDS:-2}"
+model_of() {  # entry -> model, shape args, label, spec; separated by \x1f (not whitespace: an empty field stays)
+  local entry="$1" spec shape="" model label dir
+  spec="${entry%%@*}"
   [[ "$entry" == *@* ]] && shape="--input-shape ${entry#*@}"
   model="$spec"
   if [[ "$spec" != zoo:* && "$spec" != */* ]]; then model="$RW/models/$spec"; fi
   label="$spec"
   for dir in "${UNTUNED_DIRS[@]}"; do [ -n "$dir" ] && [[ "$spec" == "$dir"/* ]] && label="$(basename "$spec") (untuned)"; done
   for dir in "${HELDOUT_DIRS[@]}"; do [ -n "$dir" ] && [[ "$spec" == "$dir"/* ]] && label="$(basename "$spec") (held out)"; done
+  printf '%s\x1f%s\x1f%s\x1f%s\n' "$model" "$shape" "$label" "$spec"
+}
+for round in $(seq "$ROUNDS"); do
+  for entry in $MODELS; do
+    IFS=$'\x1f' read -r model shape label spec <<<"$(model_of "$entry")"
+    for O in $LEVELS; do
+      tag="$(basename "$spec" | tr -c 'A-Za-z0-9_.\n' '_')_O$O"
+      prof="$WORK/$tag.r$round.profile.json"
+      log "round $round of $ROUNDS: $spec -O$O"
+      off=0
+      for try in $(seq "$TRIES"); do
+        before="$(speed)"
+        # The plan is fused for the host profile, as fwb simulate --hw host.json fuses it (the hardware
+        # profile decides some fusions: a Conv with its InstanceNormalization under a cpu profile's cache).
+        if ! "$FWB" profile "$model" $shape -O "$O" --hw "$WORK/host.json" --threads "$THREADS" --repeat "$REPEAT" --warmup "$WARMUP" \
+             --min-time "$MIN_TIME" --warmup-time "$WARMUP_TIME" --json "$prof" >"$WORK/$tag.r$round.profile.txt" 2>&1; then
+          rm -f "$prof"; break
+        fi
+        after="$(speed)"
+        # The check further from the calibration's, signed: +0.2 = the machine ran 20 % slower.
+        off="$(python3 -c 'import sys; r = float(sys.argv[1]); d = [float(x) / r - 1 for x in sys.argv[2:]] if r > 0 else [0]; print("%.3f" % max(d, key=abs))' "$REF_US" "$before" "$after")"
+        if python3 -c 'import sys; sys.exit(abs(float(sys.argv[1])) > float(sys.argv[2]))' "$off" "$SPEED_TOL"; then break; fi
+        log "  the speed check is ${off} off the calibration's: measured again in 10 s"
+        [ "$try" -lt "$TRIES" ] && sleep 10
+      done
+      echo "$off" >"$WORK/$tag.r$round.off"
+    done
+  done
+done
+for entry in $MODELS; do
+  IFS=$'\x1f' read -r model shape label spec <<<"$(model_of "$entry")"
   for O in $LEVELS; do
     tag="$(basename "$spec" | tr -c 'A-Za-z0-9_.\n' '_')_O$O"
-    log "$spec -O$O"
-    failed=0; off=0
-    for try in $(seq "$TRIES"); do
-      before="$(speed)"
-      # The plan is fused for the host profile, as fwb simulate --hw host.json fuses it (the hardware
-      # profile decides some fusions: a Conv with its InstanceNormalization under a cpu profile's cache).
-      if ! "$FWB" profile "$model" $shape -O "$O" --hw "$WORK/host.json" --threads "$THREADS" --repeat "$REPEAT" --warmup "$WARMUP" \
-           --min-time "$MIN_TIME" --warmup-time "$WARMUP_TIME" --json "$WORK/$tag.profile.json" >"$WORK/$tag.profile.txt" 2>&1; then
-        failed=1; break
+    measured=(); offs=()
+    for round in $(seq "$ROUNDS"); do
+      if [ -f "$WORK/$tag.r$round.profile.json" ]; then
+        measured+=(--measured "$WORK/$tag.r$round.profile.json"); offs+=("$(cat "$WORK/$tag.r$round.off")")
       fi
-      after="$(speed)"
-      # The check further from the calibration's, signed: +0.2 = the machine ran 20 % slower.
-      off="$(python3 -c 'import sys; r = float(sys.argv[1]); d = [float(x) / r - 1 for x in sys.argv[2:]] if r > 0 else [0]; print("%.3f" % max(d, key=abs))' "$REF_US" "$before" "$after")"
-      if python3 -c 'import sys; sys.exit(abs(float(sys.argv[1])) > float(sys.argv[2]))' "$off" "$SPEED_TOL"; then break; fi
-      log "  the speed check is ${off} off the calibration's: measured again in 10 s"
-      [ "$try" -lt "$TRIES" ] && sleep 10
     done
-    if [ "$failed" = 1 ]; then
-      printf '%s\t%s\tprofile failed: %s\n' "$label" "$O" "$(tail -1 "$WORK/$tag.profile.txt")" >>"$ROWS"; continue
+    if [ "${#measured[@]}" = 0 ]; then
+      printf '%s\t%s\tprofile failed: %s\n' "$label" "$O" "$(tail -1 "$WORK/$tag.r1.profile.txt")" >>"$ROWS"; continue
     fi
-    if ! "$FWB" simulate "$model" $shape -O "$O" --hw "$WORK/host.json" --measured "$WORK/$tag.profile.json" \
+    if ! "$FWB" simulate "$model" $shape -O "$O" --hw "$WORK/host.json" "${measured[@]}" \
          --json "$WORK/$tag.sim.json" >"$WORK/$tag.sim.txt" 2>&1; then
       printf '%s\t%s\tsimulate failed: %s\n' "$label" "$O" "$(tail -1 "$WORK/$tag.sim.txt")" >>"$ROWS"; continue
     fi
+    # "Machine": the speed check furthest from the calibration's over the row's profiles.
+    off="$(python3 -c 'import sys; print(max(sys.argv[1:], key=lambda x: abs(float(x))))' "${offs[@]}")"
     python3 - "$WORK/$tag.sim.json" "$label" "$O" "$off" >>"$ROWS" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -132,14 +159,14 @@ print("\t".join([sys.argv[2], sys.argv[3], "ok", str(a.get("scored", 0)), str(a.
                  "%.1f" % (100 * a.get("median_abs_err", 0)), "%.1f" % (100 * a.get("mean_abs_err", 0)),
                  "%+.1f" % (100 * a.get("total_err", 0)), "%.3f" % a.get("spearman", 0),
                  "%.4f" % (a.get("measured_total_us", 0) / 1000), "%.4f" % (a.get("simulated_total_us", 0) / 1000),
-                 "%+.0f" % (100 * float(sys.argv[4]))]))
+                 "%+.0f" % (100 * float(sys.argv[4])), str(j.get("measured", {}).get("files", [1]).__len__())]))
 PY
   done
 done
 LOAD1="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$ROWS" "$WORK/host.json" "$WORK/calibrate.txt" "$CPU" "$THREADS" "$REPEAT $MIN_TIME" "$LOAD0" "$LOAD1" \
-  "$(python3 -c 'import sys; print("%.0f" % (100 * float(sys.argv[1])))' "$SPEED_TOL")" "$TRIES" >"$WORK/table.md" <<'PY'
+  "$(python3 -c 'import sys; print("%.0f" % (100 * float(sys.argv[1])))' "$SPEED_TOL")" "$TRIES" "$ROUNDS" >"$WORK/table.md" <<'PY'
 import json, sys, datetime
 def ms(v):
     v = float(v)
@@ -147,20 +174,23 @@ def ms(v):
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 hw = json.load(open(sys.argv[2]))
 cal = open(sys.argv[3]).read().rstrip()
-cpu, threads, repeat, load0, load1, tol, tries = sys.argv[4:11]
+cpu, threads, repeat, load0, load1, tol, tries, rounds = sys.argv[4:12]
 print("# Simulated against measured on this machine\n")
 print("Generated by `bench/sim_accuracy.sh` on %s (%s, %s thread(s); load average %s at start, %s at end;"
       " 2 vCPUs shared with other tenants). Every figure below was measured on that machine"
       " in that run; rerun the script rather than quoting them.\n" % (datetime.date.today(), cpu, threads, load0, load1))
 print("1. `fwb calibrate --threads %s` measured the host profile (microbenchmarks only, no model):\n" % threads)
 print("```\n" + cal + "\n```\n")
-print("2. For every model and level: `fwb profile MODEL -O L --hw host.json --threads %s --repeat %s --min-time %s` (median per kernel"
-      " over at least that many runs and that many seconds), then"
-      " `fwb simulate MODEL -O L --hw host.json --measured profile.json`. Errors are (simulated - measured) /"
+print("2. For every model and level, in %s round(s) over all models: `fwb profile MODEL -O L --hw host.json --threads %s --repeat %s"
+      " --min-time %s` (median per kernel over at least that many runs and that many seconds; at one thread a run"
+      " whose wall time passed its thread's CPU time by more than 2 %% (time the hypervisor gave another tenant) is"
+      " left out), then `fwb simulate MODEL -O L --hw host.json --measured r1.profile.json --measured r2.profile.json ...`"
+      " (per kernel the median of the rounds' profiles). Errors are (simulated - measured) /"
       " measured; per-kernel errors are absolute, over the kernels both have (views and 0 us rows left out);"
       " Spearman is the rank correlation of the kernel times. \"Machine\" is how far a fixed small workload"
       " timed just before and after the row's profile was from its time right after the calibration (+ = slower);"
-      " a row more than %s %% off was measured again, up to %s times.\n" % ((threads,) + tuple(repeat.split()) + (tol, tries)))
+      " a row more than %s %% off was measured again, up to %s times; the column shows the check furthest off over"
+      " the row's rounds.\n" % ((rounds, threads) + tuple(repeat.split()) + (tol, tries)))
 print("Targets (issue 22): whole model within 15 %, median per-kernel error at most 25 %, Spearman at least 0.85.\n")
 print("| model | -O | kernels scored | median abs err % | mean abs err % | whole model err % | Spearman | measured ms | simulated ms | machine % | targets |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
