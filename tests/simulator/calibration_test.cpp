@@ -286,8 +286,9 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   EXPECT_NEAR(r.kernels[0].durUs, 2.0 * 64 * 64 * 64 / 1e11 * 1e6 + 2.0, 1e-3);
   // An embedding lookup reads the rows it picks: 8 rows of a 100000 x 64 table (25.6 MB) cost 8 rows
   // (2 KiB: a weight, from DRAM by the share of the run the core's own cache cannot hold) plus the 2 KiB
-  // output from cache, not the table.
-  {
+  // output from cache, not the table. The run's footprint counts those rows, not the table: alone, the
+  // lookup runs in cache; beside a Neg over 16 MB, its rows are mostly cold.
+  for (bool big : {false, true}) {
     Graph e;
     e.name = "embedding";
     ValueId table = e.addInitializer("table", Tensor::floats({100000, 64}, std::vector<float>(6400000, 0.f)));
@@ -295,14 +296,26 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
     ValueId y = e.addValue("y", DType::Float32, Shape::ofInts({8, 64}));
     e.addNode("Gather", {table, ids}, {y}, {}, "lookup");
     e.addOutput(y);
+    if (big) {
+      ValueId x = e.addInput("x", DType::Float32, Shape::ofInts({4096, 1024}));
+      ValueId n = e.addValue("n", DType::Float32, Shape::ofInts({4096, 1024}));
+      e.addNode("Neg", {x}, {n}, {}, "neg");
+      e.addOutput(n);
+    }
     r = test::runUnfused(e, hw);
-    ASSERT_EQ(r.kernels.size(), 1u);
+    ASSERT_EQ(r.kernels.size(), big ? 2u : 1u);
     const double cold = coldShareOf(hw, runFootprintBytes(e, hw));
-    EXPECT_GT(cold, 0.9);
-    EXPECT_LT(cold, 1.0);
+    if (big) {
+      EXPECT_GT(cold, 0.9);
+      EXPECT_LT(cold, 1.0);
+    } else {
+      EXPECT_DOUBLE_EQ(cold, 0.0);
+    }
     const double rowsUs = cold * 2048.0 / 1e10 * 1e6, cachedUs = (64.0 + 2048.0 + (1 - cold) * 2048.0) / 1e11 * 1e6;
-    EXPECT_NEAR(r.kernels[0].durUs, std::max(rowsUs + cachedUs, 512.0 / (1e11 * 1.0) * 1e6) + 2.0, 1e-3);
-    EXPECT_LT(r.kernels[0].hbmBytes, 4096.0);
+    const KernelTiming& lookup = r.kernels[0].ops.at(0) == "Gather" ? r.kernels[0] : r.kernels.at(1);
+    ASSERT_EQ(lookup.ops.at(0), "Gather");
+    EXPECT_NEAR(lookup.durUs, std::max(rowsUs + cachedUs, 512.0 / (1e11 * 1.0) * 1e6) + 2.0, 1e-3);
+    EXPECT_LT(lookup.hbmBytes, 4096.0);
   }
 }
 
@@ -584,6 +597,32 @@ TEST(CpuCost, TheRunsFootprintIsItsWeightsAndItsLiveValuesPeak) {
   g.addOutput(a);  // a, held to the end, beside y then z
   g.addOutput(z);
   EXPECT_DOUBLE_EQ(runFootprintBytes(g, hw), 16384.0 + 1024 * 1024 + 2 * 4096.0);
+}
+
+// An embedding table that only Gathers read counts the rows they gather; read by another op too, all of it.
+TEST(CpuCost, AnEmbeddingTableCountsTheRowsTheRunGathers) {
+  const HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  auto graph = [](bool alsoWhole) {
+    Graph g;
+    ValueId ids = g.addInput("ids", DType::Int64, Shape::ofInts({16}));
+    ValueId table = g.addInitializer("table", Tensor::floats({10000, 32}, std::vector<float>(320000, 0.5f)));
+    ValueId e = g.addValue("e", DType::Float32, Shape::ofInts({16, 32}));
+    g.addNode("Gather", {table, ids}, {e}, {}, "gather");
+    ValueId f = g.addValue("f", DType::Float32, Shape::ofInts({16, 32}));
+    g.addNode("Gather", {table, ids}, {f}, {}, "gather2");
+    g.addOutput(e);
+    g.addOutput(f);
+    if (alsoWhole) {
+      ValueId n = g.addValue("n", DType::Float32, Shape::ofInts({10000, 32}));
+      g.addNode("Neg", {table}, {n}, {}, "neg");
+      g.addOutput(n);
+    }
+    return g;
+  };
+  // Two Gathers of 16 rows of 128 bytes, and their two outputs live at the end.
+  EXPECT_DOUBLE_EQ(runFootprintBytes(graph(false), hw), 2 * 2048.0 + 2 * 2048.0);
+  // The Neg reads the whole table (1.28 MB) and writes as much.
+  EXPECT_DOUBLE_EQ(runFootprintBytes(graph(true), hw), 1280000.0 + 2 * 2048.0 + 1280000.0);
 }
 
 // The executor computes a Relu with its producer (a Conv's, BatchNormalization's or Add's only reader) in a
