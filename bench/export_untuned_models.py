@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26|27]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -38,7 +38,9 @@ set 24 was exported in session 24 after the executor's ConvTranspose layouts and
 (led by sets 21-23's DCGAN generator, 1-D U-Net and HiFi-GAN) and only measured: upsampling decoders of
 shapes those were not fitted on, a grouped (per-class) ConvTranspose and a 3-D one among them; set 25 was exported in
 session 25 after the row-wise ops' time a row (attention at new sequence lengths); set 26 was exported in
-session 26 after the cold-call cost and the live-peak footprint, and only measured.
+session 26 after the cold-call cost and the live-peak footprint, and only measured; set 27 was exported in
+session 28 after a vector op's call was costed by what the run touched since its type last ran, and only
+measured.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -50,7 +52,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -109,6 +111,8 @@ def main():
         return export_twenty_fifth_set(torch, torchvision, out)
     if which == "26":
         return export_twenty_sixth_set(torch, torchvision, out)
+    if which == "27":
+        return export_twenty_seventh_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -2021,6 +2025,129 @@ def export_twenty_sixth_set(torch, torchvision, out):
                                   ("tiny_detector_b2_160", TinyDetector, (2, 3, 160, 160)),
                                   ("gpt_blocks_b4_t64", GptBlocks, torch.randint(0, 1000, (4, 64))),
                                   ("unet_lite_96", UnetLite, (1, 3, 96, 96))))
+    return 0
+
+
+def export_twenty_seventh_set(torch, out):
+    nn = torch.nn
+
+    class RmsNorm(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.w = nn.Parameter(torch.ones(d))
+
+        def forward(self, x):
+            return self.w * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+
+    class RmsSwiglu(nn.Module):  # 2 sequences of 50 tokens, width 256, 4 heads, 2 RMSNorm blocks, SwiGLU MLP
+        def __init__(self):
+            super().__init__()
+            self.n1 = nn.ModuleList([RmsNorm(256) for _ in range(2)])
+            self.n2 = nn.ModuleList([RmsNorm(256) for _ in range(2)])
+            self.qkv = nn.ModuleList([nn.Linear(256, 768, bias=False) for _ in range(2)])
+            self.o = nn.ModuleList([nn.Linear(256, 256, bias=False) for _ in range(2)])
+            self.up = nn.ModuleList([nn.Linear(256, 1024, bias=False) for _ in range(2)])
+            self.down = nn.ModuleList([nn.Linear(512, 256, bias=False) for _ in range(2)])
+
+        def forward(self, h):
+            b, t, d = h.shape
+            for k in range(2):
+                q, kk, v = self.qkv[k](self.n1[k](h)).split(d, 2)
+                q, kk, v = (z.view(b, t, 4, 64).transpose(1, 2) for z in (q, kk, v))
+                a = torch.softmax(q @ kk.transpose(-1, -2) / 8.0, -1)
+                h = h + self.o[k]((a @ v).transpose(1, 2).reshape(b, t, d))
+                g, u = self.up[k](self.n2[k](h)).chunk(2, -1)
+                h = h + self.down[k](nn.functional.silu(g) * u)
+            return h
+
+    class ConvNextLite(nn.Module):  # 2 images of 64x64: a 4x4 stem, 3 blocks of depthwise 7x7 + channel LayerNorm + MLP
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2d(3, 48, 4, 4)
+            self.dw = nn.ModuleList([nn.Conv2d(48, 48, 7, 1, 3, groups=48) for _ in range(3)])
+            self.ln = nn.ModuleList([nn.LayerNorm(48) for _ in range(3)])
+            self.mlp = nn.ModuleList([nn.Sequential(nn.Linear(48, 192), nn.GELU(), nn.Linear(192, 48)) for _ in range(3)])
+            self.head = nn.Linear(48, 10)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for k in range(3):
+                y = self.dw[k](x).permute(0, 2, 3, 1)
+                x = x + self.mlp[k](self.ln[k](y)).permute(0, 3, 1, 2)
+            return self.head(x.mean((2, 3)))
+
+    class MixerLite(nn.Module):  # 4 images of 64x64 in 8x8 patches: 4 mixer layers, 64 tokens of width 96
+        def __init__(self):
+            super().__init__()
+            self.patch = nn.Conv2d(3, 96, 8, 8)
+            self.n1 = nn.ModuleList([nn.LayerNorm(96) for _ in range(4)])
+            self.n2 = nn.ModuleList([nn.LayerNorm(96) for _ in range(4)])
+            self.tok = nn.ModuleList([nn.Sequential(nn.Linear(64, 128), nn.GELU(), nn.Linear(128, 64)) for _ in range(4)])
+            self.ch = nn.ModuleList([nn.Sequential(nn.Linear(96, 384), nn.GELU(), nn.Linear(384, 96)) for _ in range(4)])
+            self.head = nn.Linear(96, 100)
+
+        def forward(self, x):
+            x = self.patch(x).flatten(2).transpose(1, 2)
+            for k in range(4):
+                x = x + self.tok[k](self.n1[k](x).transpose(1, 2)).transpose(1, 2)
+                x = x + self.ch[k](self.n2[k](x))
+            return self.head(x.mean(1))
+
+    class DenseGat(nn.Module):  # 8 graphs of 64 nodes (dense adjacency as an input mask): 2 attention layers, 4 heads
+        def __init__(self):
+            super().__init__()
+            self.w = nn.ModuleList([nn.Linear(32, 4 * 16, bias=False), nn.Linear(64, 4 * 16, bias=False)])
+            self.a_src = nn.ParameterList([nn.Parameter(torch.randn(4, 16)) for _ in range(2)])
+            self.a_dst = nn.ParameterList([nn.Parameter(torch.randn(4, 16)) for _ in range(2)])
+            self.out = nn.Linear(64, 7)
+
+        def forward(self, x):
+            adj = (x[..., :1] @ x[..., :1].transpose(1, 2)) > 0
+            b, n, _ = x.shape
+            for k in range(2):
+                h = self.w[k](x).view(b, n, 4, 16)
+                s = (h * self.a_src[k]).sum(-1).transpose(1, 2)  # [b, 4, n]
+                d = (h * self.a_dst[k]).sum(-1).transpose(1, 2)
+                e = nn.functional.leaky_relu(s.unsqueeze(-1) + d.unsqueeze(-2), 0.2)
+                e = e.masked_fill(~adj.unsqueeze(1), -1e9)
+                x = nn.functional.elu((torch.softmax(e, -1) @ h.transpose(1, 2)).transpose(1, 2).reshape(b, n, 64))
+            return self.out(x)
+
+    class Tcn(nn.Module):  # 4 series of 256 steps, 32 channels: 4 dilated causal Conv1d residual blocks
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Conv1d(8, 32, 1)
+            self.c1 = nn.ModuleList([nn.Conv1d(32, 32, 3, dilation=2 ** k) for k in range(4)])
+            self.c2 = nn.ModuleList([nn.Conv1d(32, 32, 3, dilation=2 ** k) for k in range(4)])
+            self.out = nn.Conv1d(32, 1, 1)
+
+        def forward(self, x):
+            x = self.inp(x)
+            for k in range(4):
+                p = 2 * 2 ** k
+                y = torch.relu(self.c1[k](nn.functional.pad(x, (p, 0))))
+                y = torch.relu(self.c2[k](nn.functional.pad(y, (p, 0))))
+                x = torch.relu(x + y)
+            return self.out(x)
+
+    class TabularMlp(nn.Module):  # 512 rows of 40 features: 3 Linear-BatchNorm-ReLU layers, 2 outputs
+        def __init__(self):
+            super().__init__()
+            layers, c = [], 40
+            for co in (256, 128, 64):
+                layers += [nn.Linear(c, co), nn.BatchNorm1d(co), nn.ReLU()]
+                c = co
+            self.body = nn.Sequential(*layers, nn.Linear(64, 2))
+
+        def forward(self, x):
+            return self.body(x)
+
+    export_nets(torch, out, 127, (("rms_swiglu_b2_t50", RmsSwiglu, (2, 50, 256)),
+                                  ("convnext_lite_b2_64", ConvNextLite, (2, 3, 64, 64)),
+                                  ("mixer_lite_b4_64", MixerLite, (4, 3, 64, 64)),
+                                  ("dense_gat_b8_n64", DenseGat, (8, 64, 32)),
+                                  ("tcn_b4_t256", Tcn, (4, 8, 256)),
+                                  ("tabular_mlp_b512", TabularMlp, (512, 40))))
     return 0
 
 

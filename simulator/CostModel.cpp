@@ -99,8 +99,11 @@ void pipelineTime(const HwProfile& hw, KernelTiming& t) {
 }  // namespace
 
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
-                              std::vector<std::string>* warnings, double cpuRunFootprint) {
-  if (hw.isCpu()) return costCpuKernel(g, group, hw, warnings, cpuRunFootprint);  // a measured CPU profile: CpuCost.h
+                              std::vector<std::string>* warnings, double cpuRunFootprint,
+                              const std::vector<double>* cpuCallColdShare) {
+  if (hw.isCpu())
+    return costCpuKernel(g, group, hw, warnings, cpuRunFootprint,
+                         cpuCallColdShare);  // a measured CPU profile: CpuCost.h
   std::vector<char> inGroup;
   KernelCost kc = beginKernelCost(g, group, inGroup);
   KernelTiming& t = kc.timing;

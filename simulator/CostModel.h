@@ -13,8 +13,10 @@
 namespace fw::sim {
 
 // Costs one group. Unknown op types are costed as one vector pass and noted in `warnings`.
-// `cpuRunFootprint`: for CPU profiles, runFootprintBytes of g (CpuCost.h); ignored otherwise.
+// `cpuRunFootprint`, `cpuCallColdShare`: for CPU profiles, runFootprintBytes of g and callColdShares of
+// the run (CpuCost.h); ignored otherwise.
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
-                              std::vector<std::string>* warnings, double cpuRunFootprint = 0);
+                              std::vector<std::string>* warnings, double cpuRunFootprint = 0,
+                              const std::vector<double>* cpuCallColdShare = nullptr);
 
 }  // namespace fw::sim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "core/exec/Epilogue.h"
@@ -135,10 +136,68 @@ double ownCacheBytes(const std::vector<int64_t>& cacheDrops) {
 
 double ownCacheBytes(const HwProfile& hw) { return ownCacheBytes(hw.cpu.cacheDropsBytes); }
 
+int64_t coldCallEvictElems(double ownCacheBytes) {
+  return std::max<int64_t>(int64_t{1} << 18, static_cast<int64_t>(ownCacheBytes / 2));
+}
+
 double coldShareOf(const HwProfile& hw, double footprintBytes) {
   const double own = ownCacheBytes(hw);
   if (footprintBytes <= 0) return 1.0;
   return std::clamp(1.0 - own / footprintBytes, 0.0, 1.0);
+}
+
+std::vector<double> callColdShares(const Graph& g, const std::vector<KernelGroup>& groups,
+                                   const std::vector<size_t>& order, const HwProfile& hw,
+                                   double runFootprint) {
+  std::vector<double> share(g.nodeCapacity(), 0.0);
+  std::vector<NodeId> seq;
+  for (size_t gi : order)
+    if (gi < groups.size())
+      for (NodeId m : groups[gi].members) seq.push_back(m);
+  if (seq.empty()) return share;
+  // Distinct bytes touched between two times: each value's bytes sit at the time it was last touched
+  // (a Fenwick tree over two passes of the run), so a sum over a span counts every value touched in it once.
+  const size_t steps = 2 * seq.size();
+  std::vector<double> tree(steps + 1, 0.0);
+  auto add = [&](size_t t, double b) {
+    for (size_t i = t + 1; i <= steps; i += i & (~i + 1)) tree[i] += b;
+  };
+  auto prefix = [&](size_t t) {  // sum over times [0, t)
+    double sum = 0;
+    for (size_t i = t; i > 0; i -= i & (~i + 1)) sum += tree[i];
+    return sum;
+  };
+  std::vector<double> bytes(g.values().size(), -1.0);
+  std::vector<int64_t> lastTouch(g.values().size(), -1);
+  std::map<std::string, size_t> lastRun;  // by the code a node runs: its op type, or the node for a matrix op
+  const double own = ownCacheBytes(hw) > 0 ? ownCacheBytes(hw) : double{1 << 20};
+  const double coldAt = 8.0 * static_cast<double>(coldCallEvictElems(own));
+  for (size_t t = 0; t < steps; ++t) {
+    const NodeId id = seq[t % seq.size()];
+    const Node& n = g.node(id);
+    const bool product = nodeFamily(g, n) == OpFamily::Cube;
+    const std::string code = product ? "#" + std::to_string(id) : n.opType;
+    if (t >= seq.size())  // every code ran in the first pass
+      share[static_cast<size_t>(id)] =
+          product
+              ? coldShareOf(hw, runFootprint)
+              : std::clamp(std::min(prefix(t) - prefix(lastRun[code] + 1), runFootprint) / coldAt, 0.0, 1.0);
+    lastRun[code] = t;
+    auto touch = [&](ValueId v) {
+      if (v == kNoId) return;
+      const auto vi = static_cast<size_t>(v);
+      if (bytes[vi] < 0) {
+        auto b = deviceBytes(g, v, hw, id);
+        bytes[vi] = b.ok() ? *b : 0.0;
+      }
+      if (lastTouch[vi] >= 0) add(static_cast<size_t>(lastTouch[vi]), -bytes[vi]);
+      add(t, bytes[vi]);
+      lastTouch[vi] = static_cast<int64_t>(t);
+    };
+    for (ValueId v : n.inputs) touch(v);
+    for (ValueId v : n.outputs) touch(v);
+  }
+  return share;
 }
 
 namespace {
@@ -157,7 +216,8 @@ bool reluEpilogue(const Graph& g, const Node& n, const std::vector<char>& inGrou
 }  // namespace
 
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
-                                 std::vector<std::string>* warnings, double runFootprint) {
+                                 std::vector<std::string>* warnings, double runFootprint,
+                                 const std::vector<double>* callColdShare) {
   const double coldShare = coldShareOf(hw, runFootprint);
   const double ownCache = ownCacheBytes(hw);
   std::vector<char> inGroup;
@@ -314,7 +374,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // A call whose code and data the run's traffic has evicted since the op last ran costs more
     // (cpu.cold_call_s): as much more as the run's data exceeds the core's own cache (ft-transformer's
     // head, a Gemm 64x96x2 after the encoder: 41 us in the network, 10.7 alone; its LayerNorm's ops 2-3x).
-    const double coldCallS = coldShare * hw.cpu.coldCallSeconds(fam == OpFamily::Cube);
+    const double callCold = callColdShare && static_cast<size_t>(m) < callColdShare->size()
+                                ? (*callColdShare)[static_cast<size_t>(m)]
+                                : coldShare;
+    const double coldCallS = callCold * hw.cpu.coldCallSeconds(fam == OpFamily::Cube);
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,

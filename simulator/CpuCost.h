@@ -38,8 +38,11 @@
 namespace fw::sim {
 
 // `runFootprint`: bytes the whole run touches (runFootprintBytes of the graph the kernel is in).
+// `callColdShare` (optional, by NodeId: callColdShares): the cold share of each member's call; without
+// it, coldShareOf(runFootprint) for every call.
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
-                                 std::vector<std::string>* warnings, double runFootprint);
+                                 std::vector<std::string>* warnings, double runFootprint,
+                                 const std::vector<double>* callColdShare = nullptr);
 // The work of a vector-family node on the executor, in the units its efficiency is measured in:
 // max(FLOPs, elements), except for a MaxPool without indices or an AveragePool, which the executor
 // pools one spatial dim at a time (core/exec/ops_pool.cpp): the taps those 1-D passes read, or the
@@ -53,5 +56,20 @@ double ownCacheBytes(const std::vector<int64_t>& cacheDrops);
 // The share of a kernel's weights and output that a run of this footprint has evicted since they were
 // last touched: 1 - (the core's own cache) / footprint, clamped to [0, 1].
 double coldShareOf(const HwProfile& hw, double footprintBytes);
+// The elements of the Neg that fwb calibrate runs between tiny ops to time a cold call (cpu.cold_call_s),
+// on a core whose own cache holds `ownCacheBytes`: it reads and writes 8 bytes an element.
+int64_t coldCallEvictElems(double ownCacheBytes);
+// For every node the groups run, by NodeId (0 for others): how cold its call is (cpu.cold_call_s).
+// An op's code and the executor's state for it were last used when the last node of the same op type
+// ran; what the run touched since then (the distinct bytes of the values read or written by the nodes
+// in between, in the order `order` runs the groups and each group's members; the run taken as repeating,
+// so the first node of a type counts from its type's last node in the run before; at most
+// `runFootprint`, since the executor reuses freed bytes) is that call's reuse distance, and its cold
+// share is coldShareOf that distance. A LayerNorm's tiny Add of the variance and eps runs a few nodes
+// after the last Add: its call is hot (bert_lite: 1.1 us measured, 2.3 simulated at the whole run's
+// cold share); a classifier head's Gemm after a whole encoder of MatMuls is cold.
+std::vector<double> callColdShares(const Graph& g, const std::vector<KernelGroup>& groups,
+                                   const std::vector<size_t>& order, const HwProfile& hw,
+                                   double runFootprint);
 
 }  // namespace fw::sim

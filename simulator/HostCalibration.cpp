@@ -137,7 +137,7 @@ Bench chainOf(const std::string& op, int n, int64_t elems, bool ownConstants = f
 fw::Result<std::pair<double, double>> measureColdCalls(int threads, int repeat, double ownCacheBytes,
                                                        std::string& how) {
   constexpr int kPairs = 12;
-  const int64_t bigElems = std::max<int64_t>(int64_t{1} << 18, static_cast<int64_t>(ownCacheBytes / 2));
+  const int64_t bigElems = coldCallEvictElems(ownCacheBytes);
   const Bench evict = oneOp("Neg", {bigElems}, {}, {}, 1);
   const Bench add = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 1);
   const Bench product = oneOp("MatMul", {4, 16}, {filled({16, 4}, 0.25f)}, {}, 1);

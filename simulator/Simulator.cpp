@@ -149,6 +149,8 @@ Result<std::vector<Step>> costSteps(const Graph& g, const std::vector<KernelGrou
   std::vector<Step> steps;
   steps.reserve(sched.order.size());
   const double footprint = hw.isCpu() ? runFootprintBytes(g, hw) : 0.0;
+  const std::vector<double> callCold =
+      hw.isCpu() ? callColdShares(g, groups, sched.order, hw, footprint) : std::vector<double>{};
   for (size_t gi : sched.order) {
     const KernelGroup& kg = groups[gi];
     if (isControlGroup(g, kg)) {
@@ -160,7 +162,7 @@ Result<std::vector<Step>> costSteps(const Graph& g, const std::vector<KernelGrou
     if (opts.mode == SimMode::Graph && kg.members.size() == 1 && isHostShapeWork(g, kg.members[0])) {
       st = hostStep(g, kg, hw);
     } else {
-      FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, kg, hw, &r.warnings, footprint));
+      FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, kg, hw, &r.warnings, footprint, &callCold));
       st.timing = std::move(kc.timing);
       st.boundary = std::move(kc.boundary);
     }

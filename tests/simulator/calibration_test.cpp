@@ -659,7 +659,9 @@ TEST(CpuCost, AReluAfterItsProducerInAFusedKernelIsItsEpilogue) {
 }
 
 // cpu.cold_call_s: each member pays its kind's figure ("product" for a matrix op, "vector" for the rest)
-// times the share of the run's data beyond the core's own cache; a run that fits that cache pays nothing.
+// times its call's cold share: a matrix op the share of the run's data beyond the core's own cache, a vector
+// op what the run touched since its type last ran (callColdShares); a run that fits that cache pays nothing
+// for its matrix ops.
 TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
   auto graph = [](int64_t rows) {
     Graph g;
@@ -680,19 +682,35 @@ TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
   ASSERT_TRUE(with.ok()) << with.error().message;
   EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*with), "t.json")->cpu.coldCallS.at("product"), 10e-6);
   const Graph big = graph(1024);  // 4 MB through the Relu: beyond the 1 MiB own cache
-  const double share = coldShareOf(*with, runFootprintBytes(big, *with));
+  const double footprint = runFootprintBytes(big, *with);
+  const double share = coldShareOf(*with, footprint);
   ASSERT_GT(share, 0.5);
+  const auto groups = unfusedGroups(big);
+  ASSERT_TRUE(groups.ok());
+  const std::vector<double> calls = callColdShares(big, *groups, {0, 1}, *with, footprint);
+  const double reluShare = calls.at(static_cast<size_t>(big.findNode("relu")));
+  // The Relu runs once a run: what the run touches in between is all of it, at most its footprint, over
+  // the 4 MiB the calibration's Neg reads and writes on a 1 MiB own cache.
+  EXPECT_NEAR(reluShare, std::min(1.0, footprint / (4.0 * 1024 * 1024)), 1e-9);
+  EXPECT_DOUBLE_EQ(calls.at(static_cast<size_t>(big.findNode("mm"))), share);
   const SimResult r0 = test::runUnfused(big, *without), r1 = test::runUnfused(big, *with);
   ASSERT_EQ(r1.kernels.size(), 2u);
-  EXPECT_NEAR(r1.kernels[0].durUs - r0.kernels[0].durUs, share * 2.0, 1e-3);
+  EXPECT_NEAR(r1.kernels[0].durUs - r0.kernels[0].durUs, reluShare * 2.0, 1e-3);
   EXPECT_NEAR(r1.kernels[1].durUs - r0.kernels[1].durUs, share * 10.0, 1e-3);
   // Fused, each member pays.
   EXPECT_NEAR(test::run(big, {test::allInOne(big, "k")}, *with).kernels.at(0).durUs -
                   test::run(big, {test::allInOne(big, "k")}, *without).kernels.at(0).durUs,
-              share * 12.0, 1e-3);
+              reluShare * 2.0 + share * 10.0, 1e-3);
   const Graph small = graph(16);  // 64 KB: stays in the own cache between runs
   EXPECT_DOUBLE_EQ(coldShareOf(*with, runFootprintBytes(small, *with)), 0.0);
-  EXPECT_NEAR(test::runUnfused(small, *with).latencyUs, test::runUnfused(small, *without).latencyUs, 1e-9);
+  const SimResult s0 = test::runUnfused(small, *without), s1 = test::runUnfused(small, *with);
+  EXPECT_NEAR(s1.kernels.at(1).durUs, s0.kernels.at(1).durUs, 1e-9);
+  const auto smallGroups = unfusedGroups(small);
+  ASSERT_TRUE(smallGroups.ok());
+  const double smallRelu = callColdShares(small, *smallGroups, {0, 1}, *with, runFootprintBytes(small, *with))
+                               .at(static_cast<size_t>(small.findNode("relu")));
+  EXPECT_LT(smallRelu, 0.03);  // its run's 80 KB of the 4 MiB
+  EXPECT_NEAR(s1.latencyUs - s0.latencyUs, 2.0 * smallRelu, 1e-3);
   for (const json& badValue : {json{{"vector", -1.0}}, json{{"scalar", 1e-6}}}) {
     json bad = cpuProfileJson();
     bad["cpu"]["cold_call_s"] = badValue;
@@ -700,6 +718,60 @@ TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
     ASSERT_FALSE(refused.ok()) << badValue.dump();
     EXPECT_NE(refused.error().message.find("cold_call_s"), std::string::npos) << refused.error().message;
   }
+}
+
+// A vector op's call is as cold as what the run touched since the last node of its type ran, over the bytes
+// the calibration's cold call had in between (a Neg of coldCallEvictElems: 8 bytes an element): Add, Neg,
+// Add over n floats. The first Add follows the last one of the run before (hot); the second has the Neg's
+// input and output (8n bytes) in between.
+TEST(CpuCost, AVectorCallIsAsColdAsWhatTheRunTouchedSinceItsTypeLastRan) {
+  auto graph = [](int64_t n) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({n}));
+    ValueId c = g.addInitializer("c", Tensor::floats({1}, {1.0f}));
+    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({n}));
+    g.addNode("Add", {x, c}, {a}, {}, "add1");
+    ValueId b = g.addValue("b", DType::Float32, Shape::ofInts({n}));
+    g.addNode("Neg", {a}, {b}, {}, "neg");
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({n}));
+    g.addNode("Add", {b, c}, {y}, {}, "add2");
+    g.addOutput(y);
+    return g;
+  };
+  json j = cpuProfileJson();
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}};
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const double coldAt = 8.0 * static_cast<double>(coldCallEvictElems(1024.0 * 1024));
+  ASSERT_DOUBLE_EQ(coldAt, 4.0 * 1024 * 1024);
+  struct Case {
+    int64_t n;
+    double add2;  // its cold share
+  };
+  for (const Case& k : {Case{16, 128.0 / coldAt}, Case{1 << 17, 0.25}, Case{1 << 20, 1.0}}) {
+    SCOPED_TRACE(k.n);
+    const Graph g = graph(k.n);
+    const double footprint = runFootprintBytes(g, *with);
+    const auto groups = unfusedGroups(g);
+    ASSERT_TRUE(groups.ok());
+    const std::vector<double> calls = callColdShares(g, *groups, {0, 1, 2}, *with, footprint);
+    EXPECT_DOUBLE_EQ(calls.at(static_cast<size_t>(g.findNode("add1"))), 0.0);
+    EXPECT_NEAR(calls.at(static_cast<size_t>(g.findNode("add2"))), k.add2, 1e-9);
+    // The Neg runs once a run: everything else the run touched, at most its footprint.
+    EXPECT_GE(calls.at(static_cast<size_t>(g.findNode("neg"))), k.add2);
+    const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *with);
+    ASSERT_EQ(r1.kernels.size(), 3u);
+    EXPECT_NEAR(r1.kernels[0].durUs, r0.kernels[0].durUs, 1e-3);
+    EXPECT_NEAR(r1.kernels[2].durUs - r0.kernels[2].durUs, 2.0 * k.add2, 2e-3);
+  }
+  // Nothing touched in between: a hot call, not an unknown footprint's cold one.
+  const Graph twice = test::unaryChain({"Neg", "Neg"}, {16});
+  const auto groups = unfusedGroups(twice);
+  ASSERT_TRUE(groups.ok());
+  for (double s : callColdShares(twice, *groups, {0, 1}, *with, runFootprintBytes(twice, *with)))
+    EXPECT_LT(s, 1e-3);
 }
 
 // On a CPU profile with weight_reorder, a Conv whose weight the run computes (a DequantizeLinear before it)
