@@ -195,23 +195,44 @@ Status opBatchNorm(OpContext& c) {
   }
   RtTensor Y = RtTensor::alloc(c.input(0).dtype, X.dims);
   const bool relu = c.fuseRelu && c.out.size() == 1;
-  parallelFor(N * C, inner, [&](int64_t b, int64_t e) {
-    for (int64_t nc = b; nc < e; ++nc) {
-      const int64_t ch = nc % C;
-      const float mul = s.f()[ch] / std::sqrt(useVar[static_cast<size_t>(ch)] + eps);
-      const float add = bias.f()[ch] - useMean[static_cast<size_t>(ch)] * mul;
-      const float* px = X.f() + nc * inner;
-      float* py = Y.mf() + nc * inner;
-      if (relu) {
-        for (int64_t k = 0; k < inner; ++k) {
-          const float v = px[k] * mul + add;
-          py[k] = v < 0 ? 0.f : v;
-        }
-      } else {
-        for (int64_t k = 0; k < inner; ++k) py[k] = px[k] * mul + add;
+  // Each channel's y = x·mul + add, its mul and add computed once: a BatchNorm1d over [512, 256] (one
+  // element a channel and row) took 1.1 ms computing them for every element, a sqrt and a division each.
+  std::vector<float> mul(static_cast<size_t>(C)), add(static_cast<size_t>(C));
+  for (int64_t ch = 0; ch < C; ++ch) {
+    const auto k = static_cast<size_t>(ch);
+    mul[k] = s.f()[ch] / std::sqrt(useVar[k] + eps);
+    add[k] = bias.f()[ch] - useMean[k] * mul[k];
+  }
+  if (inner == 1) {
+    // Rows of C channels: a row at a time, every channel its own mul and add.
+    parallelFor(N, C, [&](int64_t b, int64_t e) {
+      for (int64_t n = b; n < e; ++n) {
+        const float* px = X.f() + n * C;
+        float* py = Y.mf() + n * C;
+        for (int64_t k = 0; k < C; ++k)
+          py[k] = px[k] * mul[static_cast<size_t>(k)] + add[static_cast<size_t>(k)];
+        if (relu)
+          for (int64_t k = 0; k < C; ++k) py[k] = py[k] < 0 ? 0.f : py[k];
       }
-    }
-  });
+    });
+  } else {
+    parallelFor(N * C, inner, [&](int64_t b, int64_t e) {
+      for (int64_t nc = b; nc < e; ++nc) {
+        const auto ch = static_cast<size_t>(nc % C);
+        const float m = mul[ch], a = add[ch];
+        const float* px = X.f() + nc * inner;
+        float* py = Y.mf() + nc * inner;
+        if (relu) {
+          for (int64_t k = 0; k < inner; ++k) {
+            const float v = px[k] * m + a;
+            py[k] = v < 0 ? 0.f : v;
+          }
+        } else {
+          for (int64_t k = 0; k < inner; ++k) py[k] = px[k] * m + a;
+        }
+      }
+    });
+  }
   c.reluApplied = relu;
   c.out[0] = std::move(Y);
   return {};

@@ -115,6 +115,46 @@ TEST(ExecEpilogue, ReluWithItsProducerEqualsNodeByNode) {
     }
 }
 
+// BatchNormalization over rows of channels ([N, C], one element a channel and row, as after a Linear) and
+// over [N, C, L]: the result matches a direct float64 reference, and the Relu epilogue the node-by-node run.
+TEST(ExecEpilogue, BatchNormOverRowsOfChannelsMatchesADirectReference) {
+  for (const std::vector<int64_t>& dims : {std::vector<int64_t>{37, 19}, std::vector<int64_t>{3, 19, 5}}) {
+    const int64_t C = dims[1];
+    const Tensor xt = noise(dims, 41), st = noise({C}, 42), bt = noise({C}, 43), mt = noise({C}, 44);
+    std::vector<float> var(static_cast<size_t>(C));
+    for (int64_t c = 0; c < C; ++c) var[static_cast<size_t>(c)] = 0.25f + 0.1f * static_cast<float>(c);
+    auto g = std::make_shared<fw::Graph>();
+    auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts(dims));
+    auto s = g->addInitializer("s", st), b = g->addInitializer("b", bt), m = g->addInitializer("m", mt),
+         v = g->addInitializer("v", Tensor::floats({C}, var));
+    auto n = g->addValue("n"), y = g->addValue("y");
+    g->addNode("BatchNormalization", {x, s, b, m, v}, {n}, {}, "bn");
+    g->addNode("Relu", {n}, {y}, {}, "relu");
+    g->addOutput(y);
+    fw::Model model;
+    model.opsetImports[""] = 17;
+    model.graph = g;
+    fw::ExecOptions plain;
+    plain.keepIntermediates = true;
+    auto want = fw::runGraph(model, {xt}, plain);
+    auto got = fw::runGraph(model, {xt});
+    ASSERT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
+    const auto xv = xt.toFloats(), sv = st.toFloats(), bv = bt.toFloats(), mv = mt.toFloats();
+    const auto gy = (*got)[0].toFloats(), wy = (*want)[0].toFloats();
+    ASSERT_EQ(gy.size(), xv.size());
+    const int64_t inner = static_cast<int64_t>(xv.size()) / (dims[0] * C);
+    int zeros = 0;
+    for (size_t i = 0; i < xv.size(); ++i) {
+      const auto c = static_cast<size_t>((static_cast<int64_t>(i) / inner) % C);
+      const double r = (xv[i] - mv[c]) / std::sqrt(static_cast<double>(var[c]) + 1e-5) * sv[c] + bv[c];
+      EXPECT_NEAR(gy[i], std::max(r, 0.0), 1e-5) << i;
+      EXPECT_EQ(gy[i], wy[i]) << i;
+      zeros += gy[i] == 0.f;
+    }
+    EXPECT_GT(zeros, 0);
+  }
+}
+
 TEST(ExecEpilogue, ReluKeepsNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto r = fwtest::runOne("Relu", {{"x", Tensor::floats({4}, {-1.f, nan, 2.f, -0.5f})}});

@@ -88,6 +88,20 @@ TEST(ExecFastMath, SpecialValuesAndTails) {
     EXPECT_EQ(fm::exp(0.f), 1.f);
     EXPECT_EQ(fm::exp(89.f), inf);
     EXPECT_GT(fm::exp(-100.f), 0.f);  // subnormal results are kept
+    // An attention mask's scores (-1e9, the lowest float) and the edge of the range: 0, a lane at a time
+    // beside ordinary lanes.
+    const float lowest = std::numeric_limits<float>::lowest();
+    std::vector<float> masked = {-1e9f, 0.5f, lowest, -103.95f, -103.8f, -1.f, -1e9f, 2.f, -104.f};
+    fm::exp(masked.data(), masked.data(), static_cast<int64_t>(masked.size()));
+    EXPECT_EQ(masked[0], 0.f);
+    EXPECT_EQ(masked[2], 0.f);
+    EXPECT_EQ(masked[3], 0.f);
+    EXPECT_GT(masked[4], 0.f);
+    EXPECT_EQ(masked[6], 0.f);
+    EXPECT_EQ(masked[8], 0.f);
+    EXPECT_LE(ulps(masked[1], std::exp(0.5)), 4.0);
+    EXPECT_LE(ulps(masked[5], std::exp(-1.0)), 4.0);
+    EXPECT_LE(ulps(masked[7], std::exp(2.0)), 4.0);
     EXPECT_EQ(fm::erf(inf), 1.f);
     EXPECT_EQ(fm::erf(-inf), -1.f);
     EXPECT_TRUE(std::signbit(fm::erf(-0.f)));
