@@ -107,14 +107,11 @@ struct Runs {
 // anything is stored).
 fw::Status timeRun(const Bench& b, fw::ExecOptions& o, fw::ExecProfile& prof, Runs& runs) {
   o.profile = &prof;
-  const double c0 = threadCpuMicros();
-  const auto a = Clock::now();
-  auto r = fw::runGraph(b.model, b.inputs, o);
-  const auto z = Clock::now();
-  const double c1 = threadCpuMicros();
+  double wallUs = 0, cpuUs = 0;
+  auto r = timeWallAndCpu([&] { return fw::runGraph(b.model, b.inputs, o); }, wallUs, cpuUs);
   if (!r.ok()) return r.error();
-  runs.wall.push_back(std::chrono::duration<double, std::micro>(z - a).count());
-  runs.cpu.push_back(c1 - c0);
+  runs.wall.push_back(wallUs);
+  runs.cpu.push_back(cpuUs);
   return fw::Status::okStatus();
 }
 

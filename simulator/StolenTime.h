@@ -5,6 +5,7 @@
 // /proc/stat counted 30 % steal, and a one-thread loop of 48 ms CPU took 65-75 ms wall in such seconds;
 // runs whose wall time is their CPU time are the machine's own speed. One-thread runs only: with worker
 // threads the calling thread's CPU clock does not count their work.
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
@@ -13,6 +14,20 @@ namespace fw::sim {
 // The calling thread's CPU time, microseconds (CLOCK_THREAD_CPUTIME_ID): a system call, ~0.35 us here, so
 // taken per run, not per kernel.
 double threadCpuMicros();
+
+// Calls f() with both clocks read around it and nothing else between them; returns what f returns, its
+// wall and thread-CPU microseconds in wallUs and cpuUs.
+template <class F>
+auto timeWallAndCpu(F&& f, double& wallUs, double& cpuUs) {
+  const double c0 = threadCpuMicros();
+  const auto a = std::chrono::steady_clock::now();
+  auto r = f();
+  const auto z = std::chrono::steady_clock::now();
+  const double c1 = threadCpuMicros();
+  wallUs = std::chrono::duration<double, std::micro>(z - a).count();
+  cpuUs = c1 - c0;
+  return r;
+}
 
 // A run is whole when its wall time is at most its CPU time x (1 + kStealTolerance) + a few us.
 inline constexpr double kStealTolerance = 0.02;

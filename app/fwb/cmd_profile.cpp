@@ -249,15 +249,12 @@ void addProfileCommand(CLI::App& app) {
     while (moreRuns()) {
       fw::ExecProfile& prof = profiles.emplace_back(start);
       opts.profile = &prof;
-      const double c0 = fw::sim::threadCpuMicros();
-      const auto t0 = Clock::now();
-      auto r = fw::runGraph(m, *inputs, opts);
-      const auto t1 = Clock::now();
-      const double c1 = fw::sim::threadCpuMicros();
+      double wallUs = 0, cpuUs = 0;
+      auto r = fw::sim::timeWallAndCpu([&] { return fw::runGraph(m, *inputs, opts); }, wallUs, cpuUs);
       if (!r.ok()) return fail(r.error().context(pm->model.sourcePath));
-      totals.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-      cpus.push_back(c1 - c0);
-      whole += fw::sim::runIsWhole(totals.back(), cpus.back());
+      totals.push_back(wallUs);
+      cpus.push_back(cpuUs);
+      whole += fw::sim::runIsWhole(wallUs, cpuUs);
     }
     const fw::sim::RunSelection sel = fw::sim::keepRunsNotStolen(
         totals, checkSteal ? cpus : std::vector<double>{}, std::min<size_t>(static_cast<size_t>(*repeat), 3));

@@ -55,3 +55,20 @@ TEST(StolenTime, TheThreadsCpuClockSkipsSleep) {
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   EXPECT_LT(threadCpuMicros() - c1, 5000.0);
 }
+
+// timeWallAndCpu reads both clocks around the call: a sleep of 30 ms is 30 ms or more on the wall and
+// (almost) no CPU, so not a whole run; what the call returns is passed through.
+TEST(StolenTime, ARunTimedOnBothClocks) {
+  double wall = -1, cpu = -1;
+  const int r = timeWallAndCpu(
+      [] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        return 7;
+      },
+      wall, cpu);
+  EXPECT_EQ(r, 7);
+  EXPECT_GE(wall, 30000.0);
+  EXPECT_GE(cpu, 0.0);
+  EXPECT_LT(cpu, 5000.0);
+  EXPECT_FALSE(runIsWhole(wall, cpu));
+}
