@@ -100,10 +100,10 @@ void pipelineTime(const HwProfile& hw, KernelTiming& t) {
 
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                               std::vector<std::string>* warnings, double cpuRunFootprint,
-                              const std::vector<double>* cpuCallColdShare) {
+                              const CpuRunReuse* cpuReuse) {
   if (hw.isCpu())
     return costCpuKernel(g, group, hw, warnings, cpuRunFootprint,
-                         cpuCallColdShare);  // a measured CPU profile: CpuCost.h
+                         cpuReuse);  // a measured CPU profile: CpuCost.h
   std::vector<char> inGroup;
   KernelCost kc = beginKernelCost(g, group, inGroup);
   KernelTiming& t = kc.timing;

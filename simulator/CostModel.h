@@ -6,6 +6,7 @@
 
 #include "core/ir/Graph.h"
 #include "core/util/Result.h"
+#include "simulator/CpuCost.h"  // CpuRunReuse
 #include "simulator/HwProfile.h"
 #include "simulator/KernelBoundary.h"  // GroupBoundary, KernelCost, groupBoundary, deviceBytes
 #include "simulator/SimTypes.h"
@@ -13,10 +14,10 @@
 namespace fw::sim {
 
 // Costs one group. Unknown op types are costed as one vector pass and noted in `warnings`.
-// `cpuRunFootprint`, `cpuCallColdShare`: for CPU profiles, runFootprintBytes of g and callColdShares of
-// the run (CpuCost.h); ignored otherwise.
+// `cpuRunFootprint`, `cpuReuse`: for CPU profiles, runFootprintBytes of g and cpuRunReuse of the run
+// (CpuCost.h); ignored otherwise.
 Result<KernelCost> costKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                               std::vector<std::string>* warnings, double cpuRunFootprint = 0,
-                              const std::vector<double>* cpuCallColdShare = nullptr);
+                              const CpuRunReuse* cpuReuse = nullptr);
 
 }  // namespace fw::sim

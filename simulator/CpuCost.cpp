@@ -146,15 +146,16 @@ double coldShareOf(const HwProfile& hw, double footprintBytes) {
   return std::clamp(1.0 - own / footprintBytes, 0.0, 1.0);
 }
 
-std::vector<double> callColdShares(const Graph& g, const std::vector<KernelGroup>& groups,
-                                   const std::vector<size_t>& order, const HwProfile& hw,
-                                   double runFootprint) {
-  std::vector<double> share(g.nodeCapacity(), 0.0);
+CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
+                        const std::vector<size_t>& order, const HwProfile& hw, double runFootprint) {
+  CpuRunReuse out;
+  out.callColdShare.assign(g.nodeCapacity(), 0.0);
+  out.farInputBytes.assign(g.nodeCapacity(), 0.0);
   std::vector<NodeId> seq;
   for (size_t gi : order)
     if (gi < groups.size())
       for (NodeId m : groups[gi].members) seq.push_back(m);
-  if (seq.empty()) return share;
+  if (seq.empty()) return out;
   // Distinct bytes touched between two times: each value's bytes sit at the time it was last touched
   // (a Fenwick tree over two passes of the run), so a sum over a span counts every value touched in it once.
   const size_t steps = 2 * seq.size();
@@ -167,6 +168,7 @@ std::vector<double> callColdShares(const Graph& g, const std::vector<KernelGroup
     for (size_t i = t; i > 0; i -= i & (~i + 1)) sum += tree[i];
     return sum;
   };
+  auto since = [&](size_t from, size_t t) { return std::min(prefix(t) - prefix(from + 1), runFootprint); };
   std::vector<double> bytes(g.values().size(), -1.0);
   std::vector<int64_t> lastTouch(g.values().size(), -1);
   std::map<std::string, size_t> lastRun;  // by the code a node runs: its op type, or the node for a matrix op
@@ -174,30 +176,46 @@ std::vector<double> callColdShares(const Graph& g, const std::vector<KernelGroup
   const double coldAt = 8.0 * static_cast<double>(coldCallEvictElems(own));
   for (size_t t = 0; t < steps; ++t) {
     const NodeId id = seq[t % seq.size()];
+    const auto ni = static_cast<size_t>(id);
     const Node& n = g.node(id);
-    const bool product = nodeFamily(g, n) == OpFamily::Cube;
-    const std::string code = product ? "#" + std::to_string(id) : n.opType;
-    if (t >= seq.size())  // every code ran in the first pass
-      share[static_cast<size_t>(id)] =
-          product
-              ? coldShareOf(hw, runFootprint)
-              : std::clamp(std::min(prefix(t) - prefix(lastRun[code] + 1), runFootprint) / coldAt, 0.0, 1.0);
-    lastRun[code] = t;
-    auto touch = [&](ValueId v) {
-      if (v == kNoId) return;
+    auto bytesOf = [&](ValueId v) {
       const auto vi = static_cast<size_t>(v);
       if (bytes[vi] < 0) {
         auto b = deviceBytes(g, v, hw, id);
         bytes[vi] = b.ok() ? *b : 0.0;
       }
-      if (lastTouch[vi] >= 0) add(static_cast<size_t>(lastTouch[vi]), -bytes[vi]);
-      add(t, bytes[vi]);
+      return bytes[vi];
+    };
+    const bool product = nodeFamily(g, n) == OpFamily::Cube;
+    const std::string code = product ? "#" + std::to_string(id) : n.opType;
+    if (t >= seq.size()) {  // every code ran, and every value was touched, in the first pass
+      out.callColdShare[ni] =
+          product ? coldShareOf(hw, runFootprint) : std::clamp(since(lastRun[code], t) / coldAt, 0.0, 1.0);
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        const ValueId v = n.inputs[i];
+        if (v == kNoId || g.value(v).isInitializer() ||
+            std::find(n.inputs.begin(), n.inputs.begin() + static_cast<std::ptrdiff_t>(i), v) !=
+                n.inputs.begin() + static_cast<std::ptrdiff_t>(i))
+          continue;
+        const double b = bytesOf(v);
+        const int64_t last = lastTouch[static_cast<size_t>(v)];
+        if (b <= own && last >= 0 && since(static_cast<size_t>(last), t) + b > own)
+          out.farInputBytes[ni] += b;
+      }
+    }
+    lastRun[code] = t;
+    auto touch = [&](ValueId v) {
+      if (v == kNoId) return;
+      const auto vi = static_cast<size_t>(v);
+      const double b = bytesOf(v);
+      if (lastTouch[vi] >= 0) add(static_cast<size_t>(lastTouch[vi]), -b);
+      add(t, b);
       lastTouch[vi] = static_cast<int64_t>(t);
     };
     for (ValueId v : n.inputs) touch(v);
     for (ValueId v : n.outputs) touch(v);
   }
-  return share;
+  return out;
 }
 
 namespace {
@@ -217,7 +235,7 @@ bool reluEpilogue(const Graph& g, const Node& n, const std::vector<char>& inGrou
 
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                                  std::vector<std::string>* warnings, double runFootprint,
-                                 const std::vector<double>* callColdShare) {
+                                 const CpuRunReuse* reuse) {
   const double coldShare = coldShareOf(hw, runFootprint);
   const double ownCache = ownCacheBytes(hw);
   std::vector<char> inGroup;
@@ -372,11 +390,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         rowsS = static_cast<double>(rowWiseRows(g, n)) * row->second;
     }
     // A call whose code and data the run's traffic has evicted since the op last ran costs more
-    // (cpu.cold_call_s): as much more as the run's data exceeds the core's own cache (ft-transformer's
-    // head, a Gemm 64x96x2 after the encoder: 41 us in the network, 10.7 alone; its LayerNorm's ops 2-3x).
-    const double callCold = callColdShare && static_cast<size_t>(m) < callColdShare->size()
-                                ? (*callColdShare)[static_cast<size_t>(m)]
-                                : coldShare;
+    // (cpu.cold_call_s), by its call's cold share (CpuRunReuse; ft-transformer's head, a Gemm 64x96x2
+    // after the encoder: 41 us in the network, 10.7 alone).
+    const auto mi = static_cast<size_t>(m);
+    const double callCold = reuse && mi < reuse->callColdShare.size() ? reuse->callColdShare[mi] : coldShare;
     const double coldCallS = callCold * hw.cpu.coldCallSeconds(fam == OpFamily::Cube);
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);
@@ -424,8 +441,17 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     }
     // An op's fixed cost a call (dispatch, its output's allocation) is spent before its loop starts:
     // it overlaps neither its arithmetic nor its memory traffic.
-    const double memberS = reorderS + (shaped ? coldCallS + std::max(compS + coldS, memS)
-                                              : fixedS + std::max(compS - fixedS, memS) + streamStallS);
+    // An activation the run has evicted from the core's own cache since it was last touched (a residual
+    // Add's block input) streams in from beyond it: its bytes at the cold rate on top of the op's in-cache
+    // time (zoo BERT's residual Adds over 2 x 393 KB: 46-61 us measured, 22 simulated from the cache, 45
+    // with it). (Charging only what the cold rate exceeds the cache's, or only ops whose data fit the own
+    // cache, met 40 of 68 rows of session 28's run where this met 41.)
+    const double farS = !shaped && reuse && mi < reuse->farInputBytes.size() && hw.cpu.coldBandwidth > 0
+                            ? reuse->farInputBytes[mi] / hw.cpu.coldBandwidth
+                            : 0.0;
+    const double memberS =
+        reorderS + (shaped ? coldCallS + std::max(compS + coldS, memS)
+                           : fixedS + std::max(compS - fixedS, memS) + streamStallS + farS);
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;
   }

@@ -37,12 +37,35 @@
 
 namespace fw::sim {
 
+// What each node of a run finds in the core's own cache, from the run's order (`order` runs the groups,
+// each group its members in turn; the run taken as repeating, so a node's first pass counts from the run
+// before). A distance is the distinct bytes of the values the nodes in between read or write, at most
+// `runFootprint` (the executor reuses freed bytes).
+struct CpuRunReuse {
+  // By NodeId (0 for nodes the groups do not run): how cold the node's call is (cpu.cold_call_s). A
+  // matrix op runs the library's primitive for its own shapes, last used a run ago: coldShareOf the run's
+  // footprint. Any other op shares its type's loop: the distance since the last node of its type ran,
+  // over the bytes the calibration's cold call had in between (coldCallEvictElems), at most 1. A
+  // LayerNorm's tiny Add of the variance and eps runs a few nodes after the last Add: its call is hot
+  // (bert_lite: 1.1 us measured, 2.3 simulated at the whole run's cold share).
+  std::vector<double> callColdShare;
+  // By NodeId: the bytes of the node's activation inputs (not weights) that the run has evicted from the
+  // core's own cache since they were last read or written: a value no larger than that cache whose
+  // distance since then and its own bytes exceed it. A transformer's residual Add reads the block's input,
+  // written a whole attention or MLP before (gpt_blocks: 30 us measured over 2 x 196 KB, 13 simulated
+  // from cache).
+  std::vector<double> farInputBytes;
+};
+CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
+                        const std::vector<size_t>& order, const HwProfile& hw, double runFootprint);
+
 // `runFootprint`: bytes the whole run touches (runFootprintBytes of the graph the kernel is in).
-// `callColdShare` (optional, by NodeId: callColdShares): the cold share of each member's call; without
-// it, coldShareOf(runFootprint) for every call.
+// `reuse` (optional: cpuRunReuse of the run): each member's call's cold share and the inputs it reads
+// from beyond the own cache; without it, coldShareOf(runFootprint) for every call and every input from
+// the cache.
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                                  std::vector<std::string>* warnings, double runFootprint,
-                                 const std::vector<double>* callColdShare = nullptr);
+                                 const CpuRunReuse* reuse = nullptr);
 // The work of a vector-family node on the executor, in the units its efficiency is measured in:
 // max(FLOPs, elements), except for a MaxPool without indices or an AveragePool, which the executor
 // pools one spatial dim at a time (core/exec/ops_pool.cpp): the taps those 1-D passes read, or the
@@ -59,17 +82,4 @@ double coldShareOf(const HwProfile& hw, double footprintBytes);
 // The elements of the Neg that fwb calibrate runs between tiny ops to time a cold call (cpu.cold_call_s),
 // on a core whose own cache holds `ownCacheBytes`: it reads and writes 8 bytes an element.
 int64_t coldCallEvictElems(double ownCacheBytes);
-// For every node the groups run, by NodeId (0 for others): how cold its call is (cpu.cold_call_s).
-// An op's code and the executor's state for it were last used when the last node of the same op type
-// ran; what the run touched since then (the distinct bytes of the values read or written by the nodes
-// in between, in the order `order` runs the groups and each group's members; the run taken as repeating,
-// so the first node of a type counts from its type's last node in the run before; at most
-// `runFootprint`, since the executor reuses freed bytes) is that call's reuse distance, and its cold
-// share is coldShareOf that distance. A LayerNorm's tiny Add of the variance and eps runs a few nodes
-// after the last Add: its call is hot (bert_lite: 1.1 us measured, 2.3 simulated at the whole run's
-// cold share); a classifier head's Gemm after a whole encoder of MatMuls is cold.
-std::vector<double> callColdShares(const Graph& g, const std::vector<KernelGroup>& groups,
-                                   const std::vector<size_t>& order, const HwProfile& hw,
-                                   double runFootprint);
-
 }  // namespace fw::sim

@@ -149,8 +149,7 @@ Result<std::vector<Step>> costSteps(const Graph& g, const std::vector<KernelGrou
   std::vector<Step> steps;
   steps.reserve(sched.order.size());
   const double footprint = hw.isCpu() ? runFootprintBytes(g, hw) : 0.0;
-  const std::vector<double> callCold =
-      hw.isCpu() ? callColdShares(g, groups, sched.order, hw, footprint) : std::vector<double>{};
+  const CpuRunReuse reuse = hw.isCpu() ? cpuRunReuse(g, groups, sched.order, hw, footprint) : CpuRunReuse{};
   for (size_t gi : sched.order) {
     const KernelGroup& kg = groups[gi];
     if (isControlGroup(g, kg)) {
@@ -162,7 +161,7 @@ Result<std::vector<Step>> costSteps(const Graph& g, const std::vector<KernelGrou
     if (opts.mode == SimMode::Graph && kg.members.size() == 1 && isHostShapeWork(g, kg.members[0])) {
       st = hostStep(g, kg, hw);
     } else {
-      FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, kg, hw, &r.warnings, footprint, &callCold));
+      FW_ASSIGN_OR_RETURN(KernelCost kc, costKernel(g, kg, hw, &r.warnings, footprint, &reuse));
       st.timing = std::move(kc.timing);
       st.boundary = std::move(kc.boundary);
     }

@@ -660,7 +660,7 @@ TEST(CpuCost, AReluAfterItsProducerInAFusedKernelIsItsEpilogue) {
 
 // cpu.cold_call_s: each member pays its kind's figure ("product" for a matrix op, "vector" for the rest)
 // times its call's cold share: a matrix op the share of the run's data beyond the core's own cache, a vector
-// op what the run touched since its type last ran (callColdShares); a run that fits that cache pays nothing
+// op what the run touched since its type last ran (cpuRunReuse); a run that fits that cache pays nothing
 // for its matrix ops.
 TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
   auto graph = [](int64_t rows) {
@@ -687,7 +687,7 @@ TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
   ASSERT_GT(share, 0.5);
   const auto groups = unfusedGroups(big);
   ASSERT_TRUE(groups.ok());
-  const std::vector<double> calls = callColdShares(big, *groups, {0, 1}, *with, footprint);
+  const std::vector<double> calls = cpuRunReuse(big, *groups, {0, 1}, *with, footprint).callColdShare;
   const double reluShare = calls.at(static_cast<size_t>(big.findNode("relu")));
   // The Relu runs once a run: what the run touches in between is all of it, at most its footprint, over
   // the 4 MiB the calibration's Neg reads and writes on a 1 MiB own cache.
@@ -707,8 +707,8 @@ TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
   EXPECT_NEAR(s1.kernels.at(1).durUs, s0.kernels.at(1).durUs, 1e-9);
   const auto smallGroups = unfusedGroups(small);
   ASSERT_TRUE(smallGroups.ok());
-  const double smallRelu = callColdShares(small, *smallGroups, {0, 1}, *with, runFootprintBytes(small, *with))
-                               .at(static_cast<size_t>(small.findNode("relu")));
+  const double smallRelu = cpuRunReuse(small, *smallGroups, {0, 1}, *with, runFootprintBytes(small, *with))
+                               .callColdShare.at(static_cast<size_t>(small.findNode("relu")));
   EXPECT_LT(smallRelu, 0.03);  // its run's 80 KB of the 4 MiB
   EXPECT_NEAR(s1.latencyUs - s0.latencyUs, 2.0 * smallRelu, 1e-3);
   for (const json& badValue : {json{{"vector", -1.0}}, json{{"scalar", 1e-6}}}) {
@@ -756,7 +756,7 @@ TEST(CpuCost, AVectorCallIsAsColdAsWhatTheRunTouchedSinceItsTypeLastRan) {
     const double footprint = runFootprintBytes(g, *with);
     const auto groups = unfusedGroups(g);
     ASSERT_TRUE(groups.ok());
-    const std::vector<double> calls = callColdShares(g, *groups, {0, 1, 2}, *with, footprint);
+    const std::vector<double> calls = cpuRunReuse(g, *groups, {0, 1, 2}, *with, footprint).callColdShare;
     EXPECT_DOUBLE_EQ(calls.at(static_cast<size_t>(g.findNode("add1"))), 0.0);
     EXPECT_NEAR(calls.at(static_cast<size_t>(g.findNode("add2"))), k.add2, 1e-9);
     // The Neg runs once a run: everything else the run touched, at most its footprint.
@@ -770,8 +770,61 @@ TEST(CpuCost, AVectorCallIsAsColdAsWhatTheRunTouchedSinceItsTypeLastRan) {
   const Graph twice = test::unaryChain({"Neg", "Neg"}, {16});
   const auto groups = unfusedGroups(twice);
   ASSERT_TRUE(groups.ok());
-  for (double s : callColdShares(twice, *groups, {0, 1}, *with, runFootprintBytes(twice, *with)))
+  for (double s : cpuRunReuse(twice, *groups, {0, 1}, *with, runFootprintBytes(twice, *with)).callColdShare)
     EXPECT_LT(s, 1e-3);
+}
+
+// An activation the run has evicted from the core's own cache since it was last touched streams in at the
+// cold rate: a = Relu(x), c = Relu(a), a Neg over n other floats, then Add(c, a). After the Neg's 8n bytes,
+// a and c (64 KiB each) have left the 1 MiB own cache when n is large; c's Relu reads a just written.
+TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInCold) {
+  auto graph = [](int64_t n) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({16384}));
+    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({n}));
+    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({16384}));
+    g.addNode("Relu", {x}, {a}, {}, "r0");
+    ValueId c = g.addValue("c", DType::Float32, Shape::ofInts({16384}));
+    g.addNode("Relu", {a}, {c}, {}, "r1");
+    ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({n}));
+    g.addNode("Neg", {big}, {nb}, {}, "neg");
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({16384}));
+    g.addNode("Add", {c, a}, {y}, {}, "add");
+    g.addOutput(y);
+    g.addOutput(nb);
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  auto reuseOf = [&](const Graph& g) {
+    const auto groups = unfusedGroups(g);
+    EXPECT_TRUE(groups.ok());
+    std::vector<size_t> order;  // r0, r1, neg, add, whatever the topological order of the Neg
+    for (const char* name : {"r0", "r1", "neg", "add"})
+      for (size_t i = 0; i < groups->size(); ++i)
+        if ((*groups)[i].members.at(0) == g.findNode(name)) order.push_back(i);
+    return cpuRunReuse(g, *groups, order, *hw, runFootprintBytes(g, *hw));
+  };
+  auto farOf = [](const CpuRunReuse& r, const Graph& g, const char* node) {
+    return r.farInputBytes.at(static_cast<size_t>(g.findNode(node)));
+  };
+  const Graph small = graph(16), big = graph(1 << 20);
+  const CpuRunReuse rs = reuseOf(small), rb = reuseOf(big);
+  for (const char* node : {"r0", "r1", "neg", "add"}) EXPECT_EQ(farOf(rs, small, node), 0.0) << node;
+  EXPECT_EQ(farOf(rb, big, "add"), 2 * 65536.0);
+  EXPECT_EQ(farOf(rb, big, "r1"), 0.0);
+  EXPECT_EQ(farOf(rb, big, "r0"), 65536.0);  // x, read a run ago
+  EXPECT_EQ(farOf(rb, big, "neg"), 0.0);     // 4 MiB: larger than the own cache, its streams are the curve's
+  // The Add costs its far bytes at the cold rate on top: 131072 B at 10 GB/s.
+  auto addUs = [&](const Graph& g) {
+    for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
+      if (k.nodes.at(0) == "add") return k.durUs;
+    ADD_FAILURE() << "no add kernel";
+    return 0.0;
+  };
+  EXPECT_NEAR(addUs(big) - addUs(small), 13.1072, 1e-3);
 }
 
 // On a CPU profile with weight_reorder, a Conv whose weight the run computes (a DequantizeLinear before it)
