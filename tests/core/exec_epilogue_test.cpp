@@ -63,6 +63,22 @@ double maxAbsDiff(const Tensor& a, const Tensor& b) {
   return d;
 }
 
+// g (opset 17) run on `xt` node by node (keepIntermediates: no epilogues) and as the executor runs it:
+// {node by node, as run}, the first output flattened; empty after a failed run.
+std::pair<std::vector<float>, std::vector<float>> nodeByNodeAndAsRun(std::shared_ptr<fw::Graph> g,
+                                                                     const Tensor& xt) {
+  fw::Model m;
+  m.opsetImports[""] = 17;
+  m.graph = std::move(g);
+  fw::ExecOptions plain;
+  plain.keepIntermediates = true;
+  auto want = fw::runGraph(m, {xt}, plain);
+  auto got = fw::runGraph(m, {xt});
+  EXPECT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
+  if (!want.ok() || !got.ok()) return {};
+  return {(*want)[0].toFloats(), (*got)[0].toFloats()};
+}
+
 // x -> op(x, w, b) with `a` -> Relu, run on `xt` node by node (no epilogues) and as the executor runs
 // it (the Relu in its producer): {node by node, with epilogues}, outputs flattened.
 std::pair<std::vector<float>, std::vector<float>> opThenRelu(const std::string& op, const Tensor& xt,
@@ -76,16 +92,7 @@ std::pair<std::vector<float>, std::vector<float>> opThenRelu(const std::string& 
   g->addNode(op, {x, w, b}, {c}, a, "op");
   g->addNode("Relu", {c}, {y}, {}, "relu");
   g->addOutput(y);
-  fw::Model m;
-  m.opsetImports[""] = 17;
-  m.graph = g;
-  fw::ExecOptions plain;
-  plain.keepIntermediates = true;
-  auto want = fw::runGraph(m, {xt}, plain);
-  auto got = fw::runGraph(m, {xt});
-  EXPECT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
-  if (!want.ok() || !got.ok()) return {};
-  return {(*want)[0].toFloats(), (*got)[0].toFloats()};
+  return nodeByNodeAndAsRun(g, xt);
 }
 
 }  // namespace
@@ -131,17 +138,10 @@ TEST(ExecEpilogue, BatchNormOverRowsOfChannelsMatchesADirectReference) {
     g->addNode("BatchNormalization", {x, s, b, m, v}, {n}, {}, "bn");
     g->addNode("Relu", {n}, {y}, {}, "relu");
     g->addOutput(y);
-    fw::Model model;
-    model.opsetImports[""] = 17;
-    model.graph = g;
-    fw::ExecOptions plain;
-    plain.keepIntermediates = true;
-    auto want = fw::runGraph(model, {xt}, plain);
-    auto got = fw::runGraph(model, {xt});
-    ASSERT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
+    const auto [wy, gy] = nodeByNodeAndAsRun(g, xt);
     const auto xv = xt.toFloats(), sv = st.toFloats(), bv = bt.toFloats(), mv = mt.toFloats();
-    const auto gy = (*got)[0].toFloats(), wy = (*want)[0].toFloats();
     ASSERT_EQ(gy.size(), xv.size());
+    ASSERT_EQ(wy.size(), xv.size());
     const int64_t inner = static_cast<int64_t>(xv.size()) / (dims[0] * C);
     int zeros = 0;
     for (size_t i = 0; i < xv.size(); ++i) {

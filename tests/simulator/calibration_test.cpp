@@ -658,6 +658,14 @@ TEST(CpuCost, AReluAfterItsProducerInAFusedKernelIsItsEpilogue) {
   EXPECT_GT(test::run(sig, {test::allInOne(sig, "k")}, hw).kernels.at(0).durUs, firstAlone("Sigmoid") + 1.0);
 }
 
+// The test profile without cpu.cold_call_s and with {"vector": 2 us, "product": 10 us}.
+std::pair<Result<HwProfile>, Result<HwProfile>> coldCallProfiles() {
+  json j = cpuProfileJson();
+  auto without = parseHwProfile(j, "t.json");
+  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}};
+  return {std::move(without), parseHwProfile(j, "t.json")};
+}
+
 // cpu.cold_call_s: each member pays its kind's figure ("product" for a matrix op, "vector" for the rest)
 // times its call's cold share: a matrix op the share of the run's data beyond the core's own cache, a vector
 // op what the run touched since its type last ran (cpuRunReuse); a run that fits that cache pays nothing
@@ -674,11 +682,8 @@ TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
     g.addOutput(y);
     return g;
   };
-  json j = cpuProfileJson();
-  auto without = parseHwProfile(j, "t.json");
+  auto [without, with] = coldCallProfiles();
   ASSERT_TRUE(without.ok()) << without.error().message;
-  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}};
-  auto with = parseHwProfile(j, "t.json");
   ASSERT_TRUE(with.ok()) << with.error().message;
   EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*with), "t.json")->cpu.coldCallS.at("product"), 10e-6);
   const Graph big = graph(1024);  // 4 MB through the Relu: beyond the 1 MiB own cache
@@ -738,11 +743,8 @@ TEST(CpuCost, AVectorCallIsAsColdAsWhatTheRunTouchedSinceItsTypeLastRan) {
     g.addOutput(y);
     return g;
   };
-  json j = cpuProfileJson();
-  auto without = parseHwProfile(j, "t.json");
+  auto [without, with] = coldCallProfiles();
   ASSERT_TRUE(without.ok()) << without.error().message;
-  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}};
-  auto with = parseHwProfile(j, "t.json");
   ASSERT_TRUE(with.ok()) << with.error().message;
   const double coldAt = 8.0 * static_cast<double>(coldCallEvictElems(1024.0 * 1024));
   ASSERT_DOUBLE_EQ(coldAt, 4.0 * 1024 * 1024);
