@@ -179,7 +179,7 @@ onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBia
 }
 
 void runReorder(const dnnl::primitive& r, const dnnl::memory& from, const dnnl::memory& to) {
-  dnnl::stream s(onednn::engine());
+  dnnl::stream& s = onednn::threadStream();
   r.execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
   s.wait();
 }

@@ -1,10 +1,14 @@
-#include <algorithm>
 #include "core/exec/Gemm.h"
 
+#include <immintrin.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <unordered_map>
 
 #include "core/exec/OneDnn.h"
 #include "core/exec/OpContext.h"
@@ -100,6 +104,51 @@ Product productFor(int64_t batch, bool transA, bool transB, int64_t M, int64_t N
   return p;
 }
 
+// A product as one thread calls it, kept between calls: its primitive and descriptors (productFor) and
+// memory objects over no data, pointed at each call's operands. Made anew every call, the key's text, the
+// descriptors and the memory objects took about 3 us of the 4 that a [2, 16] x [16, 32] product took
+// (one thread, hot; oneDNN's own execution 0.7; session 29).
+struct ProductCall {
+  Product p;
+  memory a, w, c, bias;  // w over B as stored (unused when the product reads a packed copy)
+};
+
+ProductCall& productCall(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K,
+                         float alpha, int64_t lda, int64_t strideA, int64_t ldb, int64_t strideB, float beta,
+                         int64_t ldc, int64_t strideC, bool rowBias, bool relu, bool packed) {
+  thread_local std::unordered_map<std::string, ProductCall> calls;
+  const int threads = onednn::useThreads();
+  uint32_t alphaBits = 0, betaBits = 0;
+  std::memcpy(&alphaBits, &alpha, sizeof alpha);
+  std::memcpy(&betaBits, &beta, sizeof beta);
+  const int64_t fields[] = {
+      batch,
+      M,
+      N,
+      K,
+      lda,
+      strideA,
+      ldb,
+      strideB,
+      ldc,
+      strideC,
+      alphaBits,
+      betaBits,
+      threads,
+      (transA ? 1 : 0) | (transB ? 2 : 0) | (rowBias ? 4 : 0) | (relu ? 8 : 0) | (packed ? 16 : 0)};
+  std::string key(reinterpret_cast<const char*>(fields), sizeof fields);
+  if (auto it = calls.find(key); it != calls.end()) return it->second;
+  if (calls.size() >= 4096) calls.clear();  // as many as the primitive cache keeps
+  ProductCall pc;
+  pc.p = productFor(batch, transA, transB, M, N, K, alpha, lda, strideA, ldb, strideB, beta, ldc, strideC,
+                    rowBias, relu, packed);
+  pc.a = onednn::wrap(pc.p.a, nullptr);
+  pc.w = onednn::wrap(pc.p.wStored, nullptr);
+  pc.c = onednn::wrap(pc.p.c, nullptr);
+  if (rowBias) pc.bias = onednn::wrap(pc.p.bias, nullptr);
+  return calls.emplace(std::move(key), std::move(pc)).first->second;
+}
+
 // The weights as the product reads them: B itself, or its packed copy (cached per weight tensor).
 memory weightsFor(const Product& p, const float* B, const std::weak_ptr<const void>& bOwner) {
   if (p.w == p.wStored) return onednn::wrap(p.w, B);
@@ -130,6 +179,57 @@ __attribute__((target("avx2"))) void rowTimesMatrixAvx2(int64_t N, int64_t K, fl
 }
 void rowTimesMatrixBase(int64_t N, int64_t K, float alpha, const float* a, const float* B, int64_t ldb, float* c) {
   rowTimesMatrix(N, K, alpha, a, B, ldb, c);
+}
+
+// Rows against one column (a regression or scoring head, [M, K] x [K, 1]): C[i] = alpha * (A[i,:] . b),
+// b contiguous. oneDNN 2.6's matmul has no fast path for one output column: [128, 270] x [270, 1] took
+// 9-12 us there (one thread, hot; session 29). Each row's sum is sixteen partial sums (lane l takes the
+// elements k = l mod 16), then the last K mod 16 elements, then halves added pairwise: the same order on
+// every build and whichever rows are computed together.
+inline float finishRowDot(float* acc, int64_t k, int64_t K, const float* a, const float* b, float alpha) {
+  for (int64_t l = 0; k + l < K; ++l) acc[l] += a[k + l] * b[k + l];
+  for (int64_t w = 8; w > 0; w /= 2)
+    for (int64_t l = 0; l < w; ++l) acc[l] += acc[l + w];
+  return alpha == 1.f ? acc[0] : alpha * acc[0];
+}
+void rowsDotVectorBase(int64_t M, int64_t K, float alpha, const float* A, int64_t lda, const float* b,
+                       float* c, int64_t ldc) {
+  for (int64_t i = 0; i < M; ++i) {
+    const float* a = A + i * lda;
+    float acc[16] = {};
+    int64_t k = 0;
+    for (; k + 16 <= K; k += 16)
+      for (int64_t l = 0; l < 16; ++l) acc[l] += a[k + l] * b[k + l];
+    c[i * ldc] = finishRowDot(acc, k, K, a, b, alpha);
+  }
+}
+// R rows at a time, lanes 0-7 and 8-15 of each in two registers: the adds of R rows are independent.
+template <int R>
+__attribute__((target("avx2"), always_inline)) inline void rowsDotAvx2(int64_t K, float alpha, const float* A,
+                                                                       int64_t lda, const float* b, float* c,
+                                                                       int64_t ldc) {
+  __m256 lo[R], hi[R];
+  for (int r = 0; r < R; ++r) lo[r] = hi[r] = _mm256_setzero_ps();
+  int64_t k = 0;
+  for (; k + 16 <= K; k += 16) {
+    const __m256 b0 = _mm256_loadu_ps(b + k), b1 = _mm256_loadu_ps(b + k + 8);
+    for (int r = 0; r < R; ++r) {
+      lo[r] = _mm256_add_ps(lo[r], _mm256_mul_ps(_mm256_loadu_ps(A + r * lda + k), b0));
+      hi[r] = _mm256_add_ps(hi[r], _mm256_mul_ps(_mm256_loadu_ps(A + r * lda + k + 8), b1));
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    alignas(32) float acc[16];
+    _mm256_store_ps(acc, lo[r]);
+    _mm256_store_ps(acc + 8, hi[r]);
+    c[r * ldc] = finishRowDot(acc, k, K, A + r * lda, b, alpha);
+  }
+}
+__attribute__((target("avx2"))) void rowsDotVectorAvx2(int64_t M, int64_t K, float alpha, const float* A,
+                                                       int64_t lda, const float* b, float* c, int64_t ldc) {
+  int64_t i = 0;
+  for (; i + 4 <= M; i += 4) rowsDotAvx2<4>(K, alpha, A + i * lda, lda, b, c + i * ldc, ldc);
+  for (; i < M; ++i) rowsDotAvx2<1>(K, alpha, A + i * lda, lda, b, c + i * ldc, ldc);
 }
 
 // Whether the AVX2 build of the loop may run: the CPU has AVX2 and oneDNN is not capped below it
@@ -166,13 +266,27 @@ void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64
     (rowLoopAvx2() ? rowTimesMatrixAvx2 : rowTimesMatrixBase)(N, K, alpha, A, B, ldb, C);
     return;
   }
+  if (batch == 1 && !transA && N == 1 && (transB || ldb == 1) && beta == 0.f && !rowBias && !relu &&
+      onednn::useThreads() == 1) {
+    (rowLoopAvx2() ? rowsDotVectorAvx2 : rowsDotVectorBase)(M, K, alpha, A, lda, B, C, ldc);
+    return;
+  }
   const bool packed = batch == 1 && packedWeights(transB, ldb, bOwner);
-  const Product p = productFor(batch, transA, transB, M, N, K, alpha, lda, strideA, ldb, strideB, beta, ldc,
-                               strideC, rowBias != nullptr, relu, packed);
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, onednn::wrap(p.a, A)},
-                                       {DNNL_ARG_WEIGHTS, weightsFor(p, B, bOwner)},
-                                       {DNNL_ARG_DST, onednn::wrap(p.c, C)}};
-  if (rowBias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(p.bias, rowBias));
+  ProductCall& call = productCall(batch, transA, transB, M, N, K, alpha, lda, strideA, ldb, strideB, beta,
+                                  ldc, strideC, rowBias != nullptr, relu, packed);
+  const Product& p = call.p;
+  call.a.set_data_handle(const_cast<float*>(A));
+  call.c.set_data_handle(C);
+  memory w = call.w;
+  if (p.w == p.wStored)
+    w.set_data_handle(const_cast<float*>(B));
+  else
+    w = weightsFor(p, B, bOwner);
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, call.a}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, call.c}};
+  if (rowBias) {
+    call.bias.set_data_handle(const_cast<float*>(rowBias));
+    args.emplace(DNNL_ARG_BIAS, call.bias);
+  }
   onednn::execute(p.entry->prim, p.entry->pd, std::move(args));
 }
 

@@ -64,6 +64,12 @@ dnnl::engine& engine() {
   return e;
 }
 
+dnnl::stream& threadStream() {
+  // A stream a thread: making one a call cost about 1 us of a tiny product's 4 (session 29).
+  thread_local dnnl::stream s(engine());
+  return s;
+}
+
 int useThreads() {
   // Without OMP_WAIT_POLICY in the environment libgomp spins between and inside parallel regions; on
   // this shared 2-core machine ResNet-50 with 2 threads then took 0.76 s instead of 0.11 s (load ~3).
@@ -145,9 +151,8 @@ void execute(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
   thread_local Scratch scratch;
   const dnnl::memory::desc sd = pd.scratchpad_desc();
   if (sd.get_size() > 0) args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(sd, engine(), scratch.get(sd.get_size())));
-  dnnl::stream s(engine());
-  prim.execute(s, args);
-  s.wait();
+  prim.execute(threadStream(), args);
+  threadStream().wait();
 }
 
 dnnl::memory staged(int slot, const dnnl::memory::desc& md) {

@@ -23,6 +23,8 @@
 namespace fw::exec::onednn {
 
 dnnl::engine& engine();
+// The calling thread's stream on engine() (streams are not thread-safe; one is kept a thread).
+dnnl::stream& threadStream();
 
 // Sets the calling thread's OpenMP thread count to the executor's budget and returns it. Call before
 // creating a primitive (oneDNN sizes its work split at creation) and before executing it.

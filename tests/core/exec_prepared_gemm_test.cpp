@@ -4,6 +4,7 @@
 // executor's own loop on one thread) and for the shapes beside it that still take oneDNN.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -160,6 +161,71 @@ TEST(Sgemm, AModelWeightRunsOnAPackedCopyThatGivesTheSameProduct) {
       ASSERT_NEAR(C[static_cast<size_t>(j)], want, 1e-4 * (1 + std::abs(want)))
           << "run " << run << " at " << j;
     }
+  }
+}
+
+// Rows against one column ([M, K] x [K, 1], a regression or scoring head) take the executor's own dot
+// loop on one thread: sixteen lanes, four rows at a time, the last K mod 16 elements after them. Every row
+// count around the block of four, every K around the lanes, B stored either way, a strided C and alpha
+// must give the index loop's product and leave C's other columns alone. (CI runs this under
+// ONEDNN_MAX_CPU_ISA=SSE41 too: the loop's plain build.)
+TEST(Sgemm, RowsAgainstOneColumnMatchAnIndexLoop) {
+  fw::exec::ThreadBudget one(1);
+  for (bool transB : {false, true})
+    for (int64_t M : {1, 3, 4, 7, 128})
+      for (int64_t K : {1, 15, 16, 17, 270})
+        for (float alpha : {1.f, -0.5f}) {
+          const int64_t lda = K + 3, ldc = 3;
+          const auto A = pattern(static_cast<size_t>(M * lda), static_cast<int>(K));
+          const auto B = pattern(static_cast<size_t>(K), static_cast<int>(M) + 1);
+          std::vector<float> C(static_cast<size_t>(M * ldc), 7.f);
+          fw::exec::sgemm(false, transB, M, 1, K, alpha, A.data(), lda, B.data(), transB ? K : 1, 0.f,
+                          C.data(), ldc);
+          for (int64_t i = 0; i < M; ++i) {
+            double want = 0;
+            for (int64_t k = 0; k < K; ++k)
+              want += static_cast<double>(A[static_cast<size_t>(i * lda + k)]) * B[static_cast<size_t>(k)];
+            want *= alpha;
+            ASSERT_NEAR(C[static_cast<size_t>(i * ldc)], want, 1e-5 * (1 + std::abs(want)))
+                << "transB " << transB << " M " << M << " K " << K << " alpha " << alpha << " row " << i;
+            EXPECT_EQ(C[static_cast<size_t>(i * ldc + 1)], 7.f);
+            EXPECT_EQ(C[static_cast<size_t>(i * ldc + 2)], 7.f);
+          }
+        }
+}
+
+// A product's primitive, descriptors and memory objects are kept between calls of the same shape (a
+// thread's cache); each call must still read its own operands and write its own output, with a weight
+// as stored, a model's weight on its packed copy, a row bias and a Relu.
+TEST(Sgemm, RepeatedCallsOfOneShapeReadTheirOwnOperands) {
+  fw::exec::ThreadBudget one(1);
+  const int64_t M = 6, N = 40, K = 24;
+  auto owned = std::make_shared<std::vector<float>>(pattern(static_cast<size_t>(N * K), 9));
+  for (int call = 0; call < 4; ++call) {
+    const auto A = pattern(static_cast<size_t>(M * K), 20 + call);
+    const auto B = pattern(static_cast<size_t>(K * N), 30 + call);
+    const auto bias = pattern(static_cast<size_t>(M), 40 + call);
+    auto product = [&](const std::vector<float>& b, bool transB, int64_t i, int64_t j) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += static_cast<double>(A[static_cast<size_t>(i * K + k)]) *
+             b[static_cast<size_t>(transB ? j * K + k : k * N + j)];
+      return s;
+    };
+    std::vector<float> plain(static_cast<size_t>(M * N), 3.f), packed(plain), biased(plain);
+    fw::exec::sgemm(false, false, M, N, K, 1.f, A.data(), K, B.data(), N, 0.f, plain.data(), N);
+    fw::exec::sgemm(false, true, M, N, K, 1.f, A.data(), K, owned->data(), K, 0.f, packed.data(), N, owned);
+    fw::exec::sgemmRowBias(M, N, K, A.data(), B.data(), bias.data(), biased.data(), call % 2 == 1);
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        const size_t e = static_cast<size_t>(i * N + j);
+        const double p = product(B, false, i, j), q = product(*owned, true, i, j);
+        double r = p + bias[static_cast<size_t>(i)];
+        if (call % 2 == 1) r = std::max(r, 0.0);
+        ASSERT_NEAR(plain[e], p, 1e-4 * (1 + std::abs(p))) << "call " << call << " at " << i << "," << j;
+        ASSERT_NEAR(packed[e], q, 1e-4 * (1 + std::abs(q))) << "call " << call << " at " << i << "," << j;
+        ASSERT_NEAR(biased[e], r, 1e-4 * (1 + std::abs(r))) << "call " << call << " at " << i << "," << j;
+      }
   }
 }
 
