@@ -1,11 +1,12 @@
 #pragma once
-// Internal to core/exec: float exp, erf, tanh and the logistic function over arrays, eight lanes at a
-// time (GCC/Clang vector extensions, no calls, no branches, selects by mask; built for AVX2 and for any
-// x86-64, chosen when the program loads; both builds round identically, no FMA); and floor, ceil and
-// nearbyint, exact (at the end). The library's
-// std::erf and std::tanh are scalar calls whose speed depends on the argument: Erf took 2.1 ns an element on
-// ConvNeXt-T's GELU inputs, 2.4 ns on values in [-1, 1] and 12 ns on normal(0, 2) values, which no cost
-// model of an op can follow. These take 1.8 ns (AVX2) to 3.3 ns (SSE2) an element on any data.
+// Internal to core/exec: float exp, erf, tanh and the logistic function over arrays, sixteen, eight or
+// four lanes at a time (GCC/Clang vector extensions, no calls, no branches, selects by mask; built for
+// AVX-512F, AVX2 and any x86-64, chosen when the program loads; the builds round identically, no FMA); and
+// floor, ceil and nearbyint, exact (at the end). The library's std::erf and std::tanh are scalar calls whose
+// speed depends on the argument: Erf took 2.1 ns an element on ConvNeXt-T's GELU inputs, 2.4 ns on values in
+// [-1, 1] and 12 ns on normal(0, 2) values, which no cost model of an op can follow. These take 1.8 ns (AVX2)
+// to 3.3 ns (SSE2) an element on any data (session 18), and about 0.6 of the AVX2 time on AVX-512 (session
+// 29: bench/bench_kernels).
 //
 // Accuracy (tests/core/fast_math_test.cpp sweeps every 61st float against double-precision results):
 // within 4 units in the last place of the float result, exact at 0, ±inf and NaN.
@@ -15,6 +16,7 @@
 // precision (erfc(x)·e^{x²} as a polynomial in t = 1/(1 + x/2) on [0.875, 3.92]: relative error
 // 2.6e-10; tanh(x) = x + x³·R(x²) on [0, 0.625]: 5.1e-10).
 #include <cstdint>
+#include <vector>
 
 namespace fw::exec::fastmath {
 
@@ -37,8 +39,10 @@ void floor(const float* in, float* out, int64_t n);
 void ceil(const float* in, float* out, int64_t n);
 void nearbyint(const float* in, float* out, int64_t n);
 
-// Tests run both builds on an AVX2 machine: false makes every call take the SSE2 one (not thread-safe).
-void allowAvx2(bool allowed);
+// The builds this CPU runs, widest first: lanes 16 (AVX-512F), 8 (AVX2), 4 (SSE2, always). Tests run each:
+// allowLanes(w) makes every call take the widest build of at most w lanes (not thread-safe; 16 restores).
+std::vector<int> buildLanes();
+void allowLanes(int lanes);
 
 inline float exp(float x) { exp(&x, &x, 1); return x; }
 inline float erf(float x) { erf(&x, &x, 1); return x; }

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/exec/FastMath.h"
@@ -52,8 +54,8 @@ Worst sweep(void (*f)(const float*, float*, int64_t), R ref) {
   return w;
 }
 
-void expectAccurate(bool avx2) {
-  fm::allowAvx2(avx2);
+void expectAccurate(int lanes) {
+  fm::allowLanes(lanes);
   const auto e = sweep(fm::exp, [](double x) { return std::exp(x); });
   const auto r = sweep(fm::erf, [](double x) { return std::erf(x); });
   const auto t = sweep(fm::tanh, [](double x) { return std::tanh(x); });
@@ -62,7 +64,8 @@ void expectAccurate(bool avx2) {
   const auto cs = sweep(fm::cos, [](double x) { return std::cos(x); });
   const auto sp =
       sweep(fm::softplus, [](double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); });
-  fm::allowAvx2(true);
+  fm::allowLanes(16);
+  SCOPED_TRACE(std::to_string(lanes) + " lanes");
   EXPECT_LE(e.ulp, 4.0) << "exp at " << e.at;
   EXPECT_LE(r.ulp, 4.0) << "erf at " << r.at;
   EXPECT_LE(t.ulp, 4.0) << "tanh at " << t.at;
@@ -75,14 +78,40 @@ void expectAccurate(bool avx2) {
 }  // namespace
 
 TEST(ExecFastMath, WithinFourUlpOnEveryBuild) {
-  expectAccurate(true);
-  expectAccurate(false);
+  for (int lanes : fm::buildLanes()) expectAccurate(lanes);
+}
+
+// Every build computes the same operations a lane with no fused multiply-add: results are equal bit for
+// bit, whichever build a CPU takes (16 lanes on AVX-512, 8 on AVX2, 4 on any x86-64).
+TEST(ExecFastMath, EveryBuildGivesTheSameBits) {
+  std::vector<float> xs;
+  for (uint32_t b = 0; b < 0xffffffffu - 65537u; b += 65537u) {
+    const float x = std::bit_cast<float>(b);
+    if (!std::isnan(x)) xs.push_back(x);
+  }
+  using Fn = void (*)(const float*, float*, int64_t);
+  const std::pair<const char*, Fn> fns[] = {{"exp", fm::exp},          {"erf", fm::erf}, {"tanh", fm::tanh},
+                                            {"sigmoid", fm::sigmoid},  {"sin", fm::sin}, {"cos", fm::cos},
+                                            {"softplus", fm::softplus}};
+  for (const auto& [name, f] : fns) {
+    std::vector<std::vector<float>> outs;
+    for (int lanes : fm::buildLanes()) {
+      fm::allowLanes(lanes);
+      outs.emplace_back(xs.size());
+      f(xs.data(), outs.back().data(), static_cast<int64_t>(xs.size()));
+    }
+    fm::allowLanes(16);
+    for (size_t b = 1; b < outs.size(); ++b)
+      for (size_t k = 0; k < xs.size(); ++k)
+        ASSERT_EQ(std::bit_cast<uint32_t>(outs[b][k]), std::bit_cast<uint32_t>(outs[0][k]))
+            << name << " at " << xs[k] << ": build " << b << " of " << outs.size();
+  }
 }
 
 TEST(ExecFastMath, SpecialValuesAndTails) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  for (bool avx2 : {true, false}) {
-    fm::allowAvx2(avx2);
+  for (int lanes : fm::buildLanes()) {
+    fm::allowLanes(lanes);
     EXPECT_EQ(fm::exp(inf), inf);
     EXPECT_EQ(fm::exp(-inf), 0.f);
     EXPECT_EQ(fm::exp(0.f), 1.f);
@@ -139,15 +168,15 @@ TEST(ExecFastMath, SpecialValuesAndTails) {
     EXPECT_EQ(y[9], 42.f);
     EXPECT_EQ(y[10], 42.f);
   }
-  fm::allowAvx2(true);
+  fm::allowLanes(16);
 }
 
 TEST(ExecFastMath, EveryLengthInPlaceAndNotEqualsTheElementByElementResult) {
   // Lengths past a whole number of vectors end with an overlapping last vector computed from the input
   // first: in place (a softmax row) the overlap must not be computed twice. Each element is checked
   // against the function of that element alone (a call of length 1, through the part-vector path).
-  for (bool avx2 : {true, false}) {
-    fm::allowAvx2(avx2);
+  for (int lanes : fm::buildLanes()) {
+    fm::allowLanes(lanes);
     for (int64_t n = 1; n <= 41; ++n) {
       std::vector<float> x(static_cast<size_t>(n) + 1, 42.f);
       for (int64_t k = 0; k < n; ++k) x[static_cast<size_t>(k)] = static_cast<float>(k % 11) * 0.37f - 1.9f;
@@ -156,14 +185,14 @@ TEST(ExecFastMath, EveryLengthInPlaceAndNotEqualsTheElementByElementResult) {
       fm::exp(inPlace.data(), inPlace.data(), n);
       for (int64_t k = 0; k < n; ++k) {
         const float want = fm::exp(x[static_cast<size_t>(k)]);
-        EXPECT_EQ(out[static_cast<size_t>(k)], want) << avx2 << " n=" << n << " k=" << k;
-        EXPECT_EQ(inPlace[static_cast<size_t>(k)], want) << avx2 << " in place n=" << n << " k=" << k;
+        EXPECT_EQ(out[static_cast<size_t>(k)], want) << lanes << " lanes n=" << n << " k=" << k;
+        EXPECT_EQ(inPlace[static_cast<size_t>(k)], want) << lanes << " lanes in place n=" << n << " k=" << k;
       }
       EXPECT_EQ(out[static_cast<size_t>(n)], 42.f) << "written past n=" << n;
       EXPECT_EQ(inPlace[static_cast<size_t>(n)], 42.f) << "written past n=" << n;
     }
   }
-  fm::allowAvx2(true);
+  fm::allowLanes(16);
 }
 
 TEST(ExecFastMath, ActivationOpsMatchTheLibraryFunctions) {
@@ -194,7 +223,7 @@ namespace {
 
 // Every 4099th float bit pattern, NaNs and signed zeros and halfway cases included, through `f` against
 // `ref` bit for bit (a NaN against a NaN).
-void expectExact(void (*f)(const float*, float*, int64_t), float (*ref)(float), const char* what) {
+void expectExact(void (*f)(const float*, float*, int64_t), float (*ref)(float), const std::string& what) {
   std::vector<float> xs = {0.0f,
                            -0.0f,
                            0.5f,
@@ -229,16 +258,17 @@ void expectExact(void (*f)(const float*, float*, int64_t), float (*ref)(float), 
 
 // Floor, Ceil and Round are exact: both builds give the library's results bit for bit, and so do the ops.
 TEST(FastMath, RoundingIsTheLibrarysBitForBitOnBothBuilds) {
-  for (bool avx2 : {true, false}) {
-    fm::allowAvx2(avx2);
+  for (int lanes : fm::buildLanes()) {
+    fm::allowLanes(lanes);
     expectExact(
-        fm::floor, [](float v) { return std::floor(v); }, avx2 ? "floor (AVX2)" : "floor");
+        fm::floor, [](float v) { return std::floor(v); }, "floor, " + std::to_string(lanes) + " lanes");
     expectExact(
-        fm::ceil, [](float v) { return std::ceil(v); }, avx2 ? "ceil (AVX2)" : "ceil");
+        fm::ceil, [](float v) { return std::ceil(v); }, "ceil, " + std::to_string(lanes) + " lanes");
     expectExact(
-        fm::nearbyint, [](float v) { return std::nearbyint(v); }, avx2 ? "nearbyint (AVX2)" : "nearbyint");
+        fm::nearbyint, [](float v) { return std::nearbyint(v); },
+        "nearbyint, " + std::to_string(lanes) + " lanes");
   }
-  fm::allowAvx2(true);
+  fm::allowLanes(16);
   auto r = runOne("Round", {{"x", Tensor::floats({6}, {0.5f, 1.5f, 2.5f, -2.5f, -0.4f, 7.7f})}});
   ASSERT_TRUE(r.ok()) << r.error().message;
   expectNear((*r)[0], {6}, {0.f, 2.f, 2.f, -2.f, -0.f, 8.f}, 0.f);

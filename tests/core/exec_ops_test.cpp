@@ -440,17 +440,17 @@ TEST(ExecOps, LogSoftmaxOfLongRowsMatchesTheDoubleReference) {
     for (int64_t j = 0; j < len; ++j) sum += std::exp(double(v[static_cast<size_t>(base + j * step)]) - mx);
     return double(v[static_cast<size_t>(base + k * step)]) - mx - std::log(sum);
   };
-  for (bool avx2 : {true, false}) {
-    fw::exec::fastmath::allowAvx2(avx2);
+  for (int lanes : fw::exec::fastmath::buildLanes()) {
+    fw::exec::fastmath::allowLanes(lanes);
     auto r = runOne("LogSoftmax", {{"x", Tensor::floats({rows, len}, v)}});
     ASSERT_TRUE(r.ok()) << r.error().message;
     const auto y = (*r)[0].toFloats();
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t k = 0; k < len; ++k)
         ASSERT_NEAR(y[static_cast<size_t>(i * len + k)], ref(k, 1, i * len), 3e-5)
-            << avx2 << " " << i << "," << k;
+            << lanes << " lanes " << i << "," << k;
   }
-  fw::exec::fastmath::allowAvx2(true);
+  fw::exec::fastmath::allowLanes(16);
   // Along axis 0 of [len, rows]: each column is a row of the softmax.
   auto c = runOne("LogSoftmax", {{"x", Tensor::floats({len, rows}, v)}}, 1,
                   attrs({Attribute::makeInt("axis", 0)}));
