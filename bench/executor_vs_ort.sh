@@ -5,9 +5,10 @@
 #
 #   bench/executor_vs_ort.sh [OUT.md]
 #   env: FWB (default build/bin/fwb), RW (real-world cache, default build/realworld), WORK (scratch dir),
-#        RUNS (timed runs per measurement, default 7),
+#        RUNS (timed runs per measurement, default 7), THREADS (default "1 2"),
 #        MODELS (what to run, default "resnet50 bert det rec"; an entry zoo:NAME?k=v&... is exported as given,
-#                e.g. MODELS='zoo:resnet50?image=64 zoo:bert?layers=2&seq=32' for a quick check),
+#                e.g. MODELS='zoo:resnet50?image=64 zoo:bert?layers=2&seq=32' for a quick check; a path
+#                ending in .onnx is run as it is, on the input shapes it declares),
 #        DET_SHAPE (default x=1,3,640,640), REC_SHAPE (default x=1,3,48,320)
 #
 # Models: resnet50 = zoo ResNet-50 224x224 batch 1; bert = zoo BERT-base (12 layers, hidden 768, 12 heads,
@@ -44,7 +45,7 @@ RUN="$ROOT/tools/ort/run_model.mjs"
 CMP="$ROOT/tools/ort/compare_outputs.mjs"
 DET_SHAPE="${DET_SHAPE:-x=1,3,640,640}"
 REC_SHAPE="${REC_SHAPE:-x=1,3,48,320}"
-THREADS=(1 2)
+read -r -a THREADS <<< "${THREADS:-1 2}"
 ROUNDS=2
 mkdir -p "$WORK"
 command -v node >/dev/null && [ -d "$ROOT/tools/ort/node_modules/onnxruntime-node" ] || { echo "ORT unavailable (scripts/ort_setup.sh)"; exit 77; }
@@ -161,7 +162,10 @@ for m in $MODELS; do
       n=ch_PP-OCRv4_${m}_infer; shape=$DET_SHAPE; [ "$m" = rec ] && shape=$REC_SHAPE
       [ -f "$RW/models/$n.onnx" ] || { notes+=("$n.onnx not in $RW/models (scripts/fetch_realworld.sh): skipped"); continue; }
       bench "$n ${shape#x=}" "$RW/models/$n.onnx" --input-shape "$shape" ;;
-    *) notes+=("unknown MODELS entry '$m' (resnet50 bert det rec zoo:NAME?...): skipped") ;;
+    *.onnx)
+      [ -f "$m" ] || { notes+=("$m: no such file: skipped"); continue; }
+      bench "$(basename "$m" .onnx)" "$m" ;;
+    *) notes+=("unknown MODELS entry '$m' (resnet50 bert det rec zoo:NAME?... PATH.onnx): skipped") ;;
   esac
 done
 case " $MODELS " in
