@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26|27]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26|27|28]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -40,7 +40,9 @@ shapes those were not fitted on, a grouped (per-class) ConvTranspose and a 3-D o
 session 25 after the row-wise ops' time a row (attention at new sequence lengths); set 26 was exported in
 session 26 after the cold-call cost and the live-peak footprint, and only measured; set 27 was exported in
 session 28 after a vector op's call was costed by what the run touched since its type last ran, and only
-measured.
+measured; set 28 was exported in session 29 after the executor's one-column product loop (and its gemm_col
+kind), its kept product calls and its 16-lane vector math, and only measured: heads of one column (CTR,
+value, attention-pooling scores), a Perceiver-style cross-attention, gMLP's spatial gating and ResMLP.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -52,7 +54,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -113,6 +115,8 @@ def main():
         return export_twenty_sixth_set(torch, torchvision, out)
     if which == "27":
         return export_twenty_seventh_set(torch, out)
+    if which == "28":
+        return export_twenty_eighth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -2148,6 +2152,107 @@ def export_twenty_seventh_set(torch, out):
                                   ("dense_gat_b8_n64", DenseGat, (8, 64, 32)),
                                   ("tcn_b4_t256", Tcn, (4, 8, 256)),
                                   ("tabular_mlp_b512", TabularMlp, (512, 40))))
+    return 0
+
+
+def export_twenty_eighth_set(torch, out):
+    nn = torch.nn
+
+    class WideDeep(nn.Module):  # 256 rows: 4 id fields (embeddings of 16) and 12 dense features, one logit
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.ModuleList([nn.Embedding(v, 16) for v in (1000, 500, 200, 50)])
+            self.wide = nn.Linear(12, 1)
+            self.deep = nn.Sequential(nn.Linear(64 + 12, 128), nn.ReLU(), nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 1))
+
+        def forward(self, x):
+            ids = [(x[:, k] * v).long().clamp(0, v - 1) for k, v in enumerate((1000, 500, 200, 50))]
+            dense = x[:, 4:]
+            e = torch.cat([m(i) for m, i in zip(self.emb, ids)], 1)
+            return torch.sigmoid(self.wide(dense) + self.deep(torch.cat([e, dense], 1)))
+
+    class AttnPool(nn.Module):  # 32 sequences of 40 steps, width 96: GELU MLP, one score a step, softmax pooling
+        def __init__(self):
+            super().__init__()
+            self.mlp = nn.Sequential(nn.Linear(24, 96), nn.GELU(), nn.Linear(96, 96), nn.GELU())
+            self.score = nn.Linear(96, 1)
+            self.head = nn.Linear(96, 5)
+
+        def forward(self, x):
+            h = self.mlp(x)
+            a = torch.softmax(self.score(h).squeeze(-1), -1)
+            return self.head((a.unsqueeze(-1) * h).sum(1))
+
+    class PerceiverLite(nn.Module):  # 4 inputs of 128 tokens (width 64) read by 16 latents of 96, 2 layers
+        def __init__(self):
+            super().__init__()
+            self.lat = nn.Parameter(torch.randn(16, 96))
+            self.q = nn.ModuleList([nn.Linear(96, 96) for _ in range(2)])
+            self.kv = nn.ModuleList([nn.Linear(64, 192) for _ in range(2)])
+            self.n = nn.ModuleList([nn.LayerNorm(96) for _ in range(2)])
+            self.mlp = nn.ModuleList([nn.Sequential(nn.Linear(96, 384), nn.GELU(), nn.Linear(384, 96)) for _ in range(2)])
+            self.head = nn.Linear(96, 10)
+
+        def forward(self, x):
+            z = self.lat.unsqueeze(0).expand(x.shape[0], -1, -1)
+            for k in range(2):
+                q = self.q[k](z).view(-1, 16, 4, 24).transpose(1, 2)
+                kk, v = self.kv[k](x).view(-1, 128, 2, 4, 24).permute(2, 0, 3, 1, 4)
+                a = torch.softmax(q @ kk.transpose(-1, -2) / 24 ** 0.5, -1)
+                z = z + (a @ v).transpose(1, 2).reshape(-1, 16, 96)
+                z = z + self.mlp[k](self.n[k](z))
+            return self.head(z.mean(1))
+
+    class ValueMlp(nn.Module):  # 1024 states of 48: three Tanh layers and one value each
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(48, 256), nn.Tanh(), nn.Linear(256, 256), nn.Tanh(),
+                                      nn.Linear(256, 64), nn.Tanh(), nn.Linear(64, 1))
+
+        def forward(self, x):
+            return self.body(x)
+
+    class GMlp(nn.Module):  # 4 sequences of 64 tokens, width 64: 3 gMLP blocks (spatial gating over tokens)
+        def __init__(self):
+            super().__init__()
+            self.n = nn.ModuleList([nn.LayerNorm(64) for _ in range(3)])
+            self.up = nn.ModuleList([nn.Linear(64, 256) for _ in range(3)])
+            self.gn = nn.ModuleList([nn.LayerNorm(128) for _ in range(3)])
+            self.sp = nn.ModuleList([nn.Linear(64, 64) for _ in range(3)])
+            self.down = nn.ModuleList([nn.Linear(128, 64) for _ in range(3)])
+
+        def forward(self, x):
+            for k in range(3):
+                u, v = nn.functional.gelu(self.up[k](self.n[k](x))).chunk(2, -1)
+                v = self.sp[k](self.gn[k](v).transpose(1, 2)).transpose(1, 2)
+                x = x + self.down[k](u * v)
+            return x.mean(1)
+
+    class ResMlp(nn.Module):  # 8 images of 32x32 in 4x4 patches (64 tokens of 128): 4 ResMLP blocks, affine norms
+        def __init__(self):
+            super().__init__()
+            self.patch = nn.Conv2d(3, 128, 4, 4)
+            self.a1 = nn.ParameterList([nn.Parameter(torch.ones(128)) for _ in range(4)])
+            self.b1 = nn.ParameterList([nn.Parameter(torch.zeros(128)) for _ in range(4)])
+            self.tok = nn.ModuleList([nn.Linear(64, 64) for _ in range(4)])
+            self.a2 = nn.ParameterList([nn.Parameter(torch.ones(128)) for _ in range(4)])
+            self.b2 = nn.ParameterList([nn.Parameter(torch.zeros(128)) for _ in range(4)])
+            self.ch = nn.ModuleList([nn.Sequential(nn.Linear(128, 512), nn.GELU(), nn.Linear(512, 128)) for _ in range(4)])
+            self.head = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.patch(x).flatten(2).transpose(1, 2)
+            for k in range(4):
+                x = x + self.tok[k]((self.a1[k] * x + self.b1[k]).transpose(1, 2)).transpose(1, 2)
+                x = x + self.ch[k](self.a2[k] * x + self.b2[k])
+            return self.head(x.mean(1))
+
+    export_nets(torch, out, 128, (("wide_deep_b256", WideDeep, (256, 16)),
+                                  ("attn_pool_b32_t40", AttnPool, (32, 40, 24)),
+                                  ("perceiver_lite_b4", PerceiverLite, (4, 128, 64)),
+                                  ("value_mlp_b1024", ValueMlp, (1024, 48)),
+                                  ("gmlp_b4_t64", GMlp, (4, 64, 64)),
+                                  ("resmlp_b8_32", ResMlp, (8, 3, 32, 32))))
     return 0
 
 

@@ -40,7 +40,8 @@
 namespace fw::sim {
 
 // The kinds a CPU profile may hold a model for (JSON keys of "cpu.cube_time_models").
-// gemm, gemm_tb, conv, conv1d (a dense Conv over one spatial axis), pointwise_conv, grouped_conv (2 to
+// gemm, gemm_tb, gemm_col (a product of one output column: the executor's own dot loop), conv, conv1d (a
+// dense Conv over one spatial axis), pointwise_conv, grouped_conv (2 to
 // 16 input channels a group), grouped_conv_wide (more than 16 a group: its "call" term counts images x
 // groups), depthwise_conv (a Conv with one input channel a group),
 // conv_transpose, conv_transpose1d (a ConvTranspose over one axis), conv_transpose_plain (one group of at

@@ -140,6 +140,29 @@ std::vector<Case> gemmTransBCases() {
   return cs;
 }
 
+// Rows against one column (a regression or scoring head): the executor's own dot loop, as MatMuls with the
+// column [K, 1] and as Gemms with transB, the column [1, K], and a bias.
+std::vector<Case> gemmColumnCases() {
+  std::vector<Case> cs;
+  for (auto [m, k] : {std::pair<int64_t, int64_t>{1, 64},
+                      {1, 1024},
+                      {16, 256},
+                      {64, 96},
+                      {128, 270},
+                      {512, 64},
+                      {2048, 32},
+                      {8, 1536},
+                      {256, 1024},
+                      {4096, 16}})
+    cs.push_back({"MatMul " + std::to_string(m) + "x" + std::to_string(k) + "x1",
+                  oneOp("MatMul", {m, k}, {filled({k, 1}, 0.25f)}, {}, kCopies)});
+  for (auto [m, k] : {std::pair<int64_t, int64_t>{1, 512}, {32, 512}, {128, 269}, {512, 64}, {1024, 128}})
+    cs.push_back({"Gemm(transB) " + std::to_string(m) + "x" + std::to_string(k) + "x1",
+                  oneOp("Gemm", {m, k}, {filled({1, k}, 0.25f), filled({1}, 0.1f)},
+                        fw::zoo::attrs({fw::Attribute::makeInt("transB", 1)}), kCopies)});
+  return cs;
+}
+
 // A Conv whose weight a Mul by a graph input computes in the run: the executor keeps a reordered copy of
 // a weight only while its storage lives (a model's weight, or a caller's input), and a run's buffer
 // ends with the run. The Conv is the timed node.
@@ -618,6 +641,8 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   std::map<std::string, CubeModelFit> out;
   FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
+  FW_ASSIGN_OR_RETURN(out["gemm_col"],
+                      timeAndFit("gemm_col", gemmColumnCases(), threads, repeat, overheadUs));
   FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs,
                                               1, channelBlock, &copy));
   FW_ASSIGN_OR_RETURN(out["conv1d"], timeAndFit("conv1d", conv1dCases(), threads, repeat, overheadUs, 1,

@@ -181,33 +181,35 @@ void rowTimesMatrixBase(int64_t N, int64_t K, float alpha, const float* a, const
   rowTimesMatrix(N, K, alpha, a, B, ldb, c);
 }
 
-// Rows against one column (a regression or scoring head, [M, K] x [K, 1]): C[i] = alpha * (A[i,:] . b),
-// b contiguous. oneDNN 2.6's matmul has no fast path for one output column: [128, 270] x [270, 1] took
-// 9-12 us there (one thread, hot; session 29). Each row's sum is sixteen partial sums (lane l takes the
-// elements k = l mod 16), then the last K mod 16 elements, then halves added pairwise: the same order on
-// every build and whichever rows are computed together.
-inline float finishRowDot(float* acc, int64_t k, int64_t K, const float* a, const float* b, float alpha) {
+// Rows against one column (a regression or scoring head, [M, K] x [K, 1]): C[i] = alpha * (A[i,:] . b)
+// + beta * C[i] (a Gemm's bias), b contiguous. oneDNN 2.6's matmul has no fast path for one output column:
+// [128, 270] x [270, 1] took 9-12 us there (one thread, hot; session 29). Each row's sum is sixteen partial
+// sums (lane l takes the elements k = l mod 16), then the last K mod 16 elements, then halves added pairwise:
+// the same order on every build and whichever rows are computed together.
+inline float finishRowDot(float* acc, int64_t k, int64_t K, const float* a, const float* b, float alpha,
+                          float beta, float c) {
   for (int64_t l = 0; k + l < K; ++l) acc[l] += a[k + l] * b[k + l];
   for (int64_t w = 8; w > 0; w /= 2)
     for (int64_t l = 0; l < w; ++l) acc[l] += acc[l + w];
-  return alpha == 1.f ? acc[0] : alpha * acc[0];
+  const float v = alpha == 1.f ? acc[0] : alpha * acc[0];
+  return beta == 0.f ? v : v + beta * c;
 }
 void rowsDotVectorBase(int64_t M, int64_t K, float alpha, const float* A, int64_t lda, const float* b,
-                       float* c, int64_t ldc) {
+                       float beta, float* c, int64_t ldc) {
   for (int64_t i = 0; i < M; ++i) {
     const float* a = A + i * lda;
     float acc[16] = {};
     int64_t k = 0;
     for (; k + 16 <= K; k += 16)
       for (int64_t l = 0; l < 16; ++l) acc[l] += a[k + l] * b[k + l];
-    c[i * ldc] = finishRowDot(acc, k, K, a, b, alpha);
+    c[i * ldc] = finishRowDot(acc, k, K, a, b, alpha, beta, c[i * ldc]);
   }
 }
 // R rows at a time, lanes 0-7 and 8-15 of each in two registers: the adds of R rows are independent.
 template <int R>
 __attribute__((target("avx2"), always_inline)) inline void rowsDotAvx2(int64_t K, float alpha, const float* A,
-                                                                       int64_t lda, const float* b, float* c,
-                                                                       int64_t ldc) {
+                                                                       int64_t lda, const float* b,
+                                                                       float beta, float* c, int64_t ldc) {
   __m256 lo[R], hi[R];
   for (int r = 0; r < R; ++r) lo[r] = hi[r] = _mm256_setzero_ps();
   int64_t k = 0;
@@ -222,14 +224,15 @@ __attribute__((target("avx2"), always_inline)) inline void rowsDotAvx2(int64_t K
     alignas(32) float acc[16];
     _mm256_store_ps(acc, lo[r]);
     _mm256_store_ps(acc + 8, hi[r]);
-    c[r * ldc] = finishRowDot(acc, k, K, A + r * lda, b, alpha);
+    c[r * ldc] = finishRowDot(acc, k, K, A + r * lda, b, alpha, beta, c[r * ldc]);
   }
 }
 __attribute__((target("avx2"))) void rowsDotVectorAvx2(int64_t M, int64_t K, float alpha, const float* A,
-                                                       int64_t lda, const float* b, float* c, int64_t ldc) {
+                                                       int64_t lda, const float* b, float beta, float* c,
+                                                       int64_t ldc) {
   int64_t i = 0;
-  for (; i + 4 <= M; i += 4) rowsDotAvx2<4>(K, alpha, A + i * lda, lda, b, c + i * ldc, ldc);
-  for (; i < M; ++i) rowsDotAvx2<1>(K, alpha, A + i * lda, lda, b, c + i * ldc, ldc);
+  for (; i + 4 <= M; i += 4) rowsDotAvx2<4>(K, alpha, A + i * lda, lda, b, beta, c + i * ldc, ldc);
+  for (; i < M; ++i) rowsDotAvx2<1>(K, alpha, A + i * lda, lda, b, beta, c + i * ldc, ldc);
 }
 
 // Whether the AVX2 build of the loop may run: the CPU has AVX2 and oneDNN is not capped below it
@@ -266,9 +269,9 @@ void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64
     (rowLoopAvx2() ? rowTimesMatrixAvx2 : rowTimesMatrixBase)(N, K, alpha, A, B, ldb, C);
     return;
   }
-  if (batch == 1 && !transA && N == 1 && (transB || ldb == 1) && beta == 0.f && !rowBias && !relu &&
+  if (batch == 1 && !transA && N == 1 && (transB || ldb == 1) && !rowBias && !relu &&
       onednn::useThreads() == 1) {
-    (rowLoopAvx2() ? rowsDotVectorAvx2 : rowsDotVectorBase)(M, K, alpha, A, lda, B, C, ldc);
+    (rowLoopAvx2() ? rowsDotVectorAvx2 : rowsDotVectorBase)(M, K, alpha, A, lda, B, beta, C, ldc);
     return;
   }
   const bool packed = batch == 1 && packedWeights(transB, ldb, bOwner);

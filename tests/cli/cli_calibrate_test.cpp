@@ -50,6 +50,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "efficiency.data_movement",
                         "cpu.cube_time_models.gemm",
                         "cpu.cube_time_models.gemm_tb",
+                        "cpu.cube_time_models.gemm_col",
                         "cpu.cube_time_models.conv",
                         "cpu.cube_time_models.pointwise_conv",
                         "cpu.cube_time_models.grouped_conv",
@@ -100,10 +101,11 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     EXPECT_TRUE(j["cpu"]["op_row_s"].contains(op)) << op;
   // Masks have their own loops: a comparison into bool, its negation and a select are measured.
   for (const char* op : {"Equal", "Not", "Where"}) EXPECT_TRUE(j["cpu"]["op_efficiency"].contains(op)) << op;
-  // Every matrix-op kind the executor runs through oneDNN has a fitted shape model with its residual.
-  for (const char* kind :
-       {"gemm", "gemm_tb", "conv", "conv1d", "pointwise_conv", "grouped_conv", "grouped_conv_wide",
-        "depthwise_conv", "conv_transpose", "conv_transpose1d", "conv_transpose_plain", "rnn"}) {
+  // Every matrix-op kind (oneDNN's, and the executor's own one-column loop) has a fitted shape model with its
+  // residual.
+  for (const char* kind : {"gemm", "gemm_tb", "gemm_col", "conv", "conv1d", "pointwise_conv", "grouped_conv",
+                           "grouped_conv_wide", "depthwise_conv", "conv_transpose", "conv_transpose1d",
+                           "conv_transpose_plain", "rnn"}) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
     EXPECT_GE(m["cases"].get<int>(), 7) << kind;
     EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;

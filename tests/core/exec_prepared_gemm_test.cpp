@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/exec/Gemm.h"
@@ -166,28 +167,29 @@ TEST(Sgemm, AModelWeightRunsOnAPackedCopyThatGivesTheSameProduct) {
 
 // Rows against one column ([M, K] x [K, 1], a regression or scoring head) take the executor's own dot
 // loop on one thread: sixteen lanes, four rows at a time, the last K mod 16 elements after them. Every row
-// count around the block of four, every K around the lanes, B stored either way, a strided C and alpha
-// must give the index loop's product and leave C's other columns alone. (CI runs this under
-// ONEDNN_MAX_CPU_ISA=SSE41 too: the loop's plain build.)
+// count around the block of four, every K around the lanes, B stored either way, a strided C, alpha and
+// beta (a Gemm's bias in C) must give the index loop's product and leave C's other columns alone. (CI runs
+// this under ONEDNN_MAX_CPU_ISA=SSE41 too: the loop's plain build.)
 TEST(Sgemm, RowsAgainstOneColumnMatchAnIndexLoop) {
   fw::exec::ThreadBudget one(1);
   for (bool transB : {false, true})
     for (int64_t M : {1, 3, 4, 7, 128})
       for (int64_t K : {1, 15, 16, 17, 270})
-        for (float alpha : {1.f, -0.5f}) {
+        for (auto [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.5f, 0.f}, std::pair{1.f, 1.f}}) {
           const int64_t lda = K + 3, ldc = 3;
           const auto A = pattern(static_cast<size_t>(M * lda), static_cast<int>(K));
           const auto B = pattern(static_cast<size_t>(K), static_cast<int>(M) + 1);
           std::vector<float> C(static_cast<size_t>(M * ldc), 7.f);
-          fw::exec::sgemm(false, transB, M, 1, K, alpha, A.data(), lda, B.data(), transB ? K : 1, 0.f,
+          fw::exec::sgemm(false, transB, M, 1, K, alpha, A.data(), lda, B.data(), transB ? K : 1, beta,
                           C.data(), ldc);
           for (int64_t i = 0; i < M; ++i) {
             double want = 0;
             for (int64_t k = 0; k < K; ++k)
               want += static_cast<double>(A[static_cast<size_t>(i * lda + k)]) * B[static_cast<size_t>(k)];
-            want *= alpha;
+            want = alpha * want + beta * 7.0;  // C held 7: a Gemm's bias
             ASSERT_NEAR(C[static_cast<size_t>(i * ldc)], want, 1e-5 * (1 + std::abs(want)))
-                << "transB " << transB << " M " << M << " K " << K << " alpha " << alpha << " row " << i;
+                << "transB " << transB << " M " << M << " K " << K << " alpha " << alpha << " beta " << beta
+                << " row " << i;
             EXPECT_EQ(C[static_cast<size_t>(i * ldc + 1)], 7.f);
             EXPECT_EQ(C[static_cast<size_t>(i * ldc + 2)], 7.f);
           }

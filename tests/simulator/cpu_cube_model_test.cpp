@@ -186,6 +186,35 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
     EXPECT_DOUBLE_EQ(f->weightElems, 64.0 * 16);
     EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);  // rows of 64 floats
   }
+  // One output column, A as stored: the executor's own dot loop, a kind of its own (a MatMul's [K, 1] and a
+  // Gemm(transB)'s [1, K] with its bias); two columns, or A transposed, stay on oneDNN's GEMM.
+  for (int64_t cols : {1, 2})
+    for (bool transA : {false, true}) {
+      Graph t;
+      t.name = "column";
+      ValueId a =
+          t.addInput("a", DType::Float32,
+                     Shape::ofInts(transA ? std::vector<int64_t>{64, 32} : std::vector<int64_t>{32, 64}));
+      ValueId b = t.addInitializer(
+          "B", Tensor::floats({cols, 64}, std::vector<float>(static_cast<size_t>(cols * 64), 0.1f)));
+      ValueId c =
+          t.addInitializer("C", Tensor::floats({cols}, std::vector<float>(static_cast<size_t>(cols), 0.5f)));
+      ValueId y = t.addValue("y", DType::Float32, Shape::ofInts({32, cols}));
+      t.addNode("Gemm", {a, b, c}, {y},
+                zoo::attrs({Attribute::makeInt("transB", 1), Attribute::makeInt("transA", transA ? 1 : 0)}),
+                "head");
+      t.addOutput(y);
+      f = cubeFeatures(t, 0);
+      ASSERT_TRUE(f.has_value());
+      EXPECT_EQ(f->kind, cols == 1 && !transA ? "gemm_col" : "gemm_tb")
+          << cols << " columns, transA " << transA;
+      EXPECT_DOUBLE_EQ(f->patchElems, 32.0 * 64);
+      EXPECT_DOUBLE_EQ(f->flops, 2.0 * 32 * 64 * static_cast<double>(cols));
+    }
+  f = cubeFeatures(test::matmul(128, 270, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "gemm_col");
+  EXPECT_DOUBLE_EQ(f->weightElems, 270.0);
   // Gemm(transB) weights [N, K] with K = 1024: rows 4 KiB apart, aliased when read as stored (B an
   // input), packed when B is the model's weight.
   for (bool modelWeight : {false, true}) {
