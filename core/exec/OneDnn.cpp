@@ -65,7 +65,7 @@ dnnl::engine& engine() {
 }
 
 dnnl::stream& threadStream() {
-  // A stream a thread: making one a call cost about 1 us of a tiny product's 4 (session 29).
+  // A stream a thread: making one a call added 0.4 us to a [2, 16] x [16, 32] primitive of 1.3 (session 29).
   thread_local dnnl::stream s(engine());
   return s;
 }
