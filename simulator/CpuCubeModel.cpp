@@ -229,9 +229,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     // The weight rows a matrix-vector kernel reads together, 4 KiB apart or a multiple: a [K, N] weight
     // is read several rows at once, so rows 2 KiB apart alias every second one; Gemm(transB)'s [N, K]
     // along its rows, which alias when K floats are a multiple of 4 KiB. The executor runs a model's own
-    // weight in those layouts (B^T, or rows a multiple of 2 KiB apart) on a copy in oneDNN's layout
-    // (core/exec/Gemm.cpp, packedWeights): only a weight the run computes (or a graph input) is read
-    // as stored.
+    // weight, whatever its layout, on a copy in oneDNN's layout (core/exec/Gemm.cpp, packedWeights): only
+    // a weight the run computes (or a graph input) is read as stored.
     // One row against a [K, N] weight whose rows are a multiple of 4 KiB apart (a MatMul, or a Gemm
     // without a bias) runs on the executor's own loop, which streams the weight (core/exec/Gemm.cpp). The
     // executor takes that loop on one thread only; calibrations here are on one thread.

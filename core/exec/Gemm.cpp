@@ -51,22 +51,23 @@ struct Product {
   memory::desc a, w, c, bias, wStored;
 };
 
-// Whether a product with constant weights B runs on a copy in oneDNN's own weight layout. oneDNN 2.6's
-// matmul reads B as stored; two layouts are slow there (one thread, hot, median of 60 runs, session 14):
+// Whether a product with constant weights B runs on a copy in oneDNN's own weight layout: every model
+// weight does (batch 1; the caller's owner says it outlives the run). oneDNN 2.6's matmul reads B as stored,
+// and on the AVX-512 Xeon of sessions 26-30 every [K, N] layout is slower there than on the copy (one
+// thread, a one-MatMul model, median of three interleaved profiles, session 30): 128x3072x768 (a
+// transformer's second MLP product) 10379 against 5938 us, 50x768x2304 3951 against 2387, 8x1024x640
+// 263 against 187, 1x2048x1000 609 against 462, 197x384x1152 2407 against 1947, 1x768x768 133 against
+// 105; 1x64x4096 20 against 20. In two of three paired runs of the zoo BERT its 768x768
+// products took 0.79-0.83 of their time as stored, its other kernels within 7 % (session 30). Session 14's
+// machine (an AMD EPYC) gained 0-20 % on [K, N] weights except two layouts, where the copy was made alone:
 // - B^T stored [N, K] (a Gemm with transB, a recurrent layer's W and R): few rows walk it down its
 //   columns. 1x256x1024 (an LSTM step, H = 256) took 34.2 us against 12.3 on the packed copy,
 //   1x1280x1000 210 against 72, 1x2048x1000 586 against 119, 64x3072x768 3220 against 2787.
 // - B stored [K, N] with rows a multiple of 2 KiB apart, which share cache sets: 64x768x3072 4008
-//   against 2805 us, 50x768x3072 3068 against 2076, 256x256x3072 4905 against 3665, 1x768x3072 178
-//   against 56, 1x2048x512 145 against 46, 4x2048x512 180 against 74. Other [K, N] weights gain 0-20 %
-//   (64x768x768 654 against 646, 50x768x2304 1736 against 1556, 1x1024x640 37 against 31): not worth
-//   a second copy of every weight.
+//   against 2805 us, 1x768x3072 178 against 56, 1x2048x512 145 against 46.
 // The copy is made once per weight tensor and kept while the tensor lives (memory: one more copy of
-// those weights).
-bool packedWeights(bool transB, int64_t ldb, const std::weak_ptr<const void>& bOwner) {
-  if (bOwner.expired()) return false;
-  return transB || (ldb * 4) % 2048 == 0;
-}
+// the model's matrix weights; docs/executor.md has the peak RSS). A B the run computes is read as stored.
+bool packedWeights(const std::weak_ptr<const void>& bOwner) { return !bOwner.expired(); }
 
 Product productFor(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha,
                    int64_t lda, int64_t strideA, int64_t ldb, int64_t strideB, float beta, int64_t ldc,
@@ -274,7 +275,7 @@ void matmul(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64
     (rowLoopAvx2() ? rowsDotVectorAvx2 : rowsDotVectorBase)(M, K, alpha, A, lda, B, beta, C, ldc);
     return;
   }
-  const bool packed = batch == 1 && packedWeights(transB, ldb, bOwner);
+  const bool packed = batch == 1 && packedWeights(bOwner);
   ProductCall& call = productCall(batch, transA, transB, M, N, K, alpha, lda, strideA, ldb, strideB, beta,
                                   ldc, strideC, rowBias != nullptr, relu, packed);
   const Product& p = call.p;
@@ -338,7 +339,7 @@ PreparedGemm::PreparedGemm(bool transB, int64_t M, int64_t N, int64_t K, int64_t
     : impl_(std::make_shared<Impl>()) {
   impl_->M = M, impl_->N = N, impl_->K = K, impl_->ldc = ldc;
   if (M <= 0 || N <= 0 || K <= 0) return;
-  const bool packed = constantB != nullptr && packedWeights(transB, ldb, bOwner);
+  const bool packed = constantB != nullptr && packedWeights(bOwner);
   impl_->p = productFor(1, false, transB, M, N, K, 1.f, lda, 0, ldb, 0, 0.f, ldc, 0, false, false, packed);
   impl_->a = onednn::wrap(impl_->p.a, nullptr);
   impl_->fixedB = packed && impl_->p.w != impl_->p.wStored;

@@ -10,9 +10,8 @@ namespace fw::exec {
 
 // C[M,N] = alpha * op(A) * op(B) + beta * C. op(A) is [M,K]; lda/ldb/ldc are row strides of the
 // matrices as stored. beta == 0 ignores C's previous contents (may be uninitialised).
-// bOwner: B's RtTensor::constantOwner() when B is a model's weight. A B^T, or a B whose rows are a
-// multiple of 2 KiB apart, then runs on a copy in oneDNN's own layout, made once per weight
-// (Gemm.cpp, packedWeights, says why and what it measured).
+// bOwner: B's RtTensor::constantOwner() when B is a model's weight. B then runs on a copy in oneDNN's
+// own layout, made once per weight (Gemm.cpp, packedWeights, says why and what it measured).
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
            int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
            const std::weak_ptr<const void>& bOwner = {});

@@ -97,19 +97,22 @@ TEST(Sgemm, FewRowsAgainstAWideWeightMatchAnIndexLoop) {
   }
 }
 
-// A model's weight (an owner that outlives the run) stored transposed, or [K, N] with rows a multiple of
-// 2 KiB apart, runs on a copy in oneDNN's own layout, made once and kept while the weight lives; other
-// weights, and any B without an owner, are read as stored. Every form gives the index loop's product.
+// A model's weight (an owner that outlives the run) runs on a copy in oneDNN's own layout, made once and
+// kept while the weight lives; a B without an owner (one the run computes) is read as stored, and one row
+// against a [K, N] weight with rows a multiple of 4 KiB apart runs on the executor's own loop, which
+// streams B as stored. Every form gives the index loop's product.
 TEST(Sgemm, AModelWeightRunsOnAPackedCopyThatGivesTheSameProduct) {
   fw::exec::ThreadBudget one(1);
   struct Case {
     int64_t M, N, K;
     bool transB;
     bool packed;  // whether a copy is expected
+    bool owned = true;  // whether B is given with its owner (a model's weight)
   };
   for (const Case& c :
        {Case{1, 100, 64, true, true}, Case{3, 96, 130, true, true}, Case{2, 512, 40, false, true},
-        Case{5, 1024, 33, false, true}, Case{4, 768, 20, false, false}, Case{1, 1024, 16, false, false}}) {
+        Case{5, 1024, 33, false, true}, Case{4, 768, 20, false, true}, Case{1, 1024, 16, false, false},
+        Case{4, 768, 20, false, false, false}, Case{3, 96, 130, true, false, false}}) {
     const int64_t ldb = c.transB ? c.K : c.N;
     auto B =
         std::make_shared<std::vector<float>>(pattern(static_cast<size_t>((c.transB ? c.N : c.K) * ldb), 3));
@@ -125,7 +128,7 @@ TEST(Sgemm, AModelWeightRunsOnAPackedCopyThatGivesTheSameProduct) {
     for (int run = 0; run < 2; ++run) {
       std::vector<float> C(static_cast<size_t>(c.M * c.N), 7.f);
       fw::exec::sgemm(false, c.transB, c.M, c.N, c.K, 1.f, A.data(), c.K, B->data(), ldb, 0.f, C.data(), c.N,
-                      B);
+                      c.owned ? std::weak_ptr<const void>(B) : std::weak_ptr<const void>());
       for (size_t e = 0; e < C.size(); ++e)
         ASSERT_NEAR(C[e], want[e], 1e-4 * (1 + std::abs(want[e])))
             << "M " << c.M << " N " << c.N << " run " << run;

@@ -147,8 +147,8 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   // A matrix-vector product whose weight rows lie 4 KiB or 2 KiB apart ([4, 256] x [256, 1024] or
   // [1, 2048] x [2048, 512] floats) streams them through the same cache sets when B is read as stored:
   // B a graph input (or computed). 3 KiB apart, 16 rows (the library packs the weights), or one row
-  // 4 KiB apart (the executor's own loop), it does not. A model's own weight in those layouts runs on
-  // a packed copy (core/exec/Gemm.cpp): never aliased.
+  // 4 KiB apart (the executor's own loop), it does not. A model's own weight runs on a packed copy
+  // (core/exec/Gemm.cpp): never aliased.
   f = cubeFeatures(test::matmulOfInputs(4, 256, 1024), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 256.0 * 1024);
