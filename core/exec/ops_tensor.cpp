@@ -284,15 +284,50 @@ Status opGather(OpContext& c) {
   for (int64_t d = 0; d < axis; ++d) outer *= x.dims[static_cast<size_t>(d)];
   const int64_t inner = numelOf(std::vector<int64_t>(x.dims.begin() + axis + 1, x.dims.end()));
   const std::vector<int64_t> ind = idx.toInts();
-  RtTensor y = RtTensor::alloc(x.dtype, od);
   const int64_t ni = static_cast<int64_t>(ind.size());
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t k = 0; k < ni; ++k) {
-      int64_t i = ind[static_cast<size_t>(k)];
-      if (i < 0) i += dim;
-      if (i < 0 || i >= dim) return c.fail("index " + std::to_string(ind[static_cast<size_t>(k)]) + " out of range [" + std::to_string(-dim) + ", " + std::to_string(dim) + ")");
-      copyElems(x, (o * dim + i) * inner, y, (o * ni + k) * inner, inner);
+  std::vector<int64_t> at(ind.size());
+  for (int64_t k = 0; k < ni; ++k) {
+    int64_t i = ind[static_cast<size_t>(k)];
+    if (i < 0) i += dim;
+    if (i < 0 || i >= dim)
+      return c.fail("index " + std::to_string(ind[static_cast<size_t>(k)]) + " out of range [" +
+                    std::to_string(-dim) + ", " + std::to_string(dim) + ")");
+    at[static_cast<size_t>(k)] = i;
+  }
+  RtTensor y = RtTensor::alloc(x.dtype, od);
+  if (y.numel() > 0) {
+    if (x.store() == Store::Str) {
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t k = 0; k < ni; ++k)
+          copyElems(x, (o * dim + at[static_cast<size_t>(k)]) * inner, y, (o * ni + k) * inner, inner);
+    } else {
+      // One copy of a row's bytes a pick, the pointers and sizes taken once: through copyElems a pick
+      // cost about 15 ns, so 128 picks of 16 floats (an embedding of a categorical feature) took 2.7 us
+      // where the 8 KB they move take a fraction of that (session 30). A row of 4 or 8 bytes (a column
+      // of a table, inner 1) is copied with a size the compiler knows, a short one in 16-byte moves.
+      const auto es = static_cast<int64_t>(storeBytes(x.store()));
+      const char* src = static_cast<const char*>(x.raw());
+      char* dst = static_cast<char*>(y.mraw());
+      const int64_t row = inner * es;
+      auto picks = [&](auto copyRow) {
+        for (int64_t o = 0; o < outer; ++o) {
+          const char* from = src + o * dim * row;
+          char* to = dst + o * ni * row;
+          for (int64_t k = 0; k < ni; ++k) copyRow(to + k * row, from + at[static_cast<size_t>(k)] * row);
+        }
+      };
+      if (row == 4)
+        picks([](char* d, const char* s) { std::memcpy(d, s, 4); });
+      else if (row == 8)
+        picks([](char* d, const char* s) { std::memcpy(d, s, 8); });
+      else if (row % 16 == 0 && row <= 256)  // a short row in 16-byte moves, without memcpy's call
+        picks([row](char* d, const char* s) {
+          for (int64_t b = 0; b < row; b += 16) std::memcpy(d + b, s + b, 16);
+        });
+      else
+        picks([row](char* d, const char* s) { std::memcpy(d, s, static_cast<size_t>(row)); });
     }
+  }
   c.out[0] = std::move(y);
   return {};
 }
