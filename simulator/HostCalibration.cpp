@@ -634,7 +634,8 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
     note("cpu.op_row_s",
          "Softmax, LogSoftmax, LayerNormalization and a Transpose that moves whole rows "
          "(Transpose/rows) over 32K floats in rows of 8 (4096 rows) beside "
-         "their cases' rows of 1024 (32 rows), timed in the same rounds: the time the short rows took "
+         "their cases' rows of 1024 (32 rows), and a Gather of 1024 rows of 8 floats from a [4096, 8] "
+         "table beside its case's 8 rows of 1024, timed in the same rounds: the time the short rows took "
          "more, per row they have more; the cases' efficiencies are measured on the time beyond their "
          "rows'");
   if (!m.coldCallHow.empty())

@@ -35,6 +35,12 @@ std::vector<FamilyCase> rowCases() {
   // Whole rows moved (familyCases' channel shuffle moves rows of 1024): [2, 2048, 8] to [2048, 2, 8].
   cases.push_back({"Transpose/rows", oneOp("Transpose", {2, 2048, 8}, {},
                                            fw::zoo::attrs({fw::Attribute::makeInts("perm", {1, 0, 2})}), 8)});
+  // A Gather's picks (an embedding lookup of a categorical feature): 1024 rows of 8 floats picked
+  // across a [4096, 8] table, beside the family case's 8 rows of 1024 (the same 8K floats out).
+  std::vector<int64_t> picks(1024);
+  for (size_t k = 0; k < picks.size(); ++k) picks[k] = static_cast<int64_t>(k * 37 % 4096);
+  cases.push_back({"Gather", oneOp("Gather", {4096, 8}, {fw::Tensor::int64s({1024}, picks)},
+                                   fw::zoo::attrs({fw::Attribute::makeInt("axis", 0)}), 8)});
   return cases;
 }
 

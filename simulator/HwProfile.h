@@ -76,10 +76,10 @@ struct CpuFigures {
   // member of that type costs what of it exceeds launch_us on top of its work.
   std::map<std::string, double> opCallS;
   // "op_row_s": {OpType or variant: seconds} (optional): what an op that works row by row (Softmax,
-  // LogSoftmax, LayerNormalization, Transpose/rows) spends a row beyond its elements' time: each row is
-  // set up and finished apart from its elements (a softmax over rows of 8 floats took 5.4 ns an element
-  // here, over rows of 1024 1.4). A member of that kind costs rowWiseRows (OpFamily.h) x this on top of
-  // its work.
+  // LogSoftmax, LayerNormalization, Transpose/rows, a Gather's picks) spends a row beyond its elements'
+  // time: each row is set up and finished apart from its elements (a softmax over rows of 8 floats took 5.4
+  // ns an element here, over rows of 1024 1.4). A member of that kind costs rowWiseRows (OpFamily.h) x this
+  // on top of its work.
   std::map<std::string, double> opRowS;
   // "cold_call_s": {"vector": seconds, "product": seconds} (optional): what a call costs more when the
   // run's traffic since the op's last call has evicted its code and data from the core's own cache (a

@@ -117,6 +117,20 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
       len *= dims[static_cast<size_t>(outAxes[i])];
     return len > 0 ? numel / len : 0;
   }
+  if (n.opType == "Gather" && n.domain.empty() && n.inputs.size() > 1) {
+    // A pick is a row copied (core/exec/ops_tensor.cpp): the indices' elements, each once per block of
+    // the axes before the gathered one.
+    const auto d = staticDims(g, n.inputs[0]), idx = staticDims(g, n.inputs[1]);
+    if (!d || !idx || d->empty()) return 0;
+    const auto rank = static_cast<int64_t>(d->size());
+    int64_t axis = n.attrs.intOr("axis", 0);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) return 0;
+    int64_t rows = 1;
+    for (int64_t k = 0; k < axis; ++k) rows *= (*d)[static_cast<size_t>(k)];
+    for (int64_t e : *idx) rows *= e;
+    return rows;
+  }
   const bool softmax = n.opType == "Softmax" || n.opType == "LogSoftmax";
   if ((!softmax && n.opType != "LayerNormalization") || n.inputs.empty()) return 0;
   const auto d = staticDims(g, n.inputs[0]);

@@ -625,6 +625,36 @@ TEST(CpuCost, AnEmbeddingTableCountsTheRowsTheRunGathers) {
   EXPECT_DOUBLE_EQ(runFootprintBytes(graph(true), hw), 1280000.0 + 2 * 2048.0 + 1280000.0);
 }
 
+// A Gather's picks are its rows (cpu.op_row_s "Gather"): the indices' elements times the positions before
+// its axis, each paying the row time on top of the bytes it moves.
+TEST(CpuCost, AGathersPicksPayTheirRowTime) {
+  auto graph = [](std::vector<int64_t> table, std::vector<int64_t> ids, int64_t axis) {
+    Graph g;
+    ValueId i = g.addInput("ids", DType::Int64, Shape::ofInts(ids));
+    int64_t n = 1;
+    for (int64_t d : table) n *= d;
+    ValueId t =
+        g.addInitializer("table", Tensor::floats(table, std::vector<float>(static_cast<size_t>(n), 0.5f)));
+    std::vector<int64_t> out(table.begin(), table.begin() + axis);
+    out.insert(out.end(), ids.begin(), ids.end());
+    out.insert(out.end(), table.begin() + axis + 1, table.end());
+    ValueId e = g.addValue("e", DType::Float32, Shape::ofInts(out));
+    g.addNode("Gather", {t, i}, {e}, zoo::attrs({Attribute::makeInt("axis", axis)}), "gather");
+    g.addOutput(e);
+    return g;
+  };
+  Graph picks = graph({4096, 8}, {1024}, 0), columns = graph({2, 5, 3}, {3}, 1),
+        grid = graph({50, 4}, {6, 7}, 0);
+  EXPECT_EQ(rowWiseRows(picks, picks.node(0)), 1024);
+  EXPECT_EQ(rowWiseRows(columns, columns.node(0)), 6);
+  EXPECT_EQ(rowWiseRows(grid, grid.node(0)), 42);
+  HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  hw.cpu.opEfficiency["Gather"] = 0.001;  // compute-bound: a memory-bound op hides its rows as its other work
+  const double without = test::runUnfused(picks, hw).kernels.at(0).durUs;
+  hw.cpu.opRowS["Gather"] = 2e-9;
+  EXPECT_NEAR(test::runUnfused(picks, hw).kernels.at(0).durUs - without, 1024 * 2e-3, 1e-6);
+}
+
 // The executor computes a Relu with its producer (a Conv's, BatchNormalization's or Add's only reader) in a
 // fused body: no pass of its own there; alone, after another op, or beside another reader it costs its pass.
 TEST(CpuCost, AReluAfterItsProducerInAFusedKernelIsItsEpilogue) {
