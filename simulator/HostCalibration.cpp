@@ -168,7 +168,101 @@ fw::Result<std::pair<double, double>> measureColdCalls(int threads, int repeat, 
   return extra;
 }
 
+// K Gathers of the same `picks` rows of `width` floats, spread over one [rows, width] table (a graph input;
+// rows a power of 2), each after a Neg over `evictElems` floats when that is positive (the Negs a chain,
+// each reading the one before). Without the Negs every Gather finds the rows the one before it read.
+Bench gathersOf(int64_t rows, int64_t width, int64_t picks, int k, int64_t evictElems) {
+  fw::Graph g;
+  g.name = "calibrate_cold_gather";
+  Bench b;
+  const fw::ValueId table = g.addInput("table", fw::DType::Float32, fw::Shape::ofInts({rows, width}));
+  b.inputs.push_back(filled({rows, width}, 0.5f));
+  fw::ValueId cur = fw::kNoId;
+  if (evictElems > 0) {
+    cur = g.addInput("e", fw::DType::Float32, fw::Shape::ofInts({evictElems}));
+    b.inputs.push_back(filled({evictElems}, 1.0f));
+  }
+  for (int i = 0; i < k; ++i) {
+    const std::string tag = std::to_string(i);
+    if (evictElems > 0) {
+      const fw::ValueId y = g.addValue("n" + tag, fw::DType::Float32, fw::Shape::ofInts({evictElems}));
+      g.addNode("Neg", {cur}, {y}, {}, "neg" + tag);
+      cur = y;
+    }
+    std::vector<int64_t> at(static_cast<size_t>(picks));
+    for (int64_t j = 0; j < picks; ++j)
+      at[static_cast<size_t>(j)] = j * 37 % rows;  // distinct while picks <= rows
+    const fw::ValueId idx = g.addInitializer("i" + tag, fw::Tensor::int64s({picks}, at));
+    const fw::ValueId y = g.addValue("g" + tag, fw::DType::Float32, fw::Shape::ofInts({picks, width}));
+    g.addNode("Gather", {table, idx}, {y}, fw::zoo::attrs({fw::Attribute::makeInt("axis", 0)}),
+              "gather" + tag);
+    g.addOutput(y);
+  }
+  if (evictElems > 0) g.addOutput(cur);
+  b.node = evictElems > 0 ? 1 : 0;
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:cold_gather";
+  return b;
+}
+
+// What a Gather's picks cost more with the table's rows in DRAM (HwProfile.h: cold_gather): per row width
+// (64 B, 768 B, 3 KiB: a categorical feature's embedding, a small and a BERT-sized word embedding), 6
+// Gathers each after a Neg over twice the last-level cache, against the same 6 in a row (the rows they
+// pick, 64-768 KiB, stay in cache from one to the next), the medians of their node times over 3 rounds.
+fw::Result<CpuFigures::ColdGather> measureColdGathers(int threads, int repeat, double llcBytes,
+                                                      std::string& how) {
+  constexpr int kGathers = 6;
+  struct Shape {
+    int64_t rows, width, picks;
+  };
+  const int64_t evictElems = static_cast<int64_t>(2 * llcBytes / 4);
+  std::vector<ColdGatherSample> samples;
+  for (const Shape& s : {Shape{4096, 16, 1024}, Shape{4096, 192, 512}, Shape{4096, 768, 256}}) {
+    const Bench cold = gathersOf(s.rows, s.width, s.picks, kGathers, evictElems);
+    const Bench hot = gathersOf(s.rows, s.width, s.picks, kGathers, 0);
+    std::vector<double> coldUs, hotUs;
+    for (int round = 0; round < 3; ++round) {
+      FW_ASSIGN_OR_RETURN(std::vector<double> c, timeNodes(cold, threads, 2, std::max(3, repeat / 3)));
+      FW_ASSIGN_OR_RETURN(std::vector<double> h, timeNodes(hot, threads, 2, std::max(3, repeat / 3)));
+      std::vector<double> picked;
+      for (size_t i = 1; i < c.size(); i += 2) picked.push_back(c[i]);
+      coldUs.push_back(median(picked));
+      hotUs.push_back(median(h));
+    }
+    const ColdGatherSample sample{static_cast<double>(s.picks), 4.0 * static_cast<double>(s.picks * s.width),
+                                  std::max(median(coldUs), 1e-3), std::max(median(hotUs), 1e-3)};
+    const int64_t rowBytes = 4 * s.width;
+    how += (how.empty() ? "" : "; ") + std::to_string(s.picks) + " rows of " +
+           (rowBytes < 1024 ? std::to_string(rowBytes) + " B" : bytesStr(static_cast<double>(rowBytes))) +
+           " " + fmt("%.1f", sample.coldUs) + " us after the Neg, " + fmt("%.1f", sample.hotUs) +
+           " us in a row";
+    samples.push_back(sample);
+  }
+  how = "after a Neg over " + bytesStr(4.0 * static_cast<double>(evictElems)) + ": " + how;
+  return fitColdGather(samples);
+}
+
 }  // namespace
+
+Result<CpuFigures::ColdGather> fitColdGather(const std::vector<ColdGatherSample>& samples) {
+  std::vector<std::vector<double>> rows;
+  for (const auto& s : samples) {
+    for (double v : {s.picks, s.bytes, s.coldUs, s.hotUs})
+      if (!(v > 0) || !std::isfinite(v))
+        return Error::badInput("fitting the cold gather: counts, sizes and times must be positive (got " +
+                               fmt("%g", s.picks) + " rows, " + fmt("%g", s.bytes) + " bytes, " +
+                               fmt("%g", s.coldUs) + " and " + fmt("%g", s.hotUs) + " us)");
+    const double extraS = (s.coldUs - s.hotUs) * 1e-6;
+    if (extraS > 0) rows.push_back({s.picks / extraS, s.bytes / extraS});
+  }
+  CpuFigures::ColdGather c;
+  if (rows.size() < 2) return c;  // not slower: nothing to charge
+  const auto fit = fitRelativeNonNegative(rows);
+  if (!fit) return c;
+  c.perRowS = (*fit)[0];
+  c.perByteS = (*fit)[1];
+  return c;
+}
 
 Result<CpuFigures::RunOverhead> fitRunOverhead(const std::vector<RunOverheadSample>& samples) {
   if (samples.size() < 4)
@@ -397,6 +491,14 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
                  "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f): %s\n",
                  m.coldCallUs, m.coldProductCallUs, m.coldCallHow.c_str());
   }
+  // A Gather's rows from DRAM (an embedding table in a run), when the last-level cache is known and twice
+  // it fits an eighth of the memory.
+  if (m.llcBytes > 0 && 2 * m.llcBytes * 2 <= m.memBytes / 8) {
+    FW_ASSIGN_OR_RETURN(m.coldGather, measureColdGathers(threads, repeat, m.llcBytes, m.coldGatherHow));
+    std::fprintf(stderr,
+                 "fwb: calibrate: a Gather's rows from DRAM cost %.1f ns a row and %.3f ns a byte more: %s\n",
+                 m.coldGather.perRowS * 1e9, m.coldGather.perByteS * 1e9, m.coldGatherHow.c_str());
+  }
 
   // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
   // best rate of each kind over its shapes; the cube efficiency is the median over all shapes of rate /
@@ -572,6 +674,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
     p.cpu.coldCallS["product"] = m.coldProductCallUs * 1e-6;
   }
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
+  p.cpu.coldGather = m.coldGather;
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
                          (m.threads == 1 ? " thread" : " threads") + ": ";
   auto note = [&](const std::string& field, const std::string& how) { p.notes.push_back(HwNote{field, by + how, false}); };
@@ -638,6 +741,14 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "table beside its case's 8 rows of 1024, timed in the same rounds: the time the short rows took "
          "more, per row they have more; the cases' efficiencies are measured on the time beyond their "
          "rows'");
+  if (!m.coldGatherHow.empty())
+    note("cpu.cold_gather",
+         "what a Gather's picks took more from a table in DRAM than from cache, fitted (non-negative least "
+         "squares on relative error) as a time a row plus a time a byte to three row widths, each 6 Gathers "
+         "of "
+         "the same rows spread over a table of 4096 " +
+             m.coldGatherHow +
+             (m.coldGather.any() ? "" : " (no width slower from DRAM in two or more: nothing charged)"));
   if (!m.coldCallHow.empty())
     note("cpu.cold_call_s",
          "what a call costs more with its code and data evicted from the core's own cache: the median node "

@@ -46,6 +46,14 @@ struct WeightReorderSample {
 // relative error) to the shapes whose computed weight was slower; 0, 0 when fewer than two were. Bad
 // input: a time or a size <= 0 or not finite.
 Result<CpuFigures::WeightReorder> fitWeightReorder(const std::vector<WeightReorderSample>& samples);
+// A Gather's picks from a table in DRAM against the same picks from cache (HwProfile.h: cold_gather).
+struct ColdGatherSample {
+  double picks = 0, bytes = 0, coldUs = 0, hotUs = 0;  // bytes: the rows picked
+};
+// coldUs - hotUs = picks * s_per_row + bytes * s_per_byte, fitted (non-negative least squares on relative
+// error) to the samples whose cold time was longer; 0, 0 when fewer than two were. Bad input: a count, a
+// size or a time <= 0 or not finite.
+Result<CpuFigures::ColdGather> fitColdGather(const std::vector<ColdGatherSample>& samples);
 struct HostMeasurement {
   std::string cpu;
   int threads = 1;
@@ -56,6 +64,8 @@ struct HostMeasurement {
   double coldCallUs = 0,
          coldProductCallUs = 0;  // a call with its cache evicted, more (HwProfile.h: cold_call_s)
   std::string coldCallHow;
+  CpuFigures::ColdGather coldGather;  // a Gather's picks from DRAM, more (measureColdGathers)
+  std::string coldGatherHow;
   double gemmFlops = 0, convFlops = 0;
   double groupedFlops = 0;  // depthwise convolutions: oneDNN's rate differs by an order of magnitude
   std::string gemmShape, convShape, groupedShape;

@@ -333,6 +333,17 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       if (w.callS > 1e-3) return rw.err("s_per_call", "must be at most 1 ms");
       FW_TRY_STATUS(rw.noUnknownKeys());
     }
+    if (rc.has("cold_gather")) {
+      FW_ASSIGN_OR_RETURN(const json* cg, rc.get("cold_gather"));
+      if (!cg->is_object()) return rc.err("cold_gather", "must be an object {s_per_row, s_per_byte}");
+      Reader rg(*cg, rc.at("cold_gather"), sourceName);
+      auto& c = p.cpu.coldGather;
+      FW_ASSIGN_OR_RETURN(c.perRowS, rg.posNum("s_per_row", true));
+      FW_ASSIGN_OR_RETURN(c.perByteS, rg.posNum("s_per_byte", true));
+      if (c.perRowS > 1e-5) return rg.err("s_per_row", "must be at most 10 us a row");
+      if (c.perByteS > 1e-8) return rg.err("s_per_byte", "must be at most 10 ns a byte");
+      FW_TRY_STATUS(rg.noUnknownKeys());
+    }
     if (rc.has("cube_time_models")) {
       FW_ASSIGN_OR_RETURN(const json* models, rc.get("cube_time_models"));
       if (!models->is_object()) return rc.err("cube_time_models", "must be an object {kind: {s_per_flop, ...}}");
@@ -490,6 +501,9 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (!p.cpu.coldCallS.empty()) j["cpu"]["cold_call_s"] = p.cpu.coldCallS;
     if (p.cpu.viewCallS > 0) j["cpu"]["view_call_s"] = p.cpu.viewCallS;
     if (p.cpu.fusedCallS > 0) j["cpu"]["fused_call_s"] = p.cpu.fusedCallS;
+    if (p.cpu.coldGather.any())
+      j["cpu"]["cold_gather"] = {{"s_per_row", p.cpu.coldGather.perRowS},
+                                 {"s_per_byte", p.cpu.coldGather.perByteS}};
     if (p.cpu.weightReorder.any())
       j["cpu"]["weight_reorder"] = {{"s_per_call", p.cpu.weightReorder.callS},
                                     {"bytes_per_s", p.cpu.weightReorder.bytesPerS}};

@@ -107,6 +107,17 @@ struct CpuFigures {
     bool any() const { return callS > 0 || bytesPerS > 0; }
     double seconds(double bytes) const { return callS + (bytesPerS > 0 ? bytes / bytesPerS : 0.0); }
   } weightReorder;
+  // "cold_gather" (optional): {"s_per_row", "s_per_byte"}: what a Gather's picks cost more when its
+  // table's rows come from DRAM (an embedding table in a run: the run's other data pass through the caches
+  // between two reads of it), on top of their time from cache: each pick a row's misses, each byte picked
+  // its transfer; measured by fwb calibrate. A Gather from a model's table pays it whole in a run whose
+  // footprint is twice the last-level cache or more, nothing in one that fits it, linearly between
+  // (CpuCost.cpp).
+  struct ColdGather {
+    double perRowS = 0, perByteS = 0;
+    bool any() const { return perRowS > 0 || perByteS > 0; }
+    double seconds(double rows, double bytes) const { return rows * perRowS + bytes * perByteS; }
+  } coldGather;
   // "cube_time_models": {kind: {s_per_flop, s_per_input_element, s_per_output_element,
   // s_per_patch_element, s_per_weight_element, s_per_call, cases, rms_log_error}} (optional): a matrix op of a kind
   // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.

@@ -69,6 +69,17 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "cpu.conv_channel_block",
                         "cpu.stream_curve"})
     EXPECT_TRUE(noted.count(f)) << f;
+  // A Gather's picks from DRAM (measured wherever the last-level cache is known): a time a row and a
+  // time a byte, each non-negative and at most the profile's limits, with how they were measured.
+  if (j.value("l2_bytes", 0.0) > 0) {
+    EXPECT_TRUE(noted.count("cpu.cold_gather"));
+    if (j["cpu"].contains("cold_gather")) {
+      EXPECT_GE(j["cpu"]["cold_gather"]["s_per_row"].get<double>(), 0.0);
+      EXPECT_LE(j["cpu"]["cold_gather"]["s_per_row"].get<double>(), 1e-5);
+      EXPECT_GE(j["cpu"]["cold_gather"]["s_per_byte"].get<double>(), 0.0);
+      EXPECT_LE(j["cpu"]["cold_gather"]["s_per_byte"].get<double>(), 1e-8);
+    }
+  }
   // A cold call's extra for the vector ops and for the library's products, each a time (0 when the
   // evicted calls were no slower), at most a millisecond.
   for (const char* kind : {"vector", "product"}) {

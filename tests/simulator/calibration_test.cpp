@@ -193,6 +193,94 @@ TEST(HostCalibration, TheWeightReorderFitRecoversKnownFigures) {
   EXPECT_NE(bad.error().message.find("weight reorder"), std::string::npos) << bad.error().message;
 }
 
+// A Gather's picks from DRAM (HwProfile.h: cold_gather) cost a time a row plus a time a byte more than
+// from cache; the fit gives known figures back through 3 % noise, charges nothing when fewer than two
+// widths were slower, and refuses a time <= 0 naming what it was fitting.
+TEST(HostCalibration, TheColdGatherFitRecoversKnownFigures) {
+  const double rowS = 9e-8, byteS = 1.5e-10;
+  std::mt19937 rng(30);
+  std::uniform_real_distribution<double> noise(0.97, 1.03);
+  std::vector<ColdGatherSample> samples;
+  for (auto [picks, width] : {std::pair{1024.0, 64.0}, {512.0, 768.0}, {256.0, 3072.0}, {128.0, 4096.0}}) {
+    const double hotUs = 1.0 + picks * width / 2e4;
+    samples.push_back(
+        {picks, picks * width, hotUs + 1e6 * (picks * rowS + picks * width * byteS) * noise(rng), hotUs});
+  }
+  auto fit = fitColdGather(samples);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_NEAR(fit->perRowS, rowS, 0.1 * rowS);
+  EXPECT_NEAR(fit->perByteS, byteS, 0.1 * byteS);
+  std::vector<ColdGatherSample> same = samples;
+  for (auto& s : same) s.coldUs = s.hotUs;
+  same[1].coldUs += 5.0;
+  auto none = fitColdGather(same);
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_FALSE(none->any());
+  samples[2].hotUs = 0;
+  auto bad = fitColdGather(samples);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("cold gather"), std::string::npos) << bad.error().message;
+}
+
+// On a CPU profile with cold_gather, a Gather from a model's table pays its picks' time a row and bytes
+// whole in a run whose footprint is twice the last-level cache or more, nothing in one that fits it,
+// linearly between; from a table the run computes, nothing. The field is written back, and a malformed one
+// is refused naming it.
+TEST(CpuCost, AGatherFromATableInDramPaysItsRowsAndBytes) {
+  auto graph = [](bool initializer) {
+    Graph g;
+    ValueId ids = g.addInput("ids", DType::Int64, Shape::ofInts({128}));
+    ValueId table =
+        initializer
+            ? g.addInitializer("table", Tensor::floats({2048, 768}, std::vector<float>(2048 * 768, 0.5f)))
+            : g.addInput("table", DType::Float32, Shape::ofInts({2048, 768}));
+    ValueId e = g.addValue("e", DType::Float32, Shape::ofInts({128, 768}));
+    g.addNode("Gather", {table, ids}, {e}, {}, "gather");
+    g.addOutput(e);
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["cpu"]["cold_gather"] = {{"s_per_row", 1e-7}, {"s_per_byte", 2e-10}};
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  auto back = parseHwProfile(hwProfileToJson(*with), "t.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_DOUBLE_EQ(back->cpu.coldGather.perRowS, 1e-7);
+  EXPECT_DOUBLE_EQ(back->cpu.coldGather.perByteS, 2e-10);
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  auto without = [&](HwProfile hw) {
+    hw.cpu.coldGather = {};
+    return hw;
+  };
+  const Graph words = graph(true), computed = graph(false);
+  const double full = 12.8 + 128 * 3072 * 2e-4;  // 128 rows of 3 KiB from DRAM, us
+  const double footprint = runFootprintBytes(words, *with);
+  auto extraWithCache = [&](double llc) {
+    HwProfile hw = *with;
+    hw.l2Bytes = static_cast<int64_t>(llc);
+    return us(words, hw) - us(words, without(hw));
+  };
+  EXPECT_NEAR(extraWithCache(33554432), 0.0, 1e-9);        // the run fits a 32 MiB cache
+  EXPECT_NEAR(extraWithCache(footprint / 2), full, 1e-3);  // twice the cache (whole cycles)
+  EXPECT_NEAR(extraWithCache(footprint / 1.5), 0.5 * full, 1e-3);
+  HwProfile small = *with;
+  small.l2Bytes = 65536;
+  EXPECT_NEAR(us(computed, small), us(computed, without(small)), 1e-9);
+  for (auto [key, v] : {std::pair<const char*, double>{"s_per_row", -1.0}, {"s_per_byte", 1.0}}) {
+    json badJ = j;
+    badJ["cpu"]["cold_gather"][key] = v;
+    auto bad = parseHwProfile(badJ, "t.json");
+    ASSERT_FALSE(bad.ok()) << key;
+    EXPECT_NE(bad.error().message.find(std::string("$.cpu.cold_gather.") + key), std::string::npos)
+        << bad.error().message;
+  }
+  json extra = j;
+  extra["cpu"]["cold_gather"]["s_per_pick"] = 1e-7;
+  auto refused = parseHwProfile(extra, "t.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("s_per_pick"), std::string::npos) << refused.error().message;
+}
+
 TEST(CpuProfile, ShippedProfilesAreNpusWithUnitEfficiency) {
   for (const auto& n : listHwProfiles()) {
     auto p = resolveHwProfile(n);
