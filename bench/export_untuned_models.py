@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26|27|28]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26|27|28|29]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -42,7 +42,11 @@ session 26 after the cold-call cost and the live-peak footprint, and only measur
 session 28 after a vector op's call was costed by what the run touched since its type last ran, and only
 measured; set 28 was exported in session 29 after the executor's one-column product loop (and its gemm_col
 kind), its kept product calls and its 16-lane vector math, and only measured: heads of one column (CTR,
-value, attention-pooling scores), a Perceiver-style cross-attention, gMLP's spatial gating and ResMLP.
+value, attention-pooling scores), a Perceiver-style cross-attention, gMLP's spatial gating and ResMLP; set 29
+was exported in session 30 after the executor packed every model weight and sped up Gather, and the simulator
+costed a Gather's picks (their time a row, and from DRAM), and only measured: embedding-heavy models (a
+DLRM-style recommender, a fastText-style classifier, a small encoder over a 30522-word vocabulary, a BiLSTM
+tagger), a depthwise-separable keyword-spotting CNN and a small ViT.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -54,7 +58,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -117,6 +121,8 @@ def main():
         return export_twenty_seventh_set(torch, out)
     if which == "28":
         return export_twenty_eighth_set(torch, out)
+    if which == "29":
+        return export_twenty_ninth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -2253,6 +2259,98 @@ def export_twenty_eighth_set(torch, out):
                                   ("value_mlp_b1024", ValueMlp, (1024, 48)),
                                   ("gmlp_b4_t64", GMlp, (4, 64, 64)),
                                   ("resmlp_b8_32", ResMlp, (8, 3, 32, 32))))
+    return 0
+
+
+def export_twenty_ninth_set(torch, out):
+    nn = torch.nn
+
+    class DlrmLite(nn.Module):  # 128 rows: 13 dense features, 8 id fields (tables of 1000-100000 rows of 32)
+        sizes = (100000, 50000, 20000, 10000, 5000, 2000, 1000, 1000)
+
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.ModuleList([nn.Embedding(v, 32) for v in self.sizes])
+            self.bottom = nn.Sequential(nn.Linear(13, 64), nn.ReLU(), nn.Linear(64, 32), nn.ReLU())
+            self.top = nn.Sequential(nn.Linear(32 + 36, 128), nn.ReLU(), nn.Linear(128, 1))
+
+        def forward(self, x):
+            d = self.bottom(x[:, 8:])
+            ids = [(x[:, k] * v).long().clamp(0, v - 1) for k, v in enumerate(self.sizes)]
+            f = torch.stack([d] + [m(i) for m, i in zip(self.emb, ids)], 1)  # [B, 9, 32]
+            z = f @ f.transpose(1, 2)
+            iu = torch.triu_indices(9, 9, 1)
+            return torch.sigmoid(self.top(torch.cat([d, z[:, iu[0], iu[1]]], 1)))
+
+    class FastText(nn.Module):  # 64 documents of 200 tokens, a 50000-word vocabulary of 64: mean, 2 layers
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(50000, 64)
+            self.fc = nn.Sequential(nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 14))
+
+        def forward(self, x):
+            return self.fc(self.emb((x * 50000).long().clamp(0, 49999)).mean(1))
+
+    class DistilEnc(nn.Module):  # 2 sequences of 64 tokens, 30522 words of 256: 2 post-norm GELU layers
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(30522, 256)
+            self.pos = nn.Embedding(64, 256)
+            self.n0 = nn.LayerNorm(256)
+            layer = nn.TransformerEncoderLayer(256, 4, 1024, 0.0, activation="gelu", batch_first=True)
+            self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.cls = nn.Linear(256, 3)
+
+        def forward(self, x):
+            ids = (x * 30522).long().clamp(0, 30521)
+            h = self.n0(self.emb(ids) + self.pos(torch.arange(64).unsqueeze(0)))
+            return self.cls(self.enc(h)[:, 0])
+
+    class BiLstmTagger(nn.Module):  # 8 sentences of 48 words, 20000 words of 128, a BiLSTM of 128, 9 tags
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(20000, 128)
+            self.rnn = nn.LSTM(128, 128, batch_first=True, bidirectional=True)
+            self.out = nn.Linear(256, 9)
+
+        def forward(self, x):
+            h, _ = self.rnn(self.emb((x * 20000).long().clamp(0, 19999)))
+            return self.out(h)
+
+    class DsCnnKws(nn.Module):  # 16 clips of 49 x 10 MFCCs: a 10x4 stem, 4 depthwise-separable blocks of 64
+        def __init__(self):
+            super().__init__()
+            layers = [nn.Conv2d(1, 64, (10, 4), (2, 2), (5, 1)), nn.BatchNorm2d(64), nn.ReLU()]
+            for _ in range(4):
+                layers += [nn.Conv2d(64, 64, 3, 1, 1, groups=64), nn.BatchNorm2d(64), nn.ReLU(),
+                           nn.Conv2d(64, 64, 1), nn.BatchNorm2d(64), nn.ReLU()]
+            self.body = nn.Sequential(*layers)
+            self.fc = nn.Linear(64, 12)
+
+        def forward(self, x):
+            return self.fc(self.body(x).mean((2, 3)))
+
+    class VitSmall(nn.Module):  # 1 image of 96x96 in 16x16 patches (36 tokens + class) of 384, 4 layers, 6 heads
+        def __init__(self):
+            super().__init__()
+            self.patch = nn.Conv2d(3, 384, 16, 16)
+            self.cls = nn.Parameter(torch.zeros(1, 1, 384))
+            self.pos = nn.Parameter(torch.randn(1, 37, 384) * 0.02)
+            layer = nn.TransformerEncoderLayer(384, 6, 1536, 0.0, activation="gelu", batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
+            self.head = nn.Linear(384, 100)
+
+        def forward(self, x):
+            t = self.patch(x).flatten(2).transpose(1, 2)
+            t = torch.cat([self.cls.expand(x.shape[0], -1, -1), t], 1) + self.pos
+            return self.head(self.enc(t)[:, 0])
+
+    export_nets(torch, out, 129, (("dlrm_lite_b128", DlrmLite, (128, 21)),
+                                  ("fasttext_b64_t200", FastText, (64, 200)),
+                                  ("distil_enc_t64", DistilEnc, (2, 64)),
+                                  ("bilstm_tagger_b8_t48", BiLstmTagger, (8, 48)),
+                                  ("dscnn_kws_b16", DsCnnKws, (16, 1, 49, 10)),
+                                  ("vit_small_b1_96", VitSmall, (1, 3, 96, 96))))
     return 0
 
 
