@@ -1,6 +1,8 @@
 // Reductions and normalisations: Reduce*, Softmax, LogSoftmax, LayerNormalization.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/exec/FastMath.h"
 #include "core/exec/OpContext.h"
@@ -107,6 +109,60 @@ Status opReduce(OpContext& c) {
           if (op == Red::LogSum) acc = std::log(acc);
         }
         y.mf()[o] = static_cast<float>(acc);
+      }
+    });
+    c.out[0] = std::move(y);
+    return {};
+  }
+  // Float rows reduced across a run of middle axes ([outer, R, inner], R reduced: a mean over a sequence's
+  // tokens, a pool over a middle axis): each output row of `inner` sums R input rows, row after row, every
+  // element in the same order as the loop below (bit for bit the same result). That loop walked each output
+  // down its column, `inner` floats apart, with an offset table: a mean over the 200 tokens of [64, 200, 64]
+  // took 1299 us in a fastText-style model (1.6 ns an element, session 30).
+  int64_t first = -1, last = -1;
+  for (int64_t d = 0; d < r; ++d)
+    if (red[static_cast<size_t>(d)]) {
+      if (first < 0) first = d;
+      last = d;
+    }
+  bool middle = isF && op != Red::Prod && op != Red::LogSumExp && nr > 0 && first >= 0 && last + 1 < r;
+  for (int64_t d = first; middle && d <= last; ++d) middle = red[static_cast<size_t>(d)] != 0;
+  if (middle) {
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < first; ++d) outer *= x.dims[static_cast<size_t>(d)];
+    for (int64_t d = last + 1; d < r; ++d) inner *= x.dims[static_cast<size_t>(d)];
+    parallelFor(outer, nr * inner, [&](int64_t b, int64_t e) {
+      std::vector<double> acc(static_cast<size_t>(inner));
+      for (int64_t o = b; o < e; ++o) {
+        const double start = op == Red::Max   ? -std::numeric_limits<double>::infinity()
+                             : op == Red::Min ? std::numeric_limits<double>::infinity()
+                                              : 0.0;
+        std::fill(acc.begin(), acc.end(), start);
+        for (int64_t k = 0; k < nr; ++k) {
+          const float* px = x.f() + (o * nr + k) * inner;
+          for (int64_t j = 0; j < inner; ++j) {
+            const double v = static_cast<double>(px[j]);
+            double& a = acc[static_cast<size_t>(j)];
+            if (op == Red::Max)
+              a = (std::isnan(v) || v > a) ? v : a;
+            else if (op == Red::Min)
+              a = (std::isnan(v) || v < a) ? v : a;
+            else if (op == Red::SumSquare || op == Red::L2)
+              a += v * v;
+            else if (op == Red::L1)
+              a += std::fabs(v);
+            else
+              a += v;
+          }
+        }
+        float* py = y.mf() + o * inner;
+        for (int64_t j = 0; j < inner; ++j) {
+          double a = acc[static_cast<size_t>(j)];
+          if (op == Red::Mean) a /= static_cast<double>(nr);
+          if (op == Red::L2) a = std::sqrt(a);
+          if (op == Red::LogSum) a = std::log(a);
+          py[j] = static_cast<float>(a);
+        }
       }
     });
     c.out[0] = std::move(y);

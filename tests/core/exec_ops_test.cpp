@@ -360,6 +360,70 @@ TEST(ExecOps, SoftmaxLegacyAndModernAxis) {
   expectNear((*r2)[0], {1, 2, 2}, {0.25f, 0.25f, 0.25f, 0.25f});
 }
 
+TEST(ExecOps, ReductionsOverMiddleAxesMatchADoubleLoopInOrder) {
+  // A run of middle axes reduced ([outer, R, inner]) sums R rows of `inner` at a time (ops_reduce.cpp), each
+  // element in input order: against a double loop in that order, sums equal as floats, Max and Min exact, a
+  // NaN propagated; one and two middle axes, with and without keepdims.
+  struct Case {
+    std::vector<int64_t> dims, axes;
+  };
+  for (const Case& c : {Case{{4, 200, 3}, {1}}, Case{{2, 5, 7, 16}, {1, 2}}, Case{{1, 9, 1}, {-2}},
+                        Case{{3, 4, 5, 2}, {2}}}) {
+    int64_t n = 1;
+    for (int64_t d : c.dims) n *= d;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 7.3, 11.0) - 5.0);
+    const auto in = Tensor::floats(c.dims, v);
+    const auto r = static_cast<int64_t>(c.dims.size());
+    int64_t first = r, last = -1;
+    for (int64_t a : c.axes) first = std::min(first, (a + r) % r), last = std::max(last, (a + r) % r);
+    int64_t outer = 1, red = 1, inner = 1;
+    for (int64_t d = 0; d < r; ++d)
+      (d < first ? outer : d <= last ? red : inner) *= c.dims[static_cast<size_t>(d)];
+    for (int64_t keep : {0, 1})
+      for (const char* op : {"ReduceMean", "ReduceSum", "ReduceSumSquare", "ReduceL1", "ReduceL2",
+                             "ReduceMax", "ReduceMin", "ReduceLogSum"}) {
+        std::vector<float> in2 = v;
+        if (std::string(op) == "ReduceLogSum")
+          for (float& x : in2) x = std::fabs(x) + 0.5f;
+        auto res =
+            runOne(op, {{"x", Tensor::floats(c.dims, in2)}}, 1,
+                   attrs({Attribute::makeInts("axes", c.axes), Attribute::makeInt("keepdims", keep)}), 13);
+        ASSERT_TRUE(res.ok()) << op << ": " << res.error().message;
+        const auto y = (*res)[0].toFloats();
+        ASSERT_EQ(y.size(), static_cast<size_t>(outer * inner)) << op;
+        for (int64_t o = 0; o < outer; ++o)
+          for (int64_t j = 0; j < inner; ++j) {
+            double sum = 0, sq = 0, l1 = 0, mx = -1e300, mn = 1e300;
+            for (int64_t k = 0; k < red; ++k) {
+              const double x = in2[static_cast<size_t>((o * red + k) * inner + j)];
+              sum += x, sq += x * x, l1 += std::fabs(x), mx = std::max(mx, x), mn = std::min(mn, x);
+            }
+            const std::string s = op;
+            const double want = s == "ReduceMean"        ? sum / static_cast<double>(red)
+                                : s == "ReduceSum"       ? sum
+                                : s == "ReduceSumSquare" ? sq
+                                : s == "ReduceL1"        ? l1
+                                : s == "ReduceL2"        ? std::sqrt(sq)
+                                : s == "ReduceMax"       ? mx
+                                : s == "ReduceMin"       ? mn
+                                                         : std::log(sum);
+            EXPECT_EQ(y[static_cast<size_t>(o * inner + j)], static_cast<float>(want))
+                << op << " dims " << c.dims.size() << " at " << o << "," << j;
+          }
+      }
+  }
+  std::vector<float> withNan(24, 1.f);
+  withNan[9] = std::numeric_limits<float>::quiet_NaN();  // [2, 3, 4]: output (0, 1) over axis 1
+  for (const char* op : {"ReduceMax", "ReduceMin", "ReduceMean"}) {
+    auto res = runOne(op, {{"x", Tensor::floats({2, 3, 4}, withNan)}}, 1,
+                      attrs({Attribute::makeInts("axes", {1}), Attribute::makeInt("keepdims", 0)}), 13);
+    ASSERT_TRUE(res.ok()) << res.error().message;
+    const auto y = (*res)[0].toFloats();
+    for (size_t i = 0; i < y.size(); ++i) EXPECT_EQ(std::isnan(y[i]), i == 1) << op << " " << i;
+  }
+}
+
 TEST(ExecOps, RowReductionsAndLayerNormMatchADoubleLoopOverEveryRowLength) {
   // Rows reduced whole run in four partial sums (ops_reduce.cpp); every row length from 1 to 37 and
   // 1000, against a plain double loop: sums within 1e-5 relative, Max and Min exact, a NaN propagated.
