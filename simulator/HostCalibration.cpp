@@ -130,6 +130,23 @@ Bench chainOf(const std::string& op, int n, int64_t elems, bool ownConstants = f
   return b;
 }
 
+// Three rounds of: `cold` (each timed op after an evicting one: the timed ops are its every second node)
+// and `hot` (the same ops in a row), each the median node time of its timed ops. Returns the medians over
+// the rounds, {cold us, hot us}.
+fw::Result<std::pair<double, double>> coldAndHot(const Bench& cold, const Bench& hot, int threads, int warmup,
+                                                 int repeat) {
+  std::vector<double> coldUs, hotUs;
+  for (int round = 0; round < 3; ++round) {
+    FW_ASSIGN_OR_RETURN(std::vector<double> c, timeNodes(cold, threads, warmup, std::max(3, repeat / 3)));
+    FW_ASSIGN_OR_RETURN(std::vector<double> h, timeNodes(hot, threads, warmup, std::max(3, repeat / 3)));
+    std::vector<double> timed;
+    for (size_t k = 1; k < c.size(); k += 2) timed.push_back(c[k]);
+    coldUs.push_back(median(timed));
+    hotUs.push_back(median(h));
+  }
+  return std::pair<double, double>{median(coldUs), median(hotUs)};
+}
+
 // What a call costs more when the run's traffic since the op last ran has evicted its code and data from
 // the core's own cache (HwProfile.h: cold_call_s): a tiny op (a one-element Add; a 4x16 by 16x4 MatMul,
 // the library's product) after each of 12 Negs over twice the own cache's bytes, against the same 12
@@ -149,17 +166,9 @@ fw::Result<std::pair<double, double>> measureColdCalls(int threads, int repeat, 
       coldParts.insert(coldParts.end(), {evict, *tiny});
       hotParts.push_back(*tiny);
     }
-    const Bench cold = sequenceOf(coldParts), hot = sequenceOf(hotParts);
-    std::vector<double> coldUs, hotUs;
-    for (int round = 0; round < 3; ++round) {
-      FW_ASSIGN_OR_RETURN(std::vector<double> c, timeNodes(cold, threads, 3, std::max(3, repeat / 3)));
-      FW_ASSIGN_OR_RETURN(std::vector<double> h, timeNodes(hot, threads, 3, std::max(3, repeat / 3)));
-      std::vector<double> tinyTimes;
-      for (size_t k = 1; k < c.size(); k += 2) tinyTimes.push_back(c[k]);
-      coldUs.push_back(median(tinyTimes));
-      hotUs.push_back(median(h));
-    }
-    const double coldMed = median(coldUs), hotMed = median(hotUs);
+    FW_ASSIGN_OR_RETURN(const auto times,
+                        coldAndHot(sequenceOf(coldParts), sequenceOf(hotParts), threads, 3, repeat));
+    const auto [coldMed, hotMed] = times;
     (tiny == &add ? extra.first : extra.second) = std::max(0.0, coldMed - hotMed);
     line += (line.empty() ? "" : "; ") + std::string(tiny == &add ? "Add of 1 element " : "MatMul 4x16x4 ") +
             fmt("%.2f", coldMed) + " us after the Neg, " + fmt("%.2f", hotMed) + " us in a row";
@@ -218,19 +227,11 @@ fw::Result<CpuFigures::ColdGather> measureColdGathers(int threads, int repeat, d
   const int64_t evictElems = static_cast<int64_t>(2 * llcBytes / 4);
   std::vector<ColdGatherSample> samples;
   for (const Shape& s : {Shape{4096, 16, 1024}, Shape{4096, 192, 512}, Shape{4096, 768, 256}}) {
-    const Bench cold = gathersOf(s.rows, s.width, s.picks, kGathers, evictElems);
-    const Bench hot = gathersOf(s.rows, s.width, s.picks, kGathers, 0);
-    std::vector<double> coldUs, hotUs;
-    for (int round = 0; round < 3; ++round) {
-      FW_ASSIGN_OR_RETURN(std::vector<double> c, timeNodes(cold, threads, 2, std::max(3, repeat / 3)));
-      FW_ASSIGN_OR_RETURN(std::vector<double> h, timeNodes(hot, threads, 2, std::max(3, repeat / 3)));
-      std::vector<double> picked;
-      for (size_t i = 1; i < c.size(); i += 2) picked.push_back(c[i]);
-      coldUs.push_back(median(picked));
-      hotUs.push_back(median(h));
-    }
+    FW_ASSIGN_OR_RETURN(const auto times,
+                        coldAndHot(gathersOf(s.rows, s.width, s.picks, kGathers, evictElems),
+                                   gathersOf(s.rows, s.width, s.picks, kGathers, 0), threads, 2, repeat));
     const ColdGatherSample sample{static_cast<double>(s.picks), 4.0 * static_cast<double>(s.picks * s.width),
-                                  std::max(median(coldUs), 1e-3), std::max(median(hotUs), 1e-3)};
+                                  std::max(times.first, 1e-3), std::max(times.second, 1e-3)};
     const int64_t rowBytes = 4 * s.width;
     how += (how.empty() ? "" : "; ") + std::to_string(s.picks) + " rows of " +
            (rowBytes < 1024 ? std::to_string(rowBytes) + " B" : bytesStr(static_cast<double>(rowBytes))) +
