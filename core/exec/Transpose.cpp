@@ -1,6 +1,7 @@
 #include "core/exec/Transpose.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -104,9 +105,15 @@ void permute(const T* in, T* out, const Axes& a) {
           const T* src = in + i0 + a0 + (b0 + j) * sLast;
           for (int64_t i = 0; i < na; ++i) buf[i * kT + j] = src[i];
         }
-        for (int64_t i = 0; i < na; ++i) {  // output order: a run of nb elements per i
+        // Output order: a run of nb elements per i, through memcpy. GCC turned the element loop into an
+        // inline `rep movsq`, whose start-up dominated runs this short: [128, 9, 32] to [128, 32, 9] (runs
+        // of 9) took 161-167 us, 4.5 ns an element, where its reverse took 48 (session 30).
+        for (int64_t i = 0; i < na; ++i) {
           T* dst = out + o0 + (a0 + i) * oq + b0;
-          for (int64_t j = 0; j < nb; ++j) dst[j] = buf[i * kT + j];
+          if constexpr (std::is_trivially_copyable_v<T>)
+            std::memcpy(dst, buf + i * kT, static_cast<size_t>(nb) * sizeof(T));
+          else
+            std::copy_n(buf + i * kT, nb, dst);  // not reached: such elements go row by row above
         }
       }
     }
