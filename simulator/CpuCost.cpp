@@ -457,10 +457,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // DRAM (cpu.cold_gather): each row its misses, each byte its transfer, beyond their time from cache.
     // A run whose footprint exceeds the last-level cache twice over passes all of it through that cache
     // between two runs, and the rows picked a run ago have left (zoo BERT's word embedding, 128 rows of
-    // 3 KiB: 83 us measured in the run, 38 simulated from cache alone, 105 with this). A run that fits the
+    // 3 KiB: 82 us measured in the run, 33 simulated from cache alone, 105 with this). A run that fits the
     // cache finds them there (a two-tower model's 0.2 ms run, 256 rows of 128 B from a 2.6 MB table:
     // 3.6 us measured, 12.6 simulated when a table larger than the core's own cache paid in full, 3.2 now).
-    // In between, a linear share (a text CNN's 1024 rows of 512 B: 132 us measured, 38 from cache, 91 with
+    // In between, a linear share (a text CNN's 1024 rows of 512 B: 132 us measured, 29 from cache, 91 with
     // it; 68 when the share was the footprint's beyond the cache, session 30).
     double gatherColdS = 0;
     if (hw.cpu.coldGather.any() && n.opType == "Gather" && n.domain.empty() && picked > 0 &&
