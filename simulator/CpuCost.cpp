@@ -91,11 +91,17 @@ double runFootprintBytes(const Graph& g, const HwProfile& hw) {
   // run gathers 256 rows of each (64 KB).
   std::vector<char> wholeRead(g.values().size(), 0);
   std::vector<double> gathered(g.values().size(), 0);
+  // A view of a weight (an Identity a layer sharing it) is the weight's storage: read where its
+  // readers read, and no live bytes of its own.
+  std::vector<ValueId> weightOf(g.values().size(), kNoId);
+  for (size_t v = 0; v < weightOf.size(); ++v) weightOf[v] = weightBehindViews(g, static_cast<ValueId>(v));
+  auto readsWeights = [&](const Node& n) { return nodeFamily(g, n) != OpFamily::View; };
   for (NodeId id : nodes) {
     const Node& n = g.node(id);
+    if (!readsWeights(n)) continue;
     for (size_t i = 0; i < n.inputs.size(); ++i) {
-      const ValueId v = n.inputs[i];
-      if (v == kNoId || !g.value(v).isInitializer()) continue;
+      const ValueId v = n.inputs[i] == kNoId ? kNoId : weightOf[static_cast<size_t>(n.inputs[i])];
+      if (v == kNoId) continue;
       if (n.opType == "Gather" && n.domain.empty() && i == 0 && !n.outputs.empty() && n.outputs[0] != kNoId) {
         if (auto b = deviceBytes(g, n.outputs[0], hw, id); b.ok()) gathered[static_cast<size_t>(v)] += *b;
       } else {
@@ -106,14 +112,16 @@ double runFootprintBytes(const Graph& g, const HwProfile& hw) {
   double live = 0, peak = 0;
   for (NodeId id : nodes) {
     const Node& n = g.node(id);
-    for (ValueId v : n.inputs)
-      if (v != kNoId && g.value(v).isInitializer() && !seen[static_cast<size_t>(v)]) {
+    for (ValueId in : n.inputs) {
+      const ValueId v = in == kNoId || !readsWeights(n) ? kNoId : weightOf[static_cast<size_t>(in)];
+      if (v != kNoId && !seen[static_cast<size_t>(v)]) {
         seen[static_cast<size_t>(v)] = 1;
         if (auto b = deviceBytes(g, v, hw, id); b.ok())
           weights += wholeRead[static_cast<size_t>(v)] ? *b : std::min(*b, gathered[static_cast<size_t>(v)]);
       }
+    }
     for (ValueId v : n.outputs)
-      if (v != kNoId)
+      if (v != kNoId && weightOf[static_cast<size_t>(v)] == kNoId)
         if (auto b = deviceBytes(g, v, hw, id); b.ok()) {
           bytes[static_cast<size_t>(v)] = *b;
           live += *b;
@@ -179,6 +187,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     const auto ni = static_cast<size_t>(id);
     const Node& n = g.node(id);
     auto bytesOf = [&](ValueId v) {
+      if (const ValueId w = weightBehindViews(g, v); w != kNoId) v = w;  // a view of a weight is its storage
       const auto vi = static_cast<size_t>(v);
       if (bytes[vi] < 0) {
         auto b = deviceBytes(g, v, hw, id);
@@ -193,7 +202,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
           product ? coldShareOf(hw, runFootprint) : std::clamp(since(lastRun[code], t) / coldAt, 0.0, 1.0);
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
-        if (v == kNoId || g.value(v).isInitializer() ||
+        if (v == kNoId || weightBehindViews(g, v) != kNoId ||
             std::find(n.inputs.begin(), n.inputs.begin() + static_cast<std::ptrdiff_t>(i), v) !=
                 n.inputs.begin() + static_cast<std::ptrdiff_t>(i))
           continue;
@@ -206,6 +215,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     lastRun[code] = t;
     auto touch = [&](ValueId v) {
       if (v == kNoId) return;
+      if (const ValueId w = weightBehindViews(g, v); w != kNoId) v = w;
       const auto vi = static_cast<size_t>(v);
       const double b = bytesOf(v);
       if (lastTouch[vi] >= 0) add(static_cast<size_t>(lastTouch[vi]), -b);
@@ -284,11 +294,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       if (i == 0 && picked >= 0) b = std::min(b, picked);
       // A weight is read from DRAM once per run: shared by several nodes (the steps of an unrolled
       // recurrent network), each reader is charged its share.
-      if (g.value(v).isInitializer()) {
-        std::vector<NodeId> readers = g.value(v).consumers;
-        std::sort(readers.begin(), readers.end());
-        const auto distinct = std::unique(readers.begin(), readers.end()) - readers.begin();
-        weights += b / static_cast<double>(std::max<std::ptrdiff_t>(1, distinct));
+      // Through views too: a PyTorch export that shares a weight between layers hands each layer an
+      // Identity of it, which the executor passes on as the same storage (a small ViT's four layers on one
+      // set of weights: the QKV product 434-444 us measured in each; simulated 474 in the first layer and
+      // 571 in the others, whose weight counted as a 1.8 MB activation).
+      if (const ValueId w = weightBehindViews(g, v); w != kNoId) {
+        weights += b / static_cast<double>(weightReaders(g, w));
       } else {
         actIn += b;
       }
@@ -424,10 +435,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // while the op computes: only what their cold cost exceeds the op's arithmetic at peak rate is
     // charged (ResNet-152 at 128x128: a 3x3 Conv 256->256 at 8x8 with 2.4 MB of weights takes 565 us
     // alone and 600 us in the network). A recurrent cell's steps are matrix-vector products bound by
-    // that same stream, so its weights are charged whole; so are a MatMul's or Gemm's: its weights
-    // are packed into panels (or read by a few rows) before their arithmetic, and do not overlap it
-    // (an nn.Transformer's [48, 256] by [256, 768] took 167 us alone and 207 in the network, where
-    // its 786 KB cost 44 us at the cold rate and its arithmetic at peak rate 166). A product of one row
+    // that same stream, so its weights are charged whole. A MatMul's or Gemm's model weight runs on
+    // the executor's copy in oneDNN's layout, made once (core/exec/Gemm.cpp, session 30): its panels
+    // stream in while it computes, like a Conv's. (Before that copy, oneDNN packed them before the
+    // arithmetic, which they did not overlap; charged whole after it, session 30's in-network products of
+    // 10-100 us came out 25 % over measured. A constant B of several batches, read as stored, still
+    // is charged whole.) A product of one row
     // is a matrix-vector product: it reads each weight once as it computes, so its cold stream takes the
     // place of the shape model's weight terms, which timed that same stream from cache (VGG-11's first
     // fully connected layer, 1 x 25088 by 25088 x 4096, 411 MB: 10.6 ms measured, 14.5 simulated with
@@ -436,10 +449,14 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     if (hw.cpu.coldBandwidth > 0) {
       const bool recurrent = n.opType == "LSTM" || n.opType == "GRU" || n.opType == "RNN";
       const bool product = n.opType == "MatMul" || n.opType == "Gemm";
-      const double overlapS = !shaped || recurrent ? 0.0
-                              : product            ? (outputRows(g, n) == 1 ? weightTermS : 0.0)
-                              : peak > 0           ? nc.flops / peak
-                                                   : 0.0;
+      const bool packedB = product && n.inputs.size() > 1 && n.inputs[1] != kNoId &&
+                           storedAcrossRuns(g, n.inputs[1], false) && g.value(n.inputs[1]).shape.rankKnown &&
+                           g.value(n.inputs[1]).shape.rank() <= 2;
+      const double overlapS = !shaped || recurrent               ? 0.0
+                              : product && outputRows(g, n) == 1 ? weightTermS
+                              : product && !packedB              ? 0.0
+                              : peak > 0                         ? nc.flops / peak
+                                                                 : 0.0;
       coldS = coldShare * (actIn + out) / hw.cpu.coldBandwidth +
               std::max(0.0, coldShare * weights / hw.cpu.coldBandwidth - overlapS);
     }
@@ -464,7 +481,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // it; 68 when the share was the footprint's beyond the cache, session 30).
     double gatherColdS = 0;
     if (hw.cpu.coldGather.any() && n.opType == "Gather" && n.domain.empty() && picked > 0 &&
-        n.inputs[0] != kNoId && g.value(n.inputs[0]).isInitializer())
+        n.inputs[0] != kNoId && weightBehindViews(g, n.inputs[0]) != kNoId)
       gatherColdS = (llc > 0 ? std::clamp((runFootprint - llc) / llc, 0.0, 1.0) : 1.0) *
                     hw.cpu.coldGather.seconds(static_cast<double>(rowWiseRows(g, n)), picked);
     const double memberS =

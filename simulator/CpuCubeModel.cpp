@@ -240,8 +240,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     const bool noBias = n.opType == "MatMul" ||
                         (n.attrs.intOr("transA", 0) == 0 && (n.inputs.size() < 3 || n.inputs[2] == kNoId));
     const bool ownLoop = kind == "gemm" && rows == 1 && N >= 64 && rowBytes % 4096 == 0 && noBias;
-    const bool modelWeight =
-        n.inputs.size() > 1 && n.inputs[1] != kNoId && g.value(n.inputs[1]).isInitializer();
+    const bool modelWeight = n.inputs.size() > 1 && weightBehindViews(g, n.inputs[1]) != kNoId;
     if (kind != "int_gemm" && !ownLoop && !modelWeight && rows <= 8 && rowBytes > 0 &&
         rowBytes % (tb ? 4096 : 2048) == 0)
       f.aliasedWeightElems = f.weightElems;

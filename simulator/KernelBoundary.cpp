@@ -2,6 +2,7 @@
 #include "simulator/KernelBoundary.h"
 
 #include "simulator/CostUtil.h"
+#include "simulator/OpFamily.h"
 
 namespace fw::sim {
 using namespace detail;
@@ -17,7 +18,8 @@ GroupBoundary groupBoundary(const Graph& g, const std::vector<NodeId>& members,
       const Value& val = g.value(v);
       if (member(val.producer)) continue;  // classified with its producer's outputs
       seen[static_cast<size_t>(v)] = 1;
-      (val.isInitializer() ? b.weights : b.inputs).push_back(v);
+      // A view of a weight (an Identity of one, where layers share it) is that weight's storage.
+      (weightBehindViews(g, v) != kNoId ? b.weights : b.inputs).push_back(v);
     }
   }
   for (NodeId m : members) {

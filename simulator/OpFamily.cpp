@@ -201,4 +201,34 @@ bool isVectorFamily(OpFamily f) {
          f == OpFamily::Unknown;
 }
 
+ValueId weightBehindViews(const Graph& g, ValueId v) {
+  for (int depth = 0; v != kNoId && depth < 64; ++depth) {
+    const Value& val = g.value(v);
+    if (val.isInitializer()) return v;
+    if (val.isGraphInput || val.producer == kNoId) return kNoId;
+    const Node& p = g.node(val.producer);
+    if (nodeFamily(g, p) != OpFamily::View || p.inputs.empty()) return kNoId;
+    v = p.inputs[0];
+  }
+  return kNoId;
+}
+
+int64_t weightReaders(const Graph& g, ValueId w) {
+  std::vector<NodeId> readers;
+  std::vector<ValueId> todo{w};
+  for (size_t i = 0; i < todo.size() && i < 4096; ++i)
+    for (NodeId c : g.value(todo[i]).consumers) {
+      const Node& n = g.node(c);
+      if (n.dead) continue;
+      if (nodeFamily(g, n) == OpFamily::View && !n.inputs.empty() && n.inputs[0] == todo[i]) {
+        for (ValueId o : n.outputs)
+          if (o != kNoId) todo.push_back(o);
+      } else {
+        readers.push_back(c);
+      }
+    }
+  std::sort(readers.begin(), readers.end());
+  return std::max<int64_t>(1, std::unique(readers.begin(), readers.end()) - readers.begin());
+}
+
 }  // namespace fw::sim

@@ -53,6 +53,15 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // positions before its axis); 0 for any other op or unknown dims. cpu.op_row_s is charged on
 // these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
+
+// The model weight (initializer) value `v` is, or is a view of (Identity, Reshape, Unsqueeze... hand out
+// their input: a PyTorch export that shares one weight between layers reads it through an Identity a
+// layer); kNoId when `v` is computed by the run or is a graph input.
+ValueId weightBehindViews(const Graph& g, ValueId v);
+
+// How many nodes other than views read weight `w` (weightBehindViews), directly or through views.
+int64_t weightReaders(const Graph& g, ValueId w);
+
 // Whether `key` names a variant efficiencyKey can return ("Transpose/rows", "Pad/rows", "Add/scalar", ...).
 bool isEfficiencyVariant(std::string_view key);
 const char* opFamilyName(OpFamily f);

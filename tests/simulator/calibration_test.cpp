@@ -687,6 +687,47 @@ TEST(CpuCost, TheRunsFootprintIsItsWeightsAndItsLiveValuesPeak) {
   EXPECT_DOUBLE_EQ(runFootprintBytes(g, hw), 16384.0 + 1024 * 1024 + 2 * 4096.0);
 }
 
+// A weight read through a view (a PyTorch export that shares one weight between layers hands the later
+// layers an Identity of it) is that weight: the executor passes the same storage on, so the product costs
+// what it costs on the weight itself, its bytes count once in the run, and its readers share them.
+TEST(CpuCost, AWeightReadThroughAnIdentityIsThatWeight) {
+  auto hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  hw.cpu.coldBandwidth = 5e9;  // weights from a run ago stream in at this rate
+  auto graph = [](bool throughIdentity) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({64, 1024}));
+    ValueId w = g.addInitializer("w", Tensor::floats({1024, 1024}, std::vector<float>(1024 * 1024, 0.5f)));
+    ValueId w2 = w;
+    if (throughIdentity) {
+      w2 = g.addValue("w2", DType::Float32, Shape::ofInts({1024, 1024}));
+      g.addNode("Identity", {w}, {w2}, {}, "shared");
+    }
+    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({64, 1024}));
+    g.addNode("MatMul", {x, w}, {a}, {}, "layer0");
+    ValueId b = g.addValue("b", DType::Float32, Shape::ofInts({64, 1024}));
+    g.addNode("MatMul", {a, w2}, {b}, {}, "layer1");
+    g.addOutput(b);
+    return g;
+  };
+  const Graph direct = graph(false), shared = graph(true);
+  EXPECT_EQ(weightBehindViews(shared, shared.findValue("w2")), shared.findValue("w"));
+  EXPECT_EQ(weightReaders(shared, shared.findValue("w")), 2);
+  EXPECT_EQ(weightBehindViews(shared, shared.findValue("a")), kNoId);
+  EXPECT_DOUBLE_EQ(runFootprintBytes(shared, hw), runFootprintBytes(direct, hw));
+  const auto r0 = test::runUnfused(direct, hw), r1 = test::runUnfused(shared, hw);
+  auto product = [](const SimResult& r, const std::string& node) {
+    for (const auto& k : r.kernels)
+      if (k.nodes == std::vector<std::string>{node}) return k;
+    ADD_FAILURE() << "no kernel of " << node;
+    return KernelTiming{};
+  };
+  for (const std::string node : {"layer0", "layer1"}) {
+    EXPECT_NEAR(product(r1, node).durUs, product(r0, node).durUs, 1e-9) << node;
+    EXPECT_DOUBLE_EQ(product(r1, node).weightBytes, product(r0, node).weightBytes) << node;
+    EXPECT_DOUBLE_EQ(product(r1, node).inputBytes, 64 * 1024 * 4.0) << node;
+  }
+}
+
 // An embedding table that only Gathers read counts the rows they gather; read by another op too, all of it.
 TEST(CpuCost, AnEmbeddingTableCountsTheRowsTheRunGathers) {
   const HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
