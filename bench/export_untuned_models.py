@@ -46,7 +46,11 @@ value, attention-pooling scores), a Perceiver-style cross-attention, gMLP's spat
 was exported in session 30 after the executor packed every model weight and sped up Gather, and the simulator
 costed a Gather's picks (their time a row, and from DRAM), and only measured: embedding-heavy models (a
 DLRM-style recommender, a fastText-style classifier, a small encoder over a 30522-word vocabulary, a BiLSTM
-tagger), a depthwise-separable keyword-spotting CNN and a small ViT.
+tagger), a depthwise-separable keyword-spotting CNN and a small ViT; set 30 was exported in session 31 after
+the simulator read a weight through the Identity that shares it between layers and let a packed weight
+stream under its product, and only measured: an EfficientNet-style CNN (SiLU, squeeze-excitation), a GRU
+text encoder, a T5-style encoder (RMSNorm, no biases, separate Q/K/V), a 1-D convolutional autoencoder,
+Swin-style window attention and a neural collaborative-filtering recommender.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -58,7 +62,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -123,6 +127,8 @@ def main():
         return export_twenty_eighth_set(torch, out)
     if which == "29":
         return export_twenty_ninth_set(torch, out)
+    if which == "30":
+        return export_thirtieth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -2353,6 +2359,154 @@ def export_twenty_ninth_set(torch, out):
                                   ("bilstm_tagger_b8_t48", BiLstmTagger, (8, 48)),
                                   ("dscnn_kws_b16", DsCnnKws, (16, 1, 49, 10)),
                                   ("vit_small_b1_96", VitSmall, (1, 3, 96, 96))))
+    return 0
+
+
+def export_thirtieth_set(torch, out):
+    # Ids from a float input as in set 29: |x| * V over the whole table.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class MbConv(nn.Module):
+        def __init__(self, c, e, stride):
+            super().__init__()
+            h = c * e
+            self.expand = nn.Sequential(nn.Conv2d(c, h, 1, bias=False), nn.BatchNorm2d(h), nn.SiLU())
+            self.dw = nn.Sequential(nn.Conv2d(h, h, 3, stride, 1, groups=h, bias=False), nn.BatchNorm2d(h), nn.SiLU())
+            self.se = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(h, h // 4, 1), nn.SiLU(), nn.Conv2d(h // 4, h, 1),
+                                    nn.Sigmoid())
+            self.project = nn.Sequential(nn.Conv2d(h, c, 1, bias=False), nn.BatchNorm2d(c))
+            self.skip = stride == 1
+
+        def forward(self, x):
+            h = self.dw(self.expand(x))
+            h = self.project(h * self.se(h))
+            return x + h if self.skip else h
+
+    class EfficientLite(nn.Module):  # 4 images of 96x96: a stem, 5 MBConv blocks of 32 (expand 4), a head
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.SiLU())
+            self.blocks = nn.Sequential(MbConv(32, 4, 1), MbConv(32, 4, 2), MbConv(32, 4, 1), MbConv(32, 4, 2),
+                                        MbConv(32, 4, 1))
+            self.head = nn.Sequential(nn.Conv2d(32, 256, 1), nn.SiLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                                      nn.Linear(256, 10))
+
+        def forward(self, x):
+            return self.head(self.blocks(self.stem(x)))
+
+    class GruEncoder(nn.Module):  # 16 texts of 40 words, 8000 words of 96, a 2-layer GRU of 128, mean, 5 classes
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(8000, 96)
+            self.rnn = nn.GRU(96, 128, 2, batch_first=True)
+            self.out = nn.Linear(128, 5)
+
+        def forward(self, x):
+            h, _ = self.rnn(self.emb((x.abs() * 8000).long().clamp(0, 7999)))
+            return self.out(h.mean(1))
+
+    class RmsNorm(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.w = nn.Parameter(torch.ones(d) + 0.1 * torch.randn(d))
+
+        def forward(self, x):
+            return self.w * x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+
+    class T5Layer(nn.Module):
+        def __init__(self, d, heads, ff):
+            super().__init__()
+            self.h = heads
+            self.n1, self.n2 = RmsNorm(d), RmsNorm(d)
+            self.q, self.k, self.v, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
+            self.wi, self.wo = nn.Linear(d, ff, bias=False), nn.Linear(ff, d, bias=False)
+
+        def forward(self, x):
+            b, t, d = x.shape
+            y = self.n1(x)
+            q, k, v = (m(y).view(b, t, self.h, d // self.h).transpose(1, 2) for m in (self.q, self.k, self.v))
+            a = torch.softmax(q @ k.transpose(-1, -2), -1) @ v
+            x = x + self.o(a.transpose(1, 2).reshape(b, t, d))
+            return x + self.wo(F.relu(self.wi(self.n2(x))))
+
+    class T5Encoder(nn.Module):  # 2 sequences of 48 tokens of 256 (ids from 12000 words), 4 layers, 4 heads
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(12000, 256)
+            self.layers = nn.ModuleList([T5Layer(256, 4, 1024) for _ in range(4)])
+            self.norm = RmsNorm(256)
+
+        def forward(self, x):
+            h = self.emb((x.abs() * 12000).long().clamp(0, 11999))
+            for layer in self.layers:
+                h = layer(h)
+            return self.norm(h)
+
+    class Conv1dAe(nn.Module):  # 8 signals of 2 x 1024: strided Conv1d down to 64 positions, ConvTranspose1d up
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Conv1d(2, 32, 7, 2, 3), nn.ReLU(), nn.Conv1d(32, 64, 5, 2, 2), nn.ReLU(),
+                                     nn.Conv1d(64, 64, 5, 2, 2), nn.ReLU(), nn.Conv1d(64, 128, 3, 2, 1), nn.ReLU())
+            self.dec = nn.Sequential(nn.ConvTranspose1d(128, 64, 4, 2, 1), nn.ReLU(),
+                                     nn.ConvTranspose1d(64, 64, 4, 2, 1), nn.ReLU(),
+                                     nn.ConvTranspose1d(64, 32, 4, 2, 1), nn.ReLU(), nn.ConvTranspose1d(32, 2, 4, 2, 1))
+
+        def forward(self, x):
+            return torch.tanh(self.dec(self.enc(x)))
+
+    class WindowBlock(nn.Module):
+        def __init__(self, d, heads, win):
+            super().__init__()
+            self.d, self.h, self.w = d, heads, win
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x):  # x: [B, H, W, C]
+            b, hh, ww, c = x.shape
+            w = self.w
+            y = self.n1(x).view(b, hh // w, w, ww // w, w, c).permute(0, 1, 3, 2, 4, 5).reshape(-1, w * w, c)
+            q, k, v = self.qkv(y).view(-1, w * w, 3, self.h, c // self.h).permute(2, 0, 3, 1, 4)
+            a = torch.softmax(q @ k.transpose(-1, -2) * (c // self.h) ** -0.5, -1) @ v
+            y = self.proj(a.transpose(1, 2).reshape(-1, w * w, c))
+            y = y.view(b, hh // w, ww // w, w, w, c).permute(0, 1, 3, 2, 4, 5).reshape(b, hh, ww, c)
+            x = x + y
+            return x + self.mlp(self.n2(x))
+
+    class WindowNet(nn.Module):  # 2 images of 112x112: 4x4 patches of 64, 2 blocks of 7x7-window attention
+        def __init__(self):
+            super().__init__()
+            self.patch = nn.Conv2d(3, 64, 4, 4)
+            self.blocks = nn.Sequential(WindowBlock(64, 2, 7), WindowBlock(64, 2, 7))
+            self.head = nn.Linear(64, 20)
+
+        def forward(self, x):
+            h = self.blocks(self.patch(x).permute(0, 2, 3, 1))
+            return self.head(h.mean((1, 2)))
+
+    class Ncf(nn.Module):  # 512 (user, item) pairs: tables of 6040 and 3706 rows, GMF of 32 beside an MLP of 64
+        def __init__(self):
+            super().__init__()
+            self.ug, self.ig = nn.Embedding(6040, 32), nn.Embedding(3706, 32)
+            self.um, self.im = nn.Embedding(6040, 64), nn.Embedding(3706, 64)
+            self.mlp = nn.Sequential(nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 32),
+                                     nn.ReLU())
+            self.out = nn.Linear(64, 1)
+
+        def forward(self, x):
+            u = (x[:, 0].abs() * 6040).long().clamp(0, 6039)
+            i = (x[:, 1].abs() * 3706).long().clamp(0, 3705)
+            g = self.ug(u) * self.ig(i)
+            m = self.mlp(torch.cat([self.um(u), self.im(i)], 1))
+            return torch.sigmoid(self.out(torch.cat([g, m], 1)))
+
+    export_nets(torch, out, 130, (("efficient_lite_b4_96", EfficientLite, (4, 3, 96, 96)),
+                                  ("gru_encoder_b16_t40", GruEncoder, (16, 40)),
+                                  ("t5_encoder_t48", T5Encoder, (2, 48)),
+                                  ("conv1d_ae_b8_1024", Conv1dAe, (8, 2, 1024)),
+                                  ("window_attn_b2_112", WindowNet, (2, 3, 112, 112)),
+                                  ("ncf_b512", Ncf, (512, 2))))
     return 0
 
 
