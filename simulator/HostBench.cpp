@@ -243,8 +243,8 @@ fw::Tensor filled(std::vector<int64_t> dims, float v0) {
 
 // One op on input x (plus optional initializers), `copies` times on the same input: every node's time is
 // one sample. The input is a graph input, so nothing is constant-folded.
-Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>& weights, fw::Attributes attrs,
-              int copies, fw::DType outType) {
+Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>& weights,
+              fw::Attributes attrs, int copies, fw::DType outType, int outputs) {
   fw::Graph g;
   g.name = "calibrate_" + op;
   const fw::ValueId xv = g.addInput("x", x.dtype(), fw::Shape::ofInts(x.dims()));
@@ -254,10 +254,12 @@ Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>
   for (int c = 0; c < copies; ++c) {
     std::vector<fw::ValueId> ins = {xv};
     ins.insert(ins.end(), ws.begin(), ws.end());
-    const fw::ValueId y = g.addValue("y" + std::to_string(c), outType);
-    const fw::NodeId n = g.addNode(op, ins, {y}, attrs, op + "_" + std::to_string(c));
+    std::vector<fw::ValueId> ys;
+    for (int o = 0; o < outputs; ++o)
+      ys.push_back(g.addValue("y" + std::to_string(c) + (o ? "_" + std::to_string(o) : ""), outType));
+    const fw::NodeId n = g.addNode(op, ins, ys, attrs, op + "_" + std::to_string(c));
     if (c == 0) b.node = n;
-    g.addOutput(y);
+    for (fw::ValueId y : ys) g.addOutput(y);
   }
   b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
   b.model.sourcePath = "calibrate:" + op;

@@ -50,9 +50,10 @@ fw::Result<double> timeOutside(const Bench& b, int threads, int warmup, int repe
 fw::Result<std::vector<double>> timeNodes(const Bench& b, int threads, int warmup, int repeat);
 // Values like a network's activations: both signs, unpredictable, around `v0`.
 fw::Tensor filled(std::vector<int64_t> dims, float v0);
-// One op on input x[dims] (plus initializers), `copies` times on the same input.
-Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>& weights, fw::Attributes attrs,
-              int copies, fw::DType outType);
+// One op on input x[dims] (plus initializers), `copies` times on the same input; each call has `outputs`
+// outputs (a Split's parts).
+Bench oneOpOn(const std::string& op, fw::Tensor x, const std::vector<fw::Tensor>& weights,
+              fw::Attributes attrs, int copies, fw::DType outType, int outputs = 1);
 // The same on a float input filled like activations.
 Bench oneOp(const std::string& op, const std::vector<int64_t>& dims, const std::vector<fw::Tensor>& weights,
             fw::Attributes attrs, int copies);

@@ -41,6 +41,11 @@ std::vector<FamilyCase> rowCases() {
   for (size_t k = 0; k < picks.size(); ++k) picks[k] = static_cast<int64_t>(k * 37 % 4096);
   cases.push_back({"Gather", oneOp("Gather", {4096, 8}, {fw::Tensor::int64s({1024}, picks)},
                                    fw::zoo::attrs({fw::Attribute::makeInt("axis", 0)}), 8)});
+  // A Split's parts a row at a time: [2048, 16] into two halves of 8, beside the family case's [32, 1024]
+  // into two of 512.
+  cases.push_back(
+      {"Split", oneOpOn("Split", filled({2048, 16}, 0.0f), {fw::Tensor::int64s({2}, {8, 8})},
+                        fw::zoo::attrs({fw::Attribute::makeInt("axis", 1)}), 8, fw::DType::Float32, 2)});
   return cases;
 }
 
@@ -105,6 +110,10 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
   cases.push_back({"data_movement", oneOp("Transpose", {2, ch / 2, img[2], img[3]}, {}, fw::zoo::attrs({Attribute::makeInts("perm", {1, 0, 2, 3})}), 8)});
   cases.push_back({"data_movement", oneOp("Concat", {rows, cols}, {same}, fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
   cases.push_back({"data_movement", oneOp("Slice", {rows, cols}, {I64({0}), I64({cols / 2}), I64({1})}, {}, 8)});
+  // A Split copies its parts as a Slice does, each part a run of rows (a fused QKV product's three parts).
+  cases.push_back(
+      {"data_movement", oneOpOn("Split", filled({rows, cols}, 0.0f), {I64({cols / 2, cols / 2})},
+                                fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8, fw::DType::Float32, 2)});
   cases.push_back({"data_movement", oneOp("Gather", {rows, cols}, {rows >= 32 ? I64({0, 3, 5, 9, 13, 17, 25, rows - 1}) : I64({0, rows - 1})},
                                           fw::zoo::attrs({Attribute::makeInt("axis", 0)}), 8)});
   cases.push_back({"data_movement", oneOp("Expand", {1, cols}, {I64({rows, cols})}, {}, 8)});

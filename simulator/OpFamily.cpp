@@ -131,6 +131,19 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     for (int64_t e : *idx) rows *= e;
     return rows;
   }
+  if (n.opType == "Split" && n.domain.empty() && !n.inputs.empty()) {
+    // Each part is copied a block of the axes before the split one at a time (core/exec/ops_tensor.cpp):
+    // those blocks times the parts.
+    const auto d = staticDims(g, n.inputs[0]);
+    if (!d || d->empty()) return 0;
+    const auto rank = static_cast<int64_t>(d->size());
+    int64_t axis = n.attrs.intOr("axis", 0);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) return 0;
+    int64_t rows = static_cast<int64_t>(n.outputs.size());
+    for (int64_t k = 0; k < axis; ++k) rows *= (*d)[static_cast<size_t>(k)];
+    return rows;
+  }
   const bool softmax = n.opType == "Softmax" || n.opType == "LogSoftmax";
   if ((!softmax && n.opType != "LayerNormalization") || n.inputs.empty()) return 0;
   const auto d = staticDims(g, n.inputs[0]);
