@@ -255,14 +255,28 @@ TEST(CpuCost, AGatherFromATableInDramPaysItsRowsAndBytes) {
   const Graph words = graph(true), computed = graph(false);
   const double full = 12.8 + 128 * 3072 * 2e-4;  // 128 rows of 3 KiB from DRAM, us
   const double footprint = runFootprintBytes(words, *with);
+  // What cold_gather adds: its charge doubled adds it once more.
   auto extraWithCache = [&](double llc) {
-    HwProfile hw = *with;
-    hw.l2Bytes = static_cast<int64_t>(llc);
-    return us(words, hw) - us(words, without(hw));
+    HwProfile hw = *with, twice = *with;
+    hw.l2Bytes = twice.l2Bytes = static_cast<int64_t>(llc);
+    twice.cpu.coldGather.perRowS *= 2;
+    twice.cpu.coldGather.perByteS *= 2;
+    return us(words, twice) - us(words, hw);
   };
   EXPECT_NEAR(extraWithCache(33554432), 0.0, 1e-9);        // the run fits a 32 MiB cache
   EXPECT_NEAR(extraWithCache(footprint / 2), full, 1e-3);  // twice the cache (whole cycles)
   EXPECT_NEAR(extraWithCache(footprint / 1.5), 0.5 * full, 1e-3);
+  // The picks it prices are otherwise timed from cache, not from DRAM as well: at twice the cache, a
+  // DRAM a hundred times slower slows the Gather by the output's bytes beyond the cache only (1 KiB:
+  // 10 us at 100 MB/s), not by its 384 KiB of picks (3.9 ms).
+  {
+    HwProfile cold = *with;
+    cold.l2Bytes = static_cast<int64_t>(footprint / 2);
+    cold.cpu.cacheDropsBytes = {49152, 262144};  // a core's own cache of 256 KiB, under the picks' bytes
+    HwProfile slowDram = cold;
+    slowDram.hbmBandwidth = cold.hbmBandwidth / 100;
+    EXPECT_LT(us(words, slowDram) - us(words, cold), 20.0);
+  }
   HwProfile small = *with;
   small.l2Bytes = 65536;
   EXPECT_NEAR(us(computed, small), us(computed, without(small)), 1e-9);
