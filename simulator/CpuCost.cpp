@@ -179,6 +179,13 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   auto since = [&](size_t from, size_t t) { return std::min(prefix(t) - prefix(from + 1), runFootprint); };
   std::vector<double> bytes(g.values().size(), -1.0);
   std::vector<int64_t> lastTouch(g.values().size(), -1);
+  // A view of a weight is that weight's storage (weightBehindViews), looked up once a value.
+  std::vector<ValueId> weightOf(g.values().size(), kNoId - 1);
+  auto weightFor = [&](ValueId v) {
+    ValueId& w = weightOf[static_cast<size_t>(v)];
+    if (w == kNoId - 1) w = weightBehindViews(g, v);
+    return w;
+  };
   std::map<std::string, size_t> lastRun;  // by the code a node runs: its op type, or the node for a matrix op
   const double own = ownCacheBytes(hw) > 0 ? ownCacheBytes(hw) : double{1 << 20};
   const double coldAt = 8.0 * static_cast<double>(coldCallEvictElems(own));
@@ -187,7 +194,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     const auto ni = static_cast<size_t>(id);
     const Node& n = g.node(id);
     auto bytesOf = [&](ValueId v) {
-      if (const ValueId w = weightBehindViews(g, v); w != kNoId) v = w;  // a view of a weight is its storage
+      if (const ValueId w = weightFor(v); w != kNoId) v = w;
       const auto vi = static_cast<size_t>(v);
       if (bytes[vi] < 0) {
         auto b = deviceBytes(g, v, hw, id);
@@ -202,7 +209,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
           product ? coldShareOf(hw, runFootprint) : std::clamp(since(lastRun[code], t) / coldAt, 0.0, 1.0);
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
-        if (v == kNoId || weightBehindViews(g, v) != kNoId ||
+        if (v == kNoId || weightFor(v) != kNoId ||
             std::find(n.inputs.begin(), n.inputs.begin() + static_cast<std::ptrdiff_t>(i), v) !=
                 n.inputs.begin() + static_cast<std::ptrdiff_t>(i))
           continue;
@@ -215,7 +222,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     lastRun[code] = t;
     auto touch = [&](ValueId v) {
       if (v == kNoId) return;
-      if (const ValueId w = weightBehindViews(g, v); w != kNoId) v = w;
+      if (const ValueId w = weightFor(v); w != kNoId) v = w;
       const auto vi = static_cast<size_t>(v);
       const double b = bytesOf(v);
       if (lastTouch[vi] >= 0) add(static_cast<size_t>(lastTouch[vi]), -b);

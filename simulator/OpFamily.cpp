@@ -99,6 +99,18 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   return innerIn >= 0 && innerIn == innerOut ? "Transpose/rows" : n.opType;
 }
 
+namespace {
+// Node n's "axis" attribute (default `dflt`) as an index into `dims`; nullopt when dims is empty or the
+// axis is out of range.
+std::optional<int64_t> axisOf(const Node& n, const std::vector<int64_t>& dims, int64_t dflt) {
+  const auto rank = static_cast<int64_t>(dims.size());
+  int64_t axis = n.attrs.intOr("axis", dflt);
+  if (axis < 0) axis += rank;
+  if (rank == 0 || axis < 0 || axis >= rank) return std::nullopt;
+  return axis;
+}
+}  // namespace
+
 int64_t rowWiseRows(const Graph& g, const Node& n) {
   std::vector<int64_t> dims, perm;
   if (transposeOf(g, n, dims, perm)) {
@@ -121,13 +133,10 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     // A pick is a row copied (core/exec/ops_tensor.cpp): the indices' elements, each once per block of
     // the axes before the gathered one.
     const auto d = staticDims(g, n.inputs[0]), idx = staticDims(g, n.inputs[1]);
-    if (!d || !idx || d->empty()) return 0;
-    const auto rank = static_cast<int64_t>(d->size());
-    int64_t axis = n.attrs.intOr("axis", 0);
-    if (axis < 0) axis += rank;
-    if (axis < 0 || axis >= rank) return 0;
+    const auto axis = d ? axisOf(n, *d, 0) : std::nullopt;
+    if (!idx || !axis) return 0;
     int64_t rows = 1;
-    for (int64_t k = 0; k < axis; ++k) rows *= (*d)[static_cast<size_t>(k)];
+    for (int64_t k = 0; k < *axis; ++k) rows *= (*d)[static_cast<size_t>(k)];
     for (int64_t e : *idx) rows *= e;
     return rows;
   }
@@ -135,26 +144,20 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     // Each part is copied a block of the axes before the split one at a time (core/exec/ops_tensor.cpp):
     // those blocks times the parts.
     const auto d = staticDims(g, n.inputs[0]);
-    if (!d || d->empty()) return 0;
-    const auto rank = static_cast<int64_t>(d->size());
-    int64_t axis = n.attrs.intOr("axis", 0);
-    if (axis < 0) axis += rank;
-    if (axis < 0 || axis >= rank) return 0;
+    const auto axis = d ? axisOf(n, *d, 0) : std::nullopt;
+    if (!axis) return 0;
     int64_t rows = static_cast<int64_t>(n.outputs.size());
-    for (int64_t k = 0; k < axis; ++k) rows *= (*d)[static_cast<size_t>(k)];
+    for (int64_t k = 0; k < *axis; ++k) rows *= (*d)[static_cast<size_t>(k)];
     return rows;
   }
   const bool softmax = n.opType == "Softmax" || n.opType == "LogSoftmax";
   if ((!softmax && n.opType != "LayerNormalization") || n.inputs.empty()) return 0;
   const auto d = staticDims(g, n.inputs[0]);
-  if (!d || d->empty()) return 0;
-  const auto rank = static_cast<int64_t>(d->size());
-  int64_t axis = n.attrs.intOr("axis", -1);
-  if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return 0;
+  const auto axis = d ? axisOf(n, *d, -1) : std::nullopt;
+  if (!axis) return 0;
   int64_t rows = 1;
-  for (int64_t k = 0; k < rank; ++k)
-    if (softmax ? k != axis : k < axis) rows *= (*d)[static_cast<size_t>(k)];
+  for (int64_t k = 0; k < static_cast<int64_t>(d->size()); ++k)
+    if (softmax ? k != *axis : k < *axis) rows *= (*d)[static_cast<size_t>(k)];
   return rows;
 }
 
@@ -233,7 +236,7 @@ int64_t weightReaders(const Graph& g, ValueId w) {
     for (NodeId c : g.value(todo[i]).consumers) {
       const Node& n = g.node(c);
       if (n.dead) continue;
-      if (nodeFamily(g, n) == OpFamily::View && !n.inputs.empty() && n.inputs[0] == todo[i]) {
+      if (!n.inputs.empty() && n.inputs[0] == todo[i] && nodeFamily(g, n) == OpFamily::View) {
         for (ValueId o : n.outputs)
           if (o != kNoId) todo.push_back(o);
       } else {
