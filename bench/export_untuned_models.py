@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24|25|26|27|28|29]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|31]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -62,7 +62,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -129,6 +129,8 @@ def main():
         return export_twenty_ninth_set(torch, out)
     if which == "30":
         return export_thirtieth_set(torch, out)
+    if which == "31":
+        return export_thirty_first_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -2507,6 +2509,147 @@ def export_thirtieth_set(torch, out):
                                   ("conv1d_ae_b8_1024", Conv1dAe, (8, 2, 1024)),
                                   ("window_attn_b2_112", WindowNet, (2, 3, 112, 112)),
                                   ("ncf_b512", Ncf, (512, 2))))
+    return 0
+
+
+def export_thirty_first_set(torch, out):
+    # Session 32: exported after the calibration merge, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class PointNet(nn.Module):  # 8 clouds of 1024 points: a shared MLP (1x1 Conv1d) 3-64-128-512, max, 3 FCs
+        def __init__(self):
+            super().__init__()
+            self.feat = nn.Sequential(nn.Conv1d(3, 64, 1), nn.BatchNorm1d(64), nn.ReLU(), nn.Conv1d(64, 128, 1),
+                                      nn.BatchNorm1d(128), nn.ReLU(), nn.Conv1d(128, 512, 1), nn.BatchNorm1d(512))
+            self.head = nn.Sequential(nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+                                      nn.Linear(128, 16))
+
+        def forward(self, x):
+            return self.head(self.feat(x).max(2)[0])
+
+    class TcnBlock(nn.Module):
+        def __init__(self, c, dilation):
+            super().__init__()
+            self.pad = 2 * dilation
+            self.c1 = nn.Conv1d(c, c, 3, dilation=dilation)
+            self.c2 = nn.Conv1d(c, c, 3, dilation=dilation)
+
+        def forward(self, x):
+            h = F.relu(self.c1(F.pad(x, (self.pad, 0))))
+            h = F.relu(self.c2(F.pad(h, (self.pad, 0))))
+            return F.relu(x + h)
+
+    class Tcn(nn.Module):  # 4 series of 512 steps of 8 features: causal dilated Conv1d blocks of 64, d = 1..16
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Conv1d(8, 64, 1)
+            self.blocks = nn.Sequential(*[TcnBlock(64, d) for d in (1, 2, 4, 8, 16)])
+            self.out = nn.Conv1d(64, 1, 1)
+
+        def forward(self, x):
+            return self.out(self.blocks(self.inp(x)))
+
+    class MixerBlock(nn.Module):
+        def __init__(self, tokens, d):
+            super().__init__()
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.tok = nn.Sequential(nn.Linear(tokens, 2 * tokens), nn.GELU(), nn.Linear(2 * tokens, tokens))
+            self.ch = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x):  # [B, T, D]
+            x = x + self.tok(self.n1(x).transpose(1, 2)).transpose(1, 2)
+            return x + self.ch(self.n2(x))
+
+    class Mixer(nn.Module):  # 4 images of 64x64, 8x8 patches (64 tokens) of 128, 4 mixer blocks
+        def __init__(self):
+            super().__init__()
+            self.patch = nn.Conv2d(3, 128, 8, 8)
+            self.blocks = nn.Sequential(*[MixerBlock(64, 128) for _ in range(4)])
+            self.norm = nn.LayerNorm(128)
+            self.head = nn.Linear(128, 100)
+
+        def forward(self, x):
+            h = self.patch(x).flatten(2).transpose(1, 2)
+            return self.head(self.norm(self.blocks(h)).mean(1))
+
+    class GptBlock(nn.Module):
+        def __init__(self, d, heads):
+            super().__init__()
+            self.h = heads
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.attn, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+
+        def forward(self, x, mask):
+            b, t, d = x.shape
+            q, k, v = self.attn(self.n1(x)).split(d, 2)
+            q, k, v = (z.view(b, t, self.h, d // self.h).transpose(1, 2) for z in (q, k, v))
+            s = (q @ k.transpose(-1, -2)) * (d // self.h) ** -0.5
+            a = torch.softmax(s.masked_fill(mask, float("-inf")), -1) @ v
+            x = x + self.proj(a.transpose(1, 2).reshape(b, t, d))
+            return x + self.out(F.gelu(self.fc(self.n2(x)), approximate="tanh"))
+
+    class GptMini(nn.Module):  # 1 sequence of 96 tokens (5000 words) of 192, learned positions, 3 blocks, 6 heads
+        def __init__(self):
+            super().__init__()
+            self.wte, self.wpe = nn.Embedding(5000, 192), nn.Embedding(96, 192)
+            self.blocks = nn.ModuleList([GptBlock(192, 6) for _ in range(3)])
+            self.norm = nn.LayerNorm(192)
+            self.register_buffer("mask", torch.triu(torch.ones(96, 96, dtype=torch.bool), 1))
+
+        def forward(self, x):
+            ids = (x.abs() * 5000).long().clamp(0, 4999)
+            h = self.wte(ids) + self.wpe(torch.arange(ids.shape[1]))
+            for blk in self.blocks:
+                h = blk(h, self.mask)
+            return self.norm(h) @ self.wte.weight.t()
+
+    class Basic(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.c1, self.b1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout)
+            self.c2, self.b2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout)
+            self.sc = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                       if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            return F.relu(self.b2(self.c2(F.relu(self.b1(self.c1(x))))) + self.sc(x))
+
+    class ResNetCifar(nn.Module):  # 16 images of 32x32: ResNet-20-style, stages of 16, 32, 64 (3 blocks each)
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU())
+            layers, c = [], 16
+            for cout, stride in ((16, 1), (32, 2), (64, 2)):
+                for i in range(3):
+                    layers.append(Basic(c, cout, stride if i == 0 else 1))
+                    c = cout
+            self.layers = nn.Sequential(*layers)
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            return self.fc(F.adaptive_avg_pool2d(self.layers(self.stem(x)), 1).flatten(1))
+
+    class TabAe(nn.Module):  # 256 rows of 120 features: a denoising MLP autoencoder 120-512-256-64-256-512-120
+        def __init__(self):
+            super().__init__()
+            dims = (120, 512, 256, 64, 256, 512)
+            layers = []
+            for a, b in zip(dims, dims[1:]):
+                layers += [nn.Linear(a, b), nn.BatchNorm1d(b), nn.SiLU()]
+            self.body = nn.Sequential(*layers)
+            self.out = nn.Linear(512, 120)
+
+        def forward(self, x):
+            return self.out(self.body(x))
+
+    export_nets(torch, out, 131, (("pointnet_b8_1024", PointNet, (8, 3, 1024)),
+                                  ("tcn_b4_512", Tcn, (4, 8, 512)),
+                                  ("mlp_mixer_b4_64", Mixer, (4, 3, 64, 64)),
+                                  ("gpt_mini_t96", GptMini, (1, 96)),
+                                  ("resnet20_cifar_b16", ResNetCifar, (16, 3, 32, 32)),
+                                  ("tab_ae_b256", TabAe, (256, 120))))
     return 0
 
 

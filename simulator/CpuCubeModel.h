@@ -32,6 +32,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/ir/Graph.h"
@@ -97,6 +98,9 @@ struct CubeTimeModel {
   // The share of the streaming-copy bandwidth at the weights' footprint a dense Conv streams its weights
   // at (its weightStreamBytes), fitted with the coefficients; 0: no bound.
   double weightStreamEfficiency = 0;
+  // Each shape's measured time (per-kernel overhead included) as fwb calibrate timed it: what
+  // `fwb calibrate --merge` fits again from (empty in a profile written by hand or before it kept them).
+  std::vector<std::pair<std::string, double>> measuredUs;
   double seconds(const CubeFeatures& f) const;
   // Of seconds(f), the weight terms' (weight and aliased-weight elements).
   double weightSeconds(const CubeFeatures& f) const;

@@ -110,6 +110,14 @@ Result<HostMeasurement> measureHost(int threads, int repeat);
 Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int repeat, double overheadUs,
                                                               int64_t positionBlock, int64_t channelBlock,
                                                               const CpuFigures& copy);
+// A kind's time model fitted again to its shapes' measured times (`measuredUs`: shape name -> us, per-kernel
+// overhead included, as CubeTimeModel::measuredUs), as measureCubeModels fits it. Bad input: an unknown
+// kind, or fewer than half of the kind's shapes named.
+Result<CubeModelFit> refitCubeModel(const std::string& kind, const std::map<std::string, double>& measuredUs,
+                                    double overheadUs, int64_t positionBlock, int64_t channelBlock,
+                                    const CpuFigures& copy);
+// The shapes measureCubeModels times for `kind` (none for an unknown kind): name, features unblocked.
+std::vector<std::pair<std::string, CubeFeatures>> cubeCaseFeatures(const std::string& kind);
 struct BlockFit {
   int64_t block = 1;
   std::string how;  // "count us; ..." and the fit's residual per candidate block

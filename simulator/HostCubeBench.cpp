@@ -421,46 +421,77 @@ std::vector<Case> rnnCases() {
   return cs;
 }
 
-Result<CubeModelFit> timeAndFit(const std::string& kind, std::vector<Case> cases, int threads, int repeat,
-                                double overheadUs, int64_t positionBlock = 1, int64_t channelBlock = 1,
-                                const CpuFigures* copy = nullptr) {
+// A kind's shapes and how its fit reads them: a pointwise Conv's features padded to whole blocks of
+// positions, a dense Conv's and a ConvTranspose's to whole blocks of output channels, a dense Conv's
+// weight stream bounded by the copy bandwidth.
+struct KindCases {
+  std::vector<Case> cases;
+  bool positionBlocked = false, channelBlocked = false, streamed = false;
+};
+
+Result<KindCases> casesOfKind(const std::string& kind) {
+  if (kind == "gemm") return KindCases{gemmCases()};
+  if (kind == "gemm_tb") return KindCases{gemmTransBCases()};
+  if (kind == "gemm_col") return KindCases{gemmColumnCases()};
+  if (kind == "conv") return KindCases{convCases(ConvKind::Dense), false, true, true};
+  if (kind == "conv1d") return KindCases{conv1dCases(), false, true, true};
+  if (kind == "pointwise_conv") return KindCases{convCases(ConvKind::Pointwise), true};
+  if (kind == "grouped_conv") return KindCases{convCases(ConvKind::Grouped)};
+  if (kind == "grouped_conv_wide") return KindCases{convCases(ConvKind::GroupedWide)};
+  if (kind == "depthwise_conv") return KindCases{convCases(ConvKind::Depthwise)};
+  if (kind == "conv_transpose") return KindCases{convTransposeCases(), false, true};
+  if (kind == "conv_transpose_plain") return KindCases{convTransposePlainCases()};
+  if (kind == "conv_transpose1d") return KindCases{convTranspose1dCases(), false, true};
+  if (kind == "rnn") return KindCases{rnnCases()};
+  if (kind == "int_conv") return KindCases{intConvCases()};
+  if (kind == "int_gemm") return KindCases{intGemmCases()};
+  return Error::badInput("calibrate: '" + kind + "' is not a kind of matrix op the calibration times");
+}
+
+// Fits a kind's time model to its shapes' measured times `us` (per-kernel overhead included).
+Result<CubeModelFit> fitKind(const std::string& kind, KindCases& k, const std::vector<double>& us,
+                             double overheadUs, int64_t positionBlock, int64_t channelBlock,
+                             const CpuFigures& copy) {
   CubeModelFit fit;
   std::vector<CubeSample> samples;
-  // The kind's shapes in turn, in three rounds (HostBench.h).
-  std::vector<const Bench*> timed;
-  std::vector<OpFigures> figures;
-  for (auto& c : cases) {
+  for (size_t i = 0; i < k.cases.size(); ++i) {
+    auto& c = k.cases[i];
     FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
-    figures.push_back(f);
-    timed.push_back(&c.bench);
-  }
-  FW_ASSIGN_OR_RETURN(std::vector<double> times, timeNodesInRounds(timed, threads, 2, std::max(2, repeat / 12), 3));
-  for (size_t i = 0; i < cases.size(); ++i) {
-    auto& c = cases[i];
-    const OpFigures& f = figures[i];
-    const double us = times[i];
-    const double seconds = std::max(us - overheadUs, 0.05 * us) * 1e-6;
+    const double seconds = std::max(us[i] - overheadUs, 0.05 * us[i]) * 1e-6;
     const auto feat = cubeFeatures(*c.bench.model.graph, c.bench.node);
     if (!feat || feat->kind != kind)
       return Error::internal("calibrate: '" + c.name + "' is not a " + kind + " op to the cost model");
-    const double streamRate = copy && !copy->bandwidthCurve.empty() && feat->weightStreamBytes > 0
-                                  ? copy->cacheBandwidthFor(feat->weightBytes)
+    const double streamRate = k.streamed && !copy.bandwidthCurve.empty() && feat->weightStreamBytes > 0
+                                  ? copy.cacheBandwidthFor(feat->weightBytes)
                                   : 0.0;
-    samples.push_back({feat->withPositionBlock(positionBlock).withChannelBlock(channelBlock), seconds,
-                       streamRate > 0 ? feat->weightStreamBytes / streamRate : 0.0});
+    samples.push_back({feat->withPositionBlock(k.positionBlocked ? positionBlock : 1)
+                           .withChannelBlock(k.channelBlocked ? channelBlock : 1),
+                       seconds, streamRate > 0 ? feat->weightStreamBytes / streamRate : 0.0});
     fit.rates.push_back({c.name, f.flops / seconds});
   }
   FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));
+  for (size_t i = 0; i < k.cases.size(); ++i) fit.model.measuredUs.push_back({k.cases[i].name, us[i]});
   // What the fit says of each shape beside what was measured, for the profile's note.
-  fit.cases.clear();
-  for (size_t i = 0; i < cases.size(); ++i) {
+  for (size_t i = 0; i < k.cases.size(); ++i) {
     const double model = fit.model.weightStreamEfficiency > 0
                              ? std::max(fit.model.seconds(samples[i].features),
                                         samples[i].streamSeconds / fit.model.weightStreamEfficiency)
                              : fit.model.seconds(samples[i].features);
-    fit.cases += (fit.cases.empty() ? "" : "; ") + cases[i].name + " " +
+    fit.cases += (fit.cases.empty() ? "" : "; ") + k.cases[i].name + " " +
                  fmt("%.1f", samples[i].seconds * 1e6) + " (model " + fmt("%.1f", model * 1e6) + ")";
   }
+  return fit;
+}
+
+Result<CubeModelFit> timeAndFit(const std::string& kind, int threads, int repeat, double overheadUs,
+                                int64_t positionBlock, int64_t channelBlock, const CpuFigures& copy) {
+  FW_ASSIGN_OR_RETURN(KindCases k, casesOfKind(kind));
+  // The kind's shapes in turn, in three rounds (HostBench.h).
+  std::vector<const Bench*> timed;
+  for (auto& c : k.cases) timed.push_back(&c.bench);
+  FW_ASSIGN_OR_RETURN(std::vector<double> us,
+                      timeNodesInRounds(timed, threads, 2, std::max(2, repeat / 12), 3));
+  FW_ASSIGN_OR_RETURN(CubeModelFit fit, fitKind(kind, k, us, overheadUs, positionBlock, channelBlock, copy));
   std::fprintf(stderr, "fwb: calibrate: %-14s %2d shapes, time model RMS ln(model/measured) %.3f\n", kind.c_str(),
                fit.model.cases, fit.model.rmsLogError);
   return fit;
@@ -639,38 +670,48 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   // Every shape keeps its buffer arena between its rounds (HostBench.h), as a model run in a loop does.
   const fw::IdleArenaLimit keepArenas(1024);
   std::map<std::string, CubeModelFit> out;
-  FW_ASSIGN_OR_RETURN(out["gemm"], timeAndFit("gemm", gemmCases(), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["gemm_tb"], timeAndFit("gemm_tb", gemmTransBCases(), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["gemm_col"],
-                      timeAndFit("gemm_col", gemmColumnCases(), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["conv"], timeAndFit("conv", convCases(ConvKind::Dense), threads, repeat, overheadUs,
-                                              1, channelBlock, &copy));
-  FW_ASSIGN_OR_RETURN(out["conv1d"], timeAndFit("conv1d", conv1dCases(), threads, repeat, overheadUs, 1,
-                                                channelBlock, &copy));
-  FW_ASSIGN_OR_RETURN(out["pointwise_conv"],
-                      timeAndFit("pointwise_conv", convCases(ConvKind::Pointwise), threads, repeat, overheadUs, positionBlock));
-  FW_ASSIGN_OR_RETURN(out["grouped_conv"], timeAndFit("grouped_conv", convCases(ConvKind::Grouped), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(
-      out["grouped_conv_wide"],
-      timeAndFit("grouped_conv_wide", convCases(ConvKind::GroupedWide), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["depthwise_conv"],
-                      timeAndFit("depthwise_conv", convCases(ConvKind::Depthwise), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["conv_transpose"],
-                      timeAndFit("conv_transpose", convTransposeCases(), threads, repeat, overheadUs, 1, channelBlock));
-  FW_ASSIGN_OR_RETURN(
-      out["conv_transpose_plain"],
-      timeAndFit("conv_transpose_plain", convTransposePlainCases(), threads, repeat, overheadUs));
-  FW_ASSIGN_OR_RETURN(out["conv_transpose1d"], timeAndFit("conv_transpose1d", convTranspose1dCases(), threads,
-                                                          repeat, overheadUs, 1, channelBlock));
-  FW_ASSIGN_OR_RETURN(out["rnn"], timeAndFit("rnn", rnnCases(), threads, repeat, overheadUs));
-  // The integer forms run on the executor's own kernels; a kind the executor cannot run here is left
-  // without a model (its ops then take the GEMM/Conv rate) rather than failing the calibration.
-  for (auto& [kind, cases] : {std::pair{std::string("int_conv"), intConvCases()}, std::pair{std::string("int_gemm"), intGemmCases()}}) {
-    auto fit = timeAndFit(kind, cases, threads, repeat, overheadUs);
-    if (fit.ok())
+  for (const std::string& kind : cubeModelKinds()) {
+    auto fit = timeAndFit(kind, threads, repeat, overheadUs, positionBlock, channelBlock, copy);
+    if (fit.ok()) {
       out[kind] = std::move(*fit);
-    else
+    } else if (kind == "int_conv" || kind == "int_gemm") {
+      // The integer forms run on the executor's own kernels; a kind the executor cannot run here is left
+      // without a model (its ops then take the GEMM/Conv rate) rather than failing the calibration.
       std::fprintf(stderr, "fwb: calibrate: %s not timed: %s\n", kind.c_str(), fit.error().message.c_str());
+    } else {
+      return fit.error();
+    }
+  }
+  return out;
+}
+
+Result<CubeModelFit> refitCubeModel(const std::string& kind, const std::map<std::string, double>& measuredUs,
+                                    double overheadUs, int64_t positionBlock, int64_t channelBlock,
+                                    const CpuFigures& copy) {
+  FW_ASSIGN_OR_RETURN(KindCases all, casesOfKind(kind));
+  KindCases k = all;
+  k.cases.clear();
+  std::vector<double> us;
+  for (auto& c : all.cases) {
+    const auto it = measuredUs.find(c.name);
+    if (it == measuredUs.end()) continue;
+    k.cases.push_back(std::move(c));
+    us.push_back(it->second);
+  }
+  if (2 * k.cases.size() < all.cases.size())
+    return Error::badInput("calibrate: " + kind + ": only " + std::to_string(k.cases.size()) + " of its " +
+                           std::to_string(all.cases.size()) +
+                           " shapes have a measured time (written by another version of fwb calibrate?)");
+  return fitKind(kind, k, us, overheadUs, positionBlock, channelBlock, copy);
+}
+
+std::vector<std::pair<std::string, CubeFeatures>> cubeCaseFeatures(const std::string& kind) {
+  std::vector<std::pair<std::string, CubeFeatures>> out;
+  auto k = casesOfKind(kind);
+  if (!k.ok()) return out;
+  for (auto& c : k->cases) {
+    if (!figuresOf(c.bench).ok()) continue;  // resolves the bench's shapes
+    if (const auto f = cubeFeatures(*c.bench.model.graph, c.bench.node)) out.push_back({c.name, *f});
   }
   return out;
 }

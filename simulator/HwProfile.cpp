@@ -377,6 +377,15 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
           if (m.weightStreamEfficiency > 100)
             return rk.err("weight_stream_efficiency", "must be at most 100 (a share of the copy bandwidth)");
         }
+        if (rk.has("measured_us")) {
+          FW_ASSIGN_OR_RETURN(const json* shapes, rk.get("measured_us"));
+          if (!shapes->is_object()) return rk.err("measured_us", "must be an object {shape: us}");
+          for (auto s = shapes->begin(); s != shapes->end(); ++s) {
+            if (!s->is_number() || !(s->get<double>() > 0) || !std::isfinite(s->get<double>()))
+              return rk.err("measured_us", "'" + s.key() + "' must be a positive number of microseconds");
+            m.measuredUs.push_back({s.key(), s->get<double>()});
+          }
+        }
         FW_TRY_STATUS(rk.noUnknownKeys());
         p.cpu.cubeModels[it.key()] = m;
       }
@@ -513,6 +522,11 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
       if (m.cases > 0) jm["cases"] = m.cases;
       jm["rms_log_error"] = m.rmsLogError;
       if (m.weightStreamEfficiency > 0) jm["weight_stream_efficiency"] = m.weightStreamEfficiency;
+      if (!m.measuredUs.empty()) {
+        json shapes = json::object();
+        for (const auto& [shape, us] : m.measuredUs) shapes[shape] = us;
+        jm["measured_us"] = shapes;
+      }
       j["cpu"]["cube_time_models"][kind] = jm;
     }
     if (p.cpu.runOverhead.any()) {

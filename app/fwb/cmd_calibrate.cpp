@@ -1,10 +1,15 @@
 // fwb calibrate -o host.json [--threads N] [--name NAME]
 //     Measures this machine with microbenchmarks on the reference executor and writes a hardware profile
 //     of kind "cpu" (simulator/CpuCost.h says how the simulator uses it).
+// fwb calibrate --merge A.json B.json [C.json ...] -o host.json [--name NAME]
+//     One profile from several calibrations of this machine taken at different times: each figure their
+//     median, each matrix-op time model fitted again to its shapes' median times
+//     (simulator/CalibrationMerge.h).
 // fwb calibrate --from op_summary.csv --hw PROFILE MODEL [-O L ...] [-o FITTED.json] [--fit FIELDS]
 //     Fits the profile's uncertain fields to a board's per-op times (msprof op_summary CSV) by least squares
 //     against the simulated kernels of MODEL (simulator/ProfileFit.h).
-// fwb calibrate --synthesize OUT.csv --hw PROFILE MODEL [-O L ...] [--set FIELD=VALUE ...] [--noise 0.05] [--seed N]
+// fwb calibrate --synthesize OUT.csv --hw PROFILE MODEL [-O L ...] [--set FIELD=VALUE ...] [--noise 0.05]
+// [--seed N]
 //     Writes the op summary a board with PROFILE (changed by --set) would give for MODEL, with seeded noise:
 //     the test input of --from when there is no board.
 #include <algorithm>
@@ -13,14 +18,14 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/fwb/CliCommon.h"
 #include "core/util/FileUtil.h"
 #include "fusion/Pipeline.h"
+#include "simulator/CalibrationMerge.h"
 #include "simulator/HostBench.h"
 #include "simulator/HostCalibration.h"
 #include "simulator/HwProfile.h"
@@ -28,7 +33,6 @@
 #include "simulator/ProfileFit.h"
 #include "simulator/Simulator.h"
 #include "ui/analysis/Analysis.h"
-
 
 namespace fwcli {
 namespace {
@@ -47,6 +51,33 @@ int emitProfile(const std::string& out, const nlohmann::json& j) {
   if (auto st = fw::writeFileAtomic(out, j.dump(2) + "\n"); !st.ok()) return fail(st.error());
   std::printf("wrote %s\n", out.c_str());
   return kOk;
+}
+
+int runMerge(const std::vector<std::string>& paths, const std::string& out, const std::string& name) {
+  std::vector<nlohmann::json> trees;
+  for (const auto& path : paths) {
+    auto bytes = fw::readFileBytes(path);
+    if (!bytes.ok()) return fail(bytes.error().context("--merge"));
+    trees.push_back(
+        nlohmann::json::parse(*bytes, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true));
+    if (trees.back().is_discarded()) return fail(fw::Error::badInput(path + ": not valid JSON"));
+  }
+  std::vector<fw::sim::CalibrationFile> files;
+  for (size_t i = 0; i < paths.size(); ++i) files.push_back({paths[i], &trees[i]});
+  auto merged = fw::sim::mergeCalibrations(files);
+  if (!merged.ok()) return fail(merged.error().context("fwb calibrate --merge"));
+  fw::sim::HwProfile p = merged->profile;
+  p.name = name;
+  const nlohmann::json j = fw::sim::hwProfileToJson(p);
+  if (auto back = fw::sim::parseHwProfile(j, out.empty() ? "merged" : out); !back.ok())
+    return fail(fw::Error::internal("the merged profile does not validate: " + back.error().message));
+  if (!out.empty()) {
+    std::printf(
+        "merged %zu calibrations of %s; each matrix-op kind fitted again to its shapes' median times:\n",
+        paths.size(), p.description.c_str());
+    for (const auto& line : merged->spread) std::printf("  %s\n", line.c_str());
+  }
+  return emitProfile(out, j);
 }
 
 int runMeasure(const std::string& out, int threads, int repeat, const std::string& name) {
@@ -248,6 +279,7 @@ void addCalibrateCommand(CLI::App& app) {
   auto sets = std::make_shared<std::vector<std::string>>();
   auto noise = std::make_shared<double>(0.05);
   auto seed = std::make_shared<uint64_t>(1);
+  auto merge = std::make_shared<std::vector<std::string>>();
   addModelArgs(cmd, *args);
   cmd->get_option("model")->required(false)->description("--from/--synthesize: ONNX file or zoo:NAME the op summary is of");
   addFusionArgs(cmd, *fa);
@@ -260,7 +292,12 @@ void addCalibrateCommand(CLI::App& app) {
   auto* fromOpt = cmd->add_option("--from", *from, "fit --hw to this op_summary_*.csv of MODEL run on a board");
   auto* synthOpt = cmd->add_option("--synthesize", *synth,
                                    "write to FILE the op summary CSV that --hw (changed by --set) gives for MODEL, with noise");
+  auto* mergeOpt =
+      cmd->add_option("--merge", *merge,
+                      "one profile from these profiles fwb calibrate measured (two or more, at "
+                      "different times): each figure their median, each matrix-op model fitted again");
   fromOpt->excludes(synthOpt);
+  mergeOpt->excludes(fromOpt)->excludes(synthOpt);
   cmd->add_option("--fit", *fitFields, "--from: the fields to fit (default: launch_us, hbm_bandwidth_bytes_per_s, efficiency.*)")
       ->delimiter(',');
   cmd->add_option("--set", *sets, "--synthesize: FIELD=VALUE changes a field of --hw first (repeatable)");
@@ -277,6 +314,11 @@ void addCalibrateCommand(CLI::App& app) {
       return runSynthesize(*synth, *args, *fa, *sets, *noise, *seed);
     }
     if (!args->model.empty()) return failUsage("a MODEL is only used with --from or --synthesize");
+    if (!merge->empty()) {
+      if (!sets->empty() || !fitFields->empty())
+        return failUsage("--set and --fit belong to --synthesize and --from");
+      return runMerge(*merge, *out, *name);
+    }
     if (!sets->empty() || !fitFields->empty()) return failUsage("--set and --fit belong to --synthesize and --from");
     return runMeasure(*out, *threads, *repeat, *name);
   });

@@ -120,6 +120,37 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
     EXPECT_GE(m["cases"].get<int>(), 7) << kind;
     EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;
+    // Each shape's measured time is kept (fwb calibrate --merge fits again from them).
+    EXPECT_EQ(m["measured_us"].size(), m["cases"].get<size_t>()) << kind;
+  }
+  // Two calibrations merged (the second one's per-kernel overhead and GEMM times doubled): each figure
+  // the lower of the two, the models fitted again; the merged profile simulates.
+  {
+    auto second = j;
+    second["launch_us"] = 2 * j["launch_us"].get<double>();
+    for (auto& [shape, us] : second["cpu"]["cube_time_models"]["gemm"]["measured_us"].items())
+      us = 2 * us.get<double>();
+    const fs::path two = dir / "second.json", merged = dir / "merged.json";
+    std::ofstream(two) << second.dump(2);
+    auto r2 = runFwb("calibrate --merge " + out.string() + " " + two.string() + " -o " + merged.string());
+    ASSERT_EQ(r2.exitCode, 0) << r2.out;
+    EXPECT_NE(r2.out.find("gemm: shapes' times against their median x1 / x2;"), std::string::npos) << r2.out;
+    const auto mj = nlohmann::json::parse(slurp(merged));
+    EXPECT_DOUBLE_EQ(mj["launch_us"].get<double>(), j["launch_us"].get<double>());
+    EXPECT_EQ(mj["cpu"]["cube_time_models"]["gemm"]["measured_us"],
+              j["cpu"]["cube_time_models"]["gemm"]["measured_us"]);
+    EXPECT_NE(mj["description"].get<std::string>().find("median of 2 calibrations"), std::string::npos);
+    auto ms = runFwb("simulate 'zoo:resnet50?image=32' -O 2 --hw " + merged.string() + " --json -");
+    EXPECT_EQ(ms.exitCode, 0) << ms.out;
+    // One file, or one that is not there: bad input, the output untouched.
+    auto bad = runFwb("calibrate --merge " + out.string() + " -o " + (dir / "none.json").string());
+    EXPECT_EQ(bad.exitCode, 2) << bad.out;
+    EXPECT_NE(bad.out.find("at least two"), std::string::npos) << bad.out;
+    bad = runFwb("calibrate --merge " + out.string() + " " + (dir / "missing.json").string() + " -o " +
+                 (dir / "none.json").string());
+    EXPECT_EQ(bad.exitCode, 2) << bad.out;
+    EXPECT_NE(bad.out.find("missing.json"), std::string::npos) << bad.out;
+    EXPECT_FALSE(fs::exists(dir / "none.json"));
   }
   auto sim = runFwb("simulate 'zoo:resnet50?image=32' -O 2 --hw " + out.string() + " --json -");
   ASSERT_EQ(sim.exitCode, 0) << sim.out;

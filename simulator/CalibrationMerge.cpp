@@ -1,0 +1,154 @@
+#include "simulator/CalibrationMerge.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "simulator/HostCalibration.h"
+
+namespace fw::sim {
+
+namespace {
+
+using nlohmann::json;
+
+// The lower median of the values at one place of the files' trees (structure from the first).
+json medianOf(const std::vector<const json*>& vs) {
+  const json& first = *vs.front();
+  if (first.is_number()) {
+    std::vector<const json*> nums;
+    for (const json* v : vs)
+      if (v->is_number()) nums.push_back(v);
+    std::sort(nums.begin(), nums.end(),
+              [](const json* a, const json* b) { return a->get<double>() < b->get<double>(); });
+    return *nums[(nums.size() - 1) / 2];
+  }
+  if (first.is_object()) {
+    json out = json::object();
+    for (auto it = first.begin(); it != first.end(); ++it) {
+      std::vector<const json*> children;
+      for (const json* v : vs)
+        if (v->is_object() && v->contains(it.key())) children.push_back(&(*v)[it.key()]);
+      out[it.key()] = medianOf(children);
+    }
+    return out;
+  }
+  if (first.is_array()) {
+    for (const json* v : vs)
+      if (!v->is_array() || v->size() != first.size()) return first;
+    json out = json::array();
+    for (size_t i = 0; i < first.size(); ++i) {
+      std::vector<const json*> elems;
+      for (const json* v : vs) elems.push_back(&(*v)[i]);
+      out.push_back(medianOf(elems));
+    }
+    return out;
+  }
+  return first;
+}
+
+// "Intel(R) Xeon(R) Processor, 1 thread" of fwb calibrate's description, or "" when it did not write it.
+std::string machineOf(const std::string& description) {
+  const std::string head = "This machine as the reference executor sees it (",
+                    tail = "), measured by fwb calibrate on ";
+  const size_t b = description.find(head), e = description.find(tail);
+  if (b != 0 || e == std::string::npos) return "";
+  return description.substr(head.size(), e - head.size());
+}
+
+std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+}  // namespace
+
+Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& files) {
+  if (files.size() < 2)
+    return Error::badInput("calibrate --merge: give at least two profiles (" + std::to_string(files.size()) +
+                           " given)");
+  std::vector<HwProfile> parsed;
+  std::string machine;
+  for (const auto& f : files) {
+    FW_ASSIGN_OR_RETURN(HwProfile p, parseHwProfile(*f.json, f.name));
+    if (p.kind != DeviceKind::Cpu)
+      return Error::badInput(f.name + ": kind: '" + deviceKindName(p.kind) +
+                             "': only cpu profiles that fwb calibrate measured can be merged");
+    const std::string m = machineOf(p.description);
+    if (m.empty())
+      return Error::badInput(f.name + ": description: not a profile fwb calibrate measured ('" +
+                             p.description + "')");
+    if (machine.empty()) machine = m;
+    if (m != machine)
+      return Error::badInput(f.name + ": description: another machine ('" + m + "') than " +
+                             files.front().name + "'s ('" + machine + "')");
+    if (p.cpu.cubeModels.empty())
+      return Error::badInput(
+          f.name + ": cpu.cube_time_models: missing (fwb calibrate writes one per kind of matrix op)");
+    for (const auto& [kind, model] : p.cpu.cubeModels)
+      if (model.measuredUs.empty())
+        return Error::badInput(
+            f.name + ": cpu.cube_time_models." + kind +
+            ".measured_us: missing (written by an fwb calibrate before it kept its shapes' times: "
+            "calibrate again)");
+    parsed.push_back(std::move(p));
+  }
+
+  std::vector<const json*> trees;
+  for (const auto& f : files) trees.push_back(f.json);
+  json merged = medianOf(trees);
+  merged["notes"] = (*files.front().json)["notes"];
+  FW_ASSIGN_OR_RETURN(HwProfile p, parseHwProfile(merged, "the merged profile"));
+
+  std::string names;
+  for (const auto& f : files) names += (names.empty() ? "" : ", ") + f.name;
+  const std::string count = std::to_string(files.size());
+  p.description = "This machine as the reference executor sees it (" + machine + "), the median of " + count +
+                  " calibrations measured by fwb calibrate on it (" + names + ")";
+
+  MergedCalibration out;
+  std::map<std::string, std::string> kindNotes;
+  for (auto& [kind, model] : p.cpu.cubeModels) {
+    std::map<std::string, double> us(model.measuredUs.begin(), model.measuredUs.end());
+    auto fit =
+        refitCubeModel(kind, us, p.launchUs, p.cpu.pointwisePositionBlock, p.cpu.convChannelBlock, p.cpu);
+    if (!fit.ok()) return Error::badInput("cpu.cube_time_models." + kind + ": " + fit.error().message);
+    model = fit->model;
+    // Per calibration, the median over the shapes of its time against the shapes' median time: how fast
+    // the machine ran this kind then.
+    std::string line = kind + ": shapes' times against their median";
+    for (const auto& q : parsed) {
+      const auto it = q.cpu.cubeModels.find(kind);
+      std::vector<double> ratios;
+      if (it != q.cpu.cubeModels.end())
+        for (const auto& [shape, t] : it->second.measuredUs)
+          if (const auto m = us.find(shape); m != us.end() && m->second > 0) ratios.push_back(t / m->second);
+      std::sort(ratios.begin(), ratios.end());
+      line += (&q == &parsed.front() ? " x" : " / x") +
+              (ratios.empty() ? std::string("-") : sci(ratios[ratios.size() / 2]));
+    }
+    line += "; fitted again: " + std::to_string(model.cases) + " shapes, RMS ln(model/measured) " +
+            sci(model.rmsLogError) + ", s per GFLOP " + sci(model.coef[0] * 1e9);
+    out.spread.push_back(line);
+    kindNotes["cpu.cube_time_models." + kind] =
+        "fitted (non-negative least squares on relative error, as fwb calibrate fits it) to the median "
+        "over " +
+        count + " calibrations (" + names + ") of each of its " + std::to_string(model.cases) +
+        " shapes' measured time, RMS ln(model/measured) " + sci(model.rmsLogError) +
+        "; us per shape without the per-kernel overhead, median (model): " + fit->cases;
+  }
+  for (auto& n : p.notes) {
+    const auto it = kindNotes.find(n.field);
+    n.source = it != kindNotes.end()
+                   ? it->second
+                   : "the median over " + count + " calibrations (" + names +
+                         ") of each figure (of an even count the lower middle one); the first one's note: " +
+                         n.source;
+  }
+  out.profile = std::move(p);
+  return out;
+}
+
+}  // namespace fw::sim

@@ -1,0 +1,158 @@
+// fwb calibrate --merge: one profile from several calibrations of a machine (simulator/CalibrationMerge.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "simulator/CalibrationMerge.h"
+#include "simulator/CpuCubeModel.h"
+#include "simulator/HostCalibration.h"
+#include "simulator/HwProfile.h"
+
+namespace fw::sim {
+namespace {
+
+using nlohmann::json;
+
+// A GEMM that takes 1e-11 s a FLOP, 2e-10 s an input element and 3 us a call.
+CubeTimeModel knownGemm() {
+  CubeTimeModel m;
+  m.coef[0] = 1e-11;
+  m.coef[1] = 2e-10;
+  m.coef[5] = 3e-6;
+  return m;
+}
+
+// A calibration as fwb calibrate writes one, its GEMM shapes timed at the known model times `factor(i)`
+// (a per-kernel overhead of 2 us included; the calibration's own launch_us is `launchUs`).
+template <class Factor>
+json calibration(double launchUs, double gemmPeak, int64_t channelBlock, std::vector<int64_t> drops,
+                 Factor factor) {
+  json j = json::parse(R"({
+    "name": "host", "kind": "cpu", "dtype": "float32", "clock_hz": 2.0e9, "cube_cores": 1, "vector_cores": 1,
+    "description": "This machine as the reference executor sees it (Test CPU, 1 thread), measured by fwb calibrate on 2026-11-29",
+    "cpu": {"conv_flops_per_s": 5.0e10, "cache_bandwidth_bytes_per_s": 1.0e11, "grouped_conv_flops_per_s": 1.0e10},
+    "l2_bytes": 33554432, "hbm_bandwidth_bytes_per_s": 1.0e10, "hbm_capacity_bytes": 1.0e10, "host_dispatch_us": 0,
+    "efficiency": {"elementwise": 0.1},
+    "notes": [{"field": "launch_us", "source": "measured by fwb calibrate on Test CPU: a one-element Add", "estimate": false},
+              {"field": "cpu.cube_time_models.gemm", "source": "measured by fwb calibrate on Test CPU: fitted", "estimate": false}]
+  })");
+  j["launch_us"] = launchUs;
+  j["cpu"]["gemm_flops_per_s"] = gemmPeak;
+  j["cpu"]["conv_channel_block"] = channelBlock;
+  j["cpu"]["cache_drops_bytes"] = drops;
+  const CubeTimeModel known = knownGemm();
+  json gemm = {{"cases", 3}, {"rms_log_error", 0.1}};
+  for (size_t k = 0; k < known.coef.size(); ++k)
+    gemm[cubeCoefficientKeys()[k]] = known.coef[k] * 1.3 * factor(0);  // its own fit, off
+  json shapes = json::object();
+  size_t i = 0;
+  for (const auto& [name, f] : cubeCaseFeatures("gemm"))
+    shapes[name] = 2.0 + known.seconds(f) * 1e6 * factor(i++);
+  gemm["measured_us"] = shapes;
+  j["cpu"]["cube_time_models"]["gemm"] = gemm;
+  return j;
+}
+
+TEST(CalibrationMerge, EachFigureIsItsMedianAndTheModelsAreFittedToTheShapesMedianTimes) {
+  ASSERT_GE(cubeCaseFeatures("gemm").size(), 10u);
+  // Each shape is timed fast in one calibration, slow in another and right in the third, which differs by
+  // shape: no calibration has the right times, their median has all of them.
+  const double f[3] = {0.7, 1.0, 1.45};
+  const json a = calibration(2.0, 1.0e11, 16, {36000, 57000, 1500000}, [&](size_t i) { return f[i % 3]; });
+  const json b = calibration(2.6, 0.8e11, 8, {36000, 1500000}, [&](size_t i) { return f[(i + 1) % 3]; });
+  const json c =
+      calibration(1.1, 1.2e11, 16, {36000, 57000, 1400000}, [&](size_t i) { return f[(i + 2) % 3]; });
+  for (const json* one : {&a, &b, &c}) {
+    auto p = parseHwProfile(*one, "one");
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    EXPECT_EQ(p->cpu.cubeModels.at("gemm").measuredUs.size(), cubeCaseFeatures("gemm").size());
+  }
+  auto m = mergeCalibrations({{"a.json", &a}, {"b.json", &b}, {"c.json", &c}});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const HwProfile& p = m->profile;
+  EXPECT_DOUBLE_EQ(p.launchUs, 2.0);
+  EXPECT_DOUBLE_EQ(p.cpu.gemmFlops, 1.0e11);
+  EXPECT_EQ(p.cpu.convChannelBlock, 16);
+  // Lists of different lengths: the first file's.
+  EXPECT_EQ(p.cpu.cacheDropsBytes, (std::vector<int64_t>{36000, 57000, 1500000}));
+  // The GEMM model fitted again recovers the known one; each calibration's own times were 30-45 % off.
+  const CubeTimeModel& g = p.cpu.cubeModels.at("gemm");
+  EXPECT_NEAR(g.coef[0], 1e-11, 1e-13);
+  EXPECT_NEAR(g.coef[5], 3e-6, 3e-8);
+  EXPECT_LT(g.rmsLogError, 0.01);
+  EXPECT_EQ(g.cases, static_cast<int>(cubeCaseFeatures("gemm").size()));
+  for (const auto& [name, us] : g.measuredUs) {
+    const json* mine = nullptr;
+    for (const json* one : {&a, &b, &c})
+      if (std::abs((*one)["cpu"]["cube_time_models"]["gemm"]["measured_us"][name].get<double>() - us) < 1e-9)
+        mine = one;
+    EXPECT_NE(mine, nullptr) << name << ": the median is one calibration's time";
+  }
+  // Notes and description say what was merged.
+  EXPECT_NE(p.description.find("median of 3 calibrations"), std::string::npos) << p.description;
+  EXPECT_NE(p.description.find("Test CPU, 1 thread"), std::string::npos) << p.description;
+  for (const auto& n : p.notes)
+    EXPECT_NE(n.source.find("a.json, b.json, c.json"), std::string::npos) << n.source;
+  ASSERT_EQ(m->spread.size(), 1u);
+  EXPECT_EQ(m->spread[0].rfind("gemm: shapes' times against their median x", 0), 0u) << m->spread[0];
+  // The merged profile reads back as written.
+  auto back = parseHwProfile(hwProfileToJson(p), "merged");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.cubeModels.at("gemm").measuredUs.size(), g.measuredUs.size());
+}
+
+TEST(CalibrationMerge, RefusesWhatItCannotMergeNamingTheFileAndField) {
+  auto one = [](double launch) {
+    return calibration(launch, 1e11, 16, {1500000}, [](size_t) { return 1.0; });
+  };
+  const json a = one(2.0), b = one(2.2);
+  auto err = [](const std::vector<CalibrationFile>& files) {
+    auto m = mergeCalibrations(files);
+    EXPECT_FALSE(m.ok());
+    if (m.ok()) return std::string();
+    EXPECT_EQ(m.error().code, ErrorCode::BadInput) << m.error().message;
+    return m.error().message;
+  };
+  EXPECT_NE(err({{"a.json", &a}}).find("at least two"), std::string::npos);
+  json other = b;
+  other["description"] =
+      "This machine as the reference executor sees it (Other CPU, 1 thread), measured by fwb calibrate on "
+      "2026-11-29";
+  std::string e = err({{"a.json", &a}, {"other.json", &other}});
+  EXPECT_NE(e.find("other.json: description: another machine"), std::string::npos) << e;
+  json threads = b;
+  threads["description"] =
+      "This machine as the reference executor sees it (Test CPU, 2 threads), measured by fwb calibrate on "
+      "2026-11-29";
+  EXPECT_NE(err({{"a.json", &a}, {"t.json", &threads}}).find("t.json: description"), std::string::npos);
+  json old = b;
+  old["cpu"]["cube_time_models"]["gemm"].erase("measured_us");
+  e = err({{"a.json", &a}, {"old.json", &old}});
+  EXPECT_NE(e.find("old.json: cpu.cube_time_models.gemm.measured_us: missing"), std::string::npos) << e;
+  json byHand = b;
+  byHand["description"] = "my laptop";
+  EXPECT_NE(err({{"a.json", &a}, {"hand.json", &byHand}})
+                .find("hand.json: description: not a profile fwb calibrate measured"),
+            std::string::npos);
+  json broken = b;
+  broken["cpu"]["cube_time_models"]["gemm"]["measured_us"]["MatMul 1x1x1"] = -3;
+  e = err({{"a.json", &a}, {"broken.json", &broken}});
+  EXPECT_NE(e.find("broken.json"), std::string::npos) << e;
+  EXPECT_NE(e.find("measured_us"), std::string::npos) << e;
+  // A calibration of another version's shapes (fewer than half of them named) cannot be fitted again.
+  json renamed = b, renamed2 = a;
+  for (json* r : {&renamed, &renamed2}) {
+    json shapes = json::object();
+    for (auto it = (*r)["cpu"]["cube_time_models"]["gemm"]["measured_us"].begin();
+         it != (*r)["cpu"]["cube_time_models"]["gemm"]["measured_us"].end(); ++it)
+      shapes["old " + it.key()] = it.value();
+    (*r)["cpu"]["cube_time_models"]["gemm"]["measured_us"] = shapes;
+  }
+  e = err({{"r.json", &renamed}, {"r2.json", &renamed2}});
+  EXPECT_NE(e.find("cpu.cube_time_models.gemm"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace fw::sim
