@@ -154,6 +154,30 @@ double coldShareOf(const HwProfile& hw, double footprintBytes) {
   return std::clamp(1.0 - own / footprintBytes, 0.0, 1.0);
 }
 
+namespace {
+
+// What the executor's library keys a matrix op's primitive by (core/exec/Gemm.cpp, ConvPrimitive.cpp): its
+// op and the shapes it reads and writes. Two layers of one shape run the same primitive.
+std::string primitiveKey(const Graph& g, const Node& n) {
+  std::string key = "#" + n.opType;
+  for (const auto* vs : {&n.inputs, &n.outputs}) {
+    key += '|';
+    for (ValueId v : *vs) {
+      key += ';';
+      if (v == kNoId) continue;
+      const auto d = g.value(v).shape.ints();
+      if (!d) return "#" + std::to_string(n.id);  // a shape not known: its own primitive
+      for (int64_t x : *d) key += std::to_string(x) + ',';
+    }
+  }
+  for (const char* a : {"transA", "transB", "group"}) key += '|' + std::to_string(n.attrs.intOr(a, 0));
+  for (const char* a : {"strides", "pads", "dilations"})
+    for (int64_t x : n.attrs.getInts(a).value_or(std::vector<int64_t>{})) key += ',' + std::to_string(x);
+  return key;
+}
+
+}  // namespace
+
 CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                         const std::vector<size_t>& order, const HwProfile& hw, double runFootprint) {
   CpuRunReuse out;
@@ -203,10 +227,9 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       return bytes[vi];
     };
     const bool product = nodeFamily(g, n) == OpFamily::Cube;
-    const std::string code = product ? "#" + std::to_string(id) : n.opType;
+    const std::string code = product ? primitiveKey(g, n) : n.opType;
     if (t >= seq.size()) {  // every code ran, and every value was touched, in the first pass
-      out.callColdShare[ni] =
-          product ? coldShareOf(hw, runFootprint) : std::clamp(since(lastRun[code], t) / coldAt, 0.0, 1.0);
+      out.callColdShare[ni] = std::clamp(since(lastRun[code], t) / coldAt, 0.0, 1.0);
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
         if (v == kNoId || weightFor(v) != kNoId ||
@@ -289,6 +312,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // Traffic of this member: what it reads and writes, whether or not the value is internal to the kernel
     // (the executor materialises every member's output).
     double actIn = 0, weights = 0, out = 0, inElems = 0, outElems = 0;
+    double actInBeyondOwn = 0;  // activation inputs larger than the core's own cache
     // A gather reads the rows it picks, not its whole table (an embedding of 5000 words, 48 looked up).
     double picked = -1;
     if ((n.opType == "Gather" || n.opType == "GatherElements" || n.opType == "GatherND") && !n.outputs.empty() &&
@@ -309,6 +333,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         weights += b / static_cast<double>(weightReaders(g, w));
       } else {
         actIn += b;
+        if (b > ownCache) actInBeyondOwn += b;
       }
       if (i == 0) {
         FW_ASSIGN_OR_RETURN(inElems, elementsOf(g, v, hw, m));
@@ -472,7 +497,14 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                               : product && !packedB              ? 0.0
                               : peak > 0                         ? nc.flops / peak
                                                                  : 0.0;
-      coldS = coldShare * (actIn + out) / hw.cpu.coldBandwidth +
+      // Its activation inputs: with the run's reuse distances, an input no larger than the core's own
+      // cache is cold only when the run has evicted it since it was last touched (farInputBytes: an
+      // attention product's Q and K, written by the node before, are in cache), a larger one partly
+      // (coldShare); without them, or without a measured own cache, every input as the run's share.
+      const double coldIn = reuse && ownCache > 0 && mi < reuse->farInputBytes.size()
+                                ? reuse->farInputBytes[mi] + coldShare * actInBeyondOwn
+                                : coldShare * actIn;
+      coldS = (coldIn + coldShare * out) / hw.cpu.coldBandwidth +
               std::max(0.0, coldShare * weights / hw.cpu.coldBandwidth - overlapS);
     }
     // An op's fixed cost a call (dispatch, its output's allocation) is spent before its loop starts:

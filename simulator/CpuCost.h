@@ -42,10 +42,10 @@ namespace fw::sim {
 // before). A distance is the distinct bytes of the values the nodes in between read or write, at most
 // `runFootprint` (the executor reuses freed bytes).
 struct CpuRunReuse {
-  // By NodeId (0 for nodes the groups do not run): how cold the node's call is (cpu.cold_call_s). A
-  // matrix op runs the library's primitive for its own shapes, last used a run ago: coldShareOf the run's
-  // footprint. Any other op shares its type's loop: the distance since the last node of its type ran,
-  // over the bytes the calibration's cold call had in between (coldCallEvictElems), at most 1. A
+  // By NodeId (0 for nodes the groups do not run): how cold the node's call is (cpu.cold_call_s): the
+  // distance since its code last ran, over the bytes the calibration's cold call had in between
+  // (coldCallEvictElems), at most 1. A matrix op runs the library's primitive for its shapes, which every
+  // layer of those shapes shares (a run ago when no other layer has them); any other op its type's loop. A
   // LayerNorm's tiny Add of the variance and eps runs a few nodes after the last Add: its call is hot
   // (bert_lite: 1.1 us measured, 2.3 simulated at the whole run's cold share).
   std::vector<double> callColdShare;

@@ -840,10 +840,9 @@ std::pair<Result<HwProfile>, Result<HwProfile>> coldCallProfiles() {
 }
 
 // cpu.cold_call_s: each member pays its kind's figure ("product" for a matrix op, "vector" for the rest)
-// times its call's cold share: a matrix op the share of the run's data beyond the core's own cache, a vector
-// op what the run touched since its type last ran (cpuRunReuse); a run that fits that cache pays nothing
-// for its matrix ops.
-TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
+// times its call's cold share: what the run touched since its code last ran (cpuRunReuse: a matrix op's
+// primitive is its shapes', a vector op's loop its type's) over what the calibration's cold call had.
+TEST(CpuCost, AColdCallCostsItsShareOfTheProfilesColdCall) {
   auto graph = [](int64_t rows) {
     Graph g;
     ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({rows, 1024}));
@@ -868,27 +867,32 @@ TEST(CpuCost, AColdCallCostsTheRunsShareBeyondTheOwnCache) {
   const std::vector<double> calls = cpuRunReuse(big, *groups, {0, 1}, *with, footprint).callColdShare;
   const double reluShare = calls.at(static_cast<size_t>(big.findNode("relu")));
   // The Relu runs once a run: what the run touches in between is all of it, at most its footprint, over
-  // the 4 MiB the calibration's Neg reads and writes on a 1 MiB own cache.
+  // the 4 MiB the calibration's Neg reads and writes on a 1 MiB own cache. So does the product (its
+  // primitive's shapes run once a run).
   EXPECT_NEAR(reluShare, std::min(1.0, footprint / (4.0 * 1024 * 1024)), 1e-9);
-  EXPECT_DOUBLE_EQ(calls.at(static_cast<size_t>(big.findNode("mm"))), share);
+  const double mmShare = calls.at(static_cast<size_t>(big.findNode("mm")));
+  EXPECT_DOUBLE_EQ(mmShare, reluShare);
   const SimResult r0 = test::runUnfused(big, *without), r1 = test::runUnfused(big, *with);
   ASSERT_EQ(r1.kernels.size(), 2u);
   EXPECT_NEAR(r1.kernels[0].durUs - r0.kernels[0].durUs, reluShare * 2.0, 1e-3);
-  EXPECT_NEAR(r1.kernels[1].durUs - r0.kernels[1].durUs, share * 10.0, 1e-3);
+  EXPECT_NEAR(r1.kernels[1].durUs - r0.kernels[1].durUs, mmShare * 10.0, 1e-3);
   // Fused, each member pays.
   EXPECT_NEAR(test::run(big, {test::allInOne(big, "k")}, *with).kernels.at(0).durUs -
                   test::run(big, {test::allInOne(big, "k")}, *without).kernels.at(0).durUs,
-              reluShare * 2.0 + share * 10.0, 1e-3);
+              reluShare * 2.0 + mmShare * 10.0, 1e-3);
   const Graph small = graph(16);  // 64 KB: stays in the own cache between runs
   EXPECT_DOUBLE_EQ(coldShareOf(*with, runFootprintBytes(small, *with)), 0.0);
   const SimResult s0 = test::runUnfused(small, *without), s1 = test::runUnfused(small, *with);
-  EXPECT_NEAR(s1.kernels.at(1).durUs, s0.kernels.at(1).durUs, 1e-9);
   const auto smallGroups = unfusedGroups(small);
   ASSERT_TRUE(smallGroups.ok());
-  const double smallRelu = cpuRunReuse(small, *smallGroups, {0, 1}, *with, runFootprintBytes(small, *with))
-                               .callColdShare.at(static_cast<size_t>(small.findNode("relu")));
+  const std::vector<double> smallCalls =
+      cpuRunReuse(small, *smallGroups, {0, 1}, *with, runFootprintBytes(small, *with)).callColdShare;
+  const double smallRelu = smallCalls.at(static_cast<size_t>(small.findNode("relu")));
+  const double smallMm = smallCalls.at(static_cast<size_t>(small.findNode("mm")));
   EXPECT_LT(smallRelu, 0.03);  // its run's 80 KB of the 4 MiB
-  EXPECT_NEAR(s1.latencyUs - s0.latencyUs, 2.0 * smallRelu, 1e-3);
+  EXPECT_NEAR(smallMm, smallRelu, 1e-9);
+  EXPECT_NEAR(s1.kernels.at(1).durUs - s0.kernels.at(1).durUs, 10.0 * smallMm, 1e-3);
+  EXPECT_NEAR(s1.latencyUs - s0.latencyUs, 2.0 * smallRelu + 10.0 * smallMm, 1e-3);
   for (const json& badValue : {json{{"vector", -1.0}}, json{{"scalar", 1e-6}}}) {
     json bad = cpuProfileJson();
     bad["cpu"]["cold_call_s"] = badValue;
@@ -1000,6 +1004,75 @@ TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInCold) {
     return 0.0;
   };
   EXPECT_NEAR(addUs(big) - addUs(small), 13.1072, 1e-3);
+}
+
+// A matrix op's call and inputs are as cold as the run left them: the library's primitive is its shapes',
+// shared by every layer of those shapes, and an input the node before just wrote is in cache. A Neg over
+// n floats, then three products x*W1 -> m1, m1*W2 -> m2 (the same shapes), m2*W3 -> y (others).
+TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
+  auto graph = [](int64_t n) {
+    Graph g;
+    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({n}));
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({64, 64}));
+    ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({n}));
+    g.addNode("Neg", {big}, {nb}, {}, "neg");
+    std::vector<float> w(64 * 64, 0.01f);
+    ValueId w1 = g.addInitializer("w1", Tensor::floats({64, 64}, w));
+    ValueId w2 = g.addInitializer("w2", Tensor::floats({64, 64}, w));
+    ValueId w3 = g.addInitializer("w3", Tensor::floats({64, 32}, std::vector<float>(64 * 32, 0.01f)));
+    ValueId m1 = g.addValue("m1", DType::Float32, Shape::ofInts({64, 64}));
+    g.addNode("MatMul", {x, w1}, {m1}, {}, "mm1");
+    ValueId m2 = g.addValue("m2", DType::Float32, Shape::ofInts({64, 64}));
+    g.addNode("MatMul", {m1, w2}, {m2}, {}, "mm2");
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({64, 32}));
+    g.addNode("MatMul", {m2, w3}, {y}, {}, "mm3");
+    g.addOutput(y);
+    g.addOutput(nb);
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
+  json gemm = json::object();
+  for (const char* k : cubeCoefficientKeys()) gemm[k] = 0.0;
+  gemm["s_per_flop"] = 1e-11;
+  gemm["s_per_call"] = 1e-6;
+  j["cpu"]["cube_time_models"]["gemm"] = gemm;
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  auto orderOf = [](const Graph& g, const std::vector<KernelGroup>& groups) {
+    std::vector<size_t> order;
+    for (const char* name : {"neg", "mm1", "mm2", "mm3"})
+      for (size_t i = 0; i < groups.size(); ++i)
+        if (groups[i].members.at(0) == g.findNode(name)) order.push_back(i);
+    return order;
+  };
+  const Graph small = graph(16), big = graph(1 << 20);
+  const auto groups = unfusedGroups(big);
+  ASSERT_TRUE(groups.ok());
+  const double footprint = runFootprintBytes(big, *hw);
+  const double coldShare = coldShareOf(*hw, footprint);
+  ASSERT_GT(coldShare, 0.7);
+  const CpuRunReuse r = cpuRunReuse(big, *groups, orderOf(big, *groups), *hw, footprint);
+  auto at = [&](const std::vector<double>& v, const char* node) {
+    return v.at(static_cast<size_t>(big.findNode(node)));
+  };
+  // mm2 runs mm1's primitive right after it: a hot call; mm1 runs it after mm3 and the Neg's 8 MiB.
+  EXPECT_LT(at(r.callColdShare, "mm2"), 0.01);
+  EXPECT_DOUBLE_EQ(at(r.callColdShare, "mm1"), 1.0);
+  EXPECT_DOUBLE_EQ(at(r.callColdShare, "mm3"), 1.0);
+  // mm2's input is mm1's output, just written; mm1's is the graph input x, read a run ago.
+  EXPECT_EQ(at(r.farInputBytes, "mm2"), 0.0);
+  EXPECT_EQ(at(r.farInputBytes, "mm1"), 64 * 64 * 4.0);
+  // In the kernel times: mm2 pays its output's cold share at 10 GB/s, mm1 its input too.
+  auto usOf = [&](const Graph& g, const char* node) {
+    for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
+      if (k.nodes.at(0) == node) return k.durUs;
+    ADD_FAILURE() << "no " << node << " kernel";
+    return 0.0;
+  };
+  const double bytes = 64 * 64 * 4.0;
+  EXPECT_NEAR(usOf(big, "mm2") - usOf(small, "mm2"), coldShare * bytes / 1e10 * 1e6, 1e-3);
+  EXPECT_NEAR(usOf(big, "mm1") - usOf(small, "mm1"), (bytes + coldShare * bytes) / 1e10 * 1e6, 1e-3);
 }
 
 // On a CPU profile with weight_reorder, a Conv whose weight the run computes (a DequantizeLinear before it)
