@@ -1,10 +1,10 @@
 #include "simulator/CalibrationMerge.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "simulator/HostBench.h"
 #include "simulator/HostCalibration.h"
 
 namespace fw::sim {
@@ -57,11 +57,7 @@ std::string machineOf(const std::string& description) {
   return description.substr(head.size(), e - head.size());
 }
 
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+std::string sci(double v) { return hostbench::fmt("%.3g", v); }
 
 }  // namespace
 

@@ -953,6 +953,16 @@ TEST(CpuCost, AVectorCallIsAsColdAsWhatTheRunTouchedSinceItsTypeLastRan) {
     EXPECT_LT(s, 1e-3);
 }
 
+// The run order of one-node groups by their nodes' names.
+std::vector<size_t> orderOfNodes(const Graph& g, const std::vector<KernelGroup>& groups,
+                                 std::initializer_list<const char*> names) {
+  std::vector<size_t> order;
+  for (const char* name : names)
+    for (size_t i = 0; i < groups.size(); ++i)
+      if (groups[i].members.at(0) == g.findNode(name)) order.push_back(i);
+  return order;
+}
+
 // An activation the run has evicted from the core's own cache since it was last touched streams in at the
 // cold rate: a = Relu(x), c = Relu(a), a Neg over n other floats, then Add(c, a). After the Neg's 8n bytes,
 // a and c (64 KiB each) have left the 1 MiB own cache when n is large; c's Relu reads a just written.
@@ -980,11 +990,9 @@ TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInCold) {
   auto reuseOf = [&](const Graph& g) {
     const auto groups = unfusedGroups(g);
     EXPECT_TRUE(groups.ok());
-    std::vector<size_t> order;  // r0, r1, neg, add, whatever the topological order of the Neg
-    for (const char* name : {"r0", "r1", "neg", "add"})
-      for (size_t i = 0; i < groups->size(); ++i)
-        if ((*groups)[i].members.at(0) == g.findNode(name)) order.push_back(i);
-    return cpuRunReuse(g, *groups, order, *hw, runFootprintBytes(g, *hw));
+    // r0, r1, neg, add, whatever the topological order of the Neg
+    return cpuRunReuse(g, *groups, orderOfNodes(g, *groups, {"r0", "r1", "neg", "add"}), *hw,
+                       runFootprintBytes(g, *hw));
   };
   auto farOf = [](const CpuRunReuse& r, const Graph& g, const char* node) {
     return r.farInputBytes.at(static_cast<size_t>(g.findNode(node)));
@@ -1039,20 +1047,14 @@ TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
   j["cpu"]["cube_time_models"]["gemm"] = gemm;
   auto hw = parseHwProfile(j, "t.json");
   ASSERT_TRUE(hw.ok()) << hw.error().message;
-  auto orderOf = [](const Graph& g, const std::vector<KernelGroup>& groups) {
-    std::vector<size_t> order;
-    for (const char* name : {"neg", "mm1", "mm2", "mm3"})
-      for (size_t i = 0; i < groups.size(); ++i)
-        if (groups[i].members.at(0) == g.findNode(name)) order.push_back(i);
-    return order;
-  };
   const Graph small = graph(16), big = graph(1 << 20);
   const auto groups = unfusedGroups(big);
   ASSERT_TRUE(groups.ok());
   const double footprint = runFootprintBytes(big, *hw);
   const double coldShare = coldShareOf(*hw, footprint);
   ASSERT_GT(coldShare, 0.7);
-  const CpuRunReuse r = cpuRunReuse(big, *groups, orderOf(big, *groups), *hw, footprint);
+  const CpuRunReuse r =
+      cpuRunReuse(big, *groups, orderOfNodes(big, *groups, {"neg", "mm1", "mm2", "mm3"}), *hw, footprint);
   auto at = [&](const std::vector<double>& v, const char* node) {
     return v.at(static_cast<size_t>(big.findNode(node)));
   };
