@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|31]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|32]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -50,7 +50,12 @@ tagger), a depthwise-separable keyword-spotting CNN and a small ViT; set 30 was 
 the simulator read a weight through the Identity that shares it between layers and let a packed weight
 stream under its product, and only measured: an EfficientNet-style CNN (SiLU, squeeze-excitation), a GRU
 text encoder, a T5-style encoder (RMSNorm, no biases, separate Q/K/V), a 1-D convolutional autoencoder,
-Swin-style window attention and a neural collaborative-filtering recommender.
+Swin-style window attention and a neural collaborative-filtering recommender; set 31 was exported in
+session 32 after the calibration merge, and only measured; set 32 was exported in session 33 after session 32's
+last change (the executor's paired row reductions), and only measured: a DenseNet-BC (concatenated features), a
+Conformer (convolution module with GLU and depthwise Conv1d), an LSTM language model with tied weights, a
+feature pyramid (nearest upsampling), an encoder-decoder transformer (cross-attention) and a ResNeXt-style
+grouped-convolution CNN.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -62,7 +67,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -131,6 +136,8 @@ def main():
         return export_thirtieth_set(torch, out)
     if which == "31":
         return export_thirty_first_set(torch, out)
+    if which == "32":
+        return export_thirty_second_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -2650,6 +2657,150 @@ def export_thirty_first_set(torch, out):
                                   ("gpt_mini_t96", GptMini, (1, 96)),
                                   ("resnet20_cifar_b16", ResNetCifar, (16, 3, 32, 32)),
                                   ("tab_ae_b256", TabAe, (256, 120))))
+    return 0
+
+
+def export_thirty_second_set(torch, out):
+    # Session 33: exported after session 32's last change, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class DenseLayer(nn.Module):
+        def __init__(self, cin, growth):
+            super().__init__()
+            self.b1, self.c1 = nn.BatchNorm2d(cin), nn.Conv2d(cin, 4 * growth, 1, bias=False)
+            self.b2, self.c2 = nn.BatchNorm2d(4 * growth), nn.Conv2d(4 * growth, growth, 3, 1, 1, bias=False)
+
+        def forward(self, x):
+            return torch.cat([x, self.c2(F.relu(self.b2(self.c1(F.relu(self.b1(x))))))], 1)
+
+    class DenseNet(nn.Module):  # 16 images of 32x32: DenseNet-BC, growth 12, 3 blocks of 6 layers, halving transitions
+        def __init__(self):
+            super().__init__()
+            layers, c = [nn.Conv2d(3, 24, 3, 1, 1, bias=False)], 24
+            for block in range(3):
+                for _ in range(6):
+                    layers.append(DenseLayer(c, 12))
+                    c += 12
+                if block < 2:
+                    layers += [nn.BatchNorm2d(c), nn.ReLU(), nn.Conv2d(c, c // 2, 1, bias=False), nn.AvgPool2d(2)]
+                    c //= 2
+            self.body = nn.Sequential(*layers, nn.BatchNorm2d(c), nn.ReLU())
+            self.fc = nn.Linear(c, 10)
+
+        def forward(self, x):
+            return self.fc(self.body(x).mean((2, 3)))
+
+    class ConformerBlock(nn.Module):
+        def __init__(self, d, heads, kernel):
+            super().__init__()
+            self.ff1 = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d))
+            self.ff2 = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d))
+            self.na, self.nc, self.nf = nn.LayerNorm(d), nn.LayerNorm(d), nn.LayerNorm(d)
+            self.h = heads
+            self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.pw1, self.pw2 = nn.Conv1d(d, 2 * d, 1), nn.Conv1d(d, d, 1)
+            self.dw, self.bn = nn.Conv1d(d, d, kernel, padding=kernel // 2, groups=d), nn.BatchNorm1d(d)
+
+        def forward(self, x):  # [B, T, D]
+            b, t, d = x.shape
+            x = x + 0.5 * self.ff1(x)
+            q, k, v = self.qkv(self.na(x)).view(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+            a = torch.softmax(q @ k.transpose(-1, -2) * (d // self.h) ** -0.5, -1) @ v
+            x = x + self.proj(a.transpose(1, 2).reshape(b, t, d))
+            c = F.glu(self.pw1(self.nc(x).transpose(1, 2)), 1)
+            x = x + self.pw2(F.silu(self.bn(self.dw(c)))).transpose(1, 2)
+            return self.nf(x + 0.5 * self.ff2(x))
+
+    class Conformer(nn.Module):  # 2 utterances of 100 frames of 80 features: 2 blocks of 144, 4 heads, kernel 15
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Linear(80, 144)
+            self.blocks = nn.Sequential(ConformerBlock(144, 4, 15), ConformerBlock(144, 4, 15))
+            self.out = nn.Linear(144, 32)
+
+        def forward(self, x):
+            return self.out(self.blocks(self.inp(x)))
+
+    class LstmLm(nn.Module):  # 4 sequences of 64 tokens (4000 words): 2-layer LSTM of 256, output tied to the embedding
+        def __init__(self):
+            super().__init__()
+            self.e = nn.Embedding(4000, 256)
+            self.rnn = nn.LSTM(256, 256, num_layers=2, batch_first=True)
+
+        def forward(self, x):
+            ids = (x.abs() * 4000).long().clamp(0, 3999)
+            h, _ = self.rnn(self.e(ids))
+            return h @ self.e.weight.t()
+
+    def cbr(cin, cout, stride):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+    class Fpn(nn.Module):  # 2 images of 128x128: 4 strided stages (32-256), a 96-channel pyramid, nearest upsampling
+        def __init__(self):
+            super().__init__()
+            self.stem = cbr(3, 32, 2)
+            self.stages = nn.ModuleList([nn.Sequential(cbr(a, b, 2), cbr(b, b, 1))
+                                         for a, b in ((32, 64), (64, 128), (128, 192), (192, 256))])
+            self.lat = nn.ModuleList([nn.Conv2d(c, 96, 1) for c in (64, 128, 192, 256)])
+            self.smooth = nn.ModuleList([nn.Conv2d(96, 96, 3, 1, 1) for _ in range(4)])
+            self.head = nn.Conv2d(96, 9, 3, 1, 1)
+
+        def forward(self, x):
+            feats, h = [], self.stem(x)
+            for s in self.stages:
+                h = s(h)
+                feats.append(h)
+            p = self.lat[3](feats[3])
+            outs = [self.smooth[3](p)]
+            for i in (2, 1, 0):
+                p = self.lat[i](feats[i]) + F.interpolate(p, scale_factor=2.0, mode="nearest")
+                outs.append(self.smooth[i](p))
+            return torch.cat([self.head(o).flatten(2) for o in outs], 2)
+
+    class Seq2Seq(nn.Module):  # 2 pairs: a 32-step source and 24-step target of 128, 2+2 layers, 4 heads, causal target
+        def __init__(self):
+            super().__init__()
+            self.t = nn.Transformer(128, 4, 2, 2, 256, dropout=0.0, batch_first=True)
+            self.register_buffer("mask", torch.triu(torch.full((24, 24), float("-inf")), 1))
+            self.out = nn.Linear(128, 500)
+
+        def forward(self, x):
+            return self.out(self.t(x, x[:, :24] * 0.5, tgt_mask=self.mask))
+
+    class Bottleneck(nn.Module):
+        def __init__(self, cin, width, cout, stride, groups):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(cin, width, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU(),
+                                      nn.Conv2d(width, width, 3, stride, 1, groups=groups, bias=False),
+                                      nn.BatchNorm2d(width), nn.ReLU(), nn.Conv2d(width, cout, 1, bias=False),
+                                      nn.BatchNorm2d(cout))
+            self.sc = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                       if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            return F.relu(self.body(x) + self.sc(x))
+
+    class ResNeXt(nn.Module):  # 8 images of 64x64: 3 stages of 2 bottlenecks, 8 groups, widths 64-256
+        def __init__(self):
+            super().__init__()
+            self.stem = cbr(3, 32, 1)
+            blocks, c = [], 32
+            for width, cout, stride in ((64, 128, 1), (128, 256, 2), (256, 512, 2)):
+                blocks += [Bottleneck(c, width, cout, stride, 8), Bottleneck(cout, width, cout, 1, 8)]
+                c = cout
+            self.blocks = nn.Sequential(*blocks)
+            self.fc = nn.Linear(512, 50)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
+
+    export_nets(torch, out, 132, (("densenet_bc_b16_32", DenseNet, (16, 3, 32, 32)),
+                                  ("conformer_b2_t100", Conformer, (2, 100, 80)),
+                                  ("lstm_lm_b4_t64", LstmLm, (4, 64)),
+                                  ("fpn_b2_128", Fpn, (2, 3, 128, 128)),
+                                  ("seq2seq_tfm_b2_t32", Seq2Seq, (2, 32, 128)),
+                                  ("resnext_lite_b8_64", ResNeXt, (8, 3, 64, 64))))
     return 0
 
 
