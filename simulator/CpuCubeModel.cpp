@@ -48,14 +48,25 @@ bool allOnes(const std::vector<int64_t>& v) {
   return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; });
 }
 
-// A Conv whose kernel is 1 in every spatial dim, with unit strides and dilations and an output as large
-// as its input (so no padding).
+// A Conv whose kernel is 1 in every spatial dim, without padding: every output position reads one input
+// position (every stride-th along each axis), as the executor's product path takes it.
 bool isPointwise(const Node& n, const std::vector<int64_t>& x, const std::vector<int64_t>& w, const std::vector<int64_t>& y) {
   if (w.size() < 3 || x.size() != w.size() || y.size() != w.size()) return false;
   if (!allOnes(std::vector<int64_t>(w.begin() + 2, w.end()))) return false;
-  if (!std::equal(x.begin() + 2, x.end(), y.begin() + 2)) return false;
-  return allOnes(n.attrs.getInts("strides").value_or(std::vector<int64_t>{})) &&
-         allOnes(n.attrs.getInts("dilations").value_or(std::vector<int64_t>{}));
+  const size_t r = w.size() - 2;
+  std::vector<int64_t> strides = n.attrs.getInts("strides").value_or(std::vector<int64_t>{});
+  if (strides.size() < r) strides.assign(r, 1);
+  std::vector<int64_t> pads = n.attrs.getInts("pads").value_or(std::vector<int64_t>{});
+  if (pads.size() < 2 * r) pads.assign(2 * r, 0);
+  const std::string autoPad = n.attrs.stringOr("auto_pad", "NOTSET");
+  for (size_t d = 0; d < r; ++d) {
+    const int64_t in = x[2 + d], out = y[2 + d], s = strides[d];
+    if (s < 1 || in < 1 || out != (in - 1) / s + 1) return false;
+    // SAME pads (out - 1) * s + 1 - in in all, none here; explicit pads must be zero.
+    const bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+    if (!same && autoPad != "VALID" && (pads[d] != 0 || pads[d + r] != 0)) return false;
+  }
+  return true;
 }
 
 // Per spatial axis, the share of a Conv's (output position, kernel tap) pairs whose tap reads inside the
@@ -158,12 +169,16 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     f.calls =
         static_cast<double>(std::max<int64_t>(1, (*x)[0]) * std::max<int64_t>(1, n.attrs.intOr("group", 1)));
   }
-  // A 1x1 Conv that maps every position to itself (stride 1, no padding) is one product per image on the
-  // executor's own GEMM path, over the NCHW data as they are: no reorders (core/exec/ConvPrimitive.cpp).
+  // A 1x1 Conv without padding is one product per image on the executor's own GEMM path, over the NCHW
+  // data as they are (stride 1) or over the positions it reads, copied out (strided): no reorders
+  // (core/exec/ConvPrimitive.cpp). Its "patch" term counts the input values a strided one copies out
+  // (none at stride 1), the "input" term the whole input.
+  bool copiesPositions = false;
   if (f.kind == "conv" && isPointwise(n, *x, *w, *y)) {
     f.kind = "pointwise_conv";
     f.positions = 1;
     for (size_t d = 2; d < y->size(); ++d) f.positions *= static_cast<double>((*y)[d]);
+    copiesPositions = !std::equal(x->begin() + 2, x->end(), y->begin() + 2);
   }
   f.flops = nc.flops;
   f.inElems = numel(*x);
@@ -250,6 +265,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     if (kind == "conv") f.outChannels = N;
   }
   f.patchElems = N > 0 ? f.outElems * K / N : 0;
+  if (kind == "pointwise_conv" && !copiesPositions) f.patchElems = 0;
   // A batch of images reads the weights once an image: oneDNN's Conv kernels run image by image, every
   // output-channel block in turn, and the pointwise path is one product an image. 3x3 512->512 at 4x4
   // took 491 us for one image, 1974 for 4 and 3963 for 8; 1x1 2048->512 at 4x4, 175 and 1388 us for 1

@@ -109,13 +109,24 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "depthwise_conv");
   EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 9 * inside);
-  // 1x1, stride 1, no padding: a pointwise conv (the executor's GEMM path); strided, it is a dense conv.
+  // 1x1 without padding: a pointwise conv (the executor's GEMM path, over the input as it is: no patch);
+  // strided, over the positions it reads, copied out (the patch, 16 x 16 of them here, against the whole
+  // input); padded, a dense conv.
   f = cubeFeatures(convGraph(16, 32, 32, 1, 1), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "pointwise_conv");
-  EXPECT_DOUBLE_EQ(f->patchElems, 1024.0 * 16);
+  EXPECT_DOUBLE_EQ(f->patchElems, 0.0);
   EXPECT_DOUBLE_EQ(f->positions, 1024.0);
   f = cubeFeatures(convGraph(16, 32, 32, 1, 1, 2), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "pointwise_conv");
+  EXPECT_DOUBLE_EQ(f->inElems, 1024.0 * 16);
+  EXPECT_DOUBLE_EQ(f->patchElems, 256.0 * 16);
+  EXPECT_DOUBLE_EQ(f->positions, 256.0);
+  Graph padded = convGraph(16, 32, 32, 1, 1, 2);
+  padded.node(0).attrs.set(Attribute::makeInts("pads", {1, 1, 1, 1}));
+  padded.value(padded.node(0).outputs[0]).shape = Shape::ofInts({1, 32, 17, 17});
+  f = cubeFeatures(padded, 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "conv");
   // Over one axis: its own kind, the dense features (K = 16 * 5, N = 32; 2 of 64 x 5 taps in the padding
