@@ -370,7 +370,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // where a copy moves 262, 113 and 42), and slower than the op's in-cache rate and the copy's
     // bandwidth together say. What each byte takes beyond the chain's in-cache rate is added to the op's
     // time (a Mul in wav2vec's feature encoder, 2 x 512 x 3199 floats times the same: 404 us measured,
-    // 184 simulated without the curve, 268 with it).
+    // 184 simulated without the curve, 268 with it). The op's copy-model time (memS) is another estimate of
+    // that same traffic: the larger of the two counts, not their sum (session 33: a DenseNet's BNs, Relus
+    // and Concats over 3-6 MB, 26 GB/s measured as the curve says, were simulated at 14 GB/s with both;
+    // ResNet-50's residual Adds +76 %).
     double streamStallS = 0;
     if (fam != OpFamily::Cube && !hw.cpu.streamCurve.empty()) {
       const double bytes = acts + weights;
@@ -532,7 +535,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                     hw.cpu.coldGather.seconds(static_cast<double>(rowWiseRows(g, n)), picked);
     const double memberS =
         reorderS + (shaped ? coldCallS + std::max(compS + coldS, memS)
-                           : fixedS + std::max(compS - fixedS, memS) + streamStallS + farS + gatherColdS);
+                           : fixedS + std::max(compS - fixedS + streamStallS, memS) + farS + gatherColdS);
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;
   }
