@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|32]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|33]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -55,7 +55,10 @@ session 32 after the calibration merge, and only measured; set 32 was exported i
 last change (the executor's paired row reductions), and only measured: a DenseNet-BC (concatenated features), a
 Conformer (convolution module with GLU and depthwise Conv1d), an LSTM language model with tied weights, a
 feature pyramid (nearest upsampling), an encoder-decoder transformer (cross-attention) and a ResNeXt-style
-grouped-convolution CNN.
+grouped-convolution CNN; set 33 was exported in session 33 after its changes (strided 1x1 Convs on the
+executor's product path, a vector op's stall and copy-model time as two bounds) and only measured: a
+MobileViT-style hybrid, GhostNet-style modules, a DeepFM recommender, an hourglass pose network, an
+SE-ResNet with strided shortcuts and a ConvLSTM unrolled over 8 frames.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -67,7 +70,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -138,6 +141,8 @@ def main():
         return export_thirty_first_set(torch, out)
     if which == "32":
         return export_thirty_second_set(torch, out)
+    if which == "33":
+        return export_thirty_third_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -2801,6 +2806,174 @@ def export_thirty_second_set(torch, out):
                                   ("fpn_b2_128", Fpn, (2, 3, 128, 128)),
                                   ("seq2seq_tfm_b2_t32", Seq2Seq, (2, 32, 128)),
                                   ("resnext_lite_b8_64", ResNeXt, (8, 3, 64, 64))))
+    return 0
+
+
+def export_thirty_third_set(torch, out):
+    # Session 33: exported after that session's cost-model and executor changes, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    def cbr(cin, cout, k=3, stride=1, groups=1, act=True):
+        layers = [nn.Conv2d(cin, cout, k, stride, k // 2, groups=groups, bias=False), nn.BatchNorm2d(cout)]
+        return nn.Sequential(*layers, nn.SiLU()) if act else nn.Sequential(*layers)
+
+    class MvitBlock(nn.Module):  # local 3x3 conv, 2x2 patches unfolded into tokens, a transformer, folded back
+        def __init__(self, c, d):
+            super().__init__()
+            self.local, self.proj_in = cbr(c, c), nn.Conv2d(c, d, 1, bias=False)
+            self.enc = nn.TransformerEncoderLayer(d, 4, 2 * d, dropout=0.0, activation="gelu", batch_first=True)
+            self.proj_out, self.fuse = cbr(d, c, 1), cbr(2 * c, c)
+
+        def forward(self, x):
+            b, c, h, w = x.shape
+            y = self.proj_in(self.local(x))
+            d = y.shape[1]
+            t = y.view(b, d, h // 2, 2, w // 2, 2).permute(0, 3, 5, 2, 4, 1).reshape(b * 4, h * w // 4, d)
+            t = self.enc(t)
+            y = t.view(b, 2, 2, h // 2, w // 2, d).permute(0, 5, 3, 1, 4, 2).reshape(b, d, h, w)
+            return self.fuse(torch.cat([x, self.proj_out(y)], 1))
+
+    class MobileVit(nn.Module):  # 4 images of 64x64: conv stem, two MobileViT blocks at 16x16 and 8x8
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(cbr(3, 16, stride=2), cbr(16, 32, stride=2))
+            self.b1 = MvitBlock(32, 64)
+            self.down = cbr(32, 48, stride=2)
+            self.b2 = MvitBlock(48, 80)
+            self.head = nn.Linear(48, 10)
+
+        def forward(self, x):
+            return self.head(self.b2(self.down(self.b1(self.stem(x)))).mean((2, 3)))
+
+    class Ghost(nn.Module):  # half the channels by a 1x1 conv, the other half by a cheap depthwise conv of those
+        def __init__(self, cin, cout, act=True):
+            super().__init__()
+            self.primary = cbr(cin, cout // 2, 1, act=act)
+            self.cheap = cbr(cout // 2, cout // 2, 3, groups=cout // 2, act=act)
+
+        def forward(self, x):
+            y = self.primary(x)
+            return torch.cat([y, self.cheap(y)], 1)
+
+    class GhostBottleneck(nn.Module):
+        def __init__(self, cin, mid, cout, stride):
+            super().__init__()
+            self.g1, self.g2 = Ghost(cin, mid), Ghost(mid, cout, act=False)
+            self.dw = cbr(mid, mid, 3, stride, groups=mid, act=False) if stride > 1 else nn.Identity()
+            self.sc = (nn.Sequential(cbr(cin, cin, 3, stride, groups=cin, act=False), cbr(cin, cout, 1, act=False))
+                       if stride > 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            return self.g2(self.dw(self.g1(x))) + self.sc(x)
+
+    class GhostNet(nn.Module):  # 8 images of 64x64: five ghost bottlenecks, 16 to 80 channels
+        def __init__(self):
+            super().__init__()
+            self.stem = cbr(3, 16, stride=2)
+            self.body = nn.Sequential(GhostBottleneck(16, 32, 16, 1), GhostBottleneck(16, 48, 24, 2),
+                                      GhostBottleneck(24, 72, 24, 1), GhostBottleneck(24, 96, 40, 2),
+                                      GhostBottleneck(40, 160, 80, 2))
+            self.fc = nn.Linear(80, 100)
+
+        def forward(self, x):
+            return self.fc(self.body(self.stem(x)).mean((2, 3)))
+
+    class DeepFm(nn.Module):  # 256 rows of 12 sparse fields (tables of 2000 rows, 16 wide) and 8 dense features
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(12 * 2000, 16)
+            self.lin = nn.Embedding(12 * 2000, 1)
+            self.register_buffer("offsets", torch.arange(12) * 2000)
+            self.dense = nn.Linear(8, 16)
+            self.mlp = nn.Sequential(nn.Linear(13 * 16, 200), nn.ReLU(), nn.Linear(200, 200), nn.ReLU(),
+                                     nn.Linear(200, 1))
+
+        def forward(self, x):  # x [256, 20]: 12 fields as fractions, 8 dense features
+            ids = (x[:, :12].abs() * 2000).long().clamp(0, 1999) + self.offsets
+            e = torch.cat([self.emb(ids), self.dense(x[:, 12:]).unsqueeze(1)], 1)  # [256, 13, 16]
+            fm = 0.5 * (e.sum(1).pow(2) - e.pow(2).sum(1)).sum(1, keepdim=True)
+            return torch.sigmoid(self.lin(ids).sum(1) + fm + self.mlp(e.flatten(1)))
+
+    class Residual(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.body = nn.Sequential(nn.BatchNorm2d(c), nn.ReLU(), nn.Conv2d(c, c // 2, 1), nn.BatchNorm2d(c // 2),
+                                      nn.ReLU(), nn.Conv2d(c // 2, c // 2, 3, 1, 1), nn.BatchNorm2d(c // 2), nn.ReLU(),
+                                      nn.Conv2d(c // 2, c, 1))
+
+        def forward(self, x):
+            return x + self.body(x)
+
+    class Hourglass(nn.Module):  # recursive: skip branch, max-pool, inner hourglass, nearest upsampling, add
+        def __init__(self, depth, c):
+            super().__init__()
+            self.up1, self.low1, self.low3 = Residual(c), Residual(c), Residual(c)
+            self.low2 = Hourglass(depth - 1, c) if depth > 1 else Residual(c)
+
+        def forward(self, x):
+            low = self.low3(self.low2(self.low1(F.max_pool2d(x, 2))))
+            return self.up1(x) + F.interpolate(low, scale_factor=2.0, mode="nearest")
+
+    class PoseNet(nn.Module):  # 2 images of 128x128: a stem to 32x32 of 128, a 3-level hourglass, 16 heatmaps
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 7, 2, 3), nn.BatchNorm2d(64), nn.ReLU(), Residual(64),
+                                      nn.MaxPool2d(2), nn.Conv2d(64, 128, 1), Residual(128))
+            self.hg = Hourglass(3, 128)
+            self.out = nn.Conv2d(128, 16, 1)
+
+        def forward(self, x):
+            return self.out(self.hg(self.stem(x)))
+
+    class SeBottleneck(nn.Module):
+        def __init__(self, cin, width, cout, stride):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(cin, width, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU(),
+                                      nn.Conv2d(width, width, 3, stride, 1, bias=False), nn.BatchNorm2d(width),
+                                      nn.ReLU(), nn.Conv2d(width, cout, 1, bias=False), nn.BatchNorm2d(cout))
+            self.se = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(cout, cout // 16, 1), nn.ReLU(),
+                                    nn.Conv2d(cout // 16, cout, 1), nn.Sigmoid())
+            self.sc = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                       if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            y = self.body(x)
+            return F.relu(y * self.se(y) + self.sc(x))
+
+    class SeResNet(nn.Module):  # 8 images of 64x64: 4 stages (one bottleneck each, strided 1x1 shortcuts)
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU())
+            self.stages = nn.Sequential(SeBottleneck(64, 32, 128, 1), SeBottleneck(128, 64, 256, 2),
+                                        SeBottleneck(256, 128, 512, 2), SeBottleneck(512, 256, 1024, 2))
+            self.fc = nn.Linear(1024, 200)
+
+        def forward(self, x):
+            return self.fc(self.stages(self.stem(x)).mean((2, 3)))
+
+    class ConvLstm(nn.Module):  # 2 clips of 8 frames of 32x32x4: a ConvLSTM cell of 32 channels, unrolled
+        def __init__(self):
+            super().__init__()
+            self.gates = nn.Conv2d(4 + 32, 4 * 32, 3, 1, 1)
+            self.out = nn.Conv2d(32, 4, 1)
+
+        def forward(self, x):  # [2, 8, 4, 32, 32]
+            b, t = x.shape[:2]
+            h = torch.zeros(b, 32, 32, 32)
+            c = torch.zeros(b, 32, 32, 32)
+            for k in range(t):
+                i, f, o, g = self.gates(torch.cat([x[:, k], h], 1)).chunk(4, 1)
+                c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+                h = torch.sigmoid(o) * torch.tanh(c)
+            return self.out(h)
+
+    export_nets(torch, out, 133, (("mobilevit_lite_b4_64", MobileVit, (4, 3, 64, 64)),
+                                  ("ghostnet_lite_b8_64", GhostNet, (8, 3, 64, 64)),
+                                  ("deepfm_b256", DeepFm, (256, 20)),
+                                  ("hourglass_pose_b2_128", PoseNet, (2, 3, 128, 128)),
+                                  ("se_resnet_b8_64", SeResNet, (8, 3, 64, 64)),
+                                  ("convlstm_b2_t8_32", ConvLstm, (2, 8, 4, 32, 32))))
     return 0
 
 
