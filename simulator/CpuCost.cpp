@@ -230,6 +230,12 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     const std::string code = product ? primitiveKey(g, n) : n.opType;
     if (t >= seq.size()) {  // every code ran, and every value was touched, in the first pass
       out.callColdShare[ni] = std::clamp(since(lastRun[code], t) / coldAt, 0.0, 1.0);
+      // A gather or a Slice reads from its data input only what it writes out (a ConvLSTM's frame
+      // x[:, k], 32 KB of a 256 KB clip: 3.3-4.8 us measured, 18.9 simulated with the whole clip cold).
+      const bool readsItsOutputsWorth = (n.opType == "Gather" || n.opType == "GatherElements" ||
+                                         n.opType == "GatherND" || n.opType == "Slice") &&
+                                        !n.outputs.empty() && n.outputs[0] != kNoId;
+      const double outBytes = readsItsOutputsWorth ? bytesOf(n.outputs[0]) : 0.0;
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
         if (v == kNoId || weightFor(v) != kNoId ||
@@ -239,7 +245,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         const double b = bytesOf(v);
         const int64_t last = lastTouch[static_cast<size_t>(v)];
         if (b <= own && last >= 0 && since(static_cast<size_t>(last), t) + b > own)
-          out.farInputBytes[ni] += b;
+          out.farInputBytes[ni] += i == 0 && readsItsOutputsWorth ? std::min(b, outBytes) : b;
       }
     }
     lastRun[code] = t;

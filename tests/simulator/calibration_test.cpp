@@ -1024,6 +1024,48 @@ TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInCold) {
   EXPECT_NEAR(addUs(big) - addUs(small), 13.1072, 1e-3);
 }
 
+// A gather or a Slice reads from its data input only what it writes: x [8, 2048] (64 KiB), a Neg over a
+// million floats, then a Gather of row 3 and a Slice of the first 256 columns of x: each far by its own
+// output (8 KiB), not by all of x, which an Add of x then pays whole.
+TEST(CpuCost, AGatherOrSliceOfAnEvictedInputReadsOnlyWhatItWrites) {
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({8, 2048}));
+  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({1 << 20}));
+  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({1 << 20}));
+  g.addNode("Neg", {big}, {nb}, {}, "neg");
+  ValueId row = g.addInitializer("row", Tensor::int64s({}, {3}));
+  ValueId picked = g.addValue("picked", DType::Float32, Shape::ofInts({2048}));
+  g.addNode("Gather", {x, row}, {picked}, zoo::attrs({Attribute::makeInt("axis", 0)}), "gather");
+  ValueId starts = g.addInitializer("starts", Tensor::int64s({1}, {0}));
+  ValueId ends = g.addInitializer("ends", Tensor::int64s({1}, {256}));
+  ValueId axes = g.addInitializer("axes", Tensor::int64s({1}, {1}));
+  ValueId part = g.addValue("part", DType::Float32, Shape::ofInts({8, 256}));
+  g.addNode("Slice", {x, starts, ends, axes}, {part}, {}, "slice");
+  ValueId doubled = g.addValue("doubled", DType::Float32, Shape::ofInts({8, 2048}));
+  g.addNode("Add", {x, x}, {doubled}, {}, "add");
+  for (ValueId v : {nb, picked, part, doubled}) g.addOutput(v);
+  json j = cpuProfileJson();
+  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const auto groups = unfusedGroups(g);
+  ASSERT_TRUE(groups.ok());
+  for (const bool gatherFirst : {true, false}) {
+    const auto order = gatherFirst ? orderOfNodes(g, *groups, {"neg", "gather", "slice", "add"})
+                                   : orderOfNodes(g, *groups, {"neg", "add", "gather", "slice"});
+    const CpuRunReuse r = cpuRunReuse(g, *groups, order, *hw, runFootprintBytes(g, *hw));
+    auto far = [&](const char* node) { return r.farInputBytes.at(static_cast<size_t>(g.findNode(node))); };
+    if (gatherFirst) {
+      EXPECT_EQ(far("gather"), 8192.0);
+      EXPECT_EQ(far("slice"), 0.0);  // x was touched by the Gather just before
+      EXPECT_EQ(far("add"), 0.0);
+    } else {
+      EXPECT_EQ(far("add"), 65536.0);
+      EXPECT_EQ(far("gather"), 0.0);
+    }
+  }
+}
+
 // A matrix op's call and inputs are as cold as the run left them: the library's primitive is its shapes',
 // shared by every layer of those shapes, and an input the node before just wrote is in cache. A Neg over
 // n floats, then three products x*W1 -> m1, m1*W2 -> m2 (the same shapes), m2*W3 -> y (others).
