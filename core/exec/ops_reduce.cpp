@@ -67,8 +67,18 @@ Status opReduce(OpContext& c) {
   // chains of several short rows overlap; each chain now adds a pair of elements a step (the pair's sum
   // off the chain), which halves a long row's chain. Max and Min are exact in any order.
   // The reduced axes are the last ones (x is dense): output o's row is elements [o * nr, (o + 1) * nr).
+  // An axis of size 1 after the first reduced one lays the elements out alike reduced or not: a sum over
+  // the 12 fields of [256, 12, 1] is rows of 12 (9.3 us as a middle axis of one column, 1.2 as rows).
   bool lastAxes = isF && op != Red::Prod && op != Red::LogSumExp && nr > 0;
-  for (size_t d = 1; d < x.rank(); ++d) lastAxes = lastAxes && (!red[d - 1] || red[d]);
+  {
+    bool seen = false;
+    std::vector<char> rowAxis(x.rank());
+    for (size_t d = 0; d < x.rank(); ++d) {
+      seen = seen || red[d];
+      rowAxis[d] = red[d] || (seen && x.dims[d] == 1);
+    }
+    for (size_t d = 1; d < x.rank(); ++d) lastAxes = lastAxes && (!rowAxis[d - 1] || rowAxis[d]);
+  }
   if (lastAxes) {
     parallelFor(no, nr, [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {

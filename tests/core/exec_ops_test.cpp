@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <numeric>
+#include <string>
 
 #include "core/exec/Executor.h"
 #include "core/exec/FastMath.h"
@@ -421,6 +424,56 @@ TEST(ExecOps, ReductionsOverMiddleAxesMatchADoubleLoopInOrder) {
     ASSERT_TRUE(res.ok()) << res.error().message;
     const auto y = (*res)[0].toFloats();
     for (size_t i = 0; i < y.size(); ++i) EXPECT_EQ(std::isnan(y[i]), i == 1) << op << " " << i;
+  }
+}
+
+// Axes of size 1 around the reduced ones: those after the first reduced axis lay the elements out as rows
+// (ops_reduce.cpp takes [256, 12, 1] over axis 1 as rows of 12); those before it, or between kept axes, do
+// not. Every case against a double loop over the same elements.
+TEST(ExecOps, ReductionsWithAxesOfSizeOneMatchADoubleLoop) {
+  struct Case {
+    std::vector<int64_t> dims, axes;
+  };
+  for (const Case& cs : {Case{{5, 12, 1}, {1}}, Case{{4, 1, 5, 1}, {2}}, Case{{1, 6, 1, 3}, {1}},
+                         Case{{2, 3, 1, 4}, {1}}, Case{{3, 1, 7}, {1, 2}}, Case{{1, 9}, {1}}}) {
+    const int64_t n = std::accumulate(cs.dims.begin(), cs.dims.end(), int64_t{1}, std::multiplies<>());
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 5.7, 13.0) - 6.0);
+    std::vector<char> red(cs.dims.size(), 0);
+    for (int64_t a : cs.axes) red[static_cast<size_t>(a)] = 1;
+    for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax"}) {
+      const bool sum = std::string(op) == "ReduceSum";
+      std::vector<Attribute> a{Attribute::makeInt("keepdims", 0)};
+      std::vector<In> in{{"x", Tensor::floats(cs.dims, v)}};
+      if (sum)
+        in.push_back({"axes", Tensor::int64s({static_cast<int64_t>(cs.axes.size())}, cs.axes), true});
+      else
+        a.push_back(Attribute::makeInts("axes", cs.axes));
+      auto r = runOne(op, in, 1, attrs(a), 13);
+      ASSERT_TRUE(r.ok()) << op << ": " << r.error().message;
+      const auto y = (*r)[0].toFloats();
+      // The double loop: every element to the output its kept coordinates name.
+      std::vector<double> acc(y.size(), std::string(op) == "ReduceMax" ? -1e300 : 0.0);
+      std::vector<int64_t> count(y.size(), 0);
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t rem = i, o = 0, scale = 1;
+        for (size_t d = cs.dims.size(); d-- > 0;) {
+          const int64_t c = rem % cs.dims[d];
+          rem /= cs.dims[d];
+          if (!red[d]) o += c * scale, scale *= cs.dims[d];
+        }
+        const double x = v[static_cast<size_t>(i)];
+        double& t = acc[static_cast<size_t>(o)];
+        t = std::string(op) == "ReduceMax" ? std::max(t, x) : t + x;
+        ++count[static_cast<size_t>(o)];
+      }
+      ASSERT_EQ(y.size(), acc.size());
+      for (size_t o = 0; o < y.size(); ++o) {
+        const double want = std::string(op) == "ReduceMean" ? acc[o] / static_cast<double>(count[o]) : acc[o];
+        EXPECT_NEAR(y[o], want, 1e-5 * std::max(1.0, std::fabs(want)))
+            << op << " case " << cs.dims.size() << "-D at " << o;
+      }
+    }
   }
 }
 
