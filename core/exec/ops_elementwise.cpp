@@ -208,7 +208,23 @@ Result<RtTensor> binary(OpContext& c, const RtTensor& a, const RtTensor& b, Bin 
         binaryLoop(a.f(), a.dims, b.f(), b.dims, y.mf(), *od, [op](float x, float z) { return applyBin(op, x, z); });
     }
   } else if (a.store() == Store::I64) {
-    binaryLoop(a.i(), a.dims, b.i(), b.dims, y.mi(), *od, [op](int64_t x, int64_t z) { return applyBin(op, x, z); });
+    // Index arithmetic (ids plus a table's offsets, a position times a stride): the op chosen once, not
+    // an element at a time ([256, 12] + [12] took 2.9 us, the float Add 0.8).
+    switch (op) {
+      case Bin::Add:
+      case Bin::Sum:
+        binaryLoop(a.i(), a.dims, b.i(), b.dims, y.mi(), *od, [](int64_t x, int64_t z) { return x + z; });
+        break;
+      case Bin::Sub:
+        binaryLoop(a.i(), a.dims, b.i(), b.dims, y.mi(), *od, [](int64_t x, int64_t z) { return x - z; });
+        break;
+      case Bin::Mul:
+        binaryLoop(a.i(), a.dims, b.i(), b.dims, y.mi(), *od, [](int64_t x, int64_t z) { return x * z; });
+        break;
+      default:
+        binaryLoop(a.i(), a.dims, b.i(), b.dims, y.mi(), *od,
+                   [op](int64_t x, int64_t z) { return applyBin(op, x, z); });
+    }
   } else {
     return c.fail("unsupported input type " + std::string(dtypeName(a.dtype)));
   }

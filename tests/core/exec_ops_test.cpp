@@ -704,3 +704,36 @@ TEST(ExecOps, PadMatchesADirectLoopForEveryModeRankAndSign) {
   ASSERT_TRUE(crop.ok()) << crop.error().message;
   expectNear((*crop)[0], {3}, {1, 2, 3}, 0.f);
 }
+
+// int64 Add, Sub and Mul (index arithmetic) with each broadcast form the loop has: a trailing row, the row
+// on the left, two whole operands, a column; against the element-by-element definition.
+TEST(ExecOps, Int64ArithmeticBroadcastsMatchTheDefinition) {
+  const std::vector<int64_t> av{3, -7, 11, 0, 5, 2000000000000, -4, 9, 1, -1, 6, 8};
+  struct Case {
+    std::vector<int64_t> bd;
+    bool swap;
+  };
+  for (const Case& cs : {Case{{4}, false}, Case{{4}, true}, Case{{3, 4}, false}, Case{{3, 1}, false}}) {
+    const int64_t nb = std::accumulate(cs.bd.begin(), cs.bd.end(), int64_t{1}, std::multiplies<>());
+    std::vector<int64_t> bv(static_cast<size_t>(nb));
+    for (int64_t k = 0; k < nb; ++k) bv[static_cast<size_t>(k)] = 3 * k - 5;
+    for (const char* op : {"Add", "Sub", "Mul"}) {
+      const Tensor at = Tensor::int64s({3, 4}, av), bt = Tensor::int64s(cs.bd, bv);
+      auto r = cs.swap ? runOne(op, {{"b", bt}, {"a", at}}) : runOne(op, {{"a", at}, {"b", bt}});
+      ASSERT_TRUE(r.ok()) << op << ": " << r.error().message;
+      const auto y = (*r)[0].toInt64s();
+      ASSERT_EQ(y.size(), 12u);
+      for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 4; ++j) {
+          const int64_t x = av[static_cast<size_t>(i * 4 + j)];
+          const int64_t z = cs.bd.size() == 2 && cs.bd[1] == 1 ? bv[static_cast<size_t>(i)]
+                            : nb == 4                          ? bv[static_cast<size_t>(j)]
+                                                               : bv[static_cast<size_t>(i * 4 + j)];
+          const int64_t l = cs.swap ? z : x, rr = cs.swap ? x : z;
+          const std::string o = op;
+          const int64_t want = o == "Add" ? l + rr : o == "Sub" ? l - rr : l * rr;
+          EXPECT_EQ(y[static_cast<size_t>(i * 4 + j)], want) << op << " at " << i << "," << j;
+        }
+    }
+  }
+}
