@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|33]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|34]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -58,7 +58,11 @@ feature pyramid (nearest upsampling), an encoder-decoder transformer (cross-atte
 grouped-convolution CNN; set 33 was exported in session 33 after its changes (strided 1x1 Convs on the
 executor's product path, a vector op's stall and copy-model time as two bounds) and only measured: a
 MobileViT-style hybrid, GhostNet-style modules, a DeepFM recommender, an hourglass pose network, an
-SE-ResNet with strided shortcuts and a ConvLSTM unrolled over 8 frames.
+SE-ResNet with strided shortcuts and a ConvLSTM unrolled over 8 frames; set 34 was exported at the end of
+session 33, after its last change (int64 arithmetic and reductions with axes of size 1 in the executor, a
+Gather's or Slice's cold bytes), and only measured: a WaveNet-style gated dilated Conv1d stack, an ESPCN-style
+super-resolution net (DepthToSpace), an attention U-Net, a PoolFormer (GroupNorm, pooling as token mixer), an
+LSTM autoencoder and a 1-D SE-CNN over ECG-length signals.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -70,7 +74,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -143,6 +147,8 @@ def main():
         return export_thirty_second_set(torch, out)
     if which == "33":
         return export_thirty_third_set(torch, out)
+    if which == "34":
+        return export_thirty_fourth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -2974,6 +2980,141 @@ def export_thirty_third_set(torch, out):
                                   ("hourglass_pose_b2_128", PoseNet, (2, 3, 128, 128)),
                                   ("se_resnet_b8_64", SeResNet, (8, 3, 64, 64)),
                                   ("convlstm_b2_t8_32", ConvLstm, (2, 8, 4, 32, 32))))
+    return 0
+
+
+def export_thirty_fourth_set(torch, out):
+    # Session 33, at its end: exported after its last change, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class WaveBlock(nn.Module):
+        def __init__(self, c, dilation):
+            super().__init__()
+            self.d = dilation
+            self.filt, self.gate = nn.Conv1d(c, c, 2, dilation=dilation), nn.Conv1d(c, c, 2, dilation=dilation)
+            self.res, self.skip = nn.Conv1d(c, c, 1), nn.Conv1d(c, 64, 1)
+
+        def forward(self, x):
+            h = F.pad(x, (self.d, 0))
+            z = torch.tanh(self.filt(h)) * torch.sigmoid(self.gate(h))
+            return x + self.res(z), self.skip(z)
+
+    class WaveNet(nn.Module):  # 1 signal of 4000 samples: 2 stacks of dilations 1-64 over 32 channels
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Conv1d(1, 32, 1)
+            self.blocks = nn.ModuleList([WaveBlock(32, 2 ** k) for _ in range(2) for k in range(7)])
+            self.out = nn.Sequential(nn.ReLU(), nn.Conv1d(64, 64, 1), nn.ReLU(), nn.Conv1d(64, 256, 1))
+
+        def forward(self, x):
+            h, skips = self.inp(x), 0
+            for b in self.blocks:
+                h, s = b(h)
+                skips = skips + s
+            return self.out(skips)
+
+    class Espcn(nn.Module):  # 2 images of 64x64: 5x5 and 3x3 convs, then 3x3 to 3*16 channels and a 4x PixelShuffle
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(3, 64, 5, 1, 2), nn.Tanh(), nn.Conv2d(64, 32, 3, 1, 1), nn.Tanh(),
+                                      nn.Conv2d(32, 3 * 16, 3, 1, 1))
+
+        def forward(self, x):
+            return torch.sigmoid(F.pixel_shuffle(self.body(x), 4))
+
+    def double(cin, cout):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+                             nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+    class Gate(nn.Module):  # attention gate: the skip weighted by sigmoid(psi(relu(Wx skip + Wg up)))
+        def __init__(self, c):
+            super().__init__()
+            self.wx, self.wg, self.psi = nn.Conv2d(c, c // 2, 1), nn.Conv2d(c, c // 2, 1), nn.Conv2d(c // 2, 1, 1)
+
+        def forward(self, skip, g):
+            return skip * torch.sigmoid(self.psi(F.relu(self.wx(skip) + self.wg(g))))
+
+    class AttnUnet(nn.Module):  # 2 images of 64x64: 3 levels (32, 64, 128), ConvTranspose up, gated skips
+        def __init__(self):
+            super().__init__()
+            self.e1, self.e2, self.mid = double(3, 32), double(32, 64), double(64, 128)
+            self.u2, self.g2, self.d2 = nn.ConvTranspose2d(128, 64, 2, 2), Gate(64), double(128, 64)
+            self.u1, self.g1, self.d1 = nn.ConvTranspose2d(64, 32, 2, 2), Gate(32), double(64, 32)
+            self.out = nn.Conv2d(32, 4, 1)
+
+        def forward(self, x):
+            s1 = self.e1(x)
+            s2 = self.e2(F.max_pool2d(s1, 2))
+            m = self.mid(F.max_pool2d(s2, 2))
+            u = self.u2(m)
+            h = self.d2(torch.cat([self.g2(s2, u), u], 1))
+            u = self.u1(h)
+            return self.out(self.d1(torch.cat([self.g1(s1, u), u], 1)))
+
+    class PoolBlock(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.n1, self.n2 = nn.GroupNorm(1, c), nn.GroupNorm(1, c)
+            self.pool = nn.AvgPool2d(3, 1, 1, count_include_pad=False)
+            self.mlp = nn.Sequential(nn.Conv2d(c, 4 * c, 1), nn.GELU(), nn.Conv2d(4 * c, c, 1))
+
+        def forward(self, x):
+            y = self.n1(x)
+            x = x + self.pool(y) - y
+            return x + self.mlp(self.n2(x))
+
+    class PoolFormer(nn.Module):  # 4 images of 64x64: 4x4 patches of 64, 2 blocks, 2x2 down to 128, 2 blocks
+        def __init__(self):
+            super().__init__()
+            self.s1 = nn.Sequential(nn.Conv2d(3, 64, 4, 4), PoolBlock(64), PoolBlock(64))
+            self.s2 = nn.Sequential(nn.Conv2d(64, 128, 2, 2), PoolBlock(128), PoolBlock(128))
+            self.head = nn.Linear(128, 100)
+
+        def forward(self, x):
+            return self.head(self.s2(self.s1(x)).mean((2, 3)))
+
+    class LstmAe(nn.Module):  # 16 sequences of 50 steps of 24 features: LSTM 24->128, the code repeated, LSTM 128->24
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.LSTM(24, 128, batch_first=True)
+            self.dec = nn.LSTM(128, 64, batch_first=True)
+            self.out = nn.Linear(64, 24)
+
+        def forward(self, x):
+            _, (h, _) = self.enc(x)
+            z = h[-1].unsqueeze(1).repeat(1, x.shape[1], 1)
+            y, _ = self.dec(z)
+            return self.out(y)
+
+    class Se1d(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv1d(cin, cout, 7, stride, 3, bias=False), nn.BatchNorm1d(cout), nn.ReLU(),
+                                      nn.Conv1d(cout, cout, 7, 1, 3, bias=False), nn.BatchNorm1d(cout))
+            self.se = nn.Sequential(nn.AdaptiveAvgPool1d(1), nn.Conv1d(cout, cout // 8, 1), nn.ReLU(),
+                                    nn.Conv1d(cout // 8, cout, 1), nn.Sigmoid())
+            self.sc = nn.Conv1d(cin, cout, 1, stride) if stride > 1 or cin != cout else nn.Identity()
+
+        def forward(self, x):
+            y = self.body(x)
+            return F.relu(y * self.se(y) + self.sc(x))
+
+    class EcgNet(nn.Module):  # 32 signals of 1000 samples on 12 leads: 4 SE blocks (32-128 channels), 5 classes
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.Sequential(Se1d(12, 32, 2), Se1d(32, 64, 2), Se1d(64, 96, 2), Se1d(96, 128, 2))
+            self.fc = nn.Linear(128, 5)
+
+        def forward(self, x):
+            return self.fc(self.blocks(x).mean(2))
+
+    export_nets(torch, out, 134, (("wavenet_lite_b1_4k", WaveNet, (1, 1, 4000)),
+                                  ("espcn_sr_b2_64", Espcn, (2, 3, 64, 64)),
+                                  ("attn_unet_b2_64", AttnUnet, (2, 3, 64, 64)),
+                                  ("poolformer_b4_64", PoolFormer, (4, 3, 64, 64)),
+                                  ("lstm_ae_b16_t50", LstmAe, (16, 50, 24)),
+                                  ("ecg_se_cnn_b32_1000", EcgNet, (32, 12, 1000))))
     return 0
 
 
