@@ -359,11 +359,30 @@ Status opTile(OpContext& c) {
   std::vector<int64_t> od(x.rank());
   for (size_t d = 0; d < x.rank(); ++d) od[d] = x.dims[d] * rep[d];
   RtTensor y = RtTensor::alloc(x.dtype, od);
-  const auto is = stridesOf(x.dims), os = stridesOf(od);
-  for (int64_t o = 0; o < y.numel(); ++o) {
+  if (y.numel() == 0) {
+    c.out[0] = std::move(y);
+    return {};
+  }
+  if (x.rank() == 0) {
+    copyElems(x, 0, y, 0, 1);
+    c.out[0] = std::move(y);
+    return {};
+  }
+  // A run of the input's last axis at a time, repeated along it; the source row found once an output row.
+  // (Element by element, with a division per axis and element, a [16, 1, 128] repeated 50 times along
+  // axis 1 took 2.6 ms: 25 ns an element.)
+  const size_t r = x.rank();
+  const int64_t len = x.dims[r - 1], reps = rep[r - 1], outLen = od[r - 1];
+  const auto is = stridesOf(x.dims);
+  const int64_t rows = y.numel() / outLen;
+  for (int64_t row = 0; row < rows; ++row) {
     int64_t off = 0;
-    for (size_t d = 0; d < x.rank(); ++d) off += (((o / os[d]) % od[d]) % x.dims[d]) * is[d];
-    copyElems(x, off, y, o, 1);
+    for (int64_t rem = row, d = static_cast<int64_t>(r) - 2; d >= 0; --d) {
+      const auto k = static_cast<size_t>(d);
+      off += (rem % od[k]) % x.dims[k] * is[k];
+      rem /= od[k];
+    }
+    for (int64_t k = 0; k < reps; ++k) copyElems(x, off, y, row * outLen + k * len, len);
   }
   c.out[0] = std::move(y);
   return {};

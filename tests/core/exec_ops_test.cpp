@@ -737,3 +737,41 @@ TEST(ExecOps, Int64ArithmeticBroadcastsMatchTheDefinition) {
     }
   }
 }
+
+// Tile copies runs of the input's last axis (ops_tensor.cpp): every output element against its definition,
+// y[o] = x[o mod dims], over ranks 1-4, repeats of 0 and 1 on some axes, floats and int64.
+TEST(ExecOps, TileMatchesItsDefinition) {
+  struct Case {
+    std::vector<int64_t> dims, reps;
+  };
+  for (const Case& cs : {Case{{5}, {3}}, Case{{16, 1, 8}, {1, 50, 1}}, Case{{2, 3}, {2, 1}},
+                         Case{{2, 3}, {0, 2}}, Case{{2, 1, 3, 2}, {1, 4, 2, 3}}, Case{{1, 4}, {3, 1}}}) {
+    const int64_t n = std::accumulate(cs.dims.begin(), cs.dims.end(), int64_t{1}, std::multiplies<>());
+    std::vector<float> xv(static_cast<size_t>(n));
+    std::vector<int64_t> xi(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      xv[static_cast<size_t>(i)] = 0.5f * static_cast<float>(i) - 1.f, xi[static_cast<size_t>(i)] = 7 * i - 3;
+    const Tensor reps = Tensor::int64s({static_cast<int64_t>(cs.reps.size())}, cs.reps);
+    auto rf = runOne("Tile", {{"x", Tensor::floats(cs.dims, xv)}, {"r", reps, true}}, 1, {}, 13);
+    auto ri = runOne("Tile", {{"x", Tensor::int64s(cs.dims, xi)}, {"r", reps, true}}, 1, {}, 13);
+    ASSERT_TRUE(rf.ok() && ri.ok()) << (rf.ok() ? ri.error().message : rf.error().message);
+    std::vector<int64_t> od;
+    for (size_t d = 0; d < cs.dims.size(); ++d) od.push_back(cs.dims[d] * cs.reps[d]);
+    EXPECT_EQ((*rf)[0].dims(), od);
+    const auto yf = (*rf)[0].toFloats();
+    const auto yi = (*ri)[0].toInt64s();
+    const int64_t on = std::accumulate(od.begin(), od.end(), int64_t{1}, std::multiplies<>());
+    ASSERT_EQ(yf.size(), static_cast<size_t>(on));
+    ASSERT_EQ(yi.size(), static_cast<size_t>(on));
+    for (int64_t o = 0; o < on; ++o) {
+      int64_t rem = o, src = 0, scale = 1;
+      for (size_t d = od.size(); d-- > 0;) {
+        src += (rem % od[d]) % cs.dims[d] * scale;
+        rem /= od[d];
+        scale *= cs.dims[d];
+      }
+      EXPECT_EQ(yf[static_cast<size_t>(o)], xv[static_cast<size_t>(src)]) << cs.dims.size() << "-D at " << o;
+      EXPECT_EQ(yi[static_cast<size_t>(o)], xi[static_cast<size_t>(src)]) << cs.dims.size() << "-D at " << o;
+    }
+  }
+}
