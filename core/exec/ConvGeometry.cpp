@@ -2,12 +2,6 @@
 
 namespace fw::exec {
 
-bool ConvGeometry::isIdentityMapping() const {
-  for (size_t d = 0; d < in.size(); ++d)
-    if (strides[d] != 1 || dilations[d] != 1 || padsBegin[d] != 0 || padsEnd[d] != 0 || out[d] != in[d]) return false;
-  return true;
-}
-
 namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }

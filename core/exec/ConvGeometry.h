@@ -13,8 +13,6 @@ struct ConvGeometry {
   int64_t kernelSize() const { return numelOf(kernel); }
   int64_t outSize() const { return numelOf(out); }
   int64_t inSize() const { return numelOf(in); }
-  // Stride 1, no padding, no dilation: a 1x1 kernel then reads the image as is.
-  bool isIdentityMapping() const;
 };
 
 // Conv (transposed = false) or ConvTranspose geometry for spatial input dims `in` and kernel dims.

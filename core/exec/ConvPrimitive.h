@@ -43,9 +43,10 @@ inline DeconvolutionLayout deconvolutionLayout(const ConvProblem& p, bool librar
   return libraryChoseGemm ? DeconvolutionLayout::ChannelsLast : DeconvolutionLayout::Library;
 }
 
-// The layout the primitive convolution() runs `p` on (no bias, no ReLU) takes its source in: "plain"
-// (NC[D][H]W as given), "channels-last", "blocked16" or "blocked8" (channel blocks of 16 or 8), or
-// "other". For tests and diagnostics; throws dnnl::error as convolution() does.
+// The layout convolution() runs `p` on (no bias, no ReLU) takes its source in: "plain" (NC[D][H]W as
+// given; a 1x1 Conv without padding in one group, the executor's own product, strided or not),
+// "channels-last", "blocked16" or "blocked8" (channel blocks of 16 or 8), or "other". For tests and
+// diagnostics; throws dnnl::error as convolution() does.
 std::string convolutionSourceLayout(const ConvProblem& p);
 
 }  // namespace fw::exec

@@ -136,3 +136,26 @@ TEST(ExecConvLayout, StagingBuffersAreReusedPerSlot) {
   EXPECT_NE(fw::exec::onednn::staged(1, small).get_data_handle(), first);
   EXPECT_THROW(fw::exec::onednn::staged(2, small), std::invalid_argument);
 }
+
+// A 1x1 Conv without padding in one group runs on the executor's own product over NC(spatial) as given,
+// strided too (the positions it reads copied out), whatever the CPU. Before, a strided one went to oneDNN,
+// which on AVX-512 takes channels-last and two reorders. (A padded one stays with oneDNN, whose layout
+// depends on the ISA: plain under AVX2, channels-last under AVX-512, so it is not checked here.)
+TEST(ExecConvLayout, UnpaddedPointwiseConvsStridedOrNotRunOnThePlainLayout) {
+  auto pointwise = [](int64_t hw, int64_t stride) {
+    ConvProblem p;
+    p.N = 2, p.C = 64, p.M = 128, p.group = 1;
+    p.geo.in = {hw, hw};
+    const int64_t out = (hw - 1) / stride + 1;
+    p.geo.out = {out, out};
+    p.geo.kernel = {1, 1};
+    p.geo.strides = {stride, stride};
+    p.geo.dilations = {1, 1};
+    p.geo.padsBegin = {0, 0};
+    p.geo.padsEnd = {0, 0};
+    return p;
+  };
+  EXPECT_EQ(fw::exec::convolutionSourceLayout(pointwise(28, 1)), "plain");
+  EXPECT_EQ(fw::exec::convolutionSourceLayout(pointwise(28, 2)), "plain");
+  EXPECT_EQ(fw::exec::convolutionSourceLayout(pointwise(27, 3)), "plain");
+}
