@@ -973,6 +973,13 @@ std::vector<size_t> orderOfNodes(const Graph& g, const std::vector<KernelGroup>&
   return order;
 }
 
+// The test CPU profile with a cold rate of 10 GB/s (cpu.cold_bandwidth_bytes_per_s).
+Result<HwProfile> coldBandwidthProfile() {
+  json j = cpuProfileJson();
+  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
+  return parseHwProfile(j, "t.json");
+}
+
 // An activation the run has evicted from the core's own cache since it was last touched streams in at the
 // cold rate: a = Relu(x), c = Relu(a), a Neg over n other floats, then Add(c, a). After the Neg's 8n bytes,
 // a and c (64 KiB each) have left the 1 MiB own cache when n is large; c's Relu reads a just written.
@@ -993,9 +1000,7 @@ TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInCold) {
     g.addOutput(nb);
     return g;
   };
-  json j = cpuProfileJson();
-  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
-  auto hw = parseHwProfile(j, "t.json");
+  auto hw = coldBandwidthProfile();
   ASSERT_TRUE(hw.ok()) << hw.error().message;
   auto reuseOf = [&](const Graph& g) {
     const auto groups = unfusedGroups(g);
@@ -1044,9 +1049,7 @@ TEST(CpuCost, AGatherOrSliceOfAnEvictedInputReadsOnlyWhatItWrites) {
   ValueId doubled = g.addValue("doubled", DType::Float32, Shape::ofInts({8, 2048}));
   g.addNode("Add", {x, x}, {doubled}, {}, "add");
   for (ValueId v : {nb, picked, part, doubled}) g.addOutput(v);
-  json j = cpuProfileJson();
-  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
-  auto hw = parseHwProfile(j, "t.json");
+  auto hw = coldBandwidthProfile();
   ASSERT_TRUE(hw.ok()) << hw.error().message;
   const auto groups = unfusedGroups(g);
   ASSERT_TRUE(groups.ok());
