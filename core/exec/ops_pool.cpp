@@ -6,6 +6,7 @@
 
 #include "core/exec/ConvGeometry.h"
 #include "core/exec/OpContext.h"
+#include "core/exec/RowSum.h"
 
 namespace fw::exec {
 namespace {
@@ -272,9 +273,7 @@ Status globalPool(OpContext& c, bool isMax) {
         for (int64_t k = 0; k < inner; ++k) m = std::max(m, xp[k]);
         Y.mf()[p] = m;
       } else {
-        double s = 0;
-        for (int64_t k = 0; k < inner; ++k) s += xp[k];
-        Y.mf()[p] = static_cast<float>(s / static_cast<double>(inner));
+        Y.mf()[p] = static_cast<float>(sumRow(xp, inner) / static_cast<double>(inner));
       }
     }
   });

@@ -6,6 +6,7 @@
 
 #include "core/exec/FastMath.h"
 #include "core/exec/OpContext.h"
+#include "core/exec/RowSum.h"
 
 namespace fw::exec {
 namespace {
@@ -106,16 +107,9 @@ Status opReduce(OpContext& c) {
                                          : std::min(std::min(part[0], part[1]), std::min(part[2], part[3]));
           acc = nan ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(m);
         } else {
-          double part[4] = {0, 0, 0, 0};
-          auto term = [](float f) {
-            const double v = static_cast<double>(f);
+          acc = sumRow(px, nr, [](double v) {
             return op == Red::SumSquare || op == Red::L2 ? v * v : op == Red::L1 ? std::fabs(v) : v;
-          };
-          int64_t k = 0;
-          for (; k + 8 <= nr; k += 8)
-            for (int j = 0; j < 4; ++j) part[j] += term(px[k + j]) + term(px[k + 4 + j]);
-          for (; k < nr; ++k) part[k % 4] += term(px[k]);
-          acc = (part[0] + part[1]) + (part[2] + part[3]);
+          });
           if (op == Red::Mean) acc /= static_cast<double>(nr);
           if (op == Red::L2) acc = std::sqrt(acc);
           if (op == Red::LogSum) acc = std::log(acc);

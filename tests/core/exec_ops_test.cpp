@@ -477,6 +477,33 @@ TEST(ExecOps, ReductionsWithAxesOfSizeOneMatchADoubleLoop) {
   }
 }
 
+TEST(ExecOps, GlobalAveragePoolMatchesADoubleLoopOverEveryPlaneSize) {
+  // Each plane summed in partial sums (RowSum.h); planes of 1 to 19 elements and of 4099 (a remainder
+  // after the pairs of four), in 1-D, 2-D and 3-D images, against one double sum a plane.
+  std::vector<std::vector<int64_t>> shapes;
+  for (int64_t k = 1; k <= 19; ++k) shapes.push_back({2, 3, k});
+  shapes.push_back({1, 2, 4099});
+  shapes.push_back({2, 2, 5, 7});
+  shapes.push_back({1, 3, 3, 4, 5});
+  for (const auto& dims : shapes) {
+    const int64_t n = std::accumulate(dims.begin(), dims.end(), int64_t{1}, std::multiplies<>());
+    const int64_t planes = dims[0] * dims[1], inner = n / planes;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 7.3, 17.0) - 8.0) * 1e3f;
+    auto r = runOne("GlobalAveragePool", {{"x", Tensor::floats(dims, v)}}, 1, {}, 13);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const auto y = (*r)[0].toFloats();
+    ASSERT_EQ(static_cast<int64_t>(y.size()), planes);
+    for (int64_t p = 0; p < planes; ++p) {
+      double s = 0;
+      for (int64_t k = 0; k < inner; ++k) s += v[static_cast<size_t>(p * inner + k)];
+      const double want = s / static_cast<double>(inner);
+      EXPECT_NEAR(y[static_cast<size_t>(p)], want, 1e-6 * std::max(1.0, std::fabs(want)))
+          << dims.size() << "-D, plane of " << inner << ", plane " << p;
+    }
+  }
+}
+
 TEST(ExecOps, RowReductionsAndLayerNormMatchADoubleLoopOverEveryRowLength) {
   // Rows reduced whole run in four partial sums (ops_reduce.cpp); every row length from 1 to 37 and
   // 1000, against a plain double loop: sums within 1e-5 relative, Max and Min exact, a NaN propagated.
