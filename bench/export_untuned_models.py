@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|34]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|35]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -62,7 +62,11 @@ SE-ResNet with strided shortcuts and a ConvLSTM unrolled over 8 frames; set 34 w
 session 33, after its last change (int64 arithmetic and reductions with axes of size 1 in the executor, a
 Gather's or Slice's cold bytes), and only measured: a WaveNet-style gated dilated Conv1d stack, an ESPCN-style
 super-resolution net (DepthToSpace), an attention U-Net, a PoolFormer (GroupNorm, pooling as token mixer), an
-LSTM autoencoder and a 1-D SE-CNN over ECG-length signals.
+LSTM autoencoder and a 1-D SE-CNN over ECG-length signals; set 35 was exported in session 34 after the
+executor's GlobalAveragePool in partial sums, and only measured: an MLP-Mixer, a character CNN with highway
+layers, a GRU decoder with additive attention unrolled over 12 steps, a MobileNetV3-style CNN (hard-swish,
+squeeze-excitation), a GPT-style decoder with rotary position embeddings and a causal mask, and a VGG-style
+CNN at batch 16 (a run of some 100 MB of activations).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -74,7 +78,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -149,6 +153,8 @@ def main():
         return export_thirty_third_set(torch, out)
     if which == "34":
         return export_thirty_fourth_set(torch, out)
+    if which == "35":
+        return export_thirty_fifth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -3115,6 +3121,174 @@ def export_thirty_fourth_set(torch, out):
                                   ("poolformer_b4_64", PoolFormer, (4, 3, 64, 64)),
                                   ("lstm_ae_b16_t50", LstmAe, (16, 50, 24)),
                                   ("ecg_se_cnn_b32_1000", EcgNet, (32, 12, 1000))))
+    return 0
+
+
+def export_thirty_fifth_set(torch, out):
+    # Session 34: exported after the executor's GlobalAveragePool change, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class MixerBlock(nn.Module):
+        def __init__(self, tokens, c):
+            super().__init__()
+            self.n1, self.n2 = nn.LayerNorm(c), nn.LayerNorm(c)
+            self.tok = nn.Sequential(nn.Linear(tokens, 2 * tokens), nn.GELU(), nn.Linear(2 * tokens, tokens))
+            self.ch = nn.Sequential(nn.Linear(c, 4 * c), nn.GELU(), nn.Linear(4 * c, c))
+
+        def forward(self, x):
+            x = x + self.tok(self.n1(x).transpose(1, 2)).transpose(1, 2)
+            return x + self.ch(self.n2(x))
+
+    class Mixer(nn.Module):  # 4 images of 64x64: 8x8 patches (64 tokens of 128), 4 mixer blocks, 10 classes
+        def __init__(self):
+            super().__init__()
+            self.patch = nn.Conv2d(3, 128, 8, 8)
+            self.blocks = nn.Sequential(*[MixerBlock(64, 128) for _ in range(4)])
+            self.norm, self.head = nn.LayerNorm(128), nn.Linear(128, 10)
+
+        def forward(self, x):
+            h = self.patch(x).flatten(2).transpose(1, 2)
+            return self.head(self.norm(self.blocks(h)).mean(1))
+
+    class Highway(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.h, self.t = nn.Linear(c, c), nn.Linear(c, c)
+
+        def forward(self, x):
+            g = torch.sigmoid(self.t(x))
+            return g * F.relu(self.h(x)) + (1 - g) * x
+
+    class CharCnn(nn.Module):  # 32 texts of 256 characters: embedding 16, convs of widths 3/5/7, max over time, 2 highways
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(96, 16)
+            self.convs = nn.ModuleList([nn.Conv1d(16, 64, k, padding=k // 2) for k in (3, 5, 7)])
+            self.hw = nn.Sequential(Highway(192), Highway(192))
+            self.fc = nn.Linear(192, 4)
+
+        def forward(self, ids):
+            e = self.emb(ids).transpose(1, 2)
+            h = torch.cat([F.relu(c(e)).amax(2) for c in self.convs], 1)
+            return self.fc(self.hw(h))
+
+    class GruAttnDecoder(nn.Module):  # 8 sequences: a GRU encoder over 20 frames of 40, then 12 GRUCell steps with additive attention
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.GRU(40, 96, batch_first=True)
+            self.cell = nn.GRUCell(96 + 32, 96)
+            self.emb = nn.Linear(32, 32)
+            self.wq, self.wk, self.v = nn.Linear(96, 64, bias=False), nn.Linear(96, 64), nn.Linear(64, 1, bias=False)
+            self.out = nn.Linear(96, 32)
+
+        def forward(self, x):
+            mem, h = self.enc(x)
+            h = h[0]
+            keys = self.wk(mem)
+            y = torch.zeros(x.shape[0], 32)
+            outs = []
+            for _ in range(12):
+                a = torch.softmax(self.v(torch.tanh(keys + self.wq(h).unsqueeze(1))), 1)
+                ctx = (a * mem).sum(1)
+                h = self.cell(torch.cat([ctx, self.emb(y)], 1), h)
+                y = self.out(h)
+                outs.append(y)
+            return torch.stack(outs, 1)
+
+    class Se(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.f = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(c, c // 4, 1), nn.ReLU(), nn.Conv2d(c // 4, c, 1),
+                                   nn.Hardsigmoid())
+
+        def forward(self, x):
+            return x * self.f(x)
+
+    class Bneck(nn.Module):
+        def __init__(self, cin, exp, cout, k, stride, se):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(cin, exp, 1, bias=False), nn.BatchNorm2d(exp), nn.Hardswish(),
+                                      nn.Conv2d(exp, exp, k, stride, k // 2, groups=exp, bias=False), nn.BatchNorm2d(exp),
+                                      nn.Hardswish(), Se(exp) if se else nn.Identity(),
+                                      nn.Conv2d(exp, cout, 1, bias=False), nn.BatchNorm2d(cout))
+            self.res = stride == 1 and cin == cout
+
+        def forward(self, x):
+            y = self.body(x)
+            return x + y if self.res else y
+
+    class Mbv3(nn.Module):  # 8 images of 96x96: a MobileNetV3-small-like stack, 100 classes
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.Hardswish())
+            self.blocks = nn.Sequential(Bneck(16, 64, 24, 3, 2, False), Bneck(24, 72, 24, 3, 1, False),
+                                        Bneck(24, 96, 40, 5, 2, True), Bneck(40, 240, 40, 5, 1, True),
+                                        Bneck(40, 240, 80, 5, 2, True), Bneck(80, 480, 80, 3, 1, True))
+            self.head = nn.Sequential(nn.Conv2d(80, 320, 1), nn.Hardswish(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                                      nn.Linear(320, 100))
+
+        def forward(self, x):
+            return self.head(self.blocks(self.stem(x)))
+
+    def rotate(x, cos, sin):
+        a, b = x[..., ::2], x[..., 1::2]
+        return torch.stack([a * cos - b * sin, a * sin + b * cos], -1).flatten(-2)
+
+    class RopeBlock(nn.Module):
+        def __init__(self, c, heads):
+            super().__init__()
+            self.h = heads
+            self.n1, self.n2 = nn.LayerNorm(c), nn.LayerNorm(c)
+            self.qkv, self.proj = nn.Linear(c, 3 * c), nn.Linear(c, c)
+            self.mlp = nn.Sequential(nn.Linear(c, 4 * c), nn.GELU(), nn.Linear(4 * c, c))
+
+        def forward(self, x, cos, sin, mask):
+            b, t, c = x.shape
+            q, k, v = self.qkv(self.n1(x)).view(b, t, 3, self.h, c // self.h).permute(2, 0, 3, 1, 4)
+            q, k = rotate(q, cos, sin), rotate(k, cos, sin)
+            att = torch.softmax(q @ k.transpose(-1, -2) / (c // self.h) ** 0.5 + mask, -1)
+            x = x + self.proj((att @ v).transpose(1, 2).reshape(b, t, c))
+            return x + self.mlp(self.n2(x))
+
+    class RopeGpt(nn.Module):  # 2 sequences of 64 tokens over 2000 words: 4 pre-norm blocks of 192 (6 heads), tied head
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(2000, 192)
+            self.blocks = nn.ModuleList([RopeBlock(192, 6) for _ in range(4)])
+            self.norm = nn.LayerNorm(192)
+            pos = torch.arange(64).float().unsqueeze(1) * (10000 ** (-torch.arange(16).float() / 16))
+            self.register_buffer("cos", pos.cos())
+            self.register_buffer("sin", pos.sin())
+            self.register_buffer("mask", torch.triu(torch.full((64, 64), -1e9), 1))
+
+        def forward(self, ids):
+            x = self.emb(ids)
+            for blk in self.blocks:
+                x = blk(x, self.cos, self.sin, self.mask)
+            return self.norm(x) @ self.emb.weight.t()
+
+    class Vgg(nn.Module):  # 16 images of 64x64: VGG-style 3x3 stacks 32-64-128-256 with max pools, 2 dense layers
+        def __init__(self):
+            super().__init__()
+            layers, cin = [], 3
+            for cout, n in ((32, 2), (64, 2), (128, 3), (256, 3)):
+                for _ in range(n):
+                    layers += [nn.Conv2d(cin, cout, 3, 1, 1), nn.ReLU()]
+                    cin = cout
+                layers.append(nn.MaxPool2d(2))
+            self.features = nn.Sequential(*layers)
+            self.fc = nn.Sequential(nn.Flatten(), nn.Linear(256 * 16, 512), nn.ReLU(), nn.Linear(512, 10))
+
+        def forward(self, x):
+            return self.fc(self.features(x))
+
+    export_nets(torch, out, 135, (("mixer_lite_b4_64", Mixer, (4, 3, 64, 64)),
+                                  ("charcnn_highway_b32_t256", CharCnn, torch.randint(0, 96, (32, 256))),
+                                  ("gru_attn_dec_b8_t12", GruAttnDecoder, (8, 20, 40)),
+                                  ("mbv3_lite_b8_96", Mbv3, (8, 3, 96, 96)),
+                                  ("rope_gpt_t64", RopeGpt, torch.randint(0, 2000, (2, 64))),
+                                  ("vgg_lite_b16_64", Vgg, (16, 3, 64, 64))))
     return 0
 
 
