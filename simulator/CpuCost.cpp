@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 
 #include "core/exec/Epilogue.h"
+#include "core/exec/MemoryPlan.h"
 #include "core/ir/OpCost.h"
 #include "simulator/CpuCubeModel.h"
 #include "simulator/OpFamily.h"
@@ -183,11 +185,60 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   CpuRunReuse out;
   out.callColdShare.assign(g.nodeCapacity(), 0.0);
   out.farInputBytes.assign(g.nodeCapacity(), 0.0);
+  out.farBytes.assign(g.nodeCapacity(), 0.0);
+  const bool far = !hw.cpu.farCurve.empty();
+  std::vector<double> slotShare(g.values().size(), 0.0);
+
   std::vector<NodeId> seq;
   for (size_t gi : order)
     if (gi < groups.size())
       for (NodeId m : groups[gi].members) seq.push_back(m);
   if (seq.empty()) return out;
+  const double own = ownCacheBytes(hw) > 0 ? ownCacheBytes(hw) : double{1 << 20};
+  // Where the executor's arena puts each activation (core/exec/MemoryPlan.h: planArena over the values'
+  // lifetimes in the run's order, views excepted): an output is written over bytes the run last touched
+  // some distance ago, which decides the tier they come from. Only values of an eighth of the own cache
+  // or more are placed: the rest barely move the large ones, and planArena's time grows with the square
+  // of the buffers alive at once (a 20k-node encoder: 3.3 s simulated with all of them placed, 2.0 with
+  // none).
+  std::vector<size_t> slotOf(g.values().size(), SIZE_MAX);
+  exec::ArenaPlan plan;
+  constexpr size_t kChunk = 64 << 10;
+  std::vector<int64_t> chunkLast;
+  std::vector<size_t> chunkEnd;
+  if (far) {
+    std::vector<int64_t> readers(g.values().size(), 0);
+    for (NodeId id : seq)
+      for (ValueId v : g.node(id).inputs)
+        if (v != kNoId) ++readers[static_cast<size_t>(v)];
+    for (ValueId v : g.outputs())
+      if (v != kNoId) ++readers[static_cast<size_t>(v)];
+    std::vector<exec::BufferLife> lives;
+    int64_t clock = 0;
+    for (NodeId id : seq) {
+      const Node& n = g.node(id);
+      if (nodeFamily(g, n) == OpFamily::View) continue;
+      for (ValueId v : n.outputs) {
+        if (v == kNoId || weightBehindViews(g, v) != kNoId) continue;
+        auto b = deviceBytes(g, v, hw, id);
+        if (!b.ok() || *b < own / 8) continue;
+        slotOf[static_cast<size_t>(v)] = lives.size();
+        lives.push_back({static_cast<size_t>(*b), clock++, 0});
+      }
+      for (ValueId v : n.inputs)
+        if (v != kNoId && slotOf[static_cast<size_t>(v)] != SIZE_MAX &&
+            --readers[static_cast<size_t>(v)] == 0)
+          lives[slotOf[static_cast<size_t>(v)]].end = clock++;
+      for (ValueId v : n.outputs)
+        if (v != kNoId && slotOf[static_cast<size_t>(v)] != SIZE_MAX && readers[static_cast<size_t>(v)] == 0)
+          lives[slotOf[static_cast<size_t>(v)]].end = clock++;
+    }
+    for (auto& l : lives)
+      if (l.end == 0) l.end = clock++;
+    plan = exec::planArena(lives);
+    chunkLast.assign(plan.bytes / kChunk + 1, -1);
+    chunkEnd.assign(plan.bytes / kChunk + 1, 0);
+  }
   // Distinct bytes touched between two times: each value's bytes sit at the time it was last touched
   // (a Fenwick tree over two passes of the run), so a sum over a span counts every value touched in it once.
   const size_t steps = 2 * seq.size();
@@ -211,7 +262,6 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     return w;
   };
   std::map<std::string, size_t> lastRun;  // by the code a node runs: its op type, or the node for a matrix op
-  const double own = ownCacheBytes(hw) > 0 ? ownCacheBytes(hw) : double{1 << 20};
   const double coldAt = 8.0 * static_cast<double>(coldCallEvictElems(own));
   for (size_t t = 0; t < steps; ++t) {
     const NodeId id = seq[t % seq.size()];
@@ -248,6 +298,48 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
           out.farInputBytes[ni] += i == 0 && readsItsOutputsWorth ? std::min(b, outBytes) : b;
       }
     }
+    if (far && t >= seq.size()) {
+      // The bytes of the node's activations beyond the own cache, each by its share of the far tier
+      // (cpu.far_curve): an input by its distance since last touched, or, written this run, by the share
+      // of the bytes it was written over; an output by the distance since its arena bytes were last touched,
+      // a chunk at a time (what the chunk's last toucher streamed after it, and everything since).
+      double fb = 0;
+      for (ValueId v : n.inputs) {
+        if (v == kNoId || weightFor(v) != kNoId) continue;
+        const double b = bytesOf(v);
+        const int64_t last = lastTouch[static_cast<size_t>(v)];
+        if (b <= own || last < 0) continue;
+        fb += b * std::max(hw.cpu.farShareAt(since(static_cast<size_t>(last), t)),
+                           slotShare[static_cast<size_t>(v)]);
+      }
+      for (ValueId v : n.outputs) {
+        if (v == kNoId) continue;
+        const double b = bytesOf(v);
+        const size_t si = slotOf[static_cast<size_t>(v)];
+        if (b <= own || si == SIZE_MAX) continue;
+        double share = 0, chunks = 0;
+        for (size_t c = plan.offsets[si] / kChunk; c * kChunk < plan.offsets[si] + plan.sizes[si];
+             ++c, ++chunks)
+          share += hw.cpu.farShareAt(
+              chunkLast[c] < 0 ? runFootprint
+                               : std::min(runFootprint, since(static_cast<size_t>(chunkLast[c]), t) +
+                                                            static_cast<double>(chunkEnd[c] - c * kChunk)));
+        share = chunks > 0 ? share / chunks : 0.0;
+        slotShare[static_cast<size_t>(v)] = share;
+        fb += b * share;
+      }
+      out.farBytes[ni] = fb;
+    }
+    for (const auto* vs : {&n.inputs, &n.outputs})
+      for (ValueId v : *vs) {
+        if (!far || v == kNoId) continue;
+        const size_t si = slotOf[static_cast<size_t>(v)];
+        if (si == SIZE_MAX) continue;
+        for (size_t c = plan.offsets[si] / kChunk; c * kChunk < plan.offsets[si] + plan.sizes[si]; ++c) {
+          chunkLast[c] = static_cast<int64_t>(t);
+          chunkEnd[c] = plan.offsets[si] + plan.sizes[si];
+        }
+      }
     lastRun[code] = t;
     auto touch = [&](ValueId v) {
       if (v == kNoId) return;
@@ -539,9 +631,17 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     if (coldGatherPriced)
       gatherColdS = (llc > 0 ? std::clamp((runFootprint - llc) / llc, 0.0, 1.0) : 1.0) *
                     hw.cpu.coldGather.seconds(static_cast<double>(rowWiseRows(g, n)), picked);
+    // Its activations' bytes from beyond the last-level cache (cpu.far_curve, CpuRunReuse::farBytes) cost
+    // the measured extra a byte on top of the rest: the calibration timed them as what an op took more
+    // than alone, whatever bound it alone.
+    const double farTierS = reuse && mi < reuse->farBytes.size()
+                                ? reuse->farBytes[mi] * hw.cpu.farSecondsPerByte(fam == OpFamily::Cube)
+                                : 0.0;
     const double memberS =
-        reorderS + (shaped ? coldCallS + std::max(compS + coldS, memS)
-                           : fixedS + std::max(compS - fixedS + streamStallS, memS) + farS + gatherColdS);
+        reorderS +
+        (shaped ? coldCallS + std::max(compS + coldS, memS)
+                : fixedS + std::max(compS - fixedS + streamStallS, memS) + farS + gatherColdS) +
+        farTierS;
     bodyS += memberS;
     (memS >= compS ? memBoundS : compBoundS) += memberS;
   }

@@ -177,6 +177,72 @@ fw::Result<std::pair<double, double>> measureColdCalls(int threads, int repeat, 
   return extra;
 }
 
+// The tier beyond the last-level cache (HwProfile.h: far_curve, far_s_per_byte): a 3x3 Conv 8 -> 32 at
+// 256x256 (2 MiB in, 8 MiB out; a product) and a Relu over 8 MiB (a vector op), each alone (its arena bytes
+// reused from one run to the next: near) and in one run after a Neg over E bytes (E = 4 to 128 MiB), whose
+// input and output come between two of the op's calls: the op's bytes are 2E and half its own away. The
+// share at that distance is what the two took more than alone, over what they took more after the largest
+// Neg (non-decreasing); a byte's cost is that largest excess over the bytes the cost model counts (each
+// activation larger than the own cache). Medians of 3 rounds.
+struct FarTier {
+  std::vector<std::pair<double, double>> curve;
+  double productSPerByte = 0, vectorSPerByte = 0;
+  std::string how;
+};
+fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes) {
+  const Bench conv = oneOp("Conv", {1, 8, 256, 256}, {filled({32, 8, 3, 3}, 0.05f)},
+                           fw::zoo::attrs({fw::Attribute::makeInts("pads", {1, 1, 1, 1})}), 1);
+  const Bench relu = oneOp("Relu", {int64_t{1} << 21}, {}, {}, 1);
+  const double convIn = 4.0 * 8 * 256 * 256, convOut = 4.0 * 32 * 256 * 256, reluIn = 4.0 * (1 << 21);
+  auto counted = [&](double in, double out) {
+    return (in > ownCacheBytes ? in : 0.0) + (out > ownCacheBytes ? out : 0.0);
+  };
+  const double convBytes = counted(convIn, convOut), reluBytes = counted(reluIn, reluIn);
+  const std::vector<int64_t> evictMiB = {4, 8, 16, 32, 64, 128};
+  const int runs = std::max(3, repeat / 3);
+  auto medianOf = [&](auto timeOnce) -> fw::Result<double> {
+    std::vector<double> us;
+    for (int round = 0; round < 3; ++round) {
+      FW_ASSIGN_OR_RETURN(double t, timeOnce());
+      us.push_back(t);
+    }
+    return median(us);
+  };
+  FarTier out;
+  std::vector<double> excessConv, excessRelu;
+  double nearConv = 0, nearRelu = 0;
+  for (const Bench* op : {&conv, &relu}) {
+    FW_ASSIGN_OR_RETURN(const double near, medianOf([&]() { return timeNode(*op, threads, 2, runs); }));
+    (op == &conv ? nearConv : nearRelu) = near;
+    for (int64_t mib : evictMiB) {
+      const Bench evict = oneOp("Neg", {mib << 18}, {}, {}, 1);
+      const Bench seq = sequenceOf({evict, *op});
+      FW_ASSIGN_OR_RETURN(const double far, medianOf([&]() -> fw::Result<double> {
+                            FW_ASSIGN_OR_RETURN(std::vector<double> t, timeNodes(seq, threads, 1, runs));
+                            if (t.size() != 2)
+                              return fw::Error::internal("calibrate: the far-tier run timed " +
+                                                         std::to_string(t.size()) + " nodes of 2");
+                            return t[1];
+                          }));
+      (op == &conv ? excessConv : excessRelu).push_back(std::max(0.0, far - near));
+      out.how += (out.how.empty() ? "" : "; ") + std::string(op == &conv ? "Conv " : "Relu ") +
+                 fmt("%.0f", near) + " us alone, " + fmt("%.0f", far) + " after " + std::to_string(mib) +
+                 " MiB";
+    }
+  }
+  const double top = excessConv.back() + excessRelu.back();
+  double running = 0;
+  for (size_t i = 0; i < evictMiB.size(); ++i) {
+    const double share = top > 0 ? std::clamp((excessConv[i] + excessRelu[i]) / top, 0.0, 1.0) : 0.0;
+    running = std::max(running, share);
+    out.curve.push_back(
+        {2.0 * static_cast<double>(evictMiB[i] << 20) + (convIn + convOut + 2 * reluIn) / 4, running});
+  }
+  out.productSPerByte = convBytes > 0 ? excessConv.back() * 1e-6 / convBytes : 0.0;
+  out.vectorSPerByte = reluBytes > 0 ? excessRelu.back() * 1e-6 / reluBytes : 0.0;
+  return out;
+}
+
 // K Gathers of the same `picks` rows of `width` floats, spread over one [rows, width] table (a graph input;
 // rows a power of 2), each after a Neg over `evictElems` floats when that is positive (the Negs a chain,
 // each reading the one before). Without the Negs every Gather finds the rows the one before it read.
@@ -492,6 +558,19 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
                  "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f): %s\n",
                  m.coldCallUs, m.coldProductCallUs, m.coldCallHow.c_str());
   }
+  // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
+  if (m.memBytes <= 0 || (int64_t{256} << 20) <= m.memBytes / 8) {
+    const double own = ownCacheBytes(m.drops) > 0 ? ownCacheBytes(m.drops) : double{1 << 20};
+    FW_ASSIGN_OR_RETURN(FarTier far, measureFarTier(threads, repeat, own));
+    m.farCurve = far.curve;
+    m.farProductSPerByte = far.productSPerByte;
+    m.farVectorSPerByte = far.vectorSPerByte;
+    m.farHow = far.how;
+    std::fprintf(
+        stderr,
+        "fwb: calibrate: a byte from beyond the last-level cache costs %.3f ns more (a product %.3f): %s\n",
+        m.farVectorSPerByte * 1e9, m.farProductSPerByte * 1e9, m.farHow.c_str());
+  }
   // A Gather's rows from DRAM (an embedding table in a run), when the last-level cache is known and twice
   // it fits an eighth of the memory.
   if (m.llcBytes > 0 && 2 * m.llcBytes * 2 <= m.memBytes / 8) {
@@ -676,6 +755,11 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   }
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   p.cpu.coldGather = m.coldGather;
+  if (!m.farCurve.empty() && m.farProductSPerByte + m.farVectorSPerByte > 0) {
+    p.cpu.farCurve = m.farCurve;
+    p.cpu.farSPerByte["product"] = m.farProductSPerByte;
+    p.cpu.farSPerByte["vector"] = m.farVectorSPerByte;
+  }
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
                          (m.threads == 1 ? " thread" : " threads") + ": ";
   auto note = [&](const std::string& field, const std::string& how) { p.notes.push_back(HwNote{field, by + how, false}); };
@@ -750,6 +834,20 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "the same rows spread over a table of 4096 " +
              m.coldGatherHow +
              (m.coldGather.any() ? "" : " (no width slower from DRAM in two or more: nothing charged)"));
+  if (!p.cpu.farCurve.empty()) {
+    const std::string how =
+        "a 3x3 Conv 8 -> 32 at 256x256 (\"product\") and a Relu over 8 MiB (\"vector\"), each alone and in "
+        "one run "
+        "after a Neg over 4 to 128 MiB, medians of 3 rounds; ";
+    note("cpu.far_curve",
+         "the share of the largest Neg's excess that each Neg size's took, at the distance of "
+         "the Neg's input and output and half the op's own bytes: " +
+             how + m.farHow);
+    note("cpu.far_s_per_byte",
+         "the excess after the largest Neg over the op's activation bytes larger than the "
+         "core's own cache: " +
+             how + m.farHow);
+  }
   if (!m.coldCallHow.empty())
     note("cpu.cold_call_s",
          "what a call costs more with its code and data evicted from the core's own cache: the median node "

@@ -64,6 +64,9 @@ struct HostMeasurement {
   double coldCallUs = 0,
          coldProductCallUs = 0;  // a call with its cache evicted, more (HwProfile.h: cold_call_s)
   std::string coldCallHow;
+  std::vector<std::pair<double, double>> farCurve;       // HwProfile.h: far_curve (measureFarTier)
+  double farProductSPerByte = 0, farVectorSPerByte = 0;  // HwProfile.h: far_s_per_byte
+  std::string farHow;
   CpuFigures::ColdGather coldGather;  // a Gather's picks from DRAM, more (measureColdGathers)
   std::string coldGatherHow;
   double gemmFlops = 0, convFlops = 0;

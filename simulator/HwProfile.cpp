@@ -147,6 +147,11 @@ double CpuFigures::cacheBandwidthFor(double footprint) const {
   return bandwidthCurve.empty() ? cacheBandwidth : curveAt(bandwidthCurve, footprint);
 }
 
+double CpuFigures::farShareAt(double distance) const {
+  if (farCurve.empty() || distance < farCurve.front().first) return 0.0;
+  return std::clamp(curveAt(farCurve, distance), 0.0, 1.0);
+}
+
 double CpuFigures::streamBandwidthFor(double footprint) const {
   return streamCurve.empty() ? 0.0 : curveAt(streamCurve, footprint);
 }
@@ -286,19 +291,42 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
     FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
     FW_TRY_STATUS(opMap("op_row_s", "seconds a row", 1.0, true, p.cpu.opRowS));
-    if (rc.has("cold_call_s")) {
-      FW_ASSIGN_OR_RETURN(const json* cold, rc.get("cold_call_s"));
-      if (!cold->is_object())
-        return rc.err("cold_call_s", "must be an object {\"vector\": s, \"product\": s}");
-      Reader rk(*cold, rc.at("cold_call_s"), sourceName);
-      for (auto it = cold->begin(); it != cold->end(); ++it) {
+    if (rc.has("far_curve")) {
+      FW_ASSIGN_OR_RETURN(const json* curve, rc.get("far_curve"));
+      if (!curve->is_array()) return rc.err("far_curve", "must be an array of {bytes, share}");
+      for (size_t i = 0; i < curve->size(); ++i) {
+        const json& e = (*curve)[i];
+        const std::string ep = rc.at("far_curve") + "[" + std::to_string(i) + "]";
+        if (!e.is_object())
+          return Error::badInput(sourceName + ": " + ep + ": must be an object {bytes, share}");
+        Reader re(e, ep, sourceName);
+        FW_ASSIGN_OR_RETURN(double b, re.posNum("bytes"));
+        FW_ASSIGN_OR_RETURN(double sh, re.posNum("share", true));
+        FW_TRY_STATUS(re.noUnknownKeys());
+        if (sh > 1) return re.err("share", "must be at most 1");
+        if (!p.cpu.farCurve.empty() && b <= p.cpu.farCurve.back().first)
+          return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
+        p.cpu.farCurve.push_back({b, sh});
+      }
+    }
+    for (const char* key : {"cold_call_s", "far_s_per_byte"}) {
+      if (!rc.has(key)) continue;
+      FW_ASSIGN_OR_RETURN(const json* kinds, rc.get(key));
+      if (!kinds->is_object()) return rc.err(key, "must be an object {\"vector\": s, \"product\": s}");
+      Reader rk(*kinds, rc.at(key), sourceName);
+      for (auto it = kinds->begin(); it != kinds->end(); ++it) {
         if (it.key() != "vector" && it.key() != "product")
           return rk.err(it.key(), "not a kind of call: the keys are \"vector\" and \"product\"");
         FW_ASSIGN_OR_RETURN(double v, rk.posNum(it.key(), true));
-        if (v > 1e-3) return rk.err(it.key(), "must be at most 1 ms");
-        p.cpu.coldCallS[it.key()] = v;
+        const bool call = std::string(key) == "cold_call_s";
+        if (v > (call ? 1e-3 : 1e-6))
+          return rk.err(it.key(), call ? "must be at most 1 ms" : "must be at most 1 us a byte");
+        (call ? p.cpu.coldCallS : p.cpu.farSPerByte)[it.key()] = v;
       }
     }
+    if ((p.cpu.farCurve.empty()) != (p.cpu.farSPerByte.empty()))
+      return rc.err(p.cpu.farCurve.empty() ? "far_s_per_byte" : "far_curve",
+                    "far_curve and far_s_per_byte come together (fwb calibrate writes both)");
     for (const auto& [key, field] : {std::pair<const char*, double*>{"view_call_s", &p.cpu.viewCallS},
                                      {"fused_call_s", &p.cpu.fusedCallS}}) {
       if (!rc.has(key)) continue;
@@ -544,6 +572,12 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     };
     writeCurve("bandwidth_curve", p.cpu.bandwidthCurve);
     writeCurve("stream_curve", p.cpu.streamCurve);
+    if (!p.cpu.farCurve.empty()) {
+      json c = json::array();
+      for (const auto& [b, sh] : p.cpu.farCurve) c.push_back({{"bytes", b}, {"share", sh}});
+      j["cpu"]["far_curve"] = c;
+      j["cpu"]["far_s_per_byte"] = p.cpu.farSPerByte;
+    }
   }
   j["l2_bytes"] = p.l2Bytes;
   j["hbm_bandwidth_bytes_per_s"] = p.hbmBandwidth;

@@ -91,6 +91,20 @@ struct CpuFigures {
     auto it = coldCallS.find(product ? "product" : "vector");
     return it != coldCallS.end() ? it->second : 0.0;
   }
+  // "far_curve": [{"bytes", "share"}] by ascending distance (optional): how far into the tier beyond the
+  // last-level cache (0 none of it, 1 all) an activation's bytes are whose memory the run last touched that
+  // many distinct bytes ago (CpuRunReuse::farBytes); interpolated in log size, 0 before the first point,
+  // the last share after it. "far_s_per_byte": {"vector": s, "product": s}: what such a byte costs more
+  // than one from the cache's tier. Both measured by fwb calibrate: a 3x3 Conv (product) and a Relu
+  // (vector) after a Neg over 4 to 128 MiB against alone (session 34: the Conv of 3 -> 64 channels at 64x64,
+  // batch 8, took 2.1 ms in a run of 25 MB and 4.4 ms in one of 280 MB).
+  std::vector<std::pair<double, double>> farCurve;
+  std::map<std::string, double> farSPerByte;
+  double farShareAt(double distanceBytes) const;  // 0 without a curve
+  double farSecondsPerByte(bool product) const {
+    auto it = farSPerByte.find(product ? "product" : "vector");
+    return it != farSPerByte.end() ? it->second : 0.0;
+  }
   // "view_call_s" (optional): what the executor spends on a node that hands out its input (a Reshape, a
   // Cast to its own type, a Pad by zeros): a view is no kernel, but each one the executor runs is this
   // much time in the run, as a host step of its own or inside the fused kernel it belongs to.

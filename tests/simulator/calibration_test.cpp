@@ -912,6 +912,115 @@ TEST(CpuCost, AColdCallCostsItsShareOfTheProfilesColdCall) {
   }
 }
 
+// The test profile with a far tier: none of it up to 16 MiB of distance, all of it from 64 MiB; a byte
+// from it 0.1 ns more for a vector op, 0.5 ns for a product.
+Result<HwProfile> farTierProfile() {
+  json j = cpuProfileJson();
+  j["cpu"]["far_curve"] =
+      json::parse(R"([{"bytes": 16777216, "share": 0}, {"bytes": 67108864, "share": 1}])");
+  j["cpu"]["far_s_per_byte"] = {{"vector", 1e-10}, {"product", 5e-10}};
+  return parseHwProfile(j, "t.json");
+}
+
+TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
+  auto hw = farTierProfile();
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(8e6), 0.0);
+  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(32.0 * 1048576), 0.5);  // halfway in log size
+  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(1e9), 1.0);
+  EXPECT_DOUBLE_EQ(hw->cpu.farSecondsPerByte(true), 5e-10);
+  auto again = parseHwProfile(hwProfileToJson(*hw), "t.json");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->cpu.farCurve, hw->cpu.farCurve);
+  EXPECT_EQ(again->cpu.farSPerByte, hw->cpu.farSPerByte);
+  EXPECT_TRUE(parseHwProfile(cpuProfileJson(), "t.json")->cpu.farCurve.empty());
+  struct Bad {
+    const char* key;
+    json value;
+    const char* says;
+  };
+  for (const Bad& b :
+       {Bad{"far_curve", json::parse(R"([{"bytes": 1e6, "share": 1.5}])"), "at most 1"},
+        Bad{"far_curve", json::parse(R"([{"bytes": 2e6, "share": 0}, {"bytes": 1e6, "share": 1}])"),
+            "ascending"},
+        Bad{"far_curve", json::parse(R"([{"bytes": 1e6}])"), "share"},
+        Bad{"far_s_per_byte", json{{"vector", 1e-3}}, "at most 1 us"},
+        Bad{"far_s_per_byte", json{{"scalar", 1e-10}}, "vector"}}) {
+    json j = hwProfileToJson(*hw);
+    j["cpu"][b.key] = b.value;
+    auto refused = parseHwProfile(j, "t.json");
+    ASSERT_FALSE(refused.ok()) << b.value.dump();
+    EXPECT_NE(refused.error().message.find(b.key), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find(b.says), std::string::npos) << refused.error().message;
+  }
+  json half = cpuProfileJson();
+  half["cpu"]["far_curve"] = json::parse(R"([{"bytes": 1e6, "share": 1}])");
+  auto alone = parseHwProfile(half, "t.json");
+  ASSERT_FALSE(alone.ok());
+  EXPECT_NE(alone.error().message.find("come together"), std::string::npos) << alone.error().message;
+}
+
+// cpu.far_curve: an activation larger than the own cache pays the far tier's extra a byte by the distance
+// of the bytes it is written over, as the executor's arena places it (MemoryPlan.h): `n` Relus in a chain
+// over 4 MiB (each written over the bytes two before it: near), then a Neg over a 64 MiB input. The arena
+// puts the Neg's output first, at offset 0, and the chain's first values over it: those are written over
+// bytes the Neg streamed a whole run ago (far); the later ones over the chain's own (near), though by value
+// they too were last touched a run ago.
+TEST(CpuCost, AnActivationWrittenOverArenaBytesFarBackPaysTheFarTier) {
+  auto graph = [](int64_t bigElems) {
+    Graph g;
+    ValueId cur = g.addInput("x", DType::Float32, Shape::ofInts({1 << 20}));
+    for (int i = 0; i < 6; ++i) {
+      ValueId y = g.addValue("r" + std::to_string(i), DType::Float32, Shape::ofInts({1 << 20}));
+      g.addNode("Relu", {cur}, {y}, {}, "relu" + std::to_string(i));
+      cur = y;
+    }
+    g.addOutput(cur);
+    ValueId z = g.addInput("z", DType::Float32, Shape::ofInts({bigElems}));
+    ValueId big = g.addValue("big", DType::Float32, Shape::ofInts({bigElems}));
+    g.addNode("Neg", {z}, {big}, {}, "neg");
+    g.addOutput(big);
+    return g;
+  };
+  auto hw = farTierProfile();
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const HwProfile plain = *parseHwProfile(cpuProfileJson(), "t.json");
+  auto farBytes = [&](const Graph& g, const HwProfile& p) {
+    const auto groups = unfusedGroups(g);
+    std::vector<size_t> order(groups->size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    return cpuRunReuse(g, *groups, order, p, runFootprintBytes(g, p)).farBytes;
+  };
+  const double mib4 = 4.0 * 1048576;
+  const Graph far = graph(int64_t{16} << 20);  // the Neg over 64 MiB
+  const auto fb = farBytes(far, *hw);
+  auto at = [&](const Graph& g, const std::vector<double>& v, const char* node) {
+    return v.at(static_cast<size_t>(g.findNode(node)));
+  };
+  // relu0: its input (a graph input, a whole run ago) and its output (over the Neg's first bytes) far.
+  EXPECT_GT(at(far, fb, "relu0"), 1.5 * mib4);
+  EXPECT_LE(at(far, fb, "relu0"), 2.0 * mib4 + 1.0);
+  // relu3 reads a value written over the chain's own bytes and writes over them: near.
+  EXPECT_DOUBLE_EQ(at(far, fb, "relu3"), 0.0);
+  EXPECT_DOUBLE_EQ(at(far, fb, "relu4"), 0.0);
+  // The Neg's input and most of its output are far: the chain and the Neg's own stream come between.
+  EXPECT_GT(at(far, fb, "neg"), 64.0 * 1048576);
+  // Each far byte costs the vector figure more; without a far tier, nothing.
+  const SimResult with = test::runUnfused(far, *hw), without = test::runUnfused(far, plain);
+  for (size_t k = 0; k < with.kernels.size(); ++k) {
+    const std::string node = with.kernels[k].nodes.at(0);
+    EXPECT_NEAR(with.kernels[k].durUs - without.kernels[k].durUs, at(far, fb, node.c_str()) * 1e-10 * 1e6,
+                1e-3)
+        << node;
+  }
+  for (double b : farBytes(far, plain)) EXPECT_EQ(b, 0.0);
+  // A small Neg: the whole run is some 30 MiB, the chain's bytes at most that far: at most part of the tier.
+  const Graph near = graph(int64_t{1} << 16);
+  const auto nb = farBytes(near, *hw);
+  EXPECT_LT(at(near, nb, "relu0"), 0.6 * at(far, fb, "relu0"));
+  EXPECT_DOUBLE_EQ(at(near, nb, "relu3"), 0.0);
+}
+
 // A vector op's call is as cold as what the run touched since the last node of its type ran, over the bytes
 // the calibration's cold call had in between (a Neg of coldCallEvictElems: 8 bytes an element): Add, Neg,
 // Add over n floats. The first Add follows the last one of the run before (hot); the second has the Neg's
