@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|35]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|36]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -66,7 +66,10 @@ LSTM autoencoder and a 1-D SE-CNN over ECG-length signals; set 35 was exported i
 executor's GlobalAveragePool in partial sums, and only measured: an MLP-Mixer, a character CNN with highway
 layers, a GRU decoder with additive attention unrolled over 12 steps, a MobileNetV3-style CNN (hard-swish,
 squeeze-excitation), a GPT-style decoder with rotary position embeddings and a causal mask, and a VGG-style
-CNN at batch 16 (a run of some 100 MB of activations).
+CNN at batch 16 (a run of some 100 MB of activations); set 36 was exported in session 34 after the cost
+model's tier beyond the last-level cache, and only measured: a 3-D U-Net, a residual MLP for tabular data, a
+CRNN (convolutions into a bidirectional LSTM), an HRNet-style two-branch CNN at 128x128, an x-vector TDNN with
+statistics pooling and a SIREN (sine activations).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -78,7 +81,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -155,6 +158,8 @@ def main():
         return export_thirty_fourth_set(torch, out)
     if which == "35":
         return export_thirty_fifth_set(torch, out)
+    if which == "36":
+        return export_thirty_sixth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -3289,6 +3294,117 @@ def export_thirty_fifth_set(torch, out):
                                   ("mbv3_lite_b8_96", Mbv3, (8, 3, 96, 96)),
                                   ("rope_gpt_t64", RopeGpt, torch.randint(0, 2000, (2, 64))),
                                   ("vgg_lite_b16_64", Vgg, (16, 3, 64, 64))))
+    return 0
+
+
+def export_thirty_sixth_set(torch, out):
+    # Session 34: exported after the far tier (cpu.far_curve) in the cost model, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    def c3(cin, cout):
+        return nn.Sequential(nn.Conv3d(cin, cout, 3, 1, 1), nn.BatchNorm3d(cout), nn.ReLU())
+
+    class Unet3d(nn.Module):  # 1 volume of 32^3, 2 channels: 2 levels (16, 32), a 64-channel middle, 3 classes
+        def __init__(self):
+            super().__init__()
+            self.e1, self.e2, self.mid = c3(2, 16), c3(16, 32), c3(32, 64)
+            self.u2, self.d2 = nn.ConvTranspose3d(64, 32, 2, 2), c3(64, 32)
+            self.u1, self.d1 = nn.ConvTranspose3d(32, 16, 2, 2), c3(32, 16)
+            self.out = nn.Conv3d(16, 3, 1)
+
+        def forward(self, x):
+            s1 = self.e1(x)
+            s2 = self.e2(F.max_pool3d(s1, 2))
+            m = self.mid(F.max_pool3d(s2, 2))
+            h = self.d2(torch.cat([self.u2(m), s2], 1))
+            return self.out(self.d1(torch.cat([self.u1(h), s1], 1)))
+
+    class TabBlock(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.f = nn.Sequential(nn.BatchNorm1d(c), nn.Linear(c, 2 * c), nn.ReLU(), nn.Dropout(0.1), nn.Linear(2 * c, c))
+
+        def forward(self, x):
+            return x + self.f(x)
+
+    class TabResMlp(nn.Module):  # 512 rows of 48 features: 256 wide, 4 residual blocks, 2 outputs
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Linear(48, 256)
+            self.blocks = nn.Sequential(*[TabBlock(256) for _ in range(4)])
+            self.head = nn.Sequential(nn.BatchNorm1d(256), nn.ReLU(), nn.Linear(256, 2))
+
+        def forward(self, x):
+            return self.head(self.blocks(self.inp(x)))
+
+    class Crnn(nn.Module):  # 8 text lines of 32x128: 4 conv stages to 256x1x32, a BiLSTM of 128, 80 symbols
+        def __init__(self):
+            super().__init__()
+            def cbr(cin, cout):
+                return [nn.Conv2d(cin, cout, 3, 1, 1), nn.BatchNorm2d(cout), nn.ReLU()]
+            self.cnn = nn.Sequential(*cbr(1, 64), nn.MaxPool2d(2), *cbr(64, 128), nn.MaxPool2d(2),
+                                     *cbr(128, 256), nn.MaxPool2d((2, 1)), *cbr(256, 256), nn.MaxPool2d((4, 1)))
+            self.rnn = nn.LSTM(256, 128, bidirectional=True, batch_first=True)
+            self.fc = nn.Linear(256, 80)
+
+        def forward(self, x):
+            f = self.cnn(x).squeeze(2).transpose(1, 2)
+            y, _ = self.rnn(f)
+            return self.fc(y).log_softmax(2)
+
+    def cbr2(cin, cout, stride=1):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+    class Hrnet(nn.Module):  # 4 images of 128x128: a stem to 1/2, branches at 1/2 (32) and 1/4 (64), 2 exchanges, 17 heatmaps
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(cbr2(3, 32, 2), cbr2(32, 32))
+            self.down = cbr2(32, 64, 2)
+            self.hi = nn.ModuleList([nn.Sequential(cbr2(32, 32), cbr2(32, 32)) for _ in range(2)])
+            self.lo = nn.ModuleList([nn.Sequential(cbr2(64, 64), cbr2(64, 64)) for _ in range(2)])
+            self.lo2hi = nn.ModuleList([nn.Conv2d(64, 32, 1) for _ in range(2)])
+            self.hi2lo = nn.ModuleList([nn.Conv2d(32, 64, 3, 2, 1) for _ in range(2)])
+            self.head = nn.Conv2d(32, 17, 1)
+
+        def forward(self, x):
+            h = self.stem(x)
+            l = self.down(h)
+            for i in range(2):
+                h, l = self.hi[i](h), self.lo[i](l)
+                h, l = F.relu(h + F.interpolate(self.lo2hi[i](l), scale_factor=2.0, mode="nearest")), F.relu(l + self.hi2lo[i](h))
+            return self.head(h)
+
+    class Tdnn(nn.Module):  # 16 utterances of 300 frames of 30 MFCCs: 5 TDNN layers (dilations 1-3), mean and std pooling, 192 embedding
+        def __init__(self):
+            super().__init__()
+            def layer(cin, cout, k, d):
+                return [nn.Conv1d(cin, cout, k, dilation=d), nn.ReLU(), nn.BatchNorm1d(cout)]
+            self.frames = nn.Sequential(*layer(30, 256, 5, 1), *layer(256, 256, 3, 2), *layer(256, 256, 3, 3),
+                                        *layer(256, 256, 1, 1), *layer(256, 768, 1, 1))
+            self.emb = nn.Linear(1536, 192)
+
+        def forward(self, x):
+            h = self.frames(x)
+            return self.emb(torch.cat([h.mean(2), h.std(2)], 1))
+
+    class Siren(nn.Module):  # 8192 coordinates of 2: 4 sine layers of 128 (w0 = 30), 3 outputs
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(2, 128)] + [nn.Linear(128, 128) for _ in range(3)])
+            self.out = nn.Linear(128, 3)
+
+        def forward(self, x):
+            for i, l in enumerate(self.layers):
+                x = torch.sin((30.0 if i == 0 else 1.0) * l(x))
+            return self.out(x)
+
+    export_nets(torch, out, 136, (("unet3d_lite_b1_32", Unet3d, (1, 2, 32, 32, 32)),
+                                  ("tab_resmlp_b512", TabResMlp, (512, 48)),
+                                  ("crnn_ocr_b8_32x128", Crnn, (8, 1, 32, 128)),
+                                  ("hrnet_lite_b4_128", Hrnet, (4, 3, 128, 128)),
+                                  ("xvector_tdnn_b16_t300", Tdnn, (16, 30, 300)),
+                                  ("siren_b8192", Siren, (8192, 2))))
     return 0
 
 
