@@ -100,6 +100,13 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
   std::printf("  copy bandwidth, DRAM    %10.1f GB/s\n", m->dramBw / 1e9);
   if (m->coldBw > 0)
     std::printf("  matrix ops in a network %10.1f GB/s (extra time per cold byte, against alone)\n", m->coldBw / 1e9);
+  if (!m->farCurve.empty()) {
+    std::string curve;
+    for (const auto& [bytes, share] : m->farCurve)
+      curve += (curve.empty() ? "" : ", ") + bytesStr(bytes) + " " + fmt("%.2f", share);
+    std::printf("  beyond the last level   %10.3f ns a byte more (a product %.3f); share by distance: %s\n",
+                m->farVectorSPerByte * 1e9, m->farProductSPerByte * 1e9, curve.c_str());
+  }
   if (m->weightReorder.callS > 0 || m->weightReorder.bytesPerS > 0)
     std::printf("  a Conv's computed weight %9.1f us + 1 s per %.1f GB (reordered on every call)\n",
                 m->weightReorder.callS * 1e6, m->weightReorder.bytesPerS / 1e9);
