@@ -239,6 +239,19 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     chunkLast.assign(plan.bytes / kChunk + 1, -1);
     chunkEnd.assign(plan.bytes / kChunk + 1, 0);
   }
+  // A Conv on oneDNN's layout (not the executor's own product path) writes its output into one staging
+  // buffer a thread, which every such Conv reuses from its start, and reorders it into the output
+  // (core/exec/OneDnn.cpp: staged): those bytes were last touched by the last Conv that wrote as far.
+  auto stagedOutBytes = [&](NodeId id) -> double {
+    const Node& n = g.node(id);
+    if (n.opType != "Conv" && n.opType != "ConvTranspose") return 0.0;
+    const auto f = cubeFeatures(g, id);
+    if (!f || f->kind == "pointwise_conv" || n.outputs.empty() || n.outputs[0] == kNoId) return 0.0;
+    auto b = deviceBytes(g, n.outputs[0], hw, id);
+    return b.ok() ? *b : 0.0;
+  };
+  std::vector<int64_t> stageLast;
+  std::vector<size_t> stageEnd;
   // Distinct bytes touched between two times: each value's bytes sit at the time it was last touched
   // (a Fenwick tree over two passes of the run), so a sum over a span counts every value touched in it once.
   const size_t steps = 2 * seq.size();
@@ -328,8 +341,31 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         slotShare[static_cast<size_t>(v)] = share;
         fb += b * share;
       }
+      const double staged = stagedOutBytes(id);
+      if (staged > own) {
+        double share = 0, chunks = 0;
+        for (size_t c = 0; c * kChunk < static_cast<size_t>(staged); ++c, ++chunks)
+          share += hw.cpu.farShareAt(
+              c >= stageLast.size() || stageLast[c] < 0
+                  ? runFootprint
+                  : std::min(runFootprint, since(static_cast<size_t>(stageLast[c]), t) +
+                                               static_cast<double>(stageEnd[c] - c * kChunk)));
+        fb += staged * (chunks > 0 ? share / chunks : 0.0);
+      }
       out.farBytes[ni] = fb;
     }
+    if (far)
+      if (const double staged = stagedOutBytes(id); staged > 0) {
+        const size_t chunks = static_cast<size_t>(staged) / kChunk + 1;
+        if (stageLast.size() < chunks) {
+          stageLast.resize(chunks, -1);
+          stageEnd.resize(chunks, 0);
+        }
+        for (size_t c = 0; c < chunks; ++c) {
+          stageLast[c] = static_cast<int64_t>(t);
+          stageEnd[c] = static_cast<size_t>(staged);
+        }
+      }
     for (const auto* vs : {&n.inputs, &n.outputs})
       for (ValueId v : *vs) {
         if (!far || v == kNoId) continue;

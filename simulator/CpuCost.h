@@ -60,7 +60,8 @@ struct CpuRunReuse {
   // An output's distance is that of the arena bytes it is written over (the executor's plan, MemoryPlan.h),
   // not of the value: a transformer's layers write each output over the last layer's (near), a ResNet's
   // first stage over bytes a whole run of 60 MB ago (far: SE-ResNet's stem, 3 -> 64 channels at 64x64,
-  // batch 8, took 4.3 ms in the network and 1.9 alone).
+  // batch 8, took 4.3 ms in the network and 1.9 alone). A Conv on oneDNN's layout also counts its output
+  // in the executor's staging buffer, which every such Conv reuses from its start (OneDnn.cpp: staged).
   std::vector<double> farBytes;
 };
 CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,

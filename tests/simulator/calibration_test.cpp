@@ -1021,6 +1021,44 @@ TEST(CpuCost, AnActivationWrittenOverArenaBytesFarBackPaysTheFarTier) {
   EXPECT_DOUBLE_EQ(at(near, nb, "relu3"), 0.0);
 }
 
+// A Conv on oneDNN's layout also writes its output into the executor's staging buffer, which every such
+// Conv reuses from its start (core/exec/OneDnn.cpp: staged), before the reorder into its own: a 3x3 Conv
+// to 4 MiB in a run that then streams 128 MiB pays the far tier on both, a pointwise one (the executor's
+// own product, no staging) on its output only.
+TEST(CpuCost, AConvOnTheLibrarysLayoutPaysTheFarTierOnItsStagingBufferToo) {
+  auto graph = [](int64_t k) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, 16, 128, 128}));
+    ValueId w = g.addInitializer(
+        "w", Tensor::floats({64, 16, k, k}, std::vector<float>(static_cast<size_t>(64 * 16 * k * k), 0.01f)));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, 64, 128, 128}));
+    Attributes a;
+    a.set(Attribute::makeInts("pads", {k / 2, k / 2, k / 2, k / 2}));
+    g.addNode("Conv", {x, w}, {y}, a, "conv");
+    g.addOutput(y);
+    ValueId z = g.addInput("z", DType::Float32, Shape::ofInts({int64_t{16} << 20}));
+    ValueId big = g.addValue("big", DType::Float32, Shape::ofInts({int64_t{16} << 20}));
+    g.addNode("Neg", {z}, {big}, {}, "neg");
+    g.addOutput(big);
+    return g;
+  };
+  auto hw = farTierProfile();
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  auto convFar = [&](const Graph& g) {
+    const auto groups = unfusedGroups(g);
+    std::vector<size_t> order(groups->size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    return cpuRunReuse(g, *groups, order, *hw, runFootprintBytes(g, *hw))
+        .farBytes.at(static_cast<size_t>(g.findNode("conv")));
+  };
+  const double mib4 = 4.0 * 1048576;
+  const double pointwise = convFar(graph(1)), blocked = convFar(graph(3));
+  EXPECT_GT(pointwise, 0.5 * mib4);
+  EXPECT_LE(pointwise, mib4 + 1.0);
+  EXPECT_GT(blocked, pointwise + 0.5 * mib4);
+  EXPECT_LE(blocked, 2 * mib4 + 1.0);
+}
+
 // A vector op's call is as cold as what the run touched since the last node of its type ran, over the bytes
 // the calibration's cold call had in between (a Neg of coldCallEvictElems: 8 bytes an element): Add, Neg,
 // Add over n floats. The first Add follows the last one of the run before (hot); the second has the Neg's
