@@ -922,6 +922,15 @@ Result<HwProfile> farTierProfile() {
   return parseHwProfile(j, "t.json");
 }
 
+// CpuRunReuse::farBytes of g's unfused run in group order.
+std::vector<double> farBytesOf(const Graph& g, const HwProfile& hw) {
+  const auto groups = unfusedGroups(g);
+  EXPECT_TRUE(groups.ok());
+  std::vector<size_t> order(groups->size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  return cpuRunReuse(g, *groups, order, hw, runFootprintBytes(g, hw)).farBytes;
+}
+
 TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
   auto hw = farTierProfile();
   ASSERT_TRUE(hw.ok()) << hw.error().message;
@@ -985,15 +994,9 @@ TEST(CpuCost, AnActivationWrittenOverArenaBytesFarBackPaysTheFarTier) {
   auto hw = farTierProfile();
   ASSERT_TRUE(hw.ok()) << hw.error().message;
   const HwProfile plain = *parseHwProfile(cpuProfileJson(), "t.json");
-  auto farBytes = [&](const Graph& g, const HwProfile& p) {
-    const auto groups = unfusedGroups(g);
-    std::vector<size_t> order(groups->size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    return cpuRunReuse(g, *groups, order, p, runFootprintBytes(g, p)).farBytes;
-  };
   const double mib4 = 4.0 * 1048576;
   const Graph far = graph(int64_t{16} << 20);  // the Neg over 64 MiB
-  const auto fb = farBytes(far, *hw);
+  const auto fb = farBytesOf(far, *hw);
   auto at = [&](const Graph& g, const std::vector<double>& v, const char* node) {
     return v.at(static_cast<size_t>(g.findNode(node)));
   };
@@ -1013,10 +1016,10 @@ TEST(CpuCost, AnActivationWrittenOverArenaBytesFarBackPaysTheFarTier) {
                 1e-3)
         << node;
   }
-  for (double b : farBytes(far, plain)) EXPECT_EQ(b, 0.0);
+  for (double b : farBytesOf(far, plain)) EXPECT_EQ(b, 0.0);
   // A small Neg: the whole run is some 30 MiB, the chain's bytes at most that far: at most part of the tier.
   const Graph near = graph(int64_t{1} << 16);
-  const auto nb = farBytes(near, *hw);
+  const auto nb = farBytesOf(near, *hw);
   EXPECT_LT(at(near, nb, "relu0"), 0.6 * at(far, fb, "relu0"));
   EXPECT_DOUBLE_EQ(at(near, nb, "relu3"), 0.0);
 }
@@ -1045,11 +1048,7 @@ TEST(CpuCost, AConvOnTheLibrarysLayoutPaysTheFarTierOnItsStagingBufferToo) {
   auto hw = farTierProfile();
   ASSERT_TRUE(hw.ok()) << hw.error().message;
   auto convFar = [&](const Graph& g) {
-    const auto groups = unfusedGroups(g);
-    std::vector<size_t> order(groups->size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    return cpuRunReuse(g, *groups, order, *hw, runFootprintBytes(g, *hw))
-        .farBytes.at(static_cast<size_t>(g.findNode("conv")));
+    return farBytesOf(g, *hw).at(static_cast<size_t>(g.findNode("conv")));
   };
   const double mib4 = 4.0 * 1048576;
   const double pointwise = convFar(graph(1)), blocked = convFar(graph(3));
