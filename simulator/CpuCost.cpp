@@ -178,6 +178,99 @@ std::string primitiveKey(const Graph& g, const Node& n) {
   return key;
 }
 
+// A buffer by 64 KiB chunks: when the run last touched each, and where that touch ended (what its toucher
+// streamed after the chunk).
+class ChunkClock {
+ public:
+  void touch(size_t begin, size_t end, size_t t) {
+    if (end <= begin) return;
+    const size_t last = (end - 1) / kChunk;
+    if (at_.size() <= last) {
+      at_.resize(last + 1, -1);
+      end_.resize(last + 1, 0);
+    }
+    for (size_t c = begin / kChunk; c <= last; ++c) {
+      at_[c] = static_cast<int64_t>(t);
+      end_[c] = end;
+    }
+  }
+  // The mean share of the far tier (cpu.far_curve) over the chunks of [begin, end) at time t: each at what
+  // its toucher streamed after it and `since(then, t)`, at most `cap`; a chunk never touched at `cap`.
+  template <typename Since>
+  double farShare(size_t begin, size_t end, size_t t, const Since& since, double cap,
+                  const HwProfile& hw) const {
+    double share = 0, chunks = 0;
+    for (size_t c = begin / kChunk; c * kChunk < end; ++c, ++chunks) {
+      const bool touched = c < at_.size() && at_[c] >= 0;
+      share += hw.cpu.farShareAt(touched ? std::min(cap, since(static_cast<size_t>(at_[c]), t) +
+                                                             static_cast<double>(end_[c] - c * kChunk))
+                                         : cap);
+    }
+    return chunks > 0 ? share / chunks : 0.0;
+  }
+
+ private:
+  static constexpr size_t kChunk = 64 << 10;
+  std::vector<int64_t> at_;
+  std::vector<size_t> end_;
+};
+
+// Where the executor's arena puts each activation of a run (core/exec/MemoryPlan.h: planArena over the
+// values' lifetimes in the run's order, views excepted): an output is written over bytes the run last
+// touched some distance ago, which decides the tier they come from. Only values of `minBytes` or more are
+// placed: the rest barely move the large ones, and planArena's time grows with the square of the buffers
+// alive at once (a 20k-node encoder: 3.3 s simulated with all of them placed, 2.0 with none).
+struct RunArena {
+  std::vector<size_t> slotOf;  // by ValueId: its buffer in `plan`, SIZE_MAX for none
+  exec::ArenaPlan plan;
+};
+RunArena planRunArena(const Graph& g, const std::vector<NodeId>& seq, const HwProfile& hw, double minBytes) {
+  RunArena a;
+  a.slotOf.assign(g.values().size(), SIZE_MAX);
+  std::vector<int64_t> readers(g.values().size(), 0);
+  for (NodeId id : seq)
+    for (ValueId v : g.node(id).inputs)
+      if (v != kNoId) ++readers[static_cast<size_t>(v)];
+  for (ValueId v : g.outputs())
+    if (v != kNoId) ++readers[static_cast<size_t>(v)];  // held to the end of the run
+  std::vector<exec::BufferLife> lives;
+  int64_t clock = 0;
+  auto release = [&](ValueId v) {
+    if (v != kNoId && a.slotOf[static_cast<size_t>(v)] != SIZE_MAX && readers[static_cast<size_t>(v)] == 0)
+      lives[a.slotOf[static_cast<size_t>(v)]].end = clock++;
+  };
+  for (NodeId id : seq) {
+    const Node& n = g.node(id);
+    if (nodeFamily(g, n) == OpFamily::View) continue;
+    for (ValueId v : n.outputs) {
+      if (v == kNoId || weightBehindViews(g, v) != kNoId) continue;
+      auto b = deviceBytes(g, v, hw, id);
+      if (!b.ok() || *b < minBytes) continue;
+      a.slotOf[static_cast<size_t>(v)] = lives.size();
+      lives.push_back({static_cast<size_t>(*b), clock++, 0});
+    }
+    for (ValueId v : n.inputs)
+      if (v != kNoId && --readers[static_cast<size_t>(v)] == 0) release(v);
+    for (ValueId v : n.outputs) release(v);
+  }
+  for (auto& l : lives)
+    if (l.end == 0) l.end = clock++;
+  a.plan = exec::planArena(lives);
+  return a;
+}
+
+// A Conv on oneDNN's layout (not the executor's own product path) writes its output into one staging
+// buffer a thread, which every such Conv reuses from its start, and reorders it into the output
+// (core/exec/OneDnn.cpp: staged): the bytes it writes there, 0 for any other node.
+double stagedOutputBytes(const Graph& g, NodeId id, const HwProfile& hw) {
+  const Node& n = g.node(id);
+  if (n.opType != "Conv" && n.opType != "ConvTranspose") return 0.0;
+  const auto f = cubeFeatures(g, id);
+  if (!f || f->kind == "pointwise_conv" || n.outputs.empty() || n.outputs[0] == kNoId) return 0.0;
+  auto b = deviceBytes(g, n.outputs[0], hw, id);
+  return b.ok() ? *b : 0.0;
+}
+
 }  // namespace
 
 CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
@@ -195,63 +288,8 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       for (NodeId m : groups[gi].members) seq.push_back(m);
   if (seq.empty()) return out;
   const double own = ownCacheBytes(hw) > 0 ? ownCacheBytes(hw) : double{1 << 20};
-  // Where the executor's arena puts each activation (core/exec/MemoryPlan.h: planArena over the values'
-  // lifetimes in the run's order, views excepted): an output is written over bytes the run last touched
-  // some distance ago, which decides the tier they come from. Only values of an eighth of the own cache
-  // or more are placed: the rest barely move the large ones, and planArena's time grows with the square
-  // of the buffers alive at once (a 20k-node encoder: 3.3 s simulated with all of them placed, 2.0 with
-  // none).
-  std::vector<size_t> slotOf(g.values().size(), SIZE_MAX);
-  exec::ArenaPlan plan;
-  constexpr size_t kChunk = 64 << 10;
-  std::vector<int64_t> chunkLast;
-  std::vector<size_t> chunkEnd;
-  if (far) {
-    std::vector<int64_t> readers(g.values().size(), 0);
-    for (NodeId id : seq)
-      for (ValueId v : g.node(id).inputs)
-        if (v != kNoId) ++readers[static_cast<size_t>(v)];
-    for (ValueId v : g.outputs())
-      if (v != kNoId) ++readers[static_cast<size_t>(v)];
-    std::vector<exec::BufferLife> lives;
-    int64_t clock = 0;
-    for (NodeId id : seq) {
-      const Node& n = g.node(id);
-      if (nodeFamily(g, n) == OpFamily::View) continue;
-      for (ValueId v : n.outputs) {
-        if (v == kNoId || weightBehindViews(g, v) != kNoId) continue;
-        auto b = deviceBytes(g, v, hw, id);
-        if (!b.ok() || *b < own / 8) continue;
-        slotOf[static_cast<size_t>(v)] = lives.size();
-        lives.push_back({static_cast<size_t>(*b), clock++, 0});
-      }
-      for (ValueId v : n.inputs)
-        if (v != kNoId && slotOf[static_cast<size_t>(v)] != SIZE_MAX &&
-            --readers[static_cast<size_t>(v)] == 0)
-          lives[slotOf[static_cast<size_t>(v)]].end = clock++;
-      for (ValueId v : n.outputs)
-        if (v != kNoId && slotOf[static_cast<size_t>(v)] != SIZE_MAX && readers[static_cast<size_t>(v)] == 0)
-          lives[slotOf[static_cast<size_t>(v)]].end = clock++;
-    }
-    for (auto& l : lives)
-      if (l.end == 0) l.end = clock++;
-    plan = exec::planArena(lives);
-    chunkLast.assign(plan.bytes / kChunk + 1, -1);
-    chunkEnd.assign(plan.bytes / kChunk + 1, 0);
-  }
-  // A Conv on oneDNN's layout (not the executor's own product path) writes its output into one staging
-  // buffer a thread, which every such Conv reuses from its start, and reorders it into the output
-  // (core/exec/OneDnn.cpp: staged): those bytes were last touched by the last Conv that wrote as far.
-  auto stagedOutBytes = [&](NodeId id) -> double {
-    const Node& n = g.node(id);
-    if (n.opType != "Conv" && n.opType != "ConvTranspose") return 0.0;
-    const auto f = cubeFeatures(g, id);
-    if (!f || f->kind == "pointwise_conv" || n.outputs.empty() || n.outputs[0] == kNoId) return 0.0;
-    auto b = deviceBytes(g, n.outputs[0], hw, id);
-    return b.ok() ? *b : 0.0;
-  };
-  std::vector<int64_t> stageLast;
-  std::vector<size_t> stageEnd;
+  const RunArena arena = far ? planRunArena(g, seq, hw, own / 8) : RunArena{};
+  ChunkClock arenaClock, stageClock;  // the arena's bytes, and the staging buffer's
   // Distinct bytes touched between two times: each value's bytes sit at the time it was last touched
   // (a Fenwick tree over two passes of the run), so a sum over a span counts every value touched in it once.
   const size_t steps = 2 * seq.size();
@@ -328,54 +366,25 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       for (ValueId v : n.outputs) {
         if (v == kNoId) continue;
         const double b = bytesOf(v);
-        const size_t si = slotOf[static_cast<size_t>(v)];
+        const size_t si = arena.slotOf[static_cast<size_t>(v)];
         if (b <= own || si == SIZE_MAX) continue;
-        double share = 0, chunks = 0;
-        for (size_t c = plan.offsets[si] / kChunk; c * kChunk < plan.offsets[si] + plan.sizes[si];
-             ++c, ++chunks)
-          share += hw.cpu.farShareAt(
-              chunkLast[c] < 0 ? runFootprint
-                               : std::min(runFootprint, since(static_cast<size_t>(chunkLast[c]), t) +
-                                                            static_cast<double>(chunkEnd[c] - c * kChunk)));
-        share = chunks > 0 ? share / chunks : 0.0;
-        slotShare[static_cast<size_t>(v)] = share;
-        fb += b * share;
+        const size_t at = arena.plan.offsets[si];
+        slotShare[static_cast<size_t>(v)] =
+            arenaClock.farShare(at, at + arena.plan.sizes[si], t, since, runFootprint, hw);
+        fb += b * slotShare[static_cast<size_t>(v)];
       }
-      const double staged = stagedOutBytes(id);
-      if (staged > own) {
-        double share = 0, chunks = 0;
-        for (size_t c = 0; c * kChunk < static_cast<size_t>(staged); ++c, ++chunks)
-          share += hw.cpu.farShareAt(
-              c >= stageLast.size() || stageLast[c] < 0
-                  ? runFootprint
-                  : std::min(runFootprint, since(static_cast<size_t>(stageLast[c]), t) +
-                                               static_cast<double>(stageEnd[c] - c * kChunk)));
-        fb += staged * (chunks > 0 ? share / chunks : 0.0);
-      }
+      // A Conv on oneDNN's layout also writes into the staging buffer, from its start.
+      if (const double staged = stagedOutputBytes(g, id, hw); staged > own)
+        fb += staged * stageClock.farShare(0, static_cast<size_t>(staged), t, since, runFootprint, hw);
       out.farBytes[ni] = fb;
     }
-    if (far)
-      if (const double staged = stagedOutBytes(id); staged > 0) {
-        const size_t chunks = static_cast<size_t>(staged) / kChunk + 1;
-        if (stageLast.size() < chunks) {
-          stageLast.resize(chunks, -1);
-          stageEnd.resize(chunks, 0);
-        }
-        for (size_t c = 0; c < chunks; ++c) {
-          stageLast[c] = static_cast<int64_t>(t);
-          stageEnd[c] = static_cast<size_t>(staged);
-        }
-      }
-    for (const auto* vs : {&n.inputs, &n.outputs})
-      for (ValueId v : *vs) {
-        if (!far || v == kNoId) continue;
-        const size_t si = slotOf[static_cast<size_t>(v)];
-        if (si == SIZE_MAX) continue;
-        for (size_t c = plan.offsets[si] / kChunk; c * kChunk < plan.offsets[si] + plan.sizes[si]; ++c) {
-          chunkLast[c] = static_cast<int64_t>(t);
-          chunkEnd[c] = plan.offsets[si] + plan.sizes[si];
-        }
-      }
+    if (far) {
+      stageClock.touch(0, static_cast<size_t>(stagedOutputBytes(g, id, hw)), t);
+      for (const auto* vs : {&n.inputs, &n.outputs})
+        for (ValueId v : *vs)
+          if (const size_t si = v == kNoId ? SIZE_MAX : arena.slotOf[static_cast<size_t>(v)]; si != SIZE_MAX)
+            arenaClock.touch(arena.plan.offsets[si], arena.plan.offsets[si] + arena.plan.sizes[si], t);
+    }
     lastRun[code] = t;
     auto touch = [&](ValueId v) {
       if (v == kNoId) return;
