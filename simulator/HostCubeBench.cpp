@@ -444,7 +444,7 @@ Result<KindCases> casesOfKind(const std::string& kind) {
   if (kind == "conv_transpose") return KindCases{convTransposeCases(), false, true};
   if (kind == "conv_transpose_plain") return KindCases{convTransposePlainCases()};
   if (kind == "conv_transpose1d") return KindCases{convTranspose1dCases(), false, true};
-  if (kind == "rnn") return KindCases{rnnCases()};
+  if (kind == "rnn") return KindCases{rnnCases(), false, false, true};
   if (kind == "int_conv") return KindCases{intConvCases()};
   if (kind == "int_gemm") return KindCases{intGemmCases()};
   return Error::badInput("calibrate: '" + kind + "' is not a kind of matrix op the calibration times");

@@ -262,6 +262,9 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
     EXPECT_DOUBLE_EQ(f->weightElems, 20.0 * 64 * 16);
     EXPECT_DOUBLE_EQ(f->outElems, 10.0 * 2 * 16 * 4);
     EXPECT_DOUBLE_EQ(f->aliasedWeightElems, 0.0);  // a model's own weights: packed once
+    // Its weight stream: one direction's R (64 x 16 floats) a step, bounded by the copy's rate for that size.
+    EXPECT_DOUBLE_EQ(f->weightBytes, 4.0 * 64 * 16);
+    EXPECT_DOUBLE_EQ(f->weightStreamBytes, 20.0 * 4 * 64 * 16);
   }
   // The same cell with W and R computed by the run (graph inputs here): read as stored, W once and R once a
   // step, the "aliased weight" term; a computed R alone counts only its steps.
