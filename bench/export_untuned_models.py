@@ -2,7 +2,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|36]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|37]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -69,7 +69,11 @@ squeeze-excitation), a GPT-style decoder with rotary position embeddings and a c
 CNN at batch 16 (a run of some 100 MB of activations); set 36 was exported in session 34 after the cost
 model's tier beyond the last-level cache, and only measured: a 3-D U-Net, a residual MLP for tabular data, a
 CRNN (convolutions into a bidirectional LSTM), an HRNet-style two-branch CNN at 128x128, an x-vector TDNN with
-statistics pooling and a SIREN (sine activations).
+statistics pooling and a SIREN (sine activations); set 37 was exported at the end of session 34, after the
+staging buffer's far bytes and the recurrent cells' R stream, and only measured: an FCN-style segmenter
+(bilinear upsampling), a two-layer GRU language model, a wide ResNet (WRN-16-4) at batch 16, a speech
+encoder (strided Conv2d subsampling into transformer layers), a DCGAN discriminator and a two-layer BiLSTM
+tagger.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -81,7 +85,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -160,6 +164,8 @@ def main():
         return export_thirty_fifth_set(torch, out)
     if which == "36":
         return export_thirty_sixth_set(torch, out)
+    if which == "37":
+        return export_thirty_seventh_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -3405,6 +3411,101 @@ def export_thirty_sixth_set(torch, out):
                                   ("hrnet_lite_b4_128", Hrnet, (4, 3, 128, 128)),
                                   ("xvector_tdnn_b16_t300", Tdnn, (16, 30, 300)),
                                   ("siren_b8192", Siren, (8192, 2))))
+    return 0
+
+
+def export_thirty_seventh_set(torch, out):
+    # Session 34, at its end: exported after its last change to the cost model, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    def cbr(cin, cout, stride=1):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+    class Fcn(nn.Module):  # 4 images of 96x96: an encoder to 1/8 (32-128), a 1x1 classifier, bilinear back up, 6 classes
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Sequential(cbr(3, 32, 2), cbr(32, 32), cbr(32, 64, 2), cbr(64, 64), cbr(64, 128, 2), cbr(128, 128))
+            self.cls = nn.Conv2d(128, 6, 1)
+
+        def forward(self, x):
+            return F.interpolate(self.cls(self.enc(x)), size=x.shape[2:], mode="bilinear", align_corners=False)
+
+    class GruLm(nn.Module):  # 8 sequences of 48 tokens over 3000 words: embedding 192, 2 GRU layers of 256, softmax head
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(3000, 192)
+            self.rnn = nn.GRU(192, 256, num_layers=2, batch_first=True)
+            self.head = nn.Linear(256, 3000)
+
+        def forward(self, ids):
+            y, _ = self.rnn(self.emb(ids))
+            return self.head(y).log_softmax(-1)
+
+    class WideBlock(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.b1, self.c1 = nn.BatchNorm2d(cin), nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.b2, self.c2 = nn.BatchNorm2d(cout), nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.sc = nn.Conv2d(cin, cout, 1, stride, bias=False) if stride != 1 or cin != cout else None
+
+        def forward(self, x):
+            o = F.relu(self.b1(x))
+            y = self.c2(F.relu(self.b2(self.c1(o))))
+            return y + (self.sc(o) if self.sc is not None else x)
+
+    class Wrn(nn.Module):  # 16 images of 32x32: WRN-16-4 (2 blocks a stage, 64-128-256 channels), 10 classes
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2d(3, 16, 3, 1, 1, bias=False)
+            self.blocks = nn.Sequential(WideBlock(16, 64, 1), WideBlock(64, 64, 1), WideBlock(64, 128, 2),
+                                        WideBlock(128, 128, 1), WideBlock(128, 256, 2), WideBlock(256, 256, 1))
+            self.bn, self.fc = nn.BatchNorm2d(256), nn.Linear(256, 10)
+
+        def forward(self, x):
+            return self.fc(F.relu(self.bn(self.blocks(self.stem(x)))).mean((2, 3)))
+
+    class SpeechEncoder(nn.Module):  # 4 utterances of 200 frames of 80 filterbanks: 2 strided Conv2d (x4 fewer frames), 4 layers of 144
+        def __init__(self):
+            super().__init__()
+            self.sub = nn.Sequential(nn.Conv2d(1, 64, 3, 2), nn.ReLU(), nn.Conv2d(64, 64, 3, 2), nn.ReLU())
+            self.proj = nn.Linear(64 * 19, 144)
+            layer = nn.TransformerEncoderLayer(144, 4, 576, batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
+
+        def forward(self, x):
+            h = self.sub(x.unsqueeze(1))
+            b, c, t, f = h.shape
+            return self.enc(self.proj(h.transpose(1, 2).reshape(b, t, c * f)))
+
+    class Discriminator(nn.Module):  # 32 images of 64x64: strided 4x4 convs 64-512 with LeakyReLU and BatchNorm, one logit
+        def __init__(self):
+            super().__init__()
+            def down(cin, cout, bn=True):
+                return [nn.Conv2d(cin, cout, 4, 2, 1, bias=not bn)] + ([nn.BatchNorm2d(cout)] if bn else []) + [nn.LeakyReLU(0.2)]
+            self.net = nn.Sequential(*down(3, 64, False), *down(64, 128), *down(128, 256), *down(256, 512),
+                                     nn.Conv2d(512, 1, 4, 1, 0))
+
+        def forward(self, x):
+            return torch.sigmoid(self.net(x).flatten(1))
+
+    class BiLstmTagger(nn.Module):  # 16 sentences of 64 tokens over 8000 words: embedding 128, 2 BiLSTM layers of 128, 17 tags
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(8000, 128)
+            self.rnn = nn.LSTM(128, 128, num_layers=2, bidirectional=True, batch_first=True)
+            self.out = nn.Linear(256, 17)
+
+        def forward(self, ids):
+            y, _ = self.rnn(self.emb(ids))
+            return self.out(y)
+
+    export_nets(torch, out, 137, (("fcn_seg_b4_96", Fcn, (4, 3, 96, 96)),
+                                  ("gru_lm_b8_t48", GruLm, torch.randint(0, 3000, (8, 48))),
+                                  ("wrn16_4_b16_32", Wrn, (16, 3, 32, 32)),
+                                  ("speech_enc_b4_t200", SpeechEncoder, (4, 200, 80)),
+                                  ("dcgan_disc_b32_64", Discriminator, (32, 3, 64, 64)),
+                                  ("bilstm2_tagger_b16_t64", BiLstmTagger, torch.randint(0, 8000, (16, 64)))))
     return 0
 
 
