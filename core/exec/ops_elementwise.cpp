@@ -1,7 +1,9 @@
 // Elementwise kernels: unary math and activations, broadcasting binary arithmetic, comparisons,
 // logic, Where, variadic Min/Max/Sum/Mean, Clip, Cast.
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <type_traits>
@@ -72,18 +74,51 @@ Status opLeakyRelu(OpContext& c) {
   // activations of both signs (4 ns an element).
   return unaryFloat(c, [a](float v) { return std::max(v, 0.f) + std::min(v, 0.f) * a; });
 }
+// ELU, CELU and SELU: the exponential of each element's negative part on vector lanes (FastMath.h), then
+// the output without a branch on the sign (as LeakyRelu). std::exp a call an element behind such a branch
+// took 5.6 ns an element (Elu over 32 x 64 x 32 x 32 normal values: 11.8 ms, 1 thread; a Relu over the same
+// 0.64 ms); fast exp behind the branch still 11.5. `negative(x)` is the exponential's argument (0 where it
+// is not needed), `pick(x, e)` the output from x and e = exp(that). Signed zeros and NaN come out as the
+// definitions' selects give them: std::min(-0.f, n) is -0 for n = ±0, std::min(0.f, n) +0.
+template <class Negative, class Pick>
+Status expUnit(OpContext& c, Negative negative, Pick pick) {
+  return unaryFloatArray(c, [negative, pick](const float* x, float* y, int64_t n) {
+    // Local copies and restrict pointers, as unaryFloat's (OpContext.h): otherwise each store to y may
+    // alias the captured alpha, which is reloaded every element and keeps the loop scalar and branching.
+    const Negative neg = negative;
+    const Pick pk = pick;
+    const float* __restrict in = x;
+    float* __restrict out = y;
+    for (int64_t i = 0; i < n; ++i) out[i] = neg(in[i]);
+    fastmath::exp(out, out, n);
+    for (int64_t i = 0; i < n; ++i) out[i] = pk(in[i], out[i]);
+  });
+}
 Status opElu(OpContext& c) {
   const float a = c.attrFloat("alpha", 1.0f);
-  return unaryFloat(c, [a](float v) { return v >= 0 ? v : a * (std::exp(v) - 1.f); });
+  auto negative = [](float v) { return std::min(v, 0.f); };
+  // v >= 0 ? v : a * (e - 1), as a blend of the two values' bits: the compiler kept the select (and
+  // some max/min forms of it) a branch a element, 12-14 ms over the 2M values above.
+  return expUnit(c, negative, [a](float v, float e) {
+    const uint32_t keep = 0u - static_cast<uint32_t>(v >= 0.f);
+    return std::bit_cast<float>((std::bit_cast<uint32_t>(v) & keep) |
+                                (std::bit_cast<uint32_t>(a * (e - 1.f)) & ~keep));
+  });
 }
 Status opCelu(OpContext& c) {
   const float a = c.attrFloat("alpha", 1.0f);
-  return unaryFloat(c, [a](float v) { return std::max(0.f, v) + std::min(0.f, a * (std::exp(v / a) - 1.f)); });
+  return expUnit(
+      c, [a](float v) { return std::min(v / a, 0.f); },
+      [a](float v, float e) { return std::max(0.f, v) + std::min(0.f, a * (e - 1.f)); });
 }
 Status opSelu(OpContext& c) {
   const float a = c.attrFloat("alpha", 1.67326319217681884765625f);
   const float g = c.attrFloat("gamma", 1.05070102214813232421875f);
-  return unaryFloat(c, [a, g](float v) { return v > 0 ? g * v : g * (a * std::exp(v) - a); });
+  auto negative = [](float v) { return std::min(v, 0.f); };
+  if (a >= 0)
+    return expUnit(c, negative,
+                   [a, g](float v, float e) { return g * (std::max(v, 0.f) + std::min(0.f, a * e - a)); });
+  return expUnit(c, negative, [a, g](float v, float e) { return v > 0 ? g * v : g * (a * e - a); });
 }
 Status opHardSigmoid(OpContext& c) {
   const float a = c.attrFloat("alpha", 0.2f), b = c.attrFloat("beta", 0.5f);

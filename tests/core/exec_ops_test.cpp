@@ -477,6 +477,68 @@ TEST(ExecOps, ReductionsWithAxesOfSizeOneMatchADoubleLoop) {
   }
 }
 
+TEST(ExecOps, EluSeluAndCeluMatchTheirDefinitions) {
+  // The exponential on vector lanes and a select without a branch (ops_elementwise.cpp: expUnit), against
+  // the definitions in double precision: zeros keep the sign the definitions give them, NaN stays NaN,
+  // infinities go to their limits; alphas of both signs (a negative one takes another path).
+  std::vector<float> v = {-0.0f,
+                          0.0f,
+                          1e-30f,
+                          -1e-30f,
+                          -1e-7f,
+                          1e-7f,
+                          0.5f,
+                          -0.5f,
+                          -3.f,
+                          3.f,
+                          -20.f,
+                          -100.f,
+                          88.f,
+                          std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN()};
+  for (int i = 0; i < 1000; ++i) v.push_back(static_cast<float>(std::fmod(i * 0.377, 9.0) - 6.0));
+  struct Case {
+    const char* op;
+    float alpha;
+  };
+  for (const Case& cs : {Case{"Elu", 1.0f}, Case{"Elu", 0.3f}, Case{"Elu", -0.7f}, Case{"Selu", 1.6732632f},
+                         Case{"Selu", -0.5f}, Case{"Celu", 1.0f}, Case{"Celu", 2.5f}}) {
+    const std::string op = cs.op;
+    std::vector<Attribute> at{Attribute::makeFloat("alpha", cs.alpha)};
+    const double g = 1.0507009873554805;
+    if (op == "Selu") at.push_back(Attribute::makeFloat("gamma", static_cast<float>(g)));
+    auto r = runOne(cs.op, {{"x", Tensor::floats({static_cast<int64_t>(v.size())}, v)}}, 1, attrs(at), 13);
+    ASSERT_TRUE(r.ok()) << op << ": " << r.error().message;
+    const auto y = (*r)[0].toFloats();
+    ASSERT_EQ(y.size(), v.size());
+    const double a = cs.alpha;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const double x = v[i];
+      double want;
+      if (op == "Elu")
+        want = x >= 0 ? x : a * std::expm1(x);
+      else if (op == "Selu")
+        want = x > 0 ? g * x : g * (a * std::exp(x) - a);
+      else
+        want = std::max(0.0, x) + std::min(0.0, a * std::expm1(x / a));
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(y[i])) << op << " alpha " << a << " at " << x;
+      } else if (std::isinf(want)) {
+        EXPECT_EQ(y[i], static_cast<float>(want)) << op << " alpha " << a << " at " << x;
+      } else if (want == 0) {
+        EXPECT_EQ(y[i], 0.0f) << op << " alpha " << a << " at " << x;
+        if (op == "Elu" && x == 0)
+          EXPECT_EQ(std::signbit(y[i]), std::signbit(v[i])) << "Elu keeps the zero's sign";
+      } else {
+        // exp within 4 ulp, less 1: near x = 0 the absolute error is that of exp near 1
+        EXPECT_NEAR(y[i], want, 2e-6 * std::max(1.0, std::fabs(want)) + 1e-6 * std::fabs(a))
+            << op << " alpha " << a << " at " << x;
+      }
+    }
+  }
+}
+
 TEST(ExecOps, GlobalAveragePoolMatchesADoubleLoopOverEveryPlaneSize) {
   // Each plane summed in partial sums (RowSum.h); planes of 1 to 19 elements and of 4099 (a remainder
   // after the pairs of four), in 1-D, 2-D and 3-D images, against one double sum a plane.
