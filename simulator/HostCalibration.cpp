@@ -210,10 +210,8 @@ fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes
   };
   FarTier out;
   std::vector<double> excessConv, excessRelu;
-  double nearConv = 0, nearRelu = 0;
   for (const Bench* op : {&conv, &relu}) {
     FW_ASSIGN_OR_RETURN(const double near, medianOf([&]() { return timeNode(*op, threads, 2, runs); }));
-    (op == &conv ? nearConv : nearRelu) = near;
     for (int64_t mib : evictMiB) {
       const Bench evict = oneOp("Neg", {mib << 18}, {}, {}, 1);
       const Bench seq = sequenceOf({evict, *op});

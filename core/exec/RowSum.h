@@ -3,7 +3,7 @@
 // each add a pair of elements a step (the pair's sum off the chain). One running sum is a chain of
 // dependent double additions, one element each: its speed is the adder's latency, not the memory's
 // (ops_reduce.cpp: ReduceMean over 32 x 1024 floats 0.7-0.9 ns an element with one chain; GlobalAveragePool
-// over 8 x 128 x 64 x 64, one chain a plane: 2.5 ms, where ReduceMean's rows of the same 4096 took 1.1).
+// over 8 x 128 x 64 x 64, one chain a plane: 2.5 ms alone, 0.81 with these partial sums, session 34).
 #include <cstdint>
 
 namespace fw::exec {

@@ -98,7 +98,7 @@ Status opElu(OpContext& c) {
   const float a = c.attrFloat("alpha", 1.0f);
   auto negative = [](float v) { return std::min(v, 0.f); };
   // v >= 0 ? v : a * (e - 1), as a blend of the two values' bits: the compiler kept the select (and
-  // some max/min forms of it) a branch a element, 12-14 ms over the 2M values above.
+  // some max/min forms of it) a branch an element, 12-14 ms over the 2M values above.
   return expUnit(c, negative, [a](float v, float e) {
     const uint32_t keep = 0u - static_cast<uint32_t>(v >= 0.f);
     return std::bit_cast<float>((std::bit_cast<uint32_t>(v) & keep) |

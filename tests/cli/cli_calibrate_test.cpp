@@ -80,6 +80,23 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
       EXPECT_LE(j["cpu"]["cold_gather"]["s_per_byte"].get<double>(), 1e-8);
     }
   }
+  // The tier beyond the last-level cache (written when some Neg before the Conv or the Relu slowed it): a
+  // curve by ascending distance whose shares never fall and end at 1, a cost a byte for each kind, noted.
+  if (j["cpu"].contains("far_curve")) {
+    double lastBytes = 0, lastShare = 0;
+    for (const auto& p : j["cpu"]["far_curve"]) {
+      EXPECT_GT(p["bytes"].get<double>(), lastBytes);
+      EXPECT_GE(p["share"].get<double>(), lastShare);
+      lastBytes = p["bytes"].get<double>();
+      lastShare = p["share"].get<double>();
+    }
+    EXPECT_DOUBLE_EQ(lastShare, 1.0);
+    for (const char* kind : {"vector", "product"})
+      EXPECT_GE(j["cpu"]["far_s_per_byte"][kind].get<double>(), 0.0);
+    EXPECT_TRUE(noted.count("cpu.far_curve"));
+    EXPECT_TRUE(noted.count("cpu.far_s_per_byte"));
+    EXPECT_NE(r.out.find("beyond the last level"), std::string::npos) << r.out;
+  }
   // A cold call's extra for the vector ops and for the library's products, each a time (0 when the
   // evicted calls were no slower), at most a millisecond.
   for (const char* kind : {"vector", "product"}) {
