@@ -135,6 +135,27 @@ inline void copyElems(const RtTensor& src, int64_t so, RtTensor& dst, int64_t d0
   std::memcpy(static_cast<char*>(dst.mraw()) + d0 * es, static_cast<const char*>(src.raw()) + so * es,
               static_cast<size_t>(n * es));
 }
+// Copies `rows` rows of `rowBytes` bytes, row r from srcAt(r) to dstAt(r) (byte pointers): a row of 4 or 8
+// bytes with a size the compiler knows, a short one in 16-byte moves, a longer one through memcpy. Through
+// copyElems (a memcpy call of a size known at run time) a row cost about 4 ns whatever its size: a RoPE
+// export's Concat of two [2, 6, 64, 16, 1] halves along the last axis, 24576 rows of one float, took 94-100
+// us (session 35); a Gather's 128 picks of 16 floats 2.7 us (session 30).
+template <class SrcAt, class DstAt>
+inline void copyRows(int64_t rows, int64_t rowBytes, const SrcAt& srcAt, const DstAt& dstAt) {
+  auto each = [&](auto copyRow) {
+    for (int64_t r = 0; r < rows; ++r) copyRow(dstAt(r), srcAt(r));
+  };
+  if (rowBytes == 4)
+    each([](char* d, const char* s) { std::memcpy(d, s, 4); });
+  else if (rowBytes == 8)
+    each([](char* d, const char* s) { std::memcpy(d, s, 8); });
+  else if (rowBytes % 16 == 0 && rowBytes <= 256)
+    each([rowBytes](char* d, const char* s) {
+      for (int64_t b = 0; b < rowBytes; b += 16) std::memcpy(d + b, s + b, 16);
+    });
+  else
+    each([rowBytes](char* d, const char* s) { std::memcpy(d, s, static_cast<size_t>(rowBytes)); });
+}
 // An integer of logical type `t` from its two's-complement bits: wraps like the ONNX type does
 // (int64 storage holds every integer type).
 inline int64_t wrapInt(DType t, uint64_t v) {

@@ -170,9 +170,18 @@ Status opConcat(OpContext& c) {
   const int64_t inner = numelOf(std::vector<int64_t>(od.begin() + axis + 1, od.end()));
   const int64_t rowOut = od[static_cast<size_t>(axis)] * inner;
   int64_t at = 0;
+  const auto es = static_cast<int64_t>(storeBytes(f.store()));
   for (const RtTensor* t : ins) {
     const int64_t rowIn = t->dims[static_cast<size_t>(axis)] * inner;
-    for (int64_t o = 0; o < outer; ++o) copyElems(*t, o * rowIn, y, o * rowOut + at, rowIn);
+    if (t->store() == Store::Str || rowIn == 0) {
+      for (int64_t o = 0; o < outer; ++o) copyElems(*t, o * rowIn, y, o * rowOut + at, rowIn);
+    } else {
+      const char* src = static_cast<const char*>(t->raw());
+      char* dst = static_cast<char*>(y.mraw()) + at * es;
+      copyRows(
+          outer, rowIn * es, [&](int64_t o) { return src + o * rowIn * es; },
+          [&](int64_t o) { return dst + o * rowOut * es; });
+    }
     at += rowIn;
   }
   c.out[0] = std::move(y);
@@ -206,7 +215,17 @@ Status opSplit(OpContext& c) {
     std::vector<int64_t> od = x.dims;
     od[static_cast<size_t>(axis)] = split[k];
     RtTensor y = RtTensor::alloc(x.dtype, od);
-    for (int64_t o = 0; o < outer; ++o) copyElems(x, (o * dim + at) * inner, y, o * split[k] * inner, split[k] * inner);
+    const int64_t row = split[k] * inner;
+    if (x.store() == Store::Str || row == 0) {
+      for (int64_t o = 0; o < outer; ++o) copyElems(x, (o * dim + at) * inner, y, o * row, row);
+    } else {
+      const auto es = static_cast<int64_t>(storeBytes(x.store()));
+      const char* src = static_cast<const char*>(x.raw()) + at * inner * es;
+      char* dst = static_cast<char*>(y.mraw());
+      copyRows(
+          outer, row * es, [&](int64_t o) { return src + o * dim * inner * es; },
+          [&](int64_t o) { return dst + o * row * es; });
+    }
     at += split[k];
     c.out[k] = std::move(y);
   }
@@ -301,31 +320,19 @@ Status opGather(OpContext& c) {
         for (int64_t k = 0; k < ni; ++k)
           copyElems(x, (o * dim + at[static_cast<size_t>(k)]) * inner, y, (o * ni + k) * inner, inner);
     } else {
-      // One copy of a row's bytes a pick, the pointers and sizes taken once: through copyElems a pick
-      // cost about 15 ns, so 128 picks of 16 floats (an embedding of a categorical feature) took 2.7 us
-      // where the 8 KB they move take a fraction of that (session 30). A row of 4 or 8 bytes (a column
-      // of a table, inner 1) is copied with a size the compiler knows, a short one in 16-byte moves.
+      // One copy of a row's bytes a pick (copyRows), the pointers and sizes taken once: a row of 4 or 8
+      // bytes (a column of a table, inner 1) with a size the compiler knows.
       const auto es = static_cast<int64_t>(storeBytes(x.store()));
       const char* src = static_cast<const char*>(x.raw());
       char* dst = static_cast<char*>(y.mraw());
       const int64_t row = inner * es;
-      auto picks = [&](auto copyRow) {
-        for (int64_t o = 0; o < outer; ++o) {
-          const char* from = src + o * dim * row;
-          char* to = dst + o * ni * row;
-          for (int64_t k = 0; k < ni; ++k) copyRow(to + k * row, from + at[static_cast<size_t>(k)] * row);
-        }
-      };
-      if (row == 4)
-        picks([](char* d, const char* s) { std::memcpy(d, s, 4); });
-      else if (row == 8)
-        picks([](char* d, const char* s) { std::memcpy(d, s, 8); });
-      else if (row % 16 == 0 && row <= 256)  // a short row in 16-byte moves, without memcpy's call
-        picks([row](char* d, const char* s) {
-          for (int64_t b = 0; b < row; b += 16) std::memcpy(d + b, s + b, 16);
-        });
-      else
-        picks([row](char* d, const char* s) { std::memcpy(d, s, static_cast<size_t>(row)); });
+      for (int64_t o = 0; o < outer; ++o) {
+        const char* from = src + o * dim * row;
+        char* to = dst + o * ni * row;
+        copyRows(
+            ni, row, [&](int64_t k) { return from + at[static_cast<size_t>(k)] * row; },
+            [&](int64_t k) { return to + k * row; });
+      }
     }
   }
   c.out[0] = std::move(y);

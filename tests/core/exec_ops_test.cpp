@@ -528,8 +528,9 @@ TEST(ExecOps, EluSeluAndCeluMatchTheirDefinitions) {
         EXPECT_EQ(y[i], static_cast<float>(want)) << op << " alpha " << a << " at " << x;
       } else if (want == 0) {
         EXPECT_EQ(y[i], 0.0f) << op << " alpha " << a << " at " << x;
-        if (op == "Elu" && x == 0)
+        if (op == "Elu" && x == 0) {
           EXPECT_EQ(std::signbit(y[i]), std::signbit(v[i])) << "Elu keeps the zero's sign";
+        }
       } else {
         // exp within 4 ulp, less 1: near x = 0 the absolute error is that of exp near 1
         EXPECT_NEAR(y[i], want, 2e-6 * std::max(1.0, std::fabs(want)) + 1e-6 * std::fabs(a))
@@ -862,5 +863,136 @@ TEST(ExecOps, TileMatchesItsDefinition) {
       EXPECT_EQ(yf[static_cast<size_t>(o)], xv[static_cast<size_t>(src)]) << cs.dims.size() << "-D at " << o;
       EXPECT_EQ(yi[static_cast<size_t>(o)], xi[static_cast<size_t>(src)]) << cs.dims.size() << "-D at " << o;
     }
+  }
+}
+
+namespace {
+// Row-major index helpers for the data-movement definitions below.
+std::vector<int64_t> unflat(int64_t i, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> at(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    at[d] = i % dims[d];
+    i /= dims[d];
+  }
+  return at;
+}
+int64_t flat(const std::vector<int64_t>& at, const std::vector<int64_t>& dims) {
+  int64_t i = 0;
+  for (size_t d = 0; d < dims.size(); ++d) i = i * dims[d] + at[d];
+  return i;
+}
+int64_t countOf(const std::vector<int64_t>& dims) {
+  return std::accumulate(dims.begin(), dims.end(), int64_t{1}, std::multiplies<>());
+}
+// A float tensor and an int64 tensor of the same values (4- and 8-byte rows), distinct per element.
+std::pair<Tensor, Tensor> floatAndInt(const std::vector<int64_t>& dims, int64_t seed) {
+  const int64_t n = countOf(dims);
+  std::vector<float> f(static_cast<size_t>(n));
+  std::vector<int64_t> i(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    i[static_cast<size_t>(k)] = 1000 * seed + k;
+    f[static_cast<size_t>(k)] = static_cast<float>(i[static_cast<size_t>(k)]);
+  }
+  return {Tensor::floats(dims, f), Tensor::int64s(dims, i)};
+}
+}  // namespace
+
+// Concat, Split, Gather and a Slice with steps copy rows of every size through copyRows (4 and 8 bytes,
+// multiples of 16 up to 256, longer) or gather along each row: every element where the definition puts
+// it, for every axis, float and int64.
+TEST(ExecOps, ConcatSplitGatherAndSteppedSliceMatchTheirDefinitionsForEveryAxisAndRowSize) {
+  for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{
+           {3, 4, 5}, {2, 3, 4}, {2, 3, 70}, {2, 6, 8, 2, 1}, {7}, {2, 1, 16}}) {
+    const auto r = static_cast<int64_t>(dims.size());
+    for (int64_t axis = 0; axis < r; ++axis) {
+      const auto ax = static_cast<size_t>(axis);
+      for (int typed = 0; typed < 2; ++typed) {
+        auto pick = [&](const std::pair<Tensor, Tensor>& p) { return typed ? p.second : p.first; };
+        auto values = [&](const Tensor& t) {
+          return typed ? t.toInt64s() : [&] {
+            std::vector<int64_t> v;
+            for (float x : t.toFloats()) v.push_back(static_cast<int64_t>(x));
+            return v;
+          }();
+        };
+        const std::string what =
+            std::to_string(r) + "-D axis " + std::to_string(axis) + (typed ? " int64" : " float");
+        // Concat of two inputs, the second 2 longer along the axis.
+        std::vector<int64_t> d2 = dims;
+        d2[ax] += 2;
+        const Tensor a = pick(floatAndInt(dims, 1)), b = pick(floatAndInt(d2, 2));
+        auto cat = runOne("Concat", {{"a", a}, {"b", b}}, 1, attrs({Attribute::makeInt("axis", axis)}), 13);
+        ASSERT_TRUE(cat.ok()) << cat.error().message;
+        std::vector<int64_t> od = dims;
+        od[ax] = dims[ax] + d2[ax];
+        ASSERT_EQ((*cat)[0].dims(), od) << what;
+        const auto y = values((*cat)[0]), av = values(a), bv = values(b);
+        for (int64_t o = 0; o < countOf(od); ++o) {
+          auto at = unflat(o, od);
+          const bool first = at[ax] < dims[ax];
+          if (!first) at[ax] -= dims[ax];
+          EXPECT_EQ(y[static_cast<size_t>(o)],
+                    first ? av[static_cast<size_t>(flat(at, dims))] : bv[static_cast<size_t>(flat(at, d2))])
+              << "Concat " << what << " at " << o;
+        }
+        // Split of the concatenation back into its two parts.
+        auto parts = runOne("Split", {{"x", (*cat)[0]}, {"s", Tensor::int64s({2}, {dims[ax], d2[ax]}), true}},
+                            2, attrs({Attribute::makeInt("axis", axis)}), 13);
+        ASSERT_TRUE(parts.ok()) << parts.error().message;
+        EXPECT_EQ(values((*parts)[0]), av) << "Split " << what;
+        EXPECT_EQ(values((*parts)[1]), bv) << "Split " << what;
+        // Gather of positions along the axis, repeated and out of order, negative ones counted from the end.
+        const int64_t n = dims[ax];
+        const std::vector<int64_t> idx = {n - 1, 0, -1, n / 2, 0};
+        auto g = runOne("Gather", {{"x", a}, {"i", Tensor::int64s({5}, idx), true}}, 1,
+                        attrs({Attribute::makeInt("axis", axis)}), 13);
+        ASSERT_TRUE(g.ok()) << g.error().message;
+        std::vector<int64_t> gd = dims;
+        gd[ax] = 5;
+        ASSERT_EQ((*g)[0].dims(), gd) << what;
+        const auto gy = values((*g)[0]);
+        for (int64_t o = 0; o < countOf(gd); ++o) {
+          auto at = unflat(o, gd);
+          const int64_t k = idx[static_cast<size_t>(at[ax])];
+          at[ax] = k < 0 ? k + n : k;
+          EXPECT_EQ(gy[static_cast<size_t>(o)], av[static_cast<size_t>(flat(at, dims))]) << "Gather " << what;
+        }
+        // Slice with step 2 from 1 along the axis (x[..., 1::2, ...]): no axis of the view has stride 1
+        // when the axis is the last.
+        auto s = runOne("Slice", {{"x", a},
+                                  {"s", Tensor::int64s({1}, {1}), true},
+                                  {"e", Tensor::int64s({1}, {std::numeric_limits<int64_t>::max()}), true},
+                                  {"a", Tensor::int64s({1}, {axis}), true},
+                                  {"st", Tensor::int64s({1}, {2}), true}});
+        ASSERT_TRUE(s.ok()) << s.error().message;
+        std::vector<int64_t> sd = dims;
+        sd[ax] = n / 2;
+        ASSERT_EQ((*s)[0].dims(), sd) << what;
+        const auto sy = values((*s)[0]);
+        for (int64_t o = 0; o < countOf(sd); ++o) {
+          auto at = unflat(o, sd);
+          at[ax] = 1 + 2 * at[ax];
+          EXPECT_EQ(sy[static_cast<size_t>(o)], av[static_cast<size_t>(flat(at, dims))]) << "Slice " << what;
+        }
+      }
+    }
+  }
+}
+
+// A reduction of every axis (to one value) and of the last axis, float: the definition in double.
+TEST(ExecOps, ReductionsOfEveryAxisMatchADoubleLoop) {
+  const Tensor x = iota({3, 1000}, -700.f, 0.37f);
+  const auto v = x.toFloats();
+  for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"}) {
+    auto all = runOne(op, {{"x", x}}, 1, attrs({Attribute::makeInt("keepdims", 0)}), 13);
+    ASSERT_TRUE(all.ok()) << all.error().message;
+    double sum = 0, mx = -1e30, mn = 1e30;
+    for (float f : v) sum += f, mx = std::max<double>(mx, f), mn = std::min<double>(mn, f);
+    const double want = std::string(op) == "ReduceSum"    ? sum
+                        : std::string(op) == "ReduceMean" ? sum / static_cast<double>(v.size())
+                        : std::string(op) == "ReduceMax"  ? mx
+                                                          : mn;
+    EXPECT_TRUE((*all)[0].dims().empty()) << op;
+    EXPECT_NEAR((*all)[0].toFloats().at(0), want, 1e-6 * std::max(1.0, std::fabs(want))) << op;
   }
 }
