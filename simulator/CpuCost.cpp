@@ -216,27 +216,34 @@ class ChunkClock {
 };
 
 // Where the executor's arena puts each activation of a run (core/exec/MemoryPlan.h: planArena over the
-// values' lifetimes in the run's order, views excepted): an output is written over bytes the run last
-// touched some distance ago, which decides the tier they come from. Only values of `minBytes` or more are
-// placed: the rest barely move the large ones, and planArena's time grows with the square of the buffers
-// alive at once (a 20k-node encoder: 3.3 s simulated with all of them placed, 2.0 with none).
+// values' lifetimes in the run's order): an output is written over bytes the run last touched some distance
+// ago, which decides the tier they come from. A view's output is its input's buffer (storageBehindViews):
+// its readers keep that buffer alive (a block input read again through a Reshape lives to that read, not
+// to the end of the run). Only values of `minBytes` or more are placed: the rest barely move the large
+// ones, and planArena's time grows with the square of the buffers alive at once (a 20k-node encoder: 3.3 s
+// simulated with all of them placed, 2.0 with none).
 struct RunArena {
-  std::vector<size_t> slotOf;  // by ValueId: its buffer in `plan`, SIZE_MAX for none
+  std::vector<size_t> slotOf;   // by ValueId: its buffer in `plan`, SIZE_MAX for none
+  std::vector<ValueId> rootOf;  // by ValueId: the value whose storage it is (storageBehindViews)
   exec::ArenaPlan plan;
 };
 RunArena planRunArena(const Graph& g, const std::vector<NodeId>& seq, const HwProfile& hw, double minBytes) {
   RunArena a;
   a.slotOf.assign(g.values().size(), SIZE_MAX);
+  a.rootOf.resize(g.values().size());
+  for (size_t v = 0; v < a.rootOf.size(); ++v) a.rootOf[v] = storageBehindViews(g, static_cast<ValueId>(v));
+  auto root = [&](ValueId v) { return a.rootOf[static_cast<size_t>(v)]; };
   std::vector<int64_t> readers(g.values().size(), 0);
   for (NodeId id : seq)
-    for (ValueId v : g.node(id).inputs)
-      if (v != kNoId) ++readers[static_cast<size_t>(v)];
+    if (nodeFamily(g, g.node(id)) != OpFamily::View)
+      for (ValueId v : g.node(id).inputs)
+        if (v != kNoId) ++readers[static_cast<size_t>(root(v))];
   for (ValueId v : g.outputs())
-    if (v != kNoId) ++readers[static_cast<size_t>(v)];  // held to the end of the run
+    if (v != kNoId) ++readers[static_cast<size_t>(root(v))];  // held to the end of the run
   std::vector<exec::BufferLife> lives;
   int64_t clock = 0;
   auto release = [&](ValueId v) {
-    if (v != kNoId && a.slotOf[static_cast<size_t>(v)] != SIZE_MAX && readers[static_cast<size_t>(v)] == 0)
+    if (a.slotOf[static_cast<size_t>(v)] != SIZE_MAX && readers[static_cast<size_t>(v)] == 0)
       lives[a.slotOf[static_cast<size_t>(v)]].end = clock++;
   };
   for (NodeId id : seq) {
@@ -250,8 +257,9 @@ RunArena planRunArena(const Graph& g, const std::vector<NodeId>& seq, const HwPr
       lives.push_back({static_cast<size_t>(*b), clock++, 0});
     }
     for (ValueId v : n.inputs)
-      if (v != kNoId && --readers[static_cast<size_t>(v)] == 0) release(v);
-    for (ValueId v : n.outputs) release(v);
+      if (v != kNoId && --readers[static_cast<size_t>(root(v))] == 0) release(root(v));
+    for (ValueId v : n.outputs)
+      if (v != kNoId) release(v);
   }
   for (auto& l : lives)
     if (l.end == 0) l.end = clock++;
@@ -288,10 +296,10 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       for (NodeId m : groups[gi].members) seq.push_back(m);
   if (seq.empty()) return out;
   const double own = ownCacheBytes(hw) > 0 ? ownCacheBytes(hw) : double{1 << 20};
-  const RunArena arena = far ? planRunArena(g, seq, hw, own / 8) : RunArena{};
+  const RunArena arena = planRunArena(g, seq, hw, own / 64);
   ChunkClock arenaClock, stageClock;  // the arena's bytes, and the staging buffer's
-  // Distinct bytes touched between two times: each value's bytes sit at the time it was last touched
-  // (a Fenwick tree over two passes of the run), so a sum over a span counts every value touched in it once.
+  // Distinct bytes touched between two times: each value's (or arena chunk's) bytes sit at the time it was
+  // last touched (a Fenwick tree over two passes of the run), so a sum over a span counts each once.
   const size_t steps = 2 * seq.size();
   std::vector<double> tree(steps + 1, 0.0);
   auto add = [&](size_t t, double b) {
@@ -303,6 +311,12 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     return sum;
   };
   auto since = [&](size_t from, size_t t) { return std::min(prefix(t) - prefix(from + 1), runFootprint); };
+  // The bytes in the tree are memory, not values: a value the arena places is its slot's chunks, which the
+  // values before and after it in that slot touched too (a transformer's layers write over the same bytes:
+  // distinct memory between two of its LayerNorms' Sqrts is a layer's arena and weights, not the sum of
+  // its values).
+  constexpr size_t kDistChunk = 16 << 10;
+  std::vector<int64_t> chunkTouch;
   std::vector<double> bytes(g.values().size(), -1.0);
   std::vector<int64_t> lastTouch(g.values().size(), -1);
   // A view of a weight is that weight's storage (weightBehindViews), looked up once a value.
@@ -311,6 +325,11 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     ValueId& w = weightOf[static_cast<size_t>(v)];
     if (w == kNoId - 1) w = weightBehindViews(g, v);
     return w;
+  };
+  // What a value's last touch is kept under: its storage (a weight, or the value behind its views).
+  auto keyOf = [&](ValueId v) {
+    if (const ValueId w = weightFor(v); w != kNoId) return w;
+    return arena.rootOf[static_cast<size_t>(v)];
   };
   std::map<std::string, size_t> lastRun;  // by the code a node runs: its op type, or the node for a matrix op
   const double coldAt = 8.0 * static_cast<double>(coldCallEvictElems(own));
@@ -344,9 +363,11 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                 n.inputs.begin() + static_cast<std::ptrdiff_t>(i))
           continue;
         const double b = bytesOf(v);
-        const int64_t last = lastTouch[static_cast<size_t>(v)];
-        if (b <= own && last >= 0 && since(static_cast<size_t>(last), t) + b > own)
-          out.farInputBytes[ni] += i == 0 && readsItsOutputsWorth ? std::min(b, outBytes) : b;
+        const int64_t last = lastTouch[static_cast<size_t>(keyOf(v))];
+        if (b <= own && last >= 0 && since(static_cast<size_t>(last), t) + b > own) {
+          const double share = std::min(1.0, (since(static_cast<size_t>(last), t) + b - own) / b);
+          out.farInputBytes[ni] += share * (i == 0 && readsItsOutputsWorth ? std::min(b, outBytes) : b);
+        }
       }
     }
     if (far && t >= seq.size()) {
@@ -358,10 +379,11 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       for (ValueId v : n.inputs) {
         if (v == kNoId || weightFor(v) != kNoId) continue;
         const double b = bytesOf(v);
-        const int64_t last = lastTouch[static_cast<size_t>(v)];
+        const int64_t last = lastTouch[static_cast<size_t>(keyOf(v))];
         if (b <= own || last < 0) continue;
-        fb += b * std::max(hw.cpu.farShareAt(since(static_cast<size_t>(last), t)),
-                           slotShare[static_cast<size_t>(v)]);
+        // Its chunks' distances run from what came since to that and its own stream after each.
+        fb += b * std::max(hw.cpu.farShareAt(std::min(since(static_cast<size_t>(last), t) + b, runFootprint)),
+                           slotShare[static_cast<size_t>(keyOf(v))]);
       }
       for (ValueId v : n.outputs) {
         if (v == kNoId) continue;
@@ -378,23 +400,37 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         fb += staged * stageClock.farShare(0, static_cast<size_t>(staged), t, since, runFootprint, hw);
       out.farBytes[ni] = fb;
     }
-    if (far) {
+    if (far && nodeFamily(g, n) != OpFamily::View) {
       stageClock.touch(0, static_cast<size_t>(stagedOutputBytes(g, id, hw)), t);
       for (const auto* vs : {&n.inputs, &n.outputs})
         for (ValueId v : *vs)
-          if (const size_t si = v == kNoId ? SIZE_MAX : arena.slotOf[static_cast<size_t>(v)]; si != SIZE_MAX)
+          if (const size_t si = v == kNoId ? SIZE_MAX : arena.slotOf[static_cast<size_t>(keyOf(v))];
+              si != SIZE_MAX)
             arenaClock.touch(arena.plan.offsets[si], arena.plan.offsets[si] + arena.plan.sizes[si], t);
     }
     lastRun[code] = t;
     auto touch = [&](ValueId v) {
       if (v == kNoId) return;
-      if (const ValueId w = weightFor(v); w != kNoId) v = w;
+      v = keyOf(v);
       const auto vi = static_cast<size_t>(v);
-      const double b = bytesOf(v);
-      if (lastTouch[vi] >= 0) add(static_cast<size_t>(lastTouch[vi]), -b);
-      add(t, b);
+      const size_t si = arena.slotOf[vi];
+      if (si == SIZE_MAX) {
+        const double b = bytesOf(v);
+        if (lastTouch[vi] >= 0) add(static_cast<size_t>(lastTouch[vi]), -b);
+        add(t, b);
+      } else {
+        const size_t begin = arena.plan.offsets[si], end = begin + arena.plan.sizes[si];
+        if (chunkTouch.size() * kDistChunk < end) chunkTouch.resize((end + kDistChunk - 1) / kDistChunk, -1);
+        for (size_t c = begin / kDistChunk; c * kDistChunk < end; ++c) {
+          if (chunkTouch[c] == static_cast<int64_t>(t)) continue;
+          if (chunkTouch[c] >= 0) add(static_cast<size_t>(chunkTouch[c]), -double{kDistChunk});
+          add(t, double{kDistChunk});
+          chunkTouch[c] = static_cast<int64_t>(t);
+        }
+      }
       lastTouch[vi] = static_cast<int64_t>(t);
     };
+    if (nodeFamily(g, n) == OpFamily::View) continue;  // hands out its input's buffer: no bytes move
     for (ValueId v : n.inputs) touch(v);
     for (ValueId v : n.outputs) touch(v);
   }

@@ -39,8 +39,10 @@ namespace fw::sim {
 
 // What each node of a run finds in the core's own cache, from the run's order (`order` runs the groups,
 // each group its members in turn; the run taken as repeating, so a node's first pass counts from the run
-// before). A distance is the distinct bytes of the values the nodes in between read or write, at most
-// `runFootprint` (the executor reuses freed bytes).
+// before). A distance is the distinct bytes of memory the nodes in between read or write, at most
+// `runFootprint`: a weight or an input is its own bytes, an activation the bytes of its buffer in the
+// executor's arena (planArena over the run: values that live at different times share bytes), a view its
+// input's.
 struct CpuRunReuse {
   // By NodeId (0 for nodes the groups do not run): how cold the node's call is (cpu.cold_call_s): the
   // distance since its code last ran, over the bytes the calibration's cold call had in between
@@ -50,9 +52,10 @@ struct CpuRunReuse {
   // (bert_lite: 1.1 us measured, 2.3 simulated at the whole run's cold share).
   std::vector<double> callColdShare;
   // By NodeId: the bytes of the node's activation inputs (not weights) that the run has evicted from the
-  // core's own cache since they were last read or written: a value no larger than that cache whose
-  // distance since then and its own bytes exceed it. A transformer's residual Add reads the block's input,
-  // written a whole attention or MLP before (gpt_blocks: 30 us measured over 2 x 196 KB, 13 simulated
+  // core's own cache since they were last read or written: of a value no larger than that cache, the
+  // share of its bytes by which its distance since then and its own bytes exceed it (its bytes were
+  // touched in order, so its first ones are the farthest). A transformer's residual Add reads the block's
+  // input, written a whole attention or MLP before (gpt_blocks: 30 us measured over 2 x 196 KB, 13 simulated
   // from cache).
   std::vector<double> farInputBytes;
   // By NodeId: the bytes of the node's activations larger than the core's own cache, each weighted by its

@@ -217,16 +217,20 @@ bool isVectorFamily(OpFamily f) {
          f == OpFamily::Unknown;
 }
 
-ValueId weightBehindViews(const Graph& g, ValueId v) {
+ValueId storageBehindViews(const Graph& g, ValueId v) {
   for (int depth = 0; v != kNoId && depth < 64; ++depth) {
     const Value& val = g.value(v);
-    if (val.isInitializer()) return v;
-    if (val.isGraphInput || val.producer == kNoId) return kNoId;
+    if (val.isInitializer() || val.isGraphInput || val.producer == kNoId) return v;
     const Node& p = g.node(val.producer);
-    if (nodeFamily(g, p) != OpFamily::View || p.inputs.empty()) return kNoId;
+    if (nodeFamily(g, p) != OpFamily::View || p.inputs.empty() || p.inputs[0] == kNoId) return v;
     v = p.inputs[0];
   }
-  return kNoId;
+  return v;
+}
+
+ValueId weightBehindViews(const Graph& g, ValueId v) {
+  const ValueId s = storageBehindViews(g, v);
+  return s != kNoId && g.value(s).isInitializer() ? s : kNoId;
 }
 
 int64_t weightReaders(const Graph& g, ValueId w) {

@@ -55,6 +55,10 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
 
+// The value whose storage `v` is: `v` itself, or, for the output of a view (Identity, Reshape, Squeeze...:
+// the executor hands out its input's buffer), the value behind its chain of views.
+ValueId storageBehindViews(const Graph& g, ValueId v);
+
 // The model weight (initializer) value `v` is, or is a view of (Identity, Reshape, Unsqueeze... hand out
 // their input: a PyTorch export that shares one weight between layers reads it through an Identity a
 // layer); kNoId when `v` is computed by the run or is a graph input.

@@ -912,6 +912,68 @@ TEST(CpuCost, AColdCallCostsItsShareOfTheProfilesColdCall) {
   }
 }
 
+// A call's distance counts memory, not values: twelve Negs that write over the arena's same few buffers
+// between two Sqrts leave the second Sqrt's code far more of the own cache than twelve that each read a
+// buffer of their own (the executor's arena reuses freed bytes; a transformer's layers write over the last
+// layer's). A value read through a Reshape is the Reshape's input's storage.
+TEST(CpuCost, AColdCallsDistanceCountsTheMemoryTouchedNotTheValues) {
+  auto graph = [](bool ownInputs) {
+    Graph g;
+    ValueId s = g.addInput("s", DType::Float32, Shape::ofInts({2, 64, 1}));
+    ValueId cur = g.addInput("x", DType::Float32, Shape::ofInts({128, 1024}));  // 512 KiB
+    ValueId q0 = g.addValue("q0", DType::Float32, Shape::ofInts({2, 64, 1}));
+    g.addNode("Sqrt", {s}, {q0}, {}, "sqrt0");
+    g.addOutput(q0);
+    for (int i = 0; i < 12; ++i) {
+      const std::string k = std::to_string(i);
+      ValueId in = cur;
+      if (ownInputs) in = g.addInput("z" + k, DType::Float32, Shape::ofInts({128, 1024}));
+      ValueId y = g.addValue("n" + k, DType::Float32, Shape::ofInts({128, 1024}));
+      g.addNode("Neg", {in}, {y}, {}, "neg" + k);
+      if (ownInputs) {
+        g.addOutput(y);
+      } else {
+        ValueId v = g.addValue("v" + k, DType::Float32, Shape::ofInts({1024, 128}));
+        g.addNode("Reshape", {y, g.addInitializer("shape" + k, Tensor::int64s({2}, {1024, 128}))}, {v}, {},
+                  "view" + k);
+        ValueId back = g.addValue("b" + k, DType::Float32, Shape::ofInts({128, 1024}));
+        g.addNode("Reshape", {v, g.addInitializer("back" + k, Tensor::int64s({2}, {128, 1024}))}, {back}, {},
+                  "unview" + k);
+        y = back;
+      }
+      cur = y;
+    }
+    g.addOutput(cur);
+    ValueId q1 = g.addValue("q1", DType::Float32, Shape::ofInts({2, 64, 1}));
+    g.addNode("Sqrt", {s}, {q1}, {}, "sqrt1");
+    g.addOutput(q1);
+    // After them, 32 MiB of the run's own: the run's footprint is no bound on the chain's distance.
+    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({4 << 20}));
+    ValueId nb = g.addValue("nbig", DType::Float32, Shape::ofInts({4 << 20}));
+    g.addNode("Neg", {big}, {nb}, {}, "negbig");
+    g.addOutput(nb);
+    return g;
+  };
+  auto [without, with] = coldCallProfiles();
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  auto shareOf = [&](const Graph& g, const char* node) {
+    const auto groups = unfusedGroups(g);
+    EXPECT_TRUE(groups.ok());
+    std::vector<size_t> order(groups->size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    return cpuRunReuse(g, *groups, order, *with, runFootprintBytes(g, *with))
+        .callColdShare.at(static_cast<size_t>(g.findNode(node)));
+  };
+  const Graph reused = graph(false), distinct = graph(true);
+  // Twelve buffers of their own: 12 MiB between the Sqrts, beyond the calibration's 4 MiB.
+  EXPECT_DOUBLE_EQ(shareOf(distinct, "sqrt1"), 1.0);
+  // The chain writes over a few buffers of 512 KiB: some 2 MiB of memory with its input, where its values
+  // were 6 MiB (and their views 12 more).
+  const double near = shareOf(reused, "sqrt1");
+  EXPECT_GT(near, 0.3);
+  EXPECT_LT(near, 0.9);
+}
+
 // The test profile with a far tier: none of it up to 16 MiB of distance, all of it from 64 MiB; a byte
 // from it 0.1 ns more for a vector op, 0.5 ns for a product.
 Result<HwProfile> farTierProfile() {
