@@ -821,9 +821,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "Softmax, LogSoftmax, LayerNormalization and a Transpose that moves whole rows "
          "(Transpose/rows) over 32K floats in rows of 8 (4096 rows) beside "
          "their cases' rows of 1024 (32 rows), and a Gather of 1024 rows of 8 floats from a [4096, 8] "
-         "table beside its case's 8 rows of 1024, timed in the same rounds: the time the short rows took "
-         "more, per row they have more; the cases' efficiencies are measured on the time beyond their "
-         "rows'");
+         "table beside its case's 8 rows of 1024, a Split of [2048, 16] into halves beside [32, 1024]'s, "
+         "and a BatchNormalization of [1, 4096, 2, 4] (4096 planes of 8) beside its case's 32 planes of "
+         "1024, timed in the same rounds: the time the short rows took more, per row they have more; the "
+         "cases' efficiencies are measured on the time beyond their rows'");
   if (!m.coldGatherHow.empty())
     note("cpu.cold_gather",
          "what a Gather's picks took more from a table in DRAM than from cache, fitted (non-negative least "

@@ -41,6 +41,16 @@ std::vector<FamilyCase> rowCases() {
   for (size_t k = 0; k < picks.size(); ++k) picks[k] = static_cast<int64_t>(k * 37 % 4096);
   cases.push_back({"Gather", oneOp("Gather", {4096, 8}, {fw::Tensor::int64s({1024}, picks)},
                                    fw::zoo::attrs({fw::Attribute::makeInt("axis", 0)}), 8)});
+  // A BatchNormalization's planes of 8 ([1, 4096, 2, 4]), beside the family case's 32 planes of 1024: a
+  // MobileNet's last stages normalise hundreds of channels of 7x7 (session 35: [1, 960, 7, 7] measured
+  // 14-30 us where the elements' rate alone said 8).
+  {
+    const int64_t ch = 4096;
+    cases.push_back(
+        {"BatchNormalization",
+         oneOp("BatchNormalization", {1, ch, 2, 4},
+               {filled({ch}, 1.0f), filled({ch}, 0.0f), filled({ch}, 0.0f), filled({ch}, 1.0f)}, {}, 8)});
+  }
   // A Split's parts a row at a time: [2048, 16] into two halves of 8, beside the family case's [32, 1024]
   // into two of 512.
   cases.push_back(

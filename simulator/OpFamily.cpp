@@ -150,6 +150,16 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     for (int64_t k = 0; k < *axis; ++k) rows *= (*d)[static_cast<size_t>(k)];
     return rows;
   }
+  if (n.opType == "BatchNormalization" && n.domain.empty() && !n.inputs.empty()) {
+    // A plane of each image and channel at a time, its scale and shift looked up for it; [N, C] (a
+    // BatchNorm1d) a row of C at a time (core/exec/ops_nn.cpp).
+    const auto d = staticDims(g, n.inputs[0]);
+    if (!d || d->size() < 2) return 0;
+    int64_t planes = (*d)[0], inner = 1;
+    for (size_t k = 2; k < d->size(); ++k) inner *= (*d)[k];
+    if (inner != 1) planes *= (*d)[1];
+    return planes;
+  }
   const bool softmax = n.opType == "Softmax" || n.opType == "LogSoftmax";
   if ((!softmax && n.opType != "LayerNormalization") || n.inputs.empty()) return 0;
   const auto d = staticDims(g, n.inputs[0]);

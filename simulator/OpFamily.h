@@ -50,9 +50,9 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // of an older opset that leaves it out is costed with rows of its last axis), a LayerNormalization's
 // (the positions before its axis), a Transpose's that moves whole rows ("Transpose/rows": the output's
 // innermost run of axes in input order), a Gather's (its picks: the indices' elements times the
-// positions before its axis), a Split's (its parts times the positions before its axis); 0 for any other
-// op or unknown dims. cpu.op_row_s is charged on
-// these, by efficiencyKey.
+// positions before its axis), a Split's (its parts times the positions before its axis), a
+// BatchNormalization's (its images times channels, each plane a row; of [N, C], N); 0 for any other op or
+// unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
 
 // The value whose storage `v` is: `v` itself, or, for the output of a view (Identity, Reshape, Squeeze...:

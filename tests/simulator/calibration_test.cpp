@@ -615,6 +615,44 @@ TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
               12800 * 2e-3, 1e-6);
 }
 
+// A BatchNormalization's rows (cpu.op_row_s) are its planes, an image's channel each (the executor looks up
+// the plane's scale and shift, then runs its elements): [1, 960, 7, 7] is 960 rows of 49, [8, 64, 4, 4]
+// 512; a BatchNorm1d over [512, 256] runs a row of 256 channels at a time, 512 rows.
+TEST(CpuCost, ABatchNormalizationsRowsAreItsPlanes) {
+  auto bn = [](std::vector<int64_t> dims) {
+    Graph g;
+    const int64_t c = dims.at(1);
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<ValueId> ins = {x};
+    for (const char* p : {"scale", "bias", "mean", "var"})
+      ins.push_back(
+          g.addInitializer(p, Tensor::floats({c}, std::vector<float>(static_cast<size_t>(c), 1.0f))));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(dims));
+    g.addNode("BatchNormalization", ins, {y}, {}, "bn");
+    g.addOutput(y);
+    return g;
+  };
+  auto rowsOf = [&](std::vector<int64_t> dims) {
+    const Graph g = bn(std::move(dims));
+    return rowWiseRows(g, g.node(0));
+  };
+  EXPECT_EQ(rowsOf({1, 960, 7, 7}), 960);
+  EXPECT_EQ(rowsOf({8, 64, 4, 4}), 512);
+  EXPECT_EQ(rowsOf({512, 256}), 512);
+  EXPECT_EQ(rowsOf({2, 16, 100}), 32);
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"BatchNormalization", 0.001}};  // compute-bound: its rows show
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"BatchNormalization", 4e-9}};
+  auto withRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
+  const Graph late = bn({1, 960, 7, 7});
+  EXPECT_NEAR(test::runUnfused(late, *withRows).kernels.at(0).durUs -
+                  test::runUnfused(late, *plain).kernels.at(0).durUs,
+              960 * 4e-3, 1e-6);
+}
+
 // A Cast to the type its input has is handed out as the input by the executor: a view on every
 // profile; a Cast that converts is a kernel.
 TEST(CpuCost, ACastToItsInputsOwnTypeIsAView) {
