@@ -49,7 +49,9 @@ struct CpuRunReuse {
   // (coldCallEvictElems), at most 1. A matrix op runs the library's primitive for its shapes, which every
   // layer of those shapes shares (a run ago when no other layer has them); any other op its type's loop. A
   // LayerNorm's tiny Add of the variance and eps runs a few nodes after the last Add: its call is hot
-  // (bert_lite: 1.1 us measured, 2.3 simulated at the whole run's cold share).
+  // (bert_lite: 1.1 us measured, 2.3 simulated at the whole run's cold share). A vector op's share is at
+  // least the bytes the node before it touched over twice the own cache: a node that streams that much
+  // evicts the executor's own state too (session 35).
   std::vector<double> callColdShare;
   // By NodeId: the bytes of the node's activation inputs (not weights) that the run has evicted from the
   // core's own cache since they were last read or written: of a value no larger than that cache, the
