@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
@@ -73,7 +72,10 @@ statistics pooling and a SIREN (sine activations); set 37 was exported at the en
 staging buffer's far bytes and the recurrent cells' R stream, and only measured: an FCN-style segmenter
 (bilinear upsampling), a two-layer GRU language model, a wide ResNet (WRN-16-4) at batch 16, a speech
 encoder (strided Conv2d subsampling into transformer layers), a DCGAN discriminator and a two-layer BiLSTM
-tagger.
+tagger; set 38 was exported in session 35 after the executor's row copies and the cost model's distances in
+memory (not values), and only measured: a ShuffleNetV2-style CNN (channel split and shuffle), a capsule network
+(dynamic routing, 3 iterations), a RegNetY-style CNN (group width 16, squeeze-excitation), a transformer with
+linear (elu + 1) attention, an Inception-style CNN (four-branch blocks) and a ResNet with GroupNorm.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -85,7 +87,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -166,6 +168,8 @@ def main():
         return export_thirty_sixth_set(torch, out)
     if which == "37":
         return export_thirty_seventh_set(torch, out)
+    if which == "38":
+        return export_thirty_eighth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -3506,6 +3510,191 @@ def export_thirty_seventh_set(torch, out):
                                   ("speech_enc_b4_t200", SpeechEncoder, (4, 200, 80)),
                                   ("dcgan_disc_b32_64", Discriminator, (32, 3, 64, 64)),
                                   ("bilstm2_tagger_b16_t64", BiLstmTagger, torch.randint(0, 8000, (16, 64)))))
+    return 0
+
+
+def export_thirty_eighth_set(torch, out):
+    # Session 35: exported after its executor and cost-model changes, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class ShuffleUnit(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.stride = stride
+            half = cout // 2
+            inp = cin if stride == 2 else half
+            self.branch = nn.Sequential(nn.Conv2d(inp, half, 1, bias=False), nn.BatchNorm2d(half), nn.ReLU(),
+                                        nn.Conv2d(half, half, 3, stride, 1, groups=half, bias=False), nn.BatchNorm2d(half),
+                                        nn.Conv2d(half, half, 1, bias=False), nn.BatchNorm2d(half), nn.ReLU())
+            self.short = (nn.Sequential(nn.Conv2d(cin, cin, 3, 2, 1, groups=cin, bias=False), nn.BatchNorm2d(cin),
+                                        nn.Conv2d(cin, half, 1, bias=False), nn.BatchNorm2d(half), nn.ReLU())
+                          if stride == 2 else None)
+
+        def forward(self, x):
+            if self.stride == 1:
+                a, b = x.chunk(2, dim=1)
+                y = torch.cat((a, self.branch(b)), 1)
+            else:
+                y = torch.cat((self.short(x), self.branch(x)), 1)
+            n, c, h, w = y.shape
+            return y.view(n, 2, c // 2, h, w).transpose(1, 2).reshape(n, c, h, w)
+
+    class ShuffleNet(nn.Module):  # 8 images of 96x96: stem 24, stages of 48-96-192 channels (down + 2 units), 1x1 to 512
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 24, 3, 2, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(),
+                                      nn.MaxPool2d(3, 2, 1))
+            units, cin = [], 24
+            for c in (48, 96, 192):
+                units += [ShuffleUnit(cin, c, 2), ShuffleUnit(c, c, 1), ShuffleUnit(c, c, 1)]
+                cin = c
+            self.units = nn.Sequential(*units)
+            self.last = nn.Sequential(nn.Conv2d(192, 512, 1, bias=False), nn.BatchNorm2d(512), nn.ReLU())
+            self.fc = nn.Linear(512, 100)
+
+        def forward(self, x):
+            return self.fc(self.last(self.units(self.stem(x))).mean((2, 3)))
+
+#!/usr/bin/env python3
+    class CapsNet(nn.Module):  # 16 images of 28x28: Conv 9x9 to 128, primary capsules (32 x 6 x 6 of 8), 10 class capsules of 16, 3 routing iterations
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(1, 128, 9)
+            self.primary = nn.Conv2d(128, 256, 9, 2)
+            self.w = nn.Parameter(torch.randn(1, 1152, 10, 16, 8) * 0.05)
+
+        @staticmethod
+        def squash(s):
+            n2 = (s * s).sum(-1, keepdim=True)
+            return n2 / (1 + n2) * s / torch.sqrt(n2 + 1e-8)
+
+        def forward(self, x):
+            u = self.primary(F.relu(self.conv(x)))  # [b, 256, 6, 6]
+            b = x.shape[0]
+            u = self.squash(u.view(b, 32, 8, 36).permute(0, 1, 3, 2).reshape(b, 1152, 8))
+            uhat = (self.w @ u.view(b, 1152, 1, 8, 1)).squeeze(-1)  # [b, 1152, 10, 16]
+            logits = torch.zeros(b, 1152, 10)
+            for _ in range(3):
+                c = logits.softmax(-1)
+                v = self.squash((c.unsqueeze(-1) * uhat).sum(1))  # [b, 10, 16]
+                logits = logits + (uhat * v.unsqueeze(1)).sum(-1)
+            return (v * v).sum(-1).sqrt()
+
+    class RegBlock(nn.Module):
+        def __init__(self, cin, cout, stride, group=16):
+            super().__init__()
+            self.a = nn.Sequential(nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+            self.b = nn.Sequential(nn.Conv2d(cout, cout, 3, stride, 1, groups=cout // group, bias=False),
+                                   nn.BatchNorm2d(cout), nn.ReLU())
+            self.se = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(cout, cin // 4, 1), nn.ReLU(),
+                                    nn.Conv2d(cin // 4, cout, 1), nn.Sigmoid())
+            self.c = nn.Sequential(nn.Conv2d(cout, cout, 1, bias=False), nn.BatchNorm2d(cout))
+            self.sc = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                       if stride != 1 or cin != cout else None)
+
+        def forward(self, x):
+            y = self.b(self.a(x))
+            y = self.c(y * self.se(y))
+            return F.relu(y + (self.sc(x) if self.sc is not None else x))
+
+    class RegNet(nn.Module):  # 8 images of 64x64: a RegNetY-style net (group width 16, SE), widths 32-64-160-384
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+            self.blocks = nn.Sequential(RegBlock(32, 64, 2), RegBlock(64, 64, 1), RegBlock(64, 160, 2),
+                                        RegBlock(160, 160, 1), RegBlock(160, 384, 2))
+            self.fc = nn.Linear(384, 100)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
+
+    class LinearAttention(nn.Module):
+        def __init__(self, d, heads):
+            super().__init__()
+            self.h = heads
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+
+        def forward(self, x):
+            b, t, d = x.shape
+            q, k, v = self.qkv(x).view(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+            q, k = F.elu(q) + 1, F.elu(k) + 1
+            kv = k.transpose(-2, -1) @ v  # [b, h, dk, dv]
+            z = 1 / (q @ k.sum(-2, keepdim=True).transpose(-2, -1) + 1e-6)  # [b, h, t, 1]
+            y = (q @ kv) * z
+            return self.o(y.transpose(1, 2).reshape(b, t, d))
+
+    class LinearTransformer(nn.Module):  # 4 sequences of 256 tokens of 128: 4 layers of linear (elu+1) attention, 4 heads, FFN 512
+        def __init__(self):
+            super().__init__()
+            self.attn = nn.ModuleList([LinearAttention(128, 4) for _ in range(4)])
+            self.ffn = nn.ModuleList([nn.Sequential(nn.Linear(128, 512), nn.GELU(), nn.Linear(512, 128)) for _ in range(4)])
+            self.n1 = nn.ModuleList([nn.LayerNorm(128) for _ in range(4)])
+            self.n2 = nn.ModuleList([nn.LayerNorm(128) for _ in range(4)])
+
+        def forward(self, x):
+            for a, f, n1, n2 in zip(self.attn, self.ffn, self.n1, self.n2):
+                x = x + a(n1(x))
+                x = x + f(n2(x))
+            return x
+
+    class Inception(nn.Module):
+        def __init__(self, cin, c1, c3r, c3, c5r, c5, cp):
+            super().__init__()
+            def cbr(i, o, k):
+                return nn.Sequential(nn.Conv2d(i, o, k, 1, k // 2, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+            self.b1 = cbr(cin, c1, 1)
+            self.b3 = nn.Sequential(cbr(cin, c3r, 1), cbr(c3r, c3, 3))
+            self.b5 = nn.Sequential(cbr(cin, c5r, 1), cbr(c5r, c5, 5))
+            self.bp = nn.Sequential(nn.MaxPool2d(3, 1, 1), cbr(cin, cp, 1))
+
+        def forward(self, x):
+            return torch.cat((self.b1(x), self.b3(x), self.b5(x), self.bp(x)), 1)
+
+    class InceptionNet(nn.Module):  # 8 images of 64x64: stem to 64 at 32x32, 4 inception blocks (two at 16x16), 100 classes
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 3, 2, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU())
+            self.i1 = Inception(64, 32, 48, 64, 8, 16, 16)
+            self.i2 = Inception(128, 64, 64, 96, 16, 48, 32)
+            self.pool = nn.MaxPool2d(3, 2, 1)
+            self.i3 = Inception(240, 96, 48, 104, 8, 24, 32)
+            self.i4 = Inception(256, 80, 56, 112, 12, 32, 32)
+            self.fc = nn.Linear(256, 100)
+
+        def forward(self, x):
+            x = self.i2(self.i1(self.stem(x)))
+            return self.fc(self.i4(self.i3(self.pool(x))).mean((2, 3)))
+
+    class GnBlock(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.c1, self.g1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.GroupNorm(8, cout)
+            self.c2, self.g2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.GroupNorm(8, cout)
+            self.sc = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.GroupNorm(8, cout))
+                       if stride != 1 or cin != cout else None)
+
+        def forward(self, x):
+            y = self.g2(self.c2(F.relu(self.g1(self.c1(x)))))
+            return F.relu(y + (self.sc(x) if self.sc is not None else x))
+
+    class GnResNet(nn.Module):  # 8 images of 64x64: a ResNet-18-style net with GroupNorm(8), 32-64-128-256 channels
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 1, 1, bias=False), nn.GroupNorm(8, 32), nn.ReLU())
+            self.blocks = nn.Sequential(GnBlock(32, 32, 1), GnBlock(32, 64, 2), GnBlock(64, 128, 2), GnBlock(128, 256, 2))
+            self.fc = nn.Linear(256, 200)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
+
+
+    export_nets(torch, out, 138, (("shufflenet_lite_b8_96", ShuffleNet, (8, 3, 96, 96)),
+                                  ("capsnet_b16_28", CapsNet, (16, 1, 28, 28)),
+                                  ("regnet_lite_b8_64", RegNet, (8, 3, 64, 64)),
+                                  ("linear_attn_b4_t256", LinearTransformer, (4, 256, 128)),
+                                  ("inception_lite_b8_64", InceptionNet, (8, 3, 64, 64)),
+                                  ("gn_resnet_b8_64", GnResNet, (8, 3, 64, 64))))
     return 0
 
 
