@@ -310,3 +310,64 @@ TEST(ExecEpilogue, StridedPointwiseConvMatchesADirectReference) {
     EXPECT_GT(zeros, 0);
   }
 }
+
+// A pointwise Conv over one position an image (a squeeze-excitation's Convs after a global pool; the
+// product path runs each image's rows against its vector of channels): the same values as the definition,
+// with its Relu or without, with a bias or without, to one output channel, and strided from 3x3 to one
+// position.
+TEST(ExecEpilogue, PointwiseConvOverOnePositionMatchesADirectReference) {
+  struct Case {
+    int64_t N, C, M, side, stride;
+    bool bias;
+  };
+  for (const Case& cs :
+       {Case{32, 12, 96, 1, 1, true}, Case{8, 96, 12, 1, 1, false}, Case{5, 7, 1, 1, 1, true},
+        Case{3, 16, 24, 3, 3, true}, Case{1, 12, 40, 1, 1, true}}) {
+    SCOPED_TRACE(std::to_string(cs.N) + " images, " + std::to_string(cs.C) + " -> " + std::to_string(cs.M));
+    const Tensor xt = noise({cs.N, cs.C, cs.side, cs.side}, 51), wt = noise({cs.M, cs.C, 1, 1}, 52),
+                 bt = noise({cs.M}, 53);
+    fw::Attributes a;
+    a.set(fw::Attribute::makeInts("kernel_shape", {1, 1}));
+    a.set(fw::Attribute::makeInts("strides", {cs.stride, cs.stride}));
+    auto g = std::make_shared<fw::Graph>();
+    auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts(xt.dims()));
+    std::vector<fw::ValueId> ins = {x, g->addInitializer("w", wt)};
+    if (cs.bias) ins.push_back(g->addInitializer("b", bt));
+    auto c = g->addValue("c"), y = g->addValue("y");
+    g->addNode("Conv", ins, {c}, a, "conv");
+    g->addNode("Relu", {c}, {y}, {}, "relu");
+    g->addOutput(c);  // read twice: the Conv alone, no epilogue
+    g->addOutput(y);
+    fw::Model m;
+    m.opsetImports[""] = 17;
+    m.graph = g;
+    auto got = fw::runGraph(m, {xt});
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    const auto cv = (*got)[0].toFloats(), yv = (*got)[1].toFloats();
+    ASSERT_EQ(cv.size(), static_cast<size_t>(cs.N * cs.M));
+    const auto xv = xt.toFloats(), wv = wt.toFloats(), bv = bt.toFloats();
+    const int64_t plane = cs.side * cs.side;
+    for (int64_t n = 0; n < cs.N; ++n)
+      for (int64_t mo = 0; mo < cs.M; ++mo) {
+        double ref = cs.bias ? bv[static_cast<size_t>(mo)] : 0.0;
+        for (int64_t ci = 0; ci < cs.C; ++ci)
+          ref += static_cast<double>(xv[static_cast<size_t>((n * cs.C + ci) * plane)]) *
+                 wv[static_cast<size_t>(mo * cs.C + ci)];
+        const auto i = static_cast<size_t>(n * cs.M + mo);
+        EXPECT_NEAR(cv[i], ref, 1e-5 * std::max(1.0, std::fabs(ref))) << i;
+        EXPECT_EQ(yv[i], std::max(cv[i], 0.0f)) << i;
+      }
+    // Its Relu as its epilogue: the same values, to rounding (without a bias the Relu is the library's
+    // post-op on its own product, where alone the rows-dot-vector loop computes them).
+    auto g2 = std::make_shared<fw::Graph>(*g);
+    g2->setOutputs({y});
+    fw::Model m2 = m;
+    m2.graph = g2;
+    auto fused = fw::runGraph(m2, {xt});
+    ASSERT_TRUE(fused.ok()) << fused.error().message;
+    const auto fv = (*fused)[0].toFloats();
+    ASSERT_EQ(fv.size(), yv.size());
+    for (size_t i = 0; i < fv.size(); ++i)
+      EXPECT_NEAR(fv[i], yv[i], 1e-5 * std::max(1.0f, std::fabs(yv[i]))) << i;
+  }
+}
