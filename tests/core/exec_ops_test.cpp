@@ -121,8 +121,10 @@ TEST(ExecOps, TrailingRowOperandOnEitherSideMatchesIndexByIndex) {
   struct Case {
     std::vector<int64_t> ad, bd;
   };
-  for (const Case& c : {Case{od, {5}}, Case{od, {1, 1, 5}}, Case{od, {3, 5}}, Case{{5}, od}, Case{{1, 3, 5}, od},
-                        Case{od, {3, 1}}, Case{{2, 1, 5}, od}}) {
+  // The last two: one value a row (the output's dims with the last 1), on either side.
+  for (const Case& c :
+       {Case{od, {5}}, Case{od, {1, 1, 5}}, Case{od, {3, 5}}, Case{{5}, od}, Case{{1, 3, 5}, od},
+        Case{od, {3, 1}}, Case{{2, 1, 5}, od}, Case{od, {2, 3, 1}}, Case{{2, 3, 1}, od}}) {
     auto r = runOne("Sub", {{"a", iota(c.ad, 0.f, 1.f)}, {"b", iota(c.bd, 0.f, 100.f)}});
     ASSERT_TRUE(r.ok()) << r.error().message;
     // Element (i, j, k) of an operand of dims d (right-aligned; size-1 dims repeat).
