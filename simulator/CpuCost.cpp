@@ -274,7 +274,7 @@ double stagedOutputBytes(const Graph& g, NodeId id, const HwProfile& hw) {
   const Node& n = g.node(id);
   if (n.opType != "Conv" && n.opType != "ConvTranspose") return 0.0;
   const auto f = cubeFeatures(g, id);
-  if (!f || f->kind == "pointwise_conv" || n.outputs.empty() || n.outputs[0] == kNoId) return 0.0;
+  if (!f || f->plainProduct || n.outputs.empty() || n.outputs[0] == kNoId) return 0.0;
   auto b = deviceBytes(g, n.outputs[0], hw, id);
   return b.ok() ? *b : 0.0;
 }
@@ -347,7 +347,11 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       }
       return bytes[vi];
     };
-    const bool product = nodeFamily(g, n) == OpFamily::Cube;
+    // A matrix op on the executor's own loop (CubeFeatures::ownLoop) is code of the executor's, as a
+    // vector op's loop is, not a primitive of the library's.
+    bool product = nodeFamily(g, n) == OpFamily::Cube;
+    if (product)
+      if (const auto f = cubeFeatures(g, id); f && f->ownLoop) product = false;
     const std::string code = product ? primitiveKey(g, n) : n.opType;
     if (t >= seq.size()) {  // every code ran, and every value was touched, in the first pass
       // A vector op's call also finds the executor's own state (its dispatch, the node's tensors, its loop)
@@ -577,13 +581,14 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     std::optional<double> shaped;  // seconds from the profile's shape model of this kind of matrix op
     double weightTermS = 0;        // of which its weight terms (CubeTimeModel::weightSeconds)
     double reorderS = 0;           // a computed weight's reorder into oneDNN's layout (cpu.weight_reorder)
+    bool ownLoop = false;          // the executor's own loop (CubeFeatures::ownLoop)
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
+        ownLoop = f->ownLoop;
         // A Conv or ConvTranspose on oneDNN's blocked layout reorders a weight the run computes on every
         // call (a QDQ model's DequantizeLinear at -O0: openWakeWord's embedding, 20 Convs 727 us simulated
         // against 957 measured without it); the pointwise path reads its weight as stored.
-        const bool blockedConv =
-            (n.opType == "Conv" || n.opType == "ConvTranspose") && f->kind != "pointwise_conv";
+        const bool blockedConv = (n.opType == "Conv" || n.opType == "ConvTranspose") && !f->plainProduct;
         if (blockedConv && hw.cpu.weightReorder.any() && n.inputs.size() > 1 && n.inputs[1] != kNoId &&
             !storedAcrossRuns(g, n.inputs[1], true)) {
           FW_ASSIGN_OR_RETURN(double wb, deviceBytes(g, n.inputs[1], hw, m));
@@ -643,7 +648,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // after the encoder: 41 us in the network, 10.7 alone).
     const auto mi = static_cast<size_t>(m);
     const double callCold = reuse && mi < reuse->callColdShare.size() ? reuse->callColdShare[mi] : coldShare;
-    const double coldCallS = callCold * hw.cpu.coldCallSeconds(fam == OpFamily::Cube);
+    const double coldCallS = callCold * hw.cpu.coldCallSeconds(fam == OpFamily::Cube && !ownLoop);
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,

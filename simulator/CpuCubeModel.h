@@ -68,6 +68,12 @@ struct CubeFeatures {
   // kernel passes over all its weights once an output row of each image (taps of a row in the padding
   // skipped), so with few output positions a row the weight stream, not the arithmetic, bounds it.
   double weightBytes = 0, weightStreamBytes = 0;
+  // A Conv the executor runs as a product on the plain layout (the pointwise path): no staging buffer, no
+  // weight reorder.
+  bool plainProduct = false;
+  // The executor's own loop (rows against one vector, one row against a matrix: core/exec/Gemm.cpp), not
+  // the library's primitive: its call is as cold as a vector op's (cpu.cold_call_s "vector").
+  bool ownLoop = false;
   std::array<double, kCubeFeatures> vec() const {
     return {flops, inElems, outElems, patchElems, weightElems, calls, aliasedWeightElems};
   }

@@ -789,6 +789,51 @@ TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
                    f->flops * (64.0 / 49 - 1));
 }
 
+// A 1x1 Conv with a bias over one position an image (a squeeze-excitation's, after a global pool) runs the
+// executor's rows-dot-vector loop an image (core/exec/Gemm.cpp): gemm_col's features, a call an image, on
+// the plain layout, and its call as cold as a vector op's (the executor's code, not the library's). Without
+// a bias, or over more positions, it stays a pointwise Conv.
+TEST(CpuCubeModel, AOnePositionConvWithABiasIsTheRowsDotVectorLoopAnImage) {
+  auto se = [](bool bias, int64_t side) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({8, 64, side, side}));
+    std::vector<ValueId> ins = {
+        x, g.addInitializer("W", Tensor::floats({16, 64, 1, 1}, std::vector<float>(1024, 0.1f)))};
+    if (bias) ins.push_back(g.addInitializer("B", Tensor::floats({16}, std::vector<float>(16, 0.5f))));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({8, 16, side, side}));
+    g.addNode("Conv", ins, {y}, zoo::attrs({Attribute::makeInts("kernel_shape", {1, 1})}), "se");
+    g.addOutput(y);
+    // 32 MiB streamed between two of its calls: its call is cold.
+    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({4 << 20}));
+    ValueId nb = g.addValue("nbig", DType::Float32, Shape::ofInts({4 << 20}));
+    g.addNode("Neg", {big}, {nb}, {}, "negbig");
+    g.addOutput(nb);
+    return g;
+  };
+  const auto f = cubeFeatures(se(true, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "gemm_col");
+  EXPECT_TRUE(f->ownLoop);
+  EXPECT_TRUE(f->plainProduct);
+  EXPECT_DOUBLE_EQ(f->calls, 8.0);
+  EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 16 * 64);
+  EXPECT_DOUBLE_EQ(f->outElems, 8.0 * 16);
+  for (const auto& [bias, side] : {std::pair{false, int64_t{1}}, std::pair{true, int64_t{2}}}) {
+    const auto other = cubeFeatures(se(bias, side), 0);
+    ASSERT_TRUE(other.has_value());
+    EXPECT_EQ(other->kind, "pointwise_conv");
+    EXPECT_FALSE(other->ownLoop);
+  }
+  // Its cold call is the vector figure: a product's of 1 ms would show.
+  json j = cpuProfile();
+  j["cpu"]["cold_call_s"] = {{"product", 1e-3}, {"vector", 0.0}};
+  j["cpu"]["cache_drops_bytes"] = {49152, 1 << 20};
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  EXPECT_LT(test::runUnfused(se(true, 1), *hw).kernels.at(0).durUs, 100.0);
+  EXPECT_GT(test::runUnfused(se(false, 1), *hw).kernels.at(0).durUs, 900.0);
+}
+
 TEST(CpuCubeModel, ADenseConvComputesItsOutputChannelsInWholeBlocks) {
   // 24 output channels: blocks of 16 compute 32, blocks of 8 exactly 24. Pointwise and grouped Convs
   // keep their FLOPs (their kernels block differently).
