@@ -75,7 +75,10 @@ encoder (strided Conv2d subsampling into transformer layers), a DCGAN discrimina
 tagger; set 38 was exported in session 35 after the executor's row copies and the cost model's distances in
 memory (not values), and only measured: a ShuffleNetV2-style CNN (channel split and shuffle), a capsule network
 (dynamic routing, 3 iterations), a RegNetY-style CNN (group width 16, squeeze-excitation), a transformer with
-linear (elu + 1) attention, an Inception-style CNN (four-branch blocks) and a ResNet with GroupNorm.
+linear (elu + 1) attention, an Inception-style CNN (four-branch blocks) and a ResNet with GroupNorm; set
+39 was exported at the end of session 35, after its last change, and only measured: a FiLM-conditioned CNN,
+a dilated-convolution segmenter, a Network in Network, an EfficientNetV2-style CNN (fused MBConv, SiLU), an
+EDSR-style super-resolution net and a temporal-shift video CNN.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -87,7 +90,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -170,6 +173,8 @@ def main():
         return export_thirty_seventh_set(torch, out)
     if which == "38":
         return export_thirty_eighth_set(torch, out)
+    if which == "39":
+        return export_thirty_ninth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -3697,6 +3702,127 @@ def export_thirty_eighth_set(torch, out):
                                   ("gn_resnet_b8_64", GnResNet, (8, 3, 64, 64))))
     return 0
 
+
+def export_thirty_ninth_set(torch, out):
+    # Session 35, at its end: exported after its last change to the cost model, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class FilmCnn(nn.Module):  # 8 images of 64x64 and 8 condition vectors of 32: 4 conv blocks, each FiLM-modulated (scale, shift from an MLP)
+        def __init__(self):
+            super().__init__()
+            chans = (3, 32, 64, 96, 128)
+            self.convs = nn.ModuleList([nn.Conv2d(chans[i], chans[i + 1], 3, 2 if i else 1, 1) for i in range(4)])
+            self.films = nn.ModuleList([nn.Linear(32, 2 * chans[i + 1]) for i in range(4)])
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            img, cond = x[:, :3], x[:, 3, 0, :32]
+            for conv, film in zip(self.convs, self.films):
+                img = conv(img)
+                g, b = film(cond).chunk(2, dim=1)
+                img = F.relu(img * g[:, :, None, None] + b[:, :, None, None])
+            return self.fc(img.mean((2, 3)))
+
+    class DilatedSeg(nn.Module):  # 2 images of 128x128: stride-8 encoder, then 3x3 Convs dilated 2, 4, 8 at 16x16, 1x1 classifier, upsampled x8
+        def __init__(self):
+            super().__init__()
+            def cbr(i, o, s=1, d=1):
+                return nn.Sequential(nn.Conv2d(i, o, 3, s, d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+            self.enc = nn.Sequential(cbr(3, 32, 2), cbr(32, 64, 2), cbr(64, 128, 2))
+            self.ctx = nn.Sequential(cbr(128, 128, 1, 2), cbr(128, 128, 1, 4), cbr(128, 128, 1, 8))
+            self.cls = nn.Conv2d(128, 12, 1)
+
+        def forward(self, x):
+            return F.interpolate(self.cls(self.ctx(self.enc(x))), scale_factor=8, mode="bilinear", align_corners=False)
+
+    class Nin(nn.Module):  # 16 images of 32x32: Network in Network (mlpconv blocks of a kxk Conv and two 1x1), max pools, global average of 10 maps
+        def __init__(self):
+            super().__init__()
+            def mlpconv(i, o, k, p):
+                return nn.Sequential(nn.Conv2d(i, o, k, 1, p), nn.ReLU(), nn.Conv2d(o, o, 1), nn.ReLU(), nn.Conv2d(o, o, 1), nn.ReLU())
+            self.net = nn.Sequential(mlpconv(3, 96, 5, 2), nn.MaxPool2d(3, 2, 1), mlpconv(96, 128, 5, 2), nn.MaxPool2d(3, 2, 1),
+                                     mlpconv(128, 128, 3, 1), nn.Conv2d(128, 10, 1))
+
+        def forward(self, x):
+            return self.net(x).mean((2, 3))
+
+    class FusedMBConv(nn.Module):
+        def __init__(self, cin, cout, expand, stride):
+            super().__init__()
+            mid = cin * expand
+            self.expand = nn.Sequential(nn.Conv2d(cin, mid, 3, stride, 1, bias=False), nn.BatchNorm2d(mid), nn.SiLU())
+            self.project = nn.Sequential(nn.Conv2d(mid, cout, 1, bias=False), nn.BatchNorm2d(cout))
+            self.skip = stride == 1 and cin == cout
+
+        def forward(self, x):
+            y = self.project(self.expand(x))
+            return x + y if self.skip else y
+
+    class EffV2Lite(nn.Module):  # 4 images of 96x96: an EfficientNetV2-style stem and fused-MBConv stages (24-48-64), SiLU, 1x1 head to 256
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 24, 3, 2, 1, bias=False), nn.BatchNorm2d(24), nn.SiLU())
+            self.blocks = nn.Sequential(FusedMBConv(24, 24, 1, 1), FusedMBConv(24, 48, 4, 2), FusedMBConv(48, 48, 4, 1),
+                                        FusedMBConv(48, 64, 4, 2), FusedMBConv(64, 64, 4, 1))
+            self.head = nn.Sequential(nn.Conv2d(64, 256, 1, bias=False), nn.BatchNorm2d(256), nn.SiLU())
+            self.fc = nn.Linear(256, 100)
+
+        def forward(self, x):
+            return self.fc(self.head(self.blocks(self.stem(x))).mean((2, 3)))
+
+    class EdsrBlock(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.c1, self.c2 = nn.Conv2d(c, c, 3, 1, 1), nn.Conv2d(c, c, 3, 1, 1)
+
+        def forward(self, x):
+            return x + 0.1 * self.c2(F.relu(self.c1(x)))
+
+    class Edsr(nn.Module):  # 2 images of 48x48: EDSR-style super-resolution x2 (8 residual blocks of 64 without BN, pixel shuffle)
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Conv2d(3, 64, 3, 1, 1)
+            self.body = nn.Sequential(*[EdsrBlock(64) for _ in range(8)], nn.Conv2d(64, 64, 3, 1, 1))
+            self.up = nn.Sequential(nn.Conv2d(64, 256, 3, 1, 1), nn.PixelShuffle(2), nn.Conv2d(64, 3, 3, 1, 1))
+
+        def forward(self, x):
+            h = self.head(x)
+            return self.up(h + self.body(h))
+
+    class TsmBlock(nn.Module):
+        def __init__(self, c, frames):
+            super().__init__()
+            self.t = frames
+            self.conv = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
+
+        def forward(self, x):  # shift an eighth of the channels one frame back and an eighth forward
+            nt, c, h, w = x.shape
+            v = x.view(nt // self.t, self.t, c, h, w)
+            f = c // 8
+            back = torch.cat((v[:, 1:, :f], torch.zeros_like(v[:, :1, :f])), 1)
+            fwd = torch.cat((torch.zeros_like(v[:, :1, f:2 * f]), v[:, :-1, f:2 * f]), 1)
+            shifted = torch.cat((back, fwd, v[:, :, 2 * f:]), 2).view(nt, c, h, w)
+            return x + self.conv(shifted)
+
+    class Tsm(nn.Module):  # 2 clips of 8 frames of 56x56: a temporal-shift CNN (channel shifts between frames), 32-64 channels, a clip's mean
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+            self.b1, self.down, self.b2 = TsmBlock(32, 8), nn.Conv2d(32, 64, 3, 2, 1), TsmBlock(64, 8)
+            self.fc = nn.Linear(64, 20)
+
+        def forward(self, x):
+            y = self.b2(self.down(self.b1(self.stem(x))))
+            return self.fc(y.mean((2, 3)).view(2, 8, 64).mean(1))
+
+    export_nets(torch, out, 139, (("film_cnn_b8_64", FilmCnn, (8, 4, 64, 64)),
+                                  ("dilated_seg_b2_128", DilatedSeg, (2, 3, 128, 128)),
+                                  ("nin_b16_32", Nin, (16, 3, 32, 32)),
+                                  ("effv2_lite_b4_96", EffV2Lite, (4, 3, 96, 96)),
+                                  ("edsr_lite_b2_48", Edsr, (2, 3, 48, 48)),
+                                  ("tsm_lite_b2x8_56", Tsm, (16, 3, 56, 56))))
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())
