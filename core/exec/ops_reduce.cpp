@@ -187,7 +187,7 @@ Status opReduce(OpContext& c) {
   }
   // Offsets of every reduced position relative to an output's base offset (a division per axis and
   // position: made only here, where they are read; a reduction of 128K floats to one spent 390 us making
-  // them before the row path below, which reads none, session 35).
+  // them before the row paths above, which read none, session 35).
   std::vector<int64_t> roff(static_cast<size_t>(nr));
   for (int64_t k = 0; k < nr; ++k) {
     int64_t rem = k, off = 0;
