@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|37]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|40]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -78,7 +78,10 @@ memory (not values), and only measured: a ShuffleNetV2-style CNN (channel split 
 linear (elu + 1) attention, an Inception-style CNN (four-branch blocks) and a ResNet with GroupNorm; set
 39 was exported at the end of session 35, after its last change, and only measured: a FiLM-conditioned CNN,
 a dilated-convolution segmenter, a Network in Network, an EfficientNetV2-style CNN (fused MBConv, SiLU), an
-EDSR-style super-resolution net and a temporal-shift video CNN.
+EDSR-style super-resolution net and a temporal-shift video CNN; set 40 was exported at the start of session 36,
+before any change, and only measured: a ResNet with CBAM attention (channel and spatial), a ResNeSt-style CNN
+(split attention over two radix groups), a PSPNet-style segmenter (pyramid pooling), an N-BEATS forecaster, a DIN
+recommender (attention over a behaviour sequence) and a PixelCNN (masked convolutions).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -90,7 +93,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -175,6 +178,8 @@ def main():
         return export_thirty_eighth_set(torch, out)
     if which == "39":
         return export_thirty_ninth_set(torch, out)
+    if which == "40":
+        return export_fortieth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -3822,6 +3827,171 @@ def export_thirty_ninth_set(torch, out):
                                   ("effv2_lite_b4_96", EffV2Lite, (4, 3, 96, 96)),
                                   ("edsr_lite_b2_48", Edsr, (2, 3, 48, 48)),
                                   ("tsm_lite_b2x8_56", Tsm, (16, 3, 56, 56))))
+    return 0
+
+
+def export_fortieth_set(torch, out):
+    # Session 36, at its start: exported before any change, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Cbam(nn.Module):  # channel attention (avg and max pooled through a shared MLP), then spatial (7x7 Conv over channel mean and max)
+        def __init__(self, c):
+            super().__init__()
+            self.mlp = nn.Sequential(nn.Conv2d(c, c // 8, 1), nn.ReLU(), nn.Conv2d(c // 8, c, 1))
+            self.spatial = nn.Conv2d(2, 1, 7, 1, 3)
+
+        def forward(self, x):
+            a = torch.sigmoid(self.mlp(F.adaptive_avg_pool2d(x, 1)) + self.mlp(F.adaptive_max_pool2d(x, 1)))
+            x = x * a
+            s = torch.cat((x.mean(1, keepdim=True), x.amax(1, keepdim=True)), 1)
+            return x * torch.sigmoid(self.spatial(s))
+
+    class CbamBlock(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+                                      nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), Cbam(cout))
+            self.short = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                          if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            return F.relu(self.body(x) + self.short(x))
+
+    class CbamResNet(nn.Module):  # 8 images of 64x64: a ResNet of 4 CBAM blocks (32-64-128-128), global average, 10 classes
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 1, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+            self.blocks = nn.Sequential(CbamBlock(32, 32, 1), CbamBlock(32, 64, 2), CbamBlock(64, 128, 2), CbamBlock(128, 128, 1))
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
+
+    class SplitAttn(nn.Module):  # radix 2: a grouped 3x3 Conv to 2c, the halves summed, pooled, an MLP to 2 logits a channel, softmax over the radix
+        def __init__(self, c):
+            super().__init__()
+            self.c = c
+            self.conv = nn.Sequential(nn.Conv2d(c, 2 * c, 3, 1, 1, groups=2, bias=False), nn.BatchNorm2d(2 * c), nn.ReLU())
+            self.fc1 = nn.Sequential(nn.Conv2d(c, c // 2, 1), nn.BatchNorm2d(c // 2), nn.ReLU())
+            self.fc2 = nn.Conv2d(c // 2, 2 * c, 1)
+
+        def forward(self, x):
+            n = x.shape[0]
+            y = self.conv(x)
+            a, b = y[:, :self.c], y[:, self.c:]
+            g = F.adaptive_avg_pool2d(a + b, 1)
+            w = self.fc2(self.fc1(g)).view(n, 2, self.c, 1, 1).softmax(1)
+            return a * w[:, 0] + b * w[:, 1]
+
+    class ResNeStBlock(nn.Module):
+        def __init__(self, cin, c, stride):
+            super().__init__()
+            self.reduce = nn.Sequential(nn.Conv2d(cin, c, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
+            self.split = SplitAttn(c)
+            self.pool = nn.AvgPool2d(3, stride, 1) if stride > 1 else nn.Identity()
+            self.expand = nn.Sequential(nn.Conv2d(c, 4 * c, 1, bias=False), nn.BatchNorm2d(4 * c))
+            self.short = (nn.Sequential(nn.AvgPool2d(stride, stride) if stride > 1 else nn.Identity(),
+                                        nn.Conv2d(cin, 4 * c, 1, bias=False), nn.BatchNorm2d(4 * c))
+                          if stride != 1 or cin != 4 * c else nn.Identity())
+
+        def forward(self, x):
+            return F.relu(self.expand(self.pool(self.split(self.reduce(x)))) + self.short(x))
+
+    class ResNeStLite(nn.Module):  # 8 images of 64x64: a deep stem, 3 split-attention bottlenecks (16-32-64 wide, x4 out), 100 classes
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(),
+                                      nn.Conv2d(32, 32, 3, 1, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+            self.blocks = nn.Sequential(ResNeStBlock(32, 16, 1), ResNeStBlock(64, 32, 2), ResNeStBlock(128, 64, 2))
+            self.fc = nn.Linear(256, 100)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
+
+    class PspLite(nn.Module):  # 2 images of 192x192: a stride-8 encoder to 24x24, pyramid pooling at 1, 2, 3, 6 bins, bilinear back, 1x1 classifier, x8 up
+        def __init__(self):
+            super().__init__()
+            def cbr(i, o, s):
+                return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+            self.enc = nn.Sequential(cbr(3, 32, 2), cbr(32, 64, 2), cbr(64, 128, 2), cbr(128, 128, 1))
+            self.bins = (1, 2, 3, 6)
+            self.branches = nn.ModuleList([nn.Sequential(nn.Conv2d(128, 32, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+                                           for _ in self.bins])
+            self.fuse = cbr(256, 64, 1)
+            self.cls = nn.Conv2d(64, 21, 1)
+
+        def forward(self, x):
+            f = self.enc(x)
+            feats = [f] + [F.interpolate(br(F.adaptive_avg_pool2d(f, b)), size=(24, 24), mode="bilinear", align_corners=False)
+                           for b, br in zip(self.bins, self.branches)]
+            return F.interpolate(self.cls(self.fuse(torch.cat(feats, 1))), scale_factor=8, mode="bilinear", align_corners=False)
+
+    class NBeats(nn.Module):  # 256 series of 168 steps: 6 fully connected blocks of 4 layers of 256 (ReLU), backcast subtracted, forecasts of 24 summed
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Sequential(nn.Linear(168, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(),
+                                                       nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU())
+                                         for _ in range(6)])
+            self.back = nn.ModuleList([nn.Linear(256, 168) for _ in range(6)])
+            self.fore = nn.ModuleList([nn.Linear(256, 24) for _ in range(6)])
+
+        def forward(self, x):
+            r, y = x, 0
+            for blk, b, f in zip(self.blocks, self.back, self.fore):
+                h = blk(r)
+                r = r - b(h)
+                y = y + f(h)
+            return y
+
+    class Din(nn.Module):  # 256 users, a behaviour sequence of 50 items and a candidate (ids carried as floats): local activation units over [h, c, h-c, h*c], weighted sum pooling, an MLP
+        def __init__(self):
+            super().__init__()
+            self.items = nn.Embedding(5000, 32)
+            self.att = nn.Sequential(nn.Linear(128, 64), nn.Sigmoid(), nn.Linear(64, 16), nn.Sigmoid(), nn.Linear(16, 1))
+            self.mlp = nn.Sequential(nn.Linear(64, 128), nn.PReLU(), nn.Linear(128, 64), nn.PReLU(), nn.Linear(64, 1))
+
+        def forward(self, x):
+            ids = x.long()
+            h, c = self.items(ids[:, :50]), self.items(ids[:, 50:51]).expand(-1, 50, -1)
+            w = self.att(torch.cat((h, c, h - c, h * c), -1))
+            mask = (ids[:, :50] > 0).float().unsqueeze(-1)
+            pooled = (w * mask * h).sum(1)
+            return torch.sigmoid(self.mlp(torch.cat((pooled, c[:, 0]), -1)))
+
+    class MaskedConv(nn.Conv2d):
+        def __init__(self, kind, cin, cout, k):
+            super().__init__(cin, cout, k, 1, k // 2)
+            mask = torch.ones_like(self.weight)
+            mask[:, :, k // 2, k // 2 + (kind == "B"):] = 0
+            mask[:, :, k // 2 + 1:] = 0
+            self.register_buffer("mask", mask)
+
+        def forward(self, x):
+            return F.conv2d(x, self.weight * self.mask, self.bias, 1, self.padding)
+
+    class PixelCnn(nn.Module):  # 8 images of 28x28: a 7x7 type-A masked Conv, 6 residual type-B 3x3 masked blocks of 64, two 1x1, 256 logits a pixel
+        def __init__(self):
+            super().__init__()
+            self.first = MaskedConv("A", 1, 64, 7)
+            self.res = nn.ModuleList([nn.Sequential(nn.ReLU(), nn.Conv2d(64, 32, 1), nn.ReLU(), MaskedConv("B", 32, 32, 3),
+                                                    nn.ReLU(), nn.Conv2d(32, 64, 1)) for _ in range(6)])
+            self.out = nn.Sequential(nn.ReLU(), nn.Conv2d(64, 64, 1), nn.ReLU(), nn.Conv2d(64, 256, 1))
+
+        def forward(self, x):
+            h = self.first(x)
+            for r in self.res:
+                h = h + r(h)
+            return self.out(h)
+
+    torch.manual_seed(140)
+    din_x = torch.cat((torch.randint(0, 5000, (256, 50)), torch.randint(1, 5000, (256, 1))), 1).float()
+    export_nets(torch, out, 140, (("cbam_resnet_b8_64", CbamResNet, (8, 3, 64, 64)),
+                                  ("resnest_lite_b8_64", ResNeStLite, (8, 3, 64, 64)),
+                                  ("psp_lite_b2_192", PspLite, (2, 3, 192, 192)),
+                                  ("nbeats_b256_168", NBeats, (256, 168)),
+                                  ("din_b256_t50", Din, din_x),
+                                  ("pixelcnn_b8_28", PixelCnn, (8, 1, 28, 28))))
     return 0
 
 if __name__ == "__main__":
