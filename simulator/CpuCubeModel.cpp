@@ -186,12 +186,12 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   f.outElems = numel(*y);
   f.weightElems = numel(*w);
   if (f.outElems <= 0) return f;
-  // One position an image with a bias (a squeeze-excitation's 1x1 Convs after a global pool): each image
-  // is M rows of the weight against its C channels, the executor's rows-dot-vector loop (core/exec/
-  // Gemm.cpp: a product of one column, the bias added after): gemm_col's model, a call an image. (As a
+  // One position an image (a squeeze-excitation's 1x1 Convs after a global pool): each image is M rows of
+  // the weight against its C channels, the executor's rows-dot-vector loop (core/exec/Gemm.cpp: a product
+  // of one column, the bias and a fused ReLU added after): gemm_col's model, a call an image. (As a
   // pointwise Conv, its product's columns padded to a block and its weight read once an image, and its
   // call as cold as the library's: a RegNetY's squeeze Convs 18-46 us simulated, 5-13 measured.)
-  if (f.kind == "pointwise_conv" && f.positions == 1 && n.inputs.size() > 2 && n.inputs[2] != kNoId) {
+  if (f.kind == "pointwise_conv" && f.positions == 1) {
     f.kind = "gemm_col";
     f.ownLoop = true;
     f.positions = 0;
