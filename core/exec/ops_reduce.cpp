@@ -148,6 +148,69 @@ Status opReduce(OpContext& c) {
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < first; ++d) outer *= x.dims[static_cast<size_t>(d)];
     for (int64_t d = last + 1; d < r; ++d) inner *= x.dims[static_cast<size_t>(d)];
+    // A Max or Min in 4-lane float vectors across a row (any x86-64 has them), a NaN noted in a mask: exact
+    // in any precision and order. In doubles element by element, a channel max of [8, 32, 64, 64] (CBAM's
+    // spatial attention) took 656 us, where the mean takes 246; this way 191 (1 thread, session 36).
+    using V4 = float __attribute__((vector_size(16)));
+    using I4 = int32_t __attribute__((vector_size(16)));
+    const int64_t vec = inner / 4 * 4;
+    if (op == Red::Max || op == Red::Min) {
+      parallelFor(outer, nr * inner, [&](int64_t b, int64_t e) {
+        std::vector<V4> acc(static_cast<size_t>(vec / 4));
+        std::vector<I4> bad(static_cast<size_t>(vec / 4));
+        for (int64_t o = b; o < e; ++o) {
+          const float* px0 = x.f() + o * nr * inner;
+          float* py = y.mf() + o * inner;
+          std::fill(acc.begin(), acc.end(),
+                    V4{} + (op == Red::Max ? -std::numeric_limits<float>::infinity()
+                                           : std::numeric_limits<float>::infinity()));
+          std::fill(bad.begin(), bad.end(), I4{});
+          // Four rows a pass: a quarter of the accumulators' loads and stores.
+          auto pick = [](V4 v, V4 a) { return op == Red::Max ? (v > a ? v : a) : (v < a ? v : a); };
+          int64_t k = 0;
+          for (; k + 4 <= nr; k += 4) {
+            const float* px = px0 + k * inner;
+            for (int64_t j = 0; j < vec; j += 4) {
+              V4 v0, v1, v2, v3;
+              std::memcpy(&v0, px + j, sizeof v0);
+              std::memcpy(&v1, px + inner + j, sizeof v1);
+              std::memcpy(&v2, px + 2 * inner + j, sizeof v2);
+              std::memcpy(&v3, px + 3 * inner + j, sizeof v3);
+              V4& a = acc[static_cast<size_t>(j / 4)];
+              bad[static_cast<size_t>(j / 4)] |= (v0 != v0) | (v1 != v1) | (v2 != v2) | (v3 != v3);
+              a = pick(pick(v0, v1), pick(pick(v2, v3), a));
+            }
+          }
+          for (; k < nr; ++k) {
+            const float* px = px0 + k * inner;
+            for (int64_t j = 0; j < vec; j += 4) {
+              V4 v;
+              std::memcpy(&v, px + j, sizeof v);
+              V4& a = acc[static_cast<size_t>(j / 4)];
+              bad[static_cast<size_t>(j / 4)] |= v != v;
+              a = pick(v, a);
+            }
+          }
+          for (int64_t j = 0; j < vec; ++j) {
+            const bool nan = bad[static_cast<size_t>(j / 4)][j % 4] != 0;
+            py[j] = nan ? std::numeric_limits<float>::quiet_NaN() : acc[static_cast<size_t>(j / 4)][j % 4];
+          }
+          for (int64_t j = vec; j < inner; ++j) {
+            float a = op == Red::Max ? -std::numeric_limits<float>::infinity()
+                                     : std::numeric_limits<float>::infinity();
+            bool nan = false;
+            for (int64_t k = 0; k < nr; ++k) {
+              const float v = px0[k * inner + j];
+              nan |= v != v;
+              a = op == Red::Max ? (v > a ? v : a) : (v < a ? v : a);
+            }
+            py[j] = nan ? std::numeric_limits<float>::quiet_NaN() : a;
+          }
+        }
+      });
+      c.out[0] = std::move(y);
+      return {};
+    }
     parallelFor(outer, nr * inner, [&](int64_t b, int64_t e) {
       std::vector<double> acc(static_cast<size_t>(inner));
       for (int64_t o = b; o < e; ++o) {

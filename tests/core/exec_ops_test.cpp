@@ -982,6 +982,54 @@ TEST(ExecOps, ConcatSplitGatherAndSteppedSliceMatchTheirDefinitionsForEveryAxisA
 }
 
 // A reduction of every axis (to one value) and of the last axis, float: the definition in double.
+// Max and Min over a run of middle axes ([outer, R, inner], R reduced: CBAM's channel max) take four rows
+// a pass in 4-lane vectors: every row count and row width against a double loop, a NaN in one column
+// making that column's result NaN and no other's, infinities kept.
+TEST(ExecOps, MaxAndMinOverMiddleAxesMatchADoubleLoopWithNaNsInTheirColumns) {
+  for (const auto& dims : std::vector<std::vector<int64_t>>{
+           {2, 5, 3}, {3, 7, 9}, {1, 8, 4}, {2, 4, 2, 17}, {2, 3, 1, 4096}, {1, 1, 5}, {2, 9, 3, 3}}) {
+    const int64_t inner = dims.back() * (dims.size() == 4 ? dims[2] : 1);
+    Tensor x = iota(dims, -50.f, 0.731f);
+    auto v = x.toFloats();
+    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(static_cast<float>(i) * 1.37f) * 100.f;
+    const int64_t R = dims[1];
+    // A NaN in column 1 of the first outer index (row R - 1), +inf and -inf in column 0.
+    if (inner > 1) v[static_cast<size_t>((R - 1) * inner + 1)] = std::numeric_limits<float>::quiet_NaN();
+    v[static_cast<size_t>((R / 2) * inner)] = std::numeric_limits<float>::infinity();
+    if (R > 1) v[0] = -std::numeric_limits<float>::infinity();
+    x = Tensor::floats(dims, v);
+    const std::vector<int64_t> axes =
+        dims.size() == 4 && dims[2] == 1 ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{1};
+    const int64_t keptInner = dims.size() == 4 && dims[2] == 1 ? dims[3] : inner;
+    for (const char* op : {"ReduceMax", "ReduceMin"}) {
+      SCOPED_TRACE(std::string(op) + " over " + std::to_string(dims.size()) + "-d, " + std::to_string(R) +
+                   " rows of " + std::to_string(inner));
+      auto r = runOne(op, {{"x", x}}, 1,
+                      attrs({Attribute::makeInts("axes", axes), Attribute::makeInt("keepdims", 0)}), 13);
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      const auto got = (*r)[0].toFloats();
+      ASSERT_EQ(static_cast<int64_t>(got.size()), dims[0] * keptInner);
+      const bool mx = std::string(op) == "ReduceMax";
+      for (int64_t o = 0; o < dims[0]; ++o)
+        for (int64_t j = 0; j < keptInner; ++j) {
+          double want =
+              mx ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+          bool nan = false;
+          for (int64_t k = 0; k < R; ++k) {
+            const float f = v[static_cast<size_t>((o * R + k) * keptInner + j)];
+            nan |= std::isnan(f);
+            want = mx ? std::max<double>(want, f) : std::min<double>(want, f);
+          }
+          const float g = got[static_cast<size_t>(o * keptInner + j)];
+          if (nan)
+            EXPECT_TRUE(std::isnan(g)) << o << "," << j;
+          else
+            EXPECT_EQ(g, static_cast<float>(want)) << o << "," << j;
+        }
+    }
+  }
+}
+
 TEST(ExecOps, ReductionsOfEveryAxisMatchADoubleLoop) {
   const Tensor x = iota({3, 1000}, -700.f, 0.37f);
   const auto v = x.toFloats();
