@@ -468,6 +468,19 @@ bool reluEpilogue(const Graph& g, const Node& n, const std::vector<char>& inGrou
 
 }  // namespace
 
+std::optional<double> cpuShapeWorkSeconds(const Graph& g, NodeId id, const HwProfile& hw, double runFootprint,
+                                          const CpuRunReuse* reuse) {
+  const std::optional<double> cold = hw.cpu.coldShapeCallSeconds();
+  if (!cold) return std::nullopt;
+  const Node& n = g.node(id);
+  const auto call = hw.cpu.opCallS.find(n.opType);
+  const double callS = call != hw.cpu.opCallS.end() ? call->second : hw.launchUs * 1e-6;
+  const auto ni = static_cast<size_t>(id);
+  const double share =
+      reuse && ni < reuse->callColdShare.size() ? reuse->callColdShare[ni] : coldShareOf(hw, runFootprint);
+  return callS + share * *cold;
+}
+
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                                  std::vector<std::string>* warnings, double runFootprint,
                                  const CpuRunReuse* reuse) {

@@ -30,6 +30,7 @@
 // held across runs: storedAcrossRuns, CpuCubeModel.h) also pays that weight's reorder on every call
 // (cpu.weight_reorder: a call cost and a bandwidth, measured).
 // No cube fractals, no Unified Buffer, no pipeline.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,11 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
                                  std::vector<std::string>* warnings, double runFootprint,
                                  const CpuRunReuse* reuse = nullptr);
+// Integer shape work the executor runs between kernels (a node graph mode leaves on the host, Simulator.cpp):
+// its call (cpu.op_call_s of its op type, else the launch figure) and, by its call's cold share (`reuse`,
+// else coldShareOf the run), cpu.cold_call_s "shape". Nothing when the profile has no such figure.
+std::optional<double> cpuShapeWorkSeconds(const Graph& g, NodeId id, const HwProfile& hw, double runFootprint,
+                                          const CpuRunReuse* reuse = nullptr);
 // The work of a vector-family node on the executor, in the units its efficiency is measured in:
 // max(FLOPs, elements), except for a MaxPool without indices or an AveragePool, which the executor
 // pools one spatial dim at a time (core/exec/ops_pool.cpp): the taps those 1-D passes read, or the

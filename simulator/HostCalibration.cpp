@@ -147,18 +147,66 @@ fw::Result<std::pair<double, double>> coldAndHot(const Bench& cold, const Bench&
   return std::pair<double, double>{median(coldUs), median(hotUs)};
 }
 
+// `chains` PyTorch-style shape chains over x [8, 64] (Shape, Gather of dim 1, Add 1, Div 2, Mul 2: a chunk's
+// size), each after a Neg over `evictElems` floats when that is not 0. Its timed nodes: the chains' four
+// integer ops (`shapeNodes`).
+Bench shapeChains(int chains, int64_t evictElems, std::vector<size_t>& shapeNodes) {
+  fw::Graph g;
+  g.name = "calibrate_shape_chains";
+  Bench b;
+  const fw::ValueId x = g.addInput("x", fw::DType::Float32, fw::Shape::ofInts({8, 64}));
+  b.inputs = {filled({8, 64}, 1.0f)};
+  const fw::ValueId idx = g.addInitializer("idx", fw::Tensor::int64s({}, {1}));
+  const fw::ValueId one = g.addInitializer("one", fw::Tensor::int64s({}, {1}));
+  const fw::ValueId two = g.addInitializer("two", fw::Tensor::int64s({}, {2}));
+  fw::ValueId big = fw::kNoId;
+  if (evictElems > 0) {
+    big = g.addInput("big", fw::DType::Float32, fw::Shape::ofInts({evictElems}));
+    b.inputs.push_back(filled({evictElems}, 1.0f));
+  }
+  shapeNodes.clear();
+  auto node = [&](const std::string& op, std::vector<fw::ValueId> in, fw::DType dt, fw::Attributes a = {}) {
+    const fw::ValueId y = g.addValue(op + std::to_string(g.nodes().size()), dt);
+    g.addNode(op, std::move(in), {y}, std::move(a), "n" + std::to_string(g.nodes().size()));
+    return y;
+  };
+  for (int i = 0; i < chains; ++i) {
+    if (big != fw::kNoId) big = node("Neg", {big}, fw::DType::Float32);
+    const fw::ValueId shape = node("Shape", {x}, fw::DType::Int64);
+    shapeNodes.push_back(g.nodes().size());
+    const fw::ValueId dim =
+        node("Gather", {shape, idx}, fw::DType::Int64, fw::zoo::attrs({fw::Attribute::makeInt("axis", 0)}));
+    shapeNodes.push_back(g.nodes().size());
+    const fw::ValueId plus = node("Add", {dim, one}, fw::DType::Int64);
+    shapeNodes.push_back(g.nodes().size());
+    const fw::ValueId half = node("Div", {plus, two}, fw::DType::Int64);
+    shapeNodes.push_back(g.nodes().size());
+    g.addOutput(node("Mul", {half, two}, fw::DType::Int64));
+  }
+  if (big != fw::kNoId) g.addOutput(big);
+  b.node = static_cast<fw::NodeId>(shapeNodes.empty() ? 0 : shapeNodes.front());
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:shape_chains";
+  return b;
+}
+
 // What a call costs more when the run's traffic since the op last ran has evicted its code and data from
 // the core's own cache (HwProfile.h: cold_call_s): a tiny op (a one-element Add; a 4x16 by 16x4 MatMul,
 // the library's product) after each of 12 Negs over twice the own cache's bytes, against the same 12
-// tiny ops in a row, the medians of their node times over 3 rounds. Returns {vector us, product us}.
-fw::Result<std::pair<double, double>> measureColdCalls(int threads, int repeat, double ownCacheBytes,
-                                                       std::string& how) {
+// tiny ops in a row, the medians of their node times over 3 rounds; and a shape chain's integer ops
+// (shapeChains), the mean of their node times in 12 chains each after such a Neg, less the same in 12
+// chains in a row, the median of 3 rounds.
+struct ColdCalls {
+  double vectorUs = 0, productUs = 0, shapeUs = 0;
+  std::string how;
+};
+fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheBytes) {
   constexpr int kPairs = 12;
+  ColdCalls out;
   const int64_t bigElems = coldCallEvictElems(ownCacheBytes);
   const Bench evict = oneOp("Neg", {bigElems}, {}, {}, 1);
   const Bench add = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 1);
   const Bench product = oneOp("MatMul", {4, 16}, {filled({16, 4}, 0.25f)}, {}, 1);
-  std::pair<double, double> extra;
   std::string line;
   for (const Bench* tiny : {&add, &product}) {
     std::vector<Bench> coldParts, hotParts;
@@ -169,12 +217,32 @@ fw::Result<std::pair<double, double>> measureColdCalls(int threads, int repeat, 
     FW_ASSIGN_OR_RETURN(const auto times,
                         coldAndHot(sequenceOf(coldParts), sequenceOf(hotParts), threads, 3, repeat));
     const auto [coldMed, hotMed] = times;
-    (tiny == &add ? extra.first : extra.second) = std::max(0.0, coldMed - hotMed);
+    (tiny == &add ? out.vectorUs : out.productUs) = std::max(0.0, coldMed - hotMed);
     line += (line.empty() ? "" : "; ") + std::string(tiny == &add ? "Add of 1 element " : "MatMul 4x16x4 ") +
             fmt("%.2f", coldMed) + " us after the Neg, " + fmt("%.2f", hotMed) + " us in a row";
   }
-  how = "after a Neg over " + bytesStr(4.0 * static_cast<double>(bigElems)) + ": " + line;
-  return extra;
+  std::vector<size_t> coldNodes, hotNodes;
+  const Bench coldChains = shapeChains(kPairs, bigElems, coldNodes);
+  const Bench hotChains = shapeChains(kPairs, 0, hotNodes);
+  auto meanOf = [](const std::vector<double>& t, const std::vector<size_t>& at) {
+    double sum = 0;
+    for (size_t k : at) sum += k < t.size() ? t[k] : 0.0;
+    return at.empty() ? 0.0 : sum / static_cast<double>(at.size());
+  };
+  std::vector<double> coldUs, hotUs;
+  for (int round = 0; round < 3; ++round) {
+    FW_ASSIGN_OR_RETURN(const std::vector<double> c,
+                        timeNodes(coldChains, threads, 3, std::max(3, repeat / 3)));
+    FW_ASSIGN_OR_RETURN(const std::vector<double> h,
+                        timeNodes(hotChains, threads, 3, std::max(3, repeat / 3)));
+    coldUs.push_back(meanOf(c, coldNodes));
+    hotUs.push_back(meanOf(h, hotNodes));
+  }
+  out.shapeUs = std::max(0.0, median(coldUs) - median(hotUs));
+  line += "; a shape chain's Gather, Add, Div and Mul on int64 " + fmt("%.2f", median(coldUs)) +
+          " us a node after the Neg, " + fmt("%.2f", median(hotUs)) + " in a row";
+  out.how = "after a Neg over " + bytesStr(4.0 * static_cast<double>(bigElems)) + ": " + line;
+  return out;
 }
 
 // The tier beyond the last-level cache (HwProfile.h: far_curve, far_s_per_byte): a 3x3 Conv 8 -> 32 at
@@ -549,12 +617,16 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   {
     // The core's own cache as the cost model takes it (1 MiB when no drop stood out).
     const double own = ownCacheBytes(m.drops) > 0 ? ownCacheBytes(m.drops) : double{1 << 20};
-    FW_ASSIGN_OR_RETURN(auto cold, measureColdCalls(threads, repeat, own, m.coldCallHow));
-    m.coldCallUs = cold.first;
-    m.coldProductCallUs = cold.second;
-    std::fprintf(stderr,
-                 "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f): %s\n",
-                 m.coldCallUs, m.coldProductCallUs, m.coldCallHow.c_str());
+    FW_ASSIGN_OR_RETURN(const ColdCalls cold, measureColdCalls(threads, repeat, own));
+    m.coldCallUs = cold.vectorUs;
+    m.coldProductCallUs = cold.productUs;
+    m.coldShapeCallUs = cold.shapeUs;
+    m.coldCallHow = cold.how;
+    std::fprintf(
+        stderr,
+        "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f, shape work "
+        "%.2f): %s\n",
+        m.coldCallUs, m.coldProductCallUs, m.coldShapeCallUs, m.coldCallHow.c_str());
   }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
   if (m.memBytes <= 0 || (int64_t{256} << 20) <= m.memBytes / 8) {
@@ -750,6 +822,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   if (!m.coldCallHow.empty()) {
     p.cpu.coldCallS["vector"] = m.coldCallUs * 1e-6;
     p.cpu.coldCallS["product"] = m.coldProductCallUs * 1e-6;
+    p.cpu.coldCallS["shape"] = m.coldShapeCallUs * 1e-6;
   }
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   p.cpu.coldGather = m.coldGather;
@@ -848,11 +921,14 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
              how + m.farHow);
   }
   if (!m.coldCallHow.empty())
-    note("cpu.cold_call_s",
-         "what a call costs more with its code and data evicted from the core's own cache: the median node "
-         "time of 12 tiny ops each after a Neg over twice that cache's bytes, less that of the same 12 in a "
-         "row (\"vector\": a one-element Add; \"product\": a 4x16 by 16x4 MatMul), 3 rounds; " +
-             m.coldCallHow);
+    note(
+        "cpu.cold_call_s",
+        "what a call costs more with its code and data evicted from the core's own cache: the median node "
+        "time of 12 tiny ops each after a Neg over twice that cache's bytes, less that of the same 12 in a "
+        "row (\"vector\": a one-element Add; \"product\": a 4x16 by 16x4 MatMul), 3 rounds; \"shape\": the "
+        "mean node time of the int64 Gather, Add, Div and Mul of 12 shape chains each after such a Neg, less "
+        "that of 12 chains in a row, the median of 3 rounds; " +
+            m.coldCallHow);
   note("cpu.view_call_s",
        "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "
        "time a node");

@@ -315,10 +315,12 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       if (!kinds->is_object()) return rc.err(key, "must be an object {\"vector\": s, \"product\": s}");
       Reader rk(*kinds, rc.at(key), sourceName);
       for (auto it = kinds->begin(); it != kinds->end(); ++it) {
-        if (it.key() != "vector" && it.key() != "product")
-          return rk.err(it.key(), "not a kind of call: the keys are \"vector\" and \"product\"");
-        FW_ASSIGN_OR_RETURN(double v, rk.posNum(it.key(), true));
         const bool call = std::string(key) == "cold_call_s";
+        if (it.key() != "vector" && it.key() != "product" && !(call && it.key() == "shape"))
+          return rk.err(it.key(),
+                        call ? "not a kind of call: the keys are \"vector\", \"product\" and \"shape\""
+                             : "not a kind of call: the keys are \"vector\" and \"product\"");
+        FW_ASSIGN_OR_RETURN(double v, rk.posNum(it.key(), true));
         if (v > (call ? 1e-3 : 1e-6))
           return rk.err(it.key(), call ? "must be at most 1 ms" : "must be at most 1 us a byte");
         (call ? p.cpu.coldCallS : p.cpu.farSPerByte)[it.key()] = v;

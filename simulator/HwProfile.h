@@ -4,10 +4,10 @@
 // path of the first error ("toy.json: $.cube.m: must be a positive integer").
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/ir/DType.h"
 #include "core/ir/OpInfo.h"
@@ -85,11 +85,18 @@ struct CpuFigures {
   // run's traffic since the op's last call has evicted its code and data from the core's own cache (a
   // one-element Add took 0.9 us called again and again, 3.7 us after a Neg over 4 MiB; a 4x16x4 MatMul
   // 7.9 and 25); "product" for the library's matrix ops (OpFamily::Cube), "vector" for the others. A
-  // member costs coldShare (CpuCost.h) x its kind's figure on top.
+  // member costs coldShare (CpuCost.h) x its kind's figure on top. "shape" (optional): the same for the
+  // integer shape work the executor runs between kernels (cpuShapeWorkSeconds, CpuCost.h), a node of a
+  // chain (Shape, Gather, Add, Div, Mul on int64 took 0.14-0.26 us a node in a row, 0.6-1.8 after a Neg
+  // over 4 MiB); without it, shape work costs the launch figure alone.
   std::map<std::string, double> coldCallS;
   double coldCallSeconds(bool product) const {
     auto it = coldCallS.find(product ? "product" : "vector");
     return it != coldCallS.end() ? it->second : 0.0;
+  }
+  std::optional<double> coldShapeCallSeconds() const {
+    auto it = coldCallS.find("shape");
+    return it != coldCallS.end() ? std::optional<double>(it->second) : std::nullopt;
   }
   // "far_curve": [{"bytes", "share"}] by ascending distance (optional): how far into the tier beyond the
   // last-level cache (0 none of it, 1 all) an activation's bytes are whose memory the run last touched that

@@ -952,6 +952,71 @@ TEST(CpuCost, AColdCallCostsItsShareOfTheProfilesColdCall) {
   }
 }
 
+// Integer shape work on a CPU profile (a chunk's size: Shape, Gather, Add, Div between two big Relus) is
+// the executor's node in line, still on the host: with cpu.cold_call_s "shape", its op's call plus its call's
+// cold share of that figure; without, the launch figure alone. The profile refuses "shape" where only a
+// matrix or vector op has a figure (far_s_per_byte).
+TEST(CpuCost, ShapeWorkOnACpuIsItsCallAndItsShareOfTheProfilesColdShapeCall) {
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1024, 1024}));
+  ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({1024, 1024}));
+  g.addNode("Relu", {x}, {a}, {}, "relu");
+  ValueId s = g.addValue("s", DType::Int64, Shape::ofInts({2}));
+  g.addNode("Shape", {a}, {s}, {}, "shape");
+  ValueId idx = g.addInitializer("idx", Tensor::int64s({}, {1}));
+  ValueId one = g.addInitializer("one", Tensor::int64s({}, {1}));
+  ValueId d = g.addValue("d", DType::Int64, Shape::ofInts({}));
+  g.addNode("Gather", {s, idx}, {d}, zoo::attrs({Attribute::makeInt("axis", 0)}), "gather");
+  ValueId e = g.addValue("e", DType::Int64, Shape::ofInts({}));
+  g.addNode("Add", {d, one}, {e}, {}, "add");
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1024, 1024}));
+  g.addNode("Neg", {a}, {y}, {}, "neg");
+  g.addOutput(y);
+  g.addOutput(e);
+  json j = cpuProfileJson();
+  j["cpu"]["op_call_s"]["Add"] = 0.3e-6;
+  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}};
+  auto without = parseHwProfile(j, "t.json");
+  j["cpu"]["cold_call_s"]["shape"] = 1e-6;
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*with), "t.json")->cpu.coldShapeCallSeconds().value_or(0),
+                   1e-6);
+  const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *with);
+  auto kernel = [](const SimResult& r, const std::string& node) {
+    for (const KernelTiming& k : r.kernels)
+      if (k.nodes.size() == 1 && k.nodes[0] == node) return k;
+    ADD_FAILURE() << "no kernel of " << node;
+    return KernelTiming{};
+  };
+  const auto groups = unfusedGroups(g);
+  ASSERT_TRUE(groups.ok());
+  std::vector<size_t> order(groups->size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::vector<double> share =
+      cpuRunReuse(g, *groups, order, *with, runFootprintBytes(g, *with)).callColdShare;
+  for (const char* node : {"gather", "add"}) {
+    SCOPED_TRACE(node);
+    const KernelTiming k0 = kernel(r0, node), k1 = kernel(r1, node);
+    EXPECT_EQ(k1.bound, Bound::Host);
+    EXPECT_EQ(k1.unit, Unit::None);
+    EXPECT_NEAR(k0.durUs, with->launchUs, 1e-2);
+    const double call = std::string(node) == "add" ? 0.3 : with->launchUs;
+    const double cold = share.at(static_cast<size_t>(g.findNode(node)));
+    EXPECT_NEAR(k1.durUs, call + cold * 1.0, 1e-2);
+  }
+  // Gather runs once a run, with the Relu's and the Neg's 8 MB in between: all of its call is cold.
+  EXPECT_NEAR(share.at(static_cast<size_t>(g.findNode("gather"))), 1.0, 1e-9);
+  // A far-tier byte has no shape figure.
+  json bad = cpuProfileJson();
+  bad["cpu"]["far_s_per_byte"] = {{"shape", 1e-9}, {"vector", 1e-9}};
+  bad["cpu"]["far_curve"] = json::array({{{"bytes", 1e6}, {"share", 1.0}}});
+  auto refused = parseHwProfile(bad, "t.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("far_s_per_byte"), std::string::npos) << refused.error().message;
+}
+
 // A call's distance counts memory, not values: twelve Negs that write over the arena's same few buffers
 // between two Sqrts leave the second Sqrt's code far more of the own cache than twelve that each read a
 // buffer of their own (the executor's arena reuses freed bytes; a transformer's layers write over the last
