@@ -1030,6 +1030,52 @@ TEST(ExecOps, MaxAndMinOverMiddleAxesMatchADoubleLoopWithNaNsInTheirColumns) {
   }
 }
 
+// PRelu selects x * slope where x < 0 and x elsewhere, on the bits (no branch): a slope of one value, of a
+// row, of a channel and of every element against the definition, with NaN, infinities, signed zeros and
+// an infinite slope where x is positive (x stays x).
+TEST(ExecOps, PReluMatchesItsDefinitionForEverySlopeShape) {
+  const std::vector<int64_t> dims = {3, 4, 5};
+  std::vector<float> v(60);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(static_cast<float>(i) * 2.1f) * 10.f;
+  v[1] = std::numeric_limits<float>::quiet_NaN();
+  v[2] = std::numeric_limits<float>::infinity();
+  v[3] = -std::numeric_limits<float>::infinity();
+  v[4] = -0.f;
+  v[7] = 0.f;
+  const Tensor x = Tensor::floats(dims, v);
+  for (const auto& sd : std::vector<std::vector<int64_t>>{{1}, {5}, {4, 1}, {3, 4, 5}}) {
+    SCOPED_TRACE(std::to_string(sd.size()) + "-d slope of " + std::to_string(sd.back()));
+    std::vector<float> sv(
+        static_cast<size_t>(std::accumulate(sd.begin(), sd.end(), int64_t{1}, std::multiplies<>())));
+    for (size_t i = 0; i < sv.size(); ++i) sv[i] = 0.25f - 0.1f * static_cast<float>(i % 7);
+    sv[0] = std::numeric_limits<float>::infinity();  // only read where x < 0 gives -inf; x >= 0 stays x
+    auto r = runOne("PRelu", {{"x", x}, {"slope", Tensor::floats(sd, sv)}}, 1, {}, 16);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const auto got = (*r)[0].toFloats();
+    ASSERT_EQ(got.size(), v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      // The slope's element for x's index i, broadcast from the right.
+      size_t si = 0, stride = 1;
+      size_t rem = i;
+      std::vector<size_t> idx(3);
+      for (size_t d = 3; d-- > 0;)
+        idx[d] = rem % static_cast<size_t>(dims[d]), rem /= static_cast<size_t>(dims[d]);
+      for (size_t d = sd.size(); d-- > 0;) {
+        const size_t xd = 3 - sd.size() + d;
+        si += (sd[d] == 1 ? 0 : idx[xd]) * stride;
+        stride *= static_cast<size_t>(sd[d]);
+      }
+      const float want = v[i] < 0 ? v[i] * sv[si] : v[i];
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got[i])) << i;
+      } else {
+        EXPECT_EQ(got[i], want) << i;
+        EXPECT_EQ(std::signbit(got[i]), std::signbit(want)) << i;
+      }
+    }
+  }
+}
+
 TEST(ExecOps, ReductionsOfEveryAxisMatchADoubleLoop) {
   const Tensor x = iota({3, 1000}, -700.f, 0.37f);
   const auto v = x.toFloats();
