@@ -1296,10 +1296,10 @@ Result<HwProfile> coldBandwidthProfile() {
   return parseHwProfile(j, "t.json");
 }
 
-// An activation the run has evicted from the core's own cache since it was last touched streams in at the
-// cold rate: a = Relu(x), c = Relu(a), a Neg over n other floats, then Add(c, a). After the Neg's 8n bytes,
-// a and c (64 KiB each) have left the 1 MiB own cache when n is large; c's Relu reads a just written.
-TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInCold) {
+// An activation the run has evicted from the core's own cache since it was last touched streams in from the
+// last-level cache: a = Relu(x), c = Relu(a), a Neg over n other floats, then Add(c, a). After the Neg's 8n
+// bytes, a and c (64 KiB each) have left the 1 MiB own cache when n is large; c's Relu reads a just written.
+TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInFromTheLastLevelCache) {
   auto graph = [](int64_t n) {
     Graph g;
     ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({16384}));
@@ -1335,14 +1335,30 @@ TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInCold) {
   EXPECT_EQ(farOf(rb, big, "r1"), 0.0);
   EXPECT_EQ(farOf(rb, big, "r0"), 65536.0);  // x, read a run ago
   EXPECT_EQ(farOf(rb, big, "neg"), 0.0);     // 4 MiB: larger than the own cache, its streams are the curve's
-  // The Add costs its far bytes at the cold rate on top: 131072 B at 10 GB/s.
-  auto addUs = [&](const Graph& g) {
-    for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
+  // The Add's far bytes come from the last-level cache: each takes what the copy takes more a byte between
+  // the own cache and that cache (at their geometric mean, 5.7 MiB: 20 GB/s on this curve) than at the
+  // Add's own footprint (192 KiB: 100 GB/s): 131072 B x (1/20 - 1/100) ns = 5.24 us on top.
+  auto addUs = [&](const Graph& g, const HwProfile& p) {
+    for (const KernelTiming& k : test::runUnfused(g, p).kernels)
       if (k.nodes.at(0) == "add") return k.durUs;
     ADD_FAILURE() << "no add kernel";
     return 0.0;
   };
-  EXPECT_NEAR(addUs(big) - addUs(small), 13.1072, 1e-3);
+  json j = cpuProfileJson();
+  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
+  j["cpu"]["bandwidth_curve"] = json::parse(R"([{"bytes": 65536, "bytes_per_s": 1e11},
+      {"bytes": 1048576, "bytes_per_s": 1e11}, {"bytes": 2097152, "bytes_per_s": 2e10},
+      {"bytes": 33554432, "bytes_per_s": 2e10}])");
+  auto curved = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(curved.ok()) << curved.error().message;
+  EXPECT_NEAR(addUs(big, *curved) - addUs(small, *curved), 5.24288, 1e-3);
+  // A copy no slower there than in the own cache (no curve): nothing on top.
+  EXPECT_NEAR(addUs(big, *hw) - addUs(small, *hw), 0.0, 1e-3);
+  // No last-level cache beyond the own one: the cold rate, 131072 B at 10 GB/s.
+  j["l2_bytes"] = 1048576;
+  auto noTier = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(noTier.ok()) << noTier.error().message;
+  EXPECT_NEAR(addUs(big, *noTier) - addUs(small, *noTier), 13.1072, 1e-3);
 }
 
 // A gather or a Slice reads from its data input only what it writes: x [8, 2048] (64 KiB), a Neg over a
