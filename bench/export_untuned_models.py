@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|40]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|41]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -81,7 +81,11 @@ a dilated-convolution segmenter, a Network in Network, an EfficientNetV2-style C
 EDSR-style super-resolution net and a temporal-shift video CNN; set 40 was exported at the start of session 36,
 before any change, and only measured: a ResNet with CBAM attention (channel and spatial), a ResNeSt-style CNN
 (split attention over two radix groups), a PSPNet-style segmenter (pyramid pooling), an N-BEATS forecaster, a DIN
-recommender (attention over a behaviour sequence) and a PixelCNN (masked convolutions).
+recommender (attention over a behaviour sequence) and a PixelCNN (masked convolutions); set 41 was exported at the
+end of session 36, after its last change, and only measured: a DPN-style dual-path CNN, a Res2Net-style CNN
+(hierarchical splits), an SKNet-style CNN (selective kernels), a StyleGAN2-style generator (modulated
+convolutions, per-sample weights as grouped Convs), a BoTNet-style hybrid (self-attention over a feature map)
+and an AutoInt CTR model (attention over field embeddings).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -93,7 +97,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -180,6 +184,8 @@ def main():
         return export_thirty_ninth_set(torch, out)
     if which == "40":
         return export_fortieth_set(torch, out)
+    if which == "41":
+        return export_forty_first_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -3992,6 +3998,176 @@ def export_fortieth_set(torch, out):
                                   ("nbeats_b256_168", NBeats, (256, 168)),
                                   ("din_b256_t50", Din, din_x),
                                   ("pixelcnn_b8_28", PixelCnn, (8, 1, 28, 28))))
+    return 0
+
+
+def export_forty_first_set(torch, out):
+    # Session 36, at its end: exported after its last change to the cost model, measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    def cbr(i, o, k=3, s=1, g=1, d=1):
+        return nn.Sequential(nn.Conv2d(i, o, k, s, d * (k // 2), dilation=d, groups=g, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+
+    class DualPath(nn.Module):  # a ResNeXt-style bottleneck whose output splits into a residual part (added) and a dense part (concatenated)
+        def __init__(self, cin, res, dense, stride):
+            super().__init__()
+            self.res, self.stride = res, stride
+            self.body = nn.Sequential(cbr(cin, 64, 1), cbr(64, 64, 3, stride, g=8), nn.Conv2d(64, res + dense, 1, bias=False),
+                                      nn.BatchNorm2d(res + dense))
+            self.proj = nn.Sequential(nn.Conv2d(cin, res, 1, stride, bias=False), nn.BatchNorm2d(res)) if stride > 1 or cin < res else None
+
+        def forward(self, x):
+            y = self.body(x)
+            short = self.proj(x) if self.proj is not None else x[:, :self.res]
+            dense = x[:, self.res:] if self.proj is None else x[:, :0, ::self.stride, ::self.stride]
+            return F.relu(torch.cat((short + y[:, :self.res], dense, y[:, self.res:]), 1))
+
+    class Dpn(nn.Module):  # 8 images of 64x64: a DPN-style stack of 4 dual-path blocks (residual 64/128, dense +16 each)
+        def __init__(self):
+            super().__init__()
+            self.stem = cbr(3, 64, 3, 2)
+            self.blocks = nn.Sequential(DualPath(64, 64, 16, 1), DualPath(80, 64, 16, 1), DualPath(96, 128, 16, 2), DualPath(144, 128, 16, 1))
+            self.fc = nn.Linear(160, 10)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
+
+    class Res2Block(nn.Module):  # a 1x1 to 4 splits of w, each split's 3x3 fed the previous split's output, concatenated, 1x1 back
+        def __init__(self, c, w):
+            super().__init__()
+            self.w = w
+            self.reduce = cbr(c, 4 * w, 1)
+            self.convs = nn.ModuleList([cbr(w, w) for _ in range(3)])
+            self.expand = nn.Sequential(nn.Conv2d(4 * w, c, 1, bias=False), nn.BatchNorm2d(c))
+
+        def forward(self, x):
+            parts = list(self.reduce(x).split(self.w, 1))
+            ys, prev = [parts[0]], None
+            for i, conv in enumerate(self.convs):
+                prev = conv(parts[i + 1] if prev is None else parts[i + 1] + prev)
+                ys.append(prev)
+            return F.relu(x + self.expand(torch.cat(ys, 1)))
+
+    class Res2Net(nn.Module):  # 8 images of 64x64: a Res2Net-style CNN, 3 blocks at 32x32 (w 16) and 3 at 16x16 (w 32)
+        def __init__(self):
+            super().__init__()
+            self.stem = cbr(3, 64, 3, 2)
+            self.s1 = nn.Sequential(*[Res2Block(64, 16) for _ in range(3)])
+            self.down = cbr(64, 128, 3, 2)
+            self.s2 = nn.Sequential(*[Res2Block(128, 32) for _ in range(3)])
+            self.fc = nn.Linear(128, 100)
+
+        def forward(self, x):
+            return self.fc(self.s2(self.down(self.s1(self.stem(x)))).mean((2, 3)))
+
+    class SkUnit(nn.Module):  # two branches (3x3, and 3x3 dilated 2), fused by a softmax over the branches per channel
+        def __init__(self, c):
+            super().__init__()
+            self.b1, self.b2 = cbr(c, c, 3, g=4), cbr(c, c, 3, g=4, d=2)
+            self.fc = nn.Sequential(nn.Linear(c, c // 4), nn.ReLU())
+            self.att = nn.Linear(c // 4, 2 * c)
+
+        def forward(self, x):
+            a, b = self.b1(x), self.b2(x)
+            z = self.fc((a + b).mean((2, 3)))
+            w = self.att(z).view(x.shape[0], 2, -1).softmax(1)
+            return F.relu(x + a * w[:, 0, :, None, None] + b * w[:, 1, :, None, None])
+
+    class SkNet(nn.Module):  # 8 images of 64x64: selective-kernel units at 64 and 128 channels
+        def __init__(self):
+            super().__init__()
+            self.stem = cbr(3, 64, 3, 2)
+            self.body = nn.Sequential(SkUnit(64), SkUnit(64), cbr(64, 128, 3, 2), SkUnit(128), SkUnit(128))
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            return self.fc(self.body(self.stem(x)).mean((2, 3)))
+
+    class ModConv(nn.Module):  # StyleGAN2's modulated 3x3 convolution: weights scaled per sample by a style, demodulated, run as a grouped Conv
+        def __init__(self, cin, cout, wdim):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(cout, cin, 3, 3) * 0.1)
+            self.style = nn.Linear(wdim, cin)
+
+        def forward(self, x, w):
+            n, c, h, wd = x.shape
+            s = self.style(w)
+            wt = self.weight[None] * s[:, None, :, None, None]
+            wt = wt * torch.rsqrt((wt * wt).sum((2, 3, 4), keepdim=True) + 1e-8)
+            y = F.conv2d(x.reshape(1, n * c, h, wd), wt.reshape(-1, c, 3, 3), padding=1, groups=n)
+            return F.leaky_relu(y.reshape(n, -1, h, wd), 0.2)
+
+    class StyleGen(nn.Module):  # 4 latents of 64 (as a [4, 64] input): a mapping MLP, a learned 4x4 constant, modulated convs up to 32x32, a to-RGB 1x1
+        def __init__(self):
+            super().__init__()
+            self.mapping = nn.Sequential(*[m for _ in range(4) for m in (nn.Linear(64, 64), nn.LeakyReLU(0.2))])
+            self.const = nn.Parameter(torch.randn(1, 64, 4, 4))
+            self.convs = nn.ModuleList([ModConv(64, 64, 64) for _ in range(4)])
+            self.rgb = nn.Conv2d(64, 3, 1)
+
+        def forward(self, z):
+            w = self.mapping(z)
+            x = self.const.expand(z.shape[0], -1, -1, -1)
+            for i, conv in enumerate(self.convs):
+                x = conv(x, w)
+                if i < 3:
+                    x = F.interpolate(x, scale_factor=2, mode="nearest")
+            return self.rgb(x)
+
+    class Mhsa2d(nn.Module):  # self-attention over a feature map's positions, 4 heads, relative position as a learned bias
+        def __init__(self, c, hw):
+            super().__init__()
+            self.qkv = nn.Conv2d(c, 3 * c, 1)
+            self.bias = nn.Parameter(torch.zeros(4, hw, hw))
+            self.heads = 4
+
+        def forward(self, x):
+            n, c, h, w = x.shape
+            q, k, v = self.qkv(x).view(n, 3, self.heads, c // self.heads, h * w).unbind(1)
+            att = (q.transpose(-1, -2) @ k * (c // self.heads) ** -0.5 + self.bias).softmax(-1)
+            return (v @ att.transpose(-1, -2)).reshape(n, c, h, w)
+
+    class BotNet(nn.Module):  # 4 images of 64x64: a ResNet-style stem to 8x8, then bottlenecks with self-attention in place of the 3x3
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(cbr(3, 32, 3, 2), cbr(32, 64, 3, 2), cbr(64, 128, 3, 2))
+            self.blocks = nn.ModuleList([nn.Sequential(cbr(128, 64, 1), Mhsa2d(64, 64), nn.BatchNorm2d(64), nn.ReLU(),
+                                                       nn.Conv2d(64, 128, 1, bias=False), nn.BatchNorm2d(128)) for _ in range(3)])
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for b in self.blocks:
+                x = F.relu(x + b(x))
+            return self.fc(x.mean((2, 3)))
+
+    class AutoInt(nn.Module):  # 512 rows of 16 categorical fields (ids carried as floats): embeddings of 16, 3 interacting self-attention layers (2 heads), a logit
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(16 * 1000, 16)
+            self.layers = nn.ModuleList([nn.MultiheadAttention(16 if i == 0 else 32, 2, batch_first=True) for i in range(3)])
+            self.res = nn.ModuleList([nn.Linear(16 if i == 0 else 32, 32, bias=False) for i in range(3)])
+            self.up = nn.Linear(16, 32)
+            self.out = nn.Linear(16 * 32, 1)
+
+        def forward(self, x):
+            ids = x.long() + torch.arange(16) * 1000
+            h = self.emb(ids)
+            for i, (att, res) in enumerate(zip(self.layers, self.res)):
+                a, _ = att(h, h, h, need_weights=False)
+                a = self.up(a) if i == 0 else a
+                h = F.relu(a + res(h))
+            return torch.sigmoid(self.out(h.flatten(1)))
+
+    torch.manual_seed(141)
+    auto_x = torch.randint(0, 1000, (512, 16)).float()
+    export_nets(torch, out, 141, (("dpn_lite_b8_64", Dpn, (8, 3, 64, 64)),
+                                  ("res2net_lite_b8_64", Res2Net, (8, 3, 64, 64)),
+                                  ("sknet_lite_b8_64", SkNet, (8, 3, 64, 64)),
+                                  ("stylegan_lite_b4_32", StyleGen, (4, 64)),
+                                  ("botnet_lite_b4_64", BotNet, (4, 3, 64, 64)),
+                                  ("autoint_b512_f16", AutoInt, auto_x)))
     return 0
 
 if __name__ == "__main__":
