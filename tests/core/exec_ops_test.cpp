@@ -1076,6 +1076,53 @@ TEST(ExecOps, PReluMatchesItsDefinitionForEverySlopeShape) {
   }
 }
 
+// Broadcasts whose merged rows are short and many (StyleGAN2's modulation, [1, 64, 4, 3, 3] * [4, 1, 4, 1,
+// 1], rows of 9) carry each row's index from the last: against index arithmetic, on one thread and on two
+// (each thread's first row decomposed on its own).
+TEST(ExecOps, ShortRowBroadcastsMatchIndexArithmeticOnOneAndTwoThreads) {
+  struct Case {
+    std::vector<int64_t> ad, bd;
+  };
+  for (const Case& c : {Case{{1, 64, 4, 3, 3}, {4, 1, 4, 1, 1}}, Case{{8, 32, 16, 16}, {8, 1, 16, 1}},
+                        Case{{3, 1, 5, 1, 7}, {1, 4, 1, 6, 1}}, Case{{2, 1, 3}, {5, 1}}}) {
+    std::vector<int64_t> od(std::max(c.ad.size(), c.bd.size()));
+    auto padded = [&](const std::vector<int64_t>& d) {
+      std::vector<int64_t> f(od.size() - d.size(), 1);
+      f.insert(f.end(), d.begin(), d.end());
+      return f;
+    };
+    const auto fa = padded(c.ad), fb = padded(c.bd);
+    for (size_t q = 0; q < od.size(); ++q) od[q] = std::max(fa[q], fb[q]);
+    const Tensor a = iota(c.ad, 0.f, 1.f), b = iota(c.bd, 0.f, 0.001f);
+    const auto av = a.toFloats(), bv = b.toFloats();
+    auto model = oneNode("Mul", {{"a", a}, {"b", b}}, 1, {}, 17);
+    int64_t n = 1;
+    for (int64_t x : od) n *= x;
+    std::vector<float> want(static_cast<size_t>(n));
+    for (int64_t flat = 0; flat < n; ++flat) {
+      int64_t rem = flat, ia = 0, ib = 0, sa = 1, sb = 1;
+      for (size_t q = od.size(); q-- > 0;) {
+        const int64_t i = rem % od[q];
+        rem /= od[q];
+        ia += (fa[q] == 1 ? 0 : i) * sa;
+        ib += (fb[q] == 1 ? 0 : i) * sb;
+        sa *= fa[q];
+        sb *= fb[q];
+      }
+      want[static_cast<size_t>(flat)] = av[static_cast<size_t>(ia)] * bv[static_cast<size_t>(ib)];
+    }
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(std::to_string(c.ad.size()) + "-d against " + std::to_string(c.bd.size()) + "-d, " +
+                   std::to_string(threads) + " thread(s)");
+      fw::ExecOptions o;
+      o.threads = threads;
+      auto r = fw::runGraph(model, runtimeInputs({{"a", a}, {"b", b}}), o);
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      expectNear((*r)[0], od, want, 0.f);
+    }
+  }
+}
+
 TEST(ExecOps, ReductionsOfEveryAxisMatchADoubleLoop) {
   const Tensor x = iota({3, 1000}, -700.f, 0.37f);
   const auto v = x.toFloats();
