@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|41]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|42]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -85,7 +85,11 @@ recommender (attention over a behaviour sequence) and a PixelCNN (masked convolu
 end of session 36, after its last change, and only measured: a DPN-style dual-path CNN, a Res2Net-style CNN
 (hierarchical splits), an SKNet-style CNN (selective kernels), a StyleGAN2-style generator (modulated
 convolutions, per-sample weights as grouped Convs), a BoTNet-style hybrid (self-attention over a feature map)
-and an AutoInt CTR model (attention over field embeddings).
+and an AutoInt CTR model (attention over field embeddings); set 42 was exported at the end of session 36, after its
+last executor change (a broadcast's rows carry their index), and only measured: a RepVGG-style CNN in its
+training form (3x3, 1x1 and identity branches summed), an SRCNN-style super-resolution net (9x9 and 5x5
+kernels), a MobileNetV1-style CNN (ReLU6), a decoder with ALiBi attention biases, a Performer-style encoder
+(random-feature attention) and an FNet-style encoder (token mixing by a DFT as products).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -97,7 +101,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -186,6 +190,8 @@ def main():
         return export_fortieth_set(torch, out)
     if which == "41":
         return export_forty_first_set(torch, out)
+    if which == "42":
+        return export_forty_second_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -4168,6 +4174,152 @@ def export_forty_first_set(torch, out):
                                   ("stylegan_lite_b4_32", StyleGen, (4, 64)),
                                   ("botnet_lite_b4_64", BotNet, (4, 3, 64, 64)),
                                   ("autoint_b512_f16", AutoInt, auto_x)))
+    return 0
+
+
+def export_forty_second_set(torch, out):
+    # Session 36, at its end, after its last executor change: measured only.
+    import math
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class RepBlock(nn.Module):  # RepVGG's training form: 3x3+BN, 1x1+BN and (same shape) BN of the input, summed, ReLU
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.k3 = nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout))
+            self.k1 = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+            self.id = nn.BatchNorm2d(cin) if cin == cout and stride == 1 else None
+
+        def forward(self, x):
+            y = self.k3(x) + self.k1(x)
+            return F.relu(y + self.id(x) if self.id is not None else y)
+
+    class RepVgg(nn.Module):  # 8 images of 64x64: stages of 1, 2, 2, 1 blocks at 32-64-96-128 channels
+        def __init__(self):
+            super().__init__()
+            cfg = [(3, 32, 2), (32, 64, 2), (64, 64, 1), (64, 96, 2), (96, 96, 1), (96, 128, 2)]
+            self.body = nn.Sequential(*[RepBlock(i, o, s) for i, o, s in cfg])
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            return self.fc(self.body(x).mean((2, 3)))
+
+    class Srcnn(nn.Module):  # 4 single-channel images of 96x96: 9x9 to 64, 1x1 to 32, 5x5 to 1 (SRCNN's 9-1-5)
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Sequential(nn.Conv2d(1, 64, 9, 1, 4), nn.ReLU(), nn.Conv2d(64, 32, 1), nn.ReLU(), nn.Conv2d(32, 1, 5, 1, 2))
+
+        def forward(self, x):
+            return self.net(x)
+
+    class MobileNetV1(nn.Module):  # 8 images of 64x64: depthwise-separable blocks with ReLU6, 32 to 256 channels
+        def __init__(self):
+            super().__init__()
+            def ds(i, o, s):
+                return nn.Sequential(nn.Conv2d(i, i, 3, s, 1, groups=i, bias=False), nn.BatchNorm2d(i), nn.ReLU6(),
+                                     nn.Conv2d(i, o, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU6())
+            self.net = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU6(),
+                                     ds(32, 64, 1), ds(64, 128, 2), ds(128, 128, 1), ds(128, 256, 2), ds(256, 256, 1))
+            self.fc = nn.Linear(256, 100)
+
+        def forward(self, x):
+            return self.fc(self.net(x).mean((2, 3)))
+
+    class AlibiLayer(nn.Module):
+        def __init__(self, d, heads, t):
+            super().__init__()
+            self.h = heads
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+            slopes = torch.tensor([2 ** (-8 * (i + 1) / heads) for i in range(heads)])
+            pos = torch.arange(t)
+            bias = -(pos[None, :] - pos[:, None]).abs().float()[None] * slopes[:, None, None]
+            causal = torch.triu(torch.full((t, t), float("-inf")), 1)
+            self.register_buffer("bias", bias + causal)
+
+        def forward(self, x):
+            b, t, d = x.shape
+            q, k, v = self.qkv(self.n1(x)).view(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+            att = (q @ k.transpose(-1, -2) / math.sqrt(d // self.h) + self.bias).softmax(-1)
+            x = x + self.o((att @ v).transpose(1, 2).reshape(b, t, d))
+            return x + self.ff(self.n2(x))
+
+    class AlibiDecoder(nn.Module):  # 2 sequences of 64 tokens of 192: 3 pre-norm layers with ALiBi biases and a causal mask
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(*[AlibiLayer(192, 6, 64) for _ in range(3)])
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class PerformerLayer(nn.Module):  # FAVOR+-style attention: positive random features exp(w.x - |x|^2/2), linear in the length
+        def __init__(self, d, heads, m):
+            super().__init__()
+            self.h, self.dh = heads, d // heads
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.register_buffer("w", torch.randn(self.dh, m))
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 2 * d), nn.ReLU(), nn.Linear(2 * d, d))
+
+        def feats(self, x):
+            x = x / self.dh ** 0.25
+            return torch.exp(x @ self.w - (x * x).sum(-1, keepdim=True) / 2) / self.w.shape[1] ** 0.5
+
+        def forward(self, x):
+            b, t, d = x.shape
+            q, k, v = self.qkv(self.n1(x)).view(b, t, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+            qf, kf = self.feats(q), self.feats(k)
+            kv = kf.transpose(-1, -2) @ v
+            z = qf @ kf.sum(-2, keepdim=True).transpose(-1, -2)
+            y = (qf @ kv) / (z + 1e-6)
+            x = x + self.o(y.transpose(1, 2).reshape(b, t, d))
+            return x + self.ff(self.n2(x))
+
+    class Performer(nn.Module):  # 2 sequences of 512 tokens of 128: 2 layers, 4 heads, 64 random features
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(*[PerformerLayer(128, 4, 64) for _ in range(2)])
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class FNetLayer(nn.Module):  # token mixing: the real part of a 2-D DFT (over tokens and features) as products with cos/sin matrices
+        def __init__(self, d, t):
+            super().__init__()
+            def dft(n):
+                k = torch.arange(n).float()
+                a = 2 * math.pi * k[:, None] * k[None, :] / n
+                return torch.cos(a), torch.sin(a)
+            ct, st = dft(t)
+            cd, sd = dft(d)
+            self.register_buffer("ct", ct)
+            self.register_buffer("st", st)
+            self.register_buffer("cd", cd)
+            self.register_buffer("sd", sd)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x):
+            mixed = self.ct @ x @ self.cd - self.st @ x @ self.sd  # Re(F_t x F_d) for real x
+            x = self.n1(x + mixed)
+            return self.n2(x + self.ff(x))
+
+    class FNet(nn.Module):  # 4 sequences of 64 tokens of 128: 3 FNet layers, a pooled classifier
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(*[FNetLayer(128, 64) for _ in range(3)])
+            self.fc = nn.Linear(128, 4)
+
+        def forward(self, x):
+            return self.fc(self.layers(x).mean(1))
+
+    export_nets(torch, out, 142, (("repvgg_lite_b8_64", RepVgg, (8, 3, 64, 64)),
+                                  ("srcnn_b4_96", Srcnn, (4, 1, 96, 96)),
+                                  ("mobilenetv1_lite_b8_64", MobileNetV1, (8, 3, 64, 64)),
+                                  ("alibi_decoder_b2_t64", AlibiDecoder, (2, 64, 192)),
+                                  ("performer_lite_b2_t512", Performer, (2, 512, 128)),
+                                  ("fnet_lite_b4_t64", FNet, (4, 64, 128))))
     return 0
 
 if __name__ == "__main__":
