@@ -614,9 +614,9 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     std::fprintf(stderr, "fwb: calibrate: a Relu chain streams (GB/s by footprint) %s\n", line.c_str());
   }
 
+  // The core's own cache as the cost model takes it (1 MiB when no drop stood out).
+  const double own = ownCacheBytes(m.drops) > 0 ? ownCacheBytes(m.drops) : double{1 << 20};
   {
-    // The core's own cache as the cost model takes it (1 MiB when no drop stood out).
-    const double own = ownCacheBytes(m.drops) > 0 ? ownCacheBytes(m.drops) : double{1 << 20};
     FW_ASSIGN_OR_RETURN(const ColdCalls cold, measureColdCalls(threads, repeat, own));
     m.coldCallUs = cold.vectorUs;
     m.coldProductCallUs = cold.productUs;
@@ -630,7 +630,6 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
   if (m.memBytes <= 0 || (int64_t{256} << 20) <= m.memBytes / 8) {
-    const double own = ownCacheBytes(m.drops) > 0 ? ownCacheBytes(m.drops) : double{1 << 20};
     FW_ASSIGN_OR_RETURN(FarTier far, measureFarTier(threads, repeat, own));
     m.farCurve = far.curve;
     m.farProductSPerByte = far.productSPerByte;
