@@ -1,5 +1,6 @@
 // Resize: nearest (all nearest_mode roundings), linear and cubic, every coordinate transformation
 // mode, applied separably one axis at a time (the ONNX definition is separable).
+#include <algorithm>
 #include <cmath>
 
 #include "core/exec/OpContext.h"
@@ -137,22 +138,87 @@ Status opResize(OpContext& c) {
     int64_t outer = 1;
     for (size_t k = 0; k < d; ++k) outer *= cur.dims[k];
     const int64_t inner = numelOf(std::vector<int64_t>(cur.dims.begin() + static_cast<int64_t>(d) + 1, cur.dims.end()));
-    parallelFor(outer * out, inner * 2, [&](int64_t b, int64_t e) {
-      for (int64_t ox = b; ox < e; ++ox) {
-        const int64_t o = ox / out, x = ox % out;
-        const Taps& t = taps[static_cast<size_t>(x)];
-        float* py = next.mf() + ox * inner;
-        if (t.extrapolate) {
-          for (int64_t i = 0; i < inner; ++i) py[i] = extrapolation;
-          continue;
-        }
-        for (int64_t i = 0; i < inner; ++i) {
-          double acc = 0;
-          for (int k = 0; k < t.n; ++k) acc += static_cast<double>(t.w[k]) * cur.f()[(o * in + t.idx[k]) * inner + i];
-          py[i] = static_cast<float>(acc);
-        }
+    // The taps' sum in double, as the definition's; a tap of weight 1 (nearest, or an output on an input
+    // position) is the input's value itself. The last axis (inner 1) runs row by row, an output row of
+    // `out` values from an input row of `in`; the other axes row of `inner` by row, with the tap counts
+    // the compiler knows. Element by element, with a division and the tap loop for each, a bilinear x8 of
+    // [2, 21, 24, 24] took 6.1 ms and a nearest x2 of [4, 64, 16, 16] 0.95 ms (1 thread, session 36).
+    const float* src = cur.f();
+    float* dst = next.mf();
+    bool nearestAll = true, pairsAll = true;  // every tap the input's value; every output two taps
+    for (const Taps& t : taps) {
+      nearestAll = nearestAll && !t.extrapolate && t.n == 1 && t.w[0] == 1.f;
+      pairsAll = pairsAll && !t.extrapolate && t.n == 2;
+    }
+    if (inner == 1 && (nearestAll || pairsAll)) {
+      std::vector<int64_t> i0(static_cast<size_t>(out)), i1(static_cast<size_t>(out));
+      std::vector<double> w0(static_cast<size_t>(out)), w1(static_cast<size_t>(out));
+      for (size_t x = 0; x < taps.size(); ++x) {
+        i0[x] = taps[x].idx[0];
+        i1[x] = taps[x].idx[1];
+        w0[x] = taps[x].w[0];
+        w1[x] = taps[x].w[1];
       }
-    });
+      parallelFor(outer, out * 2, [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o) {
+          const float* xs = src + o * in;
+          float* py = dst + o * out;
+          if (nearestAll)
+            for (int64_t x = 0; x < out; ++x) py[x] = xs[i0[static_cast<size_t>(x)]];
+          else
+            for (int64_t x = 0; x < out; ++x) {
+              const auto k = static_cast<size_t>(x);
+              py[x] = static_cast<float>(w0[k] * static_cast<double>(xs[i0[k]]) +
+                                         w1[k] * static_cast<double>(xs[i1[k]]));
+            }
+        }
+      });
+    } else if (inner == 1) {
+      parallelFor(outer, out * 2, [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o) {
+          const float* xs = src + o * in;
+          float* py = dst + o * out;
+          for (int64_t x = 0; x < out; ++x) {
+            const Taps& t = taps[static_cast<size_t>(x)];
+            if (t.extrapolate) {
+              py[x] = extrapolation;
+            } else if (t.n == 1 && t.w[0] == 1.f) {
+              py[x] = xs[t.idx[0]];
+            } else {
+              double acc = 0;
+              for (int k = 0; k < t.n; ++k) acc += static_cast<double>(t.w[k]) * xs[t.idx[k]];
+              py[x] = static_cast<float>(acc);
+            }
+          }
+        }
+      });
+    } else {
+      parallelFor(outer * out, inner * 2, [&](int64_t b, int64_t e) {
+        for (int64_t ox = b; ox < e; ++ox) {
+          const int64_t o = ox / out, x = ox % out;
+          const Taps& t = taps[static_cast<size_t>(x)];
+          float* py = dst + ox * inner;
+          auto row = [&](int k) { return src + (o * in + t.idx[k]) * inner; };
+          if (t.extrapolate) {
+            std::fill(py, py + inner, extrapolation);
+          } else if (t.n == 1 && t.w[0] == 1.f) {
+            std::copy(row(0), row(0) + inner, py);
+          } else if (t.n == 2) {
+            const float* r0 = row(0);
+            const float* r1 = row(1);
+            const double w0 = t.w[0], w1 = t.w[1];
+            for (int64_t i = 0; i < inner; ++i)
+              py[i] = static_cast<float>(w0 * static_cast<double>(r0[i]) + w1 * static_cast<double>(r1[i]));
+          } else {
+            for (int64_t i = 0; i < inner; ++i) {
+              double acc = 0;
+              for (int k = 0; k < t.n; ++k) acc += static_cast<double>(t.w[k]) * row(k)[i];
+              py[i] = static_cast<float>(acc);
+            }
+          }
+        }
+      });
+    }
     cur = std::move(next);
   }
   c.out[0] = castTo(cur.retyped(DType::Float32), c.input(0).dtype);
