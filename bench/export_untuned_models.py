@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|42]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|43]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -89,7 +89,12 @@ and an AutoInt CTR model (attention over field embeddings); set 42 was exported 
 last executor change (a broadcast's rows carry their index), and only measured: a RepVGG-style CNN in its
 training form (3x3, 1x1 and identity branches summed), an SRCNN-style super-resolution net (9x9 and 5x5
 kernels), a MobileNetV1-style CNN (ReLU6), a decoder with ALiBi attention biases, a Performer-style encoder
-(random-feature attention) and an FNet-style encoder (token mixing by a DFT as products).
+(random-feature attention) and an FNet-style encoder (token mixing by a DFT as products); set 43 was exported at
+the start of session 37, before any change, and only measured: a SegFormer-style encoder (attention over
+spatially reduced keys, Mix-FFN with a depthwise Conv, an all-MLP decoder), a Linformer encoder (keys and values
+projected along the sequence), a neural ODE unrolled as 6 RK4 steps of a small MLP, a DCN-v2 recommender
+(cross layers), a TabNet-style model (GLU feature transformers, softmax attentive masks over 3 steps) and an
+ECA-Net-style CNN (a 1-D Conv over pooled channels as attention).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -101,7 +106,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -192,6 +197,8 @@ def main():
         return export_forty_first_set(torch, out)
     if which == "42":
         return export_forty_second_set(torch, out)
+    if which == "43":
+        return export_forty_third_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -4321,6 +4328,209 @@ def export_forty_second_set(torch, out):
                                   ("performer_lite_b2_t512", Performer, (2, 512, 128)),
                                   ("fnet_lite_b4_t64", FNet, (4, 64, 128))))
     return 0
+
+def export_forty_third_set(torch, out):
+    # Session 37, at its start, before any change: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class EffAttention(nn.Module):  # SegFormer's efficient attention: keys and values from a map reduced by a strided Conv
+        def __init__(self, c, heads, sr):
+            super().__init__()
+            self.h = heads
+            self.q, self.kv, self.o = nn.Linear(c, c), nn.Linear(c, 2 * c), nn.Linear(c, c)
+            self.sr = nn.Conv2d(c, c, sr, sr) if sr > 1 else None
+            self.norm = nn.LayerNorm(c) if sr > 1 else None
+
+        def forward(self, x, hw):
+            b, n, c = x.shape
+            q = self.q(x).view(b, n, self.h, c // self.h).transpose(1, 2)
+            if self.sr is not None:
+                r = self.sr(x.transpose(1, 2).reshape(b, c, hw[0], hw[1])).flatten(2).transpose(1, 2)
+                r = self.norm(r)
+            else:
+                r = x
+            k, v = self.kv(r).view(b, -1, 2, self.h, c // self.h).permute(2, 0, 3, 1, 4)
+            att = (q @ k.transpose(-1, -2) * (c // self.h) ** -0.5).softmax(-1)
+            return self.o((att @ v).transpose(1, 2).reshape(b, n, c))
+
+    class MixFfn(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.fc1, self.fc2 = nn.Linear(c, 4 * c), nn.Linear(4 * c, c)
+            self.dw = nn.Conv2d(4 * c, 4 * c, 3, 1, 1, groups=4 * c)
+
+        def forward(self, x, hw):
+            b, n, _ = x.shape
+            y = self.fc1(x)
+            y = self.dw(y.transpose(1, 2).reshape(b, -1, hw[0], hw[1])).flatten(2).transpose(1, 2)
+            return self.fc2(F.gelu(y))
+
+    class SegStage(nn.Module):
+        def __init__(self, cin, c, k, s, heads, sr):
+            super().__init__()
+            self.embed = nn.Conv2d(cin, c, k, s, k // 2)
+            self.n0, self.n1, self.n2 = nn.LayerNorm(c), nn.LayerNorm(c), nn.LayerNorm(c)
+            self.att, self.ffn = EffAttention(c, heads, sr), MixFfn(c)
+
+        def forward(self, x):
+            x = self.embed(x)
+            b, c, h, w = x.shape
+            t = self.n0(x.flatten(2).transpose(1, 2))
+            t = t + self.att(self.n1(t), (h, w))
+            t = t + self.ffn(self.n2(t), (h, w))
+            return t.transpose(1, 2).reshape(b, c, h, w)
+
+    class SegFormer(nn.Module):  # 2 images of 128x128: 3 stages (32/64/128 channels, reductions 4/2/1), an all-MLP head
+        def __init__(self):
+            super().__init__()
+            self.stages = nn.ModuleList([SegStage(3, 32, 7, 4, 1, 4), SegStage(32, 64, 3, 2, 2, 2), SegStage(64, 128, 3, 2, 4, 1)])
+            self.proj = nn.ModuleList([nn.Conv2d(c, 64, 1) for c in (32, 64, 128)])
+            self.fuse = nn.Sequential(nn.Conv2d(192, 64, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(), nn.Conv2d(64, 8, 1))
+
+        def forward(self, x):
+            feats = []
+            for st in self.stages:
+                x = st(x)
+                feats.append(x)
+            size = feats[0].shape[2:]
+            ups = [F.interpolate(p(f), size=size, mode="bilinear", align_corners=False) for p, f in zip(self.proj, feats)]
+            return self.fuse(torch.cat(ups, 1))
+
+    class LinformerLayer(nn.Module):
+        def __init__(self, d, heads, t, k):
+            super().__init__()
+            self.h = heads
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.e, self.f = nn.Linear(t, k, bias=False), nn.Linear(t, k, bias=False)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x):
+            b, t, d = x.shape
+            q, k, v = self.qkv(self.n1(x)).chunk(3, -1)
+            k = self.e(k.transpose(1, 2)).transpose(1, 2)  # [b, k, d]: projected along the sequence
+            v = self.f(v.transpose(1, 2)).transpose(1, 2)
+            q = q.view(b, t, self.h, -1).transpose(1, 2)
+            k = k.reshape(b, -1, self.h, d // self.h).transpose(1, 2)
+            v = v.reshape(b, -1, self.h, d // self.h).transpose(1, 2)
+            att = (q @ k.transpose(-1, -2) / (d // self.h) ** 0.5).softmax(-1)
+            x = x + self.o((att @ v).transpose(1, 2).reshape(b, t, d))
+            return x + self.ff(self.n2(x))
+
+    class Linformer(nn.Module):  # 2 sequences of 256 tokens of 192: 3 layers, 6 heads, keys and values projected to 64
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(*[LinformerLayer(192, 6, 256, 64) for _ in range(3)])
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class NeuralOde(nn.Module):  # 256 states of 32: dx/dt = MLP(x, t) (tanh), 6 fixed RK4 steps over [0, 1], a linear readout
+        def __init__(self):
+            super().__init__()
+            self.f1, self.f2, self.f3 = nn.Linear(33, 64), nn.Linear(64, 64), nn.Linear(64, 32)
+            self.out = nn.Linear(32, 10)
+
+        def field(self, x, t):
+            tt = torch.full_like(x[:, :1], t)
+            return self.f3(torch.tanh(self.f2(torch.tanh(self.f1(torch.cat([x, tt], 1))))))
+
+        def forward(self, x):
+            h = 1.0 / 6
+            for i in range(6):
+                t = i * h
+                k1 = self.field(x, t)
+                k2 = self.field(x + h / 2 * k1, t + h / 2)
+                k3 = self.field(x + h / 2 * k2, t + h / 2)
+                k4 = self.field(x + h * k3, t + h)
+                x = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            return self.out(x)
+
+    class DcnV2(nn.Module):  # 512 samples: 13 dense features and 16 fields of 24-wide embeddings, 3 cross layers beside a deep MLP
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(16 * 500, 24)
+            d = 13 + 16 * 24
+            self.cross = nn.ModuleList([nn.Linear(d, d) for _ in range(3)])
+            self.deep = nn.Sequential(nn.Linear(d, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU())
+            self.head = nn.Linear(d + 128, 1)
+            self.register_buffer("offs", torch.arange(16) * 500)
+
+        def forward(self, dense, ids):
+            x0 = torch.cat([dense, self.emb(ids + self.offs).flatten(1)], 1)
+            x = x0
+            for lin in self.cross:
+                x = x0 * lin(x) + x
+            return torch.sigmoid(self.head(torch.cat([x, self.deep(x0)], 1)))
+
+    class GluBlock(nn.Module):
+        def __init__(self, i, o):
+            super().__init__()
+            self.fc, self.bn = nn.Linear(i, 2 * o, bias=False), nn.BatchNorm1d(2 * o)
+
+        def forward(self, x):
+            return F.glu(self.bn(self.fc(x)), -1)
+
+    class TabNet(nn.Module):  # 1024 rows of 48 features: 3 decision steps, each a softmax mask (with prior) then GLU blocks
+        def __init__(self):
+            super().__init__()
+            self.bn = nn.BatchNorm1d(48)
+            self.shared = GluBlock(48, 64)
+            self.steps = nn.ModuleList([GluBlock(64, 64) for _ in range(3)])
+            self.att = nn.ModuleList([nn.Sequential(nn.Linear(32, 48, bias=False), nn.BatchNorm1d(48)) for _ in range(3)])
+            self.head = nn.Linear(32, 3)
+
+        def forward(self, x):
+            x = self.bn(x)
+            prior = torch.ones_like(x)
+            a = self.shared(x)[:, 32:]
+            out = 0
+            for st, att in zip(self.steps, self.att):
+                m = (att(a) * prior).softmax(-1)
+                prior = prior * (1.3 - m)
+                h = self.shared(m * x)
+                h = (h + st(h)) * 0.7071
+                out = out + F.relu(h[:, :32])
+                a = h[:, 32:]
+            return self.head(out)
+
+    class EcaBlock(nn.Module):
+        def __init__(self, c, stride):
+            super().__init__()
+            self.c1 = nn.Sequential(nn.Conv2d(c // stride, c, 3, stride, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
+            self.c2 = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c))
+            self.eca = nn.Conv1d(1, 1, 5, padding=2, bias=False)
+            self.down = nn.Sequential(nn.Conv2d(c // stride, c, 1, stride, bias=False), nn.BatchNorm2d(c)) if stride > 1 else None
+
+        def forward(self, x):
+            y = self.c2(self.c1(x))
+            w = torch.sigmoid(self.eca(y.mean((2, 3)).unsqueeze(1))).squeeze(1)
+            y = y * w[:, :, None, None]
+            return F.relu(y + (self.down(x) if self.down is not None else x))
+
+    class EcaNet(nn.Module):  # 8 images of 64x64: 6 basic blocks with ECA attention at 32-64-128 channels
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 1, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+            self.body = nn.Sequential(EcaBlock(32, 1), EcaBlock(32, 1), EcaBlock(64, 2), EcaBlock(64, 1), EcaBlock(128, 2), EcaBlock(128, 1))
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            return self.fc(self.body(self.stem(x)).mean((2, 3)))
+
+    export_nets(torch, out, 143, (("segformer_lite_b2_128", SegFormer, (2, 3, 128, 128)),
+                                  ("linformer_b2_t256", Linformer, (2, 256, 192)),
+                                  ("neural_ode_rk4_b256", NeuralOde, (256, 32)),
+                                  ("tabnet_lite_b1024", TabNet, (1024, 48)),
+                                  ("ecanet_b8_64", EcaNet, (8, 3, 64, 64))))
+    torch.manual_seed(143)
+    dcn = DcnV2().eval()
+    torch.onnx.export(dcn, (torch.rand(512, 13), torch.randint(0, 500, (512, 16))), os.path.join(out, "dcnv2_b512.onnx"),
+                      opset_version=13, input_names=["dense", "ids"], output_names=["y"])
+    print("exported dcnv2_b512", flush=True)
+    return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())
