@@ -147,6 +147,15 @@ Status opGemm(OpContext& c) {
   float b = 0.f;
   if (c.has(2) && beta != 0.f) {
     const RtTensor C = asFloat(c.input(2));
+    // A bias of one value a column (a Linear's) as the product's own bias; one column of output stays on
+    // the rows-dot-vector loop, which takes C as beta = 1 (Gemm.cpp).
+    const bool columnBias = (C.dims == std::vector<int64_t>{N} || C.dims == std::vector<int64_t>{1, N});
+    if (columnBias && alpha == 1.f && beta == 1.f && N > 1) {
+      sgemmColumnBias(tA, tB, M, N, K, A.f(), A.dims[1], B.f(), B.dims[1], C.f(), Y.mf(), N,
+                      B.constantOwner());
+      c.out[0] = std::move(Y);
+      return {};
+    }
     auto od = broadcastShapes({C.dims, {M, N}});
     if (!od.ok() || *od != std::vector<int64_t>{M, N}) return c.fail("C " + dimsStr(C.dims) + " does not broadcast to " + dimsStr({M, N}));
     const auto cs = broadcastStrides(C.dims, {M, N});

@@ -133,3 +133,53 @@ TEST(ExecThreads, ChunkRunnerRunsEveryChunkOnceNestsSeriallyAndRethrows) {
     EXPECT_EQ(ids, std::set<std::thread::id>{std::this_thread::get_id()});
   }
 }
+
+TEST(ExecThreads, GemmColumnBiasMatchesADoubleLoopForEveryLayout) {
+  // A Linear's bias ([N] or [1, N], alpha = beta = 1) runs as the product's own bias; a scaled one, a
+  // one-column output and a full [M, N] C take C as beta. Each against a double loop, on any thread count.
+  struct Case {
+    int64_t M, K, N;
+    std::vector<int64_t> cDims;
+    float alpha, beta;
+  };
+  const std::vector<Case> cases = {
+      {37, 29, 19, {19}, 1.f, 1.f},  {37, 29, 19, {1, 19}, 1.f, 1.f},  {1, 64, 128, {128}, 1.f, 1.f},
+      {300, 64, 64, {64}, 1.f, 1.f}, {37, 29, 19, {19}, 0.5f, 1.f},    {37, 29, 19, {19}, 1.f, 2.f},
+      {37, 29, 1, {1}, 1.f, 1.f},    {37, 29, 19, {37, 19}, 1.f, 1.f}, {37, 29, 19, {37, 1}, 1.f, 1.f}};
+  uint64_t seed = 20;
+  for (const Case& cs : cases)
+    for (int layout = 0; layout < 8; ++layout) {
+      const bool tA = layout & 1, tB = layout & 2, constantB = layout & 4;
+      const Tensor a =
+          noise(tA ? std::vector<int64_t>{cs.K, cs.M} : std::vector<int64_t>{cs.M, cs.K}, seed++);
+      const Tensor b =
+          noise(tB ? std::vector<int64_t>{cs.N, cs.K} : std::vector<int64_t>{cs.K, cs.N}, seed++);
+      const Tensor c = noise(cs.cDims, seed++);
+      auto m =
+          oneNode("Gemm", {{"a", a}, {"b", b, constantB}, {"c", c, true}}, 1,
+                  attrs({Attribute::makeInt("transA", tA), Attribute::makeInt("transB", tB),
+                         Attribute::makeFloat("alpha", cs.alpha), Attribute::makeFloat("beta", cs.beta)}));
+      const std::vector<Tensor> in = constantB ? std::vector<Tensor>{a} : std::vector<Tensor>{a, b};
+      expectSameForAnyThreadCount(m, in);
+      const auto y = runWith(m, in, 1);
+      ASSERT_EQ(y.size(), 1u);
+      ASSERT_EQ(y[0].dims(), (std::vector<int64_t>{cs.M, cs.N}));
+      const auto av = a.toFloats(), bv = b.toFloats(), cv = c.toFloats(), yv = y[0].toFloats();
+      const bool cRows = cs.cDims.size() == 2 && cs.cDims[0] == cs.M, cCols = cs.cDims.back() == cs.N;
+      for (int64_t i = 0; i < cs.M; ++i)
+        for (int64_t j = 0; j < cs.N; ++j) {
+          double s = 0, mag = 0;
+          for (int64_t k = 0; k < cs.K; ++k) {
+            const double x = av[static_cast<size_t>(tA ? k * cs.M + i : i * cs.K + k)] *
+                             static_cast<double>(bv[static_cast<size_t>(tB ? j * cs.K + k : k * cs.N + j)]);
+            s += x;
+            mag += std::fabs(x);
+          }
+          const double cij = cv[static_cast<size_t>((cRows ? i * (cCols ? cs.N : 1) : 0) + (cCols ? j : 0))];
+          const double want = cs.alpha * s + cs.beta * cij;
+          EXPECT_NEAR(yv[static_cast<size_t>(i * cs.N + j)], want,
+                      fwtest::dotBound(cs.K + 1, std::fabs(cs.alpha) * mag + std::fabs(cs.beta * cij)))
+              << cs.M << "x" << cs.K << "x" << cs.N << " layout " << layout << " at " << i << "," << j;
+        }
+    }
+}
