@@ -57,6 +57,25 @@ Result<int64_t> blocksizeAttr(const OpContext& c, const RtTensor& x) {
   return *b;
 }
 
+// One output row of DepthToSpace: out[w * bs + j] = in[j][w], written in order. The block size fixed at
+// compile time for 2, 3 and 4 lets the loop run as shuffles; it wrote each of the bs columns in its own
+// strided pass before ([2, 256, 48, 48], block 2, one thread: 792 us; session 37).
+template <typename T, int BS>
+void interleaveRow(T* __restrict out, const T* const* in, int64_t W) {
+  const T* __restrict r[BS];
+  for (int j = 0; j < BS; ++j) r[j] = in[j];
+  for (int64_t w = 0; w < W; ++w)
+    for (int j = 0; j < BS; ++j) out[w * BS + j] = r[j][w];
+}
+template <typename T>
+void interleaveRow(T* out, const T* const* in, int64_t W, int64_t bs) {
+  if (bs == 2) return interleaveRow<T, 2>(out, in, W);
+  if (bs == 3) return interleaveRow<T, 3>(out, in, W);
+  if (bs == 4) return interleaveRow<T, 4>(out, in, W);
+  for (int64_t w = 0; w < W; ++w)
+    for (int64_t j = 0; j < bs; ++j) out[w * bs + j] = in[j][w];
+}
+
 Status opDepthToSpace(OpContext& c) {
   if (!c.has(0)) return c.fail("missing input");
   const RtTensor& x = c.input(0);
@@ -73,15 +92,15 @@ Status opDepthToSpace(OpContext& c) {
     const T* src = dataOf<T>(x);
     T* dst = mdataOf<T>(y);
     parallelFor(N * Co * H, W * bs * bs, [&](int64_t b, int64_t e) {
+      std::vector<const T*> in(static_cast<size_t>(bs));
       for (int64_t row = b; row < e; ++row) {
         const int64_t h = row % H, c2 = (row / H) % Co, n = row / (H * Co);
         for (int64_t i = 0; i < bs; ++i) {
-          T* out = dst + ((n * Co + c2) * H * bs + h * bs + i) * W * bs;
           for (int64_t j = 0; j < bs; ++j) {
             const int64_t ch = dcr ? (i * bs + j) * Co + c2 : c2 * bs * bs + i * bs + j;
-            const T* in = src + ((n * C + ch) * H + h) * W;
-            for (int64_t w = 0; w < W; ++w) out[w * bs + j] = in[w];
+            in[static_cast<size_t>(j)] = src + ((n * C + ch) * H + h) * W;
           }
+          interleaveRow<T>(dst + ((n * Co + c2) * H * bs + h * bs + i) * W * bs, in.data(), W, bs);
         }
       }
     });

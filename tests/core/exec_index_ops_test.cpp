@@ -353,6 +353,38 @@ TEST(IndexOps, SpaceToDepthThenDepthToSpaceDcrIsIdentity) {
   EXPECT_EQ((*d)[0].toFloats(), x.toFloats());
 }
 
+TEST(IndexOps, DepthToSpaceMatchesItsIndexDefinitionForEveryBlockSizeAndMode) {
+  // y[n, c, h*b + i, w*b + j] = x[n, ch, h, w] with ch = (i*b + j)*Co + c (DCR) or c*b*b + i*b + j (CRD),
+  // for the block sizes the executor unrolls (2-4) and others, on floats and on int64.
+  for (int64_t bs = 1; bs <= 5; ++bs)
+    for (const std::string mode : {"DCR", "CRD"})
+      for (const bool ints : {false, true}) {
+        const int64_t N = 2, Co = 3, C = Co * bs * bs, H = 3, W = 5;
+        const Tensor xf = noise({N, C, H, W}, static_cast<uint64_t>(bs));
+        std::vector<int64_t> iv(static_cast<size_t>(N * C * H * W));
+        for (size_t k = 0; k < iv.size(); ++k) iv[k] = static_cast<int64_t>(k) * 7 - 40;
+        const Tensor x = ints ? Tensor::int64s({N, C, H, W}, iv) : xf;
+        auto r =
+            runOne("DepthToSpace", {{"x", x}}, 1,
+                   attrs({Attribute::makeInt("blocksize", bs), Attribute::makeString("mode", mode)}), 13);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        ASSERT_EQ((*r)[0].dims(), (std::vector<int64_t>{N, Co, H * bs, W * bs}));
+        const auto xv = x.toFloats(), yv = (*r)[0].toFloats();
+        for (int64_t n = 0; n < N; ++n)
+          for (int64_t c = 0; c < Co; ++c)
+            for (int64_t h = 0; h < H; ++h)
+              for (int64_t i = 0; i < bs; ++i)
+                for (int64_t w = 0; w < W; ++w)
+                  for (int64_t j = 0; j < bs; ++j) {
+                    const int64_t ch = mode == "DCR" ? (i * bs + j) * Co + c : c * bs * bs + i * bs + j;
+                    const auto at =
+                        static_cast<size_t>(((n * Co + c) * H * bs + h * bs + i) * W * bs + w * bs + j);
+                    ASSERT_EQ(yv[at], xv[static_cast<size_t>(((n * C + ch) * H + h) * W + w)])
+                        << "block " << bs << " " << mode << (ints ? " int64" : " float");
+                  }
+      }
+}
+
 // Thousands of boxes: the selection must be greedy NMS (checked by its defining properties) and fast.
 TEST(IndexOps, NonMaxSuppressionThousandsOfBoxes) {
   const int64_t B = 2, C = 3, N = 3000;
