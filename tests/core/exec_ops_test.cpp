@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -1138,4 +1139,46 @@ TEST(ExecOps, ReductionsOfEveryAxisMatchADoubleLoop) {
     EXPECT_TRUE((*all)[0].dims().empty()) << op;
     EXPECT_NEAR((*all)[0].toFloats().at(0), want, 1e-6 * std::max(1.0, std::fabs(want))) << op;
   }
+}
+
+TEST(ExecOps, ExpandRepeatsElementsAlongBroadcastAxesForEveryElementSize) {
+  // y[i...] = x[i... with broadcast axes at 0], byte for byte, for 1-, 2-, 4- and 8-byte elements: the last
+  // axis broadcast (one element filled along the run), a middle one, and both.
+  struct Case {
+    std::vector<int64_t> in, out;
+  };
+  const std::vector<Case> cases = {
+      {{2, 3, 1}, {2, 3, 5}}, {{2, 1, 4, 1}, {2, 3, 4, 5}}, {{1, 4}, {3, 4}}, {{3, 1}, {2, 3, 7}}};
+  for (auto [dt, es] : std::vector<std::pair<fw::DType, size_t>>{
+           {fw::DType::UInt8, 1}, {fw::DType::Int16, 2}, {fw::DType::Float32, 4}, {fw::DType::Int64, 8}})
+    for (const Case& cs : cases) {
+      int64_t n = 1;
+      for (int64_t d : cs.in) n *= d;
+      std::vector<uint8_t> bytes(static_cast<size_t>(n) * es);
+      for (size_t k = 0; k < bytes.size(); ++k) bytes[k] = static_cast<uint8_t>(k * 37 + 11);
+      const Tensor x(dt, cs.in, bytes);
+      auto r = runOne("Expand",
+                      {{"x", x}, {"s", Tensor::int64s({static_cast<int64_t>(cs.out.size())}, cs.out), true}});
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      const Tensor& y = (*r)[0];
+      ASSERT_EQ(y.dims(), cs.out);
+      const size_t lead = cs.out.size() - cs.in.size();
+      int64_t total = 1;
+      for (int64_t d : cs.out) total *= d;
+      for (int64_t o = 0; o < total; ++o) {
+        int64_t rest = o, src = 0, stride = 1;
+        for (size_t a = cs.out.size(); a-- > 0;) {
+          const int64_t i = rest % cs.out[a];
+          rest /= cs.out[a];
+          if (a >= lead) {
+            const int64_t d = cs.in[a - lead];
+            src += (d == 1 ? 0 : i) * stride;
+            stride *= d;
+          }
+        }
+        ASSERT_EQ(0, std::memcmp(y.rawData() + static_cast<size_t>(o) * es,
+                                 bytes.data() + static_cast<size_t>(src) * es, es))
+            << "element size " << es << ", output element " << o;
+      }
+    }
 }
