@@ -269,9 +269,7 @@ Status globalPool(OpContext& c, bool isMax) {
     for (int64_t p = b; p < e; ++p) {
       const float* xp = X.f() + p * inner;
       if (isMax) {
-        float m = -std::numeric_limits<float>::infinity();
-        for (int64_t k = 0; k < inner; ++k) m = std::max(m, xp[k]);
-        Y.mf()[p] = m;
+        Y.mf()[p] = extremeRow<true>(xp, inner);  // NaN if the plane has one, as ReduceMax
       } else {
         Y.mf()[p] = static_cast<float>(sumRow(xp, inner) / static_cast<double>(inner));
       }

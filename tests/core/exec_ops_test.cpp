@@ -570,6 +570,37 @@ TEST(ExecOps, GlobalAveragePoolMatchesADoubleLoopOverEveryPlaneSize) {
   }
 }
 
+TEST(ExecOps, GlobalMaxPoolIsEachPlanesMaximumAndNaNWhereThePlaneHasOne) {
+  // Each plane's maximum in vector steps of 16 and a remainder (RowSum.h, extremeRow): planes of 1 to 37
+  // elements and of 4099, exact; a NaN anywhere in a plane (in a vector step or the remainder) makes that
+  // plane's output NaN and no other's, as ReduceMax over the same axes.
+  std::vector<std::vector<int64_t>> shapes;
+  for (int64_t k = 1; k <= 37; ++k) shapes.push_back({2, 3, k});
+  shapes.push_back({1, 2, 4099});
+  shapes.push_back({2, 2, 5, 7});
+  for (const auto& dims : shapes) {
+    const int64_t n = std::accumulate(dims.begin(), dims.end(), int64_t{1}, std::multiplies<>());
+    const int64_t planes = dims[0] * dims[1], inner = n / planes;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 7.3, 17.0) - 30.0);
+    const int64_t nanPlane = planes - 1;
+    v[static_cast<size_t>(nanPlane * inner + inner / 2)] = std::numeric_limits<float>::quiet_NaN();
+    auto r = runOne("GlobalMaxPool", {{"x", Tensor::floats(dims, v)}}, 1, {}, 13);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const auto y = (*r)[0].toFloats();
+    ASSERT_EQ(static_cast<int64_t>(y.size()), planes);
+    for (int64_t p = 0; p < planes; ++p) {
+      if (p == nanPlane) {
+        EXPECT_TRUE(std::isnan(y[static_cast<size_t>(p)])) << "plane of " << inner;
+        continue;
+      }
+      float want = -std::numeric_limits<float>::infinity();
+      for (int64_t k = 0; k < inner; ++k) want = std::max(want, v[static_cast<size_t>(p * inner + k)]);
+      EXPECT_EQ(y[static_cast<size_t>(p)], want) << "plane of " << inner << ", plane " << p;
+    }
+  }
+}
+
 TEST(ExecOps, RowReductionsAndLayerNormMatchADoubleLoopOverEveryRowLength) {
   // Rows reduced whole run in four partial sums (ops_reduce.cpp); every row length from 1 to 37 and
   // 1000, against a plain double loop: sums within 1e-5 relative, Max and Min exact, a NaN propagated.
