@@ -213,6 +213,36 @@ Status opHardmax(OpContext& c) {
 
 template <class T, class Acc, class Out>
 void cumLoop(const T* x, const AxisSplit& s, bool exclusive, bool reverse, Out* y, DType t) {
+  if (s.inner > 1) {
+    // Along a middle axis: a block of up to 256 columns at a time, each pass over the axis reading a row's
+    // block in order, every column's running sum in the same order as alone. A column at a time, strided:
+    // [8, 64, 32, 32] over axis 1 took 1.6 ms (1 thread, session 37).
+    constexpr int64_t kBlock = 256;
+    const int64_t blocks = (s.inner + kBlock - 1) / kBlock;
+    parallelFor(s.outer * blocks, s.len * std::min(s.inner, kBlock), [&](int64_t b, int64_t e) {
+      Acc acc[kBlock];
+      for (int64_t ob = b; ob < e; ++ob) {
+        const int64_t o = ob / blocks, i0 = (ob % blocks) * kBlock, w = std::min(kBlock, s.inner - i0);
+        std::fill(acc, acc + w, Acc{});
+        for (int64_t k0 = 0; k0 < s.len; ++k0) {
+          const int64_t k = reverse ? s.len - 1 - k0 : k0;
+          const T* px = x + (o * s.len + k) * s.inner + i0;
+          Out* py = y + (o * s.len + k) * s.inner + i0;
+          for (int64_t i = 0; i < w; ++i) {
+            const Acc v = static_cast<Acc>(px[i]);
+            const Acc before = acc[i];
+            acc[i] += v;
+            const Acc out = exclusive ? before : acc[i];
+            if constexpr (std::is_floating_point_v<Acc>)
+              py[i] = static_cast<Out>(out);
+            else
+              py[i] = wrapInt(t, out);
+          }
+        }
+      }
+    });
+    return;
+  }
   parallelFor(s.outer * s.inner, s.len, [&](int64_t b, int64_t e) {
     for (int64_t oi = b; oi < e; ++oi) {
       const int64_t o = oi / s.inner, i = oi % s.inner;

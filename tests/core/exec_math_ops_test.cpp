@@ -95,6 +95,49 @@ TEST(ExecMathOps, CumSumReverseExclusiveOnTheLastAxis) {
   EXPECT_EQ((*r)[0].toInt64s(), (std::vector<int64_t>{5, 3, 0, 11, 6, 0}));
 }
 
+TEST(ExecMathOps, CumSumAlongEveryAxisMatchesARunningSumInEachDirection) {
+  // [2, 3, 300] (300 columns past axis 1: a block of 256 and one of 44) along axes 0, 1 and 2, forward and
+  // reverse, inclusive and exclusive: floats equal to a float-rounded double running sum in that order, int64
+  // exactly.
+  const std::vector<int64_t> dims = {2, 3, 300};
+  const int64_t n = 2 * 3 * 300;
+  std::vector<float> fv(static_cast<size_t>(n));
+  std::vector<int64_t> iv(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    fv[static_cast<size_t>(k)] = static_cast<float>(std::fmod(k * 0.37, 5.0) - 2.5);
+    iv[static_cast<size_t>(k)] = (k * 7919) % 1000 - 500;
+  }
+  for (int64_t axis = 0; axis < 3; ++axis)
+    for (int mode = 0; mode < 4; ++mode) {
+      const bool reverse = mode & 1, exclusive = mode & 2;
+      const auto a =
+          attrs({Attribute::makeInt("reverse", reverse), Attribute::makeInt("exclusive", exclusive)});
+      auto rf =
+          runOne("CumSum", {{"x", Tensor::floats(dims, fv)}, {"axis", Tensor::scalarInt64(axis)}}, 1, a);
+      auto ri =
+          runOne("CumSum", {{"x", Tensor::int64s(dims, iv)}, {"axis", Tensor::scalarInt64(axis)}}, 1, a);
+      ASSERT_TRUE(rf.ok() && ri.ok());
+      const auto yf = (*rf)[0].toFloats();
+      const auto yi = (*ri)[0].toInt64s();
+      int64_t stride = 1;
+      for (int64_t d = axis + 1; d < 3; ++d) stride *= dims[static_cast<size_t>(d)];
+      const int64_t len = dims[static_cast<size_t>(axis)];
+      for (int64_t start = 0; start < n; ++start) {
+        if ((start / stride) % len != 0) continue;  // the first element of a line along the axis
+        double fs = 0;
+        int64_t is = 0;
+        for (int64_t k0 = 0; k0 < len; ++k0) {
+          const int64_t at = start + (reverse ? len - 1 - k0 : k0) * stride;
+          if (!exclusive) fs += fv[static_cast<size_t>(at)], is += iv[static_cast<size_t>(at)];
+          ASSERT_EQ(yf[static_cast<size_t>(at)], static_cast<float>(fs))
+              << "axis " << axis << " mode " << mode;
+          ASSERT_EQ(yi[static_cast<size_t>(at)], is) << "axis " << axis << " mode " << mode;
+          if (exclusive) fs += fv[static_cast<size_t>(at)], is += iv[static_cast<size_t>(at)];
+        }
+      }
+    }
+}
+
 TEST(ExecMathOps, BitShiftWrapsToTheUnsignedWidth) {
   const Tensor x = Tensor::fromVector(DType::UInt8, {3}, std::vector<uint8_t>{255, 1, 16});
   const Tensor s = Tensor::fromVector(DType::UInt8, {3}, std::vector<uint8_t>{1, 8, 9});
