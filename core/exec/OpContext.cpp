@@ -2,6 +2,8 @@
 // thread pool's parallelFor.
 #include "core/exec/OpContext.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -107,38 +109,84 @@ std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& dims, const st
 
 int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
 
+namespace {
+
+// Each float rounded to the nearest float16 (ties to even), as floatToHalf then halfToFloat do (core/ir):
+// with F16C eight at a time (the instruction rounds alike; a NaN stays a NaN), the rest one at a time.
+// Element by element, [8, 64, 32, 32] took 9.4 ms (1 thread, session 37).
+__attribute__((target("avx,f16c"))) int64_t roundToHalfF16c(const float* x, float* y, int64_t n) {
+  int64_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + k), _MM_FROUND_TO_NEAREST_INT);
+    _mm256_storeu_ps(y + k, _mm256_cvtph_ps(h));
+  }
+  return k;
+}
+void roundToHalf(const float* x, float* y, int64_t n) {
+  static const bool f16c = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  const int64_t done = f16c ? roundToHalfF16c(x, y, n) : 0;
+  for (int64_t k = done; k < n; ++k) y[k] = halfToFloat(floatToHalf(x[k]));
+}
+
+float roundToBFloat16(float v) {
+  if (std::isnan(v)) return v;
+  uint32_t x;
+  std::memcpy(&x, &v, 4);
+  x = (x + 0x7fffu + ((x >> 16) & 1u)) & 0xffff0000u;
+  float y;
+  std::memcpy(&y, &x, 4);
+  return y;
+}
+
+}  // namespace
+
 RtTensor castTo(const RtTensor& src, DType to) {
   if (src.dtype == to) return src;
   const Store from = src.store();
   const Store dst = storeOf(to);
   const int64_t n = src.numel();
   RtTensor r = RtTensor::alloc(to, src.dims);
-  auto roundFloat = [to](float v) -> float {
-    if (to == DType::Float16) return halfToFloat(floatToHalf(v));
-    if (to == DType::BFloat16) {
-      if (std::isnan(v)) return v;
-      uint32_t x;
-      std::memcpy(&x, &v, 4);
-      x = (x + 0x7fffu + ((x >> 16) & 1u)) & 0xffff0000u;
-      float y;
-      std::memcpy(&y, &x, 4);
-      return y;
-    }
-    return v;
-  };
+  // A loop for each pair of stores (through getD/getI, a switch an element, a Cast of [8, 64, 32, 32]
+  // from bool took 635 us, from int64 607, 1 thread, session 37); values as getD gives them, a float
+  // destination rounded to the target's precision.
   if (dst == Store::F32) {
-    for (int64_t k = 0; k < n; ++k) r.mf()[k] = roundFloat(static_cast<float>(src.getD(k)));
+    float* y = r.mf();
+    if (from == Store::F32)
+      std::copy(src.f(), src.f() + n, y);
+    else if (from == Store::I64)
+      for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>(static_cast<double>(src.i()[k]));
+    else if (from == Store::U8)
+      for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>(src.b()[k]);
+    else
+      for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>(src.getD(k));
+    if (to == DType::Float16) roundToHalf(y, y, n);
+    if (to == DType::BFloat16)
+      for (int64_t k = 0; k < n; ++k) y[k] = roundToBFloat16(y[k]);
   } else if (dst == Store::I64) {
+    int64_t* y = r.mi();
     if (from == Store::F32) {
       for (int64_t k = 0; k < n; ++k) {
         const float v = src.f()[k];
-        r.mi()[k] = std::isfinite(v) ? wrapInt(to, static_cast<uint64_t>(static_cast<int64_t>(v))) : std::numeric_limits<int64_t>::min();
+        y[k] = std::isfinite(v) ? wrapInt(to, static_cast<uint64_t>(static_cast<int64_t>(v)))
+                                : std::numeric_limits<int64_t>::min();
       }
+    } else if (from == Store::I64) {
+      for (int64_t k = 0; k < n; ++k) y[k] = wrapInt(to, static_cast<uint64_t>(src.i()[k]));
+    } else if (from == Store::U8) {
+      for (int64_t k = 0; k < n; ++k) y[k] = wrapInt(to, static_cast<uint64_t>(src.b()[k]));
     } else {
-      for (int64_t k = 0; k < n; ++k) r.mi()[k] = wrapInt(to, static_cast<uint64_t>(src.getI(k)));
+      for (int64_t k = 0; k < n; ++k) y[k] = wrapInt(to, static_cast<uint64_t>(src.getI(k)));
     }
   } else if (dst == Store::U8) {
-    for (int64_t k = 0; k < n; ++k) r.mb()[k] = src.getD(k) != 0 ? 1 : 0;
+    uint8_t* y = r.mb();
+    if (from == Store::F32)
+      for (int64_t k = 0; k < n; ++k) y[k] = src.f()[k] != 0.f ? 1 : 0;
+    else if (from == Store::I64)
+      for (int64_t k = 0; k < n; ++k) y[k] = src.i()[k] != 0 ? 1 : 0;
+    else if (from == Store::U8)
+      for (int64_t k = 0; k < n; ++k) y[k] = src.b()[k] != 0 ? 1 : 0;
+    else
+      for (int64_t k = 0; k < n; ++k) y[k] = src.getD(k) != 0 ? 1 : 0;
   }
   return r;
 }

@@ -759,6 +759,38 @@ TEST(ExecOps, PadReflectAndEdge) {
   expectNear((*r2)[0], {7}, {1, 1, 2, 3, 4, 4, 4});
 }
 
+TEST(ExecOps, CastToFloat16RoundsEveryFloatAsTheSoftwareConversionDoes) {
+  // Every 4099th bit pattern of a float (normals, subnormals, the float16 overflow edge, ties), the
+  // specials, in a count that is not a multiple of the eight the F16C path takes at once: each output's
+  // float16 bits equal floatToHalf of the input; a NaN stays a NaN.
+  std::vector<float> v;
+  for (uint64_t bits = 0; bits < (uint64_t{1} << 32); bits += 4099) {
+    float f;
+    const auto b = static_cast<uint32_t>(bits);
+    std::memcpy(&f, &b, 4);
+    v.push_back(f);
+  }
+  for (float f : {0.f, -0.f, 65504.f, 65519.f, 65520.f, -65520.f, 1.f + 1.f / 2048, 1.f + 3.f / 2048,
+                  5.9604645e-8f, 2.9802322e-8f, std::numeric_limits<float>::infinity(),
+                  -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()})
+    v.push_back(f);
+  if (v.size() % 8 == 0) v.push_back(1.5f);
+  const auto n = static_cast<int64_t>(v.size());
+  auto r = runOne("Cast", {{"x", Tensor::floats({n}, v)}}, 1,
+                  attrs({Attribute::makeInt("to", static_cast<int64_t>(fw::DType::Float16))}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ((*r)[0].dtype(), fw::DType::Float16);
+  const auto got = (*r)[0].data<uint16_t>();
+  ASSERT_EQ(static_cast<int64_t>(got.size()), n);
+  for (size_t k = 0; k < v.size(); ++k) {
+    if (std::isnan(v[k])) {
+      EXPECT_TRUE(std::isnan(fw::halfToFloat(got[k]))) << k;
+      continue;
+    }
+    ASSERT_EQ(got[k], fw::floatToHalf(v[k])) << "input " << v[k] << " at " << k;
+  }
+}
+
 TEST(ExecOps, CastKeepsLogicalTypeAndWraps) {
   auto r = runOne("Cast", {{"x", Tensor::floats({3}, {1.7f, -2.2f, 300.f})}}, 1,
                   attrs({Attribute::makeInt("to", static_cast<int64_t>(fw::DType::UInt8))}));
