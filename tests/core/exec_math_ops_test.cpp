@@ -64,6 +64,53 @@ TEST(ExecMathOps, ArgMaxArgMinNaNAndTies) {
   EXPECT_EQ((*t2)[0].toInt64s(), (std::vector<int64_t>{1, 2}));
 }
 
+TEST(ExecMathOps, ArgMaxAndArgMinAlongEveryAxisMatchAScanWithTiesAndNaNs) {
+  // [3, 5, 300] of few distinct values (many ties), a NaN in some lines, along each axis (rows; columns in
+  // a block of 256 and one of 44), first and last index, float and int64: the index a scan in order picks,
+  // a NaN above everything (the first or last NaN).
+  const std::vector<int64_t> dims = {3, 5, 300};
+  const int64_t n = 3 * 5 * 300;
+  std::vector<float> fv(static_cast<size_t>(n));
+  std::vector<int64_t> iv(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    iv[static_cast<size_t>(k)] = (k * 7919) % 5 - 2;
+    fv[static_cast<size_t>(k)] = k % 97 == 3 ? std::numeric_limits<float>::quiet_NaN()
+                                             : static_cast<float>(iv[static_cast<size_t>(k)]);
+  }
+  for (const bool isMax : {true, false})
+    for (int64_t axis = 0; axis < 3; ++axis)
+      for (const bool last : {false, true})
+        for (const bool ints : {false, true}) {
+          const Tensor x = ints ? Tensor::int64s(dims, iv) : Tensor::floats(dims, fv);
+          auto r = runOne(
+              isMax ? "ArgMax" : "ArgMin", {{"x", x}}, 1,
+              attrs({Attribute::makeInt("axis", axis), Attribute::makeInt("select_last_index", last)}), 13);
+          ASSERT_TRUE(r.ok()) << r.error().message;
+          const auto got = (*r)[0].toInt64s();
+          int64_t stride = 1;
+          for (int64_t d = axis + 1; d < 3; ++d) stride *= dims[static_cast<size_t>(d)];
+          const int64_t len = dims[static_cast<size_t>(axis)];
+          for (int64_t start = 0; start < n; ++start) {
+            if ((start / stride) % len != 0) continue;
+            auto val = [&](int64_t k) {
+              const auto at = static_cast<size_t>(start + k * stride);
+              return ints ? static_cast<double>(iv[at]) : static_cast<double>(fv[at]);
+            };
+            int64_t best = 0;
+            for (int64_t k = 1; k < len; ++k) {
+              const double v = val(k), b = val(best);
+              const bool better = !std::isnan(b) && (std::isnan(v) || (isMax ? v > b : v < b));
+              const bool asGood = std::isnan(v) || (!std::isnan(b) && (isMax ? v >= b : v <= b));
+              if (last ? asGood : better) best = k;
+            }
+            const int64_t out = (start / (stride * len)) * stride + start % stride;
+            ASSERT_EQ(got[static_cast<size_t>(out)], best)
+                << (isMax ? "ArgMax" : "ArgMin") << " axis " << axis << (last ? " last" : " first")
+                << (ints ? " int64" : " float") << " line " << out;
+          }
+        }
+}
+
 TEST(ExecMathOps, ArgMaxComparesUInt64AsUnsigned) {
   const Tensor x = Tensor::fromVector(DType::UInt64, {3}, std::vector<uint64_t>{7, ~uint64_t{0}, 9});
   auto r = runOne("ArgMax", {{"x", x}}, 1, attrs({Attribute::makeInt("keepdims", 0)}));
