@@ -463,7 +463,20 @@ Status opOneHot(OpContext& c) {
       default: break;
     }
   };
-  for (int64_t k = 0; k < n; ++k) setAt(k, 0);
+  // "off" everywhere, a fill for each store (setAt an element took 9 ms for [4096, 1000], session 37).
+  switch (val.store()) {
+    case Store::F32:
+      std::fill_n(y.mf(), n, val.f()[0]);
+      break;
+    case Store::I64:
+      std::fill_n(y.mi(), n, val.i()[0]);
+      break;
+    case Store::U8:
+      std::fill_n(y.mb(), n, val.b()[0]);
+      break;
+    default:
+      for (int64_t k = 0; k < n; ++k) setAt(k, 0);
+  }
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
       const int64_t src = o * inner + i;

@@ -28,18 +28,43 @@ Status opNonZero(OpContext& c) {
   const RtTensor& x = c.input(0);
   const int64_t n = x.numel();
   const auto rank = static_cast<int64_t>(x.rank());
+  // The flat positions of the non-zero elements, a loop for each store, then each position's coordinates
+  // carried from one to the next (an odometer over the last axes). Through getD and a division per axis
+  // and hit, a [8, 64, 32, 32] mask of half ones took 12 ms (1 thread, session 37).
   std::vector<int64_t> hits;
-  for (int64_t k = 0; k < n; ++k)
-    if (x.getD(k) != 0) hits.push_back(k);
+  auto scan = [&](const auto* v) {  // without a branch: a mask's ones and zeros mispredict
+    hits.resize(static_cast<size_t>(n));
+    size_t found = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      hits[found] = k;
+      found += v[k] != 0 ? 1 : 0;
+    }
+    hits.resize(found);
+  };
+  if (x.store() == Store::F32)
+    scan(x.f());
+  else if (x.store() == Store::I64)
+    scan(x.i());
+  else if (x.store() == Store::U8)
+    scan(x.b());
+  else
+    for (int64_t k = 0; k < n; ++k)
+      if (x.getD(k) != 0) hits.push_back(k);
   const auto count = static_cast<int64_t>(hits.size());
   RtTensor y = RtTensor::alloc(DType::Int64, {std::max<int64_t>(rank, 1), count});
-  const auto strides = stridesOf(x.dims);
-  for (int64_t j = 0; j < count; ++j) {
-    int64_t rem = hits[static_cast<size_t>(j)];
-    if (rank == 0) y.mi()[j] = 0;
-    for (int64_t a = 0; a < rank; ++a) {
-      y.mi()[a * count + j] = rem / strides[static_cast<size_t>(a)];
-      rem %= strides[static_cast<size_t>(a)];
+  if (rank == 0) {
+    std::fill(y.mi(), y.mi() + count, int64_t{0});
+  } else {
+    std::vector<int64_t> coord(static_cast<size_t>(rank), 0);
+    int64_t at = 0;  // the flat position `coord` names
+    for (int64_t j = 0; j < count; ++j) {
+      for (int64_t step = hits[static_cast<size_t>(j)] - at; step > 0; --step)
+        for (int64_t a = rank - 1; a >= 0; --a) {
+          if (++coord[static_cast<size_t>(a)] < x.dims[static_cast<size_t>(a)]) break;
+          coord[static_cast<size_t>(a)] = 0;
+        }
+      at = hits[static_cast<size_t>(j)];
+      for (int64_t a = 0; a < rank; ++a) y.mi()[a * count + j] = coord[static_cast<size_t>(a)];
     }
   }
   c.out[0] = std::move(y);

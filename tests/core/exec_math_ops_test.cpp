@@ -324,6 +324,52 @@ TEST(ExecMathOps, OneHotOutOfRangeIndicesAreAllOff) {
   EXPECT_NE(bad.error().message.find("depth"), std::string::npos) << bad.error().message;
 }
 
+TEST(ExecMathOps, NonZeroListsEveryNonZeroElementsCoordinatesInOrder) {
+  // Ranks 0 to 4 (an axis of 1 among them), floats with a NaN and a -0 (NaN counts, -0 does not), int64 and
+  // bool, dense and sparse: the coordinates of each non-zero element in row-major order, one row an axis.
+  for (const std::vector<int64_t>& dims :
+       std::vector<std::vector<int64_t>>{{}, {7}, {3, 5}, {2, 1, 4}, {2, 3, 1, 5}})
+    for (int kind = 0; kind < 3; ++kind)
+      for (const int64_t every : {1, 2, 5}) {
+        int64_t n = 1;
+        for (int64_t d : dims) n *= d;
+        std::vector<float> fv(static_cast<size_t>(n));
+        std::vector<int64_t> iv(static_cast<size_t>(n));
+        std::vector<uint8_t> bv(static_cast<size_t>(n));
+        for (int64_t k = 0; k < n; ++k) {
+          const bool on = (k * 7 + 3) % every == 0;
+          iv[static_cast<size_t>(k)] = on ? k - 4 : 0;  // k = 4 is a zero among the ons
+          fv[static_cast<size_t>(k)] = k == 3 ? std::numeric_limits<float>::quiet_NaN()
+                                       : on   ? static_cast<float>(k - 4)
+                                              : -0.f;
+          bv[static_cast<size_t>(k)] = iv[static_cast<size_t>(k)] != 0;
+        }
+        const Tensor x = kind == 0   ? Tensor::floats(dims, fv)
+                         : kind == 1 ? Tensor::int64s(dims, iv)
+                                     : Tensor::fromVector(DType::Bool, dims, bv);
+        auto r = runOne("NonZero", {{"x", x}}, 1, {}, 13);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        std::vector<int64_t> want;
+        int64_t count = 0;
+        for (int64_t k = 0; k < n; ++k)
+          if (kind == 0 ? fv[static_cast<size_t>(k)] != 0.f : iv[static_cast<size_t>(k)] != 0) ++count;
+        const auto rank = static_cast<int64_t>(dims.size());
+        want.assign(static_cast<size_t>(std::max<int64_t>(rank, 1) * count), 0);
+        int64_t j = 0;
+        for (int64_t k = 0; k < n; ++k) {
+          if (!(kind == 0 ? fv[static_cast<size_t>(k)] != 0.f : iv[static_cast<size_t>(k)] != 0)) continue;
+          int64_t rem = k;
+          for (int64_t a = rank - 1; a >= 0; --a) {
+            want[static_cast<size_t>(a * count + j)] = rem % dims[static_cast<size_t>(a)];
+            rem /= dims[static_cast<size_t>(a)];
+          }
+          ++j;
+        }
+        EXPECT_EQ((*r)[0].dims(), (std::vector<int64_t>{std::max<int64_t>(rank, 1), count}));
+        EXPECT_EQ((*r)[0].toInt64s(), want) << "rank " << rank << " kind " << kind << " every " << every;
+      }
+}
+
 TEST(ExecMathOps, TriluExtremeK) {
   const Tensor x = Tensor::int64s({2, 2}, {1, 2, 3, 4});
   const int64_t huge = std::numeric_limits<int64_t>::max();
