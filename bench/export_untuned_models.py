@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|43]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|44]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -94,7 +94,13 @@ the start of session 37, before any change, and only measured: a SegFormer-style
 spatially reduced keys, Mix-FFN with a depthwise Conv, an all-MLP decoder), a Linformer encoder (keys and values
 projected along the sequence), a neural ODE unrolled as 6 RK4 steps of a small MLP, a DCN-v2 recommender
 (cross layers), a TabNet-style model (GLU feature transformers, softmax attentive masks over 3 steps) and an
-ECA-Net-style CNN (a 1-D Conv over pooled channels as attention).
+ECA-Net-style CNN (a 1-D Conv over pooled channels as attention); set 44 was exported in session 37, after its
+executor changes (a Gemm's bias, DepthToSpace, Expand, a middle axis's Softmax, CumSum and ArgMax, GlobalMaxPool,
+Cast, NonZero, OneHot, Sqrt), and only measured: a DETR-style detector (CNN, encoder, decoder over learned
+queries, class and box heads), a BiSeNet-style segmenter ending in a per-pixel softmax over classes and their
+ArgMax, a graph attention network over a masked dense adjacency, a TCN with weight-normalised convolutions (the
+weights computed in the graph), a Conv-TasNet-style separator (dilated depthwise Conv1d blocks, PReLU, global
+layer norm, a sigmoid mask) and a Set Transformer (induced set attention, pooling by attention).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -106,7 +112,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -199,6 +205,8 @@ def main():
         return export_forty_second_set(torch, out)
     if which == "43":
         return export_forty_third_set(torch, out)
+    if which == "44":
+        return export_forty_fourth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -4529,6 +4537,201 @@ def export_forty_third_set(torch, out):
     torch.onnx.export(dcn, (torch.rand(512, 13), torch.randint(0, 500, (512, 16))), os.path.join(out, "dcnv2_b512.onnx"),
                       opset_version=13, input_names=["dense", "ids"], output_names=["y"])
     print("exported dcnv2_b512", flush=True)
+    return 0
+
+
+def export_forty_fourth_set(torch, out):
+    # Session 37, after its executor changes: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    def mha(q, k, v, heads):
+        b, tq, d = q.shape
+        tk = k.shape[1]
+        q = q.view(b, tq, heads, d // heads).transpose(1, 2)
+        k = k.view(b, tk, heads, d // heads).transpose(1, 2)
+        v = v.view(b, tk, heads, d // heads).transpose(1, 2)
+        att = (q @ k.transpose(-1, -2) / (d // heads) ** 0.5).softmax(-1)
+        return (att @ v).transpose(1, 2).reshape(b, tq, d)
+
+    class Attn(nn.Module):
+        def __init__(self, d, heads):
+            super().__init__()
+            self.h = heads
+            self.q, self.k, self.v, self.o = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+
+        def forward(self, q, kv):
+            return self.o(mha(self.q(q), self.k(kv), self.v(kv), self.h))
+
+    class Detr(nn.Module):  # 2 images of 128x128: 4 strided Convs to 8x8x128, 1 encoder and 2 decoder layers over 25 queries
+        def __init__(self):
+            super().__init__()
+            chans = [3, 32, 64, 96, 128]
+            self.backbone = nn.Sequential(*[m for i in range(4) for m in (nn.Conv2d(chans[i], chans[i + 1], 3, 2, 1), nn.BatchNorm2d(chans[i + 1]), nn.ReLU())])
+            self.backbone.append(nn.Conv2d(128, 128, 3, 2, 1))
+            self.pos = nn.Parameter(torch.randn(1, 16, 128) * 0.02)
+            self.queries = nn.Parameter(torch.randn(1, 25, 128) * 0.02)
+            self.enc_att, self.enc_ff = Attn(128, 4), nn.Sequential(nn.Linear(128, 256), nn.ReLU(), nn.Linear(256, 128))
+            self.dec_self = nn.ModuleList([Attn(128, 4) for _ in range(2)])
+            self.dec_cross = nn.ModuleList([Attn(128, 4) for _ in range(2)])
+            self.dec_ff = nn.ModuleList([nn.Sequential(nn.Linear(128, 256), nn.ReLU(), nn.Linear(256, 128)) for _ in range(2)])
+            self.norms = nn.ModuleList([nn.LayerNorm(128) for _ in range(8)])
+            self.cls = nn.Linear(128, 21)
+            self.box = nn.Sequential(nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, 4))
+
+        def forward(self, x):
+            m = self.backbone(x).flatten(2).transpose(1, 2) + self.pos
+            m = self.norms[0](m + self.enc_att(m, m))
+            m = self.norms[1](m + self.enc_ff(m))
+            q = self.queries.expand(x.shape[0], -1, -1)
+            for i in range(2):
+                q = self.norms[2 + 3 * i](q + self.dec_self[i](q, q))
+                q = self.norms[3 + 3 * i](q + self.dec_cross[i](q, m))
+                q = self.norms[4 + 3 * i](q + self.dec_ff[i](q))
+            return self.cls(q).softmax(-1), torch.sigmoid(self.box(q))
+
+    class BiSeNet(nn.Module):  # 2 images of 128x128: a detail path (3 strided Convs) and a context path with attention refinement, a per-pixel softmax over 12 classes and its ArgMax
+        def __init__(self):
+            super().__init__()
+            def cbr(i, o, s):
+                return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+            self.detail = nn.Sequential(cbr(3, 32, 2), cbr(32, 64, 2), cbr(64, 64, 2))
+            self.context = nn.Sequential(cbr(3, 32, 2), cbr(32, 64, 2), cbr(64, 96, 2), cbr(96, 128, 2))
+            self.arm = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(128, 128, 1), nn.Sigmoid())
+            self.ctx_proj = cbr(128, 64, 1)
+            self.fuse = cbr(128, 64, 1)
+            self.head = nn.Conv2d(64, 12, 1)
+
+        def forward(self, x):
+            d = self.detail(x)
+            c = self.context(x)
+            c = self.ctx_proj(c * self.arm(c))
+            c = F.interpolate(c, size=d.shape[2:], mode="bilinear", align_corners=False)
+            y = self.head(self.fuse(torch.cat([d, c], 1)))
+            y = F.interpolate(y, scale_factor=8.0, mode="bilinear", align_corners=False)
+            p = y.softmax(1)
+            return p, p.argmax(1)
+
+    class GatLayer(nn.Module):
+        def __init__(self, i, o, heads):
+            super().__init__()
+            self.h, self.o = heads, o
+            self.w = nn.Linear(i, o * heads, bias=False)
+            self.a_src, self.a_dst = nn.Parameter(torch.randn(heads, o) * 0.1), nn.Parameter(torch.randn(heads, o) * 0.1)
+
+        def forward(self, x, adj):
+            n = x.shape[0]
+            h = self.w(x).view(n, self.h, self.o).transpose(0, 1)  # [heads, n, o]
+            e = (h * self.a_src[:, None]).sum(-1, keepdim=True) + (h * self.a_dst[:, None]).sum(-1)[:, None, :]
+            e = F.leaky_relu(e, 0.2).masked_fill(adj[None] == 0, float("-inf"))
+            return F.elu((e.softmax(-1) @ h).transpose(0, 1).reshape(n, self.h * self.o))
+
+    class Gat(nn.Module):  # 400 nodes of 64 features, a random sparse adjacency with self-loops (a buffer): 3 layers of 4 heads
+        def __init__(self):
+            super().__init__()
+            g = torch.Generator().manual_seed(7)
+            adj = (torch.rand(400, 400, generator=g) < 0.03).float()
+            self.register_buffer("adj", ((adj + adj.t() + torch.eye(400)) > 0).float())
+            self.layers = nn.ModuleList([GatLayer(64, 32, 4), GatLayer(128, 32, 4), GatLayer(128, 16, 1)])
+
+        def forward(self, x):
+            for layer in self.layers:
+                x = layer(x, self.adj)
+            return x
+
+    class WnBlock(nn.Module):
+        def __init__(self, c, dil):
+            super().__init__()
+            wn = nn.utils.weight_norm
+            self.c1, self.c2 = wn(nn.Conv1d(c, c, 3, padding=2 * dil, dilation=dil)), wn(nn.Conv1d(c, c, 3, padding=2 * dil, dilation=dil))
+            self.cut = 2 * dil
+
+        def forward(self, x):
+            y = F.relu(self.c1(x)[..., :-self.cut])
+            y = F.relu(self.c2(y)[..., :-self.cut])
+            return F.relu(x + y)
+
+    class WnTcn(nn.Module):  # 8 sequences of 512 steps, 48 channels: 5 causal blocks of weight-normalised Conv1d (dilations 1-16)
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Conv1d(12, 48, 1)
+            self.blocks = nn.Sequential(*[WnBlock(48, 2 ** i) for i in range(5)])
+            self.out = nn.Linear(48, 5)
+
+        def forward(self, x):
+            return self.out(self.blocks(self.inp(x))[..., -1])
+
+    class GlobalLn(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.g, self.b = nn.Parameter(torch.ones(1, c, 1)), nn.Parameter(torch.zeros(1, c, 1))
+
+        def forward(self, x):
+            m = x.mean((1, 2), keepdim=True)
+            v = ((x - m) ** 2).mean((1, 2), keepdim=True)
+            return self.g * (x - m) / torch.sqrt(v + 1e-8) + self.b
+
+    class TasBlock(nn.Module):
+        def __init__(self, c, h, dil):
+            super().__init__()
+            self.net = nn.Sequential(nn.Conv1d(c, h, 1), nn.PReLU(), GlobalLn(h),
+                                     nn.Conv1d(h, h, 3, padding=dil, dilation=dil, groups=h), nn.PReLU(), GlobalLn(h),
+                                     nn.Conv1d(h, c, 1))
+
+        def forward(self, x):
+            return x + self.net(x)
+
+    class ConvTasNet(nn.Module):  # 2 mixtures of 8000 samples: a 16-tap encoder (stride 8) to 128, 8 dilated blocks, 2 sigmoid masks, a transposed decoder
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Conv1d(1, 128, 16, 8, bias=False)
+            self.ln = GlobalLn(128)
+            self.bottleneck = nn.Conv1d(128, 64, 1)
+            self.blocks = nn.Sequential(*[TasBlock(64, 128, 2 ** (i % 4)) for i in range(8)])
+            self.mask = nn.Conv1d(64, 2 * 128, 1)
+            self.dec = nn.ConvTranspose1d(128, 1, 16, 8, bias=False)
+
+        def forward(self, x):
+            w = F.relu(self.enc(x))
+            m = torch.sigmoid(self.mask(self.blocks(self.bottleneck(self.ln(w))))).view(x.shape[0], 2, 128, -1)
+            s = (w[:, None] * m).view(x.shape[0] * 2, 128, -1)
+            return self.dec(s)
+
+    class Mab(nn.Module):
+        def __init__(self, d, heads):
+            super().__init__()
+            self.att = Attn(d, heads)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, d), nn.ReLU(), nn.Linear(d, d))
+
+        def forward(self, q, kv):
+            h = self.n1(q + self.att(q, kv))
+            return self.n2(h + self.ff(h))
+
+    class SetTransformer(nn.Module):  # 16 sets of 200 points in 3-D: 2 induced set attention blocks (16 inducing points), pooling by attention to 1 seed
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Linear(3, 128)
+            self.ind = nn.ParameterList([nn.Parameter(torch.randn(1, 16, 128) * 0.1) for _ in range(2)])
+            self.mab1 = nn.ModuleList([Mab(128, 4) for _ in range(2)])
+            self.mab2 = nn.ModuleList([Mab(128, 4) for _ in range(2)])
+            self.seed = nn.Parameter(torch.randn(1, 1, 128) * 0.1)
+            self.pma = Mab(128, 4)
+            self.out = nn.Linear(128, 40)
+
+        def forward(self, x):
+            x = self.embed(x)
+            for i in range(2):
+                h = self.mab1[i](self.ind[i].expand(x.shape[0], -1, -1), x)
+                x = self.mab2[i](x, h)
+            return self.out(self.pma(self.seed.expand(x.shape[0], -1, -1), x)[:, 0])
+
+    export_nets(torch, out, 144, (("detr_lite_b2_128", Detr, (2, 3, 128, 128)),
+                                  ("bisenet_lite_b2_128", BiSeNet, (2, 3, 128, 128)),
+                                  ("gat_400", Gat, (400, 64)),
+                                  ("wn_tcn_b8_t512", WnTcn, (8, 12, 512)),
+                                  ("conv_tasnet_lite_b2", ConvTasNet, (2, 1, 8000)),
+                                  ("set_transformer_b16", SetTransformer, (16, 200, 3))))
     return 0
 
 
