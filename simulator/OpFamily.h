@@ -47,7 +47,8 @@ struct PadRows {
 std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // The rows of an op that works row by row (core/exec/ops_reduce.cpp): a Softmax's or LogSoftmax's
 // (every position but its axis's, the axis -1 when the attribute is absent: opset 13's default; a model
-// of an older opset that leaves it out is costed with rows of its last axis), a LayerNormalization's
+// of an older opset that leaves it out is costed with rows of its last axis; along a middle axis, the
+// axis's length times the blocks of 256 columns a position before it), a LayerNormalization's
 // (the positions before its axis), a Transpose's that moves whole rows ("Transpose/rows": the output's
 // innermost run of axes in input order), a Gather's (its picks: the indices' elements times the
 // positions before its axis), a Split's (its parts times the positions before its axis), a

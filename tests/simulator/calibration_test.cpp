@@ -353,7 +353,8 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   // A row-wise op pays its rows on top (cpu.op_row_s): a Softmax over 32K floats in rows of 8 (4096 rows)
   // 30 ns a row more than without, in rows of 1024 (32 rows) 0.96 us (its loop's time: a memory-bound op
   // hides it, as it hides the rest of its arithmetic); along axis 0 of [8, 4096] its rows
-  // are the 4096 columns; a LayerNormalization's rows are the positions before its axis; other ops none.
+  // are the 8 of each of the 16 blocks of 256 columns; a LayerNormalization's rows are the positions before
+  // its axis; other ops none.
   auto softmaxUs = [&](std::vector<int64_t> dims, std::optional<int64_t> axis, const char* op = "Softmax") {
     Graph g = test::unaryChain({op}, dims);
     if (axis) g.node(0).attrs.set(Attribute::makeInt("axis", *axis));
@@ -367,7 +368,7 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   hw.cpu.opRowS["LayerNormalization"] = 1e-8;
   EXPECT_NEAR(softmaxUs({4096, 8}, std::nullopt) - shortRows, 4096 * 0.03, 1e-6);
   EXPECT_NEAR(softmaxUs({32, 1024}, std::nullopt) - longRows, 32 * 0.03, 1e-6);
-  EXPECT_NEAR(softmaxUs({8, 4096}, 0) - columns, 4096 * 0.03, 1e-6);
+  EXPECT_NEAR(softmaxUs({8, 4096}, 0) - columns, 8 * 16 * 0.03, 1e-6);
   EXPECT_NEAR(softmaxUs({4, 8, 1024}, 1, "LayerNormalization") - norm, 4 * 0.01, 1e-6);
   EXPECT_NEAR(softmaxUs({4096, 8}, std::nullopt, "Relu"),
               test::runUnfused(test::unaryChain({"Relu"}, {4096, 8}), hw).kernels[0].durUs, 1e-9);
@@ -613,6 +614,26 @@ TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
   ASSERT_TRUE(withRows.ok()) << withRows.error().message;
   EXPECT_NEAR(test::runUnfused(transposed({25, 512, 12}, {1, 0, 2}), *withRows).kernels.at(0).durUs - without,
               12800 * 2e-3, 1e-6);
+}
+
+// A softmax's rows (cpu.op_row_s): along its last axis every other position's; along a middle axis the
+// executor runs blocks of up to 256 columns a row at a time, the axis's length times the blocks
+// (core/exec/ops_reduce.cpp): [2, 12, 128, 128] over its 12 classes is 2 x 12 x 64 rows, not 32768.
+TEST(CpuCost, ASoftmaxAlongAMiddleAxisRunsRowsOfBlocksOfColumns) {
+  auto softmax = [](const std::string& op, std::vector<int64_t> dims, int64_t axis) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(dims));
+    g.addNode(op, {x}, {y}, fw::zoo::attrs({fw::Attribute::makeInt("axis", axis)}), "sm");
+    g.addOutput(y);
+    return rowWiseRows(g, g.node(0));
+  };
+  EXPECT_EQ(softmax("Softmax", {2, 12, 128, 128}, 1), 2 * 12 * 64);
+  EXPECT_EQ(softmax("LogSoftmax", {2, 12, 128, 128}, -3), 2 * 12 * 64);
+  EXPECT_EQ(softmax("Softmax", {8, 64, 32, 32}, 2), 8 * 64 * 32);  // 32 columns: one block
+  EXPECT_EQ(softmax("Softmax", {4, 3, 300}, 1), 4 * 3 * 2);        // 300 columns: two blocks
+  EXPECT_EQ(softmax("Softmax", {8, 64, 32, 32}, 3), 8 * 64 * 32);
+  EXPECT_EQ(softmax("Softmax", {8, 64, 32, 32}, -1), 8 * 64 * 32);
 }
 
 // A BatchNormalization's rows (cpu.op_row_s) are its planes, an image's channel each (the executor looks up
