@@ -1375,11 +1375,28 @@ TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInFromTheLastLevelC
   EXPECT_NEAR(addUs(big, *curved) - addUs(small, *curved), 5.24288, 1e-3);
   // A copy no slower there than in the own cache (no curve): nothing on top.
   EXPECT_NEAR(addUs(big, *hw) - addUs(small, *hw), 0.0, 1e-3);
-  // No last-level cache beyond the own one: the cold rate, 131072 B at 10 GB/s.
+  // No last-level cache beyond the own one: the cold rate, 131072 B at 10 GB/s, and the Add's output too: it
+  // is written over arena bytes last touched before the Neg, beyond the own cache (evictedOutputBytes), so
+  // 196608 B at 10 GB/s. With the last-level cache (32 MiB) the point beyond which an output's bytes count is
+  // sqrt(1 x 32) MiB away, further than this run's 4 MiB footprint: none count.
   j["l2_bytes"] = 1048576;
   auto noTier = parseHwProfile(j, "t.json");
   ASSERT_TRUE(noTier.ok()) << noTier.error().message;
-  EXPECT_NEAR(addUs(big, *noTier) - addUs(small, *noTier), 13.1072, 1e-3);
+  EXPECT_NEAR(addUs(big, *noTier) - addUs(small, *noTier), 19.6608, 1e-3);
+  auto outOf = [](const CpuRunReuse& r, const Graph& g, const char* node) {
+    return r.evictedOutputBytes.at(static_cast<size_t>(g.findNode(node)));
+  };
+  const auto groups = unfusedGroups(big);
+  ASSERT_TRUE(groups.ok());
+  const CpuRunReuse near = cpuRunReuse(big, *groups, orderOfNodes(big, *groups, {"r0", "r1", "neg", "add"}),
+                                       *noTier, runFootprintBytes(big, *noTier));
+  EXPECT_EQ(outOf(near, big, "add"), 65536.0);
+  EXPECT_EQ(outOf(near, big, "r1"), 0.0);   // written over bytes the run touched a node before
+  EXPECT_EQ(outOf(near, big, "neg"), 0.0);  // 4 MiB: larger than the own cache
+  for (const char* node : {"r0", "r1", "neg", "add"}) {
+    EXPECT_EQ(outOf(rb, big, node), 0.0) << node;
+    EXPECT_EQ(outOf(rs, small, node), 0.0) << node;
+  }
 }
 
 // A gather or a Slice reads from its data input only what it writes: x [8, 2048] (64 KiB), a Neg over a
