@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|44]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|45]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -100,7 +100,13 @@ Cast, NonZero, OneHot, Sqrt), and only measured: a DETR-style detector (CNN, enc
 queries, class and box heads), a BiSeNet-style segmenter ending in a per-pixel softmax over classes and their
 ArgMax, a graph attention network over a masked dense adjacency, a TCN with weight-normalised convolutions (the
 weights computed in the graph), a Conv-TasNet-style separator (dilated depthwise Conv1d blocks, PReLU, global
-layer norm, a sigmoid mask) and a Set Transformer (induced set attention, pooling by attention).
+layer norm, a sigmoid mask) and a Set Transformer (induced set attention, pooling by attention); set 45 was exported
+at the end of session 37, after its last change (an output written over evicted arena bytes), and only measured: a
+CenterNet-style detector (heatmap peaks by a 3x3 max pool, TopK), a DGCNN (k nearest neighbours by TopK, edge
+convolutions, a max over neighbours), a fast style-transfer network (reflection padding, instance norm, nearest
+upsampling), a wav2vec2-style encoder (a Conv1d feature stack with GroupNorm and GELU, a grouped convolutional
+position embedding, transformer layers), a decoder with grouped-query attention, RMSNorm and SwiGLU, and an
+EfficientDet-style BiFPN (weighted fusion of resampled maps).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -112,7 +118,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -207,6 +213,8 @@ def main():
         return export_forty_third_set(torch, out)
     if which == "44":
         return export_forty_fourth_set(torch, out)
+    if which == "45":
+        return export_forty_fifth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -4732,6 +4740,191 @@ def export_forty_fourth_set(torch, out):
                                   ("wn_tcn_b8_t512", WnTcn, (8, 12, 512)),
                                   ("conv_tasnet_lite_b2", ConvTasNet, (2, 1, 8000)),
                                   ("set_transformer_b16", SetTransformer, (16, 200, 3))))
+    return 0
+
+
+def export_forty_fifth_set(torch, out):
+    # Session 37, at its end, after its last change: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class CenterNet(nn.Module):  # 2 images of 128x128: a strided CNN to 32x32x64, heatmaps of 8 classes, peaks by a 3x3 max pool, the top 50
+        def __init__(self):
+            super().__init__()
+            def cbr(i, o, s):
+                return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+            self.body = nn.Sequential(cbr(3, 32, 2), cbr(32, 64, 2), cbr(64, 64, 1), cbr(64, 64, 1))
+            self.heat = nn.Sequential(cbr(64, 64, 1), nn.Conv2d(64, 8, 1))
+            self.wh = nn.Sequential(cbr(64, 64, 1), nn.Conv2d(64, 4, 1))
+
+        def forward(self, x):
+            f = self.body(x)
+            h = torch.sigmoid(self.heat(f))
+            keep = (F.max_pool2d(h, 3, 1, 1) == h).float()
+            scores, idx = (h * keep).flatten(1).topk(50)
+            return scores, idx, self.wh(f)
+
+    class EdgeConv(nn.Module):
+        def __init__(self, i, o, k):
+            super().__init__()
+            self.k = k
+            self.net = nn.Sequential(nn.Conv2d(2 * i, o, 1, bias=False), nn.BatchNorm2d(o), nn.LeakyReLU(0.2))
+
+        def forward(self, x):  # x [b, c, n]
+            b, c, n = x.shape
+            d = -2 * x.transpose(1, 2) @ x + (x * x).sum(1, keepdim=True) + (x * x).sum(1, keepdim=True).transpose(1, 2)
+            idx = (-d).topk(self.k, -1)[1]  # [b, n, k]
+            nb = torch.gather(x.unsqueeze(2).expand(b, c, n, n), 3, idx.unsqueeze(1).expand(b, c, n, self.k))
+            ctr = x.unsqueeze(3).expand(b, c, n, self.k)
+            return self.net(torch.cat([nb - ctr, ctr], 1)).max(-1)[0]
+
+    class Dgcnn(nn.Module):  # 4 clouds of 256 points: 3 edge convolutions over 16 nearest neighbours, a global max, a classifier
+        def __init__(self):
+            super().__init__()
+            self.e1, self.e2, self.e3 = EdgeConv(3, 32, 16), EdgeConv(32, 32, 16), EdgeConv(32, 64, 16)
+            self.head = nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 10))
+
+        def forward(self, x):
+            a = self.e1(x)
+            b = self.e2(a)
+            c = self.e3(b)
+            return self.head(torch.cat([a, b, c], 1).max(-1)[0])
+
+    class StyleRes(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.net = nn.Sequential(nn.ReflectionPad2d(1), nn.Conv2d(c, c, 3), nn.InstanceNorm2d(c, affine=True), nn.ReLU(),
+                                     nn.ReflectionPad2d(1), nn.Conv2d(c, c, 3), nn.InstanceNorm2d(c, affine=True))
+
+        def forward(self, x):
+            return x + self.net(x)
+
+    class FastStyle(nn.Module):  # 2 images of 128x128: 9x9 in, two strided Convs, 3 residual blocks, two nearest upsamplings, 9x9 out
+        def __init__(self):
+            super().__init__()
+            def conv(i, o, k, s):
+                return nn.Sequential(nn.ReflectionPad2d(k // 2), nn.Conv2d(i, o, k, s), nn.InstanceNorm2d(o, affine=True), nn.ReLU())
+            self.down = nn.Sequential(conv(3, 16, 9, 1), conv(16, 32, 3, 2), conv(32, 64, 3, 2))
+            self.res = nn.Sequential(*[StyleRes(64) for _ in range(3)])
+            self.up1, self.up2 = conv(64, 32, 3, 1), conv(32, 16, 3, 1)
+            self.out = nn.Sequential(nn.ReflectionPad2d(4), nn.Conv2d(16, 3, 9))
+
+        def forward(self, x):
+            y = self.res(self.down(x))
+            y = self.up1(F.interpolate(y, scale_factor=2.0, mode="nearest"))
+            y = self.up2(F.interpolate(y, scale_factor=2.0, mode="nearest"))
+            return self.out(y)
+
+    class W2vLayer(nn.Module):
+        def __init__(self, d, heads):
+            super().__init__()
+            self.h = heads
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x):
+            b, t, d = x.shape
+            q, k, v = self.qkv(x).view(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+            att = (q @ k.transpose(-1, -2) / (d // self.h) ** 0.5).softmax(-1)
+            x = self.n1(x + self.o((att @ v).transpose(1, 2).reshape(b, t, d)))
+            return self.n2(x + self.ff(x))
+
+    class Wav2Vec2(nn.Module):  # 2 clips of 16000 samples: 5 strided Conv1d (GroupNorm on the first, GELU), a projection, a grouped position Conv1d, 2 layers
+        def __init__(self):
+            super().__init__()
+            layers = [nn.Conv1d(1, 128, 10, 5, bias=False), nn.GroupNorm(128, 128), nn.GELU()]
+            for k in (3, 3, 3, 2):
+                layers += [nn.Conv1d(128, 128, k, 2, bias=False), nn.GELU()]
+            self.features = nn.Sequential(*layers)
+            self.norm, self.proj = nn.LayerNorm(128), nn.Linear(128, 192)
+            self.pos = nn.Conv1d(192, 192, 33, padding=16, groups=8)
+            self.layers = nn.Sequential(*[W2vLayer(192, 6) for _ in range(2)])
+
+        def forward(self, x):
+            f = self.proj(self.norm(self.features(x).transpose(1, 2)))
+            f = f + F.gelu(self.pos(f.transpose(1, 2))).transpose(1, 2)
+            return self.layers(f)
+
+    class RmsNorm(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.w = nn.Parameter(torch.ones(d))
+
+        def forward(self, x):
+            return self.w * x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6)
+
+    class GqaLayer(nn.Module):  # 8 query heads sharing 2 key/value heads, a causal mask, SwiGLU
+        def __init__(self, d, heads, kv, t):
+            super().__init__()
+            self.h, self.kv, self.dh = heads, kv, d // heads
+            self.q, self.k, self.v = nn.Linear(d, d, bias=False), nn.Linear(d, kv * self.dh, bias=False), nn.Linear(d, kv * self.dh, bias=False)
+            self.o = nn.Linear(d, d, bias=False)
+            self.n1, self.n2 = RmsNorm(d), RmsNorm(d)
+            self.gate, self.up, self.down = nn.Linear(d, 2 * d, bias=False), nn.Linear(d, 2 * d, bias=False), nn.Linear(2 * d, d, bias=False)
+            self.register_buffer("mask", torch.triu(torch.full((t, t), float("-inf")), 1))
+
+        def forward(self, x):
+            b, t, d = x.shape
+            h = self.n1(x)
+            q = self.q(h).view(b, t, self.h, self.dh).transpose(1, 2)
+            k = self.k(h).view(b, t, self.kv, self.dh).transpose(1, 2).repeat_interleave(self.h // self.kv, 1)
+            v = self.v(h).view(b, t, self.kv, self.dh).transpose(1, 2).repeat_interleave(self.h // self.kv, 1)
+            att = (q @ k.transpose(-1, -2) / self.dh ** 0.5 + self.mask).softmax(-1)
+            x = x + self.o((att @ v).transpose(1, 2).reshape(b, t, d))
+            h = self.n2(x)
+            return x + self.down(F.silu(self.gate(h)) * self.up(h))
+
+    class GqaDecoder(nn.Module):  # 2 sequences of 96 tokens of 256: 3 layers
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(*[GqaLayer(256, 8, 2, 96) for _ in range(3)])
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class SepConv(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.net = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, groups=c, bias=False), nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c))
+
+        def forward(self, x):
+            return self.net(x)
+
+    class BiFpn(nn.Module):  # 4 images of 128x128: a CNN to levels of 32, 16 and 8 (64 channels), 2 BiFPN layers of weighted fusions, a head on each level
+        def __init__(self):
+            super().__init__()
+            def cbr(i, o, s):
+                return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.SiLU())
+            self.stem = nn.Sequential(cbr(3, 32, 2), cbr(32, 64, 2))
+            self.l4, self.l5 = cbr(64, 64, 2), cbr(64, 64, 2)
+            self.w = nn.ParameterList([nn.Parameter(torch.ones(3)) for _ in range(8)])
+            self.convs = nn.ModuleList([SepConv(64) for _ in range(8)])
+            self.head = nn.Conv2d(64, 9, 3, 1, 1)
+
+        def fuse(self, i, xs):
+            w = F.relu(self.w[i][:len(xs)])
+            w = w / (w.sum() + 1e-4)
+            return self.convs[i](F.silu(sum(wk * x for wk, x in zip(w, xs))))
+
+        def forward(self, x):
+            p3 = self.stem(x)
+            p4 = self.l4(p3)
+            p5 = self.l5(p4)
+            for layer in range(2):
+                j = 4 * layer
+                t4 = self.fuse(j, [p4, F.interpolate(p5, scale_factor=2.0, mode="nearest")])
+                p3 = self.fuse(j + 1, [p3, F.interpolate(t4, scale_factor=2.0, mode="nearest")])
+                p4 = self.fuse(j + 2, [p4, t4, F.max_pool2d(p3, 3, 2, 1)])
+                p5 = self.fuse(j + 3, [p5, F.max_pool2d(p4, 3, 2, 1)])
+            return self.head(p3), self.head(p4), self.head(p5)
+
+    export_nets(torch, out, 145, (("centernet_lite_b2_128", CenterNet, (2, 3, 128, 128)),
+                                  ("dgcnn_lite_b4_256", Dgcnn, (4, 3, 256)),
+                                  ("fast_style_b2_128", FastStyle, (2, 3, 128, 128)),
+                                  ("wav2vec2_lite_b2", Wav2Vec2, (2, 1, 16000)),
+                                  ("gqa_decoder_b2_t96", GqaDecoder, (2, 96, 256)),
+                                  ("bifpn_lite_b4_128", BiFpn, (4, 3, 128, 128))))
     return 0
 
 
