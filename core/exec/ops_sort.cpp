@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <type_traits>
@@ -106,6 +107,9 @@ Status opUnique(OpContext& c) {
 
 // ---- TopK ---------------------------------------------------------------------------------------
 
+// Up to this k, TopK keeps its best k by insertion as it scans a line; beyond, partial_sort.
+constexpr int64_t kInsertTopK = 64;
+
 Status opTopK(OpContext& c) {
   if (!c.has(0)) return c.fail("missing input 'X'");
   const RtTensor& x = c.input(0);
@@ -142,18 +146,51 @@ Status opTopK(OpContext& c) {
       const int64_t cost = n * std::max<int64_t>(1, static_cast<int64_t>(std::log2(static_cast<double>(k + 1))));
       parallelFor(lines, cost, [&](int64_t b, int64_t e) {
         std::vector<T> buf(static_cast<size_t>(n));
-        std::vector<int64_t> ord(static_cast<size_t>(n));
+        std::vector<int64_t> ord(static_cast<size_t>(n)), key(static_cast<size_t>(n));
         for (int64_t line = b; line < e; ++line) {
           const int64_t o = line / inner, i = line % inner;
           const T* s = src + o * n * inner + i;
           for (int64_t j = 0; j < n; ++j) buf[static_cast<size_t>(j)] = s[j * inner];
-          std::iota(ord.begin(), ord.end(), 0);
           auto before = [&](int64_t a, int64_t bb) {
             const int r = cmpElem(buf[static_cast<size_t>(a)], buf[static_cast<size_t>(bb)]);
             if (r != 0) return largest ? r > 0 : r < 0;
             return a < bb;
           };
-          std::partial_sort(ord.begin(), ord.begin() + k, ord.end(), before);
+          if (k <= kInsertTopK) {
+            // The best k so far kept in order, each element first held against the k-th: most are not
+            // better and cost that one comparison. Each element's rank is an integer key (a float's bits
+            // in order, both zeros alike, every NaN above every number; complemented for the smallest),
+            // so a comparison is one instruction; ties go to the lower index, as each element comes in
+            // index order, as partial_sort ranks them. (partial_sort over the line's indices with the
+            // comparator took 2.2 ms for the top 16 of 1024 lines of 256, a DGCNN's neighbours; 1 thread,
+            // session 37.)
+            for (int64_t j = 0; j < n; ++j) {
+              const T v = buf[static_cast<size_t>(j)];
+              int64_t r;
+              if constexpr (std::is_floating_point_v<T>) {
+                int32_t bits;
+                const float f = v == 0 ? 0.f : static_cast<float>(v);
+                std::memcpy(&bits, &f, sizeof bits);
+                r = std::isnan(v) ? (int64_t{1} << 32) : bits >= 0 ? bits : bits ^ 0x7fffffff;
+              } else {
+                r = static_cast<int64_t>(v);
+              }
+              key[static_cast<size_t>(j)] = largest ? r : ~r;
+            }
+            int64_t m = 0;
+            for (int64_t j = 0; j < n; ++j) {
+              const int64_t kj = key[static_cast<size_t>(j)];
+              if (m == k && (k == 0 || kj <= key[static_cast<size_t>(ord[static_cast<size_t>(k - 1)])]))
+                continue;
+              int64_t p = m < k ? m++ : k - 1;
+              for (; p > 0 && kj > key[static_cast<size_t>(ord[static_cast<size_t>(p - 1)])]; --p)
+                ord[static_cast<size_t>(p)] = ord[static_cast<size_t>(p - 1)];
+              ord[static_cast<size_t>(p)] = j;
+            }
+          } else {
+            std::iota(ord.begin(), ord.end(), 0);
+            std::partial_sort(ord.begin(), ord.begin() + k, ord.end(), before);
+          }
           const int64_t ob = o * k * inner + i;
           for (int64_t j = 0; j < k; ++j) {
             vo[ob + j * inner] = buf[static_cast<size_t>(ord[static_cast<size_t>(j)])];

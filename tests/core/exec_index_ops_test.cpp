@@ -5,9 +5,11 @@
 // from torch 1.13 / torchvision 0.14 (grid_sample, roi_align, roi_pool) on the same inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 
 #include "core/exec/Executor.h"
 #include "tests/core/exec_test_util.h"
@@ -190,6 +192,50 @@ TEST(IndexOps, TopKSmallestOnIntsAlongAxis0) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   expectInts((*r)[0], {2, 2}, {2, -1, 2, -1});
   expectInts((*r)[1], {2, 2}, {1, 0, 2, 1});
+}
+
+TEST(IndexOps, TopKMatchesAStableSortOfEachLineForEveryK) {
+  // [3, 70, 4] along axis 1 (a line of 70, strided) and [5, 70] along its last axis, values with many ties
+  // and a NaN in some lines (NaN ranks above every number when largest, below when smallest), k from 0 to 70
+  // on both sides of the insertion path's limit (64): values and indices equal a stable sort's first k.
+  for (auto [dims, axis] :
+       std::vector<std::pair<std::vector<int64_t>, int64_t>>{{{3, 70, 4}, 1}, {{5, 70}, 1}}) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (int64_t q = 0; q < n; ++q)
+      v[static_cast<size_t>(q)] =
+          q % 53 == 7 ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>((q * 37) % 11);
+    const int64_t inner = dims.size() == 3 ? dims[2] : 1, len = dims[static_cast<size_t>(axis)];
+    for (const int64_t k : {0, 1, 5, 16, 64, 65, 70})
+      for (const bool largest : {true, false}) {
+        auto r =
+            runOne("TopK", {{"x", Tensor::floats(dims, v)}, {"k", i64({1}, {k})}}, 2,
+                   attrs({Attribute::makeInt("axis", axis), Attribute::makeInt("largest", largest)}), 11);
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        const auto vals = (*r)[0].toFloats();
+        const auto idx = (*r)[1].toInt64s();
+        for (int64_t line = 0; line < n / len; ++line) {
+          const int64_t o = line / inner, i = line % inner;
+          auto at = [&](int64_t j) { return v[static_cast<size_t>((o * len + j) * inner + i)]; };
+          std::vector<int64_t> ord(static_cast<size_t>(len));
+          std::iota(ord.begin(), ord.end(), 0);
+          std::stable_sort(ord.begin(), ord.end(), [&](int64_t a, int64_t b) {
+            const float x = at(a), y = at(b);
+            if (std::isnan(x) || std::isnan(y))
+              return std::isnan(x) && !std::isnan(y) ? largest : !std::isnan(x) && !largest;
+            return largest ? x > y : x < y;
+          });
+          for (int64_t j = 0; j < k; ++j) {
+            const auto out = static_cast<size_t>((o * k + j) * inner + i);
+            ASSERT_EQ(idx[out], ord[static_cast<size_t>(j)])
+                << "k " << k << (largest ? " largest" : " smallest") << " line " << line << " rank " << j;
+            const float want = at(ord[static_cast<size_t>(j)]);
+            ASSERT_TRUE(std::isnan(want) ? std::isnan(vals[out]) : vals[out] == want);
+          }
+        }
+      }
+  }
 }
 
 TEST(IndexOps, TopKRejectsKAboveAxis) {

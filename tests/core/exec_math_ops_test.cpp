@@ -64,6 +64,18 @@ TEST(ExecMathOps, ArgMaxArgMinNaNAndTies) {
   EXPECT_EQ((*t2)[0].toInt64s(), (std::vector<int64_t>{1, 2}));
 }
 
+// Calls fn(first, stride, len) for each line of `dims` along `axis`: its first element's flat index, the
+// stride between its elements and their count.
+template <typename Fn>
+void forEachLine(const std::vector<int64_t>& dims, int64_t axis, Fn fn) {
+  int64_t n = 1, stride = 1;
+  for (int64_t d : dims) n *= d;
+  for (size_t d = static_cast<size_t>(axis) + 1; d < dims.size(); ++d) stride *= dims[d];
+  const int64_t len = dims[static_cast<size_t>(axis)];
+  for (int64_t first = 0; first < n; ++first)
+    if ((first / stride) % len == 0) fn(first, stride, len);
+}
+
 TEST(ExecMathOps, ArgMaxAndArgMinAlongEveryAxisMatchAScanWithTiesAndNaNs) {
   // [3, 5, 300] of few distinct values (many ties), a NaN in some lines, along each axis (rows; columns in
   // a block of 256 and one of 44), first and last index, float and int64: the index a scan in order picks,
@@ -87,11 +99,7 @@ TEST(ExecMathOps, ArgMaxAndArgMinAlongEveryAxisMatchAScanWithTiesAndNaNs) {
               attrs({Attribute::makeInt("axis", axis), Attribute::makeInt("select_last_index", last)}), 13);
           ASSERT_TRUE(r.ok()) << r.error().message;
           const auto got = (*r)[0].toInt64s();
-          int64_t stride = 1;
-          for (int64_t d = axis + 1; d < 3; ++d) stride *= dims[static_cast<size_t>(d)];
-          const int64_t len = dims[static_cast<size_t>(axis)];
-          for (int64_t start = 0; start < n; ++start) {
-            if ((start / stride) % len != 0) continue;
+          forEachLine(dims, axis, [&](int64_t start, int64_t stride, int64_t len) {
             auto val = [&](int64_t k) {
               const auto at = static_cast<size_t>(start + k * stride);
               return ints ? static_cast<double>(iv[at]) : static_cast<double>(fv[at]);
@@ -107,7 +115,7 @@ TEST(ExecMathOps, ArgMaxAndArgMinAlongEveryAxisMatchAScanWithTiesAndNaNs) {
             ASSERT_EQ(got[static_cast<size_t>(out)], best)
                 << (isMax ? "ArgMax" : "ArgMin") << " axis " << axis << (last ? " last" : " first")
                 << (ints ? " int64" : " float") << " line " << out;
-          }
+          });
         }
 }
 
@@ -166,11 +174,7 @@ TEST(ExecMathOps, CumSumAlongEveryAxisMatchesARunningSumInEachDirection) {
       ASSERT_TRUE(rf.ok() && ri.ok());
       const auto yf = (*rf)[0].toFloats();
       const auto yi = (*ri)[0].toInt64s();
-      int64_t stride = 1;
-      for (int64_t d = axis + 1; d < 3; ++d) stride *= dims[static_cast<size_t>(d)];
-      const int64_t len = dims[static_cast<size_t>(axis)];
-      for (int64_t start = 0; start < n; ++start) {
-        if ((start / stride) % len != 0) continue;  // the first element of a line along the axis
+      forEachLine(dims, axis, [&](int64_t start, int64_t stride, int64_t len) {
         double fs = 0;
         int64_t is = 0;
         for (int64_t k0 = 0; k0 < len; ++k0) {
@@ -181,7 +185,7 @@ TEST(ExecMathOps, CumSumAlongEveryAxisMatchesARunningSumInEachDirection) {
           ASSERT_EQ(yi[static_cast<size_t>(at)], is) << "axis " << axis << " mode " << mode;
           if (exclusive) fs += fv[static_cast<size_t>(at)], is += iv[static_cast<size_t>(at)];
         }
-      }
+      });
     }
 }
 
