@@ -2,6 +2,7 @@
 // thread pool's parallelFor.
 #include "core/exec/OpContext.h"
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <algorithm>
@@ -123,7 +124,12 @@ __attribute__((target("avx,f16c"))) int64_t roundToHalfF16c(const float* x, floa
   return k;
 }
 void roundToHalf(const float* x, float* y, int64_t n) {
-  static const bool f16c = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  // AVX as the compiler's runtime check has it (with the OS saving its registers); F16C from CPUID leaf 1
+  // (clang's __builtin_cpu_supports has no "f16c").
+  static const bool f16c = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
+  }();
   const int64_t done = f16c ? roundToHalfF16c(x, y, n) : 0;
   for (int64_t k = done; k < n; ++k) y[k] = halfToFloat(floatToHalf(x[k]));
 }
