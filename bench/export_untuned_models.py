@@ -4345,6 +4345,7 @@ def export_forty_second_set(torch, out):
                                   ("fnet_lite_b4_t64", FNet, (4, 64, 128))))
     return 0
 
+
 def export_forty_third_set(torch, out):
     # Session 37, at its start, before any change: measured only.
     nn = torch.nn
