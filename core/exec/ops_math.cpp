@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/exec/Broadcast.h"
+#include "core/exec/ColumnBlocks.h"
 #include "core/exec/OpContext.h"
 #include "core/exec/RowSum.h"
 
@@ -144,31 +145,25 @@ inline bool takesPlace(T v, T bv) {
 template <bool isMax, bool last, class T>
 void argLoop(const T* x, const AxisSplit& s, int64_t* out) {
   if (s.inner > 1 && s.len < (int64_t{1} << 31)) {
-    // Along a middle axis (a segmenter's class scores over channels): a block of up to 256 columns at a
-    // time, every column's best value and index updated as the rows pass in order. A column at a time,
-    // strided, [8, 64, 32, 32] over axis 1 took 713 us (1 thread, session 37).
-    constexpr int64_t kBlock = 256;
-    const int64_t blocks = (s.inner + kBlock - 1) / kBlock;
-    parallelFor(s.outer * blocks, s.len * std::min(s.inner, kBlock), [&](int64_t b, int64_t e) {
-      T bestV[kBlock];
-      int32_t bestK[kBlock];  // an axis of 2^31 or more elements takes the rows' path below
-      for (int64_t ob = b; ob < e; ++ob) {
-        const int64_t o = ob / blocks, i0 = (ob % blocks) * kBlock, w = std::min(kBlock, s.inner - i0);
-        const T* p = x + o * s.len * s.inner + i0;
-        std::copy(p, p + w, bestV);
-        std::fill(bestK, bestK + w, int32_t{0});
-        for (int64_t k = 1; k < s.len; ++k) {
-          const T* row = p + k * s.inner;
-          const auto k32 = static_cast<int32_t>(k);
-          for (int64_t i = 0; i < w; ++i) {
-            const T v = row[i];
-            const bool t = takesPlace<isMax, last>(v, bestV[i]);
-            bestV[i] = t ? v : bestV[i];
-            bestK[i] = t ? k32 : bestK[i];
-          }
+    // Along a middle axis (a segmenter's class scores over channels): a block of columns at a time
+    // (ColumnBlocks.h), every column's best value and index updated as the rows pass in order. A column at a
+    // time, strided, [8, 64, 32, 32] over axis 1 took 713 us (1 thread, session 37).
+    forEachColumnBlock(s.outer, s.len, s.inner, 1, [&](int64_t o, int64_t i0, int64_t w) {
+      T bestV[kColumnBlock];
+      int32_t bestK[kColumnBlock] = {};  // an axis of 2^31 or more elements takes the path below
+      const T* p = x + o * s.len * s.inner + i0;
+      std::copy(p, p + w, bestV);
+      for (int64_t k = 1; k < s.len; ++k) {
+        const T* row = p + k * s.inner;
+        const auto k32 = static_cast<int32_t>(k);
+        for (int64_t i = 0; i < w; ++i) {
+          const T v = row[i];
+          const bool t = takesPlace<isMax, last>(v, bestV[i]);
+          bestV[i] = t ? v : bestV[i];
+          bestK[i] = t ? k32 : bestK[i];
         }
-        std::copy(bestK, bestK + w, out + o * s.inner + i0);
       }
+      std::copy(bestK, bestK + w, out + o * s.inner + i0);
     });
     return;
   }
@@ -283,30 +278,24 @@ Status opHardmax(OpContext& c) {
 template <class T, class Acc, class Out>
 void cumLoop(const T* x, const AxisSplit& s, bool exclusive, bool reverse, Out* y, DType t) {
   if (s.inner > 1) {
-    // Along a middle axis: a block of up to 256 columns at a time, each pass over the axis reading a row's
-    // block in order, every column's running sum in the same order as alone. A column at a time, strided:
-    // [8, 64, 32, 32] over axis 1 took 1.6 ms (1 thread, session 37).
-    constexpr int64_t kBlock = 256;
-    const int64_t blocks = (s.inner + kBlock - 1) / kBlock;
-    parallelFor(s.outer * blocks, s.len * std::min(s.inner, kBlock), [&](int64_t b, int64_t e) {
-      Acc acc[kBlock];
-      for (int64_t ob = b; ob < e; ++ob) {
-        const int64_t o = ob / blocks, i0 = (ob % blocks) * kBlock, w = std::min(kBlock, s.inner - i0);
-        std::fill(acc, acc + w, Acc{});
-        for (int64_t k0 = 0; k0 < s.len; ++k0) {
-          const int64_t k = reverse ? s.len - 1 - k0 : k0;
-          const T* px = x + (o * s.len + k) * s.inner + i0;
-          Out* py = y + (o * s.len + k) * s.inner + i0;
-          for (int64_t i = 0; i < w; ++i) {
-            const Acc v = static_cast<Acc>(px[i]);
-            const Acc before = acc[i];
-            acc[i] += v;
-            const Acc out = exclusive ? before : acc[i];
-            if constexpr (std::is_floating_point_v<Acc>)
-              py[i] = static_cast<Out>(out);
-            else
-              py[i] = wrapInt(t, out);
-          }
+    // Along a middle axis: a block of columns at a time (ColumnBlocks.h), each pass over the axis reading a
+    // row's block in order, every column's running sum in the same order as alone. A column at a time,
+    // strided: [8, 64, 32, 32] over axis 1 took 1.6 ms (1 thread, session 37).
+    forEachColumnBlock(s.outer, s.len, s.inner, 1, [&](int64_t o, int64_t i0, int64_t w) {
+      Acc acc[kColumnBlock] = {};
+      for (int64_t k0 = 0; k0 < s.len; ++k0) {
+        const int64_t k = reverse ? s.len - 1 - k0 : k0;
+        const T* px = x + (o * s.len + k) * s.inner + i0;
+        Out* py = y + (o * s.len + k) * s.inner + i0;
+        for (int64_t i = 0; i < w; ++i) {
+          const Acc v = static_cast<Acc>(px[i]);
+          const Acc before = acc[i];
+          acc[i] += v;
+          const Acc out = exclusive ? before : acc[i];
+          if constexpr (std::is_floating_point_v<Acc>)
+            py[i] = static_cast<Out>(out);
+          else
+            py[i] = wrapInt(t, out);
         }
       }
     });
