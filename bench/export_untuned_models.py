@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|45]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|46]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -106,7 +106,11 @@ CenterNet-style detector (heatmap peaks by a 3x3 max pool, TopK), a DGCNN (k nea
 convolutions, a max over neighbours), a fast style-transfer network (reflection padding, instance norm, nearest
 upsampling), a wav2vec2-style encoder (a Conv1d feature stack with GroupNorm and GELU, a grouped convolutional
 position embedding, transformer layers), a decoder with grouped-query attention, RMSNorm and SwiGLU, and an
-EfficientDet-style BiFPN (weighted fusion of resampled maps).
+EfficientDet-style BiFPN (weighted fusion of resampled maps); set 46 was exported at the start of session 38, before
+any change, and only measured: a mixture-of-experts transformer (top-2 gating scattered into dense gates), a
+Mamba-style selective state-space model (its scan unrolled over 32 steps), an involution CNN (kernels generated per
+pixel, applied through unfold), a log-mel audio CNN (an STFT as a strided Conv1d, Log), an octave-convolution CNN
+(high and low frequency branches) and a convolutional VAE (reparameterised with fixed noise).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -118,7 +122,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -215,6 +219,8 @@ def main():
         return export_forty_fourth_set(torch, out)
     if which == "45":
         return export_forty_fifth_set(torch, out)
+    if which == "46":
+        return export_forty_sixth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -4926,6 +4932,175 @@ def export_forty_fifth_set(torch, out):
                                   ("wav2vec2_lite_b2", Wav2Vec2, (2, 1, 16000)),
                                   ("gqa_decoder_b2_t96", GqaDecoder, (2, 96, 256)),
                                   ("bifpn_lite_b4_128", BiFpn, (4, 3, 128, 128))))
+    return 0
+
+
+def export_forty_sixth_set(torch, out):
+    # Session 38, at its start, before any change: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class MoeLayer(nn.Module):  # 8 experts, top-2 gates scattered into a dense gate vector, every expert run
+        def __init__(self, d, experts):
+            super().__init__()
+            self.gate = nn.Linear(d, experts, bias=False)
+            self.w1 = nn.Parameter(torch.randn(experts, d, 2 * d) / d ** 0.5)
+            self.w2 = nn.Parameter(torch.randn(experts, 2 * d, d) / (2 * d) ** 0.5)
+            self.att = nn.MultiheadAttention(d, 4, batch_first=True)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+
+        def forward(self, x):
+            h = self.n1(x)
+            x = x + self.att(h, h, h, need_weights=False)[0]
+            h = self.n2(x)
+            top, idx = self.gate(h).softmax(-1).topk(2, -1)
+            g = torch.zeros_like(self.gate(h)).scatter(-1, idx, top / top.sum(-1, keepdim=True))
+            e = torch.einsum("btd,edf->btef", h, self.w1)
+            e = torch.einsum("btef,efd->bted", F.gelu(e), self.w2)
+            return x + (e * g.unsqueeze(-1)).sum(2)
+
+    class Moe(nn.Module):  # 2 sequences of 64 tokens of 128: 2 layers
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(MoeLayer(128, 8), MoeLayer(128, 8))
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class MambaBlock(nn.Module):  # in projection, causal depthwise Conv1d, SiLU, input-dependent step, B and C, scan
+        def __init__(self, d, n):
+            super().__init__()
+            self.n = n
+            self.inp = nn.Linear(d, 4 * d)
+            self.conv = nn.Conv1d(2 * d, 2 * d, 4, padding=3, groups=2 * d)
+            self.dt, self.bc = nn.Linear(2 * d, 2 * d), nn.Linear(2 * d, 2 * n, bias=False)
+            self.a_log = nn.Parameter(torch.log(torch.arange(1, n + 1).float()).repeat(2 * d, 1))
+            self.skip = nn.Parameter(torch.ones(2 * d))
+            self.out, self.norm = nn.Linear(2 * d, d), nn.LayerNorm(d)
+
+        def forward(self, x):
+            b, t, d = x.shape
+            u, z = self.inp(self.norm(x)).chunk(2, -1)
+            u = F.silu(self.conv(u.transpose(1, 2))[..., :t]).transpose(1, 2)
+            dt = F.softplus(self.dt(u))
+            bm, cm = self.bc(u).chunk(2, -1)
+            a = -torch.exp(self.a_log)
+            h = torch.zeros(b, u.shape[-1], self.n)
+            ys = []
+            for s in range(t):
+                h = torch.exp(dt[:, s, :, None] * a) * h + (dt[:, s] * u[:, s])[..., None] * bm[:, s, None, :]
+                ys.append((h * cm[:, s, None, :]).sum(-1))
+            y = torch.stack(ys, 1) + u * self.skip
+            return x + self.out(y * F.silu(z))
+
+    class Mamba(nn.Module):  # 2 sequences of 32 steps of 96, state 8: 2 blocks
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(MambaBlock(96, 8), MambaBlock(96, 8))
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class Involution(nn.Module):  # a 7x7 kernel a pixel and group (16 channels a group), applied through unfold
+        def __init__(self, c, k=7, groups_c=16):
+            super().__init__()
+            self.k, self.g = k, c // groups_c
+            self.reduce = nn.Sequential(nn.Conv2d(c, c // 4, 1), nn.BatchNorm2d(c // 4), nn.ReLU())
+            self.span = nn.Conv2d(c // 4, k * k * self.g, 1)
+
+        def forward(self, x):
+            b, c, h, w = x.shape
+            ker = self.span(self.reduce(x)).view(b, self.g, 1, self.k * self.k, h, w)
+            cols = F.unfold(x, self.k, padding=self.k // 2).view(b, self.g, c // self.g, self.k * self.k, h, w)
+            return (ker * cols).sum(3).view(b, c, h, w)
+
+    class RedNet(nn.Module):  # 2 images of 64x64: a stem, 3 bottlenecks with involution, a classifier
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 3, 2, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU())
+            self.blocks = nn.ModuleList([nn.Sequential(nn.Conv2d(64, 64, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(),
+                                                       Involution(64), nn.BatchNorm2d(64), nn.ReLU(),
+                                                       nn.Conv2d(64, 64, 1, bias=False), nn.BatchNorm2d(64)) for _ in range(3)])
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for blk in self.blocks:
+                x = F.relu(x + blk(x))
+            return self.fc(x.mean((2, 3)))
+
+    class LogMel(nn.Module):  # 4 clips of 16000 samples: an STFT as a Conv1d of 256-sample DFT rows, power, 40 mel bands, log, a CNN
+        def __init__(self):
+            super().__init__()
+            n = torch.arange(256).float()
+            f = torch.arange(129).float()[:, None]
+            win = torch.hann_window(256)
+            dft = torch.cat([torch.cos(2 * torch.pi * f * n / 256), -torch.sin(2 * torch.pi * f * n / 256)]) * win
+            self.register_buffer("dft", dft[:, None, :])
+            self.register_buffer("mel", torch.rand(40, 129) / 16)
+            def cbr(i, o):
+                return nn.Sequential(nn.Conv2d(i, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(), nn.MaxPool2d(2))
+            self.cnn = nn.Sequential(cbr(1, 32), cbr(32, 64), cbr(64, 64))
+            self.fc = nn.Linear(64, 12)
+
+        def forward(self, x):
+            s = F.conv1d(x, self.dft, stride=128)
+            re, im = s.chunk(2, 1)
+            m = torch.log(torch.matmul(self.mel, re * re + im * im) + 1e-6)
+            return self.fc(self.cnn(m.unsqueeze(1)).amax((2, 3)))
+
+    class OctConv(nn.Module):  # high and low frequency maps (half the channels at half the resolution) exchanged
+        def __init__(self, c):
+            super().__init__()
+            h = c // 2
+            self.hh, self.hl, self.lh, self.ll = (nn.Conv2d(h, h, 3, 1, 1, bias=False) for _ in range(4))
+            self.bh, self.bl = nn.BatchNorm2d(h), nn.BatchNorm2d(h)
+
+        def forward(self, xh, xl):
+            yh = self.hh(xh) + F.interpolate(self.lh(xl), scale_factor=2.0, mode="nearest")
+            yl = self.ll(xl) + self.hl(F.avg_pool2d(xh, 2))
+            return F.relu(self.bh(yh)), F.relu(self.bl(yl))
+
+    class OctNet(nn.Module):  # 2 images of 128x128: a stem to 64x64x64, 4 octave convolutions, merged, a classifier
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 3, 2, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU())
+            self.octs = nn.ModuleList([OctConv(64) for _ in range(4)])
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            x = self.stem(x)
+            xh, xl = x[:, :32], F.avg_pool2d(x[:, 32:], 2)
+            for o in self.octs:
+                xh, xl = o(xh, xl)
+            y = torch.cat([xh, F.interpolate(xl, scale_factor=2.0, mode="nearest")], 1)
+            return self.fc(y.mean((2, 3)))
+
+    class Vae(nn.Module):  # 8 images of 64x64: 4 strided Convs, mean and log-variance of 64, fixed noise, 4 ConvTransposes, a sigmoid
+        def __init__(self):
+            super().__init__()
+            def down(i, o):
+                return nn.Sequential(nn.Conv2d(i, o, 4, 2, 1), nn.LeakyReLU(0.2))
+            def up(i, o):
+                return nn.Sequential(nn.ConvTranspose2d(i, o, 4, 2, 1), nn.ReLU())
+            self.enc = nn.Sequential(down(3, 32), down(32, 64), down(64, 128), down(128, 128))
+            self.mu, self.logvar = nn.Linear(2048, 64), nn.Linear(2048, 64)
+            self.dec_in = nn.Linear(64, 2048)
+            self.dec = nn.Sequential(up(128, 128), up(128, 64), up(64, 32), nn.ConvTranspose2d(32, 3, 4, 2, 1))
+            self.register_buffer("eps", torch.randn(8, 64))
+
+        def forward(self, x):
+            f = self.enc(x).flatten(1)
+            mu, logvar = self.mu(f), self.logvar(f)
+            z = mu + torch.exp(0.5 * logvar) * self.eps
+            return torch.sigmoid(self.dec(self.dec_in(z).view(-1, 128, 4, 4))), mu, logvar
+
+    export_nets(torch, out, 146, (("moe_transformer_b2_t64", Moe, (2, 64, 128)),
+                                  ("mamba_lite_b2_t32", Mamba, (2, 32, 96)),
+                                  ("rednet_involution_b2_64", RedNet, (2, 3, 64, 64)),
+                                  ("logmel_cnn_b4", LogMel, (4, 1, 16000)),
+                                  ("octconv_b2_128", OctNet, (2, 3, 128, 128)),
+                                  ("conv_vae_b8_64", Vae, (8, 3, 64, 64))))
     return 0
 
 
