@@ -196,7 +196,8 @@ TEST(IndexOps, TopKSmallestOnIntsAlongAxis0) {
 
 TEST(IndexOps, TopKMatchesAStableSortOfEachLineForEveryK) {
   // [3, 70, 4] along axis 1 (a line of 70, strided) and [5, 70] along its last axis, values with many ties
-  // and a NaN in some lines (NaN ranks above every number when largest, below when smallest), k from 0 to 70
+  // (negative and positive, both zeros alike, both infinities) and a NaN in some lines (NaN ranks above
+  // every number when largest, below when smallest), k from 0 to 70
   // on both sides of the insertion path's limit (64): values and indices equal a stable sort's first k.
   for (auto [dims, axis] :
        std::vector<std::pair<std::vector<int64_t>, int64_t>>{{{3, 70, 4}, 1}, {{5, 70}, 1}}) {
@@ -204,8 +205,11 @@ TEST(IndexOps, TopKMatchesAStableSortOfEachLineForEveryK) {
     for (int64_t d : dims) n *= d;
     std::vector<float> v(static_cast<size_t>(n));
     for (int64_t q = 0; q < n; ++q)
-      v[static_cast<size_t>(q)] =
-          q % 53 == 7 ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>((q * 37) % 11);
+      v[static_cast<size_t>(q)] = q % 53 == 7   ? std::numeric_limits<float>::quiet_NaN()
+                                  : q % 29 == 3 ? -0.0f
+                                  : q % 31 == 5 ? -std::numeric_limits<float>::infinity()
+                                  : q % 41 == 9 ? std::numeric_limits<float>::infinity()
+                                                : static_cast<float>((q * 37) % 11 - 5);
     const int64_t inner = dims.size() == 3 ? dims[2] : 1, len = dims[static_cast<size_t>(axis)];
     for (const int64_t k : {0, 1, 5, 16, 64, 65, 70})
       for (const bool largest : {true, false}) {
@@ -316,6 +320,52 @@ TEST(IndexOps, GatherElementsSmallerIndexShape) {
   auto r = runOne("GatherElements", {{"x", iota({2, 3})}, {"i", i64({2, 1}, {-1, 1})}}, 1, attrs({Attribute::makeInt("axis", 1)}), 13);
   ASSERT_TRUE(r.ok()) << r.error().message;
   expectNear((*r)[0], {2, 1}, {2, 4});
+}
+
+TEST(IndexOps, GatherElementsMatchesALoopAlongEveryAxisForAnyThreadCount) {
+  // data [4, 6, 64, 24]; indices smaller off the axis on two axes, 16 long on the axis, negative ones
+  // among them: out[p] = data[p with its axis coordinate replaced by idx[p]], with 1 to 4 threads (the
+  // rows' blocks start their coordinates mid-tensor).
+  const std::vector<int64_t> dd{4, 6, 64, 24};
+  const Tensor data = noise(dd, 3);
+  const auto dv = data.toFloats();
+  for (int64_t axis = 0; axis < 4; ++axis) {
+    std::vector<int64_t> id{3, 5, 64, 20};
+    id[static_cast<size_t>(axis)] = 16;
+    int64_t n = 1;
+    for (int64_t d : id) n *= d;
+    const int64_t dim = dd[static_cast<size_t>(axis)];
+    std::vector<int64_t> iv(static_cast<size_t>(n));
+    for (int64_t q = 0; q < n; ++q) iv[static_cast<size_t>(q)] = (q * 7919 + q / 3) % (2 * dim) - dim;
+    for (int threads : {1, 2, 3, 4}) {
+      fw::ExecOptions o;
+      o.threads = threads;
+      auto r = fw::runGraph(oneNode("GatherElements", {{"x", data}, {"i", i64(id, iv)}}, 1,
+                                    attrs({Attribute::makeInt("axis", axis)}), 13),
+                            {data, i64(id, iv)}, o);
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      ASSERT_EQ((*r)[0].dims(), id);
+      const auto got = (*r)[0].toFloats();
+      std::vector<int64_t> at(4);
+      for (int64_t q = 0; q < n; ++q) {
+        for (int64_t d = 3, rem = q; d >= 0; --d) {
+          at[static_cast<size_t>(d)] = rem % id[static_cast<size_t>(d)];
+          rem /= id[static_cast<size_t>(d)];
+        }
+        const int64_t v = iv[static_cast<size_t>(q)];
+        at[static_cast<size_t>(axis)] = v < 0 ? v + dim : v;
+        const int64_t src = ((at[0] * dd[1] + at[1]) * dd[2] + at[2]) * dd[3] + at[3];
+        ASSERT_EQ(got[static_cast<size_t>(q)], dv[static_cast<size_t>(src)])
+            << "axis " << axis << ", " << threads << " threads, element " << q;
+      }
+    }
+  }
+  // A bad index far into the tensor is named as the serial check names it, from the parallel copy.
+  std::vector<int64_t> id{4, 6, 64, 16}, iv(4 * 6 * 64 * 16, 1);
+  iv[20000] = 24;
+  auto r = runOne("GatherElements", {{"x", data}, {"i", i64(id, iv)}}, 1,
+                  attrs({Attribute::makeInt("axis", 3)}), 13);
+  expectFailsWith(r, {"'indices'", "index 24 at position 20000", "[-24, 24)"});
 }
 
 TEST(IndexOps, ScatterElementsMulReductionAndNegativeAxis) {

@@ -430,6 +430,37 @@ TEST(ExecOps, ReductionsOverMiddleAxesMatchADoubleLoopInOrder) {
   }
 }
 
+// A row's max or min (RowSum.h: extremeRow) at every length from 1 to 40: sixteen at a time, then four,
+// then one; a NaN anywhere in a row (in each of its positions in turn) makes the row's result NaN.
+TEST(ExecOps, RowExtremesOfEveryShortLengthMatchALoop) {
+  for (int64_t len = 1; len <= 40; ++len) {
+    const int64_t rows = len + 1;  // row r < len holds a NaN at position r; the last row holds none
+    std::vector<float> v(static_cast<size_t>(rows * len));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 7.3, 23.0) - 11.0);
+    for (int64_t r = 0; r < len; ++r)
+      v[static_cast<size_t>(r * len + r)] = std::numeric_limits<float>::quiet_NaN();
+    for (const bool isMax : {true, false}) {
+      auto res = runOne(isMax ? "ReduceMax" : "ReduceMin", {{"x", Tensor::floats({rows, len}, v)}}, 1,
+                        attrs({Attribute::makeInts("axes", {1}), Attribute::makeInt("keepdims", 0)}), 13);
+      ASSERT_TRUE(res.ok()) << res.error().message;
+      const auto y = (*res)[0].toFloats();
+      ASSERT_EQ(y.size(), static_cast<size_t>(rows));
+      for (int64_t r = 0; r < rows; ++r) {
+        if (r < len) {
+          EXPECT_TRUE(std::isnan(y[static_cast<size_t>(r)])) << "length " << len << ", NaN at " << r;
+          continue;
+        }
+        float want = v[static_cast<size_t>(r * len)];
+        for (int64_t k = 1; k < len; ++k) {
+          const float x = v[static_cast<size_t>(r * len + k)];
+          want = isMax ? std::max(want, x) : std::min(want, x);
+        }
+        EXPECT_EQ(y[static_cast<size_t>(r)], want) << (isMax ? "max" : "min") << " of a row of " << len;
+      }
+    }
+  }
+}
+
 // Axes of size 1 around the reduced ones: those after the first reduced axis lay the elements out as rows
 // (ops_reduce.cpp takes [256, 12, 1] over axis 1 as rows of 12); those before it, or between kept axes, do
 // not. Every case against a double loop over the same elements.
