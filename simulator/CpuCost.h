@@ -95,7 +95,8 @@ std::optional<double> cpuShapeWorkSeconds(const Graph& g, NodeId id, const HwPro
 // The work of a vector-family node on the executor, in the units its efficiency is measured in:
 // max(FLOPs, elements), except for a MaxPool without indices or an AveragePool, which the executor
 // pools one spatial dim at a time (core/exec/ops_pool.cpp): the taps those 1-D passes read, or the
-// output's elements if more. fwb calibrate measures the efficiency on the same figure.
+// output's elements if more, and a TopK, whose input's elements each pass once (its insertions are its
+// rows, rowWiseRows). fwb calibrate measures the efficiency on the same figure.
 double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems);
 // The bytes a run of g touches on the device: its weights and the peak of its live values in node order
 // (the executor frees a value after its last use and reuses its bytes).

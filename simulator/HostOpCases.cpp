@@ -41,6 +41,30 @@ std::vector<FamilyCase> rowCases() {
   for (size_t k = 0; k < picks.size(); ++k) picks[k] = static_cast<int64_t>(k * 37 % 4096);
   cases.push_back({"Gather", oneOp("Gather", {4096, 8}, {fw::Tensor::int64s({1024}, picks)},
                                    fw::zoo::attrs({fw::Attribute::makeInt("axis", 0)}), 8)});
+  // A Gather of single floats (an unfold's picks, a column of a table): [8, 2048] along its last axis at
+  // 1024 places, 8192 picks of one float each, beside the family case's 8 rows of 1024 ("Gather/elements").
+  {
+    std::vector<int64_t> at(1024);
+    for (size_t k = 0; k < at.size(); ++k) at[k] = static_cast<int64_t>(k * 37 % 2048);
+    cases.push_back({"Gather/elements", oneOp("Gather", {8, 2048}, {fw::Tensor::int64s({1024}, at)},
+                                              fw::zoo::attrs({fw::Attribute::makeInt("axis", 1)}), 8)});
+  }
+  // Reductions over the last axis in rows of 8 ([4096, 8]), beside the family cases' rows of 1024: each
+  // output's row is reduced on its own (a DGCNN's max over 16 neighbours, a state-space scan's sum over a
+  // state of 8: 2-3 ns a row here, session 38).
+  for (const char* op : {"ReduceMean", "ReduceSum", "ReduceMax"}) {
+    const bool axesInput = std::string(op) == "ReduceSum";  // as its family case takes them (opset 13)
+    cases.push_back({op, axesInput ? oneOp(op, {4096, 8}, {fw::Tensor::int64s({1}, {-1})},
+                                           fw::zoo::attrs({fw::Attribute::makeInt("keepdims", 1)}), 8)
+                                   : oneOp(op, {4096, 8}, {},
+                                           fw::zoo::attrs({fw::Attribute::makeInts("axes", {-1}),
+                                                           fw::Attribute::makeInt("keepdims", 1)}),
+                                           8)});
+  }
+  // The top 16 of 512 rows of 64 (19.5K values going in among a row's best, the family case's rows of 1024
+  // 2.6K): a DGCNN's nearest neighbours, a detector's best boxes ("rows" are those insertions).
+  cases.push_back({"TopK", oneOpOn("TopK", filled({512, 64}, 0.5f), {fw::Tensor::int64s({1}, {16})}, {}, 8,
+                                   fw::DType::Float32, 2)});
   // A BatchNormalization's planes of 8 ([1, 4096, 2, 4]), beside the family case's 32 planes of 1024: a
   // MobileNet's last stages normalise hundreds of channels of 7x7 (session 35: [1, 960, 7, 7] measured
   // 14-30 us where the elements' rate alone said 8).
@@ -102,6 +126,10 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
                                       fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("GlobalAveragePool", img, {}, {}, 8)});
+  // The top 16 of each row (the top 4 of a tiny one's 8): few of a long row's values go in among the best.
+  cases.push_back(
+      {"reduction", oneOpOn("TopK", filled({rows, cols}, 0.5f), {I64({std::min<int64_t>(16, cols / 2)})}, {},
+                            8, fw::DType::Float32, 2)});
   cases.push_back({"softmax", rowWiseOp("Softmax", rows, cols)});
   cases.push_back({"softmax", rowWiseOp("LogSoftmax", rows, cols)});
   cases.push_back({"norm", rowWiseOp("LayerNormalization", rows, cols)});

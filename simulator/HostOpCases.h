@@ -22,7 +22,7 @@ struct FamilyCase {
 };
 // The ops that work row by row (OpFamily.h: rowWiseRows) over 32K elements in rows of 8: beside their
 // family case's rows of 1024, their time a row (cpu.op_row_s). The key is the efficiency key
-// (efficiencyKey: the op type, or "Transpose/rows").
+// (efficiencyKey: the op type, "Transpose/rows", or "Gather/elements", timed beside the Gather case).
 std::vector<FamilyCase> rowCases();
 // Every op `fwb calibrate` times for the vector families, in the same order at every size.
 std::vector<FamilyCase> familyCases(const CaseSize& size);

@@ -1,11 +1,13 @@
 #include "simulator/OpFamily.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/exec/ColumnBlocks.h"
+#include "core/ir/DType.h"
 
 namespace fw::sim {
 
@@ -22,6 +24,34 @@ std::optional<std::vector<int64_t>> staticDims(const Graph& g, ValueId v) {
   const Value& val = g.value(v);
   if (val.initializer) return val.initializer->dims();
   return val.shape.ints();
+}
+
+// A node input's values when they are constant: an initializer's, or a Constant node's (as exported).
+std::optional<std::vector<int64_t>> constInts(const Graph& g, const Node& n, size_t k) {
+  if (n.inputs.size() <= k || n.inputs[k] == kNoId) return std::nullopt;
+  const Value& v = g.value(n.inputs[k]);
+  if (v.initializer) return v.initializer->toInt64s();
+  if (v.producer == kNoId) return std::nullopt;
+  const Node& p = g.node(v.producer);
+  if (p.opType != "Constant" || !(p.domain.empty() || p.domain == "ai.onnx")) return std::nullopt;
+  const Tensor* t = p.attrs.getTensor("value");
+  if (!t) return std::nullopt;
+  return t->toInt64s();
+}
+
+// A Gather's picks of one or two floats (its rows of 4 or 8 bytes: a column's element from each row): the
+// executor copies each with one move of a size it knows (core/exec/OpContext.h: copyRows).
+bool gathersElements(const Graph& g, const Node& n) {
+  if (n.opType != "Gather" || !n.domain.empty() || n.inputs.empty()) return false;
+  const auto d = staticDims(g, n.inputs[0]);
+  if (!d || d->empty()) return false;
+  int64_t axis = n.attrs.intOr("axis", 0);
+  if (axis < 0) axis += static_cast<int64_t>(d->size());
+  if (axis < 0 || axis >= static_cast<int64_t>(d->size())) return false;
+  int64_t inner = 1;
+  for (size_t k = static_cast<size_t>(axis) + 1; k < d->size(); ++k) inner *= (*d)[k];
+  const int64_t bytes = inner * static_cast<int64_t>(dtypeSize(g.value(n.inputs[0]).dtype));
+  return bytes == 4 || bytes == 8;
 }
 
 // A Transpose's input dims and perm when both are known.
@@ -91,6 +121,10 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   // measured, 57 charged at the short rows' rate).
   if (const auto rows = padRows(g, n))
     return rows->keepsLastAxis || rows->length >= 128 ? "Pad/rows" : n.opType;
+  // A Gather of elements, each one move, spends less a pick than one of longer rows (a RedNet's unfold by
+  // Gathers of 6.4M single floats: 2.5 ms measured, 10.4 simulated at the rows of 8 floats' time a row,
+  // session 38).
+  if (gathersElements(g, n)) return "Gather/elements";
   std::vector<int64_t> dims, perm;
   if (!transposeOf(g, n, dims, perm)) return n.opType;
   int64_t innerIn = -1, innerOut = -1;
@@ -162,6 +196,60 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     if (inner != 1) planes *= (*d)[1];
     return planes;
   }
+  if ((n.opType == "ReduceMax" || n.opType == "ReduceMin" || n.opType == "ReduceSum" ||
+       n.opType == "ReduceMean") &&
+      n.domain.empty() && !n.inputs.empty() && n.inputs[0] != kNoId &&
+      g.value(n.inputs[0]).dtype == DType::Float32) {
+    // A float reduction over its last axes (axes of 1 after the first reduced one aside) reduces each
+    // output's row on its own (core/exec/ops_reduce.cpp): a row each output element. Over a middle axis
+    // it walks rows of the inner axes, not costed a row.
+    const auto d = staticDims(g, n.inputs[0]);
+    if (!d) return 0;
+    const auto rank = static_cast<int64_t>(d->size());
+    std::optional<std::vector<int64_t>> axes =
+        n.inputs.size() > 1 && n.inputs[1] != kNoId ? constInts(g, n, 1) : n.attrs.getInts("axes");
+    if (!axes && n.inputs.size() > 1 && n.inputs[1] != kNoId) return 0;  // axes computed in the graph
+    std::vector<char> red(d->size(), axes && !axes->empty() ? 0 : 1);
+    if (axes)
+      for (int64_t a : *axes) {
+        if (a < 0) a += rank;
+        if (a < 0 || a >= rank) return 0;
+        red[static_cast<size_t>(a)] = 1;
+      }
+    int64_t rows = 1;
+    bool seen = false;
+    for (size_t k = 0; k < d->size(); ++k) {
+      if (seen && !red[k] && (*d)[k] != 1) return 0;  // a kept axis after a reduced one: a middle axis
+      seen = seen || red[k];
+      if (!red[k]) rows *= (*d)[k];
+    }
+    return rows;
+  }
+  if (n.opType == "TopK" && n.domain.empty() && !n.inputs.empty() && !n.outputs.empty()) {
+    // Each line keeps its best k in order as its values come in (core/exec/ops_sort.cpp): most values are
+    // held against the k-th best alone, and some k (1 + ln(n / k)) of a line's n, in random order, go in
+    // among them: its rows are those insertions (the top 16 of 1024 lines of 256: 60 a line).
+    const auto d = staticDims(g, n.inputs[0]);
+    const auto axis = d ? axisOf(n, *d, -1) : std::nullopt;
+    if (!axis) return 0;
+    // k: the K input's value (opset 10 on), the attribute (before), or the output's length along the axis.
+    std::optional<int64_t> kk;
+    if (const auto kin = constInts(g, n, 1); kin && kin->size() == 1)
+      kk = kin->front();
+    else if (n.inputs.size() < 2)
+      kk = n.attrs.getInt("k");
+    if (!kk)
+      if (const auto o = staticDims(g, n.outputs[0]); o && o->size() == d->size())
+        kk = (*o)[static_cast<size_t>(*axis)];
+    if (!kk) return 0;
+    const double len = static_cast<double>((*d)[static_cast<size_t>(*axis)]);
+    const double k = static_cast<double>(*kk);
+    if (len <= 0 || k <= 0) return 0;
+    double lines = 1;
+    for (size_t j = 0; j < d->size(); ++j)
+      if (j != static_cast<size_t>(*axis)) lines *= static_cast<double>((*d)[j]);
+    return static_cast<int64_t>(std::llround(lines * std::min(len, k * (1.0 + std::log(len / k)))));
+  }
   const bool softmax = n.opType == "Softmax" || n.opType == "LogSoftmax";
   if ((!softmax && n.opType != "LayerNormalization") || n.inputs.empty()) return 0;
   const auto d = staticDims(g, n.inputs[0]);
@@ -181,7 +269,8 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
 }
 
 bool isEfficiencyVariant(std::string_view key) {
-  for (const char* v : {"Transpose/rows", "Pad/rows", "Add/scalar", "Sub/scalar", "Mul/scalar", "Div/scalar"})
+  for (const char* v : {"Transpose/rows", "Pad/rows", "Gather/elements", "Add/scalar", "Sub/scalar",
+                        "Mul/scalar", "Div/scalar"})
     if (key == v) return true;
   return false;
 }
@@ -191,18 +280,7 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n) {
   const auto in = staticDims(g, n.inputs[0]);
   if (!in || in->empty()) return std::nullopt;
   const auto rank = static_cast<int64_t>(in->size());
-  // An input's values when they are constant: an initializer's, or a Constant node's (as exported).
-  auto constInts = [&](size_t k) -> std::optional<std::vector<int64_t>> {
-    if (n.inputs.size() <= k || n.inputs[k] == kNoId) return std::nullopt;
-    const Value& v = g.value(n.inputs[k]);
-    if (v.initializer) return v.initializer->toInt64s();
-    if (v.producer == kNoId) return std::nullopt;
-    const Node& p = g.node(v.producer);
-    if (p.opType != "Constant" || !(p.domain.empty() || p.domain == "ai.onnx")) return std::nullopt;
-    const Tensor* t = p.attrs.getTensor("value");
-    if (!t) return std::nullopt;
-    return t->toInt64s();
-  };
+  auto constInts = [&](size_t k) { return fw::sim::constInts(g, n, k); };
   const bool padsInput = n.inputs.size() > 1 && n.inputs[1] != kNoId;
   const auto pads = padsInput ? constInts(1) : n.attrs.getInts("pads");
   if (!pads) {  // pads computed in the graph: the inferred output shape says

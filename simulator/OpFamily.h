@@ -31,7 +31,9 @@ std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n);
 // Transpose that keeps the innermost axis of size > 1 innermost (a channel shuffle: whole rows move,
 // several times faster per element than a transpose that swaps the innermost axis), or "<Op>/scalar"
 // for an Add, Sub, Mul or Div of the whole output and one element (the executor's own loop for it), or
-// "Pad/rows" for a Pad that keeps the last axis as it is (a window pad of channels-last activations).
+// "Pad/rows" for a Pad that keeps the last axis as it is (a window pad of channels-last activations), or
+// "Gather/elements" for a Gather whose picks are of 4 or 8 bytes (one element of each row: each pick one
+// move, not a row's copy).
 std::string efficiencyKey(const Graph& g, const Node& n);
 // Pad copies its output row by row along the last axis (core/exec/ops_tensor.cpp): a row whose last axis
 // is padded takes three copies, one whose last axis is kept one. fwb calibrate times both: "Pad" on the
@@ -52,8 +54,10 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // (the positions before its axis), a Transpose's that moves whole rows ("Transpose/rows": the output's
 // innermost run of axes in input order), a Gather's (its picks: the indices' elements times the
 // positions before its axis), a Split's (its parts times the positions before its axis), a
-// BatchNormalization's (its images times channels, each plane a row; of [N, C], N); 0 for any other op or
-// unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
+// BatchNormalization's (its images times channels, each plane a row; of [N, C], N), a float ReduceMax's,
+// ReduceMin's, ReduceSum's or ReduceMean's over its last axes (its output elements; over a middle axis,
+// none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at most n); 0 for
+// any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
 
 // The value whose storage `v` is: `v` itself, or, for the output of a view (Identity, Reshape, Squeeze...:

@@ -1,10 +1,12 @@
 // Issue 22: cpu-kind profiles and their cost, the op_summary importer, the profile fit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -865,6 +867,148 @@ TEST(CpuCost, AGathersPicksPayTheirRowTime) {
   const double without = test::runUnfused(picks, hw).kernels.at(0).durUs;
   hw.cpu.opRowS["Gather"] = 2e-9;
   EXPECT_NEAR(test::runUnfused(picks, hw).kernels.at(0).durUs - without, 1024 * 2e-3, 1e-6);
+}
+
+// A Gather whose picks are of 4 or 8 bytes copies each with one move (core/exec/OpContext.h: copyRows):
+// its picks pay "Gather/elements"'s row time, not the longer rows' "Gather"; the profile takes the key.
+TEST(CpuCost, AGatherOfSingleElementsPaysItsOwnTimeAPick) {
+  auto graph = [](std::vector<int64_t> table, DType type, std::vector<int64_t> ids, int64_t axis) {
+    Graph g;
+    ValueId x = g.addInput("x", type, Shape::ofInts(table));
+    ValueId i =
+        g.addInitializer("ids", Tensor::int64s(ids, std::vector<int64_t>(static_cast<size_t>(ids[0]), 1)));
+    std::vector<int64_t> out(table.begin(), table.begin() + axis);
+    out.insert(out.end(), ids.begin(), ids.end());
+    out.insert(out.end(), table.begin() + axis + 1, table.end());
+    ValueId e = g.addValue("e", type, Shape::ofInts(out));
+    g.addNode("Gather", {x, i}, {e}, zoo::attrs({Attribute::makeInt("axis", axis)}), "gather");
+    g.addOutput(e);
+    return g;
+  };
+  const Graph column = graph({64, 32}, DType::Float32, {10}, 1),
+              pairs = graph({64, 2}, DType::Float32, {10}, 0), ids = graph({64, 32}, DType::Int64, {10}, 1),
+              rows = graph({64, 4}, DType::Float32, {10}, 0);
+  EXPECT_EQ(efficiencyKey(column, column.node(0)), "Gather/elements");
+  EXPECT_EQ(efficiencyKey(pairs, pairs.node(0)), "Gather/elements");
+  EXPECT_EQ(efficiencyKey(ids, ids.node(0)), "Gather/elements");
+  EXPECT_EQ(efficiencyKey(rows, rows.node(0)), "Gather");
+  EXPECT_EQ(rowWiseRows(column, column.node(0)), 640);
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"Gather", 0.001}};  // compute-bound: its rows show
+  j["cpu"]["op_row_s"] = {{"Gather", 2e-9}};
+  auto longRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(longRows.ok()) << longRows.error().message;
+  j["cpu"]["op_row_s"]["Gather/elements"] = 3e-10;
+  auto both = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  const double withLong = test::runUnfused(column, *longRows).kernels.at(0).durUs;
+  const double withElements = test::runUnfused(column, *both).kernels.at(0).durUs;
+  EXPECT_NEAR(withLong - withElements, 640 * (2e-9 - 3e-10) * 1e6, 1e-6);
+  EXPECT_DOUBLE_EQ(test::runUnfused(rows, *longRows).kernels.at(0).durUs,
+                   test::runUnfused(rows, *both).kernels.at(0).durUs);
+}
+
+// A float ReduceMax, ReduceMin, ReduceSum or ReduceMean over its last axes reduces each output's row on its
+// own (core/exec/ops_reduce.cpp): a row an output element, axes of 1 after the first reduced one aside, the
+// axes an attribute or a constant input; over a middle axis (a kept axis after a reduced one) no rows.
+TEST(CpuCost, AReductionOverItsLastAxesPaysARowAnOutput) {
+  auto graph = [](const char* op, std::vector<int64_t> dims, std::optional<std::vector<int64_t>> axes,
+                  bool axesInput) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<ValueId> ins{x};
+    Attributes a;
+    if (axes && axesInput)
+      ins.push_back(g.addInitializer("axes", Tensor::int64s({static_cast<int64_t>(axes->size())}, *axes)));
+    else if (axes)
+      a.set(Attribute::makeInts("axes", *axes));
+    std::vector<int64_t> out = dims;  // keepdims (the default): each reduced axis 1
+    for (size_t k = 0; k < out.size(); ++k)
+      if (!axes || axes->empty() ||
+          std::count(axes->begin(), axes->end(), static_cast<int64_t>(k)) +
+                  std::count(axes->begin(), axes->end(),
+                             static_cast<int64_t>(k) - static_cast<int64_t>(out.size())) >
+              0)
+        out[k] = 1;
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(out));
+    g.addNode(op, ins, {y}, a, "r");
+    g.addOutput(y);
+    return g;
+  };
+  auto rowsOf = [&](const char* op, std::vector<int64_t> dims, std::optional<std::vector<int64_t>> axes,
+                    bool axesInput = false) {
+    const Graph g = graph(op, std::move(dims), std::move(axes), axesInput);
+    return rowWiseRows(g, g.node(0));
+  };
+  EXPECT_EQ(rowsOf("ReduceMax", {4, 32, 256, 16}, std::vector<int64_t>{-1}), 4 * 32 * 256);
+  EXPECT_EQ(rowsOf("ReduceSum", {2, 192, 8}, std::vector<int64_t>{2}, true), 384);
+  EXPECT_EQ(rowsOf("ReduceMean", {8, 16, 1}, std::vector<int64_t>{1}), 8);
+  EXPECT_EQ(rowsOf("ReduceMin", {6, 4, 5}, std::vector<int64_t>{1, 2}), 6);
+  EXPECT_EQ(rowsOf("ReduceMean", {6, 4, 5}, std::nullopt), 1);
+  EXPECT_EQ(rowsOf("ReduceMax", {8, 16, 4}, std::vector<int64_t>{1}), 0);
+  EXPECT_EQ(rowsOf("ReduceProd", {8, 16}, std::vector<int64_t>{1}), 0);
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"ReduceMax", 0.001}};  // compute-bound: its rows show
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"ReduceMax", 2e-9}};
+  auto withRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
+  const Graph g = graph("ReduceMax", {64, 16}, std::vector<int64_t>{-1}, false);
+  EXPECT_NEAR(
+      test::runUnfused(g, *withRows).kernels.at(0).durUs - test::runUnfused(g, *plain).kernels.at(0).durUs,
+      64 * 2e-3, 1e-6);
+}
+
+// A TopK keeps each line's best k by insertion (core/exec/ops_sort.cpp): its rows are the insertions, some
+// k (1 + ln(n / k)) a line of n in random order, at most n, with k from its K input, its attribute (opset
+// 1) or its output; with such a row time its work is its input's elements, without one (an older profile)
+// a sort's n log n as before (core/ir/OpCost.h).
+TEST(CpuCost, ATopKsRowsAreItsInsertions) {
+  auto graph = [](std::vector<int64_t> dims, int64_t k,
+                  int how) {  // how: 0 K input, 1 attribute, 2 output only
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<ValueId> ins{x};
+    Attributes a;
+    if (how == 0) ins.push_back(g.addInitializer("k", Tensor::int64s({1}, {k})));
+    if (how == 1) a.set(Attribute::makeInt("k", k));
+    if (how == 2) ins.push_back(g.addInput("kin", DType::Int64, Shape::ofInts({1})));
+    std::vector<int64_t> out = dims;
+    out.back() = k;
+    ValueId v = g.addValue("v", DType::Float32, Shape::ofInts(out)),
+            i = g.addValue("i", DType::Int64, Shape::ofInts(out));
+    g.addNode("TopK", ins, {v, i}, a, "topk");
+    g.addOutput(v);
+    g.addOutput(i);
+    return g;
+  };
+  auto rowsOf = [&](std::vector<int64_t> dims, int64_t k, int how) {
+    const Graph g = graph(std::move(dims), k, how);
+    return rowWiseRows(g, g.node(0));
+  };
+  const int64_t dgcnn = std::llround(1024 * 16 * (1 + std::log(16.0)));
+  EXPECT_EQ(rowsOf({4, 256, 256}, 16, 0), dgcnn);
+  EXPECT_EQ(rowsOf({4, 256, 256}, 16, 1), dgcnn);
+  EXPECT_EQ(rowsOf({4, 256, 256}, 16, 2), dgcnn);
+  EXPECT_EQ(rowsOf({8, 100}, 100, 0), 800);  // every value goes in: at most n a line
+  EXPECT_EQ(rowsOf({8, 100}, 0, 0), 0);
+  const Graph g = graph({512, 64}, 16, 0);
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"TopK", 0.001}};  // compute-bound: its work and rows show
+  auto sort = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(sort.ok()) << sort.error().message;
+  j["cpu"]["op_row_s"] = {{"TopK", 1e-8}};
+  auto rows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  const double peak = std::max(rows->cpu.gemmFlops, rows->cpu.convFlops);
+  const double work = 512.0 * 64.0, sortWork = work * std::log2(work);
+  const double withRows = test::runUnfused(g, *rows).kernels.at(0).durUs;
+  const double asSort = test::runUnfused(g, *sort).kernels.at(0).durUs;
+  EXPECT_NEAR(
+      asSort - withRows,
+      (sortWork - work) / (peak * 0.001) * 1e6 - static_cast<double>(rowWiseRows(g, g.node(0))) * 1e-2,
+      1e-3 * asSort);
 }
 
 // The executor computes a Relu with its producer (a Conv's, BatchNormalization's or Add's only reader) in a
