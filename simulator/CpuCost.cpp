@@ -39,6 +39,49 @@ int64_t outputRows(const Graph& g, const Node& n) {
 
 }  // namespace
 
+double gatherReadBytes(const Graph& g, const Node& n, const HwProfile& hw, NodeId id) {
+  if ((n.opType != "Gather" && n.opType != "GatherElements" && n.opType != "GatherND") || n.outputs.empty() ||
+      n.outputs[0] == kNoId || n.inputs.empty() || n.inputs[0] == kNoId)
+    return -1;
+  const auto ob = deviceBytes(g, n.outputs[0], hw, id);
+  if (!ob.ok()) return -1;
+  if (n.opType != "GatherElements" || n.inputs.size() < 2) return *ob;
+  const auto src = deviceBytes(g, n.inputs[0], hw, id);
+  auto dimsOf = [&](ValueId v) -> std::optional<std::vector<int64_t>> {
+    if (v == kNoId) return std::nullopt;
+    const Value& val = g.value(v);
+    return val.initializer ? std::optional(val.initializer->dims()) : val.shape.ints();
+  };
+  const auto d = dimsOf(n.inputs[0]), ix = dimsOf(n.inputs[1]);
+  const auto es = static_cast<double>(deviceElemBytes(g.value(n.inputs[0]).dtype, hw));
+  if (!src.ok() || !d || !ix || d->empty() || d->size() != ix->size() || es <= 0) return *ob;
+  auto rank = static_cast<int64_t>(d->size());
+  int64_t axis = n.attrs.intOr("axis", 0);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return *ob;
+  constexpr double kLine = 64;
+  double pools = 1, poolLines = 0, picks = 0;
+  if (axis == rank - 1) {  // each output row's picks from its source row
+    for (int64_t k = 0; k + 1 < rank; ++k) pools *= static_cast<double>((*ix)[static_cast<size_t>(k)]);
+    poolLines = std::ceil(static_cast<double>(d->back()) * es / kLine);
+    picks = static_cast<double>(ix->back());
+  } else {  // each block of the axes before the axis: the picks of its index block over its data block
+    double block = 1, pickBlock = 1;
+    for (int64_t k = 0; k < rank; ++k) {
+      const auto sk = static_cast<size_t>(k);
+      if (k < axis)
+        pools *= static_cast<double>((*ix)[sk]);
+      else
+        block *= static_cast<double>((*d)[sk]), pickBlock *= static_cast<double>((*ix)[sk]);
+    }
+    poolLines = std::ceil(block * es / kLine);
+    picks = pickBlock;
+  }
+  if (poolLines <= 0 || picks <= 0) return *ob;
+  const double lines = pools * poolLines * (1.0 - std::pow(1.0 - 1.0 / poolLines, picks));
+  return std::clamp(lines * kLine, *ob, std::max(*ob, *src));
+}
+
 double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems) {
   // A TopK's values each pass once against its line's k-th best; what goes in among the best k is its rows'
   // time (rowWiseRows), not a sort's n log n (core/ir/OpCost.h).
@@ -389,10 +432,10 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       out.callColdShare[ni] = std::clamp(share, 0.0, 1.0);
       // A gather or a Slice reads from its data input only what it writes out (a ConvLSTM's frame
       // x[:, k], 32 KB of a 256 KB clip: 3.3-4.8 us measured, 18.9 simulated with the whole clip cold).
-      const bool readsItsOutputsWorth = (n.opType == "Gather" || n.opType == "GatherElements" ||
-                                         n.opType == "GatherND" || n.opType == "Slice") &&
-                                        !n.outputs.empty() && n.outputs[0] != kNoId;
-      const double outBytes = readsItsOutputsWorth ? bytesOf(n.outputs[0]) : 0.0;
+      const double gathered = gatherReadBytes(g, n, hw, id);
+      const bool readsItsOutputsWorth =
+          gathered >= 0 || (n.opType == "Slice" && !n.outputs.empty() && n.outputs[0] != kNoId);
+      const double outBytes = gathered >= 0 ? gathered : readsItsOutputsWorth ? bytesOf(n.outputs[0]) : 0.0;
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
         if (v == kNoId || weightFor(v) != kNoId ||
@@ -560,11 +603,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     if ((n.opType == "Gather" || n.opType == "GatherElements" || n.opType == "GatherND") && !n.outputs.empty() &&
         n.outputs[0] != kNoId)
       if (auto ob = deviceBytes(g, n.outputs[0], hw, m); ob.ok()) picked = *ob;
+    const double gathered = gatherReadBytes(g, n, hw, m);
     for (size_t i = 0; i < n.inputs.size(); ++i) {
       const ValueId v = n.inputs[i];
       if (v == kNoId) continue;
       FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, m));
-      if (i == 0 && picked >= 0) b = std::min(b, picked);
+      if (i == 0 && gathered >= 0) b = std::min(b, gathered);
       // A weight is read from DRAM once per run: shared by several nodes (the steps of an unrolled
       // recurrent network), each reader is charged its share.
       // Through views too: a PyTorch export that shares a weight between layers hands each layer an

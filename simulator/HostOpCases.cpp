@@ -61,6 +61,16 @@ std::vector<FamilyCase> rowCases() {
                                                            fw::Attribute::makeInt("keepdims", 1)}),
                                            8)});
   }
+  // Each operand broadcast along a different axis, [64, 64, 8] * [64, 1, 8]: 4096 rows of 8 through the
+  // executor's general loop, beside the family cases' two whole [32, 1024] (a state-space scan's [2, 192, 1]
+  // * [2, 1, 8], StyleGAN2's modulation in rows of 9).
+  for (const char* op : {"Add", "Sub", "Mul", "Div"})
+    cases.push_back({op, oneOp(op, {64, 64, 8}, {filled({64, 1, 8}, 1.5f)}, {}, 8)});
+  // Each operand broadcast along a different axis, [64, 64, 8] * [64, 1, 8]: 4096 rows of 8 through the
+  // executor's general loop, beside the family cases' two whole [32, 1024] (a state-space scan's [2, 192, 1]
+  // * [2, 1, 8], StyleGAN2's modulation in rows of 9).
+  for (const char* op : {"Add", "Sub", "Mul", "Div"})
+    cases.push_back({op, oneOp(op, {64, 64, 8}, {filled({64, 1, 8}, 1.5f)}, {}, 8)});
   // The top 16 of 512 rows of 64 (19.5K values going in among a row's best, the family case's rows of 1024
   // 2.6K): a DGCNN's nearest neighbours, a detector's best boxes ("rows" are those insertions).
   cases.push_back({"TopK", oneOpOn("TopK", filled({512, 64}, 0.5f), {fw::Tensor::int64s({1}, {16})}, {}, 8,
@@ -154,6 +164,16 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
                                 fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8, fw::DType::Float32, 2)});
   cases.push_back({"data_movement", oneOp("Gather", {rows, cols}, {rows >= 32 ? I64({0, 3, 5, 9, 13, 17, 25, rows - 1}) : I64({0, rows - 1})},
                                           fw::zoo::attrs({Attribute::makeInt("axis", 0)}), 8)});
+  // Each element picked from anywhere along its row (a DGCNN's neighbours, a detector's best boxes): a
+  // load whose address waits on its index, several times a copied element's time.
+  {
+    std::vector<int64_t> at(static_cast<size_t>(rows * cols));
+    for (size_t k = 0; k < at.size(); ++k)
+      at[k] = static_cast<int64_t>((k * 2654435761u) % static_cast<size_t>(cols));
+    cases.push_back(
+        {"data_movement", oneOp("GatherElements", {rows, cols}, {fw::Tensor::int64s({rows, cols}, at)},
+                                fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
+  }
   cases.push_back({"data_movement", oneOp("Expand", {1, cols}, {I64({rows, cols})}, {}, 8)});
   // Upsampling (feature pyramids, decoders): 2x in both spatial dims, the two common modes.
   const fw::Tensor noRoi = fw::Tensor::floats({0}, {});

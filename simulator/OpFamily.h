@@ -56,9 +56,14 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // positions before its axis), a Split's (its parts times the positions before its axis), a
 // BatchNormalization's (its images times channels, each plane a row; of [N, C], N), a float ReduceMax's,
 // ReduceMin's, ReduceSum's or ReduceMean's over its last axes (its output elements; over a middle axis,
-// none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at most n); 0 for
+// none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at most n), an
+// Add's, Sub's, Mul's or Div's through the executor's general broadcast loop (broadcastRows, below); 0 for
 // any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
+// The rows of an Add, Sub, Mul or Div through the executor's general broadcast loop (core/exec/Broadcast.h):
+// the output's elements over its innermost run of axes both operands walk as one; 0 for its loops without
+// rows (two whole operands, a single element, a trailing row, one value a row) or unknown dims.
+int64_t broadcastRows(const Graph& g, const Node& n);
 
 // The value whose storage `v` is: `v` itself, or, for the output of a view (Identity, Reshape, Squeeze...:
 // the executor hands out its input's buffer), the value behind its chain of views.

@@ -960,6 +960,89 @@ TEST(CpuCost, AReductionOverItsLastAxesPaysARowAnOutput) {
       64 * 2e-3, 1e-6);
 }
 
+// A GatherElements reads the cache lines its picks land on (gatherReadBytes): 16 picks a row of 256 floats
+// (16 lines) touch 16 (1 - (15/16)^16) = 10.3 of them; picks along a middle axis spread over the block of
+// the axes from it on; never more than the data, never less than the output. A Gather reads its output's
+// worth.
+TEST(CpuCost, AGatherElementsReadsTheLinesItsPicksLandOn) {
+  auto graph = [](const char* op, std::vector<int64_t> data, std::vector<int64_t> idx, int64_t axis) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(data));
+    int64_t n = 1;
+    for (int64_t e : idx) n *= e;
+    ValueId i = g.addInitializer("i", Tensor::int64s(idx, std::vector<int64_t>(static_cast<size_t>(n), 0)));
+    std::vector<int64_t> out = idx;
+    if (std::string(op) == "Gather") {
+      out.assign(data.begin(), data.begin() + axis);
+      out.insert(out.end(), idx.begin(), idx.end());
+      out.insert(out.end(), data.begin() + axis + 1, data.end());
+    }
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(out));
+    g.addNode(op, {x, i}, {y}, zoo::attrs({Attribute::makeInt("axis", axis)}), "g");
+    g.addOutput(y);
+    return g;
+  };
+  const HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  auto read = [&](const Graph& g) { return gatherReadBytes(g, g.node(0), hw, 0); };
+  const double lines = 16 * (1 - std::pow(15.0 / 16.0, 16));
+  EXPECT_NEAR(read(graph("GatherElements", {64, 256}, {64, 16}, 1)), 64 * lines * 64, 1e-6);
+  // Along axis 1 of [8, 64, 32]: each of the 8 blocks of 64 x 32 floats (128 lines) takes 16 x 32 picks.
+  EXPECT_NEAR(read(graph("GatherElements", {8, 64, 32}, {8, 16, 32}, 1)),
+              8 * 128 * (1 - std::pow(1 - 1.0 / 128, 16 * 32)) * 64, 1e-6);
+  EXPECT_DOUBLE_EQ(read(graph("GatherElements", {64, 8}, {64, 64}, 1)), 64 * 64 * 4.0);      // the output's
+  EXPECT_DOUBLE_EQ(read(graph("GatherElements", {4, 4096}, {4, 4096}, 1)), 4 * 4096 * 4.0);  // the data's
+  EXPECT_DOUBLE_EQ(read(graph("Gather", {4096, 8}, {100}, 0)), 100 * 8 * 4.0);
+  Graph relu;
+  ValueId x = relu.addInput("x", DType::Float32, Shape::ofInts({4}));
+  ValueId y = relu.addValue("y", DType::Float32, Shape::ofInts({4}));
+  relu.addNode("Relu", {x}, {y}, {}, "r");
+  EXPECT_EQ(gatherReadBytes(relu, relu.node(0), hw, 0), -1);
+}
+
+// An Add, Sub, Mul or Div through the executor's general broadcast loop pays a row for each of its rows (the
+// output over its innermost run of axes both operands walk as one); its own loops (two whole operands, a
+// single element, a trailing row, one value a row) have none.
+TEST(CpuCost, ABroadcastThroughTheGeneralLoopPaysItsRows) {
+  auto graph = [](const char* op, std::vector<int64_t> a, std::vector<int64_t> b) {
+    Graph g;
+    ValueId x = g.addInput("a", DType::Float32, Shape::ofInts(a));
+    ValueId w = g.addInput("b", DType::Float32, Shape::ofInts(b));
+    std::vector<int64_t> out(std::max(a.size(), b.size()), 1);
+    for (size_t k = 0; k < out.size(); ++k) {
+      const int64_t p = k + a.size() >= out.size() ? a[k + a.size() - out.size()] : 1;
+      const int64_t q = k + b.size() >= out.size() ? b[k + b.size() - out.size()] : 1;
+      out[k] = std::max(p, q);
+    }
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(out));
+    g.addNode(op, {x, w}, {y}, {}, "op");
+    g.addOutput(y);
+    return g;
+  };
+  auto rowsOf = [&](const char* op, std::vector<int64_t> a, std::vector<int64_t> b) {
+    const Graph g = graph(op, std::move(a), std::move(b));
+    return rowWiseRows(g, g.node(0));
+  };
+  EXPECT_EQ(rowsOf("Mul", {64, 64, 8}, {64, 1, 8}), 4096);
+  EXPECT_EQ(rowsOf("Mul", {2, 192, 1}, {192, 8}), 384);
+  EXPECT_EQ(rowsOf("Add", {1, 32, 16, 16}, {1, 32, 1, 1}), 32);  // a channel's plane a row
+  EXPECT_EQ(rowsOf("Sub", {8, 64}, {8, 64}), 0);
+  EXPECT_EQ(rowsOf("Div", {8, 64}, {1}), 0);
+  EXPECT_EQ(rowsOf("Add", {8, 20, 64}, {64}), 0);             // a bias: a trailing row
+  EXPECT_EQ(rowsOf("Div", {16, 1152, 8}, {16, 1152, 1}), 0);  // one value a row
+  EXPECT_EQ(rowsOf("Pow", {64, 64, 8}, {64, 1, 8}), 0);
+  const Graph g = graph("Mul", {64, 64, 8}, {64, 1, 8});
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"Mul", 0.001}};  // compute-bound: its rows show
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"Mul", 2e-9}};
+  auto withRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
+  EXPECT_NEAR(
+      test::runUnfused(g, *withRows).kernels.at(0).durUs - test::runUnfused(g, *plain).kernels.at(0).durUs,
+      4096 * 2e-3, 1e-6);
+}
+
 // A TopK keeps each line's best k by insertion (core/exec/ops_sort.cpp): its rows are the insertions, some
 // k (1 + ln(n / k)) a line of n in random order, at most n, with k from its K input, its attribute (opset
 // 1) or its output; with such a row time its work is its input's elements, without one (an older profile)
