@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|46]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|47]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -110,7 +110,14 @@ EfficientDet-style BiFPN (weighted fusion of resampled maps); set 46 was exporte
 any change, and only measured: a mixture-of-experts transformer (top-2 gating scattered into dense gates), a
 Mamba-style selective state-space model (its scan unrolled over 32 steps), an involution CNN (kernels generated per
 pixel, applied through unfold), a log-mel audio CNN (an STFT as a strided Conv1d, Log), an octave-convolution CNN
-(high and low frequency branches) and a convolutional VAE (reparameterised with fixed noise).
+(high and low frequency branches) and a convolutional VAE (reparameterised with fixed noise); set 47 was exported in
+session 38 after its changes (the executor's GatherElements, TopK and row extremes; a reduction's, broadcast's and
+TopK's rows, a GatherElements's cache lines in the cost model) and only measured: a PointNet++-style network (k
+nearest neighbours by TopK, grouping by GatherElements), an RWKV-style recurrent language model (its time mixing
+unrolled over 24 steps), a Temporal Fusion Transformer-style forecaster (gated residual networks, GLU, variable
+selection), a SiamFC-style tracker (the template's features as per-sample depthwise weights), a Transformer-XL-style
+encoder (relative position scores shifted by padding and reshaping) and an ESPNet-style segmenter (dilated
+pyramid branches summed hierarchically).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -122,7 +129,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -221,6 +228,8 @@ def main():
         return export_forty_fifth_set(torch, out)
     if which == "46":
         return export_forty_sixth_set(torch, out)
+    if which == "47":
+        return export_forty_seventh_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -5101,6 +5110,186 @@ def export_forty_sixth_set(torch, out):
                                   ("logmel_cnn_b4", LogMel, (4, 1, 16000)),
                                   ("octconv_b2_128", OctNet, (2, 3, 128, 128)),
                                   ("conv_vae_b8_64", Vae, (8, 3, 64, 64))))
+    return 0
+
+
+def export_forty_seventh_set(torch, out):
+    # Session 38, after its changes: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class SetAbstraction(nn.Module):  # k nearest of each centre (the first m points), grouped by GatherElements, a shared MLP, a max
+        def __init__(self, m, k, i, o):
+            super().__init__()
+            self.m, self.k = m, k
+            self.mlp = nn.Sequential(nn.Conv2d(i + 3, o, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(),
+                                     nn.Conv2d(o, o, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+
+        def forward(self, xyz, feat):  # xyz [b, 3, n], feat [b, c, n]
+            b, _, n = xyz.shape
+            ctr = xyz[:, :, :self.m]
+            d = ((ctr.unsqueeze(3) - xyz.unsqueeze(2)) ** 2).sum(1)  # [b, m, n]
+            idx = (-d).topk(self.k, -1)[1]  # [b, m, k]
+            allf = torch.cat([xyz, feat], 1)  # [b, 3 + c, n]
+            c = allf.shape[1]
+            g = torch.gather(allf.unsqueeze(2).expand(b, c, self.m, n), 3, idx.unsqueeze(1).expand(b, c, self.m, self.k))
+            g = torch.cat([g[:, :3] - ctr.unsqueeze(3), g[:, 3:]], 1)
+            return ctr, self.mlp(g).max(-1)[0]
+
+    class PointNet2(nn.Module):  # 4 clouds of 512 points: 2 set abstractions (128 centres of 16, 32 of 16), a classifier
+        def __init__(self):
+            super().__init__()
+            self.sa1, self.sa2 = SetAbstraction(128, 16, 3, 64), SetAbstraction(32, 16, 64, 128)
+            self.head = nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 10))
+
+        def forward(self, x):
+            c1, f1 = self.sa1(x, x)
+            _, f2 = self.sa2(c1, f1)
+            return self.head(f2.max(-1)[0])
+
+    class RwkvBlock(nn.Module):  # time mixing: a decayed weighted sum of past keys and values, step by step; channel mixing
+        def __init__(self, d):
+            super().__init__()
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.k, self.v, self.r, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
+            self.decay = nn.Parameter(-torch.rand(d))
+            self.first = nn.Parameter(torch.rand(d))
+            self.ck, self.cv, self.cr = nn.Linear(d, 2 * d, bias=False), nn.Linear(2 * d, d, bias=False), nn.Linear(d, d, bias=False)
+
+        def forward(self, x):
+            b, t, d = x.shape
+            h = self.n1(x)
+            k, v, r = self.k(h), self.v(h), torch.sigmoid(self.r(h))
+            w = torch.exp(self.decay)
+            num = torch.zeros(b, d)
+            den = torch.zeros(b, d)
+            ys = []
+            for s in range(t):
+                ek = torch.exp(k[:, s])
+                eu = torch.exp(self.first + k[:, s])
+                ys.append((num + eu * v[:, s]) / (den + eu))
+                num = w * num + ek * v[:, s]
+                den = w * den + ek
+            x = x + self.o(r * torch.stack(ys, 1))
+            h = self.n2(x)
+            return x + torch.sigmoid(self.cr(h)) * self.cv(torch.relu(self.ck(h)) ** 2)
+
+    class Rwkv(nn.Module):  # 2 sequences of 24 tokens from a vocabulary of 2000, 128 wide: 2 blocks, a head
+        def __init__(self):
+            super().__init__()
+            self.e = nn.Embedding(2000, 128)
+            self.blocks = nn.Sequential(RwkvBlock(128), RwkvBlock(128))
+            self.head = nn.Linear(128, 2000)
+
+        def forward(self, t):
+            return self.head(self.blocks(self.e(t)))
+
+    class Grn(nn.Module):  # gated residual network: ELU, a GLU gate, a residual, LayerNorm
+        def __init__(self, i, d, o):
+            super().__init__()
+            self.a, self.b = nn.Linear(i, d), nn.Linear(d, d)
+            self.g = nn.Linear(d, 2 * o)
+            self.skip = nn.Linear(i, o) if i != o else nn.Identity()
+            self.n = nn.LayerNorm(o)
+
+        def forward(self, x):
+            return self.n(self.skip(x) + F.glu(self.g(self.b(F.elu(self.a(x)))), -1))
+
+    class Tft(nn.Module):  # 16 series of 48 steps of 12 variables: variable selection, an LSTM, attention, GRNs, quantiles
+        def __init__(self):
+            super().__init__()
+            self.vars = nn.ModuleList([Grn(1, 32, 32) for _ in range(12)])
+            self.select = Grn(12, 32, 12)
+            self.lstm = nn.LSTM(32, 32, batch_first=True)
+            self.att = nn.MultiheadAttention(32, 4, batch_first=True)
+            self.post = Grn(32, 32, 32)
+            self.out = nn.Linear(32, 3)
+
+        def forward(self, x):  # [b, t, 12]
+            w = self.select(x).softmax(-1)  # [b, t, 12]
+            e = torch.stack([g(x[..., i:i + 1]) for i, g in enumerate(self.vars)], -1)  # [b, t, 32, 12]
+            h = (e * w.unsqueeze(2)).sum(-1)
+            h, _ = self.lstm(h)
+            a = self.att(h, h, h, need_weights=False)[0]
+            return self.out(self.post(h + a))
+
+    class SiamFc(nn.Module):  # 4 pairs: a 63x63 template and a 127x127 search image through a shared CNN, depthwise cross-correlation
+        def __init__(self):
+            super().__init__()
+            def cbr(i, o, k, s):
+                return nn.Sequential(nn.Conv2d(i, o, k, s, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+            self.body = nn.Sequential(cbr(3, 32, 5, 2), nn.MaxPool2d(3, 2), cbr(32, 64, 3, 1), cbr(64, 64, 3, 1))
+            self.head = nn.Conv2d(64, 1, 1)
+
+        def forward(self, x):  # x [b, 3, 127, 127]; the template is its centre 63x63
+            b = x.shape[0]
+            z = self.body(x[:, :, 32:95, 32:95])  # [b, 64, 12, 12]
+            s = self.body(x)  # [b, 64, 28, 28]
+            c = F.conv2d(s.reshape(1, b * 64, s.shape[2], s.shape[3]), z.reshape(b * 64, 1, z.shape[2], z.shape[3]), groups=b * 64)
+            return self.head(c.reshape(b, 64, c.shape[2], c.shape[3]))
+
+    class RelLayer(nn.Module):  # content and position scores, the position scores shifted to relative distances by pad + reshape
+        def __init__(self, d, heads, t):
+            super().__init__()
+            self.h, self.dh = heads, d // heads
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.pos = nn.Parameter(torch.randn(2 * t - 1, d) / d ** 0.5)
+            self.u, self.v = nn.Parameter(torch.zeros(heads, self.dh)), nn.Parameter(torch.zeros(heads, self.dh))
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x):
+            b, t, d = x.shape
+            q, k, v = self.qkv(x).view(b, t, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+            p = self.pos.view(2 * t - 1, self.h, self.dh).transpose(0, 1)  # [h, 2t-1, dh]
+            ac = (q + self.u[None, :, None]) @ k.transpose(-1, -2)
+            bd = (q + self.v[None, :, None]) @ p.transpose(-1, -2)  # [b, h, t, 2t-1]
+            bd = F.pad(bd, (1, 0)).view(b, self.h, 2 * t, t)[:, :, 1:].reshape(b, self.h, t, 2 * t - 1)[..., :t]
+            att = ((ac + bd) / self.dh ** 0.5).softmax(-1)
+            x = self.n1(x + self.o((att @ v).transpose(1, 2).reshape(b, t, d)))
+            return self.n2(x + self.ff(x))
+
+    class TransformerXl(nn.Module):  # 2 sequences of 80 tokens of 192: 3 layers
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.Sequential(*[RelLayer(192, 6, 80) for _ in range(3)])
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class Esp(nn.Module):  # reduce, 4 dilated 3x3 branches (1, 2, 4, 8) summed hierarchically, concatenated, a residual
+        def __init__(self, c):
+            super().__init__()
+            self.reduce = nn.Conv2d(c, c // 4, 1, bias=False)
+            self.branches = nn.ModuleList([nn.Conv2d(c // 4, c // 4, 3, 1, r, dilation=r, bias=False) for r in (1, 2, 4, 8)])
+            self.bn = nn.BatchNorm2d(c)
+
+        def forward(self, x):
+            r = self.reduce(x)
+            outs = [self.branches[0](r)]
+            for br in self.branches[1:]:
+                outs.append(outs[-1] + br(r))
+            return F.prelu(self.bn(x + torch.cat(outs, 1)), torch.tensor([0.25]))
+
+    class EspNet(nn.Module):  # 2 images of 256x256: strided stem to 64x64x64, 4 ESP modules, a 1x1 classifier, upsampled
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.PReLU(32),
+                                      nn.Conv2d(32, 64, 3, 2, 1, bias=False), nn.BatchNorm2d(64), nn.PReLU(64))
+            self.esp = nn.Sequential(*[Esp(64) for _ in range(4)])
+            self.cls = nn.Conv2d(64, 8, 1)
+
+        def forward(self, x):
+            return F.interpolate(self.cls(self.esp(self.stem(x))), scale_factor=4.0, mode="bilinear", align_corners=False)
+
+    torch.manual_seed(147)
+    tokens = torch.randint(0, 2000, (2, 24))
+    export_nets(torch, out, 147, (("pointnet2_lite_b4_512", PointNet2, (4, 3, 512)),
+                                  ("rwkv_lite_b2_t24", Rwkv, tokens),
+                                  ("tft_lite_b16_t48", Tft, (16, 48, 12)),
+                                  ("siamfc_lite_b4", SiamFc, (4, 3, 127, 127)),
+                                  ("transformer_xl_b2_t80", TransformerXl, (2, 80, 192)),
+                                  ("espnet_lite_b2_256", EspNet, (2, 3, 256, 256))))
     return 0
 
 
