@@ -1,4 +1,4 @@
-"""Write one-op ONNX models (opset 13) of the shapes session 37's executor changes were measured on, for
+"""Write one-op ONNX models (opset 13) of the shapes sessions 37 and 38's executor changes were measured on, for
 bench/executor_vs_ort.sh: each op's time in `fwb run` beside ONNX Runtime's on the same inputs.
 
     /usr/bin/python3 bench/single_op_models.py OUT_DIR
@@ -67,6 +67,11 @@ def main():
         [ints("d", 1000), nh.from_array(np.array([0, 1], np.float32), "v")])
     one("topk_16_of_256", "TopK", [("x", T.FLOAT, [4, 256, 256])], [("v", T.FLOAT, [4, 256, 16]), ("k", T.INT64, [4, 256, 16])],
         [ints("kk", [16])])
+    # Session 38: 16 picks a row from [4, 32, 64, 64] along the last axis; a max over rows of 16.
+    one("gatherelements_16_of_64", "GatherElements", [("x", T.FLOAT, [4, 32, 64, 64])], [("y", T.FLOAT, [4, 32, 64, 16])],
+        [ints("i", rng.integers(0, 64, [4, 32, 64, 16]))], axis=3)
+    one("reducemax_rows_of_16", "ReduceMax", [("x", T.FLOAT, [4, 32, 256, 16])], [("y", T.FLOAT, [4, 32, 256])],
+        axes=[3], keepdims=0)
     return 0
 
 

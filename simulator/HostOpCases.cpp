@@ -105,6 +105,9 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
   // With a one-element operand (x + 3, x / 6): the executor's own loop, timed on its own as "<Op>/scalar".
   for (const char* op : {"Add", "Mul", "Sub", "Div"})
     cases.push_back({"elementwise", oneOp(op, {rows, cols}, {fw::Tensor::floats({}, {1.5f})}, {}, 8)});
+  // With a row of the trailing axes (a bias over [rows, cols]): the one operand streamed, "<Op>/row".
+  for (const char* op : {"Add", "Mul", "Sub", "Div"})
+    cases.push_back({"elementwise", oneOp(op, {rows, cols}, {filled({cols}, 1.5f)}, {}, 8)});
   // Every unary math op the executor has that networks use: their loops differ by 200x over 32K
   // elements (Abs 2.3 us, Sin 85.5, Softplus 491.9 in session 18), so none is left to the family's
   // median rate (3.5 us there), which had charged a NeRF-style sin/cos encoding a fifth of its time.

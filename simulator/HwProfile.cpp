@@ -272,16 +272,19 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     };
     FW_TRY_STATUS(readCurve("bandwidth_curve", p.cpu.bandwidthCurve));
     FW_TRY_STATUS(readCurve("stream_curve", p.cpu.streamCurve));
-    // {OpType: number} maps: keys from the op table (or a variant: Transpose/rows, Add/scalar, ...), values in (0, max] (or [0, max]).
+    // {OpType: number} maps: keys from the op table (or a variant, efficiencyVariants()), values in (0, max]
+    // (or [0, max]).
     auto opMap = [&](const char* key, const char* what, double max, bool allowZero, std::map<std::string, double>& out) -> Status {
       if (!rc.has(key)) return {};
       FW_ASSIGN_OR_RETURN(const json* ops, rc.get(key));
       if (!ops->is_object()) return rc.err(key, std::string("must be an object {OpType: ") + what + "}");
       Reader ro(*ops, rc.at(key), sourceName);
       for (auto it = ops->begin(); it != ops->end(); ++it) {
-        if (!findOpInfo(it.key()) && !isEfficiencyVariant(it.key()))
-          return ro.err(it.key(), "not an op type of the op table (nor a variant: Transpose/rows, Add/scalar, Sub/scalar, "
-                                  "Mul/scalar, Div/scalar)");
+        if (!findOpInfo(it.key()) && !isEfficiencyVariant(it.key())) {
+          std::string variants;
+          for (const std::string& v : efficiencyVariants()) variants += (variants.empty() ? "" : ", ") + v;
+          return ro.err(it.key(), "not an op type of the op table (nor a variant: " + variants + ")");
+        }
         FW_ASSIGN_OR_RETURN(double v, ro.posNum(it.key(), allowZero));
         if (v > max) return ro.err(it.key(), max >= 1000 ? "must be at most 1000" : "must be at most 1 s");
         out[it.key()] = v;

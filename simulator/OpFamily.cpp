@@ -114,21 +114,25 @@ OpFamily nodeFamily(const Graph& g, const Node& n) {
   return transposeOf(g, n, dims, perm) && permKeepsOrder(dims, perm) ? OpFamily::View : fam;
 }
 
-// The rows an Add, Sub, Mul or Div broadcasts through the executor's general loop (core/exec/Broadcast.h:
-// binaryLoop, broadcastRows), each row set up apart (its offsets carried from the row before): the output's
-// elements over its innermost run of axes that both operands walk as one. 0 for the loops without rows of
-// their own: two whole operands, one of a single element, one a row of the other's trailing axes, or one
-// value a row of the other (the output's dims with the last one 1). (Rows of 8, [64, 64, 8] * [64, 1,
-// 8]: 12.3 us where [32, 1024] * [32, 1024] took 3.4, 1 thread, session 38.)
-int64_t broadcastRows(const Graph& g, const Node& n) {
+namespace {
+// Which of the executor's loops an Add, Sub, Mul or Div runs (core/exec/Broadcast.h: binaryLoop), and through
+// the general one its rows: the output's elements over its innermost run of axes both operands walk as one.
+struct BinaryLoop {
+  enum Kind { None, Whole, Scalar, Row, General } kind = None;
+  int64_t rows = 0;
+};
+BinaryLoop binaryLoopOf(const Graph& g, const Node& n) {
+  if ((n.opType != "Add" && n.opType != "Sub" && n.opType != "Mul" && n.opType != "Div") ||
+      !n.domain.empty() || n.inputs.size() != 2 || n.outputs.empty())
+    return {};
   const auto a = staticDims(g, n.inputs[0]), b = staticDims(g, n.inputs[1]);
-  if (!a || !b) return 0;
+  if (!a || !b) return {};
   const size_t r = std::max(a->size(), b->size());
   std::vector<int64_t> od(r, 1);
   for (size_t k = 0; k < r; ++k) {
     const int64_t x = k + a->size() >= r ? (*a)[k + a->size() - r] : 1;
     const int64_t y = k + b->size() >= r ? (*b)[k + b->size() - r] : 1;
-    if (x != y && x != 1 && y != 1) return 0;
+    if (x != y && x != 1 && y != 1) return {};
     od[k] = x == 1 ? y : x;
   }
   auto numel = [](const std::vector<int64_t>& d) {
@@ -137,7 +141,7 @@ int64_t broadcastRows(const Graph& g, const Node& n) {
     return e;
   };
   const int64_t total = numel(od), na = numel(*a), nb = numel(*b);
-  if (total == 0 || od.empty()) return 0;
+  if (total == 0 || od.empty()) return {};
   auto trailing = [&](const std::vector<int64_t>& d) {
     size_t lead = 0;
     while (lead < d.size() && d[lead] == 1) ++lead;
@@ -149,10 +153,12 @@ int64_t broadcastRows(const Graph& g, const Node& n) {
     return d.size() == od.size() && d.back() == 1 && std::equal(d.begin(), d.end() - 1, od.begin());
   };
   const bool aWhole = *a == od, bWhole = *b == od;
-  if ((aWhole && bWhole) || (aWhole && nb == 1) || (bWhole && na == 1)) return 0;
+  if (aWhole && bWhole) return {BinaryLoop::Whole, 0};
+  if ((aWhole && nb == 1) || (bWhole && na == 1))
+    return {total > 1 ? BinaryLoop::Scalar : BinaryLoop::Whole, 0};
   if ((aWhole && nb > 1 && nb < total && trailing(*b)) || (bWhole && na > 1 && na < total && trailing(*a)))
-    return 0;
-  if (od.back() > 1 && ((aWhole && rowScalar(*b)) || (bWhole && rowScalar(*a)))) return 0;
+    return {BinaryLoop::Row, 0};
+  if (od.back() > 1 && ((aWhole && rowScalar(*b)) || (bWhole && rowScalar(*a)))) return {BinaryLoop::Row, 0};
   // Each operand's strides over the output's axes (0 where it broadcasts), then runs of axes both walk
   // as one merged, as broadcastRows does.
   std::array<std::vector<int64_t>, 2> full;
@@ -173,11 +179,25 @@ int64_t broadcastRows(const Graph& g, const Node& n) {
     len = merge ? len * od[k] : od[k];
     last = {full[0][k], full[1][k]};
   }
-  return len > 0 ? total / len : 0;
+  return {BinaryLoop::General, len > 0 ? total / len : 0};
+}
+}  // namespace
+
+// The rows an Add, Sub, Mul or Div broadcasts through the executor's general loop (core/exec/Broadcast.h:
+// binaryLoop, broadcastRows), each row set up apart (its offsets carried from the row before). 0 for the
+// loops without rows of their own. (Rows of 8, [64, 64, 8] * [64, 1, 8]: 12.3 us where [32, 1024] *
+// [32, 1024] took 3.4, 1 thread, session 38.)
+int64_t broadcastRows(const Graph& g, const Node& n) {
+  const BinaryLoop l = binaryLoopOf(g, n);
+  return l.kind == BinaryLoop::General ? l.rows : 0;
 }
 
 std::string efficiencyKey(const Graph& g, const Node& n) {
   if (withScalarOperand(g, n)) return n.opType + "/scalar";
+  // One operand whole, the other a row of its trailing axes (a bias) or one value a row of it (x - mean): the
+  // executor streams the one and keeps the other at hand, a third less traffic than two whole operands
+  // (sets 45-47's bias Adds were simulated 1.42x their time on the two-operand rate, session 38).
+  if (binaryLoopOf(g, n).kind == BinaryLoop::Row) return n.opType + "/row";
   // A Pad copies row by row along the last axis: rows of 128 or more padded elements took 4.6-6.2 us
   // over 32K elements, as long kept rows do ("Pad/rows"), where the "Pad" case's rows of 34 take 16
   // (docs/calibration_cpu.md, session 18; a dilated TCN's causal pads of [8,64,256] rows: 12.9 us
@@ -334,11 +354,16 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
   return rows;
 }
 
+const std::vector<std::string>& efficiencyVariants() {
+  static const std::vector<std::string> v = {"Transpose/rows", "Pad/rows",   "Gather/elements", "Add/row",
+                                             "Sub/row",        "Mul/row",    "Div/row",         "Add/scalar",
+                                             "Sub/scalar",     "Mul/scalar", "Div/scalar"};
+  return v;
+}
+
 bool isEfficiencyVariant(std::string_view key) {
-  for (const char* v : {"Transpose/rows", "Pad/rows", "Gather/elements", "Add/scalar", "Sub/scalar",
-                        "Mul/scalar", "Div/scalar"})
-    if (key == v) return true;
-  return false;
+  const auto& v = efficiencyVariants();
+  return std::find(v.begin(), v.end(), key) != v.end();
 }
 
 std::optional<PadRows> padRows(const Graph& g, const Node& n) {

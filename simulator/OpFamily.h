@@ -31,6 +31,8 @@ std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n);
 // Transpose that keeps the innermost axis of size > 1 innermost (a channel shuffle: whole rows move,
 // several times faster per element than a transpose that swaps the innermost axis), or "<Op>/scalar"
 // for an Add, Sub, Mul or Div of the whole output and one element (the executor's own loop for it), or
+// "<Op>/row" for one of the whole output and a row of its trailing axes or one value a row of it (a bias,
+// x - mean: one operand streamed, the other at hand), or
 // "Pad/rows" for a Pad that keeps the last axis as it is (a window pad of channels-last activations), or
 // "Gather/elements" for a Gather whose picks are of 4 or 8 bytes (one element of each row: each pick one
 // move, not a row's copy).
@@ -78,6 +80,8 @@ ValueId weightBehindViews(const Graph& g, ValueId v);
 int64_t weightReaders(const Graph& g, ValueId w);
 
 // Whether `key` names a variant efficiencyKey can return ("Transpose/rows", "Pad/rows", "Add/scalar", ...).
+// Every efficiency key that is not an op type (efficiencyKey's variants), in one list.
+const std::vector<std::string>& efficiencyVariants();
 bool isEfficiencyVariant(std::string_view key);
 const char* opFamilyName(OpFamily f);
 bool isVectorFamily(OpFamily f);

@@ -1030,6 +1030,18 @@ TEST(CpuCost, ABroadcastThroughTheGeneralLoopPaysItsRows) {
   EXPECT_EQ(rowsOf("Add", {8, 20, 64}, {64}), 0);             // a bias: a trailing row
   EXPECT_EQ(rowsOf("Div", {16, 1152, 8}, {16, 1152, 1}), 0);  // one value a row
   EXPECT_EQ(rowsOf("Pow", {64, 64, 8}, {64, 1, 8}), 0);
+  // The loops that stream one operand and keep the other at hand are timed as "<Op>/row".
+  auto keyOf = [&](const char* op, std::vector<int64_t> a, std::vector<int64_t> b) {
+    const Graph g = graph(op, std::move(a), std::move(b));
+    return efficiencyKey(g, g.node(0));
+  };
+  EXPECT_EQ(keyOf("Add", {8, 20, 64}, {64}), "Add/row");
+  EXPECT_EQ(keyOf("Sub", {16, 1152, 8}, {16, 1152, 1}), "Sub/row");
+  EXPECT_EQ(keyOf("Div", {64}, {8, 20, 64}), "Div/row");
+  EXPECT_EQ(keyOf("Mul", {64, 64, 8}, {64, 1, 8}), "Mul");
+  EXPECT_EQ(keyOf("Mul", {8, 64}, {8, 64}), "Mul");
+  EXPECT_EQ(keyOf("Mul", {8, 64}, {1}), "Mul/scalar");
+  EXPECT_TRUE(isEfficiencyVariant("Mul/row"));
   const Graph g = graph("Mul", {64, 64, 8}, {64, 1, 8});
   json j = cpuProfileJson();
   j["cpu"]["op_efficiency"] = {{"Mul", 0.001}};  // compute-bound: its rows show
