@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|47]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|48]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -117,7 +117,11 @@ nearest neighbours by TopK, grouping by GatherElements), an RWKV-style recurrent
 unrolled over 24 steps), a Temporal Fusion Transformer-style forecaster (gated residual networks, GLU, variable
 selection), a SiamFC-style tracker (the template's features as per-sample depthwise weights), a Transformer-XL-style
 encoder (relative position scores shifted by padding and reshaping) and an ESPNet-style segmenter (dilated
-pyramid branches summed hierarchically).
+pyramid branches summed hierarchically); set 48 was exported at the end of session 38, after its last change (an
+Add's, Sub's, Mul's or Div's own rate when it streams one operand), and only measured: a diffusion U-Net (a
+sinusoidal timestep embedding added to every block), a graph isomorphism network over a dense adjacency, a
+mixture-density MLP, a CoAtNet-style hybrid (MBConv stages, then attention with a relative position bias), a ResNet
+with non-local blocks and a class-conditional generator (conditional BatchNorm: per-class scale and shift).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -129,7 +133,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -230,6 +234,8 @@ def main():
         return export_forty_sixth_set(torch, out)
     if which == "47":
         return export_forty_seventh_set(torch, out)
+    if which == "48":
+        return export_forty_eighth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -5290,6 +5296,175 @@ def export_forty_seventh_set(torch, out):
                                   ("siamfc_lite_b4", SiamFc, (4, 3, 127, 127)),
                                   ("transformer_xl_b2_t80", TransformerXl, (2, 80, 192)),
                                   ("espnet_lite_b2_256", EspNet, (2, 3, 256, 256))))
+    return 0
+
+
+def export_forty_eighth_set(torch, out):
+    # Session 38, at its end, after its last change: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class TimeBlock(nn.Module):  # GroupNorm, SiLU, 3x3 Conv, the timestep embedding added per channel, twice, a residual
+        def __init__(self, i, o, td):
+            super().__init__()
+            self.n1, self.c1 = nn.GroupNorm(8, i), nn.Conv2d(i, o, 3, 1, 1)
+            self.t = nn.Linear(td, o)
+            self.n2, self.c2 = nn.GroupNorm(8, o), nn.Conv2d(o, o, 3, 1, 1)
+            self.skip = nn.Conv2d(i, o, 1) if i != o else nn.Identity()
+
+        def forward(self, x, te):
+            h = self.c1(F.silu(self.n1(x))) + self.t(te)[:, :, None, None]
+            return self.skip(x) + self.c2(F.silu(self.n2(h)))
+
+    class DdpmUnet(nn.Module):  # 4 images of 32x32 (the timestep is the mean of the first channel's values, scaled): 2 levels down, 1 middle, 2 up
+        def __init__(self):
+            super().__init__()
+            self.temb = nn.Sequential(nn.Linear(64, 128), nn.SiLU(), nn.Linear(128, 128))
+            self.inp = nn.Conv2d(3, 32, 3, 1, 1)
+            self.d1, self.d2 = TimeBlock(32, 32, 128), TimeBlock(32, 64, 128)
+            self.mid = TimeBlock(64, 64, 128)
+            self.u2, self.u1 = TimeBlock(128, 32, 128), TimeBlock(64, 32, 128)
+            self.out = nn.Conv2d(32, 3, 3, 1, 1)
+            self.register_buffer("freqs", torch.exp(-torch.arange(32).float() * (9.21 / 32)))
+
+        def forward(self, x):
+            t = x[:, 0].mean((1, 2)) * 1000
+            a = t[:, None] * self.freqs[None]
+            te = self.temb(torch.cat([a.sin(), a.cos()], -1))
+            h0 = self.inp(x)
+            h1 = self.d1(h0, te)
+            h2 = self.d2(F.avg_pool2d(h1, 2), te)
+            m = self.mid(F.avg_pool2d(h2, 2), te)
+            u = self.u2(torch.cat([F.interpolate(m, scale_factor=2.0, mode="nearest"), h2], 1), te)
+            u = self.u1(torch.cat([F.interpolate(u, scale_factor=2.0, mode="nearest"), h1], 1), te)
+            return self.out(F.silu(u))
+
+    class Gin(nn.Module):  # 512 nodes of 64 features, a dense adjacency from their similarity: 4 GIN layers ((1 + eps) x + A x, an MLP), a readout
+        def __init__(self):
+            super().__init__()
+            self.eps = nn.Parameter(torch.zeros(4))
+            self.mlps = nn.ModuleList([nn.Sequential(nn.Linear(64, 128), nn.BatchNorm1d(128), nn.ReLU(), nn.Linear(128, 64))
+                                       for _ in range(4)])
+            self.head = nn.Linear(64 * 5, 10)
+
+        def forward(self, x):  # x [512, 64]
+            adj = (torch.sigmoid(x @ x.t()) > 0.9).float()
+            hs = [x]
+            for k, mlp in enumerate(self.mlps):
+                x = F.relu(mlp((1 + self.eps[k]) * x + adj @ x))
+                hs.append(x)
+            return self.head(torch.cat([h.sum(0, keepdim=True) for h in hs], 1))
+
+    class Mdn(nn.Module):  # 4096 inputs of 16: an MLP, 8 Gaussian components of 4 dimensions (weights, means, scales)
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Linear(16, 256), nn.Tanh(), nn.Linear(256, 256), nn.Tanh())
+            self.pi, self.mu, self.sigma = nn.Linear(256, 8), nn.Linear(256, 32), nn.Linear(256, 32)
+
+        def forward(self, x):
+            h = self.body(x)
+            return self.pi(h).log_softmax(-1), self.mu(h).view(-1, 8, 4), torch.exp(self.sigma(h)).view(-1, 8, 4)
+
+    class MbConv(nn.Module):
+        def __init__(self, i, o, s):
+            super().__init__()
+            self.net = nn.Sequential(nn.Conv2d(i, 4 * i, 1, bias=False), nn.BatchNorm2d(4 * i), nn.GELU(),
+                                     nn.Conv2d(4 * i, 4 * i, 3, s, 1, groups=4 * i, bias=False), nn.BatchNorm2d(4 * i), nn.GELU(),
+                                     nn.Conv2d(4 * i, o, 1, bias=False), nn.BatchNorm2d(o))
+            self.skip = nn.Sequential(nn.AvgPool2d(2), nn.Conv2d(i, o, 1)) if s == 2 else nn.Identity()
+
+        def forward(self, x):
+            return self.skip(x) + self.net(x)
+
+    class RelAttn(nn.Module):  # attention over an 8x8 map with a learned bias by relative position
+        def __init__(self, d, heads, side):
+            super().__init__()
+            self.h, self.dh = heads, d // heads
+            self.n, self.qkv, self.o = nn.LayerNorm(d), nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.table = nn.Parameter(torch.randn(heads, (2 * side - 1) ** 2) * 0.02)
+            ys, xs = torch.meshgrid(torch.arange(side), torch.arange(side), indexing="ij")
+            p = torch.stack([ys.flatten(), xs.flatten()])
+            rel = (p[:, :, None] - p[:, None, :]) + side - 1
+            self.register_buffer("index", rel[0] * (2 * side - 1) + rel[1])
+            self.ff = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x):  # [b, t, d]
+            b, t, d = x.shape
+            q, k, v = self.qkv(self.n(x)).view(b, t, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+            att = (q @ k.transpose(-1, -2) / self.dh ** 0.5 + self.table[:, self.index]).softmax(-1)
+            x = x + self.o((att @ v).transpose(1, 2).reshape(b, t, d))
+            return x + self.ff(x)
+
+    class CoAtNet(nn.Module):  # 4 images of 64x64: a stem, MBConv stages to 8x8x128, 2 attention layers, a classifier
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.GELU())
+            self.s1 = nn.Sequential(MbConv(32, 64, 2), MbConv(64, 64, 1))
+            self.s2 = nn.Sequential(MbConv(64, 128, 2), MbConv(128, 128, 1))
+            self.att = nn.Sequential(RelAttn(128, 4, 8), RelAttn(128, 4, 8))
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            f = self.s2(self.s1(self.stem(x)))
+            return self.fc(self.att(f.flatten(2).transpose(1, 2)).mean(1))
+
+    class NonLocal(nn.Module):  # embedded Gaussian: theta, phi (max-pooled), g, softmax over positions, a 1x1 out with BN, a residual
+        def __init__(self, c):
+            super().__init__()
+            self.theta, self.phi, self.g = nn.Conv2d(c, c // 2, 1), nn.Conv2d(c, c // 2, 1), nn.Conv2d(c, c // 2, 1)
+            self.out = nn.Sequential(nn.Conv2d(c // 2, c, 1), nn.BatchNorm2d(c))
+
+        def forward(self, x):
+            b, c, h, w = x.shape
+            th = self.theta(x).flatten(2).transpose(1, 2)
+            ph = F.max_pool2d(self.phi(x), 2).flatten(2)
+            g = F.max_pool2d(self.g(x), 2).flatten(2).transpose(1, 2)
+            y = ((th @ ph).softmax(-1) @ g).transpose(1, 2).reshape(b, c // 2, h, w)
+            return x + self.out(y)
+
+    class NonLocalResNet(nn.Module):  # 4 images of 64x64: basic blocks to 16x16x128 with a non-local block after each stage
+        def __init__(self):
+            super().__init__()
+            def block(i, o, s):
+                return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(),
+                                     nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 1, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+            self.net = nn.Sequential(block(32, 64, 2), NonLocal(64), block(64, 128, 2), NonLocal(128))
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            return self.fc(self.net(self.stem(x)).mean((2, 3)))
+
+    class CondBn(nn.Module):  # BatchNorm without its own affine, a per-class scale and shift
+        def __init__(self, c, classes):
+            super().__init__()
+            self.bn = nn.BatchNorm2d(c, affine=False)
+            self.gamma, self.beta = nn.Embedding(classes, c), nn.Embedding(classes, c)
+
+        def forward(self, x, y):
+            return self.bn(x) * (1 + self.gamma(y))[:, :, None, None] + self.beta(y)[:, :, None, None]
+
+    class CondGenerator(nn.Module):  # 8 latents of 128 (the class from the latent's argmax over 10): 4x4 -> 64x64 by upsampling blocks with conditional BN
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(128, 256 * 16)
+            self.bns = nn.ModuleList([CondBn(c, 10) for c in (256, 128, 64, 32)])
+            self.convs = nn.ModuleList([nn.Conv2d(i, o, 3, 1, 1) for i, o in ((256, 128), (128, 64), (64, 32), (32, 32))])
+            self.out = nn.Conv2d(32, 3, 3, 1, 1)
+
+        def forward(self, z):
+            y = z[:, :10].argmax(1)
+            h = self.fc(z).view(-1, 256, 4, 4)
+            for bn, conv in zip(self.bns, self.convs):
+                h = conv(F.interpolate(F.relu(bn(h, y)), scale_factor=2.0, mode="nearest"))
+            return torch.tanh(self.out(F.relu(h)))
+
+    export_nets(torch, out, 148, (("ddpm_unet_lite_b4_32", DdpmUnet, (4, 3, 32, 32)),
+                                  ("gin_dense_512", Gin, (512, 64)),
+                                  ("mdn_mlp_b4096", Mdn, (4096, 16)),
+                                  ("coatnet_lite_b4_64", CoAtNet, (4, 3, 64, 64)),
+                                  ("nonlocal_resnet_b4_64", NonLocalResNet, (4, 3, 64, 64)),
+                                  ("cond_generator_b8", CondGenerator, (8, 128))))
     return 0
 
 
