@@ -598,17 +598,14 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // (the executor materialises every member's output).
     double actIn = 0, weights = 0, out = 0, inElems = 0, outElems = 0;
     double actInBeyondOwn = 0;  // activation inputs larger than the core's own cache
-    // A gather reads the rows it picks, not its whole table (an embedding of 5000 words, 48 looked up).
-    double picked = -1;
-    if ((n.opType == "Gather" || n.opType == "GatherElements" || n.opType == "GatherND") && !n.outputs.empty() &&
-        n.outputs[0] != kNoId)
-      if (auto ob = deviceBytes(g, n.outputs[0], hw, m); ob.ok()) picked = *ob;
-    const double gathered = gatherReadBytes(g, n, hw, m);
+    // A gather reads the rows it picks, not its whole table (an embedding of 5000 words, 48 looked up); a
+    // GatherElements the cache lines its picks land on (gatherReadBytes).
+    const double picked = gatherReadBytes(g, n, hw, m);
     for (size_t i = 0; i < n.inputs.size(); ++i) {
       const ValueId v = n.inputs[i];
       if (v == kNoId) continue;
       FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, m));
-      if (i == 0 && gathered >= 0) b = std::min(b, gathered);
+      if (i == 0 && picked >= 0) b = std::min(b, picked);
       // A weight is read from DRAM once per run: shared by several nodes (the steps of an unrolled
       // recurrent network), each reader is charged its share.
       // Through views too: a PyTorch export that shares a weight between layers hands each layer an

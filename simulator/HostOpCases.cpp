@@ -66,11 +66,6 @@ std::vector<FamilyCase> rowCases() {
   // * [2, 1, 8], StyleGAN2's modulation in rows of 9).
   for (const char* op : {"Add", "Sub", "Mul", "Div"})
     cases.push_back({op, oneOp(op, {64, 64, 8}, {filled({64, 1, 8}, 1.5f)}, {}, 8)});
-  // Each operand broadcast along a different axis, [64, 64, 8] * [64, 1, 8]: 4096 rows of 8 through the
-  // executor's general loop, beside the family cases' two whole [32, 1024] (a state-space scan's [2, 192, 1]
-  // * [2, 1, 8], StyleGAN2's modulation in rows of 9).
-  for (const char* op : {"Add", "Sub", "Mul", "Div"})
-    cases.push_back({op, oneOp(op, {64, 64, 8}, {filled({64, 1, 8}, 1.5f)}, {}, 8)});
   // The top 16 of 512 rows of 64 (19.5K values going in among a row's best, the family case's rows of 1024
   // 2.6K): a DGCNN's nearest neighbours, a detector's best boxes ("rows" are those insertions).
   cases.push_back({"TopK", oneOpOn("TopK", filled({512, 64}, 0.5f), {fw::Tensor::int64s({1}, {16})}, {}, 8,

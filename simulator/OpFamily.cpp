@@ -67,22 +67,6 @@ bool transposeOf(const Graph& g, const Node& n, std::vector<int64_t>& dims, std:
   return perm.size() == dims.size();
 }
 
-// Add, Sub, Mul or Div of the whole output and a single element: the executor runs it by a loop of its
-// own (core/exec/Broadcast.h), whose speed is not the two-tensor loop's.
-bool withScalarOperand(const Graph& g, const Node& n) {
-  if ((n.opType != "Add" && n.opType != "Sub" && n.opType != "Mul" && n.opType != "Div") || n.inputs.size() != 2 ||
-      n.outputs.empty())
-    return false;
-  const auto a = staticDims(g, n.inputs[0]), b = staticDims(g, n.inputs[1]), y = staticDims(g, n.outputs[0]);
-  if (!a || !b || !y) return false;
-  const auto numel = [](const std::vector<int64_t>& d) {
-    int64_t e = 1;
-    for (int64_t x : d) e *= x;
-    return e;
-  };
-  return numel(*y) > 1 && ((*a == *y && numel(*b) == 1) || (*b == *y && numel(*a) == 1));
-}
-
 }  // namespace
 
 std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n) {
@@ -193,11 +177,13 @@ int64_t broadcastRows(const Graph& g, const Node& n) {
 }
 
 std::string efficiencyKey(const Graph& g, const Node& n) {
-  if (withScalarOperand(g, n)) return n.opType + "/scalar";
-  // One operand whole, the other a row of its trailing axes (a bias) or one value a row of it (x - mean): the
-  // executor streams the one and keeps the other at hand, a third less traffic than two whole operands
-  // (sets 45-47's bias Adds were simulated 1.42x their time on the two-operand rate, session 38).
-  if (binaryLoopOf(g, n).kind == BinaryLoop::Row) return n.opType + "/row";
+  // An Add, Sub, Mul or Div of the whole output and a single element runs a loop of its own, whose speed is
+  // not the two-tensor loop's; one of the whole output and a row of its trailing axes (a bias) or one value a
+  // row of it (x - mean) streams the one and keeps the other at hand, a third less traffic than two whole
+  // operands (sets 45-47's bias Adds were simulated 1.42x their time on the two-operand rate, session 38).
+  const BinaryLoop::Kind loop = binaryLoopOf(g, n).kind;
+  if (loop == BinaryLoop::Scalar) return n.opType + "/scalar";
+  if (loop == BinaryLoop::Row) return n.opType + "/row";
   // A Pad copies row by row along the last axis: rows of 128 or more padded elements took 4.6-6.2 us
   // over 32K elements, as long kept rows do ("Pad/rows"), where the "Pad" case's rows of 34 take 16
   // (docs/calibration_cpu.md, session 18; a dilated TCN's causal pads of [8,64,256] rows: 12.9 us

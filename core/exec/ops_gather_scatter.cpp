@@ -1,7 +1,8 @@
 // Gathering and scattering by index: GatherElements, ScatterElements, Scatter, GatherND, ScatterND, Compress.
 //
 // Every index read from a tensor is range-checked before use (a clean error naming the input and the
-// bad value); the checks run in a serial pre-pass so the copy loops can run in parallel unchecked.
+// bad value); the checks run in a serial pre-pass so the copy loops can run in parallel unchecked, except
+// GatherElements's, which checks each index in its parallel copy and names a bad one afterwards.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>

@@ -383,6 +383,13 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("$.cpu.op_row_s.Softmax"), std::string::npos)
       << refused.error().message;
+  // A key that is neither an op type nor a variant is refused, the message listing every variant.
+  bad = cpuProfileJson();
+  bad["cpu"]["op_row_s"] = {{"Gather/rows", 1e-9}};
+  refused = parseHwProfile(bad, "t.json");
+  ASSERT_FALSE(refused.ok());
+  for (const std::string& v : efficiencyVariants())
+    EXPECT_NE(refused.error().message.find(v), std::string::npos) << refused.error().message;
   hw.cpu.opRowS.clear();
   hw.cpu.opEfficiency.clear();
   // MatMul at the GEMM rate: 2*64*64*64 flops / 1e11.
