@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|48]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|49]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -133,7 +133,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -236,6 +236,8 @@ def main():
         return export_forty_seventh_set(torch, out)
     if which == "48":
         return export_forty_eighth_set(torch, out)
+    if which == "49":
+        return export_forty_ninth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -5465,6 +5467,143 @@ def export_forty_eighth_set(torch, out):
                                   ("coatnet_lite_b4_64", CoAtNet, (4, 3, 64, 64)),
                                   ("nonlocal_resnet_b4_64", NonLocalResNet, (4, 3, 64, 64)),
                                   ("cond_generator_b8", CondGenerator, (8, 128))))
+    return 0
+
+
+def export_forty_ninth_set(torch, out):
+    # Session 39, at its start, before any change: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Stn(nn.Module):  # 16 images of 64x64: a localisation net predicts an affine warp, GridSample resamples, a small CNN classifies
+        def __init__(self):
+            super().__init__()
+            self.loc = nn.Sequential(nn.Conv2d(3, 16, 5, 2, 2), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 3, 2, 1), nn.ReLU(),
+                                     nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 6))
+            self.cnn = nn.Sequential(nn.Conv2d(3, 32, 3, 1, 1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
+                                     nn.Conv2d(32, 64, 3, 1, 1), nn.BatchNorm2d(64), nn.ReLU(), nn.MaxPool2d(2),
+                                     nn.Conv2d(64, 128, 3, 1, 1), nn.BatchNorm2d(128), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                                     nn.Linear(128, 10))
+            ys, xs = torch.meshgrid((torch.arange(64) * 2 + 1) / 64 - 1, (torch.arange(64) * 2 + 1) / 64 - 1, indexing="ij")
+            self.register_buffer("base", torch.stack([xs.flatten(), ys.flatten(), torch.ones(64 * 64)], 1))
+
+        def forward(self, x):
+            theta = self.loc(x).view(-1, 2, 3) * 0.1 + torch.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+            grid = (self.base @ theta.transpose(1, 2)).view(x.shape[0], 64, 64, 2)  # affine_grid has no ONNX export in torch 1.13
+            return self.cnn(F.grid_sample(x, grid, align_corners=False))
+
+    class VqVae(nn.Module):  # 4 images of 64x64: a conv encoder to 16x16x64, the nearest of 256 codes by ArgMin of distances, a Gather, a decoder
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Conv2d(3, 64, 4, 2, 1), nn.ReLU(), nn.Conv2d(64, 64, 4, 2, 1), nn.ReLU(), nn.Conv2d(64, 64, 3, 1, 1))
+            self.codes = nn.Parameter(torch.randn(256, 64))
+            self.dec = nn.Sequential(nn.Conv2d(64, 64, 3, 1, 1), nn.ReLU(), nn.ConvTranspose2d(64, 64, 4, 2, 1), nn.ReLU(),
+                                     nn.ConvTranspose2d(64, 3, 4, 2, 1), nn.Sigmoid())
+
+        def forward(self, x):
+            z = self.enc(x)
+            b, c, h, w = z.shape
+            f = z.permute(0, 2, 3, 1).reshape(-1, c)
+            d = (f * f).sum(1, keepdim=True) - 2 * f @ self.codes.t() + (self.codes * self.codes).sum(1)[None]
+            q = self.codes[d.argmin(1)].view(b, h, w, c).permute(0, 3, 1, 2)
+            return self.dec(q)
+
+    class Coupling(nn.Module):  # RealNVP affine coupling: half the features scale and shift the other half (tanh-bounded log scale)
+        def __init__(self, d, flip):
+            super().__init__()
+            self.flip = flip
+            self.net = nn.Sequential(nn.Linear(d // 2, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, d))
+
+        def forward(self, x):
+            a, b = x.chunk(2, 1)
+            if self.flip:
+                a, b = b, a
+            s, t = self.net(a).chunk(2, 1)
+            s = torch.tanh(s)
+            b = b * torch.exp(s) + t
+            return torch.cat([b, a] if self.flip else [a, b], 1), s.sum(1)
+
+    class RealNvp(nn.Module):  # 1024 samples of 32: 6 coupling layers, the log-determinant summed, a Gaussian log-likelihood
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList([Coupling(32, k % 2 == 1) for k in range(6)])
+
+        def forward(self, x):
+            logdet = torch.zeros(x.shape[0])
+            for layer in self.layers:
+                x, ld = layer(x)
+                logdet = logdet + ld
+            return -0.5 * (x * x).sum(1) - 29.4 + logdet
+
+    class Grn(nn.Module):  # ConvNeXt V2's global response norm on channels-last maps
+        def __init__(self, c):
+            super().__init__()
+            self.g, self.b = nn.Parameter(torch.randn(c) * 0.1), nn.Parameter(torch.zeros(c))
+
+        def forward(self, x):  # [b, h, w, c]
+            gx = torch.norm(x, p=2, dim=(1, 2), keepdim=True)
+            nx = gx / (gx.mean(-1, keepdim=True) + 1e-6)
+            return self.g * (x * nx) + self.b + x
+
+    class V2Block(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.dw = nn.Conv2d(c, c, 7, 1, 3, groups=c)
+            self.n, self.p1, self.grn, self.p2 = nn.LayerNorm(c), nn.Linear(c, 4 * c), Grn(4 * c), nn.Linear(4 * c, c)
+
+        def forward(self, x):
+            h = self.dw(x).permute(0, 2, 3, 1)
+            h = self.p2(self.grn(F.gelu(self.p1(self.n(h)))))
+            return x + h.permute(0, 3, 1, 2)
+
+    class ConvNextV2(nn.Module):  # 4 images of 64x64: a patchify stem, 3 stages of V2 blocks with channels-first downsampling
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2d(3, 48, 4, 4)
+            self.s = nn.Sequential(V2Block(48), V2Block(48), nn.Conv2d(48, 96, 2, 2), V2Block(96), V2Block(96),
+                                   nn.Conv2d(96, 192, 2, 2), V2Block(192))
+            self.n, self.fc = nn.LayerNorm(192), nn.Linear(192, 10)
+
+        def forward(self, x):
+            return self.fc(self.n(self.s(self.stem(x)).mean((2, 3))))
+
+    class ClipLite(nn.Module):  # 8 images of 64x64 and 8 texts of 32 tokens (from the first channel's values): two towers, a logit matrix
+        def __init__(self):
+            super().__init__()
+            self.img = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1), nn.ReLU(), nn.Conv2d(32, 64, 3, 2, 1), nn.ReLU(),
+                                     nn.Conv2d(64, 128, 3, 2, 1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(128, 128))
+            self.emb, self.pos = nn.Embedding(1000, 128), nn.Parameter(torch.randn(1, 32, 128) * 0.02)
+            layer = nn.TransformerEncoderLayer(128, 4, 256, batch_first=True, norm_first=True)
+            self.txt = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.proj = nn.Linear(128, 128)
+            self.scale = nn.Parameter(torch.tensor(2.659))
+
+        def forward(self, x):
+            tokens = (x[:, 0, :8, :4].reshape(x.shape[0], 32) * 999).long()
+            t = self.proj(self.txt(self.emb(tokens) + self.pos)[:, -1])
+            i = self.img(x)
+            i, t = i / i.norm(dim=-1, keepdim=True), t / t.norm(dim=-1, keepdim=True)
+            return self.scale.exp() * i @ t.t()
+
+    class QatCnn(nn.Module):  # 8 images of 64x64: fake-quantised activations (QuantizeLinear, DequantizeLinear) around each convolution
+        def __init__(self):
+            super().__init__()
+            self.convs = nn.ModuleList([nn.Conv2d(i, o, 3, s, 1) for i, o, s in ((3, 32, 1), (32, 64, 2), (64, 64, 1), (64, 128, 2),
+                                                                               (128, 128, 1))])
+            self.fc = nn.Linear(128, 10)
+
+        def forward(self, x):
+            for conv in self.convs:
+                x = torch.fake_quantize_per_tensor_affine(x, 0.05, 0, 0, 255)
+                x = F.relu(conv(x))
+            return self.fc(torch.fake_quantize_per_tensor_affine(x.mean((2, 3)), 0.05, 0, 0, 255))
+
+    export_nets(torch, out, 149, (("stn_cnn_b16_64", Stn, (16, 3, 64, 64)),
+                                  ("vq_vae_b4_64", VqVae, (4, 3, 64, 64)),
+                                  ("realnvp_b1024", RealNvp, (1024, 32)),
+                                  ("convnext_v2_lite_b4_64", ConvNextV2, (4, 3, 64, 64)),
+                                  ("clip_lite_b8", ClipLite, (8, 3, 64, 64)),
+                                  ("qat_cnn_b8_64", QatCnn, (8, 3, 64, 64))), opset=16)
     return 0
 
 
