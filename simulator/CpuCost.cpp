@@ -348,6 +348,8 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                         const std::vector<size_t>& order, const HwProfile& hw, double runFootprint) {
   CpuRunReuse out;
   out.callColdShare.assign(g.nodeCapacity(), 0.0);
+  out.codeColdShare.assign(g.nodeCapacity(), 0.0);
+  out.stateColdShare.assign(g.nodeCapacity(), 0.0);
   out.farInputBytes.assign(g.nodeCapacity(), 0.0);
   out.evictedOutputBytes.assign(g.nodeCapacity(), 0.0);
   out.farBytes.assign(g.nodeCapacity(), 0.0);
@@ -425,11 +427,17 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       // cache. (Tiny vector kernels of the stored rows, session 35: 0.59 us median after a kernel of
       // under 64 KB, 1.03 after one of 0.25-1 MB, 3.4 after one of 1-3 MB.) A matrix op's primitive is
       // code and data of its own: its distance alone.
-      double share = since(lastRun[code], t) / coldAt;
-      if (!product && lastWork >= 0)
-        share =
-            std::max(share, since(static_cast<size_t>(std::max<int64_t>(lastWork - 1, 0)), t) / (2 * own));
-      out.callColdShare[ni] = std::clamp(share, 0.0, 1.0);
+      const double codeShare = std::clamp(since(lastRun[code], t) / coldAt, 0.0, 1.0);
+      const double stateShare =
+          !product && lastWork >= 0
+              ? std::clamp(since(static_cast<size_t>(std::max<int64_t>(lastWork - 1, 0)), t) / (2 * own), 0.0,
+                           1.0)
+              : 0.0;
+      out.callColdShare[ni] = std::max(codeShare, stateShare);
+      if (!product) {
+        out.codeColdShare[ni] = codeShare;
+        out.stateColdShare[ni] = stateShare;
+      }
       // A gather or a Slice reads from its data input only what it writes out (a ConvLSTM's frame
       // x[:, k], 32 KB of a 256 KB clip: 3.3-4.8 us measured, 18.9 simulated with the whole clip cold).
       const double gathered = gatherReadBytes(g, n, hw, id);
@@ -740,8 +748,13 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // (cpu.cold_call_s), by its call's cold share (CpuRunReuse; ft-transformer's head, a Gemm 64x96x2
     // after the encoder: 41 us in the network, 10.7 alone).
     const auto mi = static_cast<size_t>(m);
+    const bool libraryCall = fam == OpFamily::Cube && !ownLoop;
     const double callCold = reuse && mi < reuse->callColdShare.size() ? reuse->callColdShare[mi] : coldShare;
-    const double coldCallS = callCold * hw.cpu.coldCallSeconds(fam == OpFamily::Cube && !ownLoop);
+    const std::optional<double> codeCold = libraryCall ? std::nullopt : hw.cpu.coldCodeSeconds(n.opType);
+    const double coldCallS = codeCold && reuse && mi < reuse->codeColdShare.size()
+                                 ? std::max(reuse->stateColdShare[mi] * hw.cpu.coldCallSeconds(false),
+                                            reuse->codeColdShare[mi] * *codeCold)
+                                 : callCold * hw.cpu.coldCallSeconds(libraryCall);
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,

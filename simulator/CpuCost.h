@@ -54,6 +54,13 @@ struct CpuRunReuse {
   // least the bytes the node before it touched over twice the own cache: a node that streams that much
   // evicts the executor's own state too (session 35).
   std::vector<double> callColdShare;
+  // By NodeId, for a vector op: the two parts of its callColdShare apart: its own loop's distance since
+  // its type last ran (codeColdShare) and the executor's state evicted by the node before (stateColdShare).
+  // A profile that times the first on its own (cold_call_s "code") charges each its own figure: a rare
+  // op's call whose loop a layer's traffic evicted, the node before it a tiny one, costs far less than a
+  // call after a node that streamed (session 39: a one-element Sqrt 0.17 us in a row, 0.5-1.0 after a Neg
+  // over 4 MiB and a tiny Add, 2.4-4.2 right after the Neg).
+  std::vector<double> codeColdShare, stateColdShare;
   // By NodeId: the bytes of the node's activation inputs (not weights) that the run has evicted from the
   // core's own cache since they were last read or written: of a value no larger than that cache, the
   // share of its bytes by which its distance since then and its own bytes exceed it (its bytes were

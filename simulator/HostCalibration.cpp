@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #include "core/zoo/ZooBuilder.h"
 #include "simulator/CpuCost.h"
@@ -132,19 +133,25 @@ Bench chainOf(const std::string& op, int n, int64_t elems, bool ownConstants = f
   return b;
 }
 
-// Three rounds of: `cold` (each timed op after an evicting one: the timed ops are its every second node)
-// and `hot` (the same ops in a row), each the median node time of its timed ops. Returns the medians over
-// the rounds, {cold us, hot us}.
+// Three rounds of: `cold` (groups of `coldEvery` nodes: an evicting op, then the ops; its timed nodes are
+// those from position `coldFrom` of each group) and `hot` (the same ops in a row, groups of `hotEvery`,
+// timed from `hotFrom`), each the median node time of its timed nodes. Returns the medians over the
+// rounds, {cold us, hot us}.
 fw::Result<std::pair<double, double>> coldAndHot(const Bench& cold, const Bench& hot, int threads, int warmup,
-                                                 int repeat) {
+                                                 int repeat, size_t coldEvery = 2, size_t coldFrom = 1,
+                                                 size_t hotEvery = 1, size_t hotFrom = 0) {
   std::vector<double> coldUs, hotUs;
+  auto timedOf = [](const std::vector<double>& t, size_t every, size_t from) {
+    std::vector<double> timed;
+    for (size_t k = 0; k < t.size(); ++k)
+      if (k % every >= from) timed.push_back(t[k]);
+    return timed;
+  };
   for (int round = 0; round < 3; ++round) {
     FW_ASSIGN_OR_RETURN(std::vector<double> c, timeNodes(cold, threads, warmup, std::max(3, repeat / 3)));
     FW_ASSIGN_OR_RETURN(std::vector<double> h, timeNodes(hot, threads, warmup, std::max(3, repeat / 3)));
-    std::vector<double> timed;
-    for (size_t k = 1; k < c.size(); k += 2) timed.push_back(c[k]);
-    coldUs.push_back(median(timed));
-    hotUs.push_back(median(h));
+    coldUs.push_back(median(timedOf(c, coldEvery, coldFrom)));
+    hotUs.push_back(median(timedOf(h, hotEvery, hotFrom)));
   }
   return std::pair<double, double>{median(coldUs), median(hotUs)};
 }
@@ -192,14 +199,56 @@ Bench shapeChains(int chains, int64_t evictElems, std::vector<size_t>& shapeNode
   return b;
 }
 
+// `pairs` times: a tiny Neg on s [64, 8], then `op` on its output (with `weights` as initializers, `attrs`),
+// each pair after a Neg over `evictElems` floats when that is not 0 (the evicting Negs a chain of their
+// own). The op's input is the value the node before just wrote, as in a network; its time is every
+// third node's (after a Neg) or every second's.
+Bench loopChains(const std::string& op, const std::vector<fw::Tensor>& weights, const fw::Attributes& attrs,
+                 int pairs, int64_t evictElems) {
+  fw::Graph g;
+  g.name = "calibrate_loop_chains";
+  Bench b;
+  const fw::ValueId s = g.addInput("s", fw::DType::Float32, fw::Shape::ofInts({64, 8}));
+  b.inputs = {filled({64, 8}, 1.0f)};
+  fw::ValueId big = fw::kNoId;
+  if (evictElems > 0) {
+    big = g.addInput("big", fw::DType::Float32, fw::Shape::ofInts({evictElems}));
+    b.inputs.push_back(filled({evictElems}, 1.0f));
+  }
+  std::vector<fw::ValueId> w;
+  for (size_t k = 0; k < weights.size(); ++k)
+    w.push_back(g.addInitializer("w" + std::to_string(k), weights[k]));
+  auto node = [&](const std::string& type, std::vector<fw::ValueId> in, fw::Attributes a = {}) {
+    const fw::ValueId y = g.addValue(type + std::to_string(g.nodes().size()), fw::DType::Float32);
+    g.addNode(type, std::move(in), {y}, std::move(a), "n" + std::to_string(g.nodes().size()));
+    return y;
+  };
+  for (int i = 0; i < pairs; ++i) {
+    if (big != fw::kNoId) big = node("Neg", {big});
+    std::vector<fw::ValueId> in = {node("Neg", {s})};
+    in.insert(in.end(), w.begin(), w.end());
+    g.addOutput(node(op, in, attrs));
+  }
+  if (big != fw::kNoId) g.addOutput(big);
+  b.node = 1;
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:loop_chains";
+  return b;
+}
+
 // What a call costs more when the run's traffic since the op last ran has evicted its code and data from
 // the core's own cache (HwProfile.h: cold_call_s): a tiny op (a one-element Add; a 4x16 by 16x4 MatMul,
 // the library's product) after each of 12 Negs over twice the own cache's bytes, against the same 12
-// tiny ops in a row, the medians of their node times over 3 rounds; and a shape chain's integer ops
+// tiny ops in a row, the medians of their node times over 3 rounds; a vector op whose own loop alone is
+// cold ("code/<op type>", and their median "code"): what each of 16 ops on [64, 8] (binary, unary,
+// reductions, a softmax, a transpose) takes more
+// after each such Neg and a tiny Neg whose output it reads (loopChains: the tiny Neg brings the executor's
+// state back) than after the tiny Neg alone, again and again; and a shape chain's integer ops
 // (shapeChains), the mean of their node times in 12 chains each after such a Neg, less the same in 12
 // chains in a row, the median of 3 rounds.
 struct ColdCalls {
-  double vectorUs = 0, productUs = 0, shapeUs = 0;
+  double vectorUs = 0, productUs = 0, codeUs = 0, shapeUs = 0;
+  std::map<std::string, double> codeByOpUs;
   std::string how;
 };
 fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheBytes) {
@@ -222,6 +271,46 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
     (tiny == &add ? out.vectorUs : out.productUs) = std::max(0.0, coldMed - hotMed);
     line += (line.empty() ? "" : "; ") + std::string(tiny == &add ? "Add of 1 element " : "MatMul 4x16x4 ") +
             fmt("%.2f", coldMed) + " us after the Neg, " + fmt("%.2f", hotMed) + " us in a row";
+  }
+  {
+    // The tiny Neg after the evicting one brings the executor's state back and leaves every other op's
+    // loop cold (its own is the evicting Neg's); the op reads what the tiny Neg wrote.
+    const fw::Tensor row = filled({8}, 1.0f);
+    const fw::Attributes lastAxis =
+        fw::zoo::attrs({fw::Attribute::makeInts("axes", {-1}), fw::Attribute::makeInt("keepdims", 1)});
+    const fw::Tensor two = fw::Tensor::floats({}, {2.0f});
+    const std::vector<std::tuple<const char*, std::vector<fw::Tensor>, fw::Attributes>> ops = {
+        {"Add", {row}, {}},
+        {"Sub", {row}, {}},
+        {"Mul", {row}, {}},
+        {"Div", {row}, {}},
+        {"Pow", {two}, {}},
+        {"Sqrt", {}, {}},
+        {"Relu", {}, {}},
+        {"Reciprocal", {}, {}},
+        {"Sigmoid", {}, {}},
+        {"Tanh", {}, {}},
+        {"Erf", {}, {}},
+        {"Exp", {}, {}},
+        {"ReduceMean", {}, lastAxis},
+        {"ReduceMax", {}, lastAxis},
+        {"Softmax", {}, fw::zoo::attrs({fw::Attribute::makeInt("axis", -1)})},
+        {"Transpose", {}, fw::zoo::attrs({fw::Attribute::makeInts("perm", {1, 0})})}};
+    std::vector<double> extra;
+    std::string each;
+    for (const auto& [name, weights, attrs] : ops) {
+      FW_ASSIGN_OR_RETURN(const auto times, coldAndHot(loopChains(name, weights, attrs, kPairs, bigElems),
+                                                       loopChains(name, weights, attrs, kPairs, 0), threads,
+                                                       3, repeat, 3, 2, 2, 1));
+      extra.push_back(std::max(0.0, times.first - times.second));
+      out.codeByOpUs[name] = extra.back();
+      each += (each.empty() ? "" : ", ") + std::string(name) + " " + fmt("%.2f", extra.back());
+    }
+    out.codeUs = median(extra);
+    line +=
+        "; its loop alone (an op on [64, 8] after the Neg and a tiny Neg whose output it reads, less the "
+        "same in a row): " +
+        each + " us more, median " + fmt("%.2f", out.codeUs);
   }
   std::vector<size_t> coldNodes, hotNodes;
   const Bench coldChains = shapeChains(kPairs, bigElems, coldNodes);
@@ -623,12 +712,14 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     m.coldCallUs = cold.vectorUs;
     m.coldProductCallUs = cold.productUs;
     m.coldShapeCallUs = cold.shapeUs;
+    m.coldCodeCallUs = cold.codeUs;
+    m.coldCodeUs = cold.codeByOpUs;
     m.coldCallHow = cold.how;
     std::fprintf(
         stderr,
-        "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f, shape work "
-        "%.2f): %s\n",
-        m.coldCallUs, m.coldProductCallUs, m.coldShapeCallUs, m.coldCallHow.c_str());
+        "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f, its loop alone "
+        "%.2f, shape work %.2f): %s\n",
+        m.coldCallUs, m.coldProductCallUs, m.coldCodeCallUs, m.coldShapeCallUs, m.coldCallHow.c_str());
   }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
   if (m.memBytes <= 0 || (int64_t{256} << 20) <= m.memBytes / 8) {
@@ -832,6 +923,8 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
     p.cpu.coldCallS["vector"] = m.coldCallUs * 1e-6;
     p.cpu.coldCallS["product"] = m.coldProductCallUs * 1e-6;
     p.cpu.coldCallS["shape"] = m.coldShapeCallUs * 1e-6;
+    p.cpu.coldCallS["code"] = m.coldCodeCallUs * 1e-6;
+    for (const auto& [op, us] : m.coldCodeUs) p.cpu.coldCallS["code/" + op] = us * 1e-6;
   }
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   p.cpu.coldGather = m.coldGather;
@@ -939,8 +1032,11 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
         "cpu.cold_call_s",
         "what a call costs more with its code and data evicted from the core's own cache: the median node "
         "time of 12 tiny ops each after a Neg over twice that cache's bytes, less that of the same 12 in a "
-        "row (\"vector\": a one-element Add; \"product\": a 4x16 by 16x4 MatMul), 3 rounds; \"shape\": the "
-        "mean node time of the int64 Gather, Add, Div and Mul of 12 shape chains each after such a Neg, less "
+        "row (\"vector\": a one-element Add; \"product\": a 4x16 by 16x4 MatMul), 3 rounds; \"code/<op "
+        "type>\": "
+        "the op's median time on [64, 8], the output of a tiny Neg after such a Neg, less its time on a tiny "
+        "Neg's output again and again, 16 op types, 3 rounds; \"code\": their median; \"shape\": the mean "
+        "node time of the int64 Gather, Add, Div and Mul of 12 shape chains each after such a Neg, less "
         "that of 12 chains in a row, the median of 3 rounds; " +
             m.coldCallHow);
   note("cpu.view_call_s",

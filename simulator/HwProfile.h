@@ -94,6 +94,19 @@ struct CpuFigures {
     auto it = coldCallS.find(product ? "product" : "vector");
     return it != coldCallS.end() ? it->second : 0.0;
   }
+  // "code" (optional): what a vector op's call costs more when its own loop has been evicted since it last
+  // ran but the executor's state has not (the node before it moved little): the median over seven ops on
+  // [64, 8] of each one on the output of a tiny Neg after a Neg over twice the own cache, against the
+  // same after the tiny Neg again and again (session 39: Relu and Sqrt 0.9-1.0 us more, Add, Mul, Div,
+  // Sigmoid, ReduceMean 2.0-2.2; a tiny Neg after the big one, its loop hot, 2.1-2.3 us where 0.2 in a
+  // row). Without it, a call whose loop is far
+  // costs the "vector" figure. "code/<op type>" (optional): that op type's own figure, where the
+  // calibration timed it (a Sqrt's or Relu's loop is less code than a broadcasting Add's).
+  std::optional<double> coldCodeSeconds(const std::string& opType = {}) const {
+    auto it = coldCallS.find("code/" + opType);
+    if (it == coldCallS.end()) it = coldCallS.find("code");
+    return it != coldCallS.end() ? std::optional<double>(it->second) : std::nullopt;
+  }
   std::optional<double> coldShapeCallSeconds() const {
     auto it = coldCallS.find("shape");
     return it != coldCallS.end() ? std::optional<double>(it->second) : std::nullopt;

@@ -1219,6 +1219,64 @@ TEST(CpuCost, AColdCallCostsItsShareOfTheProfilesColdCall) {
   }
 }
 
+// cpu.cold_call_s "code": a vector op whose own loop the run evicted since it last ran, the node before it
+// a tiny one, pays that figure on its code's share, not the "vector" one (which a call right after a node
+// that streamed pays: the executor's state evicted too). A LayerNorm's Sqrt runs once a layer, after an Add
+// of its variance and eps.
+TEST(CpuCost, ACallWhoseLoopAloneIsColdPaysTheCodeFigure) {
+  Graph g;
+  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({1 << 20}));  // 4 MiB
+  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({1 << 20}));
+  g.addNode("Neg", {big}, {nb}, {}, "neg");
+  g.addOutput(nb);
+  ValueId s = g.addInput("s", DType::Float32, Shape::ofInts({64}));
+  ValueId e = g.addValue("e", DType::Float32, Shape::ofInts({64}));
+  g.addNode("Add", {s, g.addInitializer("eps", Tensor::floats({1}, {1e-5f}))}, {e}, {}, "add");
+  ValueId q = g.addValue("q", DType::Float32, Shape::ofInts({64}));
+  g.addNode("Sqrt", {e}, {q}, {}, "sqrt");
+  g.addOutput(q);
+  auto [without, vectorOnly] = coldCallProfiles();
+  ASSERT_TRUE(vectorOnly.ok()) << vectorOnly.error().message;
+  json j = cpuProfileJson();
+  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}, {"code", 0.5e-6}};
+  auto withCode = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withCode.ok()) << withCode.error().message;
+  EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*withCode), "t.json")->cpu.coldCodeSeconds().value(),
+                   0.5e-6);
+  EXPECT_FALSE(vectorOnly->cpu.coldCodeSeconds().has_value());
+  const auto groups = unfusedGroups(g);
+  ASSERT_TRUE(groups.ok());
+  const CpuRunReuse r = cpuRunReuse(g, *groups, {0, 1, 2}, *withCode, runFootprintBytes(g, *withCode));
+  auto at = [&](const std::vector<double>& v, const char* node) {
+    return v.at(static_cast<size_t>(g.findNode(node)));
+  };
+  // The Sqrt's loop last ran a run ago, over the Neg's 8 MiB; the Add before it moved 512 bytes.
+  EXPECT_DOUBLE_EQ(at(r.codeColdShare, "sqrt"), 1.0);
+  EXPECT_LT(at(r.stateColdShare, "sqrt"), 0.01);
+  EXPECT_DOUBLE_EQ(at(r.callColdShare, "sqrt"), 1.0);
+  // The Add right after the Neg finds the executor's state evicted as well.
+  EXPECT_DOUBLE_EQ(at(r.stateColdShare, "add"), 1.0);
+  const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *vectorOnly),
+                  r2 = test::runUnfused(g, *withCode);
+  ASSERT_EQ(r2.kernels.size(), 3u);
+  EXPECT_NEAR(r1.kernels[2].durUs - r0.kernels[2].durUs, 2.0, 1e-3);
+  EXPECT_NEAR(r2.kernels[2].durUs - r0.kernels[2].durUs, 0.5, 1e-3);
+  EXPECT_NEAR(r2.kernels[1].durUs - r0.kernels[1].durUs, 2.0, 1e-3);
+  // An op type the calibration timed on its own pays its own figure; the others the median.
+  j["cpu"]["cold_call_s"]["code/Sqrt"] = 0.3e-6;
+  auto ownFigure = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(ownFigure.ok()) << ownFigure.error().message;
+  EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*ownFigure), "t.json")->cpu.coldCodeSeconds("Sqrt").value(),
+                   0.3e-6);
+  EXPECT_DOUBLE_EQ(ownFigure->cpu.coldCodeSeconds("Add").value(), 0.5e-6);
+  EXPECT_NEAR(test::runUnfused(g, *ownFigure).kernels.at(2).durUs - r0.kernels[2].durUs, 0.3, 1e-3);
+  json bad = cpuProfileJson();
+  bad["cpu"]["cold_call_s"] = {{"loop", 1e-6}};
+  auto refused = parseHwProfile(bad, "t.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("\"code\""), std::string::npos) << refused.error().message;
+}
+
 // Integer shape work on a CPU profile (a chunk's size: Shape, Gather, Add, Div between two big Relus) is
 // the executor's node in line, still on the host: with cpu.cold_call_s "shape", its op's call plus its call's
 // cold share of that figure; without, the launch figure alone. The profile refuses "shape" where only a
