@@ -1,6 +1,7 @@
 #include "simulator/HostOpCases.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,23 @@ Bench rowWiseOp(const std::string& op, int64_t rows, int64_t cols) {
   return oneOp(op, {rows, cols}, {}, lastAxis, 8);
 }
 
+// A GridSample's grid [n, ho, wo, 2]: the output's positions turned by 0.3 rad and scaled by 0.9 (a spatial
+// transformer's warp: neighbouring outputs read neighbouring inputs).
+fw::Tensor warpGrid(int64_t n, int64_t ho, int64_t wo) {
+  std::vector<float> v;
+  v.reserve(static_cast<size_t>(n * ho * wo * 2));
+  const float c = 0.9f * std::cos(0.3f), s = 0.9f * std::sin(0.3f);
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t y = 0; y < ho; ++y)
+      for (int64_t x = 0; x < wo; ++x) {
+        const float u = (2.0f * static_cast<float>(x) + 1.0f) / static_cast<float>(wo) - 1.0f;
+        const float w = (2.0f * static_cast<float>(y) + 1.0f) / static_cast<float>(ho) - 1.0f;
+        v.push_back(c * u - s * w);
+        v.push_back(s * u + c * w);
+      }
+  return fw::Tensor::floats({n, ho, wo, 2}, v);
+}
+
 }  // namespace
 
 std::vector<FamilyCase> rowCases() {
@@ -49,6 +67,10 @@ std::vector<FamilyCase> rowCases() {
     cases.push_back({"Gather/elements", oneOp("Gather", {8, 2048}, {fw::Tensor::int64s({1024}, at)},
                                               fw::zoo::attrs({fw::Attribute::makeInt("axis", 1)}), 8)});
   }
+  // A GridSample's positions: one channel at 128 x 256 positions, beside the family case's 32 channels at
+  // 32 x 32 (the same 32K values out): each position's coordinates, taps and weights are worked out once
+  // for all its channels (core/exec/ops_region.cpp; a spatial transformer samples 3 channels a position).
+  cases.push_back({"GridSample", oneOp("GridSample", {1, 1, 128, 256}, {warpGrid(1, 128, 256)}, {}, 8)});
   // Reductions over the last axis in rows of 8 ([4096, 8]), beside the family cases' rows of 1024: each
   // output's row is reduced on its own (a DGCNN's max over 16 neighbours, a state-space scan's sum over a
   // state of 8: 2-3 ns a row here, session 38).
@@ -173,6 +195,9 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
                                 fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
   }
   cases.push_back({"data_movement", oneOp("Expand", {1, cols}, {I64({rows, cols})}, {}, 8)});
+  // Bilinear resampling of every channel at positions a warp gives (spatial transformers, optical-flow
+  // warping, deformable sampling): four taps a value.
+  cases.push_back({"data_movement", oneOp("GridSample", img, {warpGrid(img[0], img[2], img[3])}, {}, 8)});
   // Upsampling (feature pyramids, decoders): 2x in both spatial dims, the two common modes.
   const fw::Tensor noRoi = fw::Tensor::floats({0}, {});
   const fw::Tensor twice = fw::Tensor::floats({4}, {1.f, 1.f, 2.f, 2.f});

@@ -245,6 +245,13 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     for (int64_t e : *idx) rows *= e;
     return rows;
   }
+  if (n.opType == "GridSample" && n.domain.empty() && n.inputs.size() > 1) {
+    // Each output position's coordinates, taps and weights, once for all its channels
+    // (core/exec/ops_region.cpp): the grid's positions, [N, H_out, W_out, 2].
+    const auto grid = staticDims(g, n.inputs[1]);
+    if (!grid || grid->size() != 4) return 0;
+    return (*grid)[0] * (*grid)[1] * (*grid)[2];
+  }
   if (n.opType == "Split" && n.domain.empty() && !n.inputs.empty()) {
     // Each part is copied a block of the axes before the split one at a time (core/exec/ops_tensor.cpp):
     // those blocks times the parts.

@@ -1062,6 +1062,37 @@ TEST(CpuCost, ABroadcastThroughTheGeneralLoopPaysItsRows) {
       4096 * 2e-3, 1e-6);
 }
 
+// A GridSample works out each output position's coordinates, taps and weights once for all its channels
+// (core/exec/ops_region.cpp): its rows are the grid's positions, so a spatial transformer's 3 channels a
+// position cost more a value than a feature map's 32.
+TEST(CpuCost, AGridSamplesRowsAreItsPositions) {
+  auto graph = [](int64_t n, int64_t c, int64_t ho, int64_t wo) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({n, c, 32, 32}));
+    ValueId grid = g.addInput("grid", DType::Float32, Shape::ofInts({n, ho, wo, 2}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({n, c, ho, wo}));
+    g.addNode("GridSample", {x, grid}, {y}, {}, "gs");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph stn = graph(16, 3, 64, 64), maps = graph(4, 32, 32, 24);
+  EXPECT_EQ(rowWiseRows(stn, stn.node(0)), 16 * 64 * 64);
+  EXPECT_EQ(rowWiseRows(maps, maps.node(0)), 4 * 32 * 24);
+  Graph unknown = graph(1, 1, 8, 8);
+  unknown.value(unknown.node(0).inputs[1]).shape = Shape();
+  EXPECT_EQ(rowWiseRows(unknown, unknown.node(0)), 0);
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"GridSample", 0.001}};  // compute-bound: its work and rows show
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"GridSample", 1e-8}};
+  auto withRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
+  EXPECT_NEAR(test::runUnfused(stn, *withRows).kernels.at(0).durUs -
+                  test::runUnfused(stn, *plain).kernels.at(0).durUs,
+              16 * 64 * 64 * 1e-2, 1e-6);
+}
+
 // A TopK keeps each line's best k by insertion (core/exec/ops_sort.cpp): its rows are the insertions, some
 // k (1 + ln(n / k)) a line of n in random order, at most n, with k from its K input, its attribute (opset
 // 1) or its output; with such a row time its work is its input's elements, without one (an older profile)
