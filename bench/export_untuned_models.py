@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|49]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|50]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -133,7 +133,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -238,6 +238,8 @@ def main():
         return export_forty_eighth_set(torch, out)
     if which == "49":
         return export_forty_ninth_set(torch, out)
+    if which == "50":
+        return export_fiftieth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -5604,6 +5606,216 @@ def export_forty_ninth_set(torch, out):
                                   ("convnext_v2_lite_b4_64", ConvNextV2, (4, 3, 64, 64)),
                                   ("clip_lite_b8", ClipLite, (8, 3, 64, 64)),
                                   ("qat_cnn_b8_64", QatCnn, (8, 3, 64, 64))), opset=16)
+    return 0
+
+
+def export_fiftieth_set(torch, out):
+    # Session 39, at its end, after its last change: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class WsConv(nn.Conv2d):  # NFNet's scaled weight standardisation, computed in the graph on every run
+        def forward(self, x):
+            w = self.weight
+            mean = w.mean((1, 2, 3), keepdim=True)
+            var = w.var((1, 2, 3), keepdim=True, unbiased=False)
+            w = (w - mean) / torch.sqrt(var * w[0].numel() + 1e-4)
+            return F.conv2d(x, w, self.bias, self.stride, self.padding)
+
+    class NfBlock(nn.Module):
+        def __init__(self, c, beta):
+            super().__init__()
+            self.beta = beta
+            self.c1, self.c2 = WsConv(c, c, 3, 1, 1), WsConv(c, c, 3, 1, 1)
+            self.gain = nn.Parameter(torch.zeros(1))
+
+        def forward(self, x):
+            h = self.c2(F.gelu(self.c1(F.gelu(x) / self.beta))) * 1.7
+            return x + 0.2 * self.gain * h + 0.01 * h
+
+    class NfNet(nn.Module):  # 8 images of 64x64: a normaliser-free ResNet (no BatchNorm), weight-standardised convolutions
+        def __init__(self):
+            super().__init__()
+            self.stem = WsConv(3, 32, 3, 2, 1)
+            self.s1 = nn.Sequential(NfBlock(32, 1.0), NfBlock(32, 1.02))
+            self.down = WsConv(32, 64, 3, 2, 1)
+            self.s2 = nn.Sequential(NfBlock(64, 1.0), NfBlock(64, 1.02))
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            return self.fc(self.s2(self.down(self.s1(self.stem(x)))).mean((2, 3)))
+
+    class SincConv(nn.Module):  # SincNet's band-pass filters, built from learned cut-offs on every run
+        def __init__(self, n, k):
+            super().__init__()
+            self.low = nn.Parameter(torch.linspace(30, 3000, n)[:, None] / 16000)
+            self.band = nn.Parameter(torch.full((n, 1), 100.0 / 16000))
+            self.pad = k // 2
+            t = torch.arange(-(k // 2), k // 2 + 1).float()
+            self.register_buffer("t", t[None] * 2 * 3.14159265)
+            self.register_buffer("window", (0.54 - 0.46 * torch.cos(2 * 3.14159265 * torch.arange(k).float() / (k - 1)))[None])
+
+        def forward(self, x):
+            low, high = self.low.abs(), self.low.abs() + self.band.abs()
+            def lp(f):
+                a = f * self.t
+                return torch.where(a == 0, 2 * f, torch.sin(a) / (self.t / 2 + (a == 0).float()) / 3.14159265)
+            filt = (lp(high) - lp(low)) * self.window
+            return F.conv1d(x, filt[:, None, :], stride=1, padding=self.pad)
+
+    class SincNet(nn.Module):  # 4 clips of 8000 samples: 40 sinc filters of 129 taps, pooling, 1-D convolutions, LayerNorm, a classifier
+        def __init__(self):
+            super().__init__()
+            self.sinc = SincConv(40, 129)
+            self.net = nn.Sequential(nn.MaxPool1d(3), nn.LeakyReLU(0.2), nn.Conv1d(40, 60, 5), nn.MaxPool1d(3), nn.LeakyReLU(0.2),
+                                     nn.Conv1d(60, 60, 5), nn.MaxPool1d(3), nn.LeakyReLU(0.2))
+            self.n, self.fc = nn.LayerNorm(60), nn.Linear(60, 10)
+
+        def forward(self, x):  # [4, 1, 8000]
+            return self.fc(self.n(self.net(self.sinc(x)).mean(2)))
+
+    class GlowStep(nn.Module):  # ActNorm, an invertible 1x1 convolution, an affine coupling by a small CNN
+        def __init__(self, c):
+            super().__init__()
+            self.loc, self.logs = nn.Parameter(torch.randn(1, c, 1, 1) * 0.1), nn.Parameter(torch.randn(1, c, 1, 1) * 0.1)
+            q, _ = torch.linalg.qr(torch.randn(c, c))
+            self.w = nn.Parameter(q)
+            self.net = nn.Sequential(nn.Conv2d(c // 2, 64, 3, 1, 1), nn.ReLU(), nn.Conv2d(64, 64, 1), nn.ReLU(), nn.Conv2d(64, c, 3, 1, 1))
+
+        def forward(self, x):
+            x = (x + self.loc) * torch.exp(self.logs)
+            x = F.conv2d(x, self.w[:, :, None, None])
+            a, b = x.chunk(2, 1)
+            s, t = self.net(a).chunk(2, 1)
+            s = torch.sigmoid(s + 2.0)
+            return torch.cat([a, (b + t) * s], 1), torch.log(s).sum((1, 2, 3))
+
+    class Glow(nn.Module):  # 4 images of 32x32: squeeze to 12x16x16, 4 steps, squeeze to 48x8x8, 4 steps, the log-likelihood
+        def __init__(self):
+            super().__init__()
+            self.l1 = nn.ModuleList([GlowStep(12) for _ in range(4)])
+            self.l2 = nn.ModuleList([GlowStep(48) for _ in range(4)])
+
+        @staticmethod
+        def squeeze(x):
+            b, c, h, w = x.shape
+            return x.view(b, c, h // 2, 2, w // 2, 2).permute(0, 1, 3, 5, 2, 4).reshape(b, c * 4, h // 2, w // 2)
+
+        def forward(self, x):
+            ld = torch.zeros(x.shape[0])
+            x = self.squeeze(x)
+            for s in self.l1:
+                x, d = s(x)
+                ld = ld + d
+            x = self.squeeze(x)
+            for s in self.l2:
+                x, d = s(x)
+                ld = ld + d
+            return ld - 0.5 * (x * x).sum((1, 2, 3))
+
+    class KanLayer(nn.Module):  # a Kolmogorov-Arnold layer: each input's degree-1 B-spline basis over 8 knots, weighted, plus a SiLU base
+        def __init__(self, i, o, knots=8):
+            super().__init__()
+            self.register_buffer("grid", torch.linspace(-2, 2, knots))
+            self.h = 4.0 / (knots - 1)
+            self.spline = nn.Linear(i * knots, o, bias=False)
+            self.base = nn.Linear(i, o)
+
+        def forward(self, x):  # [b, i]
+            d = (x[:, :, None] - self.grid) / self.h
+            basis = torch.clamp(1 - d.abs(), min=0.0)
+            return self.base(F.silu(x)) + self.spline(basis.flatten(1))
+
+    class Kan(nn.Module):  # 2048 samples of 16 features: three KAN layers (16 -> 64 -> 64 -> 4)
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Sequential(KanLayer(16, 64), nn.LayerNorm(64), KanLayer(64, 64), nn.LayerNorm(64), KanLayer(64, 4))
+
+        def forward(self, x):
+            return self.net(x)
+
+    class DenseBlock(nn.Module):  # ESRGAN's residual dense block: 4 convolutions each over all before, LeakyReLU, scaled by 0.2
+        def __init__(self, c, g):
+            super().__init__()
+            self.convs = nn.ModuleList([nn.Conv2d(c + k * g, g, 3, 1, 1) for k in range(4)])
+            self.out = nn.Conv2d(c + 4 * g, c, 3, 1, 1)
+
+        def forward(self, x):
+            fs = [x]
+            for conv in self.convs:
+                fs.append(F.leaky_relu(conv(torch.cat(fs, 1)), 0.2))
+            return x + 0.2 * self.out(torch.cat(fs, 1))
+
+    class EsrganLite(nn.Module):  # 2 images of 48x48: 2 residual-in-residual blocks of 3 dense blocks, 4x upsampling by PixelShuffle
+        def __init__(self):
+            super().__init__()
+            self.head = nn.Conv2d(3, 32, 3, 1, 1)
+            self.rrdbs = nn.ModuleList([nn.Sequential(*[DenseBlock(32, 16) for _ in range(3)]) for _ in range(2)])
+            self.body = nn.Conv2d(32, 32, 3, 1, 1)
+            self.up = nn.Sequential(nn.Conv2d(32, 128, 3, 1, 1), nn.PixelShuffle(2), nn.LeakyReLU(0.2),
+                                    nn.Conv2d(32, 128, 3, 1, 1), nn.PixelShuffle(2), nn.LeakyReLU(0.2), nn.Conv2d(32, 3, 3, 1, 1))
+
+        def forward(self, x):
+            f = self.head(x)
+            h = f
+            for r in self.rrdbs:
+                h = h + 0.2 * r(h)
+            return self.up(f + self.body(h))
+
+    class ShiftedWindowBlock(nn.Module):  # Swin's shifted windows: torch.roll, 4x4 windows, a mask for the wrapped ones
+        def __init__(self, d, heads, side, win, shift):
+            super().__init__()
+            self.h, self.dh, self.side, self.win, self.shift = heads, d // heads, side, win, shift
+            self.n1, self.qkv, self.o = nn.LayerNorm(d), nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.n2, self.ff = nn.LayerNorm(d), nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+            region = torch.zeros(side, side)
+            if shift:
+                cuts = (slice(0, -win), slice(-win, -shift), slice(-shift, None))
+                k = 0
+                for a in cuts:
+                    for b in cuts:
+                        region[a, b] = k
+                        k += 1
+            r = region.view(side // win, win, side // win, win).permute(0, 2, 1, 3).reshape(-1, win * win)
+            self.register_buffer("mask", (r[:, :, None] != r[:, None, :]).float() * -100.0)
+
+        def forward(self, x):  # [b, side*side, d]
+            b, t, d = x.shape
+            s, w = self.side, self.win
+            h = self.n1(x).view(b, s, s, d)
+            if self.shift:
+                h = torch.roll(h, (-self.shift, -self.shift), (1, 2))
+            h = h.view(b, s // w, w, s // w, w, d).permute(0, 1, 3, 2, 4, 5).reshape(-1, w * w, d)
+            q, k, v = self.qkv(h).view(h.shape[0], w * w, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+            att = (q @ k.transpose(-1, -2) / self.dh ** 0.5).view(b, -1, self.h, w * w, w * w) + self.mask[None, :, None]
+            att = att.softmax(-1).view(-1, self.h, w * w, w * w)
+            h = (att @ v).transpose(1, 2).reshape(b, s // w, s // w, w, w, d).permute(0, 1, 3, 2, 4, 5).reshape(b, s, s, d)
+            if self.shift:
+                h = torch.roll(h, (self.shift, self.shift), (1, 2))
+            x = x + self.o(h.reshape(b, t, d))
+            return x + self.ff(self.n2(x))
+
+    class SwinShift(nn.Module):  # 4 images of 64x64: a 4x4 patch embedding, 2 blocks (plain and shifted windows), patch merging, 2 more
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Conv2d(3, 48, 4, 4)
+            self.b1 = nn.Sequential(ShiftedWindowBlock(48, 3, 16, 4, 0), ShiftedWindowBlock(48, 3, 16, 4, 2))
+            self.merge = nn.Linear(4 * 48, 96)
+            self.b2 = nn.Sequential(ShiftedWindowBlock(96, 3, 8, 4, 0), ShiftedWindowBlock(96, 3, 8, 4, 2))
+            self.fc = nn.Linear(96, 10)
+
+        def forward(self, x):
+            h = self.b1(self.embed(x).flatten(2).transpose(1, 2))
+            b = h.shape[0]
+            h = h.view(b, 8, 2, 8, 2, 48).permute(0, 1, 3, 4, 2, 5).reshape(b, 64, 4 * 48)
+            return self.fc(self.b2(self.merge(h)).mean(1))
+
+    export_nets(torch, out, 150, (("nfnet_lite_b8_64", NfNet, (8, 3, 64, 64)),
+                                  ("sincnet_lite_b4", SincNet, (4, 1, 8000)),
+                                  ("glow_lite_b4_32", Glow, (4, 3, 32, 32)),
+                                  ("kan_b2048", Kan, (2048, 16)),
+                                  ("esrgan_lite_b2_48", EsrganLite, (2, 3, 48, 48)),
+                                  ("swin_shift_lite_b4_64", SwinShift, (4, 3, 64, 64))))
     return 0
 
 
