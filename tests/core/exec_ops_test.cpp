@@ -779,6 +779,55 @@ TEST(ExecOps, SoftmaxAlongAMiddleAxisMatchesTheDoubleReferenceInEveryColumnBlock
   }
 }
 
+TEST(ExecOps, AMaskedSoftmaxWritesNoSubnormalProbabilities) {
+  // Rows of 16 scores with every other one masked by -100 (a Swin-style window mask: e^-100 is 3.7e-44,
+  // subnormal), along the last axis and along axis 1 of [4, 16, 3]: the masked probabilities are 0, none
+  // is subnormal, the others within 1e-6 of the double reference; LogSoftmax keeps x - max - log(sum).
+  std::vector<float> v(4 * 16 * 3);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<float>(std::fmod(i * 0.37, 3.0)) - ((i / 3) % 2 ? 100.f : 0.f);
+  for (int lanes : fw::exec::fastmath::buildLanes()) {
+    fw::exec::fastmath::allowLanes(lanes);
+    for (const bool middle : {false, true})
+      for (const bool isLog : {false, true}) {
+        const std::vector<int64_t> dims =
+            middle ? std::vector<int64_t>{4, 16, 3} : std::vector<int64_t>{12, 16};
+        std::vector<float> x = v;
+        if (!middle)  // the same rows, laid out along the last axis
+          for (int64_t o = 0; o < 4; ++o)
+            for (int64_t k = 0; k < 16; ++k)
+              for (int64_t i = 0; i < 3; ++i)
+                x[static_cast<size_t>((o * 3 + i) * 16 + k)] = v[static_cast<size_t>((o * 16 + k) * 3 + i)];
+        auto r = runOne(isLog ? "LogSoftmax" : "Softmax", {{"x", Tensor::floats(dims, x)}}, 1,
+                        attrs({Attribute::makeInt("axis", middle ? 1 : -1)}));
+        ASSERT_TRUE(r.ok()) << r.error().message;
+        const auto y = (*r)[0].toFloats();
+        for (int64_t o = 0; o < 4; ++o)
+          for (int64_t i = 0; i < 3; ++i) {
+            auto at = [&](int64_t k) {
+              return static_cast<size_t>(middle ? (o * 16 + k) * 3 + i : (o * 3 + i) * 16 + k);
+            };
+            double mx = -1e300, sum = 0;
+            for (int64_t k = 0; k < 16; ++k) mx = std::max(mx, double(x[at(k)]));
+            for (int64_t k = 0; k < 16; ++k) sum += std::exp(double(x[at(k)]) - mx);
+            for (int64_t k = 0; k < 16; ++k) {
+              const float got = y[at(k)];
+              ASSERT_NE(std::fpclassify(got), FP_SUBNORMAL)
+                  << lanes << " lanes, " << o << "," << k << "," << i;
+              if (isLog) {
+                ASSERT_NEAR(got, x[at(k)] - mx - std::log(sum), 3e-5);
+              } else if (x[at(k)] - mx < -50) {
+                ASSERT_EQ(got, 0.f);
+              } else {
+                ASSERT_NEAR(got, std::exp(x[at(k)] - mx) / sum, 1e-6);
+              }
+            }
+          }
+      }
+  }
+  fw::exec::fastmath::allowLanes(16);
+}
+
 TEST(ExecOps, PadReflectAndEdge) {
   auto r = runOne("Pad", {{"x", Tensor::floats({4}, {1, 2, 3, 4})}, {"p", Tensor::int64s({2}, {2, 3}), true}}, 1,
                   attrs({Attribute::makeString("mode", "reflect")}));
