@@ -24,7 +24,9 @@ struct ConvProblem {
 // W (RtTensor::owner()), so reordered weights can be cached. Throws dnnl::error when oneDNN refuses
 // the problem. `relu`: Y = max(Y, 0) in the same pass (a oneDNN post-op; for ConvTranspose the bias
 // and ReLU are one pass over the plain output, as oneDNN 2.6 applies them in a slow reference loop;
-// NaN stays NaN).
+// NaN stays NaN). A Conv of at most 4 input channels a group (not depthwise) runs on whichever of the
+// library's layout and the plain one its first call with those shapes times faster (each called three
+// times on scratch buffers, the better of the last two): no rule on the shape told them apart.
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
                  const float* bias, float* y, bool relu = false);
 

@@ -124,6 +124,66 @@ TEST(ExecConvLayout, DepthwiseConvRunsOnChannelBlocksNotChannelsLast) {
   EXPECT_NE(fw::exec::convolutionSourceLayout(conv3x3(1, 64, 64, 16, 1)), "other");
 }
 
+// A Conv of a few input channels a group runs on whichever of the library's layout and the plain one (the
+// library's GEMM path) it times faster, once a shape (core/exec/ConvPrimitive.cpp): on AVX-512 a SincNet-like
+// filter bank (1 -> 40 channels, 129 taps, 2 x 2000 samples) takes the plain layout (0.52 against 1.8 ms),
+// and a 3-channel first layer or 2 channels a group may take either. Whichever it took, with a bias and
+// with a fused ReLU, the output equals a direct float64 loop.
+TEST(ExecConvLayout, AConvOfFewInputChannelsMatchesADirectLoopOnTheLayoutItTimedFaster) {
+  auto problem = [](int64_t n, int64_t c, int64_t m, int64_t group, std::vector<int64_t> in, int64_t k,
+                    int64_t pad) {
+    ConvProblem p;
+    p.N = n, p.C = c, p.M = m, p.group = group;
+    p.geo.in = in;
+    for (int64_t len : in) {
+      p.geo.out.push_back(len + 2 * pad - k + 1);
+      p.geo.kernel.push_back(k);
+      p.geo.strides.push_back(1);
+      p.geo.dilations.push_back(1);
+      p.geo.padsBegin.push_back(pad);
+      p.geo.padsEnd.push_back(pad);
+    }
+    return p;
+  };
+  const ConvProblem sinc = problem(2, 1, 40, 1, {2000}, 129, 64), rgb = problem(2, 3, 8, 1, {20, 20}, 3, 1),
+                    pairs = problem(1, 4, 6, 2, {12, 12}, 3, 1);
+  for (const ConvProblem& q : {sinc, rgb, pairs})
+    for (const bool relu : {false, true}) {
+      const bool twoD = q.geo.in.size() == 2;
+      const int64_t ih = twoD ? q.geo.in[0] : 1, iw = q.geo.in.back(), oh = twoD ? q.geo.out[0] : 1,
+                    ow = q.geo.out.back(), k = q.geo.kernel.back(), kh = twoD ? k : 1,
+                    p = q.geo.padsBegin.back();
+      const int64_t cg = q.C / q.group, mg = q.M / q.group;
+      const std::vector<float> x = uniform(static_cast<size_t>(q.N * q.C * ih * iw), 4),
+                               w = uniform(static_cast<size_t>(q.M * cg * kh * k), 5),
+                               b = uniform(static_cast<size_t>(q.M), 6);
+      std::vector<float> y(static_cast<size_t>(q.N * q.M * oh * ow));
+      const auto owner = std::make_shared<int>(0);
+      fw::exec::convolution(q, x.data(), w.data(), owner, b.data(), y.data(), relu);
+      double worst = 0;
+      for (int64_t n = 0; n < q.N; ++n)
+        for (int64_t m = 0; m < q.M; ++m)
+          for (int64_t yo = 0; yo < oh; ++yo)
+            for (int64_t xo = 0; xo < ow; ++xo) {
+              double acc = b[static_cast<size_t>(m)];
+              for (int64_t c = 0; c < cg; ++c)
+                for (int64_t a = 0; a < kh; ++a)
+                  for (int64_t e = 0; e < k; ++e) {
+                    const int64_t ty = twoD ? yo + a - p : 0, tx = xo + e - p;
+                    if (ty < 0 || tx < 0 || ty >= ih || tx >= iw) continue;
+                    const int64_t ch = (m / mg) * cg + c;
+                    acc += static_cast<double>(x[static_cast<size_t>(((n * q.C + ch) * ih + ty) * iw + tx)]) *
+                           w[static_cast<size_t>(((m * cg + c) * kh + a) * k + e)];
+                  }
+              if (relu) acc = std::max(acc, 0.0);
+              worst = std::max(worst,
+                               std::abs(acc - y[static_cast<size_t>(((n * q.M + m) * oh + yo) * ow + xo)]));
+            }
+      EXPECT_LT(worst, 1e-4) << q.C << " channels, " << (twoD ? "2-D" : "1-D") << (relu ? ", ReLU" : "")
+                             << ", " << fw::exec::convolutionSourceLayout(q);
+    }
+}
+
 // A Conv's staging buffer is grown and kept: a smaller layout after a larger one reuses the storage, and
 // the two slots are distinct (a Conv's source and destination are staged at once).
 TEST(ExecConvLayout, StagingBuffersAreReusedPerSlot) {
