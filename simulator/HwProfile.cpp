@@ -320,7 +320,8 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       for (auto it = kinds->begin(); it != kinds->end(); ++it) {
         const bool call = std::string(key) == "cold_call_s";
         if (it.key() != "vector" && it.key() != "product" &&
-            !(call && (it.key() == "shape" || it.key() == "code" || it.key().rfind("code/", 0) == 0)))
+            !(call && (it.key() == "shape" || it.key() == "code" ||
+                       (it.key().rfind("code/", 0) == 0 && it.key().size() > 5))))
           return rk.err(it.key(), call
                                       ? "not a kind of call: the keys are \"vector\", \"product\", \"code\", "
                                         "\"code/<op type>\" and \"shape\""

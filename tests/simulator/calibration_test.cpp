@@ -1302,10 +1302,13 @@ TEST(CpuCost, ACallWhoseLoopAloneIsColdPaysTheCodeFigure) {
   EXPECT_DOUBLE_EQ(ownFigure->cpu.coldCodeSeconds("Add").value(), 0.5e-6);
   EXPECT_NEAR(test::runUnfused(g, *ownFigure).kernels.at(2).durUs - r0.kernels[2].durUs, 0.3, 1e-3);
   json bad = cpuProfileJson();
-  bad["cpu"]["cold_call_s"] = {{"loop", 1e-6}};
-  auto refused = parseHwProfile(bad, "t.json");
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message.find("\"code\""), std::string::npos) << refused.error().message;
+  for (const char* key : {"loop", "code/"}) {
+    bad["cpu"]["cold_call_s"] = {{key, 1e-6}};
+    auto refused = parseHwProfile(bad, "t.json");
+    ASSERT_FALSE(refused.ok()) << key;
+    EXPECT_NE(refused.error().message.find("\"code/<op type>\""), std::string::npos)
+        << refused.error().message;
+  }
 }
 
 // Integer shape work on a CPU profile (a chunk's size: Shape, Gather, Add, Div between two big Relus) is
