@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|50]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|51]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -133,7 +133,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -240,6 +240,8 @@ def main():
         return export_forty_ninth_set(torch, out)
     if which == "50":
         return export_fiftieth_set(torch, out)
+    if which == "51":
+        return export_fifty_first_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -5816,6 +5818,191 @@ def export_fiftieth_set(torch, out):
                                   ("kan_b2048", Kan, (2048, 16)),
                                   ("esrgan_lite_b2_48", EsrganLite, (2, 3, 48, 48)),
                                   ("swin_shift_lite_b4_64", SwinShift, (4, 3, 64, 64))))
+    return 0
+
+
+def export_fifty_first_set(torch, out):
+    # Session 40, at its start, before any change: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Nca(nn.Module):  # 8 grids of 16 channels at 32x32: a neural cellular automaton, 8 steps unrolled
+        def __init__(self, c=16, steps=8):
+            super().__init__()
+            self.c, self.steps = c, steps
+            ident = torch.tensor([[0.0, 0, 0], [0, 1, 0], [0, 0, 0]])
+            sx = torch.tensor([[-1.0, 0, 1], [-2, 0, 2], [-1, 0, 1]]) / 8
+            k = torch.stack([ident, sx, sx.t()])[:, None].repeat(c, 1, 1, 1)  # [3c, 1, 3, 3]
+            self.register_buffer("perceive", k)
+            self.f1, self.f2 = nn.Conv2d(3 * c, 64, 1), nn.Conv2d(64, c, 1)
+            g = torch.Generator().manual_seed(5)
+            self.register_buffer("fire", (torch.rand(steps, 1, 1, 32, 32, generator=g) < 0.5).float())
+
+        def forward(self, x):
+            for i in range(self.steps):
+                alive = F.max_pool2d(x[:, 3:4], 3, 1, 1) > 0.1
+                y = F.conv2d(x, self.perceive, padding=1, groups=self.c)
+                x = x + self.f2(F.relu(self.f1(y))) * self.fire[i]
+                x = x * (alive & (F.max_pool2d(x[:, 3:4], 3, 1, 1) > 0.1)).float()
+            return x
+
+    class NBeatsBlock(nn.Module):  # 4 ReLU layers, then coefficients expanded on a fixed basis (or a learned one)
+        def __init__(self, back, fore, basis_b=None, basis_f=None, width=256):
+            super().__init__()
+            self.fc = nn.Sequential(nn.Linear(back, width), nn.ReLU(), nn.Linear(width, width), nn.ReLU(),
+                                    nn.Linear(width, width), nn.ReLU(), nn.Linear(width, width), nn.ReLU())
+            if basis_b is None:
+                self.b, self.f = nn.Linear(width, back), nn.Linear(width, fore)
+                self.fixed = False
+            else:
+                self.register_buffer("bb", basis_b)
+                self.register_buffer("bf", basis_f)
+                self.theta = nn.Linear(width, basis_b.shape[0], bias=False)
+                self.fixed = True
+
+        def forward(self, x):
+            h = self.fc(x)
+            if self.fixed:
+                t = self.theta(h)
+                return t @ self.bb, t @ self.bf
+            return self.b(h), self.f(h)
+
+    class NBeats(nn.Module):  # 256 series, 96 steps back, 24 ahead: a trend stack, a seasonality stack, a generic one
+        def __init__(self, back=96, fore=24):
+            super().__init__()
+            tb, tf = torch.arange(back).float() / back, (torch.arange(fore).float() + back) / back
+            trend = [(torch.stack([tb ** p for p in range(4)]), torch.stack([tf ** p for p in range(4)]))]
+            def fourier(t, n):
+                return torch.cat([torch.stack([torch.cos(2 * 3.14159265 * k * t) for k in range(n)]),
+                                  torch.stack([torch.sin(2 * 3.14159265 * k * t) for k in range(1, n)])])
+            season = [(fourier(tb, 8), fourier(tf, 8))]
+            self.blocks = nn.ModuleList([NBeatsBlock(back, fore, *trend[0]) for _ in range(3)] +
+                                        [NBeatsBlock(back, fore, *season[0]) for _ in range(3)] +
+                                        [NBeatsBlock(back, fore) for _ in range(3)])
+
+        def forward(self, x):
+            f = 0
+            for b in self.blocks:
+                bc, fc = b(x)
+                x, f = x - bc, f + fc
+            return f
+
+    class AxialBlock(nn.Module):  # attention along each column, then along each row, 4 heads, a 1x1 bottleneck round it
+        def __init__(self, c, heads=4):
+            super().__init__()
+            self.h, self.dh = heads, c // heads
+            self.inn, self.bn = nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c)
+            self.qkv_h, self.qkv_w = nn.Conv1d(c, 3 * c, 1), nn.Conv1d(c, 3 * c, 1)
+            self.out, self.bn2 = nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c)
+
+        def attend(self, x, qkv):  # x: [n, c, L] -> attention along L
+            n, c, l = x.shape
+            q, k, v = qkv(x).view(n, 3, self.h, self.dh, l).unbind(1)
+            a = torch.softmax(q.transpose(-1, -2) @ k / self.dh ** 0.5, -1)
+            return (v @ a.transpose(-1, -2)).reshape(n, c, l)
+
+        def forward(self, x):
+            b, c, hh, ww = x.shape
+            y = F.relu(self.bn(self.inn(x)))
+            y = self.attend(y.permute(0, 3, 1, 2).reshape(b * ww, c, hh), self.qkv_h).view(b, ww, c, hh).permute(0, 2, 3, 1)
+            y = self.attend(y.permute(0, 2, 1, 3).reshape(b * hh, c, ww), self.qkv_w).view(b, hh, c, ww).permute(0, 2, 1, 3)
+            return F.relu(x + self.bn2(self.out(F.relu(y))))
+
+    class AxialNet(nn.Module):  # 4 images of 64x64: a strided stem to 32 channels at 32x32, 2 axial blocks, down to 64 at 16x16, 2 more
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1), nn.BatchNorm2d(32), nn.ReLU())
+            self.s1 = nn.Sequential(AxialBlock(32), AxialBlock(32))
+            self.down = nn.Sequential(nn.Conv2d(32, 64, 3, 2, 1), nn.BatchNorm2d(64), nn.ReLU())
+            self.s2 = nn.Sequential(AxialBlock(64), AxialBlock(64))
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            return self.fc(self.s2(self.down(self.s1(self.stem(x)))).mean((2, 3)))
+
+    class XDeepFm(nn.Module):  # 512 samples of 20 categorical fields: a linear part, a compressed interaction network, an MLP
+        def __init__(self, fields=20, vocab=1000, d=16):
+            super().__init__()
+            self.register_buffer("offset", torch.arange(fields) * vocab)
+            self.emb, self.lin = nn.Embedding(fields * vocab, d), nn.Embedding(fields * vocab, 1)
+            self.cin = nn.ModuleList([nn.Conv1d(fields * fields, 64, 1), nn.Conv1d(fields * 64, 64, 1), nn.Conv1d(fields * 64, 64, 1)])
+            self.mlp = nn.Sequential(nn.Linear(fields * d, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 1))
+            self.cin_out = nn.Linear(192, 1)
+
+        def forward(self, ids):  # [b, fields] int64
+            ids = ids + self.offset
+            x0 = self.emb(ids)  # [b, m, d]
+            b, m, d = x0.shape
+            xk, pooled = x0, []
+            for conv in self.cin:
+                z = (x0[:, :, None, :] * xk[:, None, :, :]).reshape(b, m * xk.shape[1], d)
+                xk = F.relu(conv(z))
+                pooled.append(xk.sum(2))
+            logit = self.lin(ids).sum((1, 2)) + self.cin_out(torch.cat(pooled, 1))[:, 0] + self.mlp(x0.flatten(1))[:, 0]
+            return torch.sigmoid(logit)
+
+    class GatedConv(nn.Module):  # a gated convolution: ELU(features) x sigmoid(gate), both from one convolution
+        def __init__(self, i, o, k=3, s=1, dil=1):
+            super().__init__()
+            self.c = nn.Conv2d(i, 2 * o, k, s, dil * (k - 1) // 2, dil)
+
+        def forward(self, x):
+            f, g = self.c(x).chunk(2, 1)
+            return F.elu(f) * torch.sigmoid(g)
+
+    class Inpaint(nn.Module):  # 2 images of 128x128 with a hole mask: gated convolutions, down twice, dilated 2/4/8, up twice
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Sequential(GatedConv(4, 24, 5), GatedConv(24, 48, 3, 2), GatedConv(48, 48), GatedConv(48, 96, 3, 2),
+                                     GatedConv(96, 96), GatedConv(96, 96, dil=2), GatedConv(96, 96, dil=4), GatedConv(96, 96, dil=8),
+                                     GatedConv(96, 96))
+            self.d1, self.d2 = GatedConv(96, 48), GatedConv(48, 24)
+            self.rgb = nn.Conv2d(24, 3, 3, 1, 1)
+
+        def forward(self, x):  # channels: RGB and the mask
+            img, mask = x[:, :3], (x[:, 3:] > 0.7).float()
+            h = self.enc(torch.cat([img * (1 - mask), mask], 1))
+            h = self.d1(F.interpolate(h, scale_factor=2.0, mode="nearest"))
+            h = self.d2(F.interpolate(h, scale_factor=2.0, mode="nearest"))
+            return img * (1 - mask) + torch.tanh(self.rgb(h)) * mask
+
+    class PatchTst(nn.Module):  # 16 series of 7 channels over 336 steps: RevIN, patches of 16 (stride 8), 3 BatchNorm encoder layers
+        def __init__(self, chans=7, length=336, patch=16, stride=8, d=128, fore=96):
+            super().__init__()
+            self.patch, self.stride = patch, stride
+            n = (length - patch) // stride + 2
+            self.embed, self.pos = nn.Linear(patch, d), nn.Parameter(torch.randn(1, n, d) * 0.02)
+            self.layers = nn.ModuleList([nn.ModuleDict({"qkv": nn.Linear(d, 3 * d), "o": nn.Linear(d, d), "n1": nn.BatchNorm1d(d),
+                                                        "ff": nn.Sequential(nn.Linear(d, 256), nn.GELU(), nn.Linear(256, d)),
+                                                        "n2": nn.BatchNorm1d(d)}) for _ in range(3)])
+            self.head, self.heads = nn.Linear(n * d, fore), 8
+
+        def forward(self, x):  # [b, chans, length]
+            b, c, l = x.shape
+            mu = x.mean(2, keepdim=True)
+            sd = torch.sqrt(x.var(2, keepdim=True, unbiased=False) + 1e-5)
+            z = ((x - mu) / sd).reshape(b * c, l)
+            z = torch.cat([z, z[:, -1:].expand(-1, self.stride)], 1)  # PatchTST's end padding
+            p = z.unfold(1, self.patch, self.stride)  # [b*c, n, patch]
+            h = self.embed(p) + self.pos
+            bn, n, d = h.shape
+            for L in self.layers:
+                q, k, v = L["qkv"](h).view(bn, n, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+                a = torch.softmax(q @ k.transpose(-1, -2) / (d // self.heads) ** 0.5, -1)
+                h = h + L["o"]((a @ v).transpose(1, 2).reshape(bn, n, d))
+                h = L["n1"](h.transpose(1, 2)).transpose(1, 2)
+                h = L["n2"]((h + L["ff"](h)).transpose(1, 2)).transpose(1, 2)
+            y = self.head(h.flatten(1)).view(b, c, -1)
+            return y * sd + mu
+
+    torch.manual_seed(151)
+    ids = torch.randint(0, 1000, (512, 20))
+    export_nets(torch, out, 151, (("nca_b8_32", Nca, (8, 16, 32, 32)),
+                                  ("nbeats_b256", NBeats, (256, 96)),
+                                  ("axial_attention_b4_64", AxialNet, (4, 3, 64, 64)),
+                                  ("xdeepfm_b512", XDeepFm, ids),
+                                  ("gated_conv_inpaint_b2_128", Inpaint, (2, 4, 128, 128)),
+                                  ("patchtst_b16", PatchTst, (16, 7, 336))))
     return 0
 
 
