@@ -68,12 +68,14 @@ struct CpuRunReuse {
   // input, written a whole attention or MLP before (gpt_blocks: 30 us measured over 2 x 196 KB, 13 simulated
   // from cache).
   std::vector<double> farInputBytes;
-  // By NodeId: for an op on the executor's own loop (not a library product), the bytes of its outputs no
+  // By NodeId: for an op on the executor's own loop, the bytes of its outputs no
   // larger than the core's own cache that it writes over arena bytes (the executor's plan, MemoryPlan.h)
   // last touched further back than sqrt(own cache x last-level cache): each 64 KiB chunk whose distance
   // (what its last toucher streamed after it, what the run touched since, and the output's bytes before
   // it) exceeds that. They come in before they are written, as an evicted input does (a TCN's causal
-  // Slice, x[..., :-2] after each Conv: 42 us measured, 25 simulated without them).
+  // Slice, x[..., :-2] after each Conv: 42 us measured, 25 simulated without them). For a library product
+  // (MatMul, Gemm, Conv on oneDNN), the same bytes beyond the own cache itself, as its inputs count
+  // (farInputBytes); the cost model prices a MatMul's or Gemm's output by them (session 40).
   std::vector<double> evictedOutputBytes;
   // By NodeId: the bytes of the node's activations larger than the core's own cache, each weighted by its
   // share of the tier beyond the last-level cache (cpu.far_curve) at its distance; 0 without a far_curve.

@@ -1777,8 +1777,9 @@ TEST(CpuCost, AGatherOrSliceOfAnEvictedInputReadsOnlyWhatItWrites) {
   }
 }
 
-// A matrix op's call and inputs are as cold as the run left them: the library's primitive is its shapes',
-// shared by every layer of those shapes, and an input the node before just wrote is in cache. A Neg over
+// A matrix op's call, inputs and output are as cold as the run left them: the library's primitive is its
+// shapes', shared by every layer of those shapes, an input the node before just wrote is in cache, and so
+// are output bytes the node before touched. A Neg over
 // n floats, then three products x*W1 -> m1, m1*W2 -> m2 (the same shapes), m2*W3 -> y (others).
 TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
   auto graph = [](int64_t n) {
@@ -1828,7 +1829,12 @@ TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
   // mm2's input is mm1's output, just written; mm1's is the graph input x, read a run ago.
   EXPECT_EQ(at(r.farInputBytes, "mm2"), 0.0);
   EXPECT_EQ(at(r.farInputBytes, "mm1"), 64 * 64 * 4.0);
-  // In the kernel times: mm2 pays its output's cold share at 10 GB/s, mm1 its input too.
+  // An output pays the bytes of the arena it is written over that the run evicted since they were last
+  // touched, not the run's cold share of it: mm2 writes over x's bytes, which mm1 just read; mm1 over
+  // bytes last touched before the Neg.
+  EXPECT_EQ(at(r.evictedOutputBytes, "mm2"), 0.0);
+  EXPECT_EQ(at(r.evictedOutputBytes, "mm1"), 64 * 64 * 4.0);
+  // In the kernel times: mm2 pays nothing more than in the small run, mm1 its input and output at 10 GB/s.
   auto usOf = [&](const Graph& g, const char* node) {
     for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
       if (k.nodes.at(0) == node) return k.durUs;
@@ -1836,8 +1842,8 @@ TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
     return 0.0;
   };
   const double bytes = 64 * 64 * 4.0;
-  EXPECT_NEAR(usOf(big, "mm2") - usOf(small, "mm2"), coldShare * bytes / 1e10 * 1e6, 1e-3);
-  EXPECT_NEAR(usOf(big, "mm1") - usOf(small, "mm1"), (bytes + coldShare * bytes) / 1e10 * 1e6, 1e-3);
+  EXPECT_NEAR(usOf(big, "mm2") - usOf(small, "mm2"), 0.0, 1e-3);
+  EXPECT_NEAR(usOf(big, "mm1") - usOf(small, "mm1"), 2 * bytes / 1e10 * 1e6, 1e-3);
 }
 
 // On a CPU profile with weight_reorder, a Conv whose weight the run computes (a DequantizeLinear before it)
