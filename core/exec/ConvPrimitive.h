@@ -26,7 +26,9 @@ struct ConvProblem {
 // and ReLU are one pass over the plain output, as oneDNN 2.6 applies them in a slow reference loop;
 // NaN stays NaN). A Conv of at most 4 input channels a group (not depthwise) runs on whichever of the
 // library's layout and the plain one its first call with those shapes times faster (each called three
-// times on scratch buffers, the better of the last two): no rule on the shape told them apart.
+// times on scratch buffers, the better of the last two): no rule on the shape told them apart. A Conv of
+// one input channel a group and several output channels each (a depth multiplier) that oneDNN would run
+// on its GEMM path runs as a depthwise Conv over its input channels, each copied once an output channel.
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
                  const float* bias, float* y, bool relu = false);
 

@@ -156,9 +156,9 @@ void execute(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
 }
 
 dnnl::memory staged(int slot, const dnnl::memory::desc& md) {
-  thread_local Scratch buffers[2];
-  if (slot < 0 || slot > 1)
-    throw std::invalid_argument("staging slot " + std::to_string(slot) + " is not 0 or 1");
+  thread_local Scratch buffers[3];
+  if (slot < 0 || slot > 2)
+    throw std::invalid_argument("staging slot " + std::to_string(slot) + " is not 0, 1 or 2");
   return dnnl::memory(md, engine(), buffers[slot].get(std::max<size_t>(md.get_size(), 1)));
 }
 

@@ -61,8 +61,9 @@ size_t cachedWeightCopies();
 void execute(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
              std::unordered_map<int, dnnl::memory> args);
 
-// A memory object of layout `md` over this thread's staging buffer `slot` (0 or 1), grown as needed and
-// kept: a Conv's activations in the primitive's layout, reused by the next call instead of allocated.
+// A memory object of layout `md` over this thread's staging buffer `slot` (0, 1 or 2), grown as needed and
+// kept: a Conv's activations in the primitive's layout (0 and 1), or its input prepared before those
+// (2: a depth multiplier's replicated channels), reused by the next call instead of allocated.
 // Valid until the next call for the same slot on this thread.
 dnnl::memory staged(int slot, const dnnl::memory::desc& md);
 

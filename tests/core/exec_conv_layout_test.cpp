@@ -58,6 +58,41 @@ std::vector<float> uniform(size_t n, unsigned seed) {
   return v;
 }
 
+// The largest difference between fw::exec::convolution of `q` (2-D or 1-D, stride 1, dilation 1; a bias,
+// and a fused ReLU when `relu`) on uniform data and a direct float64 loop over the same data.
+double worstAgainstDirectLoop(const ConvProblem& q, bool relu) {
+  const bool twoD = q.geo.in.size() == 2;
+  const int64_t ih = twoD ? q.geo.in[0] : 1, iw = q.geo.in.back(), oh = twoD ? q.geo.out[0] : 1,
+                ow = q.geo.out.back(), k = q.geo.kernel.back(), kh = twoD ? k : 1, p = q.geo.padsBegin.back();
+  const int64_t cg = q.C / q.group, mg = q.M / q.group;
+  const std::vector<float> x = uniform(static_cast<size_t>(q.N * q.C * ih * iw), 4),
+                           w = uniform(static_cast<size_t>(q.M * cg * kh * k), 5),
+                           b = uniform(static_cast<size_t>(q.M), 6);
+  std::vector<float> y(static_cast<size_t>(q.N * q.M * oh * ow));
+  const auto owner = std::make_shared<int>(0);
+  fw::exec::convolution(q, x.data(), w.data(), owner, b.data(), y.data(), relu);
+  double worst = 0;
+  for (int64_t n = 0; n < q.N; ++n)
+    for (int64_t m = 0; m < q.M; ++m)
+      for (int64_t yo = 0; yo < oh; ++yo)
+        for (int64_t xo = 0; xo < ow; ++xo) {
+          double acc = b[static_cast<size_t>(m)];
+          for (int64_t c = 0; c < cg; ++c)
+            for (int64_t a = 0; a < kh; ++a)
+              for (int64_t e = 0; e < k; ++e) {
+                const int64_t ty = twoD ? yo + a - p : 0, tx = xo + e - p;
+                if (ty < 0 || tx < 0 || ty >= ih || tx >= iw) continue;
+                const int64_t ch = (m / mg) * cg + c;
+                acc += static_cast<double>(x[static_cast<size_t>(((n * q.C + ch) * ih + ty) * iw + tx)]) *
+                       w[static_cast<size_t>(((m * cg + c) * kh + a) * k + e)];
+              }
+          if (relu) acc = std::max(acc, 0.0);
+          worst =
+              std::max(worst, std::abs(acc - y[static_cast<size_t>(((n * q.M + m) * oh + yo) * ow + xo)]));
+        }
+  return worst;
+}
+
 // The executor's ConvTranspose of `q` (bias added) against a direct float64 loop over 1-D or 2-D
 // problems; returns the largest absolute difference.
 double deconvError(const ConvProblem& q) {
@@ -148,44 +183,43 @@ TEST(ExecConvLayout, AConvOfFewInputChannelsMatchesADirectLoopOnTheLayoutItTimed
   const ConvProblem sinc = problem(2, 1, 40, 1, {2000}, 129, 64), rgb = problem(2, 3, 8, 1, {20, 20}, 3, 1),
                     pairs = problem(1, 4, 6, 2, {12, 12}, 3, 1);
   for (const ConvProblem& q : {sinc, rgb, pairs})
-    for (const bool relu : {false, true}) {
-      const bool twoD = q.geo.in.size() == 2;
-      const int64_t ih = twoD ? q.geo.in[0] : 1, iw = q.geo.in.back(), oh = twoD ? q.geo.out[0] : 1,
-                    ow = q.geo.out.back(), k = q.geo.kernel.back(), kh = twoD ? k : 1,
-                    p = q.geo.padsBegin.back();
-      const int64_t cg = q.C / q.group, mg = q.M / q.group;
-      const std::vector<float> x = uniform(static_cast<size_t>(q.N * q.C * ih * iw), 4),
-                               w = uniform(static_cast<size_t>(q.M * cg * kh * k), 5),
-                               b = uniform(static_cast<size_t>(q.M), 6);
-      std::vector<float> y(static_cast<size_t>(q.N * q.M * oh * ow));
-      const auto owner = std::make_shared<int>(0);
-      fw::exec::convolution(q, x.data(), w.data(), owner, b.data(), y.data(), relu);
-      double worst = 0;
-      for (int64_t n = 0; n < q.N; ++n)
-        for (int64_t m = 0; m < q.M; ++m)
-          for (int64_t yo = 0; yo < oh; ++yo)
-            for (int64_t xo = 0; xo < ow; ++xo) {
-              double acc = b[static_cast<size_t>(m)];
-              for (int64_t c = 0; c < cg; ++c)
-                for (int64_t a = 0; a < kh; ++a)
-                  for (int64_t e = 0; e < k; ++e) {
-                    const int64_t ty = twoD ? yo + a - p : 0, tx = xo + e - p;
-                    if (ty < 0 || tx < 0 || ty >= ih || tx >= iw) continue;
-                    const int64_t ch = (m / mg) * cg + c;
-                    acc += static_cast<double>(x[static_cast<size_t>(((n * q.C + ch) * ih + ty) * iw + tx)]) *
-                           w[static_cast<size_t>(((m * cg + c) * kh + a) * k + e)];
-                  }
-              if (relu) acc = std::max(acc, 0.0);
-              worst = std::max(worst,
-                               std::abs(acc - y[static_cast<size_t>(((n * q.M + m) * oh + yo) * ow + xo)]));
-            }
-      EXPECT_LT(worst, 1e-4) << q.C << " channels, " << (twoD ? "2-D" : "1-D") << (relu ? ", ReLU" : "")
-                             << ", " << fw::exec::convolutionSourceLayout(q);
+    for (const bool relu : {false, true})
+      EXPECT_LT(worstAgainstDirectLoop(q, relu), 1e-4)
+          << q.C << " channels, " << (q.geo.in.size() == 2 ? "2-D" : "1-D") << (relu ? ", ReLU" : "") << ", "
+          << fw::exec::convolutionSourceLayout(q);
+}
+
+// A Conv of one input channel a group and several output channels each (a depth multiplier), which oneDNN
+// runs on its GEMM path, runs as a depthwise Conv over its input channels copied once an output channel
+// (core/exec/ConvPrimitive.cpp): the output, with a bias and with a fused ReLU, 1-D and 2-D, equals a
+// direct float64 loop; and where the library would take its GEMM path the copies take its depthwise kernel.
+TEST(ExecConvLayout, ADepthMultiplierConvMatchesADirectLoop) {
+  auto problem = [](int64_t c, int64_t m, std::vector<int64_t> in, int64_t k, int64_t pad) {
+    ConvProblem p;
+    p.N = 2, p.C = c, p.M = m, p.group = c;
+    p.geo.in = in;
+    for (int64_t len : in) {
+      p.geo.out.push_back(len + 2 * pad - k + 1);
+      p.geo.kernel.push_back(k);
+      p.geo.strides.push_back(1);
+      p.geo.dilations.push_back(1);
+      p.geo.padsBegin.push_back(pad);
+      p.geo.padsEnd.push_back(pad);
     }
+    return p;
+  };
+  for (const ConvProblem& q : {problem(16, 48, {12, 12}, 3, 1), problem(8, 16, {9, 7}, 3, 0),
+                               problem(4, 8, {50}, 5, 2), problem(3, 12, {10, 10}, 1, 0)})
+    for (const bool relu : {false, true})
+      EXPECT_LT(worstAgainstDirectLoop(q, relu), 1e-4)
+          << q.C << " -> " << q.M << (q.geo.in.size() == 2 ? ", 2-D" : ", 1-D") << (relu ? ", ReLU" : "");
+  // Its source layout: the depthwise kernel's channel blocks, not the plain layout of the GEMM path.
+  EXPECT_NE(fw::exec::convolutionSourceLayout(problem(16, 48, {12, 12}, 3, 1)), "plain");
 }
 
 // A Conv's staging buffer is grown and kept: a smaller layout after a larger one reuses the storage, and
-// the two slots are distinct (a Conv's source and destination are staged at once).
+// the three slots are distinct (a Conv's source and destination are staged at once, and a depth
+// multiplier's copied input before them).
 TEST(ExecConvLayout, StagingBuffersAreReusedPerSlot) {
   using dnnl::memory;
   const memory::desc big({4, 64, 32, 32}, memory::data_type::f32, memory::format_tag::nChw16c);
@@ -194,7 +228,10 @@ TEST(ExecConvLayout, StagingBuffersAreReusedPerSlot) {
   EXPECT_EQ(fw::exec::onednn::staged(0, small).get_data_handle(), first);
   EXPECT_EQ(fw::exec::onednn::staged(0, big).get_data_handle(), first);
   EXPECT_NE(fw::exec::onednn::staged(1, small).get_data_handle(), first);
-  EXPECT_THROW(fw::exec::onednn::staged(2, small), std::invalid_argument);
+  EXPECT_NE(fw::exec::onednn::staged(2, small).get_data_handle(), first);
+  EXPECT_NE(fw::exec::onednn::staged(2, small).get_data_handle(),
+            fw::exec::onednn::staged(1, small).get_data_handle());
+  EXPECT_THROW(fw::exec::onednn::staged(3, small), std::invalid_argument);
 }
 
 // A 1x1 Conv without padding in one group runs on the executor's own product over NC(spatial) as given,

@@ -90,6 +90,22 @@ TEST(CpuCubeModel, AConvReadsItsWeightsOnceAnImage) {
   EXPECT_DOUBLE_EQ(product->weightElems, 64.0 * 16);
 }
 
+// A depth multiplier (one input channel a group, several output channels each) runs as a depthwise Conv
+// over its input channels copied once an output channel (core/exec/ConvPrimitive.cpp): the depthwise kind,
+// its input counted as the copy writes it and the kernel's reorder passes it again; a depthwise Conv of
+// one output channel a group reads its input as it is.
+TEST(CpuCubeModel, ADepthMultiplierCountsItsInputCopiedOnceAnOutputChannel) {
+  const auto plain = cubeFeatures(convGraph(16, 16, 8, 3, 16), 0);
+  const auto times3 = cubeFeatures(convGraph(16, 48, 8, 3, 16), 0);
+  ASSERT_TRUE(plain && times3);
+  EXPECT_EQ(plain->kind, "depthwise_conv");
+  EXPECT_EQ(times3->kind, "depthwise_conv");
+  EXPECT_DOUBLE_EQ(plain->inElems, 16.0 * 8 * 8);
+  EXPECT_DOUBLE_EQ(times3->inElems, 2 * 3 * 16.0 * 8 * 8);
+  EXPECT_DOUBLE_EQ(times3->outElems, 48.0 * 8 * 8);
+  EXPECT_DOUBLE_EQ(times3->flops, 3 * plain->flops);
+}
+
 TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   // Conv 16->32, 3x3 at 32x32: M = 1024 output pixels, K = 16*9 = 144, N = 32; with pad 1, 94 of the 96
   // (position, tap) pairs of each axis read inside the image (the test below).
