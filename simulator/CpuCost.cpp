@@ -434,7 +434,12 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                            1.0)
               : 0.0;
       out.callColdShare[ni] = std::max(codeShare, stateShare);
-      if (!product) {
+      if (product) {
+        // A library product: the code every product of its op type shares, by the distance since one last
+        // ran, and its own primitive, by its shapes' distance (codeShare).
+        out.codeColdShare[ni] = std::clamp(since(lastRun["#product|" + n.opType], t) / coldAt, 0.0, 1.0);
+        out.stateColdShare[ni] = codeShare;
+      } else {
         out.codeColdShare[ni] = codeShare;
         out.stateColdShare[ni] = stateShare;
       }
@@ -509,6 +514,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
             arenaClock.touch(arena.plan.offsets[si], arena.plan.offsets[si] + arena.plan.sizes[si], t);
     }
     lastRun[code] = t;
+    if (product) lastRun["#product|" + n.opType] = t;
     auto touch = [&](ValueId v) {
       if (v == kNoId) return;
       v = keyOf(v);
@@ -751,9 +757,19 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const bool libraryCall = fam == OpFamily::Cube && !ownLoop;
     const double callCold = reuse && mi < reuse->callColdShare.size() ? reuse->callColdShare[mi] : coldShare;
     const std::optional<double> codeCold = libraryCall ? std::nullopt : hw.cpu.coldCodeSeconds(n.opType);
-    const double coldCallS = codeCold && reuse && mi < reuse->codeColdShare.size()
-                                 ? std::max(reuse->stateColdShare[mi] * hw.cpu.coldCallSeconds(false),
+    // A library product whose profile times its primitive alone (cold_call_s "product/primitive") pays that
+    // figure by its primitive's distance and the rest of "product" by the distance since a product of its
+    // op type last ran: a product right after another of other shapes finds the library's shared code in
+    // cache (a 4x16x4 MatMul after a Neg over 4 MiB: 15 us more alone, 2.0-5.1 after another MatMul;
+    // session 40: N-BEATS's basis products, 4-7 us measured, 20-21 simulated with a whole cold call).
+    const std::optional<double> primitiveCold = libraryCall ? hw.cpu.coldPrimitiveSeconds() : std::nullopt;
+    const bool split = reuse && mi < reuse->codeColdShare.size();
+    const double productCold = hw.cpu.coldCallSeconds(true);
+    const double coldCallS =
+        codeCold && split        ? std::max(reuse->stateColdShare[mi] * hw.cpu.coldCallSeconds(false),
                                             reuse->codeColdShare[mi] * *codeCold)
+        : primitiveCold && split ? reuse->codeColdShare[mi] * std::max(0.0, productCold - *primitiveCold) +
+                                       reuse->stateColdShare[mi] * std::min(*primitiveCold, productCold)
                                  : callCold * hw.cpu.coldCallSeconds(libraryCall);
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);

@@ -56,6 +56,9 @@ struct CpuRunReuse {
   std::vector<double> callColdShare;
   // By NodeId, for a vector op: the two parts of its callColdShare apart: its own loop's distance since
   // its type last ran (codeColdShare) and the executor's state evicted by the node before (stateColdShare).
+  // For a library product: the distance since a product of its op type last ran (codeColdShare: the code
+  // they share) and its own primitive's, its callColdShare (stateColdShare), priced by cold_call_s
+  // "product" and "product/primitive" (session 40).
   // A profile that times the first on its own (cold_call_s "code") charges each its own figure: a rare
   // op's call whose loop a layer's traffic evicted, the node before it a tiny one, costs far less than a
   // call after a node that streamed (session 39: a one-element Sqrt 0.17 us in a row, 0.5-1.0 after a Neg

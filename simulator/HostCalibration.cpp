@@ -245,9 +245,11 @@ Bench loopChains(const std::string& op, const std::vector<fw::Tensor>& weights, 
 // after each such Neg and a tiny Neg whose output it reads (loopChains: the tiny Neg brings the executor's
 // state back) than after the tiny Neg alone, again and again; and a shape chain's integer ops
 // (shapeChains), the mean of their node times in 12 chains each after such a Neg, less the same in 12
-// chains in a row, the median of 3 rounds.
+// chains in a row, the median of 3 rounds; and the tiny MatMul's own primitive alone cold
+// ("product/primitive"): the MatMul after each such Neg and a MatMul of other shapes (4x16x8, 64x64x64),
+// which brings the library's shared product code back, less the MatMul in a row, the mean of the two.
 struct ColdCalls {
-  double vectorUs = 0, productUs = 0, codeUs = 0, shapeUs = 0;
+  double vectorUs = 0, productUs = 0, primitiveUs = 0, codeUs = 0, shapeUs = 0;
   std::map<std::string, double> codeByOpUs;
   std::string how;
 };
@@ -271,6 +273,30 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
     (tiny == &add ? out.vectorUs : out.productUs) = std::max(0.0, coldMed - hotMed);
     line += (line.empty() ? "" : "; ") + std::string(tiny == &add ? "Add of 1 element " : "MatMul 4x16x4 ") +
             fmt("%.2f", coldMed) + " us after the Neg, " + fmt("%.2f", hotMed) + " us in a row";
+  }
+  {
+    // The same MatMul after the Neg and a product of other shapes: the library's code every product shares
+    // (its dispatch, the executor's product path) is back in cache, the MatMul's own primitive (its
+    // kernel, descriptor, packed weight) is not.
+    std::vector<double> extra;
+    std::string each;
+    for (const auto& [xd, wd] :
+         {std::pair<std::vector<int64_t>, std::vector<int64_t>>{{4, 16}, {16, 8}}, {{64, 64}, {64, 64}}}) {
+      const Bench other = oneOp("MatMul", xd, {filled(wd, 0.25f)}, {}, 1);
+      std::vector<Bench> coldParts, hotParts;
+      for (int i = 0; i < kPairs; ++i) {
+        coldParts.insert(coldParts.end(), {evict, other, product});
+        hotParts.push_back(product);
+      }
+      FW_ASSIGN_OR_RETURN(const auto times,
+                          coldAndHot(sequenceOf(coldParts), sequenceOf(hotParts), threads, 3, repeat, 3, 2));
+      extra.push_back(std::max(0.0, times.first - times.second));
+      each += (each.empty() ? "" : ", ") + std::to_string(xd[0]) + "x" + std::to_string(xd[1]) + "x" +
+              std::to_string(wd[1]) + " " + fmt("%.2f", times.first);
+    }
+    out.primitiveUs = (extra[0] + extra[1]) / 2;
+    line += "; its primitive alone (the MatMul after the Neg and a MatMul of other shapes): " + each +
+            " us, " + fmt("%.2f", out.primitiveUs) + " more on average";
   }
   {
     // The tiny Neg after the evicting one brings the executor's state back and leaves every other op's
@@ -711,15 +737,17 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     FW_ASSIGN_OR_RETURN(const ColdCalls cold, measureColdCalls(threads, repeat, own));
     m.coldCallUs = cold.vectorUs;
     m.coldProductCallUs = cold.productUs;
+    m.coldPrimitiveCallUs = cold.primitiveUs;
     m.coldShapeCallUs = cold.shapeUs;
     m.coldCodeCallUs = cold.codeUs;
     m.coldCodeUs = cold.codeByOpUs;
     m.coldCallHow = cold.how;
     std::fprintf(
         stderr,
-        "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f, its loop alone "
-        "%.2f, shape work %.2f): %s\n",
-        m.coldCallUs, m.coldProductCallUs, m.coldCodeCallUs, m.coldShapeCallUs, m.coldCallHow.c_str());
+        "fwb: calibrate: a call with its cache evicted costs %.2f us more (a product %.2f, its primitive "
+        "alone %.2f, a vector op's loop alone %.2f, shape work %.2f): %s\n",
+        m.coldCallUs, m.coldProductCallUs, m.coldPrimitiveCallUs, m.coldCodeCallUs, m.coldShapeCallUs,
+        m.coldCallHow.c_str());
   }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
   if (m.memBytes <= 0 || (int64_t{256} << 20) <= m.memBytes / 8) {
@@ -922,6 +950,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   if (!m.coldCallHow.empty()) {
     p.cpu.coldCallS["vector"] = m.coldCallUs * 1e-6;
     p.cpu.coldCallS["product"] = m.coldProductCallUs * 1e-6;
+    p.cpu.coldCallS["product/primitive"] = m.coldPrimitiveCallUs * 1e-6;
     p.cpu.coldCallS["shape"] = m.coldShapeCallUs * 1e-6;
     p.cpu.coldCallS["code"] = m.coldCodeCallUs * 1e-6;
     for (const auto& [op, us] : m.coldCodeUs) p.cpu.coldCallS["code/" + op] = us * 1e-6;

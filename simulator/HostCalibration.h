@@ -61,7 +61,7 @@ struct HostMeasurement {
   double overheadUs = 0;
   double viewCallUs = 0;  // a Reshape's time a node (HwProfile.h: view_call_s)
   double fusedCallUs = 0;  // a fused body's call beyond its members' time (HwProfile.h: fused_call_s)
-  double coldCallUs = 0, coldProductCallUs = 0, coldCodeCallUs = 0,
+  double coldCallUs = 0, coldProductCallUs = 0, coldPrimitiveCallUs = 0, coldCodeCallUs = 0,
          coldShapeCallUs = 0;                // a call with its cache evicted, more (HwProfile.h: cold_call_s)
   std::map<std::string, double> coldCodeUs;  // by op type: its loop alone cold, more ("code/<op type>")
   std::string coldCallHow;

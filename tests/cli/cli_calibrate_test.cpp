@@ -100,8 +100,10 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // A cold call's extra for the vector ops, for the library's products and for integer shape work, each a
   // time (0 when the evicted calls were no slower), at most a millisecond.
   // Since session 39 also a cold loop's ("code", and each timed op type's "code/<op type>"), and a
-  // GridSample's efficiency and time a grid position.
-  for (const char* kind : {"vector", "product", "shape", "code", "code/Sqrt", "code/Add", "code/Softmax"}) {
+  // GridSample's efficiency and time a grid position; since session 40 a product's own primitive alone cold
+  // ("product/primitive").
+  for (const char* kind :
+       {"vector", "product", "product/primitive", "shape", "code", "code/Sqrt", "code/Add", "code/Softmax"}) {
     ASSERT_TRUE(j["cpu"]["cold_call_s"].contains(kind)) << kind;
     EXPECT_GE(j["cpu"]["cold_call_s"][kind].get<double>(), 0.0);
     EXPECT_LT(j["cpu"]["cold_call_s"][kind].get<double>(), 1e-3);

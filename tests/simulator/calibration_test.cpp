@@ -1777,41 +1777,47 @@ TEST(CpuCost, AGatherOrSliceOfAnEvictedInputReadsOnlyWhatItWrites) {
   }
 }
 
-// A matrix op's call, inputs and output are as cold as the run left them: the library's primitive is its
-// shapes', shared by every layer of those shapes, an input the node before just wrote is in cache, and so
-// are output bytes the node before touched. A Neg over
-// n floats, then three products x*W1 -> m1, m1*W2 -> m2 (the same shapes), m2*W3 -> y (others).
-TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
-  auto graph = [](int64_t n) {
-    Graph g;
-    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({n}));
-    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({64, 64}));
-    ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({n}));
-    g.addNode("Neg", {big}, {nb}, {}, "neg");
-    std::vector<float> w(64 * 64, 0.01f);
-    ValueId w1 = g.addInitializer("w1", Tensor::floats({64, 64}, w));
-    ValueId w2 = g.addInitializer("w2", Tensor::floats({64, 64}, w));
-    ValueId w3 = g.addInitializer("w3", Tensor::floats({64, 32}, std::vector<float>(64 * 32, 0.01f)));
-    ValueId m1 = g.addValue("m1", DType::Float32, Shape::ofInts({64, 64}));
-    g.addNode("MatMul", {x, w1}, {m1}, {}, "mm1");
-    ValueId m2 = g.addValue("m2", DType::Float32, Shape::ofInts({64, 64}));
-    g.addNode("MatMul", {m1, w2}, {m2}, {}, "mm2");
-    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({64, 32}));
-    g.addNode("MatMul", {m2, w3}, {y}, {}, "mm3");
-    g.addOutput(y);
-    g.addOutput(nb);
-    return g;
-  };
-  json j = cpuProfileJson();
+// A Neg over n floats, then three products x*W1 -> m1, m1*W2 -> m2 (the same shapes), m2*W3 -> y (others).
+Graph threeProducts(int64_t n) {
+  Graph g;
+  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({n}));
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({64, 64}));
+  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({n}));
+  g.addNode("Neg", {big}, {nb}, {}, "neg");
+  std::vector<float> w(64 * 64, 0.01f);
+  ValueId w1 = g.addInitializer("w1", Tensor::floats({64, 64}, w));
+  ValueId w2 = g.addInitializer("w2", Tensor::floats({64, 64}, w));
+  ValueId w3 = g.addInitializer("w3", Tensor::floats({64, 32}, std::vector<float>(64 * 32, 0.01f)));
+  ValueId m1 = g.addValue("m1", DType::Float32, Shape::ofInts({64, 64}));
+  g.addNode("MatMul", {x, w1}, {m1}, {}, "mm1");
+  ValueId m2 = g.addValue("m2", DType::Float32, Shape::ofInts({64, 64}));
+  g.addNode("MatMul", {m1, w2}, {m2}, {}, "mm2");
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({64, 32}));
+  g.addNode("MatMul", {m2, w3}, {y}, {}, "mm3");
+  g.addOutput(y);
+  g.addOutput(nb);
+  return g;
+}
+
+// The test CPU profile with a cold rate of 10 GB/s and a GEMM shape model of 1e-11 s a flop and 1 us a
+// call (no other term).
+Result<HwProfile> gemmModelProfile(json j = cpuProfileJson()) {
   j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
   json gemm = json::object();
   for (const char* k : cubeCoefficientKeys()) gemm[k] = 0.0;
   gemm["s_per_flop"] = 1e-11;
   gemm["s_per_call"] = 1e-6;
   j["cpu"]["cube_time_models"]["gemm"] = gemm;
-  auto hw = parseHwProfile(j, "t.json");
+  return parseHwProfile(j, "t.json");
+}
+
+// A matrix op's call, inputs and output are as cold as the run left them: the library's primitive is its
+// shapes', shared by every layer of those shapes, an input the node before just wrote is in cache, and so
+// are output bytes the node before touched (threeProducts).
+TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
+  auto hw = gemmModelProfile();
   ASSERT_TRUE(hw.ok()) << hw.error().message;
-  const Graph small = graph(16), big = graph(1 << 20);
+  const Graph small = threeProducts(16), big = threeProducts(1 << 20);
   const auto groups = unfusedGroups(big);
   ASSERT_TRUE(groups.ok());
   const double footprint = runFootprintBytes(big, *hw);
@@ -1844,6 +1850,51 @@ TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
   const double bytes = 64 * 64 * 4.0;
   EXPECT_NEAR(usOf(big, "mm2") - usOf(small, "mm2"), 0.0, 1e-3);
   EXPECT_NEAR(usOf(big, "mm1") - usOf(small, "mm1"), 2 * bytes / 1e10 * 1e6, 1e-3);
+}
+
+// With cold_call_s "product/primitive", a product's cold call is two parts: the code every product of its
+// op type shares, by the distance since one last ran, and its own primitive, by its shapes' distance. In
+// threeProducts after the Neg, mm1 finds both cold (it pays all of "product"), mm2 runs mm1's primitive
+// right after it (nothing), and mm3 another primitive right after a MatMul (only "product/primitive").
+TEST(CpuCost, AProductRightAfterAnotherOfOtherShapesPaysItsPrimitiveAlone) {
+  json j = cpuProfileJson();
+  j["cpu"]["cold_call_s"] = {{"vector", 1e-6}, {"product", 10e-6}};
+  auto whole = gemmModelProfile(j);
+  j["cpu"]["cold_call_s"]["product/primitive"] = 2e-6;
+  auto split = gemmModelProfile(j);
+  ASSERT_TRUE(whole.ok() && split.ok());
+  const Graph big = threeProducts(1 << 20);
+  const auto groups = unfusedGroups(big);
+  ASSERT_TRUE(groups.ok());
+  const CpuRunReuse r = cpuRunReuse(big, *groups, orderOfNodes(big, *groups, {"neg", "mm1", "mm2", "mm3"}),
+                                    *split, runFootprintBytes(big, *split));
+  auto at = [&](const std::vector<double>& v, const char* node) {
+    return v.at(static_cast<size_t>(big.findNode(node)));
+  };
+  EXPECT_DOUBLE_EQ(at(r.codeColdShare, "mm1"), 1.0);
+  EXPECT_DOUBLE_EQ(at(r.stateColdShare, "mm1"), 1.0);
+  EXPECT_LT(at(r.codeColdShare, "mm3"), 0.01);
+  EXPECT_DOUBLE_EQ(at(r.stateColdShare, "mm3"), 1.0);
+  auto usOf = [&](const HwProfile& hw, const char* node) {
+    for (const KernelTiming& k : test::runUnfused(big, hw).kernels)
+      if (k.nodes.at(0) == node) return k.durUs;
+    ADD_FAILURE() << "no " << node << " kernel";
+    return 0.0;
+  };
+  EXPECT_NEAR(usOf(*split, "mm1") - usOf(*whole, "mm1"), 0.0, 1e-3);
+  EXPECT_NEAR(usOf(*split, "mm2") - usOf(*whole, "mm2"), 0.0, 1e-2);
+  // mm3: 10 us a whole cold call before, 2 us plus what is left of the code share now.
+  const double codeShare = at(r.codeColdShare, "mm3");
+  EXPECT_NEAR(usOf(*whole, "mm3") - usOf(*split, "mm3"), 8.0 - codeShare * 8.0, 1e-3);
+  EXPECT_DOUBLE_EQ(parseHwProfile(hwProfileToJson(*split), "t.json")->cpu.coldPrimitiveSeconds().value(),
+                   2e-6);
+  EXPECT_FALSE(whole->cpu.coldPrimitiveSeconds().has_value());
+  json bad = cpuProfileJson();
+  bad["cpu"]["cold_call_s"] = {{"product/kernel", 1e-6}};
+  auto refused = parseHwProfile(bad, "t.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("\"product/primitive\""), std::string::npos)
+      << refused.error().message;
 }
 
 // On a CPU profile with weight_reorder, a Conv whose weight the run computes (a DequantizeLinear before it)
