@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|51]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|52]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -133,7 +133,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -242,6 +242,8 @@ def main():
         return export_fiftieth_set(torch, out)
     if which == "51":
         return export_fifty_first_set(torch, out)
+    if which == "52":
+        return export_fifty_second_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -6003,6 +6005,119 @@ def export_fifty_first_set(torch, out):
                                   ("xdeepfm_b512", XDeepFm, ids),
                                   ("gated_conv_inpaint_b2_128", Inpaint, (2, 4, 128, 128)),
                                   ("patchtst_b16", PatchTst, (16, 7, 336))))
+    return 0
+
+
+def export_fifty_second_set(torch, out):
+    # Session 40, after its changes: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class EegNet(nn.Module):  # 32 trials of 22 electrodes x 512 samples: EEGNet (temporal conv, depthwise spatial filters x2, separable conv)
+        def __init__(self, chans=22, f1=8, d=2, f2=16, classes=4):
+            super().__init__()
+            self.temporal = nn.Sequential(nn.Conv2d(1, f1, (1, 64), padding=(0, 32), bias=False), nn.BatchNorm2d(f1))
+            self.spatial = nn.Sequential(nn.Conv2d(f1, f1 * d, (chans, 1), groups=f1, bias=False), nn.BatchNorm2d(f1 * d), nn.ELU(),
+                                         nn.AvgPool2d((1, 4)))
+            self.separable = nn.Sequential(nn.Conv2d(f1 * d, f1 * d, (1, 16), padding=(0, 8), groups=f1 * d, bias=False),
+                                           nn.Conv2d(f1 * d, f2, 1, bias=False), nn.BatchNorm2d(f2), nn.ELU(), nn.AvgPool2d((1, 8)))
+            self.fc = nn.Linear(f2 * 16, classes)
+
+        def forward(self, x):  # [b, 1, chans, t]
+            return self.fc(self.separable(self.spatial(self.temporal(x))).flatten(1))
+
+    class C3dLite(nn.Module):  # 2 clips of 8 frames at 64x64: 3-D convolutions and pooling, a classifier
+        def __init__(self):
+            super().__init__()
+            def block(i, o, pool):
+                return nn.Sequential(nn.Conv3d(i, o, 3, padding=1), nn.BatchNorm3d(o), nn.ReLU(), nn.MaxPool3d(pool))
+            self.f = nn.Sequential(block(3, 16, (1, 2, 2)), block(16, 32, 2), block(32, 64, 2), block(64, 64, 2))
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            return self.fc(self.f(x).mean((2, 3, 4)))
+
+    class ResStack(nn.Module):  # MelGAN's residual stack: dilated Conv1d with reflection padding, LeakyReLU
+        def __init__(self, c):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Sequential(nn.LeakyReLU(0.2), nn.ReflectionPad1d(3 ** k), nn.Conv1d(c, c, 3, dilation=3 ** k),
+                                                       nn.LeakyReLU(0.2), nn.Conv1d(c, c, 1)) for k in range(3)])
+
+        def forward(self, x):
+            for b in self.blocks:
+                x = x + b(x)
+            return x
+
+    class MelGanLite(nn.Module):  # 2 mel spectrograms of 80 x 32 frames to audio: upsampling 8, 8, 4 by ConvTranspose1d
+        def __init__(self):
+            super().__init__()
+            layers = [nn.ReflectionPad1d(3), nn.Conv1d(80, 128, 7)]
+            c = 128
+            for r in (8, 8, 4):
+                layers += [nn.LeakyReLU(0.2), nn.ConvTranspose1d(c, c // 2, 2 * r, r, padding=r // 2), ResStack(c // 2)]
+                c //= 2
+            layers += [nn.LeakyReLU(0.2), nn.ReflectionPad1d(3), nn.Conv1d(c, 1, 7), nn.Tanh()]
+            self.net = nn.Sequential(*layers)
+
+        def forward(self, x):
+            return self.net(x)
+
+    class DeepSets(nn.Module):  # 256 sets of 64 points in 3-D: an MLP on each point, a sum and a max, an MLP on the set
+        def __init__(self):
+            super().__init__()
+            self.phi = nn.Sequential(nn.Linear(3, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, 256))
+            self.rho = nn.Sequential(nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 10))
+
+        def forward(self, x):  # [b, n, 3]
+            h = self.phi(x)
+            return self.rho(torch.cat([h.sum(1), h.amax(1)], 1))
+
+    class SasRec(nn.Module):  # 128 users' last 50 items: item and position embeddings, 2 causal self-attention blocks, scores of 100 candidates
+        def __init__(self, items=5000, d=64, t=50):
+            super().__init__()
+            self.items, self.pos = nn.Embedding(items, d), nn.Embedding(t, d)
+            self.register_buffer("causal", torch.triu(torch.full((t, t), -1e9), 1))
+            self.blocks = nn.ModuleList([nn.ModuleDict({"n1": nn.LayerNorm(d), "qkv": nn.Linear(d, 3 * d), "o": nn.Linear(d, d),
+                                                        "n2": nn.LayerNorm(d), "ff": nn.Sequential(nn.Linear(d, d), nn.ReLU(), nn.Linear(d, d))})
+                                         for _ in range(2)])
+            self.heads = 2
+
+        def forward(self, ids):  # [b, t + 100]: the history, then the candidates
+            hist, cand = ids[:, :50], ids[:, 50:]
+            b, t = hist.shape
+            h = self.items(hist) * 8.0 + self.pos.weight[None]
+            h = h * (hist > 0).float().unsqueeze(-1)
+            for B in self.blocks:
+                q, k, v = B["qkv"](B["n1"](h)).view(b, t, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+                a = torch.softmax(q @ k.transpose(-1, -2) / 32 ** 0.5 + self.causal, -1)
+                h = h + B["o"]((a @ v).transpose(1, 2).reshape(b, t, -1))
+                h = h + B["ff"](B["n2"](h))
+            return (self.items(cand) * h[:, -1:, :]).sum(-1)
+
+    class HyperNet(nn.Module):  # 512 samples: a task embedding generates a 2-layer MLP's weights, applied by batched products
+        def __init__(self, tasks=16, din=32, dh=64, dout=8):
+            super().__init__()
+            self.din, self.dh, self.dout = din, dh, dout
+            self.task = nn.Embedding(tasks, 32)
+            self.gen = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, din * dh + dh * dout))
+
+        def forward(self, x):  # [b, 1 + din]: the task id, then the features
+            t = x[:, 0].long().clamp(0, 15)
+            w = self.gen(self.task(t))
+            w1 = w[:, :self.din * self.dh].view(-1, self.din, self.dh)
+            w2 = w[:, self.din * self.dh:].view(-1, self.dh, self.dout)
+            h = torch.relu(torch.bmm(x[:, None, 1:], w1))
+            return torch.bmm(h, w2)[:, 0]
+
+    torch.manual_seed(152)
+    ids = torch.randint(1, 5000, (128, 150))
+    hx = torch.cat([torch.randint(0, 16, (512, 1)).float(), torch.randn(512, 32)], 1)
+    export_nets(torch, out, 152, (("eegnet_b32", EegNet, (32, 1, 22, 512)),
+                                  ("c3d_lite_b2_8_64", C3dLite, (2, 3, 8, 64, 64)),
+                                  ("melgan_lite_b2", MelGanLite, (2, 80, 32)),
+                                  ("deep_sets_b256", DeepSets, (256, 64, 3)),
+                                  ("sasrec_b128", SasRec, ids),
+                                  ("hypernet_b512", HyperNet, hx)))
     return 0
 
 
