@@ -121,7 +121,15 @@ pyramid branches summed hierarchically); set 48 was exported at the end of sessi
 Add's, Sub's, Mul's or Div's own rate when it streams one operand), and only measured: a diffusion U-Net (a
 sinusoidal timestep embedding added to every block), a graph isomorphism network over a dense adjacency, a
 mixture-density MLP, a CoAtNet-style hybrid (MBConv stages, then attention with a relative position bias), a ResNet
-with non-local blocks and a class-conditional generator (conditional BatchNorm: per-class scale and shift).
+with non-local blocks and a class-conditional generator (conditional BatchNorm: per-class scale and shift); set 49
+was exported at the start of session 39, before any change, and set 50 at its end (docs/sim_accuracy.md); set 51
+was exported at the start of session 40, before any change, and only measured: a neural cellular automaton (Sobel
+perception by a depth-multiplier Conv, 8 steps unrolled), N-BEATS (trend and seasonality bases), axial attention,
+xDeepFM (a compressed interaction network of outer products), gated-convolution inpainting and PatchTST (patches
+by unfold, BatchNorm encoder layers); set 52 after its changes: EEGNet (depthwise spatial filters, 2 a channel), a
+C3D-style video CNN (Conv3d), a MelGAN-style vocoder (ConvTranspose1d upsampling, reflection-padded dilated
+stacks), Deep Sets, SASRec (causal self-attention over item histories) and a hypernetwork (weights generated per
+sample, applied by batched products).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.

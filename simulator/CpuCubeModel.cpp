@@ -183,11 +183,12 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   }
   f.flops = nc.flops;
   f.inElems = numel(*x);
-  // A depth multiplier (one input channel a group, m output channels each) runs as a depthwise Conv over
-  // its input channels copied m times where oneDNN would take its GEMM path (every such shape tried on
-  // AVX-512, AVX2 and SSE4.1; core/exec/ConvPrimitive.cpp): the copy writes them, the depthwise kernel's
+  // A depth multiplier (one input channel a group, m output channels each) runs on oneDNN's GEMM path or,
+  // where that timed slower, as a depthwise Conv over its input channels copied m times
+  // (core/exec/ConvPrimitive.cpp). Costed as the copies: the copy writes them, the depthwise kernel's
   // reorder reads and writes them again (8x16x32x32 -> 48, 3x3: 618 us measured, 506 simulated; 313 as
-  // the input it is).
+  // the input it is). Where the GEMM path won the timing (EEGNet's 22 x 1 spatial filters), the
+  // simulation does not know it.
   if (f.kind == "depthwise_conv" && x->size() > 1 && (*w)[0] > (*x)[1] && (*x)[1] > 0)
     f.inElems *= 2 * static_cast<double>((*w)[0] / (*x)[1]);
   f.outElems = numel(*y);

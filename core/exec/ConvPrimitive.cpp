@@ -148,12 +148,12 @@ double timedCall(const dnnl::convolution_forward::primitive_desc& pd, const Desc
   return best;
 }
 
-// Whether the plain layout ran faster for the Conv shapes `key` (keyOf without bias or ReLU): `time`'s
-// answer the first time those shapes are asked about, kept for the process.
-bool plainIsFaster(const std::string& key, const std::function<bool()>& time) {
-  static std::mutex mu;
+// A choice between two ways of running the Conv shapes `key` (keyOf without bias or ReLU, and what is
+// chosen): `time`'s answer the first time those shapes are asked about, kept for the process.
+bool decidedOnce(const std::string& key, const std::function<bool()>& time) {
+  static std::recursive_mutex mu;
   static std::unordered_map<std::string, bool> decided;
-  std::lock_guard<std::mutex> lock(mu);
+  std::lock_guard<std::recursive_mutex> lock(mu);
   auto it = decided.find(key);
   if (it == decided.end()) it = decided.emplace(key, time()).first;
   return it->second;
@@ -243,8 +243,8 @@ onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBia
       // every node timed (the ReLU on its own) computes what a plain run does, bit for bit.
       if (plain && !isReference(plain) &&
           (plain.src_desc() != cpd.src_desc() || plain.dst_desc() != cpd.dst_desc()) &&
-          plainIsFaster(keyOf(p, false, false, onednn::useThreads()),
-                        [&] { return timedCall(plain, d, hasBias) < timedCall(cpd, d, hasBias); }))
+          decidedOnce(keyOf(p, false, false, onednn::useThreads()) + "|plain",
+                      [&] { return timedCall(plain, d, hasBias) < timedCall(cpd, d, hasBias); }))
         cpd = plain;
     }
     prim = dnnl::convolution_forward(cpd);
@@ -303,16 +303,6 @@ void subsample(const ConvProblem& p, const float* x, float* xs) {
   });
 }
 
-// A Conv of one input channel a group and more output channels than groups that oneDNN runs on its GEMM
-// path (its choice, cached with the primitive for the shapes).
-bool depthMultiplierOnGemm(const ConvProblem& p) {
-  if (p.transposed || p.group <= 1 || p.C != p.group || p.M <= p.C || p.M % p.C != 0) return false;
-  const Descs d = describe(p);
-  const auto entry = onednn::cachedPrimitive(keyOf(p, false, false, onednn::useThreads()),
-                                             [&] { return create(p, d, false, false); });
-  return isGemm(entry->pd);
-}
-
 // The executor's own product path, one product an image: a 1x1 Conv without padding in one group, over the
 // input as it is at stride 1 and over the positions it reads, copied out, when strided.
 bool onProductPath(const ConvProblem& p) {
@@ -336,72 +326,9 @@ void biasRelu(const ConvProblem& p, const float* bias, float* y, bool relu) {
   }
 }
 
-}  // namespace
-
-void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
-                 const float* bias, float* y, bool relu) {
-  const size_t r = p.geo.in.size();
-  if (r < 1 || r > 3)
-    throw std::invalid_argument("oneDNN convolutions have 1 to 3 spatial dims, this one has " + std::to_string(r));
-  const ConvGeometry& g = p.geo;
-  if (!p.transposed && p.group > 1 && p.C == p.group && r == 1) {
-    // oneDNN 2.6 has no direct kernel for a depthwise 1-D convolution: it takes its GEMM path, one small
-    // product per group. The same data read as [N, C, 1, W] takes the 2-D depthwise kernel (the bytes,
-    // and the weights' [G, M/G, 1, 1, k], are laid out alike): a k=5 depthwise Conv over 256 channels of
-    // length 4 took 51 us as 1-D and 5.9 us as 2-D; 32 channels of length 500, 61 and 20 us. Groups of
-    // several input channels gained nothing measurable (64->128 in 8 groups, 16 channels times 2).
-    ConvProblem q = p;
-    for (auto* v : {&q.geo.in, &q.geo.out, &q.geo.kernel, &q.geo.strides, &q.geo.dilations})
-      v->insert(v->begin(), 1);
-    q.geo.padsBegin.insert(q.geo.padsBegin.begin(), 0);
-    q.geo.padsEnd.insert(q.geo.padsEnd.begin(), 0);
-    convolution(q, x, w, wOwner, bias, y, relu);
-    return;
-  }
-  if (depthMultiplierOnGemm(p)) {
-    // One input channel a group and several output channels each (a depth multiplier: EEGNet's spatial
-    // filters, a cellular automaton's Sobel perception): oneDNN 2.6 takes its GEMM path, one small product
-    // a group. Each input channel copied once an output channel of its group makes it a depthwise Conv
-    // over M channels, on the library's depthwise kernel: 8x16x32x32 -> 48, 3x3, 1 thread, 837 us on the
-    // GEMM path (ONNX Runtime 1.30: 1.9 ms), 618 us this way; 8x32x32x32 -> 64, 1605 against 852 us.
-    // Output channel o reads input channel o / m.
-    const int64_t m = p.M / p.C, plane = g.inSize();
-    const memory::dims dims{p.N * p.M * plane};
-    float* xr = static_cast<float*>(
-        onednn::staged(2, memory::desc(dims, memory::data_type::f32, memory::format_tag::a))
-            .get_data_handle());
-    parallelFor(p.N * p.C, plane * m, [&](int64_t b, int64_t e) {
-      for (int64_t nc = b; nc < e; ++nc)
-        for (int64_t j = 0; j < m; ++j)
-          std::copy(x + nc * plane, x + (nc + 1) * plane, xr + (nc * m + j) * plane);
-    });
-    ConvProblem q = p;
-    q.C = p.M;
-    q.group = p.M;
-    convolution(q, xr, w, wOwner, bias, y, relu);
-    return;
-  }
-  if (onProductPath(p)) {
-    // A pointwise convolution on NC(HW) is one product per image, Y[M,HW] = W[M,C] X[C,HW]: no
-    // reorder of the activations into the convolution's blocked layout and back. A strided one (a
-    // residual stage's downsampling shortcut) reads every s-th position: those positions are copied out
-    // first. On oneDNN's layout the whole input went to channels-last and the output back, both out of
-    // cache for a batch (8x128x64x64 -> 256 at stride 2, 1 thread: 5.8 + 4.6 + 4.2 ms, reorder,
-    // convolution, reorder; 11.9 ms a call).
-    const int64_t hw = g.outSize();
-    const float* in = x;
-    if (hw != g.inSize()) {
-      const memory::dims dims{p.N * p.C * hw};
-      float* xs = static_cast<float*>(
-          onednn::staged(0, memory::desc(dims, memory::data_type::f32, memory::format_tag::a))
-              .get_data_handle());
-      subsample(p, x, xs);
-      in = xs;
-    }
-    for (int64_t n = 0; n < p.N; ++n)
-      sgemmRowBias(p.M, hw, p.C, w, in + n * p.C * hw, bias, y + n * p.M * hw, relu);
-    return;
-  }
+// The Conv on its oneDNN primitive (cached per shape), activations reordered to and from its layout.
+void onLibrary(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
+               const float* bias, float* y, bool relu) {
   // oneDNN 2.6 adds a deconvolution's bias, and applies its post-ops, in a reference loop over the
   // blocked output after the product: a 4x4 stride-2 ConvTranspose 32->3 at 48x48 took 0.70 ms with
   // a bias and 0.33 ms without (ONEDNN_VERBOSE, 1 thread). Here the bias and the ReLU go on the plain
@@ -426,15 +353,119 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
                                           : onednn::reorderedWeights(key, w, wOwner, d.weights, wmd);
   dnnl::memory out = onednn::wrap(d.dst, y);
   dnnl::memory dst = entry->dstOut ? onednn::staged(1, pd.query_md(dnnl::query::dst_md)) : out;
-  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+  std::unordered_map<int, dnnl::memory> args{
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
   if (primBias) args.emplace(DNNL_ARG_BIAS, onednn::wrap(d.bias, primBias));
   onednn::execute(entry->prim, pd, std::move(args));
   if (entry->dstOut) runReorder(entry->dstOut, dst, out);
   if (ownEpilogue) biasRelu(p, bias, y, relu);
 }
 
+// Whether a Conv of one input channel a group and several output channels each (a depth multiplier:
+// EEGNet's spatial filters, a cellular automaton's Sobel perception), which oneDNN 2.6 runs on its GEMM
+// path (one small product a group; under AVX-512, AVX2 and SSE4.1 alike), runs faster as a depthwise Conv
+// over its input channels copied once an output channel, on the library's depthwise kernel: timed once a
+// shape, both ways, three calls each on scratch buffers, the better of the last two. (1 thread, session 40,
+// `fwb profile` of the node alone: 8x16x32x32 -> 48 at 3x3, 837 us on the GEMM path, ONNX Runtime 1.30 1.9
+// ms, 618 with the copies; -> 64 at 5x5, 1274 against 726; but EEGNet's 8 -> 16 over 22 x 513 with a 22 x 1
+// kernel 1141 against 2707, a stride-2 3x3 283 against 444, 8 -> 64 at 3x3 213 against 460: no rule on the
+// shape held.)
+bool depthMultiplierCopies(const ConvProblem& p) {
+  if (p.transposed || p.group <= 1 || p.C != p.group || p.M <= p.C || p.M % p.C != 0) return false;
+  const Descs d = describe(p);
+  const std::string key = keyOf(p, false, false, onednn::useThreads());
+  const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, false, false); });
+  if (!isGemm(entry->pd)) return false;
+  return decidedOnce(key + "|copies", [&] {
+    const std::vector<float> x(static_cast<size_t>(p.N * p.C * p.geo.inSize()), 0.5f),
+        w(static_cast<size_t>(p.M * p.geo.kernelSize()), 0.01f);
+    std::vector<float> y(static_cast<size_t>(p.N * p.M * p.geo.outSize()));
+    const auto owner = std::make_shared<int>(0);  // the scratch weight's reordered copies go with it
+    const auto timed = [&](auto run) {
+      double best = std::numeric_limits<double>::infinity();
+      for (int call = 0; call < 3; ++call) {
+        const auto t0 = std::chrono::steady_clock::now();
+        run(p, x.data(), w.data(), owner, nullptr, y.data(), false);
+        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (call > 0) best = std::min(best, sec);
+      }
+      return best;
+    };
+    return timed(convolutionOnCopies) < timed(onLibrary);
+  });
+}
+
+}  // namespace
+
+void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
+                 const float* bias, float* y, bool relu) {
+  const size_t r = p.geo.in.size();
+  if (r < 1 || r > 3)
+    throw std::invalid_argument("oneDNN convolutions have 1 to 3 spatial dims, this one has " + std::to_string(r));
+  const ConvGeometry& g = p.geo;
+  if (!p.transposed && p.group > 1 && p.C == p.group && r == 1) {
+    // oneDNN 2.6 has no direct kernel for a depthwise 1-D convolution: it takes its GEMM path, one small
+    // product per group. The same data read as [N, C, 1, W] takes the 2-D depthwise kernel (the bytes,
+    // and the weights' [G, M/G, 1, 1, k], are laid out alike): a k=5 depthwise Conv over 256 channels of
+    // length 4 took 51 us as 1-D and 5.9 us as 2-D; 32 channels of length 500, 61 and 20 us. Groups of
+    // several input channels gained nothing measurable (64->128 in 8 groups, 16 channels times 2).
+    ConvProblem q = p;
+    for (auto* v : {&q.geo.in, &q.geo.out, &q.geo.kernel, &q.geo.strides, &q.geo.dilations})
+      v->insert(v->begin(), 1);
+    q.geo.padsBegin.insert(q.geo.padsBegin.begin(), 0);
+    q.geo.padsEnd.insert(q.geo.padsEnd.begin(), 0);
+    convolution(q, x, w, wOwner, bias, y, relu);
+    return;
+  }
+  if (depthMultiplierCopies(p)) {
+    convolutionOnCopies(p, x, w, wOwner, bias, y, relu);
+    return;
+  }
+  if (onProductPath(p)) {
+    // A pointwise convolution on NC(HW) is one product per image, Y[M,HW] = W[M,C] X[C,HW]: no
+    // reorder of the activations into the convolution's blocked layout and back. A strided one (a
+    // residual stage's downsampling shortcut) reads every s-th position: those positions are copied out
+    // first. On oneDNN's layout the whole input went to channels-last and the output back, both out of
+    // cache for a batch (8x128x64x64 -> 256 at stride 2, 1 thread: 5.8 + 4.6 + 4.2 ms, reorder,
+    // convolution, reorder; 11.9 ms a call).
+    const int64_t hw = g.outSize();
+    const float* in = x;
+    if (hw != g.inSize()) {
+      const memory::dims dims{p.N * p.C * hw};
+      float* xs = static_cast<float*>(
+          onednn::staged(0, memory::desc(dims, memory::data_type::f32, memory::format_tag::a))
+              .get_data_handle());
+      subsample(p, x, xs);
+      in = xs;
+    }
+    for (int64_t n = 0; n < p.N; ++n)
+      sgemmRowBias(p.M, hw, p.C, w, in + n * p.C * hw, bias, y + n * p.M * hw, relu);
+    return;
+  }
+  onLibrary(p, x, w, wOwner, bias, y, relu);
+}
+
+// Each input channel copied m times into the third staging buffer: output channel o reads input channel o /
+// m.
+void convolutionOnCopies(const ConvProblem& p, const float* x, const float* w,
+                         const std::weak_ptr<const void>& wOwner, const float* bias, float* y, bool relu) {
+  const int64_t m = p.M / p.C, plane = p.geo.inSize();
+  const memory::dims dims{p.N * p.M * plane};
+  float* xr = static_cast<float*>(
+      onednn::staged(2, memory::desc(dims, memory::data_type::f32, memory::format_tag::a)).get_data_handle());
+  parallelFor(p.N * p.C, plane * m, [&](int64_t b, int64_t e) {
+    for (int64_t nc = b; nc < e; ++nc)
+      for (int64_t j = 0; j < m; ++j)
+        std::copy(x + nc * plane, x + (nc + 1) * plane, xr + (nc * m + j) * plane);
+  });
+  ConvProblem q = p;
+  q.C = p.M;
+  q.group = p.M;
+  convolution(q, xr, w, wOwner, bias, y, relu);
+}
+
 std::string convolutionSourceLayout(const ConvProblem& p) {
-  if (depthMultiplierOnGemm(p)) {
+  if (depthMultiplierCopies(p)) {
     ConvProblem q = p;
     q.C = q.group = p.M;
     return convolutionSourceLayout(q);

@@ -28,9 +28,16 @@ struct ConvProblem {
 // library's layout and the plain one its first call with those shapes times faster (each called three
 // times on scratch buffers, the better of the last two): no rule on the shape told them apart. A Conv of
 // one input channel a group and several output channels each (a depth multiplier) that oneDNN would run
-// on its GEMM path runs as a depthwise Conv over its input channels, each copied once an output channel.
+// on its GEMM path runs, where that timed faster likewise, as a depthwise Conv over its input channels,
+// each copied once an output channel.
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
                  const float* bias, float* y, bool relu = false);
+
+// A depth multiplier `p` (a Conv of one input channel a group, M a multiple of C) as convolution() runs it
+// where that timed faster than oneDNN's GEMM path: a depthwise Conv over M channels, input channel c copied
+// to channels c*m .. c*m + m - 1 (m = M / C). Arguments as convolution()'s. For convolution() and tests.
+void convolutionOnCopies(const ConvProblem& p, const float* x, const float* w,
+                         const std::weak_ptr<const void>& wOwner, const float* bias, float* y, bool relu);
 
 // Where convolution() runs a ConvTranspose: on the layout oneDNN picks ("any"), on the plain NC[D][H]W
 // layout (one group of at most 4 output channels: oneDNN's GEMM path, as its blocked jit kernel computes
