@@ -1852,6 +1852,33 @@ TEST(CpuCost, AProductsCallAndInputsAreAsColdAsTheRunLeftThem) {
   EXPECT_NEAR(usOf(big, "mm1") - usOf(small, "mm1"), 2 * bytes / 1e10 * 1e6, 1e-3);
 }
 
+// A MatMul's input larger than the core's own cache (1 MiB here), written by the node before, is in the
+// last-level cache, where its shape model was timed: no cold bytes for it (its bytes beyond that cache would
+// pay the far tier). x [1024, 1024] (4 MiB), a Relu, then a MatMul by W [1024, 16]: the MatMul's time at a
+// cold rate of 1 GB/s and of 1 TB/s differs by its output's bytes alone (before session 40 also the run's
+// cold share of 4 MiB, 0.88, at that rate: 3.7 ms more at 1 GB/s).
+TEST(CpuCost, AProductsLargeInputJustWrittenIsNotCold) {
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1024, 1024}));
+  ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({1024, 1024}));
+  g.addNode("Relu", {x}, {a}, {}, "relu");
+  ValueId w = g.addInitializer("w", Tensor::floats({1024, 16}, std::vector<float>(1024 * 16, 0.01f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1024, 16}));
+  g.addNode("MatMul", {a, w}, {y}, {}, "mm");
+  g.addOutput(y);
+  auto usOf = [&](double coldRate) {
+    auto hw = gemmModelProfile();
+    EXPECT_TRUE(hw.ok()) << hw.error().message;
+    hw->cpu.coldBandwidth = coldRate;
+    for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
+      if (k.nodes.at(0) == "mm") return k.durUs;
+    ADD_FAILURE() << "no mm kernel";
+    return 0.0;
+  };
+  // Only its output's 64 KiB differ, written over arena bytes last touched a run ago.
+  EXPECT_NEAR(usOf(1e9) - usOf(1e12), 65536 * (1e-9 - 1e-12) * 1e6, 1e-3);
+}
+
 // With cold_call_s "product/primitive", a product's cold call is two parts: the code every product of its
 // op type shares, by the distance since one last ran, and its own primitive, by its shapes' distance. In
 // threeProducts after the Neg, mm1 finds both cold (it pays all of "product"), mm2 runs mm1's primitive
