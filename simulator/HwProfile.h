@@ -111,8 +111,9 @@ struct CpuFigures {
   // kernel, descriptor and packed weight) has left the cache, a product of other shapes having just run
   // (the library's shared code is back): the tiny MatMul after a Neg over twice the own cache and a MatMul
   // of other shapes, less it in a row (session 40: 2.0 and 5.1 us more after a 4x16x8 and a 64x64x64 one,
-  // where 15 more after the Neg alone). With it, a product pays this figure by its primitive's distance
-  // and the rest of "product" by the distance since a product of its op type last ran.
+  // where 15 more after the Neg alone; fwb calibrate's own figure on 2026-11-30: 3.68). With it, every
+  // library product (a MatMul, a Gemm, a Conv on oneDNN: only the MatMul was timed) pays this figure by its
+  // primitive's distance and the rest of "product" by the distance since a product of its op type last ran.
   std::optional<double> coldPrimitiveSeconds() const {
     auto it = coldCallS.find("product/primitive");
     return it != coldCallS.end() ? std::optional<double>(it->second) : std::nullopt;
