@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|52]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|53]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -129,7 +129,11 @@ xDeepFM (a compressed interaction network of outer products), gated-convolution 
 by unfold, BatchNorm encoder layers); set 52 after its changes: EEGNet (depthwise spatial filters, 2 a channel), a
 C3D-style video CNN (Conv3d), a MelGAN-style vocoder (ConvTranspose1d upsampling, reflection-padded dilated
 stacks), Deep Sets, SASRec (causal self-attention over item histories) and a hypernetwork (weights generated per
-sample, applied by batched products).
+sample, applied by batched products); set 53 was exported at the start of session 41, before any change, and only
+measured: RetNet-style retention (a decay mask, a swish gate), a long-convolution sequence model (depthwise Conv1d
+over 128 taps, gated), ColBERT-style late interaction (max-sim), an FCOS-style detection head over three levels
+(GroupNorm towers shared by level), CondConv (per-sample expert kernels by a grouped Conv) and a Fourier neural
+operator (truncated DFT by products).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -141,7 +145,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -252,6 +256,8 @@ def main():
         return export_fifty_first_set(torch, out)
     if which == "52":
         return export_fifty_second_set(torch, out)
+    if which == "53":
+        return export_fifty_third_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -6126,6 +6132,146 @@ def export_fifty_second_set(torch, out):
                                   ("deep_sets_b256", DeepSets, (256, 64, 3)),
                                   ("sasrec_b128", SasRec, ids),
                                   ("hypernet_b512", HyperNet, hx)))
+    return 0
+
+
+def export_fifty_third_set(torch, out):
+    # Session 41, at its start, before any change: measured only.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class RetNet(nn.Module):  # 8 sequences of 128 tokens, width 192: 2 retention layers (decay per head), swish gate, FFN
+        def __init__(self, d=192, heads=4, layers=2, t=128):
+            super().__init__()
+            self.heads = heads
+            gammas = 1 - 2.0 ** (-5 - torch.arange(heads, dtype=torch.float32))
+            n = torch.arange(t, dtype=torch.float32)
+            diff = n[:, None] - n[None, :]
+            decay = gammas[:, None, None] ** diff.clamp(min=0) * (diff >= 0).float()
+            self.register_buffer("decay", decay / decay.sum(-1, keepdim=True).sqrt())
+            self.layers = nn.ModuleList([nn.ModuleDict({"n1": nn.LayerNorm(d), "qkvg": nn.Linear(d, 4 * d, bias=False),
+                                                        "gn": nn.GroupNorm(heads, d), "o": nn.Linear(d, d, bias=False),
+                                                        "n2": nn.LayerNorm(d), "ff": nn.Sequential(nn.Linear(d, 2 * d), nn.GELU(),
+                                                                                                   nn.Linear(2 * d, d))})
+                                         for _ in range(layers)])
+
+        def forward(self, x):  # [b, t, d]
+            b, t, d = x.shape
+            for L in self.layers:
+                q, k, v, g = L["qkvg"](L["n1"](x)).chunk(4, -1)
+                q, k, v = (z.view(b, t, self.heads, -1).transpose(1, 2) for z in (q, k, v))
+                r = ((q @ k.transpose(-1, -2)) * self.decay) @ v  # [b, h, t, dh]
+                r = L["gn"](r.transpose(1, 2).reshape(b * t, d, 1)).view(b, t, d)
+                x = x + L["o"](F.silu(g) * r)
+                x = x + L["ff"](L["n2"](x))
+            return x
+
+    class LongConv(nn.Module):  # 8 sequences of 512 steps, 64 channels: 3 blocks of a gated depthwise Conv1d over 128 taps
+        def __init__(self, c=64, taps=128, blocks=3):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.ModuleDict({"n": nn.BatchNorm1d(c), "in": nn.Conv1d(c, 2 * c, 1),
+                                                        "long": nn.Conv1d(c, c, taps, padding=taps - 1, groups=c),
+                                                        "out": nn.Conv1d(c, c, 1)}) for _ in range(blocks)])
+            self.taps = taps
+
+        def forward(self, x):  # [b, c, t], causal: the first t outputs of the padded convolution
+            t = x.shape[-1]
+            for B in self.blocks:
+                u, gate = B["in"](B["n"](x)).chunk(2, 1)
+                y = B["long"](u)[..., :t]
+                x = x + B["out"](y * torch.sigmoid(gate))
+            return x
+
+    class ColBert(nn.Module):  # 16 queries of 32 tokens against 16 x 8 documents of 180 tokens: a small encoder, max-sim scores
+        def __init__(self, vocab=8000, d=128, dim=64):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, d)
+            self.enc = nn.Sequential(nn.Conv1d(d, d, 3, padding=1), nn.GELU(), nn.Conv1d(d, d, 3, padding=1), nn.GELU())
+            self.proj = nn.Linear(d, dim, bias=False)
+
+        def encode(self, ids):
+            h = self.enc(self.emb(ids).transpose(1, 2)).transpose(1, 2)
+            return F.normalize(self.proj(h), dim=-1)
+
+        def forward(self, ids):  # [16, 32 + 8 * 180]
+            q = self.encode(ids[:, :32])  # [b, 32, dim]
+            docs = self.encode(ids[:, 32:].reshape(-1, 180)).view(ids.shape[0], 8, 180, -1)
+            sim = torch.einsum("bqd,bntd->bnqt", q, docs)
+            return sim.amax(-1).sum(-1)  # [b, 8]
+
+    class FcosHead(nn.Module):  # 2 images: a 3-level feature pyramid (64x64, 32x32, 16x16, 128 channels), shared GroupNorm towers
+        def __init__(self, c=128, classes=20):
+            super().__init__()
+            def tower():
+                return nn.Sequential(*[m for _ in range(2) for m in (nn.Conv2d(c, c, 3, padding=1), nn.GroupNorm(16, c), nn.ReLU())])
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1), nn.ReLU(), nn.Conv2d(32, 64, 3, 2, 1), nn.ReLU(),
+                                      nn.Conv2d(64, c, 3, 2, 1), nn.ReLU())
+            self.down = nn.ModuleList([nn.Conv2d(c, c, 3, 2, 1) for _ in range(2)])
+            self.cls_tower, self.box_tower = tower(), tower()
+            self.cls, self.box, self.ctr = nn.Conv2d(c, classes, 3, padding=1), nn.Conv2d(c, 4, 3, padding=1), nn.Conv2d(c, 1, 3, padding=1)
+            self.scales = nn.Parameter(torch.ones(3))
+
+        def forward(self, x):  # [b, 3, 512, 512]
+            f = [self.stem(x)]
+            for dn in self.down:
+                f.append(torch.relu(dn(f[-1])))
+            outs = []
+            for i, p in enumerate(f):
+                c, r = self.cls_tower(p), self.box_tower(p)
+                o = torch.cat([torch.sigmoid(self.cls(c)), torch.exp(self.scales[i] * self.box(r)), torch.sigmoid(self.ctr(r))], 1)
+                outs.append(o.flatten(2))
+            return torch.cat(outs, 2)
+
+    class CondConv(nn.Module):  # 8 images 64x64: 3 CondConv layers (4 experts mixed per sample, applied by a grouped Conv), pooling
+        def __init__(self, experts=4):
+            super().__init__()
+            self.chans = ((3, 32), (32, 64), (64, 64))
+            self.experts = nn.ParameterList([nn.Parameter(torch.randn(experts, o, i, 3, 3) * (2.0 / (9 * i)) ** 0.5) for i, o in self.chans])
+            self.route = nn.ModuleList([nn.Linear(i, experts) for i, _ in self.chans])
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            for (i, o), w, r in zip(self.chans, self.experts, self.route):
+                b, _, h, wd = x.shape
+                mix = torch.sigmoid(r(x.mean((2, 3))))  # [b, experts]
+                k = torch.einsum("be,eoikl->boikl", mix, w).reshape(b * o, i, 3, 3)
+                x = F.conv2d(x.reshape(1, b * i, h, wd), k, padding=1, groups=b).view(b, o, h, wd)
+                x = F.max_pool2d(torch.relu(x), 2)
+            return self.fc(x.mean((2, 3)))
+
+    class Fno1d(nn.Module):  # 16 functions on 256 points: 4 Fourier layers (16 modes by DFT products, complex weights as pairs)
+        def __init__(self, width=32, modes=16, n=256, layers=4):
+            super().__init__()
+            t = torch.arange(n, dtype=torch.float32)
+            ang = 2 * torch.pi * torch.arange(modes, dtype=torch.float32)[:, None] * t[None] / n
+            self.register_buffer("cos", torch.cos(ang))  # [modes, n]
+            self.register_buffer("sin", torch.sin(ang))
+            self.lift, self.out = nn.Linear(2, width), nn.Sequential(nn.Linear(width, 128), nn.GELU(), nn.Linear(128, 1))
+            self.wr = nn.ParameterList([nn.Parameter(torch.randn(width, width, modes) / width) for _ in range(layers)])
+            self.wi = nn.ParameterList([nn.Parameter(torch.randn(width, width, modes) / width) for _ in range(layers)])
+            self.pw = nn.ModuleList([nn.Conv1d(width, width, 1) for _ in range(layers)])
+            self.n = n
+
+        def forward(self, x):  # [b, n, 2]: the function and the grid
+            h = self.lift(x).transpose(1, 2)  # [b, w, n]
+            for wr, wi, pw in zip(self.wr, self.wi, self.pw):
+                re, im = h @ self.cos.t(), -(h @ self.sin.t())  # [b, w, modes]
+                ore = torch.einsum("bim,iom->bom", re, wr) - torch.einsum("bim,iom->bom", im, wi)
+                oim = torch.einsum("bim,iom->bom", re, wi) + torch.einsum("bim,iom->bom", im, wr)
+                spec = (ore @ self.cos - oim @ self.sin) * (2.0 / self.n)  # back to [b, w, n]
+                h = F.gelu(spec + pw(h))
+            return self.out(h.transpose(1, 2))
+
+    torch.manual_seed(153)
+    ids = torch.randint(0, 8000, (16, 32 + 8 * 180))
+    grid = torch.linspace(0, 1, 256)[None, :, None].expand(16, 256, 1)
+    fx = torch.cat([torch.randn(16, 256, 1), grid], -1)
+    export_nets(torch, out, 153, (("retnet_b8_128", RetNet, (8, 128, 192)),
+                                  ("long_conv_b8_512", LongConv, (8, 64, 512)),
+                                  ("colbert_maxsim_b16", ColBert, ids),
+                                  ("fcos_head_b2_512", FcosHead, (2, 3, 512, 512)),
+                                  ("condconv_b8_64", CondConv, (8, 3, 64, 64)),
+                                  ("fno1d_b16_256", Fno1d, fx)))
     return 0
 
 
