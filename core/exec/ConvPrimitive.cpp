@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/exec/DirectConv.h"
 #include "core/exec/Gemm.h"
 #include "core/exec/OneDnn.h"
 
@@ -370,28 +371,46 @@ void onLibrary(const ConvProblem& p, const float* x, const float* w, const std::
 // ms, 618 with the copies; -> 64 at 5x5, 1274 against 726; but EEGNet's 8 -> 16 over 22 x 513 with a 22 x 1
 // kernel 1141 against 2707, a stride-2 3x3 283 against 444, 8 -> 64 at 3x3 213 against 460: no rule on the
 // shape held.)
+// Seconds one call of `run` (onLibrary's signature) takes for `p`: three calls on scratch buffers of harmless
+// values (no subnormals), the better of the last two.
+template <class Run>
+double secondsOf(const ConvProblem& p, Run run) {
+  const std::vector<float> x(static_cast<size_t>(p.N * p.C * p.geo.inSize()), 0.5f),
+      w(static_cast<size_t>(p.M * (p.C / p.group) * p.geo.kernelSize()), 0.01f);
+  std::vector<float> y(static_cast<size_t>(p.N * p.M * p.geo.outSize()));
+  const auto owner = std::make_shared<int>(0);  // the scratch weight's reordered copies go with it
+  double best = std::numeric_limits<double>::infinity();
+  for (int call = 0; call < 3; ++call) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run(p, x.data(), w.data(), owner, nullptr, y.data(), false);
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (call > 0) best = std::min(best, sec);
+  }
+  return best;
+}
+
 bool depthMultiplierCopies(const ConvProblem& p) {
   if (p.transposed || p.group <= 1 || p.C != p.group || p.M <= p.C || p.M % p.C != 0) return false;
   const Descs d = describe(p);
   const std::string key = keyOf(p, false, false, onednn::useThreads());
   const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, false, false); });
   if (!isGemm(entry->pd)) return false;
-  return decidedOnce(key + "|copies", [&] {
-    const std::vector<float> x(static_cast<size_t>(p.N * p.C * p.geo.inSize()), 0.5f),
-        w(static_cast<size_t>(p.M * p.geo.kernelSize()), 0.01f);
-    std::vector<float> y(static_cast<size_t>(p.N * p.M * p.geo.outSize()));
-    const auto owner = std::make_shared<int>(0);  // the scratch weight's reordered copies go with it
-    const auto timed = [&](auto run) {
-      double best = std::numeric_limits<double>::infinity();
-      for (int call = 0; call < 3; ++call) {
-        const auto t0 = std::chrono::steady_clock::now();
-        run(p, x.data(), w.data(), owner, nullptr, y.data(), false);
-        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (call > 0) best = std::min(best, sec);
-      }
-      return best;
-    };
-    return timed(convolutionOnCopies) < timed(onLibrary);
+  return decidedOnce(key + "|copies",
+                     [&] { return secondsOf(p, convolutionOnCopies) < secondsOf(p, onLibrary); });
+}
+
+// Whether a filter bank (a few input channels a group, a long kernel along the last axis:
+// directConvolutionApplies) runs on the executor's own direct loop (DirectConv.h), where that timed faster
+// than the library's way once a shape (three calls each on scratch buffers, the better of the last two).
+// 1 thread, AVX2 (session 41, `fwb profile` of the node alone): EEGNet's 32 x 1 x 22 x 512 -> 8 with 1 x 64
+// taps, oneDNN's GEMM path 15.2 ms, the direct loop 3.4 ms.
+bool onDirectLoop(const ConvProblem& p) {
+  if (!directConvolutionApplies(p)) return false;
+  return decidedOnce(keyOf(p, false, false, onednn::useThreads()) + "|direct", [&] {
+    const auto direct = [](const ConvProblem& q, const float* x, const float* w,
+                           const std::weak_ptr<const void>&, const float* bias, float* y,
+                           bool relu) { directConvolution(q, x, w, bias, y, relu); };
+    return secondsOf(p, direct) < secondsOf(p, onLibrary);
   });
 }
 
@@ -419,6 +438,10 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
   }
   if (depthMultiplierCopies(p)) {
     convolutionOnCopies(p, x, w, wOwner, bias, y, relu);
+    return;
+  }
+  if (onDirectLoop(p)) {
+    directConvolution(p, x, w, bias, y, relu);
     return;
   }
   if (onProductPath(p)) {
@@ -470,7 +493,7 @@ std::string convolutionSourceLayout(const ConvProblem& p) {
     q.C = q.group = p.M;
     return convolutionSourceLayout(q);
   }
-  if (onProductPath(p)) return "plain";
+  if (onProductPath(p) || onDirectLoop(p)) return "plain";
   const Descs d = describe(p);
   const std::string key = keyOf(p, false, false, onednn::useThreads());
   const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, false, false); });

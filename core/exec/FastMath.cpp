@@ -283,6 +283,7 @@ std::vector<int> buildLanes() {
   return out;
 }
 void allowLanes(int lanes) { allowedLanes = lanes; }
+int lanes() { return lanesInUse(); }
 
 FW_FASTMATH_FN(exp, expV)
 FW_FASTMATH_FN(erf, erfV)

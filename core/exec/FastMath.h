@@ -43,6 +43,9 @@ void nearbyint(const float* in, float* out, int64_t n);
 // allowLanes(w) makes every call take the widest build of at most w lanes (not thread-safe; 16 restores).
 std::vector<int> buildLanes();
 void allowLanes(int lanes);
+// The lanes of the build every call takes now: the widest the CPU runs (16 only where ONEDNN_MAX_CPU_ISA, if
+// set, allows AVX-512), at most what allowLanes allows. For other files' own vector loops.
+int lanes();
 
 inline float exp(float x) { exp(&x, &x, 1); return x; }
 inline float erf(float x) { erf(&x, &x, 1); return x; }

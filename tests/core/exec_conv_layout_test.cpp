@@ -5,16 +5,20 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/exec/ConvPrimitive.h"
+#include "core/exec/DirectConv.h"
+#include "core/exec/FastMath.h"
 #include "core/exec/OneDnn.h"
 
 namespace {
 
+using fw::exec::ConvGeometry;
 using fw::exec::ConvProblem;
 
 // A 3x3 Conv, pads 1, stride 1, over N x C x hw x hw into M channels in `group` groups.
@@ -218,6 +222,116 @@ TEST(ExecConvLayout, ADepthMultiplierConvMatchesADirectLoop) {
     const std::string layout = fw::exec::convolutionSourceLayout(q);
     EXPECT_TRUE(layout == "plain" || layout == fw::exec::convolutionSourceLayout(depthwise)) << layout;
   }
+}
+
+// A Conv over N x C x in... into M channels in `group` groups with any kernel, strides, dilations and pads.
+ConvProblem general(int64_t n, int64_t c, int64_t m, int64_t group, std::vector<int64_t> in,
+                    std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> dilations,
+                    std::vector<int64_t> padsBegin, std::vector<int64_t> padsEnd) {
+  ConvProblem p;
+  p.N = n, p.C = c, p.M = m, p.group = group;
+  p.geo = {in, {}, kernel, strides, dilations, padsBegin, padsEnd};
+  for (size_t d = 0; d < in.size(); ++d)
+    p.geo.out.push_back(
+        (in[d] + padsBegin[d] + padsEnd[d] - dilations[d] * (kernel[d] - 1) - 1) / strides[d] + 1);
+  return p;
+}
+
+// The largest difference between `run` of `q` (any geometry; a bias, a fused ReLU when `relu`) on uniform
+// data, with a NaN at input position `nanAt` when it is not negative, and a float64 loop over the same data;
+// a NaN where the loop has one counts as equal, anywhere else as infinitely far.
+template <class Run>
+double worstAgainstGeneralLoop(const ConvProblem& q, bool relu, int64_t nanAt, Run run) {
+  const ConvGeometry& g = q.geo;
+  const int64_t cg = q.C / q.group, mg = q.M / q.group, inSize = g.inSize(), outSize = g.outSize(),
+                kSize = g.kernelSize();
+  std::vector<float> x = uniform(static_cast<size_t>(q.N * q.C * inSize), 7);
+  if (nanAt >= 0) x[static_cast<size_t>(nanAt)] = std::nanf("");
+  const std::vector<float> w = uniform(static_cast<size_t>(q.M * cg * kSize), 8),
+                           b = uniform(static_cast<size_t>(q.M), 9);
+  std::vector<float> y(static_cast<size_t>(q.N * q.M * outSize));
+  run(q, x.data(), w.data(), b.data(), y.data(), relu);
+  const size_t r = g.in.size();
+  std::vector<int64_t> o(r), k(r);
+  double worst = 0;
+  for (int64_t n = 0; n < q.N; ++n)
+    for (int64_t m = 0; m < q.M; ++m)
+      for (int64_t op = 0; op < outSize; ++op) {
+        for (size_t d = r, rem = static_cast<size_t>(op); d-- > 0; rem /= static_cast<size_t>(g.out[d]))
+          o[d] = static_cast<int64_t>(rem) % g.out[d];
+        double acc = b[static_cast<size_t>(m)];
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t kp = 0; kp < kSize; ++kp) {
+            for (size_t d = r, rem = static_cast<size_t>(kp); d-- > 0;
+                 rem /= static_cast<size_t>(g.kernel[d]))
+              k[d] = static_cast<int64_t>(rem) % g.kernel[d];
+            int64_t at = 0;
+            bool inside = true;
+            for (size_t d = 0; d < r; ++d) {
+              const int64_t i = o[d] * g.strides[d] + k[d] * g.dilations[d] - g.padsBegin[d];
+              inside = inside && i >= 0 && i < g.in[d];
+              at = at * g.in[d] + i;
+            }
+            if (!inside) continue;
+            const int64_t ch = (m / mg) * cg + c;
+            acc += static_cast<double>(x[static_cast<size_t>((n * q.C + ch) * inSize + at)]) *
+                   w[static_cast<size_t>((m * cg + c) * kSize + kp)];
+          }
+        if (relu && acc < 0) acc = 0;
+        const float got = y[static_cast<size_t>((n * q.M + m) * outSize + op)];
+        if (std::isnan(acc) != std::isnan(got)) return std::numeric_limits<double>::infinity();
+        if (!std::isnan(acc)) worst = std::max(worst, std::abs(acc - got));
+      }
+  return worst;
+}
+
+// A filter bank (a few input channels a group, a kernel of at least 8 taps along the last axis and 1 along
+// the others, stride 1 along it) runs on the executor's own direct loop where that timed faster than the
+// library (core/exec/DirectConv.h). The loop itself, on each vector width this CPU runs (8 and 4 lanes),
+// and whichever way convolution() took, with a bias, with a fused ReLU and with a NaN in the input, equal
+// a float64 loop: 1-D and 3-D, dilated, grouped, output channels not a multiple of the loop's block, output
+// rows in the padding of an earlier axis, and a strided earlier axis.
+TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
+  const ConvProblem banks[] = {
+      general(2, 1, 6, 1, {300}, {17}, {1}, {1}, {8}, {5}),
+      general(1, 2, 8, 1, {200}, {9}, {1}, {3}, {12}, {12}),
+      general(2, 1, 5, 1, {7, 100}, {1, 12}, {2, 1}, {1, 1}, {1, 6}, {0, 5}),
+      general(1, 4, 8, 2, {64}, {8}, {1}, {1}, {0}, {0}),
+      general(1, 3, 4, 1, {2, 3, 40}, {1, 1, 10}, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}),
+  };
+  const auto direct = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
+                         bool relu) { fw::exec::directConvolution(q, x, w, b, y, relu); };
+  const auto executor = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
+                           bool relu) {
+    fw::exec::convolution(q, x, w, std::make_shared<int>(0), b, y, relu);
+  };
+  for (const ConvProblem& q : banks) {
+    ASSERT_TRUE(fw::exec::directConvolutionApplies(q)) << q.C << " -> " << q.M;
+    const std::string what = std::to_string(q.C) + " -> " + std::to_string(q.M) + ", " +
+                             std::to_string(q.geo.in.size()) + "-D, " + std::to_string(q.geo.kernel.back()) +
+                             " taps";
+    for (const int lanes : fw::exec::fastmath::buildLanes()) {
+      if (lanes > 8) continue;
+      fw::exec::fastmath::allowLanes(lanes);
+      for (const bool relu : {false, true}) {
+        EXPECT_LT(worstAgainstGeneralLoop(q, relu, -1, direct), 1e-4) << what << ", " << lanes << " lanes";
+        EXPECT_LT(worstAgainstGeneralLoop(q, relu, q.geo.in.back() / 2, direct), 1e-4)
+            << what << ", a NaN, " << lanes << " lanes" << (relu ? ", ReLU" : "");
+      }
+    }
+    fw::exec::fastmath::allowLanes(16);
+    for (const bool relu : {false, true})
+      EXPECT_LT(worstAgainstGeneralLoop(q, relu, -1, executor), 1e-4)
+          << what << (relu ? ", ReLU" : "") << ", " << fw::exec::convolutionSourceLayout(q);
+  }
+  // Not filter banks: stride 2 along the last axis, 7 taps, a depthwise Conv, 5 channels a group, a kernel
+  // of 3 along an earlier axis.
+  for (const ConvProblem& q : {general(1, 1, 8, 1, {100}, {16}, {2}, {1}, {0}, {0}),
+                               general(1, 1, 8, 1, {100}, {7}, {1}, {1}, {0}, {0}),
+                               general(1, 4, 4, 4, {100}, {16}, {1}, {1}, {0}, {0}),
+                               general(1, 5, 8, 1, {100}, {16}, {1}, {1}, {0}, {0}),
+                               general(1, 1, 8, 1, {5, 100}, {3, 16}, {1, 1}, {1, 1}, {0, 0}, {0, 0})})
+    EXPECT_FALSE(fw::exec::directConvolutionApplies(q)) << q.C << " -> " << q.M;
 }
 
 // A Conv's staging buffer is grown and kept: a smaller layout after a larger one reuses the storage, and

@@ -1,0 +1,214 @@
+#include "core/exec/DirectConv.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/exec/ConvPrimitive.h"
+#include "core/exec/FastMath.h"
+#include "core/exec/OneDnn.h"
+#include "core/exec/OpContext.h"
+
+namespace fw::exec {
+namespace {
+
+#define FW_INLINE __attribute__((always_inline)) inline
+using V4 = float __attribute__((vector_size(16)));
+using V8 = float __attribute__((vector_size(32)));
+
+// Output channels and vectors of positions one block keeps in registers: 4 x 3 accumulators, 3 loaded
+// vectors and a broadcast weight fill the 16 registers of AVX2 or SSE.
+constexpr int kChannels = 4;
+constexpr int kVectors = 3;
+
+template <class V>
+FW_INLINE V loadu(const float* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(V));
+  return v;
+}
+template <class V>
+FW_INLINE void storeu(float* p, V v) {
+  std::memcpy(p, &v, sizeof(V));
+}
+
+// One output row's positions for `MB` output channels: outs[i][t] = bias_i + sum over the input channels'
+// rows r and taps k of w[i * strideM + r * K + k] * rows[r][t + k * dil] (rows[r] null: a row in the
+// padding).
+template <class V, int MB>
+FW_INLINE void block(int64_t R, int64_t K, int64_t dil, const float* const* rows, const float* w,
+                     int64_t strideM, float* const* outs, const float* bias, int64_t OW, bool relu) {
+  constexpr int L = sizeof(V) / sizeof(float);
+  constexpr int span = L * kVectors;
+  for (int64_t t0 = 0; t0 < OW; t0 += span) {
+    V acc[MB][kVectors];
+#pragma GCC unroll 4
+    for (int i = 0; i < MB; ++i)
+#pragma GCC unroll 3
+      for (int j = 0; j < kVectors; ++j) acc[i][j] = V{} + (bias ? bias[i] : 0.f);
+    for (int64_t r = 0; r < R; ++r) {
+      const float* xr = rows[r];
+      if (!xr) continue;
+      xr += t0;
+      const float* wr = w + r * K;
+      for (int64_t k = 0; k < K; ++k) {
+        V xv[kVectors];
+#pragma GCC unroll 3
+        for (int j = 0; j < kVectors; ++j) xv[j] = loadu<V>(xr + j * L + k * dil);
+#pragma GCC unroll 4
+        for (int i = 0; i < MB; ++i) {
+          const float wv = wr[i * strideM + k];
+#pragma GCC unroll 3
+          for (int j = 0; j < kVectors; ++j) acc[i][j] += wv * xv[j];
+        }
+      }
+    }
+    const int64_t n = std::min<int64_t>(span, OW - t0);
+#pragma GCC unroll 4
+    for (int i = 0; i < MB; ++i) {
+      if (relu)
+#pragma GCC unroll 3
+        for (int j = 0; j < kVectors; ++j) acc[i][j] = acc[i][j] < 0.f ? V{} : acc[i][j];  // NaN stays NaN
+      if (n == span) {
+#pragma GCC unroll 3
+        for (int j = 0; j < kVectors; ++j) storeu(outs[i] + t0 + j * L, acc[i][j]);
+      } else {
+        float tail[span];
+        for (int j = 0; j < kVectors; ++j) storeu(tail + j * L, acc[i][j]);
+        std::memcpy(outs[i] + t0, tail, static_cast<size_t>(n) * sizeof(float));
+      }
+    }
+  }
+}
+
+// What every output row of the Conv needs: shapes, the padded input and the operands.
+struct Job {
+  const ConvProblem* p = nullptr;
+  int64_t Cg = 0, Mg = 0, K = 0, dil = 1, rowsIn = 0, rowsOut = 0, OW = 0, Wp = 0;
+  const float* padded = nullptr;  // [N * C * rowsIn][Wp]: each input row with its last axis's padding
+  const float* w = nullptr;
+  const float* bias = nullptr;
+  float* y = nullptr;
+  bool relu = false;
+};
+
+// Output rows [b, e) of N * group * rowsOut, each of every output channel of its group.
+template <class V>
+FW_INLINE void runRows(const Job& j, int64_t b, int64_t e) {
+  const ConvProblem& p = *j.p;
+  const ConvGeometry& g = p.geo;
+  const size_t axes = g.in.size() - 1;  // the axes before the last, where the kernel is 1
+  const float* rows[kDirectConvMaxChannels];
+  float* outs[kChannels];
+  for (int64_t item = b; item < e; ++item) {
+    const int64_t orow = item % j.rowsOut, ng = item / j.rowsOut, grp = ng % p.group, n = ng / p.group;
+    // The input row the output row reads: its position along each axis before the last, or in the padding.
+    int64_t in = 0, stride = 1;
+    bool inside = true;
+    for (size_t d = axes, rem = static_cast<size_t>(orow); d-- > 0;) {
+      const int64_t i = (static_cast<int64_t>(rem) % g.out[d]) * g.strides[d] - g.padsBegin[d];
+      rem /= static_cast<size_t>(g.out[d]);
+      inside = inside && i >= 0 && i < g.in[d];
+      in += i * stride;
+      stride *= g.in[d];
+    }
+    for (int64_t c = 0; c < j.Cg; ++c)
+      rows[c] = inside ? j.padded + ((n * p.C + grp * j.Cg + c) * j.rowsIn + in) * j.Wp : nullptr;
+    const int64_t strideM = j.Cg * j.K;
+    for (int64_t m0 = 0; m0 < j.Mg; m0 += kChannels) {
+      const int64_t mb = std::min<int64_t>(kChannels, j.Mg - m0), m = grp * j.Mg + m0;
+      for (int64_t i = 0; i < mb; ++i) outs[i] = j.y + ((n * p.M + m + i) * j.rowsOut + orow) * j.OW;
+      const float* w = j.w + m * strideM;
+      const float* bias = j.bias ? j.bias + m : nullptr;
+      switch (mb) {
+        case 1:
+          block<V, 1>(j.Cg, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          break;
+        case 2:
+          block<V, 2>(j.Cg, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          break;
+        case 3:
+          block<V, 3>(j.Cg, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          break;
+        default:
+          block<V, 4>(j.Cg, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          break;
+      }
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void runRowsAvx2(const Job& j, int64_t b, int64_t e) {
+  runRows<V8>(j, b, e);
+}
+void runRowsSse(const Job& j, int64_t b, int64_t e) { runRows<V4>(j, b, e); }
+
+}  // namespace
+
+bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vector<int64_t>& kernel,
+                           int64_t lastStride) {
+  if (kernel.empty() || group < 1 || C % group != 0 || M % group != 0) return false;
+  if ((group > 1 && group == C) || C / group > kDirectConvMaxChannels)
+    return false;  // depthwise, or too many
+  for (size_t d = 0; d + 1 < kernel.size(); ++d)
+    if (kernel[d] != 1) return false;
+  return lastStride == 1 && kernel.back() >= kDirectConvMinTaps;
+}
+
+bool directConvolutionApplies(const ConvProblem& p) {
+  const ConvGeometry& g = p.geo;
+  const size_t r = g.in.size();
+  if (p.transposed || r < 1 || g.kernel.size() != r || g.out.size() != r || g.strides.size() != r ||
+      g.dilations.size() != r || g.padsBegin.size() != r || g.padsEnd.size() != r)
+    return false;
+  if (!directConvolutionFits(p.C, p.M, p.group, g.kernel, g.strides[r - 1])) return false;
+  return g.padsBegin[r - 1] >= 0 && g.padsEnd[r - 1] >= 0 && g.outSize() > 0;
+}
+
+void directConvolution(const ConvProblem& p, const float* x, const float* w, const float* bias, float* y,
+                       bool relu) {
+  const ConvGeometry& g = p.geo;
+  const size_t a = g.in.size() - 1;
+  Job j;
+  j.p = &p;
+  j.Cg = p.C / p.group;
+  j.Mg = p.M / p.group;
+  j.K = g.kernel[a];
+  j.dil = g.dilations[a];
+  j.rowsIn = j.rowsOut = 1;
+  for (size_t d = 0; d < a; ++d) {
+    j.rowsIn *= g.in[d];
+    j.rowsOut *= g.out[d];
+  }
+  j.OW = g.out[a];
+  // Room for the last block's vectors beyond the row (up to 3 x 8 positions) and the taps after them.
+  const int64_t W = g.in[a], padL = g.padsBegin[a];
+  j.Wp = std::max(padL + W, j.OW + 32 + (j.K - 1) * j.dil);
+  const int64_t inRows = p.N * p.C * j.rowsIn;
+  float* padded =
+      static_cast<float*>(onednn::staged(0, dnnl::memory::desc({inRows * j.Wp}, dnnl::memory::data_type::f32,
+                                                               dnnl::memory::format_tag::a))
+                              .get_data_handle());
+  parallelFor(inRows, j.Wp, [&](int64_t b, int64_t e) {
+    for (int64_t row = b; row < e; ++row) {
+      float* dst = padded + row * j.Wp;
+      std::fill(dst, dst + padL, 0.f);
+      std::memcpy(dst + padL, x + row * W, static_cast<size_t>(W) * sizeof(float));
+      std::fill(dst + padL + W, dst + j.Wp, 0.f);
+    }
+  });
+  j.padded = padded;
+  j.w = w;
+  j.bias = bias;
+  j.y = y;
+  j.relu = relu;
+  const bool avx2 = fastmath::lanes() >= 8 && __builtin_cpu_supports("fma");
+  parallelFor(p.N * p.group * j.rowsOut, j.Mg * j.OW * j.Cg * j.K, [&](int64_t b, int64_t e) {
+    if (avx2)
+      runRowsAvx2(j, b, e);
+    else
+      runRowsSse(j, b, e);
+  });
+}
+
+}  // namespace fw::exec

@@ -1,0 +1,38 @@
+#pragma once
+// Internal to core/exec: the executor's own direct Conv for filter banks, a few input channels a group
+// convolved with long kernels along the last axis (EEGNet's temporal filters, 1 -> 8 channels with 64
+// taps; SincNet's 129-tap band-pass bank). oneDNN 2.6 runs those on its GEMM path, over an im2col buffer
+// of `taps` copies of the input: 32 x 1 x 22 x 512 -> 8 with 1 x 64 taps took 18.2 ms in the network
+// (34 GFLOP/s, AVX-512, session 40) where ONNX Runtime's whole model took 16.4. Here each output row is
+// computed in vector registers, a few output channels by a few vectors of positions at a time, from rows
+// of the input padded once: every tap is one unaligned load and a multiply-add a channel.
+#include <cstdint>
+#include <vector>
+
+namespace fw::exec {
+
+struct ConvProblem;
+
+// The fewest taps along the last axis a Conv must have for directConvolution() to be a candidate: shorter
+// kernels (3, 5, 7) reuse each loaded vector too few times to beat the library's kernels.
+constexpr int64_t kDirectConvMinTaps = 8;
+// The most input channels a group.
+constexpr int64_t kDirectConvMaxChannels = 4;
+
+// Whether a Conv of C input channels, M output channels in `group` groups, a kernel of dims `kernel` (its
+// spatial dims) and stride `lastStride` along the last axis is a filter bank directConvolution() runs: not
+// depthwise, at most kDirectConvMaxChannels input channels a group, a kernel of 1 along every axis but
+// the last and at least kDirectConvMinTaps taps along it, stride 1 along it. (The simulator costs such a
+// Conv as this loop: CpuCubeModel's conv_direct.)
+bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vector<int64_t>& kernel,
+                           int64_t lastStride);
+// directConvolutionFits for `p` (a Conv, not a ConvTranspose), with consistent geometry.
+bool directConvolutionApplies(const ConvProblem& p);
+
+// Y[N,M,out...] = conv(X[N,C,in...], W[M, C/group, k...]) (+ bias[M] when not null), then max(., 0) when
+// `relu` (NaN stays NaN), for a `p` directConvolutionApplies() accepts. Uses the calling thread's first
+// staging buffer (OneDnn.h) for the padded input; threads as parallelFor's.
+void directConvolution(const ConvProblem& p, const float* x, const float* w, const float* bias, float* y,
+                       bool relu);
+
+}  // namespace fw::exec
