@@ -272,6 +272,48 @@ std::vector<Case> conv1dCases() {
   return cs;
 }
 
+// Filter banks: a few input channels a group, a kernel of 8 to 251 taps along the last axis (1 along the
+// others), stride 1 (the executor's own direct loop where it times faster than the library:
+// core/exec/DirectConv.h), 1-D and 2-D, dilated, a few channels to 64, one image to 8, and tiny ones.
+std::vector<Case> convDirectCases() {
+  struct D {
+    int64_t batch, cin, rows, len, cout, k, pad, dil, group;
+  };
+  std::vector<Case> cs;
+  for (D c :
+       {D{1, 1, 0, 16000, 16, 64, 32, 1, 1}, D{2, 1, 0, 4000, 40, 129, 0, 1, 1},
+        D{8, 2, 0, 2048, 32, 16, 8, 1, 1}, D{4, 4, 0, 1024, 64, 9, 4, 1, 1}, D{1, 1, 0, 256, 8, 32, 0, 1, 1},
+        D{1, 1, 0, 64, 4, 8, 0, 1, 1}, D{4, 1, 0, 4096, 16, 16, 30, 4, 1}, D{1, 3, 0, 512, 24, 24, 12, 1, 1},
+        D{2, 1, 0, 1000, 6, 25, 12, 1, 1}, D{4, 8, 0, 512, 16, 32, 16, 1, 4},
+        D{4, 1, 16, 256, 8, 32, 16, 1, 1}, D{2, 1, 8, 1024, 16, 64, 32, 1, 1},
+        D{8, 2, 32, 64, 16, 8, 4, 1, 1}, D{1, 1, 64, 128, 4, 12, 6, 1, 1}}) {
+    std::vector<int64_t> x = {c.batch, c.cin}, w = {c.cout, c.cin / c.group}, pads, dils;
+    if (c.rows > 0) {
+      x.push_back(c.rows);
+      w.push_back(1);
+      pads.push_back(0);
+      dils.push_back(1);
+    }
+    x.push_back(c.len);
+    w.push_back(c.k);
+    pads.push_back(c.pad);
+    dils.push_back(c.dil);
+    pads.insert(pads.end(), pads.begin(), pads.end());
+    std::string name = "Conv " + std::string(c.rows > 0 ? "1x" : "k") + std::to_string(c.k) + " " +
+                       std::to_string(c.cin) + "->" + std::to_string(c.cout);
+    if (c.group > 1) name += " group " + std::to_string(c.group);
+    if (c.dil > 1) name += " dilation " + std::to_string(c.dil);
+    name += " over " + (c.rows > 0 ? std::to_string(c.rows) + "x" : std::string()) + std::to_string(c.len);
+    if (c.batch > 1) name += " batch " + std::to_string(c.batch);
+    cs.push_back({name, oneOp("Conv", x, {filled(w, 0.01f)},
+                              fw::zoo::attrs({Attribute::makeInts("pads", pads),
+                                              Attribute::makeInts("dilations", dils),
+                                              Attribute::makeInt("group", c.group)}),
+                              kCopies)});
+  }
+  return cs;
+}
+
 // A ConvTranspose of more than 4 output channels (oneDNN's blocked jit kernel), and since session 24
 // batched ones with large weights, as generators' upsamplers are: fitted on one image each, the model
 // charged a DCGAN-like generator's 16-image ConvTransposes (512->256 4x4 at 4x4) 0.64-0.76x their time and
@@ -443,6 +485,7 @@ Result<KindCases> casesOfKind(const std::string& kind) {
   if (kind == "depthwise_conv") return KindCases{convCases(ConvKind::Depthwise)};
   if (kind == "conv_transpose") return KindCases{convTransposeCases(), false, true};
   if (kind == "conv_transpose_plain") return KindCases{convTransposePlainCases()};
+  if (kind == "conv_direct") return KindCases{convDirectCases()};
   if (kind == "conv_transpose1d") return KindCases{convTranspose1dCases(), false, true};
   if (kind == "rnn") return KindCases{rnnCases(), false, false, true};
   if (kind == "int_conv") return KindCases{intConvCases()};

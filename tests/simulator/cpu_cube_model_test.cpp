@@ -106,6 +106,31 @@ TEST(CpuCubeModel, ADepthMultiplierCountsItsInputCopiedOnceAnOutputChannel) {
   EXPECT_DOUBLE_EQ(times3->flops, 3 * plain->flops);
 }
 
+// A filter bank (a few input channels a group, at least 8 taps along the last axis and 1 along the others,
+// stride 1) runs on the executor's own direct loop where that timed faster (core/exec/DirectConv.h): its own
+// kind, an own loop, every tap's multiply-add counted (the padding's too). 7 taps, stride 2, 5 input
+// channels or a 9x9 kernel are the library's.
+TEST(CpuCubeModel, AFilterBankIsCostedAsTheDirectLoop) {
+  const auto f = cubeFeatures(conv1dGraph(2, 16, 1000, 33), 0);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->kind, "conv_direct");
+  EXPECT_TRUE(f->ownLoop);
+  EXPECT_DOUBLE_EQ(f->flops, 2.0 * 16 * 1000 * 2 * 33);
+  EXPECT_DOUBLE_EQ(f->inElems, 2.0 * 1000);
+  EXPECT_DOUBLE_EQ(f->outElems, 16.0 * 1000);
+  EXPECT_DOUBLE_EQ(f->weightElems, 16.0 * 2 * 33);
+  EXPECT_DOUBLE_EQ(f->patchElems, 0);
+  for (const auto& [what, g] :
+       {std::pair{"7 taps", conv1dGraph(2, 16, 1000, 7)},
+        std::pair{"stride 2", conv1dGraph(2, 16, 1000, 33, 2)},
+        std::pair{"5 channels", conv1dGraph(5, 16, 1000, 33)}, std::pair{"9x9", convGraph(1, 8, 64, 9, 1)}}) {
+    const auto other = cubeFeatures(g, 0);
+    ASSERT_TRUE(other) << what;
+    EXPECT_NE(other->kind, "conv_direct") << what;
+    EXPECT_FALSE(other->ownLoop) << what;
+  }
+}
+
 TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   // Conv 16->32, 3x3 at 32x32: M = 1024 output pixels, K = 16*9 = 144, N = 32; with pad 1, 94 of the 96
   // (position, tap) pairs of each axis read inside the image (the test below).
