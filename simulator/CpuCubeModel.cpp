@@ -148,10 +148,11 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   if (!nc.known) return std::nullopt;
   CubeFeatures f;
   f.kind = os->kind;
-  // A filter bank (a few input channels a group, a kernel of at least 8 taps along the last axis and 1
-  // along the others, stride 1 along it) runs on the executor's own direct loop where that timed faster
-  // than the library (core/exec/DirectConv.h): its time is the multiply-adds of every tap, the padding's
-  // included, and the padded copy of the input. Costed as that loop, though the library may have won.
+  // A filter bank (a few input channels a group, depthwise too, a kernel of at least 8 taps along the last
+  // axis and 1 along the others, stride 1 along it) runs on the executor's own direct loop where that timed
+  // faster than the library (core/exec/DirectConv.h): its time is the multiply-adds of every tap, the
+  // padding's included, and the padded copy of the input. Costed as that loop, though the library may have
+  // won.
   if (n.opType == "Conv" && x->size() >= 3 && w->size() == x->size()) {
     const std::vector<int64_t> strides = n.attrs.getInts("strides").value_or(std::vector<int64_t>{});
     const std::vector<int64_t> kernel(w->begin() + 2, w->end());

@@ -272,9 +272,10 @@ std::vector<Case> conv1dCases() {
   return cs;
 }
 
-// Filter banks: a few input channels a group, a kernel of 8 to 251 taps along the last axis (1 along the
+// Filter banks: a few input channels a group, a kernel of 8 to 129 taps along the last axis (1 along the
 // others), stride 1 (the executor's own direct loop where it times faster than the library:
-// core/exec/DirectConv.h), 1-D and 2-D, dilated, a few channels to 64, one image to 8, and tiny ones.
+// core/exec/DirectConv.h), 1-D and 2-D, dilated, grouped and depthwise (long convolutions of sequence
+// models), a few channels to 128, one image to 8, and tiny ones.
 std::vector<Case> convDirectCases() {
   struct D {
     int64_t batch, cin, rows, len, cout, k, pad, dil, group;
@@ -286,7 +287,9 @@ std::vector<Case> convDirectCases() {
         D{1, 1, 0, 64, 4, 8, 0, 1, 1}, D{4, 1, 0, 4096, 16, 16, 30, 4, 1}, D{1, 3, 0, 512, 24, 24, 12, 1, 1},
         D{2, 1, 0, 1000, 6, 25, 12, 1, 1}, D{4, 8, 0, 512, 16, 32, 16, 1, 4},
         D{4, 1, 16, 256, 8, 32, 16, 1, 1}, D{2, 1, 8, 1024, 16, 64, 32, 1, 1},
-        D{8, 2, 32, 64, 16, 8, 4, 1, 1}, D{1, 1, 64, 128, 4, 12, 6, 1, 1}}) {
+        D{8, 2, 32, 64, 16, 8, 4, 1, 1}, D{1, 1, 64, 128, 4, 12, 6, 1, 1},
+        D{4, 32, 0, 1024, 32, 64, 63, 1, 32}, D{2, 128, 0, 256, 128, 31, 15, 1, 128},
+        D{1, 16, 8, 200, 16, 9, 4, 1, 16}}) {
     std::vector<int64_t> x = {c.batch, c.cin}, w = {c.cout, c.cin / c.group}, pads, dils;
     if (c.rows > 0) {
       x.push_back(c.rows);
@@ -301,7 +304,7 @@ std::vector<Case> convDirectCases() {
     pads.insert(pads.end(), pads.begin(), pads.end());
     std::string name = "Conv " + std::string(c.rows > 0 ? "1x" : "k") + std::to_string(c.k) + " " +
                        std::to_string(c.cin) + "->" + std::to_string(c.cout);
-    if (c.group > 1) name += " group " + std::to_string(c.group);
+    if (c.group > 1) name += c.group == c.cin ? " depthwise" : " group " + std::to_string(c.group);
     if (c.dil > 1) name += " dilation " + std::to_string(c.dil);
     name += " over " + (c.rows > 0 ? std::to_string(c.rows) + "x" : std::string()) + std::to_string(c.len);
     if (c.batch > 1) name += " batch " + std::to_string(c.batch);

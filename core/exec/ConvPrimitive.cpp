@@ -399,11 +399,13 @@ bool depthMultiplierCopies(const ConvProblem& p) {
                      [&] { return secondsOf(p, convolutionOnCopies) < secondsOf(p, onLibrary); });
 }
 
-// Whether a filter bank (a few input channels a group, a long kernel along the last axis:
+// Whether a filter bank (a few input channels a group, depthwise too, a long kernel along the last axis:
 // directConvolutionApplies) runs on the executor's own direct loop (DirectConv.h), where that timed faster
 // than the library's way once a shape (three calls each on scratch buffers, the better of the last two).
-// 1 thread, AVX2 (session 41, `fwb profile` of the node alone): EEGNet's 32 x 1 x 22 x 512 -> 8 with 1 x 64
-// taps, oneDNN's GEMM path 15.2 ms, the direct loop 3.4 ms.
+// 1 thread, AVX2 (session 41): EEGNet's 32 x 1 x 22 x 512 -> 8 with 1 x 64 taps, oneDNN's GEMM path 26.8 ms
+// a call (ONEDNN_VERBOSE), the direct loop 6.2 ms (`fwb profile` of the node alone); a depthwise Conv1d of
+// 128 taps over 8 x 64 x 512, which oneDNN also runs on its GEMM path, 61.2 against 2.4 ms. Checked before
+// the depth multiplier's copies, as the simulator costs every such Conv as the loop.
 bool onDirectLoop(const ConvProblem& p) {
   if (!directConvolutionApplies(p)) return false;
   return decidedOnce(keyOf(p, false, false, onednn::useThreads()) + "|direct", [&] {
@@ -436,12 +438,12 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
     convolution(q, x, w, wOwner, bias, y, relu);
     return;
   }
-  if (depthMultiplierCopies(p)) {
-    convolutionOnCopies(p, x, w, wOwner, bias, y, relu);
-    return;
-  }
   if (onDirectLoop(p)) {
     directConvolution(p, x, w, bias, y, relu);
+    return;
+  }
+  if (depthMultiplierCopies(p)) {
+    convolutionOnCopies(p, x, w, wOwner, bias, y, relu);
     return;
   }
   if (onProductPath(p)) {
@@ -488,12 +490,13 @@ void convolutionOnCopies(const ConvProblem& p, const float* x, const float* w,
 }
 
 std::string convolutionSourceLayout(const ConvProblem& p) {
+  if (onDirectLoop(p)) return "plain";
   if (depthMultiplierCopies(p)) {
     ConvProblem q = p;
     q.C = q.group = p.M;
     return convolutionSourceLayout(q);
   }
-  if (onProductPath(p) || onDirectLoop(p)) return "plain";
+  if (onProductPath(p)) return "plain";
   const Descs d = describe(p);
   const std::string key = keyOf(p, false, false, onednn::useThreads());
   const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, false, false); });

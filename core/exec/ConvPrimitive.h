@@ -24,9 +24,12 @@ struct ConvProblem {
 // W (RtTensor::owner()), so reordered weights can be cached. Throws dnnl::error when oneDNN refuses
 // the problem. `relu`: Y = max(Y, 0) in the same pass (a oneDNN post-op; for ConvTranspose the bias
 // and ReLU are one pass over the plain output, as oneDNN 2.6 applies them in a slow reference loop;
-// NaN stays NaN). A Conv of at most 4 input channels a group (not depthwise) runs on whichever of the
-// library's layout and the plain one its first call with those shapes times faster (each called three
-// times on scratch buffers, the better of the last two): no rule on the shape told them apart. A Conv of
+// NaN stays NaN). A filter bank (DirectConv.h: at most 4 input channels a group, a kernel of 8 or more taps
+// along the last axis and 1 along the others, stride 1 along it) runs on the executor's own direct loop
+// where its first call with those shapes times that faster than the library's way (each called three
+// times on scratch buffers, the better of the last two). Another Conv of at most 4 input channels a group
+// (not depthwise) runs on whichever of the library's layout and the plain one times faster, likewise: no
+// rule on the shape told them apart. A Conv of
 // one input channel a group and several output channels each (a depth multiplier) that oneDNN would run
 // on its GEMM path runs, where that timed faster likewise, as a depthwise Conv over its input channels,
 // each copied once an output channel.

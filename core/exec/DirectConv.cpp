@@ -17,9 +17,11 @@ using V4 = float __attribute__((vector_size(16)));
 using V8 = float __attribute__((vector_size(32)));
 
 // Output channels and vectors of positions one block keeps in registers: 4 x 3 accumulators, 3 loaded
-// vectors and a broadcast weight fill the 16 registers of AVX2 or SSE.
+// vectors and a broadcast weight fill the 16 registers of AVX2 or SSE; one output channel (a depthwise
+// Conv's, or the last of a group) takes 6 vectors.
 constexpr int kChannels = 4;
 constexpr int kVectors = 3;
+constexpr int kVectorsOfOne = 6;
 
 template <class V>
 FW_INLINE V loadu(const float* p) {
@@ -35,31 +37,31 @@ FW_INLINE void storeu(float* p, V v) {
 // One output row's positions for `MB` output channels: outs[i][t] = bias_i + sum over the input channels'
 // rows r and taps k of w[i * strideM + r * K + k] * rows[r][t + k * dil] (rows[r] null: a row in the
 // padding).
-template <class V, int MB>
+template <class V, int MB, int TV = kVectors>
 FW_INLINE void block(int64_t R, int64_t K, int64_t dil, const float* const* rows, const float* w,
                      int64_t strideM, float* const* outs, const float* bias, int64_t OW, bool relu) {
   constexpr int L = sizeof(V) / sizeof(float);
-  constexpr int span = L * kVectors;
+  constexpr int span = L * TV;
   for (int64_t t0 = 0; t0 < OW; t0 += span) {
-    V acc[MB][kVectors];
+    V acc[MB][TV];
 #pragma GCC unroll 4
     for (int i = 0; i < MB; ++i)
 #pragma GCC unroll 3
-      for (int j = 0; j < kVectors; ++j) acc[i][j] = V{} + (bias ? bias[i] : 0.f);
+      for (int j = 0; j < TV; ++j) acc[i][j] = V{} + (bias ? bias[i] : 0.f);
     for (int64_t r = 0; r < R; ++r) {
       const float* xr = rows[r];
       if (!xr) continue;
       xr += t0;
       const float* wr = w + r * K;
       for (int64_t k = 0; k < K; ++k) {
-        V xv[kVectors];
+        V xv[TV];
 #pragma GCC unroll 3
-        for (int j = 0; j < kVectors; ++j) xv[j] = loadu<V>(xr + j * L + k * dil);
+        for (int j = 0; j < TV; ++j) xv[j] = loadu<V>(xr + j * L + k * dil);
 #pragma GCC unroll 4
         for (int i = 0; i < MB; ++i) {
           const float wv = wr[i * strideM + k];
 #pragma GCC unroll 3
-          for (int j = 0; j < kVectors; ++j) acc[i][j] += wv * xv[j];
+          for (int j = 0; j < TV; ++j) acc[i][j] += wv * xv[j];
         }
       }
     }
@@ -68,13 +70,13 @@ FW_INLINE void block(int64_t R, int64_t K, int64_t dil, const float* const* rows
     for (int i = 0; i < MB; ++i) {
       if (relu)
 #pragma GCC unroll 3
-        for (int j = 0; j < kVectors; ++j) acc[i][j] = acc[i][j] < 0.f ? V{} : acc[i][j];  // NaN stays NaN
+        for (int j = 0; j < TV; ++j) acc[i][j] = acc[i][j] < 0.f ? V{} : acc[i][j];  // NaN stays NaN
       if (n == span) {
 #pragma GCC unroll 3
-        for (int j = 0; j < kVectors; ++j) storeu(outs[i] + t0 + j * L, acc[i][j]);
+        for (int j = 0; j < TV; ++j) storeu(outs[i] + t0 + j * L, acc[i][j]);
       } else {
         float tail[span];
-        for (int j = 0; j < kVectors; ++j) storeu(tail + j * L, acc[i][j]);
+        for (int j = 0; j < TV; ++j) storeu(tail + j * L, acc[i][j]);
         std::memcpy(outs[i] + t0, tail, static_cast<size_t>(n) * sizeof(float));
       }
     }
@@ -148,8 +150,7 @@ void runRowsSse(const Job& j, int64_t b, int64_t e) { runRows<V4>(j, b, e); }
 bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vector<int64_t>& kernel,
                            int64_t lastStride) {
   if (kernel.empty() || group < 1 || C % group != 0 || M % group != 0) return false;
-  if ((group > 1 && group == C) || C / group > kDirectConvMaxChannels)
-    return false;  // depthwise, or too many
+  if (C / group > kDirectConvMaxChannels) return false;
   for (size_t d = 0; d + 1 < kernel.size(); ++d)
     if (kernel[d] != 1) return false;
   return lastStride == 1 && kernel.back() >= kDirectConvMinTaps;
@@ -181,9 +182,9 @@ void directConvolution(const ConvProblem& p, const float* x, const float* w, con
     j.rowsOut *= g.out[d];
   }
   j.OW = g.out[a];
-  // Room for the last block's vectors beyond the row (up to 3 x 8 positions) and the taps after them.
+  // Room for the last block's vectors beyond the row (up to 6 x 8 positions) and the taps after them.
   const int64_t W = g.in[a], padL = g.padsBegin[a];
-  j.Wp = std::max(padL + W, j.OW + 32 + (j.K - 1) * j.dil);
+  j.Wp = std::max(padL + W, j.OW + 64 + (j.K - 1) * j.dil);
   const int64_t inRows = p.N * p.C * j.rowsIn;
   float* padded =
       static_cast<float*>(onednn::staged(0, dnnl::memory::desc({inRows * j.Wp}, dnnl::memory::data_type::f32,

@@ -1,9 +1,10 @@
 #pragma once
 // Internal to core/exec: the executor's own direct Conv for filter banks, a few input channels a group
 // convolved with long kernels along the last axis (EEGNet's temporal filters, 1 -> 8 channels with 64
-// taps; SincNet's 129-tap band-pass bank). oneDNN 2.6 runs those on its GEMM path, over an im2col buffer
-// of `taps` copies of the input: 32 x 1 x 22 x 512 -> 8 with 1 x 64 taps took 18.2 ms in the network
-// (34 GFLOP/s, AVX-512, session 40) where ONNX Runtime's whole model took 16.4. Here each output row is
+// taps; SincNet's 129-tap band-pass bank; a sequence model's depthwise long convolution). oneDNN 2.6 runs
+// those on its GEMM path, over an im2col buffer of `taps` copies of the input: 32 x 1 x 22 x 512 -> 8 with
+// 1 x 64 taps took 18.2 ms in the network (34 GFLOP/s, AVX-512, session 40) where ONNX Runtime's whole
+// model took 16.4; its depthwise kernel takes no more than a few taps. Here each output row is
 // computed in vector registers, a few output channels by a few vectors of positions at a time, from rows
 // of the input padded once: every tap is one unaligned load and a multiply-add a channel.
 #include <cstdint>
@@ -20,8 +21,8 @@ constexpr int64_t kDirectConvMinTaps = 8;
 constexpr int64_t kDirectConvMaxChannels = 4;
 
 // Whether a Conv of C input channels, M output channels in `group` groups, a kernel of dims `kernel` (its
-// spatial dims) and stride `lastStride` along the last axis is a filter bank directConvolution() runs: not
-// depthwise, at most kDirectConvMaxChannels input channels a group, a kernel of 1 along every axis but
+// spatial dims) and stride `lastStride` along the last axis is a filter bank directConvolution() runs:
+// at most kDirectConvMaxChannels input channels a group (one: depthwise), a kernel of 1 along every axis but
 // the last and at least kDirectConvMinTaps taps along it, stride 1 along it. (The simulator costs such a
 // Conv as this loop: CpuCubeModel's conv_direct.)
 bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vector<int64_t>& kernel,

@@ -289,8 +289,9 @@ double worstAgainstGeneralLoop(const ConvProblem& q, bool relu, int64_t nanAt, R
 // the others, stride 1 along it) runs on the executor's own direct loop where that timed faster than the
 // library (core/exec/DirectConv.h). The loop itself, on each vector width this CPU runs (8 and 4 lanes),
 // and whichever way convolution() took, with a bias, with a fused ReLU and with a NaN in the input, equal
-// a float64 loop: 1-D and 3-D, dilated, grouped, output channels not a multiple of the loop's block, output
-// rows in the padding of an earlier axis, and a strided earlier axis.
+// a float64 loop: 1-D and 3-D, dilated, grouped, depthwise (a causal 40-tap one) and a depth multiplier,
+// output channels not a multiple of the loop's block, output rows in the padding of an earlier axis, and a
+// strided earlier axis.
 TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
   const ConvProblem banks[] = {
       general(2, 1, 6, 1, {300}, {17}, {1}, {1}, {8}, {5}),
@@ -298,6 +299,8 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
       general(2, 1, 5, 1, {7, 100}, {1, 12}, {2, 1}, {1, 1}, {1, 6}, {0, 5}),
       general(1, 4, 8, 2, {64}, {8}, {1}, {1}, {0}, {0}),
       general(1, 3, 4, 1, {2, 3, 40}, {1, 1, 10}, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}),
+      general(2, 5, 5, 5, {1, 150}, {1, 40}, {1, 1}, {1, 1}, {0, 39}, {0, 0}),
+      general(1, 3, 6, 3, {90}, {11}, {1}, {2}, {5}, {7}),
   };
   const auto direct = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
                          bool relu) { fw::exec::directConvolution(q, x, w, b, y, relu); };
@@ -324,11 +327,10 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
       EXPECT_LT(worstAgainstGeneralLoop(q, relu, -1, executor), 1e-4)
           << what << (relu ? ", ReLU" : "") << ", " << fw::exec::convolutionSourceLayout(q);
   }
-  // Not filter banks: stride 2 along the last axis, 7 taps, a depthwise Conv, 5 channels a group, a kernel
-  // of 3 along an earlier axis.
+  // Not filter banks: stride 2 along the last axis, 7 taps, 5 channels a group, a kernel of 3 along an
+  // earlier axis.
   for (const ConvProblem& q : {general(1, 1, 8, 1, {100}, {16}, {2}, {1}, {0}, {0}),
                                general(1, 1, 8, 1, {100}, {7}, {1}, {1}, {0}, {0}),
-                               general(1, 4, 4, 4, {100}, {16}, {1}, {1}, {0}, {0}),
                                general(1, 5, 8, 1, {100}, {16}, {1}, {1}, {0}, {0}),
                                general(1, 1, 8, 1, {5, 100}, {3, 16}, {1, 1}, {1, 1}, {0, 0}, {0, 0})})
     EXPECT_FALSE(fw::exec::directConvolutionApplies(q)) << q.C << " -> " << q.M;
