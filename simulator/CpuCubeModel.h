@@ -48,10 +48,11 @@ namespace fw::sim {
 // conv_transpose, conv_transpose1d (a ConvTranspose over one axis), conv_transpose_plain (one group of at
 // most 4 output channels, 1-D or 2-D: the executor's GEMM path on the plain layout; its "patch" term counts
 // the column buffer, C x M x prod(kernel) an input position), conv_direct (a filter bank on the executor's
-// own direct loop: core/exec/DirectConv.h; FLOPs of every tap, the padding's included), int_gemm, int_conv,
-// rnn (LSTM/GRU/RNN: W and R are the weights; the "patch" term counts the sequential steps, seq * directions,
-// one small product each; the "aliased weight" term the W and R elements a cell reads as stored because the
-// run computed them).
+// own direct loop: core/exec/DirectConv.h; FLOPs of every tap, the padding's included; its "patch" term
+// counts the input elements the loop loads, once a block of 4 output channels), int_gemm, int_conv, rnn
+// (LSTM/GRU/RNN: W and R are the weights; the "patch" term counts the sequential steps, seq * directions, one
+// small product each; the "aliased weight" term the W and R elements a cell reads as stored because the run
+// computed them).
 const std::vector<std::string>& cubeModelKinds();
 
 constexpr size_t kCubeFeatures = 7;
