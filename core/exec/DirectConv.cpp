@@ -17,11 +17,11 @@ using V4 = float __attribute__((vector_size(16)));
 using V8 = float __attribute__((vector_size(32)));
 
 // Output channels and vectors of positions one block keeps in registers: 4 x 3 accumulators, 3 loaded
-// vectors and a broadcast weight fill the 16 registers of AVX2 or SSE; one output channel (a depthwise
-// Conv's, or the last of a group) takes 6 vectors.
+// vectors and a broadcast weight fill the 16 registers of AVX2 or SSE. (One output channel, a depthwise
+// Conv's, by 6 vectors instead took 4x as long as by 3 as written, its loops not unrolled: 8 x 64 x 512, 128
+// taps, 10.7 against 2.7 ms; session 41.)
 constexpr int kChannels = 4;
 constexpr int kVectors = 3;
-constexpr int kVectorsOfOne = 6;
 
 template <class V>
 FW_INLINE V loadu(const float* p) {
