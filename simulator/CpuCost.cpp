@@ -350,6 +350,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.callColdShare.assign(g.nodeCapacity(), 0.0);
   out.codeColdShare.assign(g.nodeCapacity(), 0.0);
   out.stateColdShare.assign(g.nodeCapacity(), 0.0);
+  out.callDistance.assign(g.nodeCapacity(), 0.0);
   out.farInputBytes.assign(g.nodeCapacity(), 0.0);
   out.evictedOutputBytes.assign(g.nodeCapacity(), 0.0);
   out.farBytes.assign(g.nodeCapacity(), 0.0);
@@ -443,6 +444,10 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         out.codeColdShare[ni] = codeShare;
         out.stateColdShare[ni] = stateShare;
       }
+      out.callDistance[ni] = product ? since(lastRun["#product|" + n.opType], t)
+                             : lastWork >= 0
+                                 ? since(static_cast<size_t>(std::max<int64_t>(lastWork - 1, 0)), t)
+                                 : 0.0;
       // A gather or a Slice reads from its data input only what it writes out (a ConvLSTM's frame
       // x[:, k], 32 KB of a 256 KB clip: 3.3-4.8 us measured, 18.9 simulated with the whole clip cold).
       const double gathered = gatherReadBytes(g, n, hw, id);
@@ -766,12 +771,17 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const std::optional<double> primitiveCold = libraryCall ? hw.cpu.coldPrimitiveSeconds() : std::nullopt;
     const bool split = reuse && mi < reuse->codeColdShare.size();
     const double productCold = hw.cpu.coldCallSeconds(true);
-    const double coldCallS =
-        codeCold && split        ? std::max(reuse->stateColdShare[mi] * hw.cpu.coldCallSeconds(false),
-                                            reuse->codeColdShare[mi] * *codeCold)
-        : primitiveCold && split ? reuse->codeColdShare[mi] * std::max(0.0, productCold - *primitiveCold) +
-                                       reuse->stateColdShare[mi] * std::min(*primitiveCold, productCold)
-                                 : callCold * hw.cpu.coldCallSeconds(libraryCall);
+    double coldCallS = codeCold && split ? std::max(reuse->stateColdShare[mi] * hw.cpu.coldCallSeconds(false),
+                                                    reuse->codeColdShare[mi] * *codeCold)
+                       : primitiveCold && split
+                           ? reuse->codeColdShare[mi] * std::max(0.0, productCold - *primitiveCold) +
+                                 reuse->stateColdShare[mi] * std::min(*primitiveCold, productCold)
+                           : callCold * hw.cpu.coldCallSeconds(libraryCall);
+    // A profile that timed cold calls at several distances (cpu.cold_call_curve) charges at least what its
+    // curve says at the call's distance (CpuRunReuse::callDistance): cold_call_s's figures were timed at one
+    // distance, and a call whose code or state the run pushed beyond the last-level cache costs far more.
+    if (reuse && mi < reuse->callDistance.size())
+      coldCallS = std::max(coldCallS, hw.cpu.coldCallCurveSeconds(libraryCall, reuse->callDistance[mi]));
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,

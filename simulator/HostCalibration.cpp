@@ -362,6 +362,47 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
   return out;
 }
 
+// A cold call by distance (HwProfile.h: cold_call_curve): the one-element Add and the 4x16x4 MatMul of
+// measureColdCalls each after each of 3 Negs whose input and output together are B bytes (B = 2 to 64
+// MiB, while 3 such Negs fit an eighth of the memory), against the same 3 in a row (coldAndHot: medians of
+// 3 rounds); each figure the running maximum over B (a call farther away costs no less).
+struct ColdCurve {
+  std::vector<CpuFigures::ColdCallPoint> points;
+  std::string how;
+};
+fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBytes) {
+  constexpr int kPairs = 3;
+  const Bench add = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 1);
+  const Bench product = oneOp("MatMul", {4, 16}, {filled({16, 4}, 0.25f)}, {}, 1);
+  ColdCurve out;
+  double vectorUs = 0, productUs = 0;
+  for (const int64_t mib : {2, 4, 8, 16, 32, 64}) {
+    // Each Neg's input, its copy and its output: half the footprint each.
+    if (memBytes > 0 && 1.5 * kPairs * static_cast<double>(mib << 20) > memBytes / 8) break;
+    const Bench evict = oneOp("Neg", {mib << 17}, {}, {}, 1);
+    CpuFigures::ColdCallPoint pt;
+    pt.bytes = static_cast<double>(mib << 20);
+    std::string each;
+    for (const Bench* tiny : {&add, &product}) {
+      std::vector<Bench> coldParts, hotParts;
+      for (int i = 0; i < kPairs; ++i) {
+        coldParts.insert(coldParts.end(), {evict, *tiny});
+        hotParts.push_back(*tiny);
+      }
+      FW_ASSIGN_OR_RETURN(const auto times,
+                          coldAndHot(sequenceOf(coldParts), sequenceOf(hotParts), threads, 1, repeat));
+      double& running = tiny == &add ? vectorUs : productUs;
+      running = std::max(running, times.first - times.second);
+      (tiny == &add ? pt.vectorS : pt.productS) = running * 1e-6;
+      each += std::string(each.empty() ? "" : ", ") + (tiny == &add ? "Add " : "MatMul ") +
+              fmt("%.2f", times.first) + " us (" + fmt("%.2f", times.second) + " in a row)";
+    }
+    out.points.push_back(pt);
+    out.how += (out.how.empty() ? "" : "; ") + std::to_string(mib) + " MiB: " + each;
+  }
+  return out;
+}
+
 // The tier beyond the last-level cache (HwProfile.h: far_curve, far_s_per_byte): a 3x3 Conv 8 -> 32 at
 // 256x256 (2 MiB in, 8 MiB out; a product) and a Relu over 8 MiB (a vector op), each alone (its arena bytes
 // reused from one run to the next: near) and in one run after a Neg over E bytes (E = 4 to 128 MiB), whose
@@ -749,6 +790,17 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
         m.coldCallUs, m.coldProductCallUs, m.coldPrimitiveCallUs, m.coldCodeCallUs, m.coldShapeCallUs,
         m.coldCallHow.c_str());
   }
+  {
+    FW_ASSIGN_OR_RETURN(ColdCurve curve, measureColdCallCurve(threads, repeat, m.memBytes));
+    m.coldCallCurve = curve.points;
+    m.coldCurveHow = curve.how;
+    std::string line;
+    for (const auto& pt : m.coldCallCurve)
+      line += (line.empty() ? "" : ", ") + bytesStr(pt.bytes) + " " + fmt("%.2f", pt.vectorS * 1e6) + " / " +
+              fmt("%.2f", pt.productS * 1e6);
+    std::fprintf(stderr, "fwb: calibrate: a cold call by distance (us more, an Add / a MatMul): %s (%s)\n",
+                 line.c_str(), m.coldCurveHow.c_str());
+  }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
   if (m.memBytes <= 0 || (int64_t{256} << 20) <= m.memBytes / 8) {
     FW_ASSIGN_OR_RETURN(FarTier far, measureFarTier(threads, repeat, own));
@@ -956,6 +1008,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
     for (const auto& [op, us] : m.coldCodeUs) p.cpu.coldCallS["code/" + op] = us * 1e-6;
   }
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
+  p.cpu.coldCallCurve = m.coldCallCurve;
   p.cpu.coldGather = m.coldGather;
   if (!m.farCurve.empty() && m.farProductSPerByte + m.farVectorSPerByte > 0) {
     p.cpu.farCurve = m.farCurve;
@@ -1068,6 +1121,13 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
         "node time of the int64 Gather, Add, Div and Mul of 12 shape chains each after such a Neg, less "
         "that of 12 chains in a row, the median of 3 rounds; " +
             m.coldCallHow);
+  if (!m.coldCallCurve.empty())
+    note(
+        "cpu.cold_call_curve",
+        "what a one-element Add and a 4x16 by 16x4 MatMul take more than in a row after each of 3 Negs whose "
+        "input and output together are that many bytes (2 to 64 MiB), the medians of 3 rounds, the running "
+        "maximum by distance: " +
+            m.coldCurveHow);
   note("cpu.view_call_s",
        "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "
        "time a node");

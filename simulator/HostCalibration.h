@@ -63,6 +63,8 @@ struct HostMeasurement {
   double fusedCallUs = 0;  // a fused body's call beyond its members' time (HwProfile.h: fused_call_s)
   double coldCallUs = 0, coldProductCallUs = 0, coldPrimitiveCallUs = 0, coldCodeCallUs = 0,
          coldShapeCallUs = 0;                // a call with its cache evicted, more (HwProfile.h: cold_call_s)
+  std::vector<CpuFigures::ColdCallPoint> coldCallCurve;  // HwProfile.h: cold_call_curve (seconds)
+  std::string coldCurveHow;
   std::map<std::string, double> coldCodeUs;  // by op type: its loop alone cold, more ("code/<op type>")
   std::string coldCallHow;
   std::vector<std::pair<double, double>> farCurve;       // HwProfile.h: far_curve (measureFarTier)

@@ -152,6 +152,14 @@ double CpuFigures::farShareAt(double distance) const {
   return std::clamp(curveAt(farCurve, distance), 0.0, 1.0);
 }
 
+double CpuFigures::coldCallCurveSeconds(bool product, double distance) const {
+  if (coldCallCurve.empty() || distance <= 0) return 0.0;
+  std::vector<std::pair<double, double>> c;
+  for (const ColdCallPoint& pt : coldCallCurve) c.push_back({pt.bytes, product ? pt.productS : pt.vectorS});
+  if (distance < c.front().first) return c.front().second * distance / c.front().first;
+  return curveAt(c, distance);
+}
+
 double CpuFigures::streamBandwidthFor(double footprint) const {
   return streamCurve.empty() ? 0.0 : curveAt(streamCurve, footprint);
 }
@@ -310,6 +318,29 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         if (!p.cpu.farCurve.empty() && b <= p.cpu.farCurve.back().first)
           return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
         p.cpu.farCurve.push_back({b, sh});
+      }
+    }
+    if (rc.has("cold_call_curve")) {
+      FW_ASSIGN_OR_RETURN(const json* curve, rc.get("cold_call_curve"));
+      if (!curve->is_array())
+        return rc.err("cold_call_curve", "must be an array of {bytes, vector, product}");
+      for (size_t i = 0; i < curve->size(); ++i) {
+        const json& e = (*curve)[i];
+        const std::string ep = rc.at("cold_call_curve") + "[" + std::to_string(i) + "]";
+        if (!e.is_object())
+          return Error::badInput(sourceName + ": " + ep + ": must be an object {bytes, vector, product}");
+        Reader re(e, ep, sourceName);
+        CpuFigures::ColdCallPoint pt;
+        FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
+        FW_ASSIGN_OR_RETURN(pt.vectorS, re.posNum("vector", true));
+        FW_ASSIGN_OR_RETURN(pt.productS, re.posNum("product", true));
+        FW_TRY_STATUS(re.noUnknownKeys());
+        for (const auto& [key, v] :
+             {std::pair<const char*, double>{"vector", pt.vectorS}, {"product", pt.productS}})
+          if (v > 1e-3) return re.err(key, "must be at most 1 ms");
+        if (!p.cpu.coldCallCurve.empty() && pt.bytes <= p.cpu.coldCallCurve.back().bytes)
+          return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
+        p.cpu.coldCallCurve.push_back(pt);
       }
     }
     for (const char* key : {"cold_call_s", "far_s_per_byte"}) {
@@ -543,6 +574,12 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (!p.cpu.opCallS.empty()) j["cpu"]["op_call_s"] = p.cpu.opCallS;
     if (!p.cpu.opRowS.empty()) j["cpu"]["op_row_s"] = p.cpu.opRowS;
     if (!p.cpu.coldCallS.empty()) j["cpu"]["cold_call_s"] = p.cpu.coldCallS;
+    if (!p.cpu.coldCallCurve.empty()) {
+      json c = json::array();
+      for (const auto& pt : p.cpu.coldCallCurve)
+        c.push_back({{"bytes", pt.bytes}, {"vector", pt.vectorS}, {"product", pt.productS}});
+      j["cpu"]["cold_call_curve"] = c;
+    }
     if (p.cpu.viewCallS > 0) j["cpu"]["view_call_s"] = p.cpu.viewCallS;
     if (p.cpu.fusedCallS > 0) j["cpu"]["fused_call_s"] = p.cpu.fusedCallS;
     if (p.cpu.coldGather.any())

@@ -131,6 +131,20 @@ struct CpuFigures {
   // batch 8, took 2.1 ms in a run of 25 MB and 4.4 ms in one of 280 MB).
   std::vector<std::pair<double, double>> farCurve;
   std::map<std::string, double> farSPerByte;
+  // "cold_call_curve": [{"bytes", "vector", "product"}] by ascending distance (optional): what a one-element
+  // Add ("vector") and a 4x16x4 MatMul ("product") take more than in a row when the run touched that many
+  // distinct bytes since they last ran (fwb calibrate: each after 3 Negs whose input and output are that many
+  // bytes, 2 to 64 MiB; non-decreasing). Interpolated in log size, a share of the first point's figure below
+  // it (distance over its bytes), the last figure beyond it. A call pays the larger of this at its distance
+  // (CpuRunReuse::callDistance: a product's code's, another op's state's) and cold_call_s's (session 42, the
+  // AMD EPYC VM: the MatMul 4.8 us more after 4 MiB, 16 after 8, 38 after 16, 86 after 64, where
+  // cold_call_s's "product" was timed at one distance and charged no more beyond it; CondConv's routing Gemms
+  // after its Convs 21-66 us measured, 7-18 simulated so).
+  struct ColdCallPoint {
+    double bytes = 0, vectorS = 0, productS = 0;
+  };
+  std::vector<ColdCallPoint> coldCallCurve;
+  double coldCallCurveSeconds(bool product, double distanceBytes) const;  // 0 without a curve
   double farShareAt(double distanceBytes) const;  // 0 without a curve
   double farSecondsPerByte(bool product) const {
     auto it = farSPerByte.find(product ? "product" : "vector");

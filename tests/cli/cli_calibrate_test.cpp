@@ -65,6 +65,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "cpu.op_call_s",
                         "cpu.op_row_s",
                         "cpu.cold_call_s",
+                        "cpu.cold_call_curve",
                         "cpu.cold_bandwidth_bytes_per_s",
                         "cpu.pointwise_position_block",
                         "cpu.conv_channel_block",
@@ -109,6 +110,20 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     EXPECT_GE(j["cpu"]["cold_call_s"][kind].get<double>(), 0.0);
     EXPECT_LT(j["cpu"]["cold_call_s"][kind].get<double>(), 1e-3);
   }
+  // Since session 42 a cold call by distance: from 2 MiB up, ascending, each figure non-decreasing, at most
+  // a millisecond.
+  ASSERT_TRUE(j["cpu"].contains("cold_call_curve"));
+  const auto& curve = j["cpu"]["cold_call_curve"];
+  ASSERT_GE(curve.size(), 1u);
+  EXPECT_DOUBLE_EQ(curve[0]["bytes"].get<double>(), double{2 << 20});
+  for (size_t i = 0; i < curve.size(); ++i)
+    for (const char* kind : {"vector", "product"}) {
+      EXPECT_GE(curve[i][kind].get<double>(), i ? curve[i - 1][kind].get<double>() : 0.0) << i << kind;
+      EXPECT_LE(curve[i][kind].get<double>(), 1e-3) << i << kind;
+      if (i) {
+        EXPECT_GT(curve[i]["bytes"].get<double>(), curve[i - 1]["bytes"].get<double>());
+      }
+    }
   EXPECT_GT(j["cpu"]["op_efficiency"]["GridSample"].get<double>(), 0.0);
   EXPECT_TRUE(j["cpu"]["op_row_s"].contains("GridSample"));
   // The executor's elementwise stream: one point per tensor size from 256 KiB (512 KiB of footprint),

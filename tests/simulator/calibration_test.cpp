@@ -1250,6 +1250,84 @@ TEST(CpuCost, AColdCallCostsItsShareOfTheProfilesColdCall) {
   }
 }
 
+// cpu.cold_call_curve: a call pays at least the curve at its distance (CpuRunReuse::callDistance): a library
+// product's since a product of its op type last ran (here a run ago, over a Neg of 16 MiB), any other op's
+// since the node before it began (an Add after a tiny Neg: a few bytes, though its own loop last ran a run
+// ago). The curve: log-interpolated, a share of its first figure below its first point, flat beyond its last.
+TEST(CpuCost, AColdCallPaysAtLeastTheCurveAtItsDistance) {
+  Graph g;
+  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({4 << 20}));  // 16 MiB in, 16 MiB out
+  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({4 << 20}));
+  g.addNode("Neg", {big}, {nb}, {}, "neg");
+  g.addOutput(nb);
+  ValueId s = g.addInput("s", DType::Float32, Shape::ofInts({4, 16}));
+  ValueId m = g.addValue("m", DType::Float32, Shape::ofInts({4, 4}));
+  g.addNode("MatMul", {s, g.addInitializer("w", Tensor::floats({16, 4}, std::vector<float>(64, 0.5f)))}, {m},
+            {}, "mm");
+  g.addOutput(m);
+  ValueId t = g.addInput("t", DType::Float32, Shape::ofInts({64}));
+  ValueId tn = g.addValue("tn", DType::Float32, Shape::ofInts({64}));
+  g.addNode("Neg", {t}, {tn}, {}, "tiny");
+  ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({64}));
+  g.addNode("Add", {tn, tn}, {a}, {}, "add");
+  g.addOutput(a);
+
+  json j = cpuProfileJson();
+  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}};
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  const double mib = 1 << 20;
+  j["cpu"]["cold_call_curve"] = json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 5e-6}},
+                                             {{"bytes", 64 * mib}, {"vector", 20e-6}, {"product", 80e-6}}});
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const auto back = parseHwProfile(hwProfileToJson(*with), "t.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->cpu.coldCallCurve.size(), 2u);
+  EXPECT_DOUBLE_EQ(back->cpu.coldCallCurve[1].productS, 80e-6);
+  const CpuFigures& c = with->cpu;
+  EXPECT_DOUBLE_EQ(c.coldCallCurveSeconds(true, 2 * mib), 2.5e-6);
+  EXPECT_NEAR(c.coldCallCurveSeconds(true, 16 * mib), 5e-6 + 0.5 * 75e-6, 1e-12);
+  EXPECT_NEAR(c.coldCallCurveSeconds(false, 16 * mib), 1e-6 + 0.5 * 19e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(c.coldCallCurveSeconds(true, 256 * mib), 80e-6);
+  EXPECT_DOUBLE_EQ(without->cpu.coldCallCurveSeconds(true, 256 * mib), 0.0);
+
+  const auto groups = unfusedGroups(g);
+  ASSERT_TRUE(groups.ok());
+  const double footprint = runFootprintBytes(g, *with);
+  const CpuRunReuse r = cpuRunReuse(g, *groups, {0, 1, 2, 3}, *with, footprint);
+  auto at = [&](const char* node) { return r.callDistance.at(static_cast<size_t>(g.findNode(node))); };
+  EXPECT_GE(at("mm"), 16 * mib);  // the Neg's 16 MiB output at least
+  EXPECT_LE(at("mm"), footprint);
+  EXPECT_LT(at("add"), 4096.0);
+  const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *with);
+  ASSERT_EQ(r1.kernels.size(), 4u);
+  // The MatMul: the curve at its distance, of which cold_call_s's 10 us (at most) it paid already.
+  const double curveUs = c.coldCallCurveSeconds(true, at("mm")) * 1e6;
+  ASSERT_GT(curveUs, 40.0);
+  const double more = r1.kernels[1].durUs - r0.kernels[1].durUs;
+  EXPECT_GE(more, curveUs - 10.0 - 1e-3);
+  EXPECT_LE(more, curveUs + 1e-3);
+  // The Add after the tiny Neg, and the Neg after that Add (a run ago): their state is near, no more.
+  EXPECT_NEAR(r1.kernels[3].durUs - r0.kernels[3].durUs, 0.0, 1e-2);
+  EXPECT_NEAR(r1.kernels[0].durUs - r0.kernels[0].durUs, 0.0, 1e-2);
+
+  // A malformed curve is refused, naming the field.
+  for (const json& bad : {json::array({{{"bytes", 8 * mib}, {"vector", 1e-6}, {"product", 1e-6}},
+                                       {{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}}}),
+                          json::array({{{"bytes", 8 * mib}, {"vector", -1e-6}, {"product", 1e-6}}}),
+                          json::array({{{"bytes", 8 * mib}, {"vector", 1e-6}, {"product", 2e-3}}}),
+                          json::array({{{"bytes", 8 * mib}, {"vector", 1e-6}}}),
+                          json::array({{{"bytes", 8 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"x", 1}}}),
+                          json{{"bytes", 1}}}) {
+    json badProfile = cpuProfileJson();
+    badProfile["cpu"]["cold_call_curve"] = bad;
+    auto refused = parseHwProfile(badProfile, "t.json");
+    ASSERT_FALSE(refused.ok()) << bad.dump();
+    EXPECT_NE(refused.error().message.find("cold_call_curve"), std::string::npos) << refused.error().message;
+  }
+}
+
 // cpu.cold_call_s "code": a vector op whose own loop the run evicted since it last ran, the node before it
 // a tiny one, pays that figure on its code's share, not the "vector" one (which a call right after a node
 // that streamed pays: the executor's state evicted too). A LayerNorm's Sqrt runs once a layer, after an Add
