@@ -21,4 +21,11 @@ Result<ConvGeometry> convGeometry(const OpContext& c, const std::vector<int64_t>
 // MaxPool / AveragePool geometry (kernel_shape attribute, ceil_mode).
 Result<ConvGeometry> poolGeometry(const OpContext& c, const std::vector<int64_t>& in);
 
+// A Conv or ConvTranspose as the executor's convolution paths take it (ConvPrimitive.h, DirectConv.h).
+struct ConvProblem {
+  bool transposed = false;                 // ConvTranspose
+  int64_t N = 0, C = 0, M = 0, group = 1;  // batch, input channels, output channels, groups
+  ConvGeometry geo;  // in = input spatial dims, out = output spatial dims (also for ConvTranspose)
+};
+
 }  // namespace fw::exec

@@ -13,12 +13,6 @@
 
 namespace fw::exec {
 
-struct ConvProblem {
-  bool transposed = false;  // ConvTranspose
-  int64_t N = 0, C = 0, M = 0, group = 1;  // batch, input channels, output channels, groups
-  ConvGeometry geo;  // in = input spatial dims, out = output spatial dims (also for ConvTranspose)
-};
-
 // Y[N,M,out...] = conv(X[N,C,in...], W) (+ bias[M] when not null). W as ONNX stores it:
 // [M, C/group, k...] for Conv, [C, M/group, k...] for ConvTranspose. `wOwner` is the storage holding
 // W (RtTensor::owner()), so reordered weights can be cached. Throws dnnl::error when oneDNN refuses

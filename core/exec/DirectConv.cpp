@@ -4,7 +4,6 @@
 #include <cstring>
 #include <vector>
 
-#include "core/exec/ConvPrimitive.h"
 #include "core/exec/FastMath.h"
 #include "core/exec/OneDnn.h"
 #include "core/exec/OpContext.h"

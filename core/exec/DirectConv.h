@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace fw::exec {
+#include "core/exec/ConvGeometry.h"
 
-struct ConvProblem;
+namespace fw::exec {
 
 // The fewest taps along the last axis a Conv must have for directConvolution() to be a candidate: shorter
 // kernels (3, 5, 7) reuse each loaded vector too few times to beat the library's kernels.
