@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|53]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|54]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -133,7 +133,11 @@ sample, applied by batched products); set 53 was exported at the start of sessio
 measured: RetNet-style retention (a decay mask, a swish gate), a long-convolution sequence model (depthwise Conv1d
 over 128 taps, gated), ColBERT-style late interaction (max-sim), an FCOS-style detection head over three levels
 (GroupNorm towers shared by level), CondConv (per-sample expert kernels by a grouped Conv) and a Fourier neural
-operator (truncated DFT by products).
+operator (truncated DFT by products); set 54 was exported in session 42 after its cost-model change, before it
+was measured: GhostNet-style blocks (half the channels by a cheap depthwise Conv, concatenated), Perceiver-style
+cross-attention (a latent array reading a long input), a WaveNet-style gated dilated causal stack, a dense
+mixture of experts (a softmax gate over every expert's MLP), a small U-Net (ConvTranspose2d, skip concats) and a
+graph convolutional network over a dense normalised adjacency.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -145,7 +149,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -258,6 +262,8 @@ def main():
         return export_fifty_second_set(torch, out)
     if which == "53":
         return export_fifty_third_set(torch, out)
+    if which == "54":
+        return export_fifty_fourth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -6272,6 +6278,135 @@ def export_fifty_third_set(torch, out):
                                   ("fcos_head_b2_512", FcosHead, (2, 3, 512, 512)),
                                   ("condconv_b8_64", CondConv, (8, 3, 64, 64)),
                                   ("fno1d_b16_256", Fno1d, fx)))
+    return 0
+
+
+def export_fifty_fourth_set(torch, out):
+    # Session 42, after its cost-model change (a cold call by distance), before it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Ghost(nn.Module):  # 8 images 96x96: ghost modules (a 1x1 Conv to half, a 3x3 depthwise for the rest)
+        def __init__(self):
+            super().__init__()
+
+            def ghost(cin, cout, stride=1):
+                half = cout // 2
+                return nn.ModuleDict({"p": nn.Sequential(nn.Conv2d(cin, half, 1, stride, bias=False), nn.BatchNorm2d(half), nn.ReLU()),
+                                      "c": nn.Sequential(nn.Conv2d(half, half, 3, 1, 1, groups=half, bias=False), nn.BatchNorm2d(half), nn.ReLU())})
+            self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.ReLU())
+            self.blocks = nn.ModuleList([ghost(16, 32), ghost(32, 48, 2), ghost(48, 48), ghost(48, 96, 2), ghost(96, 96), ghost(96, 160, 2)])
+            self.head = nn.Linear(160, 100)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for b in self.blocks:
+                p = b["p"](x)
+                y = torch.cat([p, b["c"](p)], 1)
+                x = y + x if y.shape == x.shape else y
+            return self.head(x.mean((2, 3)))
+
+    class Perceiver(nn.Module):  # 4 inputs of 1024 tokens x 64: 128 latents x 256 cross-attend, then 2 self-attention layers
+        def __init__(self, d=256, latents=128):
+            super().__init__()
+            self.lat = nn.Parameter(torch.randn(latents, d) * 0.02)
+            self.inp = nn.Linear(64, d)
+            self.cross = nn.MultiheadAttention(d, 1, batch_first=True)
+            self.n0 = nn.LayerNorm(d)
+            self.selfs = nn.ModuleList([nn.TransformerEncoderLayer(d, 8, 512, 0.0, activation="gelu", batch_first=True, norm_first=True)
+                                        for _ in range(2)])
+            self.out = nn.Linear(d, 10)
+
+        def forward(self, x):
+            kv = self.inp(x)
+            q = self.lat.unsqueeze(0).expand(x.shape[0], -1, -1)
+            h = q + self.cross(self.n0(q), kv, kv, need_weights=False)[0]
+            for layer in self.selfs:
+                h = layer(h)
+            return self.out(h.mean(1))
+
+    class WaveNet(nn.Module):  # 4 clips of 4096 samples: 10 gated dilated causal layers (dilation 1..512), skips
+        def __init__(self, ch=32, skip=64, layers=10):
+            super().__init__()
+            self.inp = nn.Conv1d(1, ch, 1)
+            self.dil = nn.ModuleList([nn.Conv1d(ch, 2 * ch, 2, dilation=2 ** i) for i in range(layers)])
+            self.res = nn.ModuleList([nn.Conv1d(ch, ch, 1) for _ in range(layers)])
+            self.skp = nn.ModuleList([nn.Conv1d(ch, skip, 1) for _ in range(layers)])
+            self.out = nn.Sequential(nn.ReLU(), nn.Conv1d(skip, skip, 1), nn.ReLU(), nn.Conv1d(skip, 256, 1))
+
+        def forward(self, x):
+            h = self.inp(x)
+            total = 0
+            for i, (d, r, s) in enumerate(zip(self.dil, self.res, self.skp)):
+                z = d(F.pad(h, (2 ** i, 0)))
+                a, b = z.chunk(2, 1)
+                g = torch.tanh(a) * torch.sigmoid(b)
+                total = total + s(g)
+                h = h + r(g)
+            return self.out(total)
+
+    class MoE(nn.Module):  # 256 rows of 128: a softmax gate over 8 experts, each a 128-512-128 MLP, all computed
+        def __init__(self, d=128, experts=8, hidden=512):
+            super().__init__()
+            self.gate = nn.Linear(d, experts)
+            self.w1 = nn.Parameter(torch.randn(experts, d, hidden) * d ** -0.5)
+            self.w2 = nn.Parameter(torch.randn(experts, hidden, d) * hidden ** -0.5)
+            self.norm = nn.LayerNorm(d)
+
+        def forward(self, x):  # [n, d]
+            p = torch.softmax(self.gate(x), -1)  # [n, e]
+            h = F.gelu(torch.einsum("nd,edh->enh", x, self.w1))
+            y = torch.einsum("enh,ehd->end", h, self.w2)  # [e, n, d]
+            return self.norm(x + torch.einsum("ne,end->nd", p, y))
+
+    class UNet(nn.Module):  # 2 images 128x128: 3 levels down (Conv-BN-ReLU x2, MaxPool), up by ConvTranspose2d, concat skips
+        def __init__(self, c=16):
+            super().__init__()
+
+            def block(i, o):
+                return nn.Sequential(nn.Conv2d(i, o, 3, 1, 1), nn.BatchNorm2d(o), nn.ReLU(), nn.Conv2d(o, o, 3, 1, 1), nn.BatchNorm2d(o), nn.ReLU())
+            self.d1, self.d2, self.d3 = block(3, c), block(c, 2 * c), block(2 * c, 4 * c)
+            self.mid = block(4 * c, 8 * c)
+            self.u3, self.u2, self.u1 = (nn.ConvTranspose2d(8 * c, 4 * c, 2, 2), nn.ConvTranspose2d(4 * c, 2 * c, 2, 2),
+                                         nn.ConvTranspose2d(2 * c, c, 2, 2))
+            self.b3, self.b2, self.b1 = block(8 * c, 4 * c), block(4 * c, 2 * c), block(2 * c, c)
+            self.out = nn.Conv2d(c, 2, 1)
+
+        def forward(self, x):
+            a = self.d1(x)
+            b = self.d2(F.max_pool2d(a, 2))
+            c = self.d3(F.max_pool2d(b, 2))
+            m = self.mid(F.max_pool2d(c, 2))
+            c = self.b3(torch.cat([self.u3(m), c], 1))
+            b = self.b2(torch.cat([self.u2(c), b], 1))
+            a = self.b1(torch.cat([self.u1(b), a], 1))
+            return self.out(a)
+
+    class Gcn(nn.Module):  # 4 graphs of 512 nodes x 64 features, a dense adjacency (self loops, symmetric norm), 3 layers
+        def __init__(self, d=64, hidden=128, classes=16):
+            super().__init__()
+            self.ws = nn.ModuleList([nn.Linear(d, hidden), nn.Linear(hidden, hidden), nn.Linear(hidden, classes)])
+
+        def forward(self, x):  # [b, n, d + n]: the features and the adjacency's rows
+            f, adj = x[..., :64], x[..., 64:]
+            adj = (adj > 0.98).float() + torch.eye(adj.shape[-1])
+            deg = adj.sum(-1).rsqrt()
+            a = deg.unsqueeze(-1) * adj * deg.unsqueeze(-2)
+            h = f
+            for i, w in enumerate(self.ws):
+                h = a @ w(h)
+                if i < len(self.ws) - 1:
+                    h = F.relu(h)
+            return torch.log_softmax(h, -1)
+
+    torch.manual_seed(154)
+    graphs = torch.rand(4, 512, 64 + 512)
+    export_nets(torch, out, 154, (("ghost_lite_b8_96", Ghost, (8, 3, 96, 96)),
+                                  ("perceiver_b4_1024", Perceiver, (4, 1024, 64)),
+                                  ("wavenet_b4_4096", WaveNet, (4, 1, 4096)),
+                                  ("moe_dense_b256", MoE, (256, 128)),
+                                  ("unet_lite_b2_128", UNet, (2, 3, 128, 128)),
+                                  ("gcn_dense_b4_512", Gcn, graphs)))
     return 0
 
 
