@@ -236,6 +236,22 @@ Bench loopChains(const std::string& op, const std::vector<fw::Tensor>& weights, 
   return b;
 }
 
+// The tiny ops that time a cold call (cpu.cold_call_s, cold_call_curve): a one-element Add and a 4x16 by 16x4
+// MatMul.
+Bench tinyAdd() { return oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 1); }
+Bench tinyProduct() { return oneOp("MatMul", {4, 16}, {filled({16, 4}, 0.25f)}, {}, 1); }
+
+// `tiny`'s median node time after each of `pairs` copies of `evict`, and in a row (coldAndHot).
+fw::Result<std::pair<double, double>> afterEvictions(const Bench& evict, const Bench& tiny, int pairs,
+                                                     int threads, int warmup, int repeat) {
+  std::vector<Bench> coldParts, hotParts;
+  for (int i = 0; i < pairs; ++i) {
+    coldParts.insert(coldParts.end(), {evict, tiny});
+    hotParts.push_back(tiny);
+  }
+  return coldAndHot(sequenceOf(coldParts), sequenceOf(hotParts), threads, warmup, repeat);
+}
+
 // What a call costs more when the run's traffic since the op last ran has evicted its code and data from
 // the core's own cache (HwProfile.h: cold_call_s): a tiny op (a one-element Add; a 4x16 by 16x4 MatMul,
 // the library's product) after each of 12 Negs over twice the own cache's bytes, against the same 12
@@ -258,17 +274,10 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
   ColdCalls out;
   const int64_t bigElems = coldCallEvictElems(ownCacheBytes);
   const Bench evict = oneOp("Neg", {bigElems}, {}, {}, 1);
-  const Bench add = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 1);
-  const Bench product = oneOp("MatMul", {4, 16}, {filled({16, 4}, 0.25f)}, {}, 1);
+  const Bench add = tinyAdd(), product = tinyProduct();
   std::string line;
   for (const Bench* tiny : {&add, &product}) {
-    std::vector<Bench> coldParts, hotParts;
-    for (int i = 0; i < kPairs; ++i) {
-      coldParts.insert(coldParts.end(), {evict, *tiny});
-      hotParts.push_back(*tiny);
-    }
-    FW_ASSIGN_OR_RETURN(const auto times,
-                        coldAndHot(sequenceOf(coldParts), sequenceOf(hotParts), threads, 3, repeat));
+    FW_ASSIGN_OR_RETURN(const auto times, afterEvictions(evict, *tiny, kPairs, threads, 3, repeat));
     const auto [coldMed, hotMed] = times;
     (tiny == &add ? out.vectorUs : out.productUs) = std::max(0.0, coldMed - hotMed);
     line += (line.empty() ? "" : "; ") + std::string(tiny == &add ? "Add of 1 element " : "MatMul 4x16x4 ") +
@@ -372,8 +381,7 @@ struct ColdCurve {
 };
 fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBytes) {
   constexpr int kPairs = 3;
-  const Bench add = oneOp("Add", {1}, {fw::Tensor::floats({1}, {1.0f})}, {}, 1);
-  const Bench product = oneOp("MatMul", {4, 16}, {filled({16, 4}, 0.25f)}, {}, 1);
+  const Bench add = tinyAdd(), product = tinyProduct();
   ColdCurve out;
   double vectorUs = 0, productUs = 0;
   for (const int64_t mib : {2, 4, 8, 16, 32, 64}) {
@@ -384,13 +392,7 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
     pt.bytes = static_cast<double>(mib << 20);
     std::string each;
     for (const Bench* tiny : {&add, &product}) {
-      std::vector<Bench> coldParts, hotParts;
-      for (int i = 0; i < kPairs; ++i) {
-        coldParts.insert(coldParts.end(), {evict, *tiny});
-        hotParts.push_back(*tiny);
-      }
-      FW_ASSIGN_OR_RETURN(const auto times,
-                          coldAndHot(sequenceOf(coldParts), sequenceOf(hotParts), threads, 1, repeat));
+      FW_ASSIGN_OR_RETURN(const auto times, afterEvictions(evict, *tiny, kPairs, threads, 1, repeat));
       double& running = tiny == &add ? vectorUs : productUs;
       running = std::max(running, times.first - times.second);
       (tiny == &add ? pt.vectorS : pt.productS) = running * 1e-6;
