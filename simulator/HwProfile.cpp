@@ -259,24 +259,31 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         p.cpu.cacheDropsBytes.push_back(d.get<int64_t>());
       }
     }
-    auto readCurve = [&](const char* key, std::vector<std::pair<double, double>>& out) -> Status {
+    // Each object of the array at `key`, when present, read by `entry` (its Reader; `fields` names them in
+    // errors), then checked for unknown keys.
+    auto readEntries = [&](const char* key, const char* fields, auto&& entry) -> Status {
       if (!rc.has(key)) return {};
-      FW_ASSIGN_OR_RETURN(const json* curve, rc.get(key));
-      if (!curve->is_array()) return rc.err(key, "must be an array of {bytes, bytes_per_s}");
-      for (size_t i = 0; i < curve->size(); ++i) {
-        const json& e = (*curve)[i];
+      FW_ASSIGN_OR_RETURN(const json* arr, rc.get(key));
+      if (!arr->is_array()) return rc.err(key, std::string("must be an array of ") + fields);
+      for (size_t i = 0; i < arr->size(); ++i) {
+        const json& e = (*arr)[i];
         const std::string ep = rc.at(key) + "[" + std::to_string(i) + "]";
-        if (!e.is_object())
-          return Error::badInput(sourceName + ": " + ep + ": must be an object {bytes, bytes_per_s}");
+        if (!e.is_object()) return Error::badInput(sourceName + ": " + ep + ": must be an object " + fields);
         Reader re(e, ep, sourceName);
+        FW_TRY_STATUS(entry(re));
+        FW_TRY_STATUS(re.noUnknownKeys());
+      }
+      return {};
+    };
+    auto readCurve = [&](const char* key, std::vector<std::pair<double, double>>& out) -> Status {
+      return readEntries(key, "{bytes, bytes_per_s}", [&](Reader& re) -> Status {
         FW_ASSIGN_OR_RETURN(double b, re.posNum("bytes"));
         FW_ASSIGN_OR_RETURN(double bw, re.posNum("bytes_per_s"));
-        FW_TRY_STATUS(re.noUnknownKeys());
         if (!out.empty() && b <= out.back().first)
           return re.err("bytes", "must be larger than the entry before (the curve is by ascending size)");
         out.push_back({b, bw});
-      }
-      return {};
+        return {};
+      });
     };
     FW_TRY_STATUS(readCurve("bandwidth_curve", p.cpu.bandwidthCurve));
     FW_TRY_STATUS(readCurve("stream_curve", p.cpu.streamCurve));
@@ -302,47 +309,28 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
     FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
     FW_TRY_STATUS(opMap("op_row_s", "seconds a row", 1.0, true, p.cpu.opRowS));
-    if (rc.has("far_curve")) {
-      FW_ASSIGN_OR_RETURN(const json* curve, rc.get("far_curve"));
-      if (!curve->is_array()) return rc.err("far_curve", "must be an array of {bytes, share}");
-      for (size_t i = 0; i < curve->size(); ++i) {
-        const json& e = (*curve)[i];
-        const std::string ep = rc.at("far_curve") + "[" + std::to_string(i) + "]";
-        if (!e.is_object())
-          return Error::badInput(sourceName + ": " + ep + ": must be an object {bytes, share}");
-        Reader re(e, ep, sourceName);
-        FW_ASSIGN_OR_RETURN(double b, re.posNum("bytes"));
-        FW_ASSIGN_OR_RETURN(double sh, re.posNum("share", true));
-        FW_TRY_STATUS(re.noUnknownKeys());
-        if (sh > 1) return re.err("share", "must be at most 1");
-        if (!p.cpu.farCurve.empty() && b <= p.cpu.farCurve.back().first)
-          return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
-        p.cpu.farCurve.push_back({b, sh});
-      }
-    }
-    if (rc.has("cold_call_curve")) {
-      FW_ASSIGN_OR_RETURN(const json* curve, rc.get("cold_call_curve"));
-      if (!curve->is_array())
-        return rc.err("cold_call_curve", "must be an array of {bytes, vector, product}");
-      for (size_t i = 0; i < curve->size(); ++i) {
-        const json& e = (*curve)[i];
-        const std::string ep = rc.at("cold_call_curve") + "[" + std::to_string(i) + "]";
-        if (!e.is_object())
-          return Error::badInput(sourceName + ": " + ep + ": must be an object {bytes, vector, product}");
-        Reader re(e, ep, sourceName);
-        CpuFigures::ColdCallPoint pt;
-        FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
-        FW_ASSIGN_OR_RETURN(pt.vectorS, re.posNum("vector", true));
-        FW_ASSIGN_OR_RETURN(pt.productS, re.posNum("product", true));
-        FW_TRY_STATUS(re.noUnknownKeys());
-        for (const auto& [key, v] :
-             {std::pair<const char*, double>{"vector", pt.vectorS}, {"product", pt.productS}})
-          if (v > 1e-3) return re.err(key, "must be at most 1 ms");
-        if (!p.cpu.coldCallCurve.empty() && pt.bytes <= p.cpu.coldCallCurve.back().bytes)
-          return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
-        p.cpu.coldCallCurve.push_back(pt);
-      }
-    }
+    FW_TRY_STATUS(readEntries("far_curve", "{bytes, share}", [&](Reader& re) -> Status {
+      FW_ASSIGN_OR_RETURN(double b, re.posNum("bytes"));
+      FW_ASSIGN_OR_RETURN(double sh, re.posNum("share", true));
+      if (sh > 1) return re.err("share", "must be at most 1");
+      if (!p.cpu.farCurve.empty() && b <= p.cpu.farCurve.back().first)
+        return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
+      p.cpu.farCurve.push_back({b, sh});
+      return {};
+    }));
+    FW_TRY_STATUS(readEntries("cold_call_curve", "{bytes, vector, product}", [&](Reader& re) -> Status {
+      CpuFigures::ColdCallPoint pt;
+      FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
+      FW_ASSIGN_OR_RETURN(pt.vectorS, re.posNum("vector", true));
+      FW_ASSIGN_OR_RETURN(pt.productS, re.posNum("product", true));
+      for (const auto& [key, v] :
+           {std::pair<const char*, double>{"vector", pt.vectorS}, {"product", pt.productS}})
+        if (v > 1e-3) return re.err(key, "must be at most 1 ms");
+      if (!p.cpu.coldCallCurve.empty() && pt.bytes <= p.cpu.coldCallCurve.back().bytes)
+        return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
+      p.cpu.coldCallCurve.push_back(pt);
+      return {};
+    }));
     for (const char* key : {"cold_call_s", "far_s_per_byte"}) {
       if (!rc.has(key)) continue;
       FW_ASSIGN_OR_RETURN(const json* kinds, rc.get(key));
