@@ -68,8 +68,8 @@ struct CpuRunReuse {
   // run's footprint: for a library product the distinct bytes since a product of its op type last ran (the
   // code they share: a 4x16x4 MatMul took 56-71 us after a Neg over 64 MiB and a tiny op, 8-9 after 4 MiB;
   // 7 after the Neg and a MatMul of other shapes), for any other op those since the node before it (not a
-  // view) began, which evicted the executor's state (a one-element Add 19 us after the 64 MiB Neg, a
-  // Sigmoid after a tiny op 5.5-7.2 us, 2.4 after 4 MiB; session 42).
+  // view) began, which evicted the executor's state (a one-element Add 19 us right after the 64 MiB Neg,
+  // a Sigmoid after a tiny op and a MatMul 5.5-7.2 us, 2.4 after 4 MiB; session 42).
   std::vector<double> callDistance;
   // By NodeId: the bytes of the node's activation inputs (not weights) that the run has evicted from the
   // core's own cache since they were last read or written: of a value no larger than that cache, the
