@@ -788,10 +788,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // and the result into the output's (core/exec/ops_linalg.cpp): a Transpose's work per element.
     if (fam == OpFamily::Cube && n.opType == "Einsum")
       if (const auto p = einsumProductOf(g, n)) {
-        const double a = static_cast<double>(p->batches * p->M * p->K),
-                     b = static_cast<double>(p->batches * p->K * p->N),
-                     c = static_cast<double>(p->batches * p->M * p->N);
-        const double moved = (p->moveA ? a : 0.0) + (p->moveB ? b : 0.0) + (p->moveC ? c : 0.0);
+        const double moved = static_cast<double>(p->movedElements());
         auto tr = hw.cpu.opEfficiency.find("Transpose");
         const double eff =
             tr != hw.cpu.opEfficiency.end() ? tr->second : hw.efficiency.of(OpFamily::DataMovement);

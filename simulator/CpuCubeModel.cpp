@@ -137,7 +137,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   const Node& n = g.node(id);
   // An Einsum that is one batched product runs on the GEMM path (core/exec/ops_linalg.cpp).
   const auto einsum = einsumProductOf(g, n);
-  const auto os = einsum ? std::optional<OpShape>(OpShape{"gemm", 1})
+  // Its second operand read transposed ([batch, N, K], attention scores), as a Gemm's with transB.
+  const auto os = einsum ? std::optional<OpShape>(OpShape{einsum->transB ? "gemm_tb" : "gemm", 1})
                          : shapeOfOp(n.opType, n.attrs.intOr("group", 1), n.attrs.intOr("transB", 0) != 0);
   if (!os || n.inputs.size() <= os->weight || n.outputs.empty()) return std::nullopt;
   const auto x = dimsOf(g, n.inputs[0]);
@@ -279,6 +280,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   }
   if (kind == "gemm" || kind == "gemm_tb" || kind == "int_gemm") {
     N = static_cast<double>(einsum ? einsum->N : y->back());
+    // A shared first operand: one library product a batch (core/exec/ops_linalg.cpp).
+    if (einsum && einsum->shared == EinsumProduct::Shared::A) f.calls = static_cast<double>(einsum->batches);
     // Rows against one column (a regression head, an attention scoring vector), A not transposed: the
     // executor's own dot loop on one thread (core/exec/Gemm.cpp, rowsDotVector), where oneDNN has no fast
     // path: [128, 270] x [270, 1] 6.8 us there against 11.8 in oneDNN (session 29).

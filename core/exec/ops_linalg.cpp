@@ -18,13 +18,19 @@ namespace {
 
 // Two float operands whose labels each fall in one of four groups — in both inputs and the output
 // (batch), in the first input and the output (M), in the second and the output (N), in both inputs only
-// (K, summed) — are one batched product: each input laid out as [batch, M, K] and [batch, K, N] (moved
-// only when its axes are not in that order already), C = A x B on the GEMM path, and C moved to the
-// output's label order. An attention block written as Einsum (MaxViT's 'BGHID,BGHJD->BGHIJ' and
+// (K, summed) — are one batched product: each input laid out as [batch, M, K] and [batch, K, N] (or
+// [batch, N, K], read transposed), moved only when its axes are not in that order already, C = A x B on the
+// GEMM path, and C moved to the output's label order. Where the output leads with labels of one input
+// only (a mixture of experts' 'nd,edh->enh'), the batch is those labels and the other input is shared
+// (core/ir/Einsum.h). An attention block written as Einsum (MaxViT's 'BGHID,BGHJD->BGHIJ' and
 // 'BGHIJ,BGHJD->BGHID') took 800 ms of a 1.05 s run in the loop below, which sums each output element
-// in double, one index at a time. Returns false (nothing done) for any other equation: a label repeated
-// within a term (a diagonal), a label summed within one input, or an axis broadcast from size 1.
+// in double, one index at a time; the experts' 'nd,edh->enh' over [256, 128] and [8, 128, 512] took
+// 12.2 ms as one product [256, 128] x [128, (8 512)] with B and C moved, where the second product of the
+// same arithmetic, 'enh,ehd->end', took 5.0 (1 thread, session 43). Returns false (nothing done) for any
+// other equation: a label repeated within a term (a diagonal), a label summed within one input, or an
+// axis broadcast from size 1.
 bool einsumAsProduct(const std::vector<RtTensor>& xs, const EinsumForm& form, RtTensor& y) {
+  using Shared = EinsumProduct::Shared;
   std::vector<std::vector<int64_t>> xDims;
   for (const auto& x : xs) xDims.push_back(x.dims);
   const auto prod = einsumProduct(form, xDims);
@@ -34,7 +40,8 @@ bool einsumAsProduct(const std::vector<RtTensor>& xs, const EinsumForm& form, Rt
   const auto& outLabels = form.outLabels;
   const auto &batch = prod->batch, &m = prod->m, &n = prod->n, &kl = prod->k;
   const int64_t nb = prod->batches, M = prod->M, N = prod->N, K = prod->K;
-  // Input k laid out in the label order `order`: itself when its axes already are, else a moved copy.
+  // Input k laid out in the label order `order`: itself when its axes already are (size-1 ones aside),
+  // else a moved copy.
   auto laidOut = [&](size_t k, const std::vector<int>& order) {
     std::vector<int64_t> strideOf(kEinsumLabels, 0);
     const auto st = stridesOf(xs[k].dims);
@@ -44,26 +51,43 @@ bool einsumAsProduct(const std::vector<RtTensor>& xs, const EinsumForm& form, Rt
       dims.push_back(size[static_cast<size_t>(l)]);
       strides.push_back(strideOf[static_cast<size_t>(l)]);
     }
-    if (strides == stridesOf(dims) || xs[k].numel() <= 1) return xs[k].reshaped(dims);
+    const auto want = stridesOf(dims);
+    bool inOrder = true;
+    for (size_t d = 0; d < dims.size(); ++d) inOrder = inOrder && (dims[d] == 1 || strides[d] == want[d]);
+    if (inOrder || xs[k].numel() <= 1) return xs[k].reshaped(dims);
     RtTensor moved = RtTensor::alloc(DType::Float32, dims);
     copyStrided(xs[k], 0, strides, moved, dims);
     return moved;
   };
-  std::vector<int> aOrder = batch, bOrder = batch, cOrder = batch;
-  aOrder.insert(aOrder.end(), m.begin(), m.end());
-  aOrder.insert(aOrder.end(), kl.begin(), kl.end());
-  bOrder.insert(bOrder.end(), kl.begin(), kl.end());
-  bOrder.insert(bOrder.end(), n.begin(), n.end());
-  cOrder.insert(cOrder.end(), m.begin(), m.end());
-  cOrder.insert(cOrder.end(), n.begin(), n.end());
+  auto concat = [](std::initializer_list<const std::vector<int>*> parts) {
+    std::vector<int> o;
+    for (const auto* part : parts) o.insert(o.end(), part->begin(), part->end());
+    return o;
+  };
+  const std::vector<int> none;
+  const std::vector<int> aOrder = concat({prod->shared == Shared::A ? &none : &batch, &m, &kl});
+  const std::vector<int> bOrder =
+      concat({prod->shared == Shared::B ? &none : &batch, prod->transB ? &n : &kl, prod->transB ? &kl : &n});
+  const std::vector<int> cOrder = concat({&batch, &m, &n});
   if (y.numel() == 0) return true;
   const RtTensor A = laidOut(0, aOrder), B = laidOut(1, bOrder);
-  const bool direct = cOrder == outLabels;
+  // A model weight read as stored goes through the product's packed copy of it (core/exec/Gemm.cpp); a
+  // moved copy has no owner.
+  const std::weak_ptr<const void> bOwner = B.constantOwner();
+  const bool direct = !prod->moveC;
   RtTensor C = direct ? y : RtTensor::alloc(DType::Float32, {nb, M, N});
-  if (nb == 1)
-    sgemm(false, false, M, N, K, 1.f, A.f(), K, B.f(), N, 0.f, C.mf(), N);
-  else
-    sgemmBatched(nb, false, false, M, N, K, A.f(), K, M * K, B.f(), N, K * N, C.mf(), N, M * N);
+  const bool tb = prod->transB;
+  const int64_t ldb = tb ? K : N;
+  if (prod->shared == Shared::B) {  // rows of every batch against the one B
+    sgemm(false, tb, nb * M, N, K, 1.f, A.f(), K, B.f(), ldb, 0.f, C.mf(), N, bOwner);
+  } else if (prod->shared == Shared::A) {  // the one A against each batch's B
+    for (int64_t b = 0; b < nb; ++b)
+      sgemm(false, tb, M, N, K, 1.f, A.f(), K, B.f() + b * K * N, ldb, 0.f, C.mf() + b * M * N, N, bOwner);
+  } else if (nb == 1) {
+    sgemm(false, tb, M, N, K, 1.f, A.f(), K, B.f(), ldb, 0.f, C.mf(), N, bOwner);
+  } else {
+    sgemmBatched(nb, false, tb, M, N, K, A.f(), K, M * K, B.f(), ldb, K * N, C.mf(), N, M * N);
+  }
   if (!direct) {
     std::vector<int64_t> cDims;
     for (int l : cOrder) cDims.push_back(size[static_cast<size_t>(l)]);

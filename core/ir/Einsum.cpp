@@ -163,16 +163,16 @@ std::optional<EinsumProduct> einsumProduct(const EinsumForm& f,
     }
   }
   for (int l : f.outLabels) where[static_cast<size_t>(l)] |= 4;
-  EinsumProduct p;
+  std::vector<int> batch, m, n, k;
   for (int l : f.outLabels) {
     const int w = where[static_cast<size_t>(l)];
     if (w != 7 && w != 5 && w != 6) return std::nullopt;
-    (w == 7 ? p.batch : w == 5 ? p.m : p.n).push_back(l);
+    (w == 7 ? batch : w == 5 ? m : n).push_back(l);
   }
   for (int l : f.axisLabels[0]) {
     const int w = where[static_cast<size_t>(l)];
     if (w == 3)
-      p.k.push_back(l);
+      k.push_back(l);
     else if (w == 1)
       return std::nullopt;  // summed within the first operand alone
   }
@@ -191,13 +191,47 @@ std::optional<EinsumProduct> einsumProduct(const EinsumForm& f,
         if (f.size[static_cast<size_t>(l)] != 1) o.push_back(l);
     return o;
   };
-  p.moveA = order({&f.axisLabels[0]}) != order({&p.batch, &p.m, &p.k});
-  p.moveB = order({&f.axisLabels[1]}) != order({&p.batch, &p.k, &p.n});
-  p.moveC = order({&f.outLabels}) != order({&p.batch, &p.m, &p.n});
-  p.batches = prod(p.batch);
-  p.M = prod(p.m);
-  p.N = prod(p.n);
-  p.K = prod(p.k);
+  const std::vector<int> none;
+  auto plan = [&](std::vector<int> b, std::vector<int> pm, std::vector<int> pn,
+                  EinsumProduct::Shared shared) {
+    EinsumProduct p;
+    p.batch = std::move(b), p.m = std::move(pm), p.n = std::move(pn), p.k = k;
+    p.shared = shared;
+    const auto* aBatch = shared == EinsumProduct::Shared::A ? &none : &p.batch;
+    const auto* bBatch = shared == EinsumProduct::Shared::B ? &none : &p.batch;
+    p.moveA = order({&f.axisLabels[0]}) != order({aBatch, &p.m, &p.k});
+    const auto bAxes = order({&f.axisLabels[1]});
+    const bool plainB = bAxes == order({bBatch, &p.k, &p.n});
+    p.transB = !plainB && bAxes == order({bBatch, &p.n, &p.k});
+    p.moveB = !plainB && !p.transB;
+    p.moveC = order({&f.outLabels}) != order({&p.batch, &p.m, &p.n});
+    p.batches = prod(p.batch);
+    p.M = prod(p.m);
+    p.N = prod(p.n);
+    p.K = prod(p.k);
+    return p;
+  };
+  EinsumProduct p = plan(batch, m, n, EinsumProduct::Shared::None);
+  // No label in all three and the output led by labels of one operand: those labels as the batch, the
+  // other operand shared, where that moves fewer elements.
+  const std::vector<int> out = order({&f.outLabels});
+  if (batch.empty() && p.movedElements() > 0 && !out.empty()) {
+    const int side = where[static_cast<size_t>(out[0])];
+    std::vector<int> lead;
+    for (int l : out) {
+      if (where[static_cast<size_t>(l)] != side) break;
+      lead.push_back(l);
+    }
+    auto without = [&](const std::vector<int>& ls) {
+      std::vector<int> r;
+      for (int l : ls)
+        if (std::find(lead.begin(), lead.end(), l) == lead.end()) r.push_back(l);
+      return r;
+    };
+    const EinsumProduct q = side == 5 ? plan(lead, without(m), n, EinsumProduct::Shared::B)
+                                      : plan(lead, m, without(n), EinsumProduct::Shared::A);
+    if (q.movedElements() < p.movedElements()) p = q;
+  }
   return p;
 }
 

@@ -32,13 +32,30 @@ Result<EinsumForm> resolveEinsum(const std::string& equation, const std::vector<
 // the output (M), in the second and the output (N), or in both operands only (K, summed), with no label
 // twice in one term and no axis broadcast from size 1: one batched product C[b] = A[b] (M x K) x B[b]
 // (K x N). Label lists are in the output's order (K in the first operand's).
+// Where no label is in all three and the output leads with labels of one operand (a mixture of experts'
+// 'nd,edh->enh': e in the second operand and the output only), those labels are the batch instead and the
+// other operand is shared by every batch (`shared`): C[e] = A (n x d) x B[e] (d x h), written in the
+// output's order, where the plain form, one product [n, d] x [d, (e h)], moved B and C around it.
 struct EinsumProduct {
+  enum class Shared { None, A, B };  // the operand without the batch labels, read by every batch
   std::vector<int> batch, m, n, k;
   int64_t batches = 1, M = 1, N = 1, K = 1;
+  Shared shared = Shared::None;
+  // The second operand's axes are [batch, N, K] (attention scores' 'bhid,bhjd->bhij'): read transposed,
+  // not moved.
+  bool transB = false;
   // Whether the first operand's axes (size-1 ones aside) are not in [batch, M, K] order, the second's
-  // not in [batch, K, N], the output's not in [batch, M, N]: each such one is copied into (or out of)
-  // that order around the product.
+  // not in [batch, K, N] (nor [batch, N, K]), the output's not in [batch, M, N]: each such one is copied
+  // into (or out of) that order around the product. A shared operand has no batch axes.
   bool moveA = false, moveB = false, moveC = false;
+  // Elements of each operand and the output as the product reads and writes them (a shared one once).
+  int64_t aElements() const { return (shared == Shared::A ? 1 : batches) * M * K; }
+  int64_t bElements() const { return (shared == Shared::B ? 1 : batches) * K * N; }
+  int64_t cElements() const { return batches * M * N; }
+  // Elements copied into and out of product order.
+  int64_t movedElements() const {
+    return (moveA ? aElements() : 0) + (moveB ? bElements() : 0) + (moveC ? cElements() : 0);
+  }
 };
 std::optional<EinsumProduct> einsumProduct(const EinsumForm& f,
                                            const std::vector<std::vector<int64_t>>& dims);

@@ -252,10 +252,16 @@ TEST(ExecMathOps, EinsumProductsMatchADirectSum) {
     std::string eq;
     std::vector<int64_t> a, b;
   };
-  for (const Case& t : {Case{"bgid,bgjd->bgij", {2, 3, 4, 5}, {2, 3, 6, 5}}, Case{"bgij,bgjd->bgid", {2, 3, 4, 6}, {2, 3, 6, 5}},
-                        Case{"ikb,jk->bji", {4, 5, 3}, {6, 5}}, Case{"ij,ij->", {3, 4}, {3, 4}},
-                        Case{"ab,cd->dbca", {2, 3}, {4, 5}}, Case{"kbi,bkj->jib", {7, 2, 3}, {2, 7, 4}},
-                        Case{"ij,jk->i", {3, 4}, {4, 5}}, Case{"ii,ij->j", {3, 3}, {3, 4}}}) {
+  for (const Case& t :
+       {Case{"bgid,bgjd->bgij", {2, 3, 4, 5}, {2, 3, 6, 5}},
+        Case{"bgij,bgjd->bgid", {2, 3, 4, 6}, {2, 3, 6, 5}}, Case{"ikb,jk->bji", {4, 5, 3}, {6, 5}},
+        Case{"ij,ij->", {3, 4}, {3, 4}}, Case{"ab,cd->dbca", {2, 3}, {4, 5}},
+        Case{"kbi,bkj->jib", {7, 2, 3}, {2, 7, 4}}, Case{"ij,jk->i", {3, 4}, {4, 5}},
+        Case{"ii,ij->j", {3, 3}, {3, 4}},
+        // a shared first operand (experts), read transposed, with B moved; a label in all three
+        Case{"nd,edh->enh", {5, 4}, {3, 4, 6}}, Case{"nd,ehd->enh", {5, 4}, {3, 6, 4}},
+        Case{"nd,edh->ehn", {5, 4}, {3, 4, 6}}, Case{"bnd,bedh->benh", {2, 5, 4}, {2, 3, 4, 6}},
+        Case{"bid,bjd->bij", {3, 1, 4}, {3, 5, 4}}}) {
     const fw::Tensor a = iota(t.a, -3.f, 0.25f), b = iota(t.b, 1.f, -0.125f);
     auto r = runOne("Einsum", {{"a", a}, {"b", b}}, 1, attrs({Attribute::makeString("equation", t.eq)}));
     ASSERT_TRUE(r.ok()) << t.eq << ": " << r.error().message;

@@ -233,27 +233,44 @@ TEST(Einsum, ResolvesLabelsAndFindsTheBatchedProduct) {
   EXPECT_EQ(e->size[fw::kEinsumEllipsis + 1], 7);
   EXPECT_FALSE(fw::einsumProduct(*e, {{5, 1, 2, 3}, {7, 3, 4}}).has_value());  // broadcast from 1
 
-  // MoE experts: t -> M, d -> K, e and h -> N; the second operand [e, d, h] is moved to [d, (e h)].
+  // MoE experts: t -> M, d -> K, h -> N, and e, which leads the output and is in the second operand only,
+  // the batch, the first operand shared: nothing moved (as [t] x [(e h)], B and C would be).
   const std::vector<std::vector<int64_t>> moe = {{64, 256}, {8, 256, 512}};
   auto m = fw::resolveEinsum("td,edh->eth", moe);
   ASSERT_TRUE(m.ok()) << m.error().message;
   auto p = fw::einsumProduct(*m, moe);
   ASSERT_TRUE(p.has_value());
-  EXPECT_EQ(p->batches, 1);
+  EXPECT_EQ(p->batches, 8);
   EXPECT_EQ(p->M, 64);
   EXPECT_EQ(p->K, 256);
-  EXPECT_EQ(p->N, 8 * 512);
-  EXPECT_FALSE(p->moveA);
-  EXPECT_TRUE(p->moveB);
-  EXPECT_TRUE(p->moveC);  // the output [e, t, h] is not [t, (e h)]
-  // Attention scores: batch b h, M i, N j, K d, all in order but the second operand.
+  EXPECT_EQ(p->N, 512);
+  EXPECT_EQ(p->shared, fw::EinsumProduct::Shared::A);
+  EXPECT_FALSE(p->moveA || p->moveB || p->moveC || p->transB);
+  EXPECT_EQ(p->aElements(), 64 * 256);
+  EXPECT_EQ(p->bElements(), 8 * 256 * 512);
+  EXPECT_EQ(p->movedElements(), 0);
+  // The output [e, h, t]: e and h the batch, t the rows of one column each; B moved to [e, h, d].
+  auto q = fw::einsumProduct(*fw::resolveEinsum("td,edh->eht", moe), moe);
+  ASSERT_TRUE(q.has_value());
+  EXPECT_EQ(q->shared, fw::EinsumProduct::Shared::A);
+  EXPECT_EQ(q->batches, 8 * 512);
+  EXPECT_TRUE(q->moveB);
+  EXPECT_FALSE(q->moveC);
+  EXPECT_EQ(q->movedElements(), 8 * 256 * 512);
+  // Attention scores: batch b h, M i, N j, K d; the second operand [b, h, j, d] read transposed.
   const std::vector<std::vector<int64_t>> att = {{2, 4, 16, 8}, {2, 4, 16, 8}};
   auto a = fw::einsumProduct(*fw::resolveEinsum("bhid,bhjd->bhij", att), att);
   ASSERT_TRUE(a.has_value());
   EXPECT_EQ(a->batches, 8);
-  EXPECT_FALSE(a->moveA);
-  EXPECT_TRUE(a->moveB);
-  EXPECT_FALSE(a->moveC);
+  EXPECT_EQ(a->shared, fw::EinsumProduct::Shared::None);
+  EXPECT_TRUE(a->transB);
+  EXPECT_FALSE(a->moveA || a->moveB || a->moveC);
+  // A label in all three keeps the plain form: [b, d] against [b, e, d, h] moves B.
+  const std::vector<std::vector<int64_t>> mixed = {{2, 6, 4}, {2, 3, 4, 5}};
+  auto x = fw::einsumProduct(*fw::resolveEinsum("bnd,bedh->benh", mixed), mixed);
+  ASSERT_TRUE(x.has_value());
+  EXPECT_EQ(x->shared, fw::EinsumProduct::Shared::None);
+  EXPECT_TRUE(x->moveB);
   // Not products: a diagonal, a label summed within one operand, three operands.
   const std::vector<std::vector<int64_t>> sq = {{3, 3}, {3, 4}};
   EXPECT_FALSE(fw::einsumProduct(*fw::resolveEinsum("ii,ij->j", sq), sq).has_value());

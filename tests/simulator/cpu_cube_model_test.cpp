@@ -713,6 +713,17 @@ TEST(CpuCubeModel, AnEinsumThatIsOneProductIsCostedAsThatProduct) {
   // rate (peak 1e11 x 0.01).
   Graph moved = einsumGraph("bji,bjk->bik", {4, 16, 8}, {4, 16, 32}, {4, 8, 32});
   EXPECT_NEAR(test::runUnfused(moved, hw).kernels.at(0).durUs - asProduct, 512 / 1e9 * 1e6, 1e-6);
+  // The second operand stored [b, k, j] is read transposed, not moved: Gemm(transB)'s model.
+  Graph tb = einsumGraph("bij,bkj->bik", {4, 8, 16}, {4, 32, 16}, {4, 8, 32});
+  const auto ft = cubeFeatures(tb, 0);
+  ASSERT_TRUE(ft.has_value());
+  EXPECT_EQ(ft->kind, "gemm_tb");
+  // Experts 'td,edh->eth': e the batch, the tokens shared; one library call an expert, nothing moved.
+  Graph experts = einsumGraph("td,edh->eth", {8, 16}, {4, 16, 32}, {4, 8, 32});
+  const auto fe = cubeFeatures(experts, 0);
+  ASSERT_TRUE(fe.has_value());
+  EXPECT_EQ(fe->kind, "gemm");
+  EXPECT_DOUBLE_EQ(fe->calls, 4.0);
   // A diagonal is no product: it stays a vector op.
   Graph diag = einsumGraph("bii,bij->bj", {4, 16, 16}, {4, 16, 32}, {4, 32});
   EXPECT_NE(nodeFamily(diag, diag.node(0)), OpFamily::Cube);
