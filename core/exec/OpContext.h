@@ -2,6 +2,7 @@
 // Internal to core/exec: what a kernel sees (OpContext), the op tables each ops_*.cpp contributes to
 // the registry (OpRegistry.cpp), and the helpers kernels share. Not part of the public API (use
 // Executor.h). Values are RtTensors (RtTensor.h); a run's limits are RunLimits.h.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -134,6 +135,30 @@ inline void copyElems(const RtTensor& src, int64_t so, RtTensor& dst, int64_t d0
   const auto es = static_cast<int64_t>(storeBytes(src.store()));
   std::memcpy(static_cast<char*>(dst.mraw()) + d0 * es, static_cast<const char*>(src.raw()) + so * es,
               static_cast<size_t>(n * es));
+}
+// Element `so` of `src` into the n elements of `dst` from `d0` (strings by assignment); both of one storage
+// class. One by one through copyElems, a ConstantOfShape of [4, 256, 256] floats took 1.7 ms (session 43).
+inline void fillElems(const RtTensor& src, int64_t so, RtTensor& dst, int64_t d0, int64_t n) {
+  if (n <= 0) return;
+  auto fill = [&](auto tag) {
+    using U = decltype(tag);
+    U v;
+    std::memcpy(&v, static_cast<const char*>(src.raw()) + so * static_cast<int64_t>(sizeof v), sizeof v);
+    std::fill_n(reinterpret_cast<U*>(dst.mraw()) + d0, n, v);
+  };
+  switch (src.store()) {
+    case Store::Str:
+      std::fill_n(dst.ms() + d0, n, src.s()[so]);
+      return;
+    case Store::F32:
+      return fill(uint32_t{});
+    case Store::I64:
+      return fill(uint64_t{});
+    case Store::U8:
+      return fill(uint8_t{});
+    default:
+      return;
+  }
 }
 // Copies `rows` rows of `rowBytes` bytes, row r from srcAt(r) to dstAt(r) (byte pointers): a row of 4 or 8
 // bytes with a size the compiler knows, a short one in 16-byte moves, a longer one through memcpy. Through

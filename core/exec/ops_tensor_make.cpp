@@ -106,7 +106,8 @@ Status opConstantOfShape(OpContext& c) {
   RtTensor v = RtTensor::scalarF(0.f);
   if (const Tensor* t = c.attrs.getTensor("value")) v = RtTensor::fromModelTensor(*t);
   RtTensor y = RtTensor::alloc(v.dtype, shape);
-  for (int64_t k = 0; k < y.numel(); ++k) copyElems(v, 0, y, k, 1);
+  if (v.numel() != 1) return c.fail("value must hold one element, has " + std::to_string(v.numel()));
+  fillElems(v, 0, y, 0, y.numel());
   c.out[0] = std::move(y);
   return {};
 }

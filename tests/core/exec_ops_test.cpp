@@ -1371,3 +1371,31 @@ TEST(ExecOps, ExpandRepeatsElementsAlongBroadcastAxesForEveryElementSize) {
       }
     }
 }
+
+TEST(ExecOps, ConstantOfShapeFillsEveryElementWithTheValueOfItsType) {
+  const Tensor shape = Tensor::int64s({3}, {4, 33, 17});
+  const size_t n = 4 * 33 * 17;
+  auto run = [&](std::optional<Tensor> value) {
+    fw::Attributes a;
+    if (value) a = attrs({Attribute::makeTensor("value", *value)});
+    return runOne("ConstantOfShape", {{"s", shape, true}}, 1, a);
+  };
+  auto f = run(Tensor::floats({1}, {2.5f}));
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ((*f)[0].dims(), (std::vector<int64_t>{4, 33, 17}));
+  EXPECT_EQ((*f)[0].toFloats(), std::vector<float>(n, 2.5f));
+  auto i = run(Tensor::int64s({1}, {-7}));
+  ASSERT_TRUE(i.ok()) << i.error().message;
+  EXPECT_EQ((*i)[0].dtype(), fw::DType::Int64);
+  EXPECT_EQ((*i)[0].toInt64s(), std::vector<int64_t>(n, -7));
+  auto b = run(Tensor(fw::DType::Bool, {1}, std::vector<uint8_t>{1}));
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ((*b)[0].dtype(), fw::DType::Bool);
+  EXPECT_EQ(std::vector<uint8_t>((*b)[0].rawData(), (*b)[0].rawData() + n), std::vector<uint8_t>(n, 1));
+  auto z = run(std::nullopt);  // no value: float zeros
+  ASSERT_TRUE(z.ok()) << z.error().message;
+  EXPECT_EQ((*z)[0].toFloats(), std::vector<float>(n, 0.f));
+  auto two = run(Tensor::floats({2}, {1.f, 2.f}));
+  ASSERT_FALSE(two.ok());
+  EXPECT_NE(two.error().message.find("one element"), std::string::npos) << two.error().message;
+}
