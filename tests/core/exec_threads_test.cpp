@@ -65,6 +65,32 @@ TEST(ExecThreads, MatMulBitIdenticalAndCorrectForAnyThreadCount) {
   }
 }
 
+TEST(ExecThreads, SmallBatchedMatMulsAreCorrectForAnyThreadCount) {
+  // Batches of products of at most 16 rows and 2048 multiply-adds run on the executor's row loop
+  // (core/exec/Gemm.cpp), the others on oneDNN: both sides of each bound, odd sizes, one row.
+  for (auto [nb, M, K, N] : std::vector<std::array<int64_t, 4>>{
+           {64, 1, 64, 8}, {33, 16, 8, 16}, {10, 17, 8, 8}, {7, 3, 5, 7}, {9, 4, 33, 16}, {5, 16, 16, 16}}) {
+    const Tensor a = noise({nb, M, K}, 11), b = noise({nb, K, N}, 12);
+    auto m = oneNode("MatMul", {{"a", a}, {"b", b}}, 1);
+    expectSameForAnyThreadCount(m, {a, b});
+    const auto y = runWith(m, {a, b}, 1);
+    ASSERT_EQ(y.size(), 1u);
+    const auto av = a.toFloats(), bv = b.toFloats(), yv = y[0].toFloats();
+    for (int64_t p = 0; p < nb; ++p)
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          double s = 0, mag = 0;
+          for (int64_t k = 0; k < K; ++k) {
+            const double t = static_cast<double>(av[static_cast<size_t>((p * M + i) * K + k)]) *
+                             bv[static_cast<size_t>((p * K + k) * N + j)];
+            s += t, mag += std::fabs(t);
+          }
+          ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], s, fwtest::dotBound(K, mag))
+              << nb << "x" << M << "x" << K << "x" << N << " at " << p << "," << i << "," << j;
+        }
+  }
+}
+
 TEST(ExecThreads, GemmTransposedWithBetaBitIdentical) {
   const Tensor a = noise({300, 90}, 3), b = noise({200, 300}, 4), c = noise({90, 200}, 5);
   auto m = oneNode("Gemm", {{"a", a}, {"b", b}, {"c", c}}, 1,
