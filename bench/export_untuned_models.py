@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|54]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|55]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -137,7 +137,12 @@ operator (truncated DFT by products); set 54 was exported in session 42 after it
 was measured: GhostNet-style blocks (half the channels by a cheap depthwise Conv, concatenated), Perceiver-style
 cross-attention (a latent array reading a long input), a WaveNet-style gated dilated causal stack, a dense
 mixture of experts (a softmax gate over every expert's MLP), a small U-Net (ConvTranspose2d, skip concats) and a
-graph convolutional network over a dense normalised adjacency.
+graph convolutional network over a dense normalised adjacency; set 55 was exported in session 43 after its
+executor changes (Einsum batches, small batched products), before it was measured: a transformer whose
+projections and attention are einsums, a graph isomorphism network over many small dense graphs, ConvMixer
+(9x9 depthwise and pointwise Convs, GELU), a dual-path RNN (a bidirectional LSTM within chunks, an LSTM
+across them), slot attention (attention over a few slots, a GRU cell, 3 iterations) and a T5-style encoder with a
+learned relative-position bias by bucket.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -149,7 +154,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -264,6 +269,8 @@ def main():
         return export_fifty_third_set(torch, out)
     if which == "54":
         return export_fifty_fourth_set(torch, out)
+    if which == "55":
+        return export_fifty_fifth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -6407,6 +6414,145 @@ def export_fifty_fourth_set(torch, out):
                                   ("moe_dense_b256", MoE, (256, 128)),
                                   ("unet_lite_b2_128", UNet, (2, 3, 128, 128)),
                                   ("gcn_dense_b4_512", Gcn, graphs)))
+    return 0
+
+
+def export_fifty_fifth_set(torch, out):
+    # Session 43, after its executor changes (Einsum batches, small batched products), before it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class EinsumTransformer(nn.Module):  # 4 sequences of 128 x 192: 3 blocks whose projections and attention are einsums
+        def __init__(self, d=192, heads=6, layers=3):
+            super().__init__()
+            self.h, self.e = heads, d // heads
+            self.qkv = nn.ParameterList([nn.Parameter(torch.randn(3, d, heads, d // heads) * d ** -0.5) for _ in range(layers)])
+            self.o = nn.ParameterList([nn.Parameter(torch.randn(heads, d // heads, d) * d ** -0.5) for _ in range(layers)])
+            self.n1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.n2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.ff = nn.ModuleList([nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d)) for _ in range(layers)])
+
+        def forward(self, x):  # [b, t, d]
+            for qkv, o, n1, n2, ff in zip(self.qkv, self.o, self.n1, self.n2, self.ff):
+                h = n1(x)
+                q = torch.einsum("btd,dhe->bhte", h, qkv[0])
+                k = torch.einsum("btd,dhe->bhte", h, qkv[1])
+                v = torch.einsum("btd,dhe->bhte", h, qkv[2])
+                a = torch.softmax(torch.einsum("bhte,bhse->bhts", q, k) * self.e ** -0.5, -1)
+                x = x + torch.einsum("bhte,hed->btd", torch.einsum("bhts,bhse->bhte", a, v), o)
+                x = x + ff(n2(x))
+            return x
+
+    class BatchedGin(nn.Module):  # 256 graphs of 16 nodes x 32: 3 GIN layers over dense adjacencies, sum readout
+        def __init__(self, d=32, hidden=64, classes=4):
+            super().__init__()
+            self.mlps = nn.ModuleList([nn.Sequential(nn.Linear(i, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
+                                       for i in (d, hidden, hidden)])
+            self.eps = nn.Parameter(torch.zeros(3))
+            self.out = nn.Linear(hidden, classes)
+
+        def forward(self, x):  # [g, n, d + n]: features and adjacency rows
+            h, adj = x[..., :32], (x[..., 32:] > 0.7).float()
+            for i, mlp in enumerate(self.mlps):
+                h = mlp((1 + self.eps[i]) * h + adj @ h)
+            return self.out(h.sum(1))
+
+    class ConvMixer(nn.Module):  # 4 images 64x64: patch 4, 8 blocks of a 9x9 depthwise Conv (residual) and a 1x1 Conv, GELU, BN
+        def __init__(self, dim=128, depth=8, k=9, patch=4):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, dim, patch, patch), nn.GELU(), nn.BatchNorm2d(dim))
+            self.blocks = nn.ModuleList([nn.ModuleDict({
+                "dw": nn.Sequential(nn.Conv2d(dim, dim, k, groups=dim, padding=k // 2), nn.GELU(), nn.BatchNorm2d(dim)),
+                "pw": nn.Sequential(nn.Conv2d(dim, dim, 1), nn.GELU(), nn.BatchNorm2d(dim))}) for _ in range(depth)])
+            self.head = nn.Linear(dim, 10)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for b in self.blocks:
+                x = b["pw"](x + b["dw"](x))
+            return self.head(x.mean((2, 3)))
+
+    class DualPathRnn(nn.Module):  # 2 mixtures as 64 features x 50 chunks of 40 frames: 2 blocks of an intra-chunk
+        # bidirectional LSTM and an inter-chunk LSTM, each with a projection, LayerNorm and residual; a mask out
+        def __init__(self, d=64, hidden=64, blocks=2):
+            super().__init__()
+            self.intra = nn.ModuleList([nn.LSTM(d, hidden, batch_first=True, bidirectional=True) for _ in range(blocks)])
+            self.ip = nn.ModuleList([nn.Linear(2 * hidden, d) for _ in range(blocks)])
+            self.inter = nn.ModuleList([nn.LSTM(d, hidden, batch_first=True) for _ in range(blocks)])
+            self.ep = nn.ModuleList([nn.Linear(hidden, d) for _ in range(blocks)])
+            self.n1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(blocks)])
+            self.n2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(blocks)])
+            self.mask = nn.Conv2d(d, 2 * d, 1)
+
+        def forward(self, x):  # [b, d, chunks, frames]
+            b, d, s, k = x.shape
+            h = x.permute(0, 2, 3, 1)  # [b, s, k, d]
+            for intra, ip, inter, ep, n1, n2 in zip(self.intra, self.ip, self.inter, self.ep, self.n1, self.n2):
+                y = intra(h.reshape(b * s, k, d))[0]
+                h = h + n1(ip(y)).reshape(b, s, k, d)
+                z = h.transpose(1, 2).reshape(b * k, s, d)
+                z = n2(ep(inter(z)[0])).reshape(b, k, s, d).transpose(1, 2)
+                h = h + z
+            return torch.sigmoid(self.mask(h.permute(0, 3, 1, 2)))
+
+    class SlotAttention(nn.Module):  # 8 sets of 256 inputs x 64: 6 slots, 3 iterations of attention over slots and a GRU cell
+        def __init__(self, d=64, slots=6, iters=3):
+            super().__init__()
+            self.slots0 = nn.Parameter(torch.randn(1, slots, d) * 0.1)
+            self.iters = iters
+            self.nin, self.ns, self.nm = nn.LayerNorm(d), nn.LayerNorm(d), nn.LayerNorm(d)
+            self.q, self.k, self.v = nn.Linear(d, d, bias=False), nn.Linear(d, d, bias=False), nn.Linear(d, d, bias=False)
+            self.gru = nn.GRUCell(d, d)
+            self.mlp = nn.Sequential(nn.Linear(d, 128), nn.ReLU(), nn.Linear(128, d))
+
+        def forward(self, x):  # [b, n, d]
+            b, n, d = x.shape
+            x = self.nin(x)
+            k, v = self.k(x), self.v(x)
+            s = self.slots0.expand(b, -1, -1)
+            for _ in range(self.iters):
+                q = self.q(self.ns(s))
+                attn = torch.softmax(torch.einsum("bnd,bsd->bns", k, q) * d ** -0.5, -1) + 1e-8
+                attn = attn / attn.sum(1, keepdim=True)
+                upd = torch.einsum("bns,bnd->bsd", attn, v)
+                s = self.gru(upd.reshape(-1, d), s.reshape(-1, d)).reshape(b, -1, d)
+                s = s + self.mlp(self.nm(s))
+            return s
+
+    class T5RelBias(nn.Module):  # 2 sequences of 64 x 256: 2 encoder blocks with a learned relative-position bias by bucket
+        def __init__(self, d=256, heads=4, layers=2, buckets=32, t=64):
+            super().__init__()
+            self.h = heads
+            rel = torch.arange(t)[None, :] - torch.arange(t)[:, None]
+            sign = (rel > 0).long() * (buckets // 2)
+            mag = rel.abs().clamp(max=buckets // 2 - 1)
+            self.register_buffer("bucket", sign + mag)  # [t, t] int64
+            self.bias = nn.Embedding(buckets, heads)
+            self.attn = nn.ModuleList([nn.Linear(d, 3 * d, bias=False) for _ in range(layers)])
+            self.proj = nn.ModuleList([nn.Linear(d, d, bias=False) for _ in range(layers)])
+            self.n1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.n2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.ff = nn.ModuleList([nn.Sequential(nn.Linear(d, 4 * d, bias=False), nn.ReLU(), nn.Linear(4 * d, d, bias=False))
+                                     for _ in range(layers)])
+
+        def forward(self, x):  # [b, t, d]
+            b, t, d = x.shape
+            pos = self.bias(self.bucket).permute(2, 0, 1).unsqueeze(0)  # [1, h, t, t]
+            for attn, proj, n1, n2, ff in zip(self.attn, self.proj, self.n1, self.n2, self.ff):
+                q, k, v = attn(n1(x)).reshape(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+                a = torch.softmax(q @ k.transpose(-1, -2) + pos, -1)
+                x = x + proj((a @ v).transpose(1, 2).reshape(b, t, d))
+                x = x + ff(n2(x))
+            return x
+
+    torch.manual_seed(155)
+    graphs = torch.rand(256, 16, 32 + 16)
+    export_nets(torch, out, 155, (("einsum_tfm_b4_t128", EinsumTransformer, (4, 128, 192)),
+                                  ("gin_batched_b256_n16", BatchedGin, graphs),
+                                  ("convmixer_b4_64", ConvMixer, (4, 3, 64, 64)),
+                                  ("dprnn_lite_b2", DualPathRnn, (2, 64, 50, 40)),
+                                  ("slot_attention_b8_n256", SlotAttention, (8, 256, 64)),
+                                  ("t5_relbias_b2_t64", T5RelBias, (2, 64, 256))))
     return 0
 
 
