@@ -5,6 +5,7 @@
 
 #include "core/exec/ConvPrimitive.h"
 #include "core/exec/DirectConv.h"
+#include "core/exec/Gemm.h"
 #include "core/ir/OpCost.h"
 #include "simulator/NonNegFit.h"
 #include "simulator/OpFamily.h"
@@ -282,6 +283,25 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     N = static_cast<double>(einsum ? einsum->N : y->back());
     // A shared first operand: one library product a batch (core/exec/ops_linalg.cpp).
     if (einsum && einsum->shared == EinsumProduct::Shared::A) f.calls = static_cast<double>(einsum->batches);
+    // A batch of small products (a hypernetwork's per-sample weights) runs on the executor's row loop, no
+    // library call (core/exec/Gemm.cpp, smallProductsOnRowLoop): a batched MatMul whose operands both have
+    // every batch, or an Einsum of one batched product.
+    {
+      int64_t nb = 0, pm = 0, pk = 0, pn = 0;
+      bool tb = false;
+      if (einsum && einsum->shared == EinsumProduct::Shared::None) {
+        nb = einsum->batches, pm = einsum->M, pk = einsum->K, pn = einsum->N, tb = einsum->transB;
+      } else if (!einsum && n.opType == "MatMul" && x->size() >= 3 && w->size() >= 2) {
+        pm = (*x)[x->size() - 2], pk = x->back(), pn = w->back();
+        if (pm > 0 && pk > 0 && pn > 0) {
+          nb = static_cast<int64_t>(f.outElems) / (pm * pn);
+          const auto aBatches = static_cast<int64_t>(numel(*x)) / (pm * pk);
+          const auto bBatches = static_cast<int64_t>(numel(*w)) / (pk * pn);
+          if (aBatches != nb || bBatches != nb) nb = 0;
+        }
+      }
+      if (exec::smallProductsOnRowLoop(nb, false, tb, pm, pn, pk)) f.ownLoop = true;
+    }
     // Rows against one column (a regression head, an attention scoring vector), A not transposed: the
     // executor's own dot loop on one thread (core/exec/Gemm.cpp, rowsDotVector), where oneDNN has no fast
     // path: [128, 270] x [270, 1] 6.8 us there against 11.8 in oneDNN (session 29).

@@ -327,6 +327,10 @@ void sgemmColumnBias(bool transA, bool transB, int64_t M, int64_t N, int64_t K, 
          false, bOwner);
 }
 
+bool smallProductsOnRowLoop(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K) {
+  return batch > 1 && !transA && !transB && M > 0 && N > 0 && K > 0 && M <= 16 && M * N * K <= 2048;
+}
+
 void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, const float* A,
                   int64_t lda, int64_t strideA, const float* B, int64_t ldb, int64_t strideB, float* C, int64_t ldc,
                   int64_t strideC) {
@@ -337,7 +341,7 @@ void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N,
   // 911 -> 141, [256, 2, 32] x [.., 32, 32] 176-264 -> 60-63, [256, 8, 8] x [.., 8, 8] 113 -> 62. Slower
   // there: 16 x 16 x 16 (207-356 against 207-395), 32 rows of 8 x 8 (131-152 against 158-244), and with
   // B transposed ([512, 4, 32] x [512, 16, 32]^T 272-508 against 376-700, as dot products).
-  if (batch > 1 && !transA && !transB && M > 0 && N > 0 && K > 0 && M <= 16 && M * N * K <= 2048) {
+  if (smallProductsOnRowLoop(batch, transA, transB, M, N, K)) {
     const bool avx2 = rowLoopAvx2();
     parallelFor(batch, M * N * K, [&](int64_t b0, int64_t b1) {
       for (int64_t b = b0; b < b1; ++b) {

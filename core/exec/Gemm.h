@@ -26,6 +26,8 @@ void sgemmColumnBias(bool transA, bool transB, int64_t M, int64_t N, int64_t K, 
 // `batch` independent products C[b] = op(A[b]) * op(B[b]), the matrices strideA/strideB/strideC
 // elements apart (each > 0), in one primitive; many small ones (16 rows or fewer, B not transposed, at most
 // 2048 multiply-adds each) on the executor's own row loop (Gemm.cpp says what was measured).
+// Whether sgemmBatched runs these products on the executor's row loop (the cost model asks too).
+bool smallProductsOnRowLoop(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K);
 void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K, const float* A,
                   int64_t lda, int64_t strideA, const float* B, int64_t ldb, int64_t strideB, float* C, int64_t ldc,
                   int64_t strideC);

@@ -735,6 +735,38 @@ TEST(CpuCubeModel, AnEinsumThatIsOneProductIsCostedAsThatProduct) {
   EXPECT_EQ(npuEin.kernels.at(0).cubeCycles, npuMm.kernels.at(0).cubeCycles);
 }
 
+TEST(CpuCubeModel, SmallBatchedProductsAreTheExecutorsOwnLoop) {
+  // Batches of at most 16 rows and 2048 multiply-adds each run on the executor's row loop
+  // (core/exec/Gemm.cpp): no library call. A shared B is one product over all rows; larger ones are oneDNN's.
+  auto matmul = [](std::vector<int64_t> a, std::vector<int64_t> b, std::vector<int64_t> y) {
+    Graph g;
+    ValueId x = g.addInput("a", DType::Float32, Shape::ofInts(a));
+    ValueId w = g.addInput("b", DType::Float32, Shape::ofInts(b));
+    ValueId out = g.addValue("y", DType::Float32, Shape::ofInts(y));
+    g.addNode("MatMul", {x, w}, {out}, {}, "mm");
+    g.addOutput(out);
+    return g;
+  };
+  struct Case {
+    std::vector<int64_t> a, b, y;
+    bool own;
+  };
+  for (const Case& c :
+       {Case{{64, 2, 16}, {64, 16, 8}, {64, 2, 8}, true}, Case{{64, 16, 8}, {64, 8, 16}, {64, 16, 16}, true},
+        Case{{64, 17, 8}, {64, 8, 8}, {64, 17, 8}, false},
+        Case{{64, 16, 16}, {64, 16, 16}, {64, 16, 16}, false}, Case{{64, 2, 16}, {16, 8}, {64, 2, 8}, false},
+        Case{{2, 64, 2, 16}, {64, 16, 8}, {2, 64, 2, 8}, false}}) {
+    const Graph g = matmul(c.a, c.b, c.y);
+    const auto f = cubeFeatures(g, 0);
+    ASSERT_TRUE(f.has_value());
+    EXPECT_EQ(f->ownLoop, c.own) << c.a.size() << "-d " << c.a[c.a.size() - 2] << "x" << c.a.back() << "x"
+                                 << c.b.back();
+  }
+  // An Einsum of one batched product follows the same rule; read transposed it stays the library's.
+  EXPECT_TRUE(cubeFeatures(einsumGraph("bij,bjk->bik", {64, 2, 16}, {64, 16, 8}, {64, 2, 8}), 0)->ownLoop);
+  EXPECT_FALSE(cubeFeatures(einsumGraph("bij,bkj->bik", {64, 2, 16}, {64, 8, 16}, {64, 2, 8}), 0)->ownLoop);
+}
+
 TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
   // (kind, its parent kind, a graph of the kind, a graph of the parent kind)
   struct Split {
