@@ -200,7 +200,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     f.plainProduct = true;
     f.positions = 1;
     for (size_t d = 2; d < y->size(); ++d) f.positions *= static_cast<double>((*y)[d]);
-    copiesPositions = !std::equal(x->begin() + 2, x->end(), y->begin() + 2);
+    copiesPositions = !std::equal(x->begin() + 2, x->end(), y->begin() + 2) ||
+                      exec::pointwiseRowsSpread(static_cast<int64_t>(f.positions));
   }
   f.flops = nc.flops;
   f.inElems = numel(*x);

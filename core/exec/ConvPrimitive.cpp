@@ -275,7 +275,7 @@ bool unpadded(const ConvGeometry& g) {
 // order, a run of the last axis at a time. (Transpose.h's strided copier, whose tiles serve views with a
 // stride-1 axis, took 366 us against 247 for 4x32x64x64 at stride 2, and 6.0 against 4.7 ms for
 // 8x128x64x64, interleaved.)
-void subsample(const ConvProblem& p, const float* x, float* xs) {
+void subsample(const ConvProblem& p, const float* x, float* xs, int64_t planeStride) {
   const ConvGeometry& g = p.geo;
   const size_t r = g.in.size();
   std::vector<int64_t> inStride(r, 1);
@@ -285,7 +285,7 @@ void subsample(const ConvProblem& p, const float* x, float* xs) {
   parallelFor(p.N * p.C, outPlane, [&](int64_t b, int64_t e) {
     for (int64_t plane = b; plane < e; ++plane) {
       const float* src = x + plane * inPlane;
-      float* dst = xs + plane * outPlane;
+      float* dst = xs + plane * planeStride;
       for (int64_t row = 0; row < rows; ++row, dst += len) {
         int64_t off = 0;
         for (int64_t k = static_cast<int64_t>(r) - 2, rem = row; k >= 0; --k) {
@@ -453,18 +453,26 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
     // first. On oneDNN's layout the whole input went to channels-last and the output back, both out of
     // cache for a batch (8x128x64x64 -> 256 at stride 2, 1 thread: 5.8 + 4.6 + 4.2 ms, reorder,
     // convolution, reorder; 11.9 ms a call).
+    // Rows whose spacing shares cache sets are copied a little further apart (pointwiseRowsSpread).
     const int64_t hw = g.outSize();
+    const bool strided = hw != g.inSize(), spread = pointwiseRowsSpread(hw);
+    const int64_t ld = spread ? hw + kPointwiseRowPad : hw;
     const float* in = x;
-    if (hw != g.inSize()) {
-      const memory::dims dims{p.N * p.C * hw};
+    if (strided || spread) {
+      const memory::dims dims{p.N * p.C * ld};
       float* xs = static_cast<float*>(
           onednn::staged(0, memory::desc(dims, memory::data_type::f32, memory::format_tag::a))
               .get_data_handle());
-      subsample(p, x, xs);
+      if (strided)
+        subsample(p, x, xs, ld);
+      else
+        parallelFor(p.N * p.C, hw, [&](int64_t b, int64_t e) {
+          for (int64_t plane = b; plane < e; ++plane) std::copy_n(x + plane * hw, hw, xs + plane * ld);
+        });
       in = xs;
     }
     for (int64_t n = 0; n < p.N; ++n)
-      sgemmRowBias(p.M, hw, p.C, w, in + n * p.C * hw, bias, y + n * p.M * hw, relu);
+      sgemmRowBias(p.M, hw, p.C, w, in + n * p.C * ld, bias, y + n * p.M * hw, relu, ld);
     return;
   }
   onLibrary(p, x, w, wOwner, bias, y, relu);

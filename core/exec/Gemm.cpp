@@ -356,7 +356,9 @@ void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N,
   matmul(batch, transA, transB, M, N, K, 1.f, A, lda, strideA, B, ldb, strideB, 0.f, C, ldc, strideC);
 }
 
-void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C, bool relu) {
+void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias,
+                  float* C, bool relu, int64_t ldb) {
+  if (ldb <= 0) ldb = N;
   // oneDNN 2.6 has no optimised matmul for a bias broadcast along rows (it falls back to its
   // reference kernel, ~500x slower on a ResNet-50 1x1 conv), and accumulating into a C pre-filled with
   // the bias (beta = 1) is ~3x slower than the plain product (a MobileNetV2 1x1 conv 24->144 at 56x56:
@@ -366,8 +368,9 @@ void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* 
   // ReLU as oneDNN's post-op took its product (1 thread, fused: a [1, 64, 1, 1] -> 16 Conv 3.0 us there,
   // 1.2 here; [8, 256, 1, 1] -> 64, 40 and 10.5 us).
   if ((!bias && !(relu && N == 1)) || K <= 0)
-    return matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 0.f, C, N, 0, bias, BiasAlong::Rows, relu);
-  matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, N, 0, 0.f, C, N, 0);
+    return matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, ldb, 0, 0.f, C, N, 0, bias, BiasAlong::Rows,
+                  relu);
+  matmul(1, false, false, M, N, K, 1.f, A, K, 0, B, ldb, 0, 0.f, C, N, 0);
   parallelFor(M, N, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       float* row = C + i * N;

@@ -34,8 +34,9 @@ void sgemmBatched(int64_t batch, bool transA, bool transB, int64_t M, int64_t N,
 
 // C[M,N] = A[M,K] * B[K,N] + bias[i] on every row i (no bias when null); all rows contiguous.
 // relu: C = max(C, 0) in the same pass (oneDNN post-op; a Conv's Relu epilogue).
-void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias, float* C,
-                  bool relu = false);
+// ldb: B's row stride (0: N).
+void sgemmRowBias(int64_t M, int64_t N, int64_t K, const float* A, const float* B, const float* bias,
+                  float* C, bool relu = false, int64_t ldb = 0);
 
 // One product C[M,N] = A[M,K] * op(B) (op(B) = B^T when transB; row strides lda/ldb/ldc), prepared once
 // and run many times on new operands: a recurrent layer's step, which before paid the primitive's lookup

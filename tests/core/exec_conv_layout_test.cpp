@@ -375,3 +375,32 @@ TEST(ExecConvLayout, UnpaddedPointwiseConvsStridedOrNotRunOnThePlainLayout) {
   EXPECT_EQ(fw::exec::convolutionSourceLayout(pointwise(28, 2)), "plain");
   EXPECT_EQ(fw::exec::convolutionSourceLayout(pointwise(27, 3)), "plain");
 }
+
+// A pointwise Conv whose positions make the product's rows 2 KiB apart or a multiple (pointwiseRowsSpread)
+// runs on a copy of its input with the rows further apart: its output, with a bias and a fused ReLU, 1-D and
+// 2-D, equals a direct float64 loop, as one that is not spread does; strided, it equals the stride-1 Conv of
+// the positions it reads.
+TEST(ExecConvLayout, APointwiseConvOnSpreadRowsMatchesADirectLoop) {
+  EXPECT_TRUE(fw::exec::pointwiseRowsSpread(512));
+  EXPECT_TRUE(fw::exec::pointwiseRowsSpread(32 * 32));
+  EXPECT_FALSE(fw::exec::pointwiseRowsSpread(520));
+  EXPECT_FALSE(fw::exec::pointwiseRowsSpread(256));
+  for (const ConvProblem& q : {stride1(2, 24, 40, 1, {1024}, 1, 0), stride1(3, 16, 8, 1, {512}, 1, 0),
+                               stride1(2, 8, 12, 1, {32, 32}, 1, 0), stride1(2, 16, 8, 1, {520}, 1, 0)})
+    for (const bool relu : {false, true})
+      EXPECT_LT(worstAgainstDirectLoop(q, relu), 1e-4)
+          << q.geo.outSize() << " positions" << (relu ? ", ReLU" : "");
+  ConvProblem strided = stride1(2, 16, 24, 1, {64, 64}, 1, 0);
+  strided.geo.strides = {2, 2};
+  strided.geo.out = {32, 32};
+  const ConvProblem dense = stride1(2, 16, 24, 1, {32, 32}, 1, 0);
+  const std::vector<float> x = uniform(2 * 16 * 64 * 64, 7), w = uniform(24 * 16, 8), b = uniform(24, 9);
+  std::vector<float> xs(2 * 16 * 32 * 32), ys(2 * 24 * 32 * 32), yd(ys.size());
+  for (size_t plane = 0; plane < 2 * 16; ++plane)
+    for (size_t r = 0; r < 32; ++r)
+      for (size_t c = 0; c < 32; ++c) xs[(plane * 32 + r) * 32 + c] = x[(plane * 64 + 2 * r) * 64 + 2 * c];
+  const auto owner = std::make_shared<int>(0);
+  fw::exec::convolution(strided, x.data(), w.data(), owner, b.data(), ys.data(), true);
+  fw::exec::convolution(dense, xs.data(), w.data(), owner, b.data(), yd.data(), true);
+  EXPECT_EQ(ys, yd);
+}
