@@ -151,13 +151,19 @@ TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "depthwise_conv");
   EXPECT_DOUBLE_EQ(f->patchElems, 16.0 * 1024 * 9 * inside);
-  // 1x1 without padding: a pointwise conv (the executor's GEMM path, over the input as it is: no patch);
+  // 1x1 without padding: a pointwise conv (the executor's GEMM path, over the input as it is: no patch;
+  // 32 x 32 positions, rows 4 KiB apart, over a copy with its rows further apart: the whole input copied);
   // strided, over the positions it reads, copied out (the patch, 16 x 16 of them here, against the whole
   // input); padded, a dense conv.
-  f = cubeFeatures(convGraph(16, 32, 32, 1, 1), 0);
+  f = cubeFeatures(convGraph(16, 32, 30, 1, 1), 0);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "pointwise_conv");
   EXPECT_DOUBLE_EQ(f->patchElems, 0.0);
+  EXPECT_DOUBLE_EQ(f->positions, 900.0);
+  f = cubeFeatures(convGraph(16, 32, 32, 1, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "pointwise_conv");
+  EXPECT_DOUBLE_EQ(f->patchElems, 1024.0 * 16);
   EXPECT_DOUBLE_EQ(f->positions, 1024.0);
   f = cubeFeatures(convGraph(16, 32, 32, 1, 1, 2), 0);
   ASSERT_TRUE(f.has_value());
