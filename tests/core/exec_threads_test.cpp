@@ -13,8 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "tests/common/ErrorBound.h"
+#include "core/exec/Gemm.h"
 #include "core/exec/ThreadPool.h"
+#include "tests/common/ErrorBound.h"
 #include "tests/core/exec_test_util.h"
 
 using namespace fwtest;
@@ -68,8 +69,15 @@ TEST(ExecThreads, MatMulBitIdenticalAndCorrectForAnyThreadCount) {
 TEST(ExecThreads, SmallBatchedMatMulsAreCorrectForAnyThreadCount) {
   // Batches of products of at most 16 rows and 2048 multiply-adds run on the executor's row loop
   // (core/exec/Gemm.cpp), the others on oneDNN: both sides of each bound, odd sizes, one row.
-  for (auto [nb, M, K, N] : std::vector<std::array<int64_t, 4>>{
-           {64, 1, 64, 8}, {33, 16, 8, 16}, {10, 17, 8, 8}, {7, 3, 5, 7}, {9, 4, 33, 16}, {5, 16, 16, 16}}) {
+  for (auto [nb, M, K, N, rowLoop] : std::vector<std::array<int64_t, 5>>{{64, 1, 64, 8, 1},
+                                                                         {33, 16, 8, 16, 1},
+                                                                         {10, 17, 8, 8, 0},
+                                                                         {7, 3, 5, 7, 1},
+                                                                         {9, 4, 33, 16, 0},
+                                                                         {5, 16, 16, 16, 0}}) {
+    EXPECT_EQ(fw::exec::smallProductsOnRowLoop(nb, false, false, M, N, K), rowLoop != 0)
+        << nb << "x" << M << "x" << K << "x" << N;
+    EXPECT_FALSE(fw::exec::smallProductsOnRowLoop(nb, false, true, M, N, K));  // B transposed: oneDNN
     const Tensor a = noise({nb, M, K}, 11), b = noise({nb, K, N}, 12);
     auto m = oneNode("MatMul", {{"a", a}, {"b", b}}, 1);
     expectSameForAnyThreadCount(m, {a, b});
