@@ -562,6 +562,23 @@ bool reluEpilogue(const Graph& g, const Node& n, const std::vector<char>& inGrou
   return exec::reluEpilogueOf(g, producer, isOutput) == n.id;
 }
 
+// A Split its producer writes in parts (core/exec/Epilogue.h), the producer in the same fused kernel: the
+// epilogue, or nullopt. `n`: the Split, or with `asProducer` the MatMul or Gemm.
+std::optional<exec::SplitEpilogue> splitInParts(const Graph& g, const Node& n,
+                                                const std::vector<char>& inGroup, bool asProducer) {
+  if (asProducer ? n.opType != "MatMul" && n.opType != "Gemm" : n.opType != "Split") return std::nullopt;
+  if (n.inputs.empty() || n.inputs[0] == kNoId) return std::nullopt;
+  const NodeId producer = asProducer ? n.id : g.value(n.inputs[0]).producer;
+  if (producer == kNoId || !inGroup[static_cast<size_t>(producer)]) return std::nullopt;
+  const auto& outs = g.outputs();
+  auto isOutput = [&](ValueId v) { return std::find(outs.begin(), outs.end(), v) != outs.end(); };
+  auto e = exec::splitEpilogueOf(g, producer, isOutput);
+  if (!e || !inGroup[static_cast<size_t>(e->split)] || (!asProducer && e->split != n.id) ||
+      !exec::splitWrittenInParts(g, producer, *e))
+    return std::nullopt;
+  return e;
+}
+
 }  // namespace
 
 std::optional<double> cpuShapeWorkSeconds(const Graph& g, NodeId id, const HwProfile& hw, double runFootprint,
@@ -608,6 +625,9 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // Computed in its producer's loop: no pass of its own (bert_lite's MatMul+Add+Relu over [100, 512]:
     // 128 us measured fused, where the three took 141 + 14 + 21 alone).
     if (reluEpilogue(g, n, inGroup)) continue;
+    // Written by its producer, a product a part (slot attention's merged key and value projections: the
+    // MatMul + Split 491-500 us measured with the Split's copy, the two products 187 + 196 alone).
+    if (splitInParts(g, n, inGroup, false)) continue;
     if (fam == OpFamily::Unknown && warnings) {
       const std::string w = "op type '" + n.opType + "' is not in the cost table: costed as one elementwise pass over its output";
       if (std::find(warnings->begin(), warnings->end(), w) == warnings->end()) warnings->push_back(w);
@@ -692,6 +712,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
         ownLoop = f->ownLoop;
+        if (const auto e = splitInParts(g, n, inGroup, true)) f->calls *= static_cast<double>(e->parts);
         // A Conv or ConvTranspose on oneDNN's blocked layout reorders a weight the run computes on every
         // call (a QDQ model's DequantizeLinear at -O0: openWakeWord's embedding, 20 Convs 727 us simulated
         // against 957 measured without it); the pointwise path reads its weight as stored.

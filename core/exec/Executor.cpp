@@ -55,6 +55,9 @@ struct Plan {
   // output (Conv, BatchNormalization, Add); that Relu is computed with its producer and skipped.
   std::vector<NodeId> reluAfter;
   std::vector<char> skipped;
+  // Split epilogues (Epilogue.h): splitAt[producer] indexes splits, or -1; the Split is skipped.
+  std::vector<int32_t> splitAt;
+  std::vector<SplitEpilogue> splits;
   std::vector<KernelFn> kernel;   // a default-domain op's kernel, or nullptr
   std::vector<int32_t> function;  // else the index of its model-local function, or -1
   // The plan of each called function's body, filled on its first call (a body is never timed node by
@@ -284,6 +287,7 @@ class Interpreter {
     const size_t nodeCount = g.nodes().size();
     p.reluAfter.assign(nodeCount, kNoId);
     p.skipped.assign(nodeCount, 0);
+    p.splitAt.assign(nodeCount, -1);
     p.kernel.assign(nodeCount, nullptr);
     p.function.assign(nodeCount, -1);
     for (NodeId n : p.order) {
@@ -316,16 +320,26 @@ class Interpreter {
         p.reluAfter[static_cast<size_t>(n)] = r;
         p.skipped[static_cast<size_t>(r)] = 1;
       }
+      for (NodeId n : p.order) {
+        auto e = exec::splitEpilogueOf(g, n, kept);
+        if (!e) continue;
+        p.splitAt[static_cast<size_t>(n)] = static_cast<int32_t>(p.splits.size());
+        p.skipped[static_cast<size_t>(e->split)] = 1;
+        p.splits.push_back(std::move(*e));
+      }
     }
     return &plans.emplace(key, std::move(p)).first->second;
   }
 
   // `plan`, `n`: g's plan and the node's id. `relu`: the Relu node reading this node's only output
-  // (Plan::reluAfter), computed here too.
+  // (Plan::reluAfter), computed here too; so is the Split of Plan::splitAt.
   Status runNode(const Graph& g, const Node& node, const Plan& plan, size_t n, std::vector<RtTensor>& vals,
                  const Scope& scope, const Attributes* callerAttrs, bool top, const Node* relu = nullptr) {
     const KernelFn kernel = plan.kernel[n];
     const int32_t function = plan.function[n];
+    const SplitEpilogue* split =
+        plan.splitAt[n] >= 0 ? &plan.splits[static_cast<size_t>(plan.splitAt[n])] : nullptr;
+    std::vector<RtTensor> parts;  // the Split's outputs
     std::vector<const RtTensor*> in(node.inputs.size(), nullptr);
     for (size_t k = 0; k < node.inputs.size(); ++k) {
       const ValueId v = node.inputs[k];
@@ -368,6 +382,17 @@ class Interpreter {
       OpContext ctx{node, *attrs, model_, opset_, std::move(in), {}, this, &scope};
       ctx.out.resize(node.outputs.size());
       ctx.fuseRelu = relu != nullptr;
+      SplitEpilogue sized;  // split with the sizes this run's value holds
+      if (split && split->sizes != kNoId) {
+        const RtTensor& sv = vals[static_cast<size_t>(split->sizes)];
+        if (sv.defined() && sv.store() == Store::I64) {
+          sized = *split;
+          sized.widths = sv.toInts();
+          ctx.splitAfter = &sized;
+        }
+      } else {
+        ctx.splitAfter = split;
+      }
       Status st;
       try {
         st = kernel(ctx);
@@ -388,6 +413,19 @@ class Interpreter {
         FW_TRY_STATUS(findKernel("Relu")(rc));
         outs[0] = std::move(rc.out[0]);
       }
+      parts = std::move(ctx.splitParts);
+      if (split && parts.empty() && !outs.empty() && outs[0].defined()) {
+        // The kernel left it to us (another axis, a batched product): the Split kernel on its output.
+        const Node& sn = g.node(split->split);
+        std::vector<const RtTensor*> sin{&outs[0]};
+        for (size_t k = 1; k < sn.inputs.size(); ++k)
+          sin.push_back(sn.inputs[k] == kNoId ? nullptr : &vals[static_cast<size_t>(sn.inputs[k])]);
+        OpContext sc{sn, sn.attrs, model_, opset_, std::move(sin), {}, this, &scope};
+        sc.out.resize(sn.outputs.size());
+        const Status st2 = findKernel("Split")(sc);
+        if (!st2.ok()) return st2;
+        parts = std::move(sc.out);
+      }
     } else if (function >= 0) {
       const Function* fn = &model_.functions[static_cast<size_t>(function)];
       if (!fn->body) return Error::badInput("function '" + fn->name + "' has no body");
@@ -407,6 +445,31 @@ class Interpreter {
                              "': the reference executor does not implement it");
     }
 
+    if (split && !parts.empty()) {
+      // The producer's output is read by the Split only, which is done: only the parts are stored.
+      const Node& sn = g.node(split->split);
+      if (parts.size() != sn.outputs.size())
+        return Error::internal("node '" + node.name + "' (" + node.opType + "): its Split epilogue made " +
+                               std::to_string(parts.size()) + " parts for " +
+                               std::to_string(sn.outputs.size()) + " outputs");
+      const bool shapes = opts_.trace && opts_.trace->recordShapes && scope.traced;
+      if (shapes) {
+        std::vector<int64_t> whole = parts[0].dims;
+        if (!outs.empty() && outs[0].defined()) {
+          whole = outs[0].dims;
+        } else if (!whole.empty()) {
+          whole.back() = 0;
+          for (const auto& t : parts) whole.back() += t.dims.empty() ? 0 : t.dims.back();
+        }
+        recordShape(scope.path, g.value(node.outputs[0]).name, whole, parts[0].dtype);
+      }
+      for (size_t k = 0; k < parts.size(); ++k) {
+        const ValueId so = sn.outputs[k];
+        if (shapes) recordShape(scope.path, g.value(so).name, parts[k].dims, parts[k].dtype);
+        vals[static_cast<size_t>(so)] = std::move(parts[k]);
+      }
+      return {};
+    }
     for (size_t k = 0; k < node.outputs.size(); ++k) {
       const ValueId o = node.outputs[k];
       if (o == kNoId) continue;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/exec/Epilogue.h"
 #include "core/exec/RtTensor.h"
 #include "core/exec/RunLimits.h"
 #include "core/ir/Graph.h"
@@ -35,6 +36,10 @@ struct OpContext {
   // the interpreter applies it after the kernel. The Relu node itself is then skipped.
   bool fuseRelu = false;
   bool reluApplied = false;
+  // Split epilogue (Epilogue.h): a MatMul or Gemm whose only reader is this Split may write the Split's
+  // outputs into splitParts (one per part) instead of out[0]; else the interpreter splits out[0].
+  const SplitEpilogue* splitAfter = nullptr;
+  std::vector<RtTensor> splitParts{};
 
   size_t numIn() const { return in.size(); }
   bool has(size_t k) const { return k < in.size() && in[k] != nullptr && in[k]->defined(); }

@@ -92,6 +92,38 @@ Status opConvTranspose(OpContext& c) {
   return runConvolution(c, ConvProblem{true, N, C, M, group, g}, X, W, bias, Y);
 }
 
+// The column counts of the parts a Split epilogue (OpContext::splitAfter) asks of a product with N columns
+// in its output's last axis (of rank `outRank`), or nullopt when the Split is over another axis or its
+// sizes do not divide N (the interpreter then splits the whole product).
+std::optional<std::vector<int64_t>> splitColumns(const OpContext& c, size_t outRank, int64_t N) {
+  if (!c.splitAfter || outRank == 0) return std::nullopt;
+  const auto r = static_cast<int64_t>(outRank);
+  if (normAxis(c.splitAfter->axis, r) != r - 1) return std::nullopt;
+  return c.splitAfter->widthsFor(N);
+}
+
+// Each part of `widths` columns of C = op(A) * op(B) [+ bias per column], [rows, sum of widths], as its own
+// product on B's columns (B's rows when transB) from the part's first: the Split's copy of the whole
+// product is not made.
+void productParts(OpContext& c, DType dtype, std::vector<int64_t> dims, const std::vector<int64_t>& widths,
+                  bool transA, bool transB, int64_t rows, int64_t K, const float* A, int64_t lda,
+                  const float* B, int64_t ldb, const float* bias, const std::weak_ptr<const void>& bOwner) {
+  int64_t at = 0;
+  for (int64_t w : widths) {
+    dims.back() = w;
+    RtTensor P = RtTensor::alloc(dtype, dims);
+    const float* b = B + (transB ? at * ldb : at);
+    if (w > 0 && rows > 0) {
+      if (bias)
+        sgemmColumnBias(transA, transB, rows, w, K, A, lda, b, ldb, bias + at, P.mf(), w, bOwner);
+      else
+        sgemm(transA, transB, rows, w, K, 1.f, A, lda, b, ldb, 0.f, P.mf(), w, bOwner);
+    }
+    at += w;
+    c.splitParts.push_back(std::move(P));
+  }
+}
+
 Status opMatMul(OpContext& c) {
   if (!c.has(0) || !c.has(1)) return c.fail("expects two inputs");
   const RtTensor& A0 = c.input(0);
@@ -104,8 +136,15 @@ Status opMatMul(OpContext& c) {
   if (!shape.ok()) return c.fail(shape.error().message);
   const MatMulShape& ms = *shape;
   const int64_t M = ms.M, K = ms.K, N = ms.N;
-  RtTensor Y = RtTensor::alloc(A0.dtype, ms.out);
   const int64_t nb = ms.batches();
+  const bool sharedB = ms.bBatch.empty() || numelOf(ms.bBatch) == 1;
+  if (!intMode && sharedB && B.rank() >= 2)
+    if (auto parts = splitColumns(c, ms.out.size(), N)) {
+      productParts(c, A0.dtype, ms.out, *parts, false, false, nb * M, K, A.f(), K, B.f(), N, nullptr,
+                   B.constantOwner());
+      return {};
+    }
+  RtTensor Y = RtTensor::alloc(A0.dtype, ms.out);
   if (intMode) {
     for (int64_t b = 0; b < nb; ++b) {
       const int64_t* pa = A.i() + ms.aMatrix(b) * M * K;
@@ -118,8 +157,8 @@ Status opMatMul(OpContext& c) {
           py[i * N + j] = s;
         }
     }
-  } else if (ms.bBatch.empty() || numelOf(ms.bBatch) == 1) {
-    // B shared by every batch: one GEMM over all rows of A.
+  } else if (sharedB) {
+    // B shared by every batch: one GEMM over all rows of A (or a product a part of a Split epilogue's).
     sgemm(false, false, nb * M, N, K, 1.f, A.f(), K, B.f(), N, 0.f, Y.mf(), N, B.constantOwner());
   } else if (numelOf(ms.aBatch) == nb && numelOf(ms.bBatch) == nb) {
     // No broadcasting: matrix b of A, B and Y line up.
@@ -143,19 +182,27 @@ Status opGemm(OpContext& c) {
   const int64_t M = tA ? A.dims[1] : A.dims[0], K = tA ? A.dims[0] : A.dims[1];
   const int64_t N = tB ? B.dims[0] : B.dims[1], K2 = tB ? B.dims[1] : B.dims[0];
   if (K != K2) return c.fail("inner dims differ: A " + dimsStr(A.dims) + ", B " + dimsStr(B.dims));
-  RtTensor Y = RtTensor::alloc(c.input(0).dtype, {M, N});
-  float b = 0.f;
-  if (c.has(2) && beta != 0.f) {
-    const RtTensor C = asFloat(c.input(2));
-    // A bias of one value a column (a Linear's) as the product's own bias; one column of output stays on
-    // the rows-dot-vector loop, which takes C as beta = 1 (Gemm.cpp).
-    const bool columnBias = (C.dims == std::vector<int64_t>{N} || C.dims == std::vector<int64_t>{1, N});
-    if (columnBias && alpha == 1.f && beta == 1.f && N > 1) {
-      sgemmColumnBias(tA, tB, M, N, K, A.f(), A.dims[1], B.f(), B.dims[1], C.f(), Y.mf(), N,
-                      B.constantOwner());
-      c.out[0] = std::move(Y);
+  const bool withC = c.has(2) && beta != 0.f;
+  const RtTensor C = withC ? asFloat(c.input(2)) : RtTensor();
+  // A bias of one value a column (a Linear's) as the product's own bias; one column of output stays on
+  // the rows-dot-vector loop, which takes C as beta = 1 (Gemm.cpp).
+  const bool columnBias = withC &&
+                          (C.dims == std::vector<int64_t>{N} || C.dims == std::vector<int64_t>{1, N}) &&
+                          alpha == 1.f && beta == 1.f && N > 1;
+  if (columnBias || (!withC && alpha == 1.f))
+    if (auto parts = splitColumns(c, 2, N)) {
+      productParts(c, c.input(0).dtype, {M, N}, *parts, tA, tB, M, K, A.f(), A.dims[1], B.f(), B.dims[1],
+                   columnBias ? C.f() : nullptr, B.constantOwner());
       return {};
     }
+  RtTensor Y = RtTensor::alloc(c.input(0).dtype, {M, N});
+  float b = 0.f;
+  if (columnBias) {
+    sgemmColumnBias(tA, tB, M, N, K, A.f(), A.dims[1], B.f(), B.dims[1], C.f(), Y.mf(), N, B.constantOwner());
+    c.out[0] = std::move(Y);
+    return {};
+  }
+  if (withC) {
     auto od = broadcastShapes({C.dims, {M, N}});
     if (!od.ok() || *od != std::vector<int64_t>{M, N}) return c.fail("C " + dimsStr(C.dims) + " does not broadcast to " + dimsStr({M, N}));
     const auto cs = broadcastStrides(C.dims, {M, N});

@@ -371,3 +371,164 @@ TEST(ExecEpilogue, PointwiseConvOverOnePositionMatchesADirectReference) {
     for (size_t i = 0; i < fv.size(); ++i) EXPECT_EQ(fv[i], yv[i]) << i;
   }
 }
+
+namespace {
+
+// x -> producer -> Split -> each part through Neg (so the parts are no graph outputs themselves), run as
+// the executor runs it, and with an Identity between the producer and the Split (no epilogue: the Split
+// reads the Identity). `sizesAsInput`: the Split's sizes a runtime input (as in a fused body). Checks
+// both runs' outputs equal the node-by-node run's (keepIntermediates), and returns the tensors each
+// allocated {through the Identity, as built}.
+struct SplitCase {
+  std::string op = "MatMul";
+  Tensor x, w;
+  std::vector<Tensor> bias;  // Gemm's C, if any
+  fw::Attributes opAttrs;
+  fw::Attributes splitAttrs;
+  std::vector<int64_t> sizes;  // a constant sizes input when not empty
+  bool sizesAsInput = false;   // ... given as a runtime input instead
+  size_t parts = 2;
+  bool productAlsoOutput = false;
+};
+
+std::pair<int64_t, int64_t> splitAllocations(const SplitCase& c) {
+  auto model = [&](bool identity, std::vector<Tensor>& inputs) {
+    auto g = std::make_shared<fw::Graph>();
+    auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts(c.x.dims()));
+    inputs = {c.x};
+    std::vector<fw::ValueId> pin{x, g->addInitializer("w", c.w)};
+    for (const auto& b : c.bias) pin.push_back(g->addInitializer("c", b));
+    auto prod = g->addValue("prod");
+    g->addNode(c.op, pin, {prod}, c.opAttrs, "product");
+    std::vector<fw::ValueId> sin{prod};
+    if (identity) {
+      sin[0] = g->addValue("same");
+      g->addNode("Identity", {prod}, {sin[0]}, {}, "identity");
+    }
+    if (!c.sizes.empty()) {
+      const Tensor st = Tensor::int64s({static_cast<int64_t>(c.sizes.size())}, c.sizes);
+      if (c.sizesAsInput) {
+        sin.push_back(g->addInput("sizes", fw::DType::Int64, fw::Shape::ofInts(st.dims())));
+        inputs.push_back(st);
+      } else {
+        sin.push_back(g->addInitializer("sizes", st));
+      }
+    }
+    std::vector<fw::ValueId> parts;
+    for (size_t k = 0; k < c.parts; ++k) parts.push_back(g->addValue("part" + std::to_string(k)));
+    g->addNode("Split", sin, parts, c.splitAttrs, "split");
+    for (size_t k = 0; k < c.parts; ++k) {
+      auto y = g->addValue("y" + std::to_string(k));
+      g->addNode("Neg", {parts[k]}, {y}, {}, "neg" + std::to_string(k));
+      g->addOutput(y);
+    }
+    if (c.productAlsoOutput) g->addOutput(prod);
+    fw::Model m;
+    m.opsetImports[""] = 17;
+    m.graph = g;
+    return m;
+  };
+  std::vector<Tensor> inputs;
+  const fw::Model direct = model(false, inputs), throughIdentity = model(true, inputs);
+  fw::ExecOptions plain;
+  plain.keepIntermediates = true;
+  auto want = fw::runGraph(direct, inputs, plain);
+  EXPECT_TRUE(want.ok()) << want.error().message;
+  if (!want.ok()) return {-1, -1};
+  std::vector<int64_t> allocations;
+  for (const fw::Model* m : {&throughIdentity, &direct}) {
+    fw::ExecStats stats;
+    fw::ExecOptions asRun;
+    asRun.stats = &stats;
+    auto got = fw::runGraph(*m, inputs, asRun);
+    EXPECT_TRUE(got.ok()) << got.error().message;
+    if (!got.ok()) return {-1, -1};
+    EXPECT_EQ(got->size(), want->size());
+    for (size_t k = 0; k < got->size() && k < want->size(); ++k) {
+      EXPECT_EQ((*got)[k].dims(), (*want)[k].dims()) << "output " << k;
+      EXPECT_LE(maxAbsDiff((*got)[k], (*want)[k]), 1e-5) << "output " << k;
+    }
+    allocations.push_back(stats.allocations);
+  }
+  return {allocations[0], allocations[1]};
+}
+
+fw::Attributes axisAttr(int64_t axis) {
+  fw::Attributes a;
+  a.set(fw::Attribute::makeInt("axis", axis));
+  return a;
+}
+
+}  // namespace
+
+// A Split that is the only reader of a MatMul's or Gemm's output, over its last axis (horizontal_matmul's
+// merged projections): the product writes each part itself, so the run allocates the parts and never the
+// whole product, and every part equals the node-by-node run's. Where it cannot (another axis, a batched
+// B, the product also read elsewhere), the Split still runs and the results still agree.
+TEST(ExecEpilogue, SplitOverAProductsLastAxisIsWrittenPartByPart) {
+  // Through the Identity: the product, the parts, the negations. With the epilogue: one tensor fewer.
+  SplitCase mm;
+  mm.x = noise({2, 5, 16}, 71);
+  mm.w = noise({16, 24}, 72);
+  mm.splitAttrs = axisAttr(-1);
+  mm.sizes = {8, 6, 10};
+  mm.parts = 3;
+  auto [plain, run] = splitAllocations(mm);
+  EXPECT_EQ(run, plain - 1);
+
+  SplitCase equal = mm;  // equal parts, no sizes, the axis as a positive index
+  equal.sizes.clear();
+  equal.splitAttrs = axisAttr(2);
+  equal.parts = 4;
+  std::tie(plain, run) = splitAllocations(equal);
+  EXPECT_EQ(run, plain - 1);
+
+  SplitCase fromInput = mm;  // the sizes a runtime input (a fused body's)
+  fromInput.sizesAsInput = true;
+  std::tie(plain, run) = splitAllocations(fromInput);
+  EXPECT_EQ(run, plain - 1);
+
+  SplitCase gemm;  // Gemm(transB) with a bias a column: each part its bias columns
+  gemm.op = "Gemm";
+  gemm.x = noise({7, 12}, 73);
+  gemm.w = noise({20, 12}, 74);
+  gemm.bias = {noise({20}, 75)};
+  gemm.opAttrs.set(fw::Attribute::makeInt("transB", 1));
+  gemm.splitAttrs = axisAttr(1);
+  gemm.sizes = {5, 15};
+  std::tie(plain, run) = splitAllocations(gemm);
+  EXPECT_EQ(run, plain - 1);
+
+  SplitCase gemmTransA;  // Gemm(transA) without C
+  gemmTransA.op = "Gemm";
+  gemmTransA.x = noise({12, 7}, 76);
+  gemmTransA.w = noise({12, 9}, 77);
+  gemmTransA.opAttrs.set(fw::Attribute::makeInt("transA", 1));
+  gemmTransA.splitAttrs = axisAttr(-1);
+  gemmTransA.parts = 3;
+  std::tie(plain, run) = splitAllocations(gemmTransA);
+  EXPECT_EQ(run, plain - 1);
+
+  // Not the last axis, B one matrix a batch, or the product a graph output too: the whole product exists.
+  SplitCase firstAxis = mm;
+  firstAxis.splitAttrs = axisAttr(0);
+  firstAxis.sizes = {1, 1};
+  firstAxis.parts = 2;
+  std::tie(plain, run) = splitAllocations(firstAxis);
+  EXPECT_EQ(run, plain);
+
+  SplitCase batchedB = mm;
+  batchedB.w = noise({2, 16, 24}, 78);
+  std::tie(plain, run) = splitAllocations(batchedB);
+  EXPECT_EQ(run, plain);
+
+  SplitCase kept = mm;
+  kept.productAlsoOutput = true;
+  std::tie(plain, run) = splitAllocations(kept);
+  EXPECT_EQ(run, plain);
+
+  SplitCase gemmScaled = gemm;  // alpha != 1: the product as one, then the Split
+  gemmScaled.opAttrs.set(fw::Attribute::makeFloat("alpha", 0.5f));
+  std::tie(plain, run) = splitAllocations(gemmScaled);
+  EXPECT_EQ(run, plain);
+}

@@ -1177,6 +1177,52 @@ TEST(CpuCost, AReluAfterItsProducerInAFusedKernelIsItsEpilogue) {
   EXPECT_GT(test::run(sig, {test::allInOne(sig, "k")}, hw).kernels.at(0).durUs, firstAlone("Sigmoid") + 1.0);
 }
 
+// A MatMul whose only reader is a Split over its last axis writes the parts itself in a fused body
+// (core/exec/Epilogue.h): the Split costs nothing there and the product a call a part; a Split over
+// another axis, or a product the run also keeps, costs its copy.
+TEST(CpuCost, ASplitOverItsProductsLastAxisInAFusedKernelIsWrittenByTheProduct) {
+  const HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  auto graph = [](int64_t axis, bool split, bool keepProduct) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({256, 64}));
+    ValueId w = g.addInitializer("w", Tensor::floats({64, 128}, std::vector<float>(64 * 128, 0.5f)));
+    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({256, 128}));
+    g.addNode("MatMul", {x, w}, {a}, {}, "mm");
+    if (!split) {
+      g.addOutput(a);
+      return g;
+    }
+    const std::vector<int64_t> part =
+        axis == 0 ? std::vector<int64_t>{128, 128} : std::vector<int64_t>{256, 64};
+    ValueId s0 = g.addValue("s0", DType::Float32, Shape::ofInts(part));
+    ValueId s1 = g.addValue("s1", DType::Float32, Shape::ofInts(part));
+    Attributes at;
+    at.set(Attribute::makeInt("axis", axis));
+    g.addNode("Split", {a}, {s0, s1}, at, "split");
+    g.addOutput(s0);
+    g.addOutput(s1);
+    if (keepProduct) g.addOutput(a);
+    return g;
+  };
+  Graph alone = graph(-1, false, false);
+  const double product = test::runUnfused(alone, hw).kernels.at(0).durUs;
+  auto fused = [&](int64_t axis, bool keep) {
+    Graph g = graph(axis, true, keep);
+    return test::run(g, {test::allInOne(g, "k")}, hw).kernels.at(0).durUs;
+  };
+  Graph last = graph(-1, true, false);
+  const auto unfused = test::runUnfused(last, hw);
+  ASSERT_EQ(unfused.kernels.size(), 2u);  // at -O0 the Split is a kernel of its own
+  const double split = unfused.kernels.at(1).durUs;
+  ASSERT_GT(split, 1.0);
+  const double inParts = fused(-1, false);
+  EXPECT_GE(inParts, product);  // a call more, no copy
+  EXPECT_LT(inParts, product + 0.5 * split);
+  EXPECT_NEAR(fused(1, false), inParts, 1e-6);  // the same axis by its index
+  EXPECT_GT(fused(0, false), product + 0.5 * split);
+  EXPECT_GT(fused(-1, true), product + 0.5 * split);
+}
+
 // The test profile without cpu.cold_call_s and with {"vector": 2 us, "product": 10 us}.
 std::pair<Result<HwProfile>, Result<HwProfile>> coldCallProfiles() {
   json j = cpuProfileJson();
