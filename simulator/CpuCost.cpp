@@ -735,8 +735,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         if (it == hw.cpu.cubeModels.end() && f->kind == "gemm_col")
           it = hw.cpu.cubeModels.find(n.opType == "Gemm" && n.attrs.intOr("transB", 0) != 0 ? "gemm_tb"
                                                                                             : "gemm");
-        if (it == hw.cpu.cubeModels.end() &&
-            (f->kind == "pointwise_conv" || f->kind == "conv1d" || f->kind == "conv_direct"))
+        if (it == hw.cpu.cubeModels.end() && f->kind == "conv_rows")
+          it = hw.cpu.cubeModels.find("conv_direct");
+        if (it == hw.cpu.cubeModels.end() && (f->kind == "pointwise_conv" || f->kind == "conv1d" ||
+                                              f->kind == "conv_direct" || f->kind == "conv_rows"))
           it = hw.cpu.cubeModels.find("conv");
         if (it == hw.cpu.cubeModels.end() && f->kind == "depthwise_conv") it = hw.cpu.cubeModels.find("grouped_conv");
         if (it == hw.cpu.cubeModels.end() &&

@@ -119,11 +119,23 @@ double insideTapShare(const std::vector<double>& shares) {
 }  // namespace
 
 const std::vector<std::string>& cubeModelKinds() {
-  static const std::vector<std::string> k = {
-      "gemm",           "gemm_tb",        "gemm_col",         "conv",
-      "conv1d",         "pointwise_conv", "grouped_conv",     "grouped_conv_wide",
-      "depthwise_conv", "conv_transpose", "conv_transpose1d", "conv_transpose_plain",
-      "conv_direct",    "int_gemm",       "int_conv",         "rnn"};
+  static const std::vector<std::string> k = {"gemm",
+                                             "gemm_tb",
+                                             "gemm_col",
+                                             "conv",
+                                             "conv1d",
+                                             "pointwise_conv",
+                                             "grouped_conv",
+                                             "grouped_conv_wide",
+                                             "depthwise_conv",
+                                             "conv_transpose",
+                                             "conv_transpose1d",
+                                             "conv_transpose_plain",
+                                             "conv_direct",
+                                             "conv_rows",
+                                             "int_gemm",
+                                             "int_conv",
+                                             "rnn"};
   return k;
 }
 
@@ -151,19 +163,29 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   CubeFeatures f;
   f.kind = os->kind;
   // A filter bank (a few input channels a group, depthwise too, a kernel of at least 8 taps along the last
-  // axis and 1 along the others, stride 1 along it) runs on the executor's own direct loop where that timed
-  // faster than the library (core/exec/DirectConv.h): its time is the multiply-adds of every tap, the
-  // padding's included, and the padded copy of the input. Costed as that loop, though the library may have
-  // won.
+  // axis and 1 along the others, stride 1 along it; or a bank over rows, its taps along the other axes) runs
+  // on the executor's own direct loop where that timed faster than the library (core/exec/DirectConv.h):
+  // its time is the multiply-adds of every tap, the padding's included, and the padded copy of the input
+  // (a bank over rows reads it in place). Costed as that loop, though the library may have won.
   if (n.opType == "Conv" && x->size() >= 3 && w->size() == x->size()) {
     const std::vector<int64_t> strides = n.attrs.getInts("strides").value_or(std::vector<int64_t>{});
     const std::vector<int64_t> kernel(w->begin() + 2, w->end());
     const int64_t group = n.attrs.intOr("group", 1);
-    if (exec::directConvolutionFits((*x)[1], (*w)[0], group, kernel, strides.empty() ? 1 : strides.back())) {
-      f.kind = "conv_direct";
+    // Padding along the last axis (a bank over rows takes none): pads, or an auto_pad that pads.
+    const std::vector<int64_t> pads = n.attrs.getInts("pads").value_or(std::vector<int64_t>{});
+    const size_t r = kernel.size();
+    const std::string autoPad = n.attrs.stringOr("auto_pad", "NOTSET");
+    const bool lastPadded = (pads.size() == 2 * r && (pads[r - 1] != 0 || pads[2 * r - 1] != 0)) ||
+                            ((autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") && kernel.back() > 1);
+    if (exec::directConvolutionFits((*x)[1], (*w)[0], group, kernel, strides.empty() ? 1 : strides.back(),
+                                    lastPadded)) {
+      // Every tap, along the last axis or (a bank over rows) the others.
+      double taps = 1;
+      for (int64_t k : kernel) taps *= static_cast<double>(k);
+      // A bank over rows loads a vector a tap and row for fewer multiply-adds and runs at its own rate.
+      f.kind = taps == static_cast<double>(kernel.back()) ? "conv_direct" : "conv_rows";
       f.ownLoop = true;
-      f.flops = 2 * numel(*y) * static_cast<double>((*x)[1] / std::max<int64_t>(1, group)) *
-                static_cast<double>(kernel.back());
+      f.flops = 2 * numel(*y) * static_cast<double>((*x)[1] / std::max<int64_t>(1, group)) * taps;
       f.inElems = numel(*x);
       f.outElems = numel(*y);
       f.weightElems = numel(*w);
@@ -174,7 +196,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
       const int64_t g = std::max<int64_t>(1, group), mg = (*w)[0] / g;
       if (mg > 0 && y->back() > 0)
         f.patchElems = f.outElems / static_cast<double>(mg) * static_cast<double>((mg + 3) / 4) *
-                       static_cast<double>((*x)[1] / g) * static_cast<double>(kernel.back());
+                       static_cast<double>((*x)[1] / g) * taps;
       return f;
     }
   }

@@ -317,6 +317,32 @@ std::vector<Case> convDirectCases() {
   return cs;
 }
 
+// Banks over rows (taps along the axes before the last, 1 along it: the direct loop reads each tap's row in
+// place), conv_rows: depth multipliers, groups of 2-4 channels, padded and strided rows, taps along two axes.
+std::vector<Case> convRowsCases() {
+  struct B {
+    int64_t batch, cin, rows, len, cout, taps, pad, stride, group;
+  };
+  std::vector<Case> cs;
+  for (B c : {B{2, 4, 16, 256, 8, 16, 0, 1, 4}, B{1, 2, 40, 128, 8, 9, 4, 1, 1},
+              B{8, 16, 12, 300, 16, 12, 0, 1, 16}, B{4, 3, 24, 96, 12, 24, 0, 1, 3},
+              B{1, 8, 30, 500, 16, 30, 0, 1, 8}, B{2, 6, 20, 64, 6, 10, 5, 2, 3},
+              B{1, 1, 64, 1024, 4, 8, 0, 1, 1}, B{16, 4, 10, 128, 4, 10, 0, 1, 4}}) {
+    const std::vector<int64_t> x = {c.batch, c.cin, c.rows, c.len}, w = {c.cout, c.cin / c.group, c.taps, 1};
+    std::string name =
+        "Conv " + std::to_string(c.taps) + "x1 " + std::to_string(c.cin) + "->" + std::to_string(c.cout) +
+        (c.group == c.cin ? " depthwise" : " group " + std::to_string(c.group)) +
+        (c.stride > 1 ? " stride " + std::to_string(c.stride) : std::string()) + " over " +
+        std::to_string(c.rows) + "x" + std::to_string(c.len) + " batch " + std::to_string(c.batch);
+    cs.push_back({name, oneOp("Conv", x, {filled(w, 0.01f)},
+                              fw::zoo::attrs({Attribute::makeInts("pads", {c.pad, 0, c.pad, 0}),
+                                              Attribute::makeInts("strides", {c.stride, 1}),
+                                              Attribute::makeInt("group", c.group)}),
+                              kCopies)});
+  }
+  return cs;
+}
+
 // A ConvTranspose of more than 4 output channels (oneDNN's blocked jit kernel), and since session 24
 // batched ones with large weights, as generators' upsamplers are: fitted on one image each, the model
 // charged a DCGAN-like generator's 16-image ConvTransposes (512->256 4x4 at 4x4) 0.64-0.76x their time and
@@ -489,6 +515,7 @@ Result<KindCases> casesOfKind(const std::string& kind) {
   if (kind == "conv_transpose") return KindCases{convTransposeCases(), false, true};
   if (kind == "conv_transpose_plain") return KindCases{convTransposePlainCases()};
   if (kind == "conv_direct") return KindCases{convDirectCases()};
+  if (kind == "conv_rows") return KindCases{convRowsCases()};
   if (kind == "conv_transpose1d") return KindCases{convTranspose1dCases(), false, true};
   if (kind == "rnn") return KindCases{rnnCases(), false, false, true};
   if (kind == "int_conv") return KindCases{intConvCases()};

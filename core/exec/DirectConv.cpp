@@ -87,6 +87,11 @@ struct Job {
   const ConvProblem* p = nullptr;
   int64_t Cg = 0, Mg = 0, K = 0, dil = 1, rowsIn = 0, rowsOut = 0, OW = 0, Wp = 0;
   const float* padded = nullptr;  // [N * C * rowsIn][Wp]: each input row with its last axis's padding
+  // A bank over rows: the input as it is ([N * C * rowsIn][OW]), and each tap's offset along every axis
+  // before the last (taps x axes, dilated), the taps in the weight's order.
+  const float* x = nullptr;
+  int64_t taps = 0;
+  std::vector<int64_t> tapOffsets;
   const float* w = nullptr;
   const float* bias = nullptr;
   float* y = nullptr;
@@ -139,20 +144,115 @@ FW_INLINE void runRows(const Job& j, int64_t b, int64_t e) {
   }
 }
 
-__attribute__((target("avx2,fma"))) void runRowsAvx2(const Job& j, int64_t b, int64_t e) {
-  runRows<V8>(j, b, e);
+template <class V, int MB>
+FW_INLINE void rowBlock(int64_t R, const float* const* rows, const float* w, int64_t strideM,
+                        float* const* outs, const float* bias, int64_t OW, bool relu) {
+  block<V, MB>(R, 1, 1, rows, w, strideM, outs, bias, OW, relu);
 }
-void runRowsSse(const Job& j, int64_t b, int64_t e) { runRows<V4>(j, b, e); }
+
+// A bank over rows: output rows [b, e) of N * group * rowsOut, each of every output channel of its group,
+// from the input rows its taps land on (null in the padding), each read as one tap; the positions past
+// the last whole block of vectors from copies of those rows' ends, so no load passes a row.
+template <class V>
+FW_INLINE void runRowBank(const Job& j, int64_t b, int64_t e) {
+  constexpr int64_t span = static_cast<int64_t>(sizeof(V) / sizeof(float)) * kVectors;
+  const ConvProblem& p = *j.p;
+  const ConvGeometry& g = p.geo;
+  const size_t axes = g.in.size() - 1;
+  const int64_t R = j.Cg * j.taps, whole = j.OW / span * span, rest = j.OW - whole;
+  const float* rows[kDirectConvMaxRows];
+  const float* tailRows[kDirectConvMaxRows];
+  float tails[kDirectConvMaxRows][span];
+  float* outs[kChannels];
+  float* tailOuts[kChannels];
+  int64_t base[8];
+  for (int64_t item = b; item < e; ++item) {
+    const int64_t orow = item % j.rowsOut, ng = item / j.rowsOut, grp = ng % p.group, n = ng / p.group;
+    for (size_t d = axes, rem = static_cast<size_t>(orow); d-- > 0;) {
+      base[d] = (static_cast<int64_t>(rem) % g.out[d]) * g.strides[d] - g.padsBegin[d];
+      rem /= static_cast<size_t>(g.out[d]);
+    }
+    for (int64_t t = 0; t < j.taps; ++t) {
+      int64_t in = 0, stride = 1;
+      bool inside = true;
+      for (size_t d = axes; d-- > 0;) {
+        const int64_t i = base[d] + j.tapOffsets[static_cast<size_t>(t) * axes + d];
+        inside = inside && i >= 0 && i < g.in[d];
+        in += i * stride;
+        stride *= g.in[d];
+      }
+      for (int64_t c = 0; c < j.Cg; ++c) {
+        const int64_t r = c * j.taps + t;
+        rows[r] = inside ? j.x + ((n * p.C + grp * j.Cg + c) * j.rowsIn + in) * j.OW : nullptr;
+        tailRows[r] = nullptr;
+        if (inside && rest > 0) {
+          std::memcpy(tails[r], rows[r] + whole, static_cast<size_t>(rest) * sizeof(float));
+          std::fill(tails[r] + rest, tails[r] + span, 0.f);
+          tailRows[r] = tails[r];
+        }
+      }
+    }
+    const int64_t strideM = R;
+    for (int64_t m0 = 0; m0 < j.Mg; m0 += kChannels) {
+      const int64_t mb = std::min<int64_t>(kChannels, j.Mg - m0), m = grp * j.Mg + m0;
+      for (int64_t i = 0; i < mb; ++i) {
+        outs[i] = j.y + ((n * p.M + m + i) * j.rowsOut + orow) * j.OW;
+        tailOuts[i] = outs[i] + whole;
+      }
+      const float* w = j.w + m * strideM;
+      const float* bias = j.bias ? j.bias + m : nullptr;
+      for (int part = 0; part < 2; ++part) {
+        const float* const* rs = part == 0 ? rows : tailRows;
+        float* const* os = part == 0 ? outs : tailOuts;
+        const int64_t ow = part == 0 ? whole : rest;
+        if (ow == 0) continue;
+        switch (mb) {
+          case 1:
+            rowBlock<V, 1>(R, rs, w, strideM, os, bias, ow, j.relu);
+            break;
+          case 2:
+            rowBlock<V, 2>(R, rs, w, strideM, os, bias, ow, j.relu);
+            break;
+          case 3:
+            rowBlock<V, 3>(R, rs, w, strideM, os, bias, ow, j.relu);
+            break;
+          default:
+            rowBlock<V, 4>(R, rs, w, strideM, os, bias, ow, j.relu);
+            break;
+        }
+      }
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) void runRowsAvx2(const Job& j, int64_t b, int64_t e) {
+  if (j.x)
+    runRowBank<V8>(j, b, e);
+  else
+    runRows<V8>(j, b, e);
+}
+void runRowsSse(const Job& j, int64_t b, int64_t e) {
+  if (j.x)
+    runRowBank<V4>(j, b, e);
+  else
+    runRows<V4>(j, b, e);
+}
 
 }  // namespace
 
 bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vector<int64_t>& kernel,
-                           int64_t lastStride) {
-  if (kernel.empty() || group < 1 || C % group != 0 || M % group != 0) return false;
-  if (C / group > kDirectConvMaxChannels) return false;
-  for (size_t d = 0; d + 1 < kernel.size(); ++d)
-    if (kernel[d] != 1) return false;
-  return lastStride == 1 && kernel.back() >= kDirectConvMinTaps;
+                           int64_t lastStride, bool lastPadded) {
+  if (kernel.empty() || kernel.size() > 8 || group < 1 || C % group != 0 || M % group != 0) return false;
+  if (C / group > kDirectConvMaxChannels || lastStride != 1) return false;
+  int64_t taps = 1;
+  for (size_t d = 0; d + 1 < kernel.size(); ++d) {
+    if (kernel[d] < 1) return false;
+    taps *= kernel[d];
+  }
+  if (taps == 1) return kernel.back() >= kDirectConvMinTaps;
+  // A bank over rows.
+  return kernel.back() == 1 && !lastPadded && taps >= kDirectConvMinTaps &&
+         (C / group) * taps <= kDirectConvMaxRows;
 }
 
 bool directConvolutionApplies(const ConvProblem& p) {
@@ -161,7 +261,10 @@ bool directConvolutionApplies(const ConvProblem& p) {
   if (p.transposed || r < 1 || g.kernel.size() != r || g.out.size() != r || g.strides.size() != r ||
       g.dilations.size() != r || g.padsBegin.size() != r || g.padsEnd.size() != r)
     return false;
-  if (!directConvolutionFits(p.C, p.M, p.group, g.kernel, g.strides[r - 1])) return false;
+  if (!directConvolutionFits(p.C, p.M, p.group, g.kernel, g.strides[r - 1],
+                             g.padsBegin[r - 1] != 0 || g.padsEnd[r - 1] != 0))
+    return false;
+  if (g.kernel[r - 1] == 1 && g.out[r - 1] != g.in[r - 1]) return false;
   return g.padsBegin[r - 1] >= 0 && g.padsEnd[r - 1] >= 0 && g.outSize() > 0;
 }
 
@@ -181,6 +284,32 @@ void directConvolution(const ConvProblem& p, const float* x, const float* w, con
     j.rowsOut *= g.out[d];
   }
   j.OW = g.out[a];
+  const bool avx2 = fastmath::lanes() >= 8 && __builtin_cpu_supports("fma");
+  if (g.kernel[a] == 1 && a > 0) {
+    // A bank over rows: read in place, each tap (a position of the kernel along the axes before the last)
+    // its own row.
+    j.x = x;
+    j.taps = 1;
+    for (size_t d = 0; d < a; ++d) j.taps *= g.kernel[d];
+    j.tapOffsets.resize(static_cast<size_t>(j.taps) * a);
+    for (int64_t t = 0; t < j.taps; ++t)
+      for (size_t d = a, rem = static_cast<size_t>(t); d-- > 0;) {
+        j.tapOffsets[static_cast<size_t>(t) * a + d] =
+            (static_cast<int64_t>(rem) % g.kernel[d]) * g.dilations[d];
+        rem /= static_cast<size_t>(g.kernel[d]);
+      }
+    j.w = w;
+    j.bias = bias;
+    j.y = y;
+    j.relu = relu;
+    parallelFor(p.N * p.group * j.rowsOut, j.Mg * j.OW * j.Cg * j.taps, [&](int64_t b, int64_t e) {
+      if (avx2)
+        runRowsAvx2(j, b, e);
+      else
+        runRowsSse(j, b, e);
+    });
+    return;
+  }
   // Room for the last block's vectors beyond the row (up to 6 x 8 positions) and the taps after them.
   const int64_t W = g.in[a], padL = g.padsBegin[a];
   j.Wp = std::max(padL + W, j.OW + 64 + (j.K - 1) * j.dil);
@@ -202,7 +331,6 @@ void directConvolution(const ConvProblem& p, const float* x, const float* w, con
   j.bias = bias;
   j.y = y;
   j.relu = relu;
-  const bool avx2 = fastmath::lanes() >= 8 && __builtin_cpu_supports("fma");
   parallelFor(p.N * p.group * j.rowsOut, j.Mg * j.OW * j.Cg * j.K, [&](int64_t b, int64_t e) {
     if (avx2)
       runRowsAvx2(j, b, e);

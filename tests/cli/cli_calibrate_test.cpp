@@ -60,6 +60,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
                         "cpu.cube_time_models.conv_transpose1d",
                         "cpu.cube_time_models.conv_transpose_plain",
                         "cpu.cube_time_models.conv_direct",
+                        "cpu.cube_time_models.conv_rows",
                         "cpu.cube_time_models.rnn",
                         "cpu.weight_reorder",
                         "cpu.op_call_s",
@@ -155,7 +156,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // residual.
   for (const char* kind : {"gemm", "gemm_tb", "gemm_col", "conv", "conv1d", "pointwise_conv", "grouped_conv",
                            "grouped_conv_wide", "depthwise_conv", "conv_transpose", "conv_transpose1d",
-                           "conv_transpose_plain", "conv_direct", "rnn"}) {
+                           "conv_transpose_plain", "conv_direct", "conv_rows", "rnn"}) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
     EXPECT_GE(m["cases"].get<int>(), 7) << kind;
     EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;

@@ -286,7 +286,8 @@ double worstAgainstGeneralLoop(const ConvProblem& q, bool relu, int64_t nanAt, R
 }
 
 // A filter bank (a few input channels a group, a kernel of at least 8 taps along the last axis and 1 along
-// the others, stride 1 along it) runs on the executor's own direct loop where that timed faster than the
+// the others, stride 1 along it; or over rows, 8 or more taps along the others and 1 along it) runs on the
+// executor's own direct loop where that timed faster than the
 // library (core/exec/DirectConv.h). The loop itself, on each vector width this CPU runs (8 and 4 lanes),
 // and whichever way convolution() took, with a bias, with a fused ReLU and with a NaN in the input, equal
 // a float64 loop: 1-D and 3-D, dilated, grouped, depthwise (a causal 40-tap one) and a depth multiplier,
@@ -301,6 +302,13 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
       general(1, 3, 4, 1, {2, 3, 40}, {1, 1, 10}, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}),
       general(2, 5, 5, 5, {1, 150}, {1, 40}, {1, 1}, {1, 1}, {0, 39}, {0, 0}),
       general(1, 3, 6, 3, {90}, {11}, {1}, {2}, {5}, {7}),
+      // Banks over rows (taps along the axes before the last, 1 along it): a depth multiplier over every
+      // row at once, rows strided, dilated and padded with 2 channels a group, taps along two axes, rows
+      // shorter than a block of vectors.
+      general(2, 8, 16, 8, {22, 53}, {22, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+      general(1, 2, 5, 1, {30, 37}, {9, 1}, {2, 1}, {2, 1}, {4, 0}, {3, 0}),
+      general(1, 3, 6, 3, {4, 10, 19}, {3, 3, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}),
+      general(2, 4, 4, 4, {16, 5}, {8, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
   };
   const auto direct = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
                          bool relu) { fw::exec::directConvolution(q, x, w, b, y, relu); };
@@ -328,11 +336,14 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
           << what << (relu ? ", ReLU" : "") << ", " << fw::exec::convolutionSourceLayout(q);
   }
   // Not filter banks: stride 2 along the last axis, 7 taps, 5 channels a group, a kernel of 3 along an
-  // earlier axis.
+  // earlier axis; over rows: padding along the last axis, 4 taps, 68 input rows an output row.
   for (const ConvProblem& q : {general(1, 1, 8, 1, {100}, {16}, {2}, {1}, {0}, {0}),
                                general(1, 1, 8, 1, {100}, {7}, {1}, {1}, {0}, {0}),
                                general(1, 5, 8, 1, {100}, {16}, {1}, {1}, {0}, {0}),
-                               general(1, 1, 8, 1, {5, 100}, {3, 16}, {1, 1}, {1, 1}, {0, 0}, {0, 0})})
+                               general(1, 1, 8, 1, {5, 100}, {3, 16}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+                               general(1, 1, 8, 1, {20, 100}, {8, 1}, {1, 1}, {1, 1}, {0, 1}, {0, 1}),
+                               general(1, 1, 8, 1, {20, 100}, {4, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+                               general(1, 4, 8, 1, {20, 100}, {17, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0})})
     EXPECT_FALSE(fw::exec::directConvolutionApplies(q)) << q.C << " -> " << q.M;
 }
 

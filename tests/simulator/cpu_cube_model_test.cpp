@@ -132,6 +132,39 @@ TEST(CpuCubeModel, AFilterBankIsCostedAsTheDirectLoop) {
   }
 }
 
+// A bank over rows ([N, C, H, W] by [M, C/group, k, 1], no padding along W) runs on the same direct loop,
+// a kind of its own (conv_rows): every tap along H counted, the input rows loaded once a block of 4 output
+// channels. Padding along W, or 4 taps, leaves it to the library.
+TEST(CpuCubeModel, AFilterBankOverRowsIsCostedAsTheDirectLoopsOwnKind) {
+  auto bank = [](int64_t taps, int64_t padW) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({2, 8, 22, 100}));
+    ValueId w = g.addInitializer(
+        "W", Tensor::floats({16, 1, taps, 1}, std::vector<float>(static_cast<size_t>(16 * taps), 0.1f)));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({2, 16, 22 - taps + 1, 100 + 2 * padW}));
+    g.addNode("Conv", {x, w}, {y},
+              zoo::attrs({Attribute::makeInts("pads", {0, padW, 0, padW}), Attribute::makeInt("group", 8),
+                          Attribute::makeInts("kernel_shape", {taps, 1})}),
+              "bank");
+    g.addOutput(y);
+    return g;
+  };
+  const auto f = cubeFeatures(bank(22, 0), 0);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->kind, "conv_rows");
+  EXPECT_TRUE(f->ownLoop);
+  EXPECT_DOUBLE_EQ(f->flops, 2.0 * 2 * 16 * 100 * 22);
+  EXPECT_DOUBLE_EQ(f->outElems, 2.0 * 16 * 100);
+  // Two output channels a group: one block, loading each of its 22 rows' positions once.
+  EXPECT_DOUBLE_EQ(f->patchElems, 2.0 * 8 * 100 * 22);
+  for (const auto& [what, g] : {std::pair{"padded along W", bank(22, 1)}, std::pair{"4 taps", bank(4, 0)}}) {
+    const auto other = cubeFeatures(g, 0);
+    ASSERT_TRUE(other) << what;
+    EXPECT_NE(other->kind, "conv_rows") << what;
+    EXPECT_FALSE(other->ownLoop) << what;
+  }
+}
+
 TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   // Conv 16->32, 3x3 at 32x32: M = 1024 output pixels, K = 16*9 = 144, N = 32; with pad 1, 94 of the 96
   // (position, tap) pairs of each axis read inside the image (the test below).
