@@ -284,7 +284,10 @@ void directConvolution(const ConvProblem& p, const float* x, const float* w, con
     j.rowsOut *= g.out[d];
   }
   j.OW = g.out[a];
-  const bool avx2 = fastmath::lanes() >= 8 && __builtin_cpu_supports("fma");
+  j.w = w;
+  j.bias = bias;
+  j.y = y;
+  j.relu = relu;
   if (g.kernel[a] == 1 && a > 0) {
     // A bank over rows: read in place, each tap (a position of the kernel along the axes before the last)
     // its own row.
@@ -298,45 +301,33 @@ void directConvolution(const ConvProblem& p, const float* x, const float* w, con
             (static_cast<int64_t>(rem) % g.kernel[d]) * g.dilations[d];
         rem /= static_cast<size_t>(g.kernel[d]);
       }
-    j.w = w;
-    j.bias = bias;
-    j.y = y;
-    j.relu = relu;
-    parallelFor(p.N * p.group * j.rowsOut, j.Mg * j.OW * j.Cg * j.taps, [&](int64_t b, int64_t e) {
-      if (avx2)
-        runRowsAvx2(j, b, e);
-      else
-        runRowsSse(j, b, e);
+  } else {
+    // Room for the last block's vectors beyond the row (up to 6 x 8 positions) and the taps after them.
+    const int64_t W = g.in[a], padL = g.padsBegin[a];
+    j.Wp = std::max(padL + W, j.OW + 64 + (j.K - 1) * j.dil);
+    const int64_t inRows = p.N * p.C * j.rowsIn;
+    float* padded = static_cast<float*>(
+        onednn::staged(
+            0, dnnl::memory::desc({inRows * j.Wp}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a))
+            .get_data_handle());
+    parallelFor(inRows, j.Wp, [&](int64_t b, int64_t e) {
+      for (int64_t row = b; row < e; ++row) {
+        float* dst = padded + row * j.Wp;
+        std::fill(dst, dst + padL, 0.f);
+        std::memcpy(dst + padL, x + row * W, static_cast<size_t>(W) * sizeof(float));
+        std::fill(dst + padL + W, dst + j.Wp, 0.f);
+      }
     });
-    return;
+    j.padded = padded;
   }
-  // Room for the last block's vectors beyond the row (up to 6 x 8 positions) and the taps after them.
-  const int64_t W = g.in[a], padL = g.padsBegin[a];
-  j.Wp = std::max(padL + W, j.OW + 64 + (j.K - 1) * j.dil);
-  const int64_t inRows = p.N * p.C * j.rowsIn;
-  float* padded =
-      static_cast<float*>(onednn::staged(0, dnnl::memory::desc({inRows * j.Wp}, dnnl::memory::data_type::f32,
-                                                               dnnl::memory::format_tag::a))
-                              .get_data_handle());
-  parallelFor(inRows, j.Wp, [&](int64_t b, int64_t e) {
-    for (int64_t row = b; row < e; ++row) {
-      float* dst = padded + row * j.Wp;
-      std::fill(dst, dst + padL, 0.f);
-      std::memcpy(dst + padL, x + row * W, static_cast<size_t>(W) * sizeof(float));
-      std::fill(dst + padL + W, dst + j.Wp, 0.f);
-    }
-  });
-  j.padded = padded;
-  j.w = w;
-  j.bias = bias;
-  j.y = y;
-  j.relu = relu;
-  parallelFor(p.N * p.group * j.rowsOut, j.Mg * j.OW * j.Cg * j.K, [&](int64_t b, int64_t e) {
-    if (avx2)
-      runRowsAvx2(j, b, e);
-    else
-      runRowsSse(j, b, e);
-  });
+  const bool avx2 = fastmath::lanes() >= 8 && __builtin_cpu_supports("fma");
+  parallelFor(p.N * p.group * j.rowsOut, j.Mg * j.OW * j.Cg * (j.x ? j.taps : j.K),
+              [&](int64_t b, int64_t e) {
+                if (avx2)
+                  runRowsAvx2(j, b, e);
+                else
+                  runRowsSse(j, b, e);
+              });
 }
 
 }  // namespace fw::exec
