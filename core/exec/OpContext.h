@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "core/exec/Epilogue.h"
 #include "core/exec/RtTensor.h"
 #include "core/exec/RunLimits.h"
 #include "core/ir/Graph.h"
@@ -21,6 +20,7 @@
 namespace fw::exec {
 
 class Interpreter;
+struct SplitEpilogue;  // Epilogue.h
 
 struct OpContext {
   const Node& node;

@@ -2,11 +2,11 @@
 // BatchNormalization. Pooling lives in ops_pool.cpp.
 #include <algorithm>
 #include <cmath>
-
 #include <dnnl.hpp>
 
 #include "core/exec/ConvGeometry.h"
 #include "core/exec/ConvPrimitive.h"
+#include "core/exec/Epilogue.h"
 #include "core/exec/Gemm.h"
 #include "core/exec/OpContext.h"
 
