@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|55]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|56]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -142,7 +142,14 @@ executor changes (Einsum batches, small batched products), before it was measure
 projections and attention are einsums, a graph isomorphism network over many small dense graphs, ConvMixer
 (9x9 depthwise and pointwise Convs, GELU), a dual-path RNN (a bidirectional LSTM within chunks, an LSTM
 across them), slot attention (attention over a few slots, a GRU cell, 3 iterations) and a T5-style encoder with a
-learned relative-position bias by bucket.
+learned relative-position bias by bucket; set 56 was exported in session 45 after session 44's changes (the
+Split epilogue, filter banks over rows, the recurrent fit's many-row shapes), before it was measured: a
+DeepConvLSTM for sensor activity recognition (temporal Convs into two LSTM layers), a gated attention unit
+(FLASH-style: one projection split into gates, a single-head relu^2 attention), ShallowConvNet for EEG
+(temporal and full spatial Convs, squaring, average pooling, log), a shift MLP (channel groups shifted
+spatially by slicing, pointwise MLPs), an Autoformer-style series-decomposition transformer (moving averages
+by AvgPool1d over a replicate-padded series) and a convolutional recurrent speech enhancer (strided Conv2d
+encoder, an LSTM over frames, ConvTranspose2d decoder with skips).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -154,7 +161,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -271,6 +278,8 @@ def main():
         return export_fifty_fourth_set(torch, out)
     if which == "55":
         return export_fifty_fifth_set(torch, out)
+    if which == "56":
+        return export_fifty_sixth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -6553,6 +6562,149 @@ def export_fifty_fifth_set(torch, out):
                                   ("dprnn_lite_b2", DualPathRnn, (2, 64, 50, 40)),
                                   ("slot_attention_b8_n256", SlotAttention, (8, 256, 64)),
                                   ("t5_relbias_b2_t64", T5RelBias, (2, 64, 256))))
+    return 0
+
+
+def export_fifty_sixth_set(torch, out):
+    # Session 45, after session 44's changes (Split epilogue, banks over rows, rnn shapes), before it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class DeepConvLstm(nn.Module):  # 32 windows of 24 steps x 113 sensor channels: 4 temporal Convs (5 x 1), 2 LSTMs
+        def __init__(self, sensors=113, filters=64, hidden=128, classes=18):
+            super().__init__()
+            self.convs = nn.ModuleList([nn.Conv2d(1 if i == 0 else filters, filters, (5, 1)) for i in range(4)])
+            self.lstm = nn.LSTM(filters * sensors, hidden, num_layers=2, batch_first=True)
+            self.out = nn.Linear(hidden, classes)
+
+        def forward(self, x):  # [b, 1, t, sensors]
+            for c in self.convs:
+                x = F.relu(c(x))
+            b, f, t, s = x.shape
+            h = self.lstm(x.permute(0, 2, 1, 3).reshape(b, t, f * s))[0]
+            return self.out(h[:, -1])
+
+    class FlashGau(nn.Module):  # 4 sequences of 256 x 256: 4 gated attention units (one head, relu^2 attention)
+        def __init__(self, d=256, e=512, s=128, layers=4, t=256):
+            super().__init__()
+            self.e, self.s, self.t = e, s, t
+            self.norms = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.uv = nn.ModuleList([nn.Linear(d, 2 * e + s) for _ in range(layers)])
+            self.gamma = nn.Parameter(torch.randn(layers, 2, s) * 0.1 + 1)
+            self.beta = nn.Parameter(torch.zeros(layers, 2, s))
+            self.o = nn.ModuleList([nn.Linear(e, d) for _ in range(layers)])
+
+        def forward(self, x):  # [b, t, d]
+            for i, (n, uv, o) in enumerate(zip(self.norms, self.uv, self.o)):
+                u, v, z = torch.split(F.silu(uv(n(x))), [self.e, self.e, self.s], -1)
+                q = z * self.gamma[i, 0] + self.beta[i, 0]
+                k = z * self.gamma[i, 1] + self.beta[i, 1]
+                a = F.relu(q @ k.transpose(1, 2) / self.s ** 0.5) ** 2 / self.t
+                x = x + o(u * (a @ v))
+            return x
+
+    class ShallowConvNet(nn.Module):  # 16 trials of 22 electrodes x 500 samples: temporal and spatial Convs,
+        # squaring, mean pooling over time, log, a dense classifier
+        def __init__(self, electrodes=22, filters=40, classes=4):
+            super().__init__()
+            self.temporal = nn.Conv2d(1, filters, (1, 25))
+            self.spatial = nn.Conv2d(filters, filters, (electrodes, 1), bias=False)
+            self.bn = nn.BatchNorm2d(filters)
+            self.pool = nn.AvgPool2d((1, 75), (1, 15))
+            self.out = nn.Linear(filters * 27, classes)
+
+        def forward(self, x):  # [b, 1, electrodes, samples]
+            x = self.bn(self.spatial(self.temporal(x)))
+            x = torch.log(torch.clamp(self.pool(x * x), min=1e-6))
+            return self.out(x.flatten(1))
+
+    class ShiftMlp(nn.Module):  # 8 images 64x64: patch 4, 6 blocks of a spatial shift of four channel groups and an MLP
+        def __init__(self, dim=96, depth=6, patch=4):
+            super().__init__()
+            self.stem = nn.Conv2d(3, dim, patch, patch)
+            self.n1 = nn.ModuleList([nn.GroupNorm(1, dim) for _ in range(depth)])
+            self.mix = nn.ModuleList([nn.Conv2d(dim, dim, 1) for _ in range(depth)])
+            self.n2 = nn.ModuleList([nn.GroupNorm(1, dim) for _ in range(depth)])
+            self.mlp = nn.ModuleList([nn.Sequential(nn.Conv2d(dim, 3 * dim, 1), nn.GELU(), nn.Conv2d(3 * dim, dim, 1))
+                                      for _ in range(depth)])
+            self.head = nn.Linear(dim, 10)
+
+        @staticmethod
+        def shift(x):  # each quarter of the channels one pixel right, left, down, up (zeros in)
+            a, b, c, d = torch.chunk(x, 4, 1)
+            a = F.pad(a[..., :, :-1], (1, 0, 0, 0))
+            b = F.pad(b[..., :, 1:], (0, 1, 0, 0))
+            c = F.pad(c[..., :-1, :], (0, 0, 1, 0))
+            d = F.pad(d[..., 1:, :], (0, 0, 0, 1))
+            return torch.cat([a, b, c, d], 1)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for n1, mix, n2, mlp in zip(self.n1, self.mix, self.n2, self.mlp):
+                x = x + mix(self.shift(n1(x)))
+                x = x + mlp(n2(x))
+            return self.head(x.mean((2, 3)))
+
+    class DecompTransformer(nn.Module):  # 16 series of 96 steps x 7 variables: 2 encoder layers, each followed by a
+        # series decomposition (moving average of 25 over a replicate-padded series), a trend projection
+        def __init__(self, variables=7, d=64, heads=4, layers=2, horizon=24, kernel=25):
+            super().__init__()
+            self.k = kernel
+            self.embed = nn.Conv1d(variables, d, 3, padding=1, padding_mode="circular")
+            self.layers = nn.ModuleList([nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0, batch_first=True)
+                                         for _ in range(layers)])
+            self.trend = nn.Linear(96, horizon)
+            self.out = nn.Linear(d, variables)
+
+        def decompose(self, x):  # [b, t, d] -> seasonal, trend
+            p = (self.k - 1) // 2
+            padded = torch.cat([x[:, :1].expand(-1, p, -1), x, x[:, -1:].expand(-1, p, -1)], 1)
+            trend = F.avg_pool1d(padded.transpose(1, 2), self.k, 1).transpose(1, 2)
+            return x - trend, trend
+
+        def forward(self, x):  # [b, t, variables]
+            h = self.embed(x.transpose(1, 2)).transpose(1, 2)
+            trend = torch.zeros_like(h)
+            for layer in self.layers:
+                h, t = self.decompose(layer(h))
+                trend = trend + t
+            y = self.out(h + trend)  # [b, t, variables]
+            return self.trend(y.transpose(1, 2)).transpose(1, 2)
+
+    class CrnEnhancer(nn.Module):  # 2 utterances of 100 frames x 161 bins: 4 strided Conv2d (along frequency), an LSTM
+        # over frames, 4 ConvTranspose2d with skip concats, a sigmoid mask
+        def __init__(self, ch=(16, 32, 64, 64), hidden=256):
+            super().__init__()
+            cin = (1,) + ch[:-1]
+            self.enc = nn.ModuleList([nn.Conv2d(i, o, (2, 3), (1, 2), padding=(1, 0)) for i, o in zip(cin, ch)])
+            self.ebn = nn.ModuleList([nn.BatchNorm2d(o) for o in ch])
+            self.lstm = nn.LSTM(ch[-1] * 9, hidden, num_layers=2, batch_first=True)
+            self.proj = nn.Linear(hidden, ch[-1] * 9)
+            outs = ch[-2::-1] + (1,)
+            self.dec = nn.ModuleList([nn.ConvTranspose2d(2 * i, o, (1, 3), (1, 2), output_padding=(0, p))
+                                      for i, o, p in zip(ch[::-1], outs, (0, 0, 1, 0))])
+
+        def forward(self, x):  # [b, 1, frames, bins]
+            skips = []
+            h = x
+            for c, bn in zip(self.enc, self.ebn):
+                h = F.elu(bn(c(h)[:, :, :-1]))  # causal along frames: drop the padded last row
+                skips.append(h)
+            b, c, t, f = h.shape
+            r = self.proj(self.lstm(h.permute(0, 2, 1, 3).reshape(b, t, c * f))[0])
+            h = r.reshape(b, t, c, f).permute(0, 2, 1, 3)
+            for i, d in enumerate(self.dec):
+                h = d(torch.cat([h, skips[-1 - i]], 1))
+                h = F.elu(h) if i < len(self.dec) - 1 else h
+            return torch.sigmoid(h) * x
+
+    torch.manual_seed(156)
+    export_nets(torch, out, 156, (("deepconvlstm_b32", DeepConvLstm, (32, 1, 24, 113)),
+                                  ("flash_gau_b4_t256", FlashGau, (4, 256, 256)),
+                                  ("shallowconvnet_b16", ShallowConvNet, (16, 1, 22, 500)),
+                                  ("shift_mlp_b8_64", ShiftMlp, (8, 3, 64, 64)),
+                                  ("decomp_tfm_b16_l96", DecompTransformer, (16, 96, 7)),
+                                  ("crn_enhancer_b2", CrnEnhancer, (2, 1, 100, 161))))
     return 0
 
 
