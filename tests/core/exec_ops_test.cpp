@@ -941,7 +941,11 @@ TEST(ExecOps, PadMatchesADirectLoopForEveryModeRankAndSign) {
                                    {{1, 2, 3, 3}, {0, 0, 1, 2, 0, 1, 2, 1}},
                                    {{2, 3, 3, 2}, {0, 0, -1, 1, 0, 0, 1, -1}},
                                    {{2, 3, 4}, {0, 0, 0, 0, 0, 0}},  // no pad: the input itself
-                                   {{3, 4}, {0, -1, 0, 1}}};         // the same shape, shifted
+                                   {{3, 4}, {0, -1, 0, 1}},          // the same shape, shifted
+                                   // rows of 16 bytes and more: 16-byte moves, the last one overlapping
+                                   {{2, 3, 7}, {0, 1, 2, 1, 0, 3}},
+                                   {{2, 2, 5, 9}, {1, 0, 1, 0, 0, 2, 1, 0}},
+                                   {{3, 6, 13}, {0, -2, 0, 0, 1, -5}}};
   for (const std::string mode : {"constant", "edge", "reflect"})
     for (const auto& cs : cases) {
       const size_t r = cs.dims.size();
@@ -949,6 +953,7 @@ TEST(ExecOps, PadMatchesADirectLoopForEveryModeRankAndSign) {
       for (size_t d = 0; d < r; ++d)
         fits = fits && (mode != "reflect" || std::max(cs.pads[d], cs.pads[d + r]) < cs.dims[d]);
       if (!fits) continue;
+      SCOPED_TRACE(mode + " over " + std::to_string(r) + " axes, case " + std::to_string(&cs - cases.data()));
       const Tensor x = iota(cs.dims, 1.f, 1.f);
       auto res = runOne("Pad",
                         {{"x", x},
@@ -975,6 +980,28 @@ TEST(ExecOps, PadMatchesADirectLoopForEveryModeRankAndSign) {
       }
       expectNear((*res)[0], od, want, 0.f);
     }
+  // Eight-byte elements: int64 rows of 3 (under 16 bytes) and of 5 padded to 8.
+  for (const auto& cs : std::vector<Case>{{{2, 3}, {1, 2, 0, 1}}, {{2, 5}, {0, 1, 1, 2}}}) {
+    std::vector<int64_t> xv(static_cast<size_t>(cs.dims[0] * cs.dims[1]));
+    for (size_t k = 0; k < xv.size(); ++k) xv[k] = static_cast<int64_t>(k) + 1;
+    auto res = runOne("Pad",
+                      {{"x", Tensor::int64s(cs.dims, xv)},
+                       {"pads", Tensor::int64s({4}, cs.pads), true},
+                       {"v", Tensor::int64s({}, {-7}), true}},
+                      1, {});
+    ASSERT_TRUE(res.ok()) << res.error().message;
+    const int64_t H = cs.dims[0] + cs.pads[0] + cs.pads[2], W = cs.dims[1] + cs.pads[1] + cs.pads[3];
+    const auto got = (*res)[0].toInt64s();
+    ASSERT_EQ(got.size(), static_cast<size_t>(H * W));
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t w = 0; w < W; ++w) {
+        const int64_t i = h - cs.pads[0], j = w - cs.pads[1];
+        const int64_t want = i < 0 || i >= cs.dims[0] || j < 0 || j >= cs.dims[1]
+                                 ? -7
+                                 : xv[static_cast<size_t>(i * cs.dims[1] + j)];
+        EXPECT_EQ(got[static_cast<size_t>(h * W + w)], want) << h << "," << w;
+      }
+  }
   // An unknown mode is refused once something is padded, and passes a crop through.
   auto wrap = runOne("Pad", {{"x", iota({4})}, {"pads", Tensor::int64s({2}, {1, 0}), true}}, 1,
                      attrs({Attribute::makeString("mode", "spiral")}));
