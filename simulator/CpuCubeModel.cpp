@@ -50,6 +50,23 @@ bool allOnes(const std::vector<int64_t>& v) {
   return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; });
 }
 
+// A Conv the executor runs as the pointwise Conv of its rows (core/exec/ConvPrimitive.h, rowsAsChannels):
+// no padding (pads or an auto_pad that pads), stride 1 along the last axis, dilations 1.
+bool rowsAsChannels(const Node& n, const std::vector<int64_t>& x, const std::vector<int64_t>& w) {
+  if (w.size() < 4 || x.size() != w.size()) return false;
+  const size_t r = w.size() - 2;
+  const std::vector<int64_t> pads = n.attrs.getInts("pads").value_or(std::vector<int64_t>{});
+  const std::vector<int64_t> strides = n.attrs.getInts("strides").value_or(std::vector<int64_t>{});
+  const std::vector<int64_t> dilations = n.attrs.getInts("dilations").value_or(std::vector<int64_t>{});
+  const std::string autoPad = n.attrs.stringOr("auto_pad", "NOTSET");
+  const bool padded = std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; }) ||
+                      autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+  if (!dilations.empty() && !allOnes(dilations)) return false;
+  return exec::rowsAsChannels(std::vector<int64_t>(x.begin() + 2, x.end()),
+                              std::vector<int64_t>(w.begin() + 2, w.end()), n.attrs.intOr("group", 1),
+                              strides.size() == r ? strides.back() : 1, padded);
+}
+
 // A Conv whose kernel is 1 in every spatial dim, without padding: every output position reads one input
 // position (every stride-th along each axis), as the executor's product path takes it.
 bool isPointwise(const Node& n, const std::vector<int64_t>& x, const std::vector<int64_t>& w, const std::vector<int64_t>& y) {
@@ -224,6 +241,13 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     for (size_t d = 2; d < y->size(); ++d) f.positions *= static_cast<double>((*y)[d]);
     copiesPositions = !std::equal(x->begin() + 2, x->end(), y->begin() + 2) ||
                       exec::pointwiseRowsSpread(static_cast<int64_t>(f.positions));
+  } else if (f.kind == "conv" && rowsAsChannels(n, *x, *w)) {
+    // A kernel over the leading spatial axes whole and 1 along the last: the pointwise Conv of the input's
+    // rows as channels (exec::rowsAsChannels), the last axis its positions.
+    f.kind = "pointwise_conv";
+    f.plainProduct = true;
+    f.positions = static_cast<double>(x->back());
+    copiesPositions = exec::pointwiseRowsSpread(x->back());
   }
   f.flops = nc.flops;
   f.inElems = numel(*x);

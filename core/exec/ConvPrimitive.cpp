@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -310,6 +311,21 @@ bool onProductPath(const ConvProblem& p) {
   return !p.transposed && p.group == 1 && p.geo.kernelSize() == 1 && unpadded(p.geo);
 }
 
+// rowsAsChannels(p) as the pointwise 1-D Conv of [C * rows, last] per image, or nullopt. Dilations are
+// 1 (a dilated kernel as long as its axis would have no output).
+std::optional<ConvProblem> rowsAsChannelsProblem(const ConvProblem& p) {
+  const ConvGeometry& g = p.geo;
+  if (p.transposed || g.in.empty() ||
+      !rowsAsChannels(g.in, g.kernel, p.group, g.strides.back(), !unpadded(g)) ||
+      std::any_of(g.dilations.begin(), g.dilations.end(), [](int64_t d) { return d != 1; }))
+    return std::nullopt;
+  ConvProblem q = p;
+  q.C = p.C * (g.inSize() / g.in.back());
+  const int64_t len = g.in.back();
+  q.geo = ConvGeometry{{len}, {len}, {1}, {1}, {1}, {0}, {0}};
+  return q;
+}
+
 // Y[n,m,...] = Y + bias[m], then max(., 0) when `relu`; NaN stays NaN, as with oneDNN's post-op.
 void biasRelu(const ConvProblem& p, const float* bias, float* y, bool relu) {
   const int64_t inner = p.geo.outSize();
@@ -442,6 +458,10 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
     directConvolution(p, x, w, bias, y, relu);
     return;
   }
+  if (const auto q = rowsAsChannelsProblem(p)) {  // the same bytes, read as the pointwise Conv's
+    convolution(*q, x, w, wOwner, bias, y, relu);
+    return;
+  }
   if (depthMultiplierCopies(p)) {
     convolutionOnCopies(p, x, w, wOwner, bias, y, relu);
     return;
@@ -499,6 +519,7 @@ void convolutionOnCopies(const ConvProblem& p, const float* x, const float* w,
 
 std::string convolutionSourceLayout(const ConvProblem& p) {
   if (onDirectLoop(p)) return "plain";
+  if (const auto q = rowsAsChannelsProblem(p)) return convolutionSourceLayout(*q);
   if (depthMultiplierCopies(p)) {
     ConvProblem q = p;
     q.C = q.group = p.M;

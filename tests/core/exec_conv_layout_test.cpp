@@ -387,6 +387,66 @@ TEST(ExecConvLayout, UnpaddedPointwiseConvsStridedOrNotRunOnThePlainLayout) {
   EXPECT_EQ(fw::exec::convolutionSourceLayout(pointwise(27, 3)), "plain");
 }
 
+// A Conv in one group whose kernel covers every spatial axis but the last whole and is 1 along the last,
+// unpadded (EEG spatial filters), runs as the pointwise Conv of its rows (rowsAsChannels) on the plain
+// layout: with a bias and a fused ReLU, 2-D and 3-D, its output equals a float64 loop; with padding, in
+// groups, or with a shorter kernel it is not taken. (The shapes are not filter banks, which the direct loop
+// may take first: more than 4 input channels or fewer than 8 taps.)
+TEST(ExecConvLayout, AKernelOverTheLeadingAxesWholeRunsAsThePointwiseConvOfItsRows) {
+  auto problem = [](int64_t n, int64_t c, int64_t m, std::vector<int64_t> in) {
+    ConvProblem p;
+    p.N = n, p.C = c, p.M = m, p.group = 1;
+    p.geo.in = in;
+    p.geo.kernel = in;
+    p.geo.kernel.back() = 1;
+    p.geo.out.assign(in.size(), 1);
+    p.geo.out.back() = in.back();
+    p.geo.strides.assign(in.size(), 1);
+    p.geo.dilations.assign(in.size(), 1);
+    p.geo.padsBegin.assign(in.size(), 0);
+    p.geo.padsEnd.assign(in.size(), 0);
+    return p;
+  };
+  for (const ConvProblem& q :
+       {problem(2, 6, 10, {22, 37}), problem(3, 8, 8, {3, 5, 33}), problem(1, 2, 5, {7, 512})}) {
+    const int64_t rows = q.geo.inSize() / q.geo.in.back(), len = q.geo.in.back();
+    EXPECT_TRUE(fw::exec::rowsAsChannels(q.geo.in, q.geo.kernel, 1, 1, false));
+    EXPECT_EQ(fw::exec::convolutionSourceLayout(q), "plain");
+    const std::vector<float> x = uniform(static_cast<size_t>(q.N * q.C * rows * len), 11),
+                             w = uniform(static_cast<size_t>(q.M * q.C * rows), 12),
+                             b = uniform(static_cast<size_t>(q.M), 13);
+    for (const bool relu : {false, true}) {
+      std::vector<float> y(static_cast<size_t>(q.N * q.M * len));
+      fw::exec::convolution(q, x.data(), w.data(), std::make_shared<int>(0), b.data(), y.data(), relu);
+      double worst = 0;
+      for (int64_t n = 0; n < q.N; ++n)
+        for (int64_t m = 0; m < q.M; ++m)
+          for (int64_t j = 0; j < len; ++j) {
+            double acc = b[static_cast<size_t>(m)];
+            for (int64_t c = 0; c < q.C; ++c)
+              for (int64_t r = 0; r < rows; ++r)
+                acc += static_cast<double>(x[static_cast<size_t>(((n * q.C + c) * rows + r) * len + j)]) *
+                       w[static_cast<size_t>((m * q.C + c) * rows + r)];
+            if (relu) acc = std::max(acc, 0.0);
+            worst = std::max(worst, std::abs(acc - y[static_cast<size_t>((n * q.M + m) * len + j)]));
+          }
+      EXPECT_LT(worst, 1e-4) << q.geo.in.size() << "-D over " << rows << " rows" << (relu ? ", ReLU" : "");
+      // Bit for bit the pointwise Conv of C * rows channels over the last axis (the library's kernel sums
+      // in another order).
+      const ConvProblem pw = problem(q.N, q.C * rows, q.M, {len});
+      std::vector<float> ypw(y.size());
+      fw::exec::convolution(pw, x.data(), w.data(), std::make_shared<int>(0), b.data(), ypw.data(), relu);
+      EXPECT_EQ(y, ypw) << q.geo.in.size() << "-D over " << rows << " rows";
+    }
+  }
+  EXPECT_FALSE(fw::exec::rowsAsChannels({22, 37}, {22, 1}, 1, 1, true));   // padded
+  EXPECT_FALSE(fw::exec::rowsAsChannels({22, 37}, {22, 1}, 2, 1, false));  // in groups
+  EXPECT_FALSE(fw::exec::rowsAsChannels({22, 37}, {21, 1}, 1, 1, false));  // shorter than the axis
+  EXPECT_FALSE(fw::exec::rowsAsChannels({22, 37}, {22, 1}, 1, 2, false));  // strided along the last
+  EXPECT_FALSE(fw::exec::rowsAsChannels({1, 37}, {1, 1}, 1, 1, false));    // the pointwise Conv itself
+  EXPECT_FALSE(fw::exec::rowsAsChannels({37}, {1}, 1, 1, false));          // 1-D
+}
+
 // A pointwise Conv whose positions make the product's rows 2 KiB apart or a multiple (pointwiseRowsSpread)
 // runs on a copy of its input with the rows further apart: its output, with a bias and a fused ReLU, 1-D and
 // 2-D, equals a direct float64 loop, as one that is not spread does; strided, it equals the stride-1 Conv of

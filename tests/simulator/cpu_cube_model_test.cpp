@@ -165,6 +165,40 @@ TEST(CpuCubeModel, AFilterBankOverRowsIsCostedAsTheDirectLoopsOwnKind) {
   }
 }
 
+// A Conv in one group whose kernel covers the leading spatial axes whole and is 1 along the last
+// ([N, C, H, W] by [M, C, H, 1], no padding) is the pointwise Conv of its C * H rows, as the executor runs it
+// (exec::rowsAsChannels): positions the last axis, K = C * H. Padding, groups or a kernel shorter than the
+// axis leave it a dense Conv.
+TEST(CpuCubeModel, AKernelOverTheLeadingAxesWholeIsThePointwiseConvOfItsRows) {
+  auto spatial = [](int64_t kh, int64_t pad, int64_t group) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({2, 8, 22, 100}));
+    ValueId w = g.addInitializer(
+        "W", Tensor::floats({16, 8 / group, kh, 1},
+                            std::vector<float>(static_cast<size_t>(16 * 8 / group * kh), 0.1f)));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({2, 16, 22 - kh + 1 + 2 * pad, 100}));
+    g.addNode("Conv", {x, w}, {y},
+              zoo::attrs({Attribute::makeInts("pads", {pad, 0, pad, 0}), Attribute::makeInt("group", group),
+                          Attribute::makeInts("kernel_shape", {kh, 1})}),
+              "spatial");
+    g.addOutput(y);
+    return g;
+  };
+  const auto f = cubeFeatures(spatial(22, 0, 1), 0);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->kind, "pointwise_conv");
+  EXPECT_TRUE(f->plainProduct);
+  EXPECT_DOUBLE_EQ(f->positions, 100);
+  EXPECT_DOUBLE_EQ(f->flops, 2.0 * 2 * 16 * 100 * 8 * 22);
+  for (const auto& [what, g] :
+       {std::pair{"padded", spatial(22, 1, 1)}, std::pair{"2 groups", spatial(22, 0, 2)},
+        std::pair{"shorter than the axis", spatial(21, 0, 1)}}) {
+    const auto other = cubeFeatures(g, 0);
+    ASSERT_TRUE(other) << what;
+    EXPECT_NE(other->kind, "pointwise_conv") << what;
+  }
+}
+
 TEST(CpuCubeModel, FeaturesAreTheImplicitGemmOfEachKind) {
   // Conv 16->32, 3x3 at 32x32: M = 1024 output pixels, K = 16*9 = 144, N = 32; with pad 1, 94 of the 96
   // (position, tap) pairs of each axis read inside the image (the test below).
