@@ -485,17 +485,28 @@ Status opPad(OpContext& c) {
   const int64_t padLo = hi > lo ? lo : W, padHi = hi > lo ? hi : W;  // columns [0, padLo) and [padHi, W) pad
   const auto is = stridesOf(x.dims);
   const auto es = static_cast<int64_t>(storeBytes(x.store()));
-  if (es == 0) {                     // strings: element by element through copyElems
-    std::vector<int64_t> idx(r, 0);  // the row's output index on the outer axes
+  // The input offset of the output index `idx` on its leading axes, or -1 where one of them falls in the
+  // padding; and the index's successor.
+  auto sourceOffset = [&](const std::vector<int64_t>& idx) {
+    int64_t base = 0;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      const int64_t i = padSource(idx[d], begin[d], x.dims[d], m);
+      if (i < 0) return int64_t{-1};
+      base += i * is[d];
+    }
+    return base;
+  };
+  auto advance = [&](std::vector<int64_t>& idx) {
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < od[d]) break;
+      idx[d] = 0;
+    }
+  };
+  if (es == 0) {                        // strings: element by element through copyElems
+    std::vector<int64_t> idx(last, 0);  // the row's output index on the outer axes
     for (int64_t o = 0; o < total; o += W) {
-      int64_t base = 0;
-      bool outside = false;
-      for (size_t d = 0; d < last && !outside; ++d) {
-        const int64_t i = padSource(idx[d], begin[d], x.dims[d], m);
-        outside = i < 0;
-        base += i * is[d];
-      }
-      if (outside) {
+      const int64_t base = sourceOffset(idx);
+      if (base < 0) {
         copyElems(fill, 0, y, o, W);
       } else {
         if (hi > lo) copyElems(x, base + lo - b, y, o + lo, hi - lo);
@@ -507,10 +518,7 @@ Status opPad(OpContext& c) {
           for (int64_t k = padHi; k < W; ++k) copyElems(x, base + padSource(k, b, n, m), y, o + k, 1);
         }
       }
-      for (size_t d = last; d-- > 0;) {
-        if (++idx[d] < od[d]) break;
-        idx[d] = 0;
-      }
+      advance(idx);
     }
     c.out[0] = std::move(y);
     return {};
@@ -529,14 +537,8 @@ Status opPad(OpContext& c) {
     auto source = [&](int64_t h) { return r >= 2 ? padSource(h, begin[mid], x.dims[mid], m) : 0; };
     std::vector<int64_t> idx(mid, 0);  // the outer index
     for (int64_t o = 0; o < total; o += H * W) {
-      int64_t base = 0;
-      bool outside = false;
-      for (size_t d = 0; d < mid && !outside; ++d) {
-        const int64_t i = padSource(idx[d], begin[d], x.dims[d], m);
-        outside = i < 0;
-        base += i * is[d];
-      }
-      if (outside) {
+      const int64_t base = sourceOffset(idx);
+      if (base < 0) {
         std::fill_n(ys + o, H * W, fv);
       } else {
         for (int64_t h = 0; h < H;) {
@@ -567,10 +569,7 @@ Status opPad(OpContext& c) {
           ++h;
         }
       }
-      for (size_t d = mid; d-- > 0;) {
-        if (++idx[d] < od[d]) break;
-        idx[d] = 0;
-      }
+      advance(idx);
     }
   };
   if (es == 4)
