@@ -980,28 +980,36 @@ TEST(ExecOps, PadMatchesADirectLoopForEveryModeRankAndSign) {
       }
       expectNear((*res)[0], od, want, 0.f);
     }
-  // Eight-byte elements: int64 rows of 3 (under 16 bytes) and of 5 padded to 8.
-  for (const auto& cs : std::vector<Case>{{{2, 3}, {1, 2, 0, 1}}, {{2, 5}, {0, 1, 1, 2}}}) {
-    std::vector<int64_t> xv(static_cast<size_t>(cs.dims[0] * cs.dims[1]));
-    for (size_t k = 0; k < xv.size(); ++k) xv[k] = static_cast<int64_t>(k) + 1;
-    auto res = runOne("Pad",
-                      {{"x", Tensor::int64s(cs.dims, xv)},
-                       {"pads", Tensor::int64s({4}, cs.pads), true},
-                       {"v", Tensor::int64s({}, {-7}), true}},
-                      1, {});
-    ASSERT_TRUE(res.ok()) << res.error().message;
-    const int64_t H = cs.dims[0] + cs.pads[0] + cs.pads[2], W = cs.dims[1] + cs.pads[1] + cs.pads[3];
-    const auto got = (*res)[0].toInt64s();
-    ASSERT_EQ(got.size(), static_cast<size_t>(H * W));
-    for (int64_t h = 0; h < H; ++h)
-      for (int64_t w = 0; w < W; ++w) {
-        const int64_t i = h - cs.pads[0], j = w - cs.pads[1];
-        const int64_t want = i < 0 || i >= cs.dims[0] || j < 0 || j >= cs.dims[1]
-                                 ? -7
-                                 : xv[static_cast<size_t>(i * cs.dims[1] + j)];
-        EXPECT_EQ(got[static_cast<size_t>(h * W + w)], want) << h << "," << w;
-      }
-  }
+  // Eight- and one-byte elements (int64, bool): rows of 3 (under 16 bytes) and of 5 padded to 8.
+  for (const fw::DType dt : {fw::DType::Int64, fw::DType::Bool})
+    for (const auto& cs : std::vector<Case>{{{2, 3}, {1, 2, 0, 1}}, {{2, 5}, {0, 1, 1, 2}}}) {
+      std::vector<int64_t> xv(static_cast<size_t>(cs.dims[0] * cs.dims[1]));
+      for (size_t k = 0; k < xv.size(); ++k)
+        xv[k] = dt == fw::DType::Bool ? (k % 3 == 1) : static_cast<int64_t>(k) + 1;
+      const int64_t pad = dt == fw::DType::Bool ? 1 : 200;
+      auto of = [&](std::vector<int64_t> dims, const std::vector<int64_t>& v) {
+        if (dt == fw::DType::Int64) return Tensor::int64s(std::move(dims), v);
+        return Tensor::fromVector<uint8_t>(fw::DType::Bool, std::move(dims),
+                                           std::vector<uint8_t>(v.begin(), v.end()));
+      };
+      auto res = runOne(
+          "Pad",
+          {{"x", of(cs.dims, xv)}, {"pads", Tensor::int64s({4}, cs.pads), true}, {"v", of({}, {pad}), true}},
+          1, {});
+      ASSERT_TRUE(res.ok()) << res.error().message;
+      const int64_t H = cs.dims[0] + cs.pads[0] + cs.pads[2], W = cs.dims[1] + cs.pads[1] + cs.pads[3];
+      const auto got = (*res)[0].toInt64s();
+      ASSERT_EQ(got.size(), static_cast<size_t>(H * W));
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w < W; ++w) {
+          const int64_t i = h - cs.pads[0], j = w - cs.pads[1];
+          const int64_t want = i < 0 || i >= cs.dims[0] || j < 0 || j >= cs.dims[1]
+                                   ? pad
+                                   : xv[static_cast<size_t>(i * cs.dims[1] + j)];
+          EXPECT_EQ(got[static_cast<size_t>(h * W + w)], want)
+              << (dt == fw::DType::Int64 ? "int64 " : "bool ") << h << "," << w;
+        }
+    }
   // An unknown mode is refused once something is padded, and passes a crop through.
   auto wrap = runOne("Pad", {{"x", iota({4})}, {"pads", Tensor::int64s({2}, {1, 0}), true}}, 1,
                      attrs({Attribute::makeString("mode", "spiral")}));
