@@ -180,8 +180,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   CubeFeatures f;
   f.kind = os->kind;
   // A filter bank (a few input channels a group, depthwise too, a kernel of at least 8 taps along the last
-  // axis and 1 along the others, stride 1 along it; or a bank over rows, its taps along the other axes) runs
-  // on the executor's own direct loop where that timed faster than the library (core/exec/DirectConv.h):
+  // axis, stride 1 along it, and a few along the others; or a bank over rows, its taps along the other axes)
+  // runs on the executor's own direct loop where that timed faster than the library (core/exec/DirectConv.h):
   // its time is the multiply-adds of every tap, the padding's included, and the padded copy of the input
   // (a bank over rows reads it in place). Costed as that loop, though the library may have won.
   if (n.opType == "Conv" && x->size() >= 3 && w->size() == x->size()) {
@@ -199,8 +199,10 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
       // Every tap, along the last axis or (a bank over rows) the others.
       double taps = 1;
       for (int64_t k : kernel) taps *= static_cast<double>(k);
-      // A bank over rows loads a vector a tap and row for fewer multiply-adds and runs at its own rate.
-      f.kind = taps == static_cast<double>(kernel.back()) ? "conv_direct" : "conv_rows";
+      // A bank over rows loads a vector a tap and row for fewer multiply-adds and runs at its own rate; a
+      // kernel along the last axis and others (a large depthwise one) is the loop's taps along the last axis
+      // over each row the others land on.
+      f.kind = kernel.back() == 1 ? "conv_rows" : "conv_direct";
       f.ownLoop = true;
       f.flops = 2 * numel(*y) * static_cast<double>((*x)[1] / std::max<int64_t>(1, group)) * taps;
       f.inElems = numel(*x);

@@ -275,7 +275,8 @@ std::vector<Case> conv1dCases() {
 // Filter banks: a few input channels a group, a kernel of 8 to 129 taps along the last axis (1 along the
 // others), stride 1 (the executor's own direct loop where it times faster than the library:
 // core/exec/DirectConv.h), 1-D and 2-D, dilated, grouped and depthwise (long convolutions of sequence
-// models), a few channels to 128, one image to 8, and tiny ones.
+// models), a few channels to 128, one image to 8, and tiny ones; and kernels long along both axes of an
+// image (large-kernel depthwise Convs, 9x9 to 31x31, and 2 channels a group).
 std::vector<Case> convDirectCases() {
   struct D {
     int64_t batch, cin, rows, len, cout, k, pad, dil, group;
@@ -311,6 +312,23 @@ std::vector<Case> convDirectCases() {
     cs.push_back({name, oneOp("Conv", x, {filled(w, 0.01f)},
                               fw::zoo::attrs({Attribute::makeInts("pads", pads),
                                               Attribute::makeInts("dilations", dils),
+                                              Attribute::makeInt("group", c.group)}),
+                              kCopies)});
+  }
+  struct Q {
+    int64_t batch, cin, hw, cout, k, group;
+  };
+  for (Q c :
+       {Q{1, 32, 32, 32, 31, 32}, Q{2, 64, 16, 64, 13, 64}, Q{1, 8, 48, 8, 9, 4}, Q{1, 16, 24, 16, 17, 16}}) {
+    std::string name = "Conv " + std::to_string(c.k) + "x" + std::to_string(c.k) + " " +
+                       std::to_string(c.cin) + "->" + std::to_string(c.cout) +
+                       (c.group == c.cin ? " depthwise" : " group " + std::to_string(c.group)) + " over " +
+                       std::to_string(c.hw) + "x" + std::to_string(c.hw);
+    if (c.batch > 1) name += " batch " + std::to_string(c.batch);
+    const int64_t pad = c.k / 2;
+    cs.push_back({name, oneOp("Conv", {c.batch, c.cin, c.hw, c.hw},
+                              {filled({c.cout, c.cin / c.group, c.k, c.k}, 0.01f)},
+                              fw::zoo::attrs({Attribute::makeInts("pads", {pad, pad, pad, pad}),
                                               Attribute::makeInt("group", c.group)}),
                               kCopies)});
   }

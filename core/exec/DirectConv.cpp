@@ -87,9 +87,10 @@ struct Job {
   const ConvProblem* p = nullptr;
   int64_t Cg = 0, Mg = 0, K = 0, dil = 1, rowsIn = 0, rowsOut = 0, OW = 0, Wp = 0;
   const float* padded = nullptr;  // [N * C * rowsIn][Wp]: each input row with its last axis's padding
-  // A bank over rows: the input as it is ([N * C * rowsIn][OW]), and each tap's offset along every axis
-  // before the last (taps x axes, dilated), the taps in the weight's order.
+  // A bank over rows: the input as it is ([N * C * rowsIn][OW]).
   const float* x = nullptr;
+  // Each tap's offset along every axis before the last (taps x axes, dilated), the taps in the weight's
+  // order: one tap of offset 0 for a kernel of 1 along them.
   int64_t taps = 0;
   std::vector<int64_t> tapOffsets;
   const float* w = nullptr;
@@ -98,29 +99,50 @@ struct Job {
   bool relu = false;
 };
 
-// Output rows [b, e) of N * group * rowsOut, each of every output channel of its group.
+// The input row that tap `t` of output row `base` (its first tap's position along each axis before the last)
+// lands on, as a row index of one channel's rows, or -1 in the padding.
+FW_INLINE int64_t tapRow(const Job& j, const int64_t* base, int64_t t) {
+  const ConvGeometry& g = j.p->geo;
+  const size_t axes = g.in.size() - 1;
+  int64_t in = 0, stride = 1;
+  for (size_t d = axes; d-- > 0;) {
+    const int64_t i = base[d] + j.tapOffsets[static_cast<size_t>(t) * axes + d];
+    if (i < 0 || i >= g.in[d]) return -1;
+    in += i * stride;
+    stride *= g.in[d];
+  }
+  return in;
+}
+
+// Output row `orow`'s first tap's position along each axis before the last, into `base`.
+FW_INLINE void rowBase(const ConvGeometry& g, int64_t orow, int64_t* base) {
+  for (size_t d = g.in.size() - 1, rem = static_cast<size_t>(orow); d-- > 0;) {
+    base[d] = (static_cast<int64_t>(rem) % g.out[d]) * g.strides[d] - g.padsBegin[d];
+    rem /= static_cast<size_t>(g.out[d]);
+  }
+}
+
+// Output rows [b, e) of N * group * rowsOut, each of every output channel of its group: every input channel's
+// rows its taps along the axes before the last land on (one for a kernel of 1 along them), each padded
+// along the last axis and read at K taps.
 template <class V>
 FW_INLINE void runRows(const Job& j, int64_t b, int64_t e) {
   const ConvProblem& p = *j.p;
   const ConvGeometry& g = p.geo;
-  const size_t axes = g.in.size() - 1;  // the axes before the last, where the kernel is 1
-  const float* rows[kDirectConvMaxChannels];
+  const int64_t R = j.Cg * j.taps;
+  const float* rows[kDirectConvMaxRows];
   float* outs[kChannels];
+  int64_t base[8];
   for (int64_t item = b; item < e; ++item) {
     const int64_t orow = item % j.rowsOut, ng = item / j.rowsOut, grp = ng % p.group, n = ng / p.group;
-    // The input row the output row reads: its position along each axis before the last, or in the padding.
-    int64_t in = 0, stride = 1;
-    bool inside = true;
-    for (size_t d = axes, rem = static_cast<size_t>(orow); d-- > 0;) {
-      const int64_t i = (static_cast<int64_t>(rem) % g.out[d]) * g.strides[d] - g.padsBegin[d];
-      rem /= static_cast<size_t>(g.out[d]);
-      inside = inside && i >= 0 && i < g.in[d];
-      in += i * stride;
-      stride *= g.in[d];
+    rowBase(g, orow, base);
+    for (int64_t t = 0; t < j.taps; ++t) {
+      const int64_t in = tapRow(j, base, t);
+      for (int64_t c = 0; c < j.Cg; ++c)
+        rows[c * j.taps + t] =
+            in >= 0 ? j.padded + ((n * p.C + grp * j.Cg + c) * j.rowsIn + in) * j.Wp : nullptr;
     }
-    for (int64_t c = 0; c < j.Cg; ++c)
-      rows[c] = inside ? j.padded + ((n * p.C + grp * j.Cg + c) * j.rowsIn + in) * j.Wp : nullptr;
-    const int64_t strideM = j.Cg * j.K;
+    const int64_t strideM = R * j.K;
     for (int64_t m0 = 0; m0 < j.Mg; m0 += kChannels) {
       const int64_t mb = std::min<int64_t>(kChannels, j.Mg - m0), m = grp * j.Mg + m0;
       for (int64_t i = 0; i < mb; ++i) outs[i] = j.y + ((n * p.M + m + i) * j.rowsOut + orow) * j.OW;
@@ -128,16 +150,16 @@ FW_INLINE void runRows(const Job& j, int64_t b, int64_t e) {
       const float* bias = j.bias ? j.bias + m : nullptr;
       switch (mb) {
         case 1:
-          block<V, 1>(j.Cg, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          block<V, 1>(R, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
           break;
         case 2:
-          block<V, 2>(j.Cg, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          block<V, 2>(R, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
           break;
         case 3:
-          block<V, 3>(j.Cg, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          block<V, 3>(R, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
           break;
         default:
-          block<V, 4>(j.Cg, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          block<V, 4>(R, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
           break;
       }
     }
@@ -158,7 +180,6 @@ FW_INLINE void runRowBank(const Job& j, int64_t b, int64_t e) {
   constexpr int64_t span = static_cast<int64_t>(sizeof(V) / sizeof(float)) * kVectors;
   const ConvProblem& p = *j.p;
   const ConvGeometry& g = p.geo;
-  const size_t axes = g.in.size() - 1;
   const int64_t R = j.Cg * j.taps, whole = j.OW / span * span, rest = j.OW - whole;
   const float* rows[kDirectConvMaxRows];
   const float* tailRows[kDirectConvMaxRows];
@@ -168,19 +189,10 @@ FW_INLINE void runRowBank(const Job& j, int64_t b, int64_t e) {
   int64_t base[8];
   for (int64_t item = b; item < e; ++item) {
     const int64_t orow = item % j.rowsOut, ng = item / j.rowsOut, grp = ng % p.group, n = ng / p.group;
-    for (size_t d = axes, rem = static_cast<size_t>(orow); d-- > 0;) {
-      base[d] = (static_cast<int64_t>(rem) % g.out[d]) * g.strides[d] - g.padsBegin[d];
-      rem /= static_cast<size_t>(g.out[d]);
-    }
+    rowBase(g, orow, base);
     for (int64_t t = 0; t < j.taps; ++t) {
-      int64_t in = 0, stride = 1;
-      bool inside = true;
-      for (size_t d = axes; d-- > 0;) {
-        const int64_t i = base[d] + j.tapOffsets[static_cast<size_t>(t) * axes + d];
-        inside = inside && i >= 0 && i < g.in[d];
-        in += i * stride;
-        stride *= g.in[d];
-      }
+      const int64_t in = tapRow(j, base, t);
+      const bool inside = in >= 0;
       for (int64_t c = 0; c < j.Cg; ++c) {
         const int64_t r = c * j.taps + t;
         rows[r] = inside ? j.x + ((n * p.C + grp * j.Cg + c) * j.rowsIn + in) * j.OW : nullptr;
@@ -249,7 +261,10 @@ bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vecto
     if (kernel[d] < 1) return false;
     taps *= kernel[d];
   }
-  if (taps == 1) return kernel.back() >= kDirectConvMinTaps;
+  // Taps along the last axis, and along the others too when their input rows fit (a large-kernel depthwise
+  // Conv: RepLKNet's 31 x 31).
+  if (kernel.back() >= kDirectConvMinTaps) return taps == 1 || (C / group) * taps <= kDirectConvMaxRows;
+  if (taps == 1) return false;
   // A bank over rows.
   return kernel.back() == 1 && !lastPadded && taps >= kDirectConvMinTaps &&
          (C / group) * taps <= kDirectConvMaxRows;
@@ -288,19 +303,20 @@ void directConvolution(const ConvProblem& p, const float* x, const float* w, con
   j.bias = bias;
   j.y = y;
   j.relu = relu;
+  // Each tap's position along the axes before the last.
+  j.taps = 1;
+  for (size_t d = 0; d < a; ++d) j.taps *= g.kernel[d];
+  j.tapOffsets.resize(static_cast<size_t>(j.taps) * a);
+  for (int64_t t = 0; t < j.taps; ++t)
+    for (size_t d = a, rem = static_cast<size_t>(t); d-- > 0;) {
+      j.tapOffsets[static_cast<size_t>(t) * a + d] =
+          (static_cast<int64_t>(rem) % g.kernel[d]) * g.dilations[d];
+      rem /= static_cast<size_t>(g.kernel[d]);
+    }
   if (g.kernel[a] == 1 && a > 0) {
     // A bank over rows: read in place, each tap (a position of the kernel along the axes before the last)
     // its own row.
     j.x = x;
-    j.taps = 1;
-    for (size_t d = 0; d < a; ++d) j.taps *= g.kernel[d];
-    j.tapOffsets.resize(static_cast<size_t>(j.taps) * a);
-    for (int64_t t = 0; t < j.taps; ++t)
-      for (size_t d = a, rem = static_cast<size_t>(t); d-- > 0;) {
-        j.tapOffsets[static_cast<size_t>(t) * a + d] =
-            (static_cast<int64_t>(rem) % g.kernel[d]) * g.dilations[d];
-        rem /= static_cast<size_t>(g.kernel[d]);
-      }
   } else {
     // Room for the last block's vectors beyond the row (up to 6 x 8 positions) and the taps after them.
     const int64_t W = g.in[a], padL = g.padsBegin[a];
@@ -321,13 +337,12 @@ void directConvolution(const ConvProblem& p, const float* x, const float* w, con
     j.padded = padded;
   }
   const bool avx2 = fastmath::lanes() >= 8 && __builtin_cpu_supports("fma");
-  parallelFor(p.N * p.group * j.rowsOut, j.Mg * j.OW * j.Cg * (j.x ? j.taps : j.K),
-              [&](int64_t b, int64_t e) {
-                if (avx2)
-                  runRowsAvx2(j, b, e);
-                else
-                  runRowsSse(j, b, e);
-              });
+  parallelFor(p.N * p.group * j.rowsOut, j.Mg * j.OW * j.Cg * j.taps * j.K, [&](int64_t b, int64_t e) {
+    if (avx2)
+      runRowsAvx2(j, b, e);
+    else
+      runRowsSse(j, b, e);
+  });
 }
 
 }  // namespace fw::exec

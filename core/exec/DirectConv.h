@@ -10,7 +10,10 @@
 // A bank whose taps run along the axes before the last instead (a kernel of 1 along the last axis: EEGNet's
 // spatial filters, 22 x 1 over the electrodes, 1 -> 2 channels a group) is the same loop with every tap its
 // own input row of one tap, read where it lies: oneDNN's depthwise kernel took 2.5-3.8 ms for that one
-// (32 x 8 x 22 x 513 -> 16, session 44).
+// (32 x 8 x 22 x 513 -> 16, session 44). A kernel long along the last axis and along others too (a
+// large-kernel depthwise Conv, RepLKNet's 31 x 31) is the first loop over every input row its taps land on:
+// oneDNN 2.6 runs a depthwise kernel of 13 x 13 or more on its GEMM path (4 x 48 x 32 x 32, 31 x 31:
+// 135-212 ms a call, about 2.7 GFLOP/s; a 7 x 7 one takes its depthwise kernel, session 46).
 #include <cstdint>
 #include <vector>
 
@@ -23,16 +26,19 @@ namespace fw::exec {
 constexpr int64_t kDirectConvMinTaps = 8;
 // The most input channels a group.
 constexpr int64_t kDirectConvMaxChannels = 4;
-// The most input rows (input channels a group times taps) an output row of a bank over rows reads.
+// The most input rows (input channels a group times the taps along the axes before the last) an output row
+// reads.
 constexpr int64_t kDirectConvMaxRows = 64;
 
 // Whether a Conv of C input channels, M output channels in `group` groups, a kernel of dims `kernel` (its
 // spatial dims) and stride `lastStride` along the last axis is a filter bank directConvolution() runs:
 // at most kDirectConvMaxChannels input channels a group (one: depthwise), stride 1 along the last axis, and
-// either a kernel of 1 along every axis but the last and at least kDirectConvMinTaps taps along it, or (a
-// bank over rows) a kernel of 1 along the last axis, no padding along it (`lastPadded` false), at least
-// kDirectConvMinTaps taps along the others and at most kDirectConvMaxRows input rows an output row. (The
-// simulator costs such a Conv as this loop: CpuCubeModel's conv_direct, a bank over rows conv_rows.)
+// either at least kDirectConvMinTaps taps along the last axis and, when the kernel is more than 1 along
+// another axis, at most kDirectConvMaxRows input rows an output row (input channels a group times the taps
+// along the other axes), or (a bank over rows) a kernel of 1 along the last axis, no padding along it
+// (`lastPadded` false), at least kDirectConvMinTaps taps along the others and at most kDirectConvMaxRows
+// input rows an output row. (The simulator costs such a Conv as this loop: CpuCubeModel's conv_direct, a
+// bank over rows conv_rows.)
 bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vector<int64_t>& kernel,
                            int64_t lastStride, bool lastPadded);
 // directConvolutionFits for `p` (a Conv, not a ConvTranspose), with consistent geometry.

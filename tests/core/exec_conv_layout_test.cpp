@@ -285,9 +285,9 @@ double worstAgainstGeneralLoop(const ConvProblem& q, bool relu, int64_t nanAt, R
   return worst;
 }
 
-// A filter bank (a few input channels a group, a kernel of at least 8 taps along the last axis and 1 along
-// the others, stride 1 along it; or over rows, 8 or more taps along the others and 1 along it) runs on the
-// executor's own direct loop where that timed faster than the
+// A filter bank (a few input channels a group, a kernel of at least 8 taps along the last axis, stride 1
+// along it, and a few input rows an output row along the others; or over rows, 8 or more taps along the
+// others and 1 along it) runs on the executor's own direct loop where that timed faster than the
 // library (core/exec/DirectConv.h). The loop itself, on each vector width this CPU runs (8 and 4 lanes),
 // and whichever way convolution() took, with a bias, with a fused ReLU and with a NaN in the input, equal
 // a float64 loop: 1-D and 3-D, dilated, grouped, depthwise (a causal 40-tap one) and a depth multiplier,
@@ -309,6 +309,14 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
       general(1, 2, 5, 1, {30, 37}, {9, 1}, {2, 1}, {2, 1}, {4, 0}, {3, 0}),
       general(1, 3, 6, 3, {4, 10, 19}, {3, 3, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 0}, {1, 1, 0}),
       general(2, 4, 4, 4, {16, 5}, {8, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+      // Kernels long along the last axis and along others (large-kernel depthwise Convs): 31x31 over rows
+      // of 20 (most taps in the padding), 3x16 in one group, strided and dilated along the earlier axis, 3-D,
+      // and 2 channels a group with 2 output channels each.
+      general(2, 3, 3, 3, {20, 20}, {31, 31}, {1, 1}, {1, 1}, {15, 15}, {15, 15}),
+      general(1, 1, 8, 1, {5, 100}, {3, 16}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+      general(1, 2, 5, 1, {23, 41}, {5, 9}, {2, 1}, {2, 2}, {3, 8}, {2, 8}),
+      general(1, 2, 2, 2, {4, 6, 30}, {3, 2, 8}, {1, 1, 1}, {1, 1, 1}, {1, 0, 4}, {1, 1, 3}),
+      general(1, 4, 4, 2, {12, 50}, {13, 13}, {1, 1}, {1, 1}, {6, 6}, {6, 6}),
   };
   const auto direct = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
                          bool relu) { fw::exec::directConvolution(q, x, w, b, y, relu); };
@@ -335,12 +343,14 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
       EXPECT_LT(worstAgainstGeneralLoop(q, relu, -1, executor), 1e-4)
           << what << (relu ? ", ReLU" : "") << ", " << fw::exec::convolutionSourceLayout(q);
   }
-  // Not filter banks: stride 2 along the last axis, 7 taps, 5 channels a group, a kernel of 3 along an
-  // earlier axis; over rows: padding along the last axis, 4 taps, 68 input rows an output row.
+  // Not filter banks: stride 2 along the last axis, 7 taps, 5 channels a group, 4 channels by 17 taps along
+  // an earlier axis (68 input rows an output row), 7x7; over rows: padding along the last axis, 4 taps, 68
+  // input rows an output row.
   for (const ConvProblem& q : {general(1, 1, 8, 1, {100}, {16}, {2}, {1}, {0}, {0}),
                                general(1, 1, 8, 1, {100}, {7}, {1}, {1}, {0}, {0}),
                                general(1, 5, 8, 1, {100}, {16}, {1}, {1}, {0}, {0}),
-                               general(1, 1, 8, 1, {5, 100}, {3, 16}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+                               general(1, 4, 8, 1, {20, 100}, {17, 16}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+                               general(1, 8, 8, 8, {20, 20}, {7, 7}, {1, 1}, {1, 1}, {3, 3}, {3, 3}),
                                general(1, 1, 8, 1, {20, 100}, {8, 1}, {1, 1}, {1, 1}, {0, 1}, {0, 1}),
                                general(1, 1, 8, 1, {20, 100}, {4, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
                                general(1, 4, 8, 1, {20, 100}, {17, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0})})

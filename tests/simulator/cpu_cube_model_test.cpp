@@ -106,10 +106,12 @@ TEST(CpuCubeModel, ADepthMultiplierCountsItsInputCopiedOnceAnOutputChannel) {
   EXPECT_DOUBLE_EQ(times3->flops, 3 * plain->flops);
 }
 
-// A filter bank (a few input channels a group, at least 8 taps along the last axis and 1 along the others,
-// stride 1) runs on the executor's own direct loop where that timed faster (core/exec/DirectConv.h): its own
-// kind, an own loop, every tap's multiply-add counted (the padding's too) and the input loaded once a block
-// of 4 output channels. 7 taps, stride 2, 5 input channels or a 9x9 kernel are the library's.
+// A filter bank (a few input channels a group, at least 8 taps along the last axis, stride 1) runs on the
+// executor's own direct loop where that timed faster (core/exec/DirectConv.h): its own kind, an own loop,
+// every tap's multiply-add counted (the padding's too) and the input loaded once a block of 4 output
+// channels; a kernel long along two axes (a 31x31 depthwise one) too, every tap of both counted. 7 taps,
+// stride 2, 5 input channels, or 4 channels by 17 rows of taps (68 input rows an output row) are the
+// library's.
 TEST(CpuCubeModel, AFilterBankIsCostedAsTheDirectLoop) {
   const auto f = cubeFeatures(conv1dGraph(2, 16, 1000, 33), 0);
   ASSERT_TRUE(f);
@@ -121,10 +123,17 @@ TEST(CpuCubeModel, AFilterBankIsCostedAsTheDirectLoop) {
   EXPECT_DOUBLE_EQ(f->weightElems, 16.0 * 2 * 33);
   // The loads: 16 output channels in 4 blocks, each loading every input element under every tap.
   EXPECT_DOUBLE_EQ(f->patchElems, 4.0 * 1000 * 2 * 33);
-  for (const auto& [what, g] :
-       {std::pair{"7 taps", conv1dGraph(2, 16, 1000, 7)},
-        std::pair{"stride 2", conv1dGraph(2, 16, 1000, 33, 2)},
-        std::pair{"5 channels", conv1dGraph(5, 16, 1000, 33)}, std::pair{"9x9", convGraph(1, 8, 64, 9, 1)}}) {
+  const auto large = cubeFeatures(convGraph(48, 48, 32, 31, 48, 1, 4), 0);
+  ASSERT_TRUE(large);
+  EXPECT_EQ(large->kind, "conv_direct");
+  EXPECT_TRUE(large->ownLoop);
+  EXPECT_DOUBLE_EQ(large->flops, 2.0 * 4 * 48 * 32 * 32 * 31 * 31);
+  // One output channel a group: one block a channel, loading its row's positions under every tap.
+  EXPECT_DOUBLE_EQ(large->patchElems, 4.0 * 48 * 32 * 32 * 31 * 31);
+  for (const auto& [what, g] : {std::pair{"7 taps", conv1dGraph(2, 16, 1000, 7)},
+                                std::pair{"stride 2", conv1dGraph(2, 16, 1000, 33, 2)},
+                                std::pair{"5 channels", conv1dGraph(5, 16, 1000, 33)},
+                                std::pair{"17x17 over 4 channels", convGraph(4, 8, 64, 17, 1)}}) {
     const auto other = cubeFeatures(g, 0);
     ASSERT_TRUE(other) << what;
     EXPECT_NE(other->kind, "conv_direct") << what;
