@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|56]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|57]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -149,7 +149,13 @@ DeepConvLSTM for sensor activity recognition (temporal Convs into two LSTM layer
 (temporal and full spatial Convs, squaring, average pooling, log), a shift MLP (channel groups shifted
 spatially by slicing, pointwise MLPs), an Autoformer-style series-decomposition transformer (moving averages
 by AvgPool1d over a replicate-padded series) and a convolutional recurrent speech enhancer (strided Conv2d
-encoder, an LSTM over frames, ConvTranspose2d decoder with skips).
+encoder, an LSTM over frames, ConvTranspose2d decoder with skips); set 57 was exported in session 46 after
+session 45's changes (the executor's Pad, Convs whose rows are channels), before it was measured: a
+RepLKNet-style CNN (31x31 and 15x15 depthwise kernels beside 5x5 ones), SchNet (pairwise distances, a
+Gaussian expansion, filter-generating MLPs, continuous-filter convolutions), a MaxViT-style network (MBConv,
+window and grid attention over permuted pixels), an RNN-T joint network (tanh of a frames x labels
+broadcast sum, log-softmax), a quasi-recurrent network (fo-pooling unrolled step by step) and an
+Informer-style encoder (distilling Conv1d, ELU, strided MaxPool1d between attention layers).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -161,7 +167,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -280,6 +286,8 @@ def main():
         return export_fifty_fifth_set(torch, out)
     if which == "56":
         return export_fifty_sixth_set(torch, out)
+    if which == "57":
+        return export_fifty_seventh_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -6705,6 +6713,175 @@ def export_fifty_sixth_set(torch, out):
                                   ("shift_mlp_b8_64", ShiftMlp, (8, 3, 64, 64)),
                                   ("decomp_tfm_b16_l96", DecompTransformer, (16, 96, 7)),
                                   ("crn_enhancer_b2", CrnEnhancer, (2, 1, 100, 161))))
+    return 0
+
+
+def export_fifty_seventh_set(torch, out):
+    # Session 46, after session 45's changes (Pad rows, Convs whose rows are channels), before it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class RepLkNet(nn.Module):  # 4 images 64x64: large-kernel blocks (a 31x31 depthwise Conv beside a 5x5 one)
+        def __init__(self, dims=(48, 96), kernels=(31, 15), depth=2):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, dims[0], 3, 2, 1), nn.BatchNorm2d(dims[0]), nn.ReLU())
+            self.stages = nn.ModuleList()
+            for i, (d, k) in enumerate(zip(dims, kernels)):
+                blocks = []
+                if i > 0:
+                    blocks.append(nn.Sequential(nn.Conv2d(dims[i - 1], d, 1), nn.BatchNorm2d(d), nn.ReLU(),
+                                                nn.Conv2d(d, d, 3, 2, 1, groups=d), nn.BatchNorm2d(d), nn.ReLU()))
+                for _ in range(depth):
+                    blocks.append(nn.ModuleDict({
+                        "pre": nn.Sequential(nn.BatchNorm2d(d), nn.Conv2d(d, d, 1), nn.ReLU()),
+                        "large": nn.Sequential(nn.Conv2d(d, d, k, 1, k // 2, groups=d, bias=False), nn.BatchNorm2d(d)),
+                        "small": nn.Sequential(nn.Conv2d(d, d, 5, 1, 2, groups=d, bias=False), nn.BatchNorm2d(d)),
+                        "post": nn.Conv2d(d, d, 1),
+                        "ffn": nn.Sequential(nn.BatchNorm2d(d), nn.Conv2d(d, 4 * d, 1), nn.GELU(), nn.Conv2d(4 * d, d, 1)),
+                    }))
+                self.stages.append(nn.ModuleList(blocks))
+            self.head = nn.Linear(dims[-1], 100)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for stage in self.stages:
+                for b in stage:
+                    if isinstance(b, nn.ModuleDict):
+                        h = b["pre"](x)
+                        x = x + b["post"](F.relu(b["large"](h) + b["small"](h)))
+                        x = x + b["ffn"](x)
+                    else:
+                        x = b(x)
+            return self.head(x.mean((2, 3)))
+
+    class SchNet(nn.Module):  # 16 molecules of 32 atoms (3 coordinates, 8 features): Gaussian distance expansion,
+        # filter-generating MLPs, continuous-filter convolutions summed over neighbours, 3 interactions
+        def __init__(self, feats=8, d=64, centers=50, cutoff=5.0, blocks=3):
+            super().__init__()
+            self.register_buffer("mu", torch.linspace(0, cutoff, centers))
+            self.gamma, self.cutoff = 10.0, cutoff
+            self.embed = nn.Linear(feats, d)
+            self.filt = nn.ModuleList([nn.Sequential(nn.Linear(centers, d), nn.Softplus(), nn.Linear(d, d))
+                                       for _ in range(blocks)])
+            self.inp = nn.ModuleList([nn.Linear(d, d, bias=False) for _ in range(blocks)])
+            self.out = nn.ModuleList([nn.Sequential(nn.Linear(d, d), nn.Softplus(), nn.Linear(d, d))
+                                      for _ in range(blocks)])
+            self.readout = nn.Sequential(nn.Linear(d, d // 2), nn.Softplus(), nn.Linear(d // 2, 1))
+
+        def forward(self, x):  # [b, atoms, 3 + feats]
+            pos = x[..., :3] * 4
+            h = self.embed(x[..., 3:])
+            diff = pos[:, :, None, :] - pos[:, None, :, :]
+            dist = torch.sqrt((diff * diff).sum(-1) + 1e-6)  # [b, n, n]
+            rbf = torch.exp(-self.gamma * (dist[..., None] - self.mu) ** 2)  # [b, n, n, centers]
+            cut = 0.5 * (torch.cos(dist * 3.14159265 / self.cutoff) + 1) * (dist < self.cutoff).float()
+            for filt, inp, out in zip(self.filt, self.inp, self.out):
+                w = filt(rbf) * cut[..., None]  # [b, n, n, d]
+                h = h + out((w * inp(h)[:, None, :, :]).sum(2))
+            return self.readout(h).sum(1)
+
+    class MaxVit(nn.Module):  # 2 images 64x64: 2 blocks of an MBConv, window (8x8) and grid (8x8) attention
+        def __init__(self, d=64, heads=2, p=8, blocks=2):
+            super().__init__()
+            self.p, self.heads = p, heads
+            self.stem = nn.Sequential(nn.Conv2d(3, d, 3, 2, 1), nn.BatchNorm2d(d), nn.GELU())
+            self.mb = nn.ModuleList([nn.Sequential(nn.BatchNorm2d(d), nn.Conv2d(d, 4 * d, 1), nn.GELU(),
+                                                   nn.Conv2d(4 * d, 4 * d, 3, 1, 1, groups=4 * d), nn.GELU(),
+                                                   nn.Conv2d(4 * d, d, 1)) for _ in range(blocks)])
+            self.norms = nn.ModuleList([nn.LayerNorm(d) for _ in range(4 * blocks)])
+            self.qkv = nn.ModuleList([nn.Linear(d, 3 * d) for _ in range(2 * blocks)])
+            self.proj = nn.ModuleList([nn.Linear(d, d) for _ in range(2 * blocks)])
+            self.mlp = nn.ModuleList([nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+                                      for _ in range(2 * blocks)])
+            self.head = nn.Linear(d, 10)
+
+        def attend(self, t, i):  # t: [groups, tokens, d]
+            g, n, d = t.shape
+            q, k, v = self.qkv[i](self.norms[2 * i](t)).reshape(g, n, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+            a = torch.softmax(q @ k.transpose(-1, -2) * (d // self.heads) ** -0.5, -1)
+            t = t + self.proj[i]((a @ v).transpose(1, 2).reshape(g, n, d))
+            return t + self.mlp[i](self.norms[2 * i + 1](t))
+
+        def forward(self, x):
+            x = self.stem(x)
+            b, d, hh, ww = x.shape
+            p = self.p
+            for j, mb in enumerate(self.mb):
+                x = x + mb(x)
+                # window: p x p neighbours
+                t = x.reshape(b, d, hh // p, p, ww // p, p).permute(0, 2, 4, 3, 5, 1).reshape(-1, p * p, d)
+                t = self.attend(t, 2 * j)
+                x = t.reshape(b, hh // p, ww // p, p, p, d).permute(0, 5, 1, 3, 2, 4).reshape(b, d, hh, ww)
+                # grid: a p x p grid of pixels spread over the image
+                t = x.reshape(b, d, p, hh // p, p, ww // p).permute(0, 3, 5, 2, 4, 1).reshape(-1, p * p, d)
+                t = self.attend(t, 2 * j + 1)
+                x = t.reshape(b, hh // p, ww // p, p, p, d).permute(0, 5, 3, 1, 4, 2).reshape(b, d, hh, ww)
+            return self.head(x.mean((2, 3)))
+
+    class RnntJoint(nn.Module):  # 4 utterances of 100 frames x 80 mels: an encoder MLP, a 20-label prediction
+        # network, the joint network over every frame and label (tanh of their broadcast sum), log-softmax
+        def __init__(self, mels=80, d=256, labels=20, vocab=129):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Linear(mels, d), nn.ReLU(), nn.Linear(d, d))
+            self.pred_in = nn.Parameter(torch.randn(1, labels, d) * 0.1)
+            self.pred = nn.Sequential(nn.Linear(d, d), nn.Tanh(), nn.Linear(d, d))
+            self.fe, self.fp = nn.Linear(d, d), nn.Linear(d, d, bias=False)
+            self.out = nn.Linear(d, vocab)
+
+        def forward(self, x):  # [b, frames, mels]
+            f = self.fe(self.enc(x))[:, :, None, :]
+            g = self.fp(self.pred(self.pred_in))[:, None, :, :]
+            return torch.log_softmax(self.out(torch.tanh(f + g)), -1)
+
+    class Qrnn(nn.Module):  # 16 sequences of 64 x 128: 2 quasi-recurrent layers (a width-2 causal Conv1d for the
+        # z, f and o gates, fo-pooling step by step), a classifier over the last step
+        def __init__(self, d_in=128, d=192, layers=2, classes=8):
+            super().__init__()
+            self.d = d
+            self.convs = nn.ModuleList([nn.Conv1d(d_in if i == 0 else d, 3 * d, 2) for i in range(layers)])
+            self.out = nn.Linear(d, classes)
+
+        def forward(self, x):  # [b, t, d_in]
+            h = x.transpose(1, 2)
+            for conv in self.convs:
+                zfo = conv(F.pad(h, (1, 0)))  # [b, 3d, t]
+                z, f, o = torch.tanh(zfo[:, :self.d]), torch.sigmoid(zfo[:, self.d:2 * self.d]), torch.sigmoid(zfo[:, 2 * self.d:])
+                c = torch.zeros_like(z[:, :, 0])
+                hs = []
+                for t in range(z.shape[2]):
+                    c = f[:, :, t] * c + (1 - f[:, :, t]) * z[:, :, t]
+                    hs.append(o[:, :, t] * c)
+                h = torch.stack(hs, 2)
+            return self.out(h[:, :, -1])
+
+    class InformerDistil(nn.Module):  # 8 series of 96 steps x 7 variables: 3 attention layers, a distilling Conv1d,
+        # ELU and strided MaxPool1d halving the length between them
+        def __init__(self, variables=7, d=128, heads=4, layers=3):
+            super().__init__()
+            self.embed = nn.Linear(variables, d)
+            self.pos = nn.Parameter(torch.randn(1, 96, d) * 0.02)
+            self.layers = nn.ModuleList([nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0, activation="gelu",
+                                                                    batch_first=True) for _ in range(layers)])
+            self.distil = nn.ModuleList([nn.Sequential(nn.Conv1d(d, d, 3, padding=1, padding_mode="circular"),
+                                                       nn.BatchNorm1d(d), nn.ELU(), nn.MaxPool1d(3, 2, 1))
+                                         for _ in range(layers - 1)])
+            self.out = nn.Linear(d, variables)
+
+        def forward(self, x):  # [b, t, variables]
+            h = self.embed(x) + self.pos
+            for i, layer in enumerate(self.layers):
+                h = layer(h)
+                if i < len(self.distil):
+                    h = self.distil[i](h.transpose(1, 2)).transpose(1, 2)
+            return self.out(h)
+
+    torch.manual_seed(157)
+    export_nets(torch, out, 157, (("replknet_lite_b4_64", RepLkNet, (4, 3, 64, 64)),
+                                  ("schnet_b16_n32", SchNet, (16, 32, 11)),
+                                  ("maxvit_lite_b2_64", MaxVit, (2, 3, 64, 64)),
+                                  ("rnnt_joint_b4", RnntJoint, (4, 100, 80)),
+                                  ("qrnn_b16_t64", Qrnn, (16, 64, 128)),
+                                  ("informer_distil_b8", InformerDistil, (8, 96, 7))))
     return 0
 
 
