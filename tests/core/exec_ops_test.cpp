@@ -1126,10 +1126,11 @@ std::pair<Tensor, Tensor> floatAndInt(const std::vector<int64_t>& dims, int64_t 
 
 // Concat, Split, Gather and a Slice with steps copy rows of every size through copyRows (4 and 8 bytes,
 // multiples of 16 up to 256, longer) or gather along each row: every element where the definition puts
-// it, for every axis, float and int64.
+// it, for every axis, float and int64. ([1100, 3, 1]: a Concat over several blocks of output rows, the last
+// one short; a Gather of fewer picks than rows, pick by pick.)
 TEST(ExecOps, ConcatSplitGatherAndSteppedSliceMatchTheirDefinitionsForEveryAxisAndRowSize) {
   for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{
-           {3, 4, 5}, {2, 3, 4}, {2, 3, 70}, {2, 6, 8, 2, 1}, {7}, {2, 1, 16}}) {
+           {3, 4, 5}, {2, 3, 4}, {2, 3, 70}, {2, 6, 8, 2, 1}, {7}, {2, 1, 16}, {1100, 3, 1}}) {
     const auto r = static_cast<int64_t>(dims.size());
     for (int64_t axis = 0; axis < r; ++axis) {
       const auto ax = static_cast<size_t>(axis);
