@@ -173,30 +173,25 @@ Status opReduce(OpContext& c) {
       c.out[0] = std::move(y);
       return {};
     }
+    // The sums (Sum, Mean, LogSum, and the squares or magnitudes of SumSquare, L2 and L1; Max and Min took
+    // the vectors above) accumulate in doubles in a loop of their own, the op chosen outside it: with the
+    // choice inside, the sum over the 32 neighbours of SchNet's [16, 32, 32, 64] ran element by element
+    // (337-372 us, 0.33 ns an element; session 46).
+    auto sumRows = [&](auto term, const float* px, double* acc) {
+      for (int64_t k = 0; k < nr; ++k, px += inner)
+        for (int64_t j = 0; j < inner; ++j) acc[j] += term(static_cast<double>(px[j]));
+    };
     parallelFor(outer, nr * inner, [&](int64_t b, int64_t e) {
       std::vector<double> acc(static_cast<size_t>(inner));
       for (int64_t o = b; o < e; ++o) {
-        const double start = op == Red::Max   ? -std::numeric_limits<double>::infinity()
-                             : op == Red::Min ? std::numeric_limits<double>::infinity()
-                                              : 0.0;
-        std::fill(acc.begin(), acc.end(), start);
-        for (int64_t k = 0; k < nr; ++k) {
-          const float* px = x.f() + (o * nr + k) * inner;
-          for (int64_t j = 0; j < inner; ++j) {
-            const double v = static_cast<double>(px[j]);
-            double& a = acc[static_cast<size_t>(j)];
-            if (op == Red::Max)
-              a = (std::isnan(v) || v > a) ? v : a;
-            else if (op == Red::Min)
-              a = (std::isnan(v) || v < a) ? v : a;
-            else if (op == Red::SumSquare || op == Red::L2)
-              a += v * v;
-            else if (op == Red::L1)
-              a += std::fabs(v);
-            else
-              a += v;
-          }
-        }
+        std::fill(acc.begin(), acc.end(), 0.0);
+        const float* px0 = x.f() + o * nr * inner;
+        if (op == Red::SumSquare || op == Red::L2)
+          sumRows([](double v) { return v * v; }, px0, acc.data());
+        else if (op == Red::L1)
+          sumRows([](double v) { return std::fabs(v); }, px0, acc.data());
+        else
+          sumRows([](double v) { return v; }, px0, acc.data());
         float* py = y.mf() + o * inner;
         for (int64_t j = 0; j < inner; ++j) {
           double a = acc[static_cast<size_t>(j)];
