@@ -97,7 +97,9 @@ log "speed check: ${REF_US} us right after the calibration"
 # encoder's -O0 row from -0.3 % to +32.9 %). The rows' profiles span the run, so the host is calibrated
 # again after each round (CALS in all) and the simulation uses the calibrations' merge: each figure their
 # median, each matrix-op model fitted again to its shapes' median times. The profiles fuse their plans for
-# the first calibration (the plan depends on the profile's cache size only, which the merge keeps).
+# the first calibration (the plan depends on the profile's cache size only; the merge takes that size's median
+# too, and a kernel the merged profile's plan forms differently is listed under the simulation's "ran other
+# nodes", its row's kernels unmatched).
 ROUNDS="${ROUNDS:-2}"
 CALS="${CALS:-$((ROUNDS + 1))}"
 CAL_FILES=("$WORK/host.json")
