@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|57]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|58]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -155,7 +155,14 @@ RepLKNet-style CNN (31x31 and 15x15 depthwise kernels beside 5x5 ones), SchNet (
 Gaussian expansion, filter-generating MLPs, continuous-filter convolutions), a MaxViT-style network (MBConv,
 window and grid attention over permuted pixels), an RNN-T joint network (tanh of a frames x labels
 broadcast sum, log-softmax), a quasi-recurrent network (fo-pooling unrolled step by step) and an
-Informer-style encoder (distilling Conv1d, ELU, strided MaxPool1d between attention layers).
+Informer-style encoder (distilling Conv1d, ELU, strided MaxPool1d between attention layers); set 58 was
+exported in session 47 after session 46's changes (large-kernel depthwise Convs, the blocked Concat, middle-axis
+sums), before it was measured: a LeViT-style network (Hardswish Conv stem, attention with a gathered bias
+table and BatchNorm over tokens, shrinking attention), ESIM (BiLSTM encoders, soft alignment both ways,
+enhancement, pooling), a message-passing GNN (edge MLPs over gathered endpoints, scatter-add aggregation), a
+DeepSpeech2-style acoustic model (Conv2d with clipped ReLU, bidirectional GRUs), N-HiTS (max-pooled inputs,
+MLP stacks, linear interpolation of coefficients) and a PointPillars-style detector (a PointNet over pillars,
+max over points, scattered into a canvas, a 2-D backbone with ConvTranspose2d and a head).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -167,7 +174,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -288,6 +295,8 @@ def main():
         return export_fifty_sixth_set(torch, out)
     if which == "57":
         return export_fifty_seventh_set(torch, out)
+    if which == "58":
+        return export_fifty_eighth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -6882,6 +6891,208 @@ def export_fifty_seventh_set(torch, out):
                                   ("rnnt_joint_b4", RnntJoint, (4, 100, 80)),
                                   ("qrnn_b16_t64", Qrnn, (16, 64, 128)),
                                   ("informer_distil_b8", InformerDistil, (8, 96, 7))))
+    return 0
+
+
+def export_fifty_eighth_set(torch, out):
+    # Session 47, after session 46's changes (large-kernel depthwise Convs, Concat blocks, middle-axis sums),
+    # before it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class LinearBn(nn.Module):  # LeViT's Linear followed by BatchNorm1d over every token
+        def __init__(self, a, b):
+            super().__init__()
+            self.l = nn.Linear(a, b, bias=False)
+            self.bn = nn.BatchNorm1d(b)
+
+        def forward(self, x):  # [b, n, a]
+            return self.bn(self.l(x).flatten(0, 1)).reshape(x.shape[0], x.shape[1], -1)
+
+    class LevitAttention(nn.Module):  # attention with a learned bias per head and relative offset, gathered
+        def __init__(self, d, heads, key, res, stride=1, d_out=None):
+            super().__init__()
+            self.h, self.k, self.res, self.stride = heads, key, res, stride
+            self.v = 2 * key
+            self.q = LinearBn(d, heads * key)
+            self.kv = LinearBn(d, heads * (key + self.v))
+            self.proj = LinearBn(heads * self.v, d_out or d)
+            pts = [(i, j) for i in range(res) for j in range(res)]
+            qpts = [(i, j) for i in range(0, res, stride) for j in range(0, res, stride)]
+            offsets, idx = {}, []
+            for p in qpts:
+                for q in pts:
+                    o = (abs(p[0] - q[0]), abs(p[1] - q[1]))
+                    idx.append(offsets.setdefault(o, len(offsets)))
+            self.bias = nn.Parameter(torch.randn(heads, len(offsets)) * 0.1)
+            self.register_buffer("idx", torch.tensor(idx, dtype=torch.long).view(len(qpts), len(pts)))
+
+        def forward(self, x):  # [b, res*res, d]
+            b, n, _ = x.shape
+            kv = self.kv(x).view(b, n, self.h, self.k + self.v).transpose(1, 2)
+            k, v = kv[..., :self.k], kv[..., self.k:]
+            if self.stride > 1:
+                r = self.res
+                x = x.view(b, r, r, -1)[:, ::self.stride, ::self.stride].reshape(b, -1, x.shape[-1])
+            q = self.q(x).view(b, x.shape[1], self.h, self.k).transpose(1, 2)
+            a = (q @ k.transpose(-2, -1)) * self.k ** -0.5 + self.bias[:, self.idx]
+            y = (a.softmax(-1) @ v).transpose(1, 2).reshape(b, x.shape[1], -1)
+            return self.proj(F.hardswish(y))
+
+    class Levit(nn.Module):  # 4 images 64x64: a Hardswish Conv stem to 8x8 tokens, two stages, shrinking attention
+        def __init__(self, dims=(96, 160), heads=(3, 5), depth=2):
+            super().__init__()
+            c = dims[0]
+            self.stem = nn.Sequential(nn.Conv2d(3, c // 4, 3, 2, 1), nn.BatchNorm2d(c // 4), nn.Hardswish(),
+                                      nn.Conv2d(c // 4, c // 2, 3, 2, 1), nn.BatchNorm2d(c // 2), nn.Hardswish(),
+                                      nn.Conv2d(c // 2, c, 3, 2, 1), nn.BatchNorm2d(c))
+            blocks = []
+            res = 8
+            for s, (d, h) in enumerate(zip(dims, heads)):
+                if s > 0:
+                    blocks.append(("down", LevitAttention(dims[s - 1], 2 * dims[s - 1] // 16, 16, res, 2, d)))
+                    res //= 2
+                for _ in range(depth):
+                    blocks.append(("attn", LevitAttention(d, h, 16, res)))
+                    blocks.append(("mlp", nn.Sequential(LinearBn(d, 2 * d), nn.Hardswish(), LinearBn(2 * d, d))))
+            self.kinds = [k for k, _ in blocks]
+            self.blocks = nn.ModuleList([m for _, m in blocks])
+            self.head = nn.Sequential(nn.BatchNorm1d(dims[-1]), nn.Linear(dims[-1], 100))
+
+        def forward(self, x):
+            x = self.stem(x).flatten(2).transpose(1, 2)
+            for kind, m in zip(self.kinds, self.blocks):
+                x = m(x) if kind == "down" else x + m(x)
+            return self.head(x.mean(1))
+
+    class Esim(nn.Module):  # 16 sentence pairs of 32 tokens (one int64 input [b, 64]: premise then hypothesis)
+        def __init__(self, vocab=8000, e=128, h=128, classes=3):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, e)
+            self.enc = nn.LSTM(e, h, batch_first=True, bidirectional=True)
+            self.proj = nn.Sequential(nn.Linear(8 * h, h), nn.ReLU())
+            self.comp = nn.LSTM(h, h, batch_first=True, bidirectional=True)
+            self.cls = nn.Sequential(nn.Linear(8 * h, h), nn.Tanh(), nn.Linear(h, classes))
+
+        def forward(self, t):
+            a, _ = self.enc(self.emb(t[:, :32]))
+            b, _ = self.enc(self.emb(t[:, 32:]))
+            s = a @ b.transpose(1, 2)
+            at = s.softmax(2) @ b
+            bt = s.softmax(1).transpose(1, 2) @ a
+            ma = self.proj(torch.cat([a, at, a - at, a * at], 2))
+            mb = self.proj(torch.cat([b, bt, b - bt, b * bt], 2))
+            va, _ = self.comp(ma)
+            vb, _ = self.comp(mb)
+            v = torch.cat([va.mean(1), va.amax(1), vb.mean(1), vb.amax(1)], 1)
+            return self.cls(v)
+
+    class Mpnn(nn.Module):  # one graph of 2048 nodes and 16384 fixed edges: edge MLPs over both endpoints'
+        # gathered features, scatter-add onto the receivers, GRU-free update MLPs, 3 rounds, a mean readout
+        def __init__(self, nodes=2048, edges=16384, feats=32, d=64, rounds=3):
+            super().__init__()
+            g = torch.Generator().manual_seed(58)
+            self.register_buffer("src", torch.randint(0, nodes, (edges,), generator=g))
+            self.register_buffer("dst", torch.randint(0, nodes, (edges,), generator=g))
+            self.register_buffer("dist", torch.rand(edges, 1, generator=g))
+            self.inp = nn.Linear(feats, d)
+            self.msg = nn.ModuleList([nn.Sequential(nn.Linear(2 * d + 1, d), nn.SiLU(), nn.Linear(d, d))
+                                      for _ in range(rounds)])
+            self.upd = nn.ModuleList([nn.Sequential(nn.Linear(2 * d, d), nn.SiLU(), nn.Linear(d, d))
+                                      for _ in range(rounds)])
+            self.norm = nn.ModuleList([nn.LayerNorm(d) for _ in range(rounds)])
+            self.out = nn.Linear(d, 8)
+
+        def forward(self, x):  # [nodes, feats]
+            h = self.inp(x)
+            for msg, upd, norm in zip(self.msg, self.upd, self.norm):
+                m = msg(torch.cat([h[self.src], h[self.dst], self.dist], 1))
+                agg = torch.zeros_like(h).scatter_add(0, self.dst.unsqueeze(1).expand(-1, h.shape[1]), m)
+                h = norm(h + upd(torch.cat([h, agg], 1)))
+            return self.out(h.mean(0, keepdim=True))
+
+    class DeepSpeech2(nn.Module):  # 4 utterances of 200 frames x 80 mel bins: two Conv2d with clipped ReLU,
+        # two bidirectional GRU layers, per-frame log-softmax over 29 characters
+        def __init__(self, mels=80, h=192, chars=29):
+            super().__init__()
+            self.conv = nn.Sequential(nn.Conv2d(1, 32, (11, 41), (2, 2), (5, 20)), nn.BatchNorm2d(32),
+                                      nn.Hardtanh(0, 20),
+                                      nn.Conv2d(32, 32, (11, 21), (1, 2), (5, 10)), nn.BatchNorm2d(32),
+                                      nn.Hardtanh(0, 20))
+            self.rnn = nn.GRU(32 * (mels // 4), h, num_layers=2, batch_first=True, bidirectional=True)
+            self.out = nn.Linear(2 * h, chars)
+
+        def forward(self, x):  # [b, t, mels]
+            y = self.conv(x.unsqueeze(1))  # [b, 32, t/2, mels/4]
+            y = y.permute(0, 2, 1, 3).flatten(2)
+            y, _ = self.rnn(y)
+            return self.out(y).log_softmax(-1)
+
+    class Nhits(nn.Module):  # 64 series of 512 steps, horizon 96: three stacks pooling the input at 16, 4 and 1,
+        # MLPs predicting a few coefficients, interpolated linearly to the horizon; residual backcasts
+        def __init__(self, length=512, horizon=96, pools=(16, 4, 1), coefs=(8, 24, 96), d=256):
+            super().__init__()
+            self.length, self.horizon = length, horizon
+            self.pools = pools
+            self.coefs = coefs
+            self.mlps = nn.ModuleList([nn.Sequential(nn.Linear(length // p, d), nn.ReLU(), nn.Linear(d, d), nn.ReLU(),
+                                                     nn.Linear(d, c + length // p)) for p, c in zip(pools, coefs)])
+
+        def forward(self, x):  # [b, length]
+            res, fc = x, 0
+            for p, c, mlp in zip(self.pools, self.coefs, self.mlps):
+                pooled = F.max_pool1d(res.unsqueeze(1), p, p).squeeze(1) if p > 1 else res
+                theta = mlp(pooled)
+                back = F.interpolate(theta[:, c:].unsqueeze(1), size=self.length, mode="linear",
+                                     align_corners=False).squeeze(1)
+                fc = fc + F.interpolate(theta[:, :c].unsqueeze(1), size=self.horizon, mode="linear",
+                                        align_corners=False).squeeze(1)
+                res = res - back
+            return fc
+
+    class PointPillars(nn.Module):  # 2 scenes of 1024 pillars x 32 points x 9 features: a PointNet layer,
+        # max over each pillar's points, the pillars scattered into a 96x96 canvas by fixed cells, a 2-D
+        # backbone (strided blocks, ConvTranspose2d upsampling, concat) and a detection head
+        def __init__(self, pillars=1024, grid=96, c=64):
+            super().__init__()
+            g = torch.Generator().manual_seed(580)
+            self.register_buffer("cells", torch.randperm(grid * grid, generator=g)[:pillars])
+            self.grid, self.c = grid, c
+            self.pfn = nn.Linear(9, c, bias=False)
+            self.pbn = nn.BatchNorm1d(c)
+
+            def block(i, o, s, n):
+                layers = [nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+                for _ in range(n):
+                    layers += [nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+                return nn.Sequential(*layers)
+
+            self.b1, self.b2, self.b3 = block(c, 64, 2, 2), block(64, 128, 2, 3), block(128, 256, 2, 3)
+            self.u1 = nn.Sequential(nn.ConvTranspose2d(64, 128, 1, 1), nn.BatchNorm2d(128), nn.ReLU())
+            self.u2 = nn.Sequential(nn.ConvTranspose2d(128, 128, 2, 2), nn.BatchNorm2d(128), nn.ReLU())
+            self.u3 = nn.Sequential(nn.ConvTranspose2d(256, 128, 4, 4), nn.BatchNorm2d(128), nn.ReLU())
+            self.cls = nn.Conv2d(384, 2 * 3, 1)
+            self.box = nn.Conv2d(384, 2 * 7, 1)
+
+        def forward(self, x):  # [b, pillars, points, 9]
+            b, p, n, _ = x.shape
+            f = F.relu(self.pbn(self.pfn(x).reshape(-1, self.c)).reshape(b, p, n, self.c)).amax(2)  # [b, p, c]
+            canvas = torch.zeros(b, self.c, self.grid * self.grid)
+            canvas = canvas.scatter(2, self.cells.view(1, 1, -1).expand(b, self.c, -1), f.transpose(1, 2))
+            canvas = canvas.view(b, self.c, self.grid, self.grid)
+            x1 = self.b1(canvas)
+            x2 = self.b2(x1)
+            x3 = self.b3(x2)
+            y = torch.cat([self.u1(x1), self.u2(x2), self.u3(x3)], 1)
+            return torch.cat([self.cls(y).flatten(1), self.box(y).flatten(1)], 1)
+
+    torch.manual_seed(158)
+    export_nets(torch, out, 158, (("levit_lite_b4_64", Levit, (4, 3, 64, 64)),
+                                  ("esim_b16_t32", Esim, torch.randint(0, 8000, (16, 64))),
+                                  ("mpnn_scatter_n2048", Mpnn, (2048, 32)),
+                                  ("deepspeech2_lite_b4", DeepSpeech2, (4, 200, 80)),
+                                  ("nhits_b64", Nhits, (64, 512)),
+                                  ("pointpillars_lite_b2", PointPillars, (2, 1024, 32, 9))), opset=16)
     return 0
 
 
