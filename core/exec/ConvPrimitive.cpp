@@ -432,6 +432,41 @@ bool onDirectLoop(const ConvProblem& p) {
   });
 }
 
+// `p` over its input with the padding copied in (zeros around it), its own padding none.
+ConvProblem prePaddedProblem(const ConvProblem& p) {
+  ConvProblem q = p;
+  for (size_t k = 0; k < q.geo.in.size(); ++k) {
+    q.geo.in[k] += q.geo.padsBegin[k] + q.geo.padsEnd[k];
+    q.geo.padsBegin[k] = q.geo.padsEnd[k] = 0;
+  }
+  return q;
+}
+
+// Whether a padded Conv that oneDNN runs on its GEMM path (im2col and a product) runs faster on an input
+// padded first, which the library runs on a jit kernel: oneDNN 2.6's AVX2 kernel takes no left padding wider
+// than the few output columns it computes a pass, so a long kernel's "same" padding sends the Conv to the
+// GEMM path, whose columns for 32 -> 32 at 11 x 21 over [4, 32, 100, 40] are 59 MB an image. Timed once a
+// shape, both ways, three calls each on scratch buffers, the better of the last two. (1 thread, session 47,
+// `fwb profile` of the node alone: that Conv of DeepSpeech2's, stride (1, 2), 121-177 ms on the GEMM
+// path, 49.6 ms on the padded input (jit:avx2) plus 0.5 ms for the copy; its first layer, 1 -> 32 at 11 x 41
+// stride 2 over [4, 1, 200, 80], 17-22 ms against 7.3.)
+bool prePadded(const ConvProblem& p) {
+  if (p.transposed || unpadded(p.geo) ||
+      std::any_of(p.geo.padsBegin.begin(), p.geo.padsBegin.end(), [](int64_t v) { return v < 0; }) ||
+      std::any_of(p.geo.padsEnd.begin(), p.geo.padsEnd.end(), [](int64_t v) { return v < 0; }))
+    return false;
+  const int threads = onednn::useThreads();
+  const std::string key = keyOf(p, false, false, threads);
+  const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, describe(p), false, false); });
+  if (!isGemm(entry->pd)) return false;
+  const ConvProblem q = prePaddedProblem(p);
+  const auto padded = onednn::cachedPrimitive(keyOf(q, false, false, threads),
+                                              [&] { return create(q, describe(q), false, false); });
+  if (isGemm(padded->pd) || isReference(padded->pd)) return false;
+  return decidedOnce(key + "|prepadded",
+                     [&] { return secondsOf(p, convolutionPrePadded) < secondsOf(p, onLibrary); });
+}
+
 }  // namespace
 
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
@@ -495,7 +530,52 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
       sgemmRowBias(p.M, hw, p.C, w, in + n * p.C * ld, bias, y + n * p.M * hw, relu, ld);
     return;
   }
+  if (prePadded(p)) {
+    convolutionPrePadded(p, x, w, wOwner, bias, y, relu);
+    return;
+  }
   onLibrary(p, x, w, wOwner, bias, y, relu);
+}
+
+void convolutionPrePadded(const ConvProblem& p, const float* x, const float* w,
+                          const std::weak_ptr<const void>& wOwner, const float* bias, float* y, bool relu) {
+  const ConvProblem q = prePaddedProblem(p);
+  const ConvGeometry &g = p.geo, &pg = q.geo;
+  const size_t r = g.in.size();
+  const int64_t len = g.in[r - 1], plen = pg.in[r - 1], left = g.padsBegin[r - 1];
+  const int64_t plane = g.inSize(), pplane = pg.inSize(), prows = plen > 0 ? pplane / plen : 0;
+  const memory::dims dims{p.N * p.C * pplane};
+  float* xp = static_cast<float*>(
+      onednn::staged(2, memory::desc(dims, memory::data_type::f32, memory::format_tag::a)).get_data_handle());
+  parallelFor(p.N * p.C, pplane, [&](int64_t b, int64_t e) {
+    for (int64_t nc = b; nc < e; ++nc) {
+      const float* src = x + nc * plane;
+      float* dst = xp + nc * pplane;
+      for (int64_t row = 0; row < prows; ++row, dst += plen) {
+        // The input row this padded row holds (the leading spatial coordinates less their padding), if any.
+        int64_t off = 0, stride = len;
+        bool inside = true;
+        for (int64_t k = static_cast<int64_t>(r) - 2, rem = row; k >= 0; --k) {
+          const auto d = static_cast<size_t>(k);
+          const int64_t c = rem % pg.in[d] - g.padsBegin[d];
+          rem /= pg.in[d];
+          inside = inside && c >= 0 && c < g.in[d];
+          off += c * stride;
+          stride *= g.in[d];
+        }
+        if (!inside) {
+          std::fill_n(dst, plen, 0.f);
+          continue;
+        }
+        std::fill_n(dst, left, 0.f);
+        std::copy_n(src + off, len, dst + left);
+        std::fill_n(dst + left + len, plen - left - len, 0.f);
+      }
+    }
+  });
+  // The library's call directly: the padded problem has no padding left for prePadded to take, and the
+  // other paths of convolution() (the depth multiplier's copies) would reuse the staging buffer.
+  onLibrary(q, xp, w, wOwner, bias, y, relu);
 }
 
 // Each input channel copied m times into the third staging buffer: output channel o reads input channel o /
@@ -526,6 +606,7 @@ std::string convolutionSourceLayout(const ConvProblem& p) {
     return convolutionSourceLayout(q);
   }
   if (onProductPath(p)) return "plain";
+  if (prePadded(p)) return convolutionSourceLayout(prePaddedProblem(p));
   const Descs d = describe(p);
   const std::string key = keyOf(p, false, false, onednn::useThreads());
   const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, false, false); });

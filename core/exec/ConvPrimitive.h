@@ -27,7 +27,8 @@ namespace fw::exec {
 // rule on the shape told them apart. A Conv of
 // one input channel a group and several output channels each (a depth multiplier) that oneDNN would run
 // on its GEMM path runs, where that timed faster likewise, as a depthwise Conv over its input channels,
-// each copied once an output channel.
+// each copied once an output channel. A padded Conv that oneDNN would run on its GEMM path runs, where
+// that timed faster likewise, on the library's jit kernel over its input padded first (convolutionPrePadded).
 void convolution(const ConvProblem& p, const float* x, const float* w, const std::weak_ptr<const void>& wOwner,
                  const float* bias, float* y, bool relu = false);
 
@@ -36,6 +37,13 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
 // to channels c*m .. c*m + m - 1 (m = M / C). Arguments as convolution()'s. For convolution() and tests.
 void convolutionOnCopies(const ConvProblem& p, const float* x, const float* w,
                          const std::weak_ptr<const void>& wOwner, const float* bias, float* y, bool relu);
+
+// A padded Conv `p` as convolution() runs it where oneDNN would take its GEMM path and takes a jit kernel
+// for the same Conv over a padded input, and that timed faster: the input copied into the third staging
+// buffer with its padding (zeros), then the library's Conv without padding. Arguments as convolution()'s.
+// For convolution() and tests.
+void convolutionPrePadded(const ConvProblem& p, const float* x, const float* w,
+                          const std::weak_ptr<const void>& wOwner, const float* bias, float* y, bool relu);
 
 // Where convolution() runs a ConvTranspose: on the layout oneDNN picks ("any"), on the plain NC[D][H]W
 // layout (one group of at most 4 output channels: oneDNN's GEMM path, as its blocked jit kernel computes

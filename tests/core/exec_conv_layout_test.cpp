@@ -485,3 +485,42 @@ TEST(ExecConvLayout, APointwiseConvOnSpreadRowsMatchesADirectLoop) {
   fw::exec::convolution(dense, xs.data(), w.data(), owner, b.data(), yd.data(), true);
   EXPECT_EQ(ys, yd);
 }
+
+// A padded Conv that oneDNN runs on its GEMM path runs, where that timed faster, on the library's jit kernel
+// over its input padded first (core/exec/ConvPrimitive.cpp, convolutionPrePadded): the copy's way itself and
+// whichever way convolution() took, with a bias, a fused ReLU and a NaN in the input, equal a float64 loop:
+// DeepSpeech2-like long kernels (11 x 21 "same" at stride (1, 2), 11 x 41 on one channel at stride 2),
+// uneven padding, a dilated 1-D Conv and a 3-D one, grouped.
+TEST(ExecConvLayout, APrePaddedConvMatchesAFloat64Loop) {
+  const ConvProblem convs[] = {
+      general(2, 8, 8, 1, {14, 30}, {11, 21}, {1, 2}, {1, 1}, {5, 10}, {5, 10}),
+      general(1, 1, 8, 1, {30, 50}, {11, 41}, {2, 2}, {1, 1}, {5, 20}, {5, 20}),
+      general(1, 4, 6, 2, {9, 17}, {3, 7}, {1, 1}, {1, 1}, {0, 6}, {2, 1}),
+      general(2, 3, 5, 1, {60}, {9}, {1}, {2}, {8}, {8}),
+      general(1, 4, 4, 2, {5, 6, 12}, {3, 3, 7}, {1, 1, 2}, {1, 1, 1}, {1, 0, 3}, {1, 2, 3}),
+  };
+  const auto prePadded = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
+                            bool relu) {
+    fw::exec::convolutionPrePadded(q, x, w, std::make_shared<int>(0), b, y, relu);
+  };
+  const auto executor = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
+                           bool relu) {
+    fw::exec::convolution(q, x, w, std::make_shared<int>(0), b, y, relu);
+  };
+  for (const ConvProblem& q : convs) {
+    const std::string what = std::to_string(q.C) + " -> " + std::to_string(q.M) + ", " +
+                             std::to_string(q.geo.in.size()) + "-D, " + std::to_string(q.geo.kernel.back()) +
+                             " taps along the last axis";
+    for (const bool relu : {false, true}) {
+      EXPECT_LT(worstAgainstGeneralLoop(q, relu, -1, prePadded), 1e-4) << what << (relu ? ", ReLU" : "");
+      // (Without the ReLU: oneDNN's jit kernels' ReLU post-op makes a NaN 0, the padded input's as any other
+      // Conv's on them, e.g. a 3x3 16 -> 16 on 8-channel blocks; its GEMM path keeps it.)
+      if (!relu) {
+        EXPECT_LT(worstAgainstGeneralLoop(q, relu, q.geo.in.back() + 1, prePadded), 1e-4)
+            << what << ", a NaN";
+      }
+      EXPECT_LT(worstAgainstGeneralLoop(q, relu, -1, executor), 1e-4)
+          << what << (relu ? ", ReLU" : "") << ", " << fw::exec::convolutionSourceLayout(q);
+    }
+  }
+}
