@@ -102,18 +102,6 @@ void forEachRow(const std::vector<int64_t>& dims, const std::vector<int64_t>& da
     body(0, rows);
 }
 
-// Calls fn(k, off) for every element k of an index-shaped tensor of `dims` (forEachRow, a row at a time).
-template <class F>
-void forEachElement(const std::vector<int64_t>& dims, const std::vector<int64_t>& dataStrides, int64_t axis,
-                    bool parallel, F&& fn) {
-  const size_t r = dims.size();
-  const int64_t len = dims[r - 1];
-  const int64_t lastStride = static_cast<int64_t>(r - 1) == axis ? 0 : dataStrides[r - 1];
-  forEachRow(dims, dataStrides, axis, parallel, [&](int64_t k0, int64_t base) {
-    for (int64_t j = 0; j < len; ++j) fn(k0 + j, base + j * lastStride);
-  });
-}
-
 // GatherElements checks each index as it reads it, in the parallel copy (a bad one stops nothing but is
 // found again, serially, for the message), where a serial pass checked and copied every index first:
 // the 16 picks a row of [4, 32, 64, 16] from [4, 32, 64, 64] took 255 us that way, with a division a
@@ -194,6 +182,23 @@ inline void applyReduce(T& dst, const T& v, Reduce red) {
   }
 }
 
+// One row of a ScatterElements: the index checked and normalised as it is read, the reduction chosen by the
+// caller (a switch on it an element took most of the loop's time). False at an index out of range (the row
+// stops there; the caller finds the index again for the message).
+template <Reduce red, class T>
+bool scatterRow(T* dst, const T* u, const int64_t* ip, int64_t n, int64_t dim, int64_t along, int64_t step) {
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t v = ip[j];
+    v += v < 0 ? dim : 0;
+    if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(dim)) return false;
+    applyReduce(dst[v * along + j * step], u[j], red);
+  }
+  return true;
+}
+
+// Serial in index order: duplicate indices accumulate (reductions) or the last one wins. The indices are
+// read in place, row by row (session 47: a copy of them normalised, then a call a element with a switch on
+// the reduction, took 6.1-8.3 ms for a scatter-add of [16384, 64] onto [2048, 64] from an expanded index).
 Status opScatterElements(OpContext& c) {
   if (!c.has(0) || !c.has(2)) return c.fail("expects data, indices and updates");
   FW_ASSIGN_OR_RETURN(const RtTensor* idx, indexInput(c, 1, "indices"));
@@ -205,20 +210,48 @@ Status opScatterElements(OpContext& c) {
   if (upd.store() != x.store()) return c.fail("updates and data differ in type");
   FW_ASSIGN_OR_RETURN(const Reduce red, reductionAttr(c));
   FW_ASSIGN_OR_RETURN(const int64_t axis, axisAttr(c, 0, static_cast<int64_t>(x.rank())));
-  FW_ASSIGN_OR_RETURN(const std::vector<int64_t> ind, elementIndices(c, x, *idx, axis, "indices"));
+  FW_TRY_STATUS(checkIndexShape(c, x, *idx, axis, "indices"));
   RtTensor y = cloneOf(x);
   const std::vector<int64_t> st = stridesOf(x.dims);
-  const int64_t axStride = st[static_cast<size_t>(axis)];
+  const size_t r = x.rank();
+  const int64_t along = st[static_cast<size_t>(axis)], dim = x.dims[static_cast<size_t>(axis)];
+  const int64_t len = idx->dims[r - 1];
+  const int64_t step = static_cast<int64_t>(r - 1) == axis ? 0 : st[r - 1];  // a row's step in the data
+  const int64_t* const ind = idx->i();
+  bool ok = true;
   if (upd.numel() > 0)
     byStore(x.store(), [&](auto tag) {
       using T = decltype(tag);
-      const T* u = dataOf<T>(upd);
-      T* dst = mdataOf<T>(y);
-      // Serial: duplicate indices accumulate (reductions) or the last one wins, in index order.
-      forEachElement(idx->dims, st, axis, false, [&](int64_t k, int64_t off) {
-        applyReduce(dst[off + ind[static_cast<size_t>(k)] * axStride], u[k], red);
-      });
+      const T* const u = dataOf<T>(upd);
+      T* const dst = mdataOf<T>(y);
+      auto rows = [&](auto row) {
+        forEachRow(idx->dims, st, axis, false, [&](int64_t k0, int64_t base) {
+          if (ok) ok = row(dst + base, u + k0, ind + k0, len, dim, along, step);
+        });
+      };
+      switch (red) {
+        case Reduce::None:
+          rows(scatterRow<Reduce::None, T>);
+          break;
+        case Reduce::Add:
+          rows(scatterRow<Reduce::Add, T>);
+          break;
+        case Reduce::Mul:
+          rows(scatterRow<Reduce::Mul, T>);
+          break;
+        case Reduce::Max:
+          rows(scatterRow<Reduce::Max, T>);
+          break;
+        case Reduce::Min:
+          rows(scatterRow<Reduce::Min, T>);
+          break;
+      }
     });
+  if (!ok) {
+    auto checked = elementIndices(c, x, *idx, axis, "indices");
+    if (!checked.ok()) return checked.error();
+    return c.fail("internal: an index out of range in the scatter was not found again");
+  }
   c.out[0] = std::move(y);
   return {};
 }

@@ -383,6 +383,55 @@ TEST(IndexOps, ScatterElementsOutOfRange) {
   expectFailsWith(r, {"'indices'", "index -4"});
 }
 
+// Every reduction, along the first, a middle and the last axis of [5, 6, 7] data, from [9, 4, 7] indices
+// (more rows than the data has along the axis: duplicates accumulate in index order; negative ones count from
+// the end) against a loop over the elements; a bad index deep in the tensor is named with its position.
+TEST(IndexOps, ScatterElementsEveryReductionAlongEveryAxisMatchesALoop) {
+  const std::vector<int64_t> dd{5, 6, 7};
+  std::vector<float> dv(5 * 6 * 7);
+  for (size_t k = 0; k < dv.size(); ++k) dv[k] = 0.5f + static_cast<float>(k % 11) * 0.25f;
+  for (int64_t axis = 0; axis < 3; ++axis) {
+    std::vector<int64_t> id = dd;
+    id[static_cast<size_t>(axis)] = 9;
+    if (axis != 1) id[1] = 4;  // smaller than the data off the axis
+    const int64_t n = id[0] * id[1] * id[2], dim = dd[static_cast<size_t>(axis)];
+    std::vector<int64_t> iv(static_cast<size_t>(n));
+    std::vector<float> uv(static_cast<size_t>(n));
+    for (int64_t q = 0; q < n; ++q) {
+      iv[static_cast<size_t>(q)] = (q * 7 + q / 5) % (2 * dim) - dim;  // in [-dim, dim)
+      uv[static_cast<size_t>(q)] = 1.0f + static_cast<float>(q % 5) * 0.5f;
+    }
+    for (const char* red : {"none", "add", "mul", "max", "min"}) {
+      std::vector<float> want = dv;
+      for (int64_t q = 0; q < n; ++q) {
+        int64_t at[3] = {q / (id[1] * id[2]), q / id[2] % id[1], q % id[2]};
+        const int64_t v = iv[static_cast<size_t>(q)];
+        at[axis] = v < 0 ? v + dim : v;
+        float& w = want[static_cast<size_t>((at[0] * dd[1] + at[1]) * dd[2] + at[2])];
+        const float u = uv[static_cast<size_t>(q)];
+        const std::string r = red;
+        w = r == "none"  ? u
+            : r == "add" ? w + u
+            : r == "mul" ? w * u
+            : r == "max" ? std::max(w, u)
+                         : std::min(w, u);
+      }
+      auto r = runOne("ScatterElements",
+                      {{"x", Tensor::floats(dd, dv)}, {"i", i64(id, iv)}, {"u", Tensor::floats(id, uv)}}, 1,
+                      attrs({Attribute::makeInt("axis", axis), Attribute::makeString("reduction", red)}), 16);
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      ASSERT_EQ((*r)[0].dims(), dd);
+      EXPECT_EQ((*r)[0].toFloats(), want) << "axis " << axis << ", reduction " << red;
+    }
+    iv[static_cast<size_t>(n - 3)] = dim;
+    auto bad = runOne(
+        "ScatterElements", {{"x", Tensor::floats(dd, dv)}, {"i", i64(id, iv)}, {"u", Tensor::floats(id, uv)}},
+        1, attrs({Attribute::makeInt("axis", axis), Attribute::makeString("reduction", "add")}), 16);
+    expectFailsWith(bad,
+                    {"'indices'", "index " + std::to_string(dim) + " at position " + std::to_string(n - 3)});
+  }
+}
+
 TEST(IndexOps, GatherNDBatchDims2) {
   // data [2,2,3], indices [2,2,1] with batch_dims 2: out[b0][b1] = data[b0][b1][idx].
   auto r = runOne("GatherND", {{"x", iota({2, 2, 3})}, {"i", i64({2, 2, 1}, {2, 0, -1, 1})}}, 1,
