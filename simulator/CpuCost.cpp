@@ -86,6 +86,15 @@ double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems) 
   // A TopK's values each pass once against its line's k-th best; what goes in among the best k is its rows'
   // time (rowWiseRows), not a sort's n log n (core/ir/OpCost.h).
   if (n.opType == "TopK") return elems;
+  // A scatter copies its data, then writes each update at its index: both counted (a GNN's scatter-add of
+  // 16384 edges' messages onto 2048 nodes moves 8x its output's elements; session 47).
+  if ((n.opType == "ScatterElements" || n.opType == "Scatter" || n.opType == "ScatterND") &&
+      n.inputs.size() > 2 && n.inputs[2] != kNoId)
+    if (const auto u = g.value(n.inputs[2]).shape.ints()) {
+      double e = 1;
+      for (int64_t x : *u) e *= static_cast<double>(x);
+      return elems + e;
+    }
   const double plain = std::max(flops, elems);
   const bool pool =
       (n.opType == "MaxPool" && (n.outputs.size() < 2 || n.outputs[1] == kNoId)) || n.opType == "AveragePool";

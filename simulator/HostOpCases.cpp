@@ -195,6 +195,18 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
                                 fw::zoo::attrs({Attribute::makeInt("axis", 1)}), 8)});
   }
   cases.push_back({"data_movement", oneOp("Expand", {1, cols}, {I64({rows, cols})}, {}, 8)});
+  // A scatter-add of whole rows (a graph network's messages summed onto their receivers): each row of
+  // updates onto the data row its expanded index names, in index order.
+  {
+    std::vector<int64_t> at(static_cast<size_t>(rows * cols));
+    for (size_t k = 0; k < at.size(); ++k)
+      at[k] = static_cast<int64_t>((k / static_cast<size_t>(cols)) * 37 % static_cast<size_t>(rows));
+    cases.push_back(
+        {"data_movement",
+         oneOp("ScatterElements", {rows, cols}, {fw::Tensor::int64s({rows, cols}, at), same},
+               fw::zoo::attrs({Attribute::makeInt("axis", 0), Attribute::makeString("reduction", "add")}),
+               8)});
+  }
   // Bilinear resampling of every channel at positions a warp gives (spatial transformers, optical-flow
   // warping, deformable sampling): four taps a value.
   cases.push_back({"data_movement", oneOp("GridSample", img, {warpGrid(img[0], img[2], img[3])}, {}, 8)});

@@ -2390,6 +2390,32 @@ TEST(CpuCost, APoolsWorkIsTheTapsOfItsOneDimensionalPasses) {
   EXPECT_NEAR(poolUs / boxUs, 1.0 / 3.0, 0.05);
 }
 
+// A scatter's work is its data's copy and its updates' writes: a GNN-style scatter-add of 16384 rows of 64
+// onto 2048 is 9x its output's elements (ScatterElements and ScatterND alike); updates of unknown shape leave
+// the output's elements.
+TEST(CpuCost, AScattersWorkCountsItsUpdates) {
+  auto scatter = [](const char* op, std::vector<int64_t> data, std::vector<int64_t> idx, Shape upd) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(data));
+    ValueId i = g.addInput("i", DType::Int64, Shape::ofInts(idx));
+    ValueId u = g.addInput("u", DType::Float32, upd);
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(data));
+    g.addNode(op, {x, i, u}, {y}, zoo::attrs({Attribute::makeString("reduction", "add")}), "s");
+    g.addOutput(y);
+    return g;
+  };
+  Graph gnn = scatter("ScatterElements", {2048, 64}, {16384, 64}, Shape::ofInts({16384, 64}));
+  EXPECT_DOUBLE_EQ(cpuVectorWork(gnn, gnn.node(0), 0, 2048.0 * 64), 2048.0 * 64 * 9);
+  Graph nd = scatter("ScatterND", {2048, 64}, {16384, 1}, Shape::ofInts({16384, 64}));
+  EXPECT_DOUBLE_EQ(cpuVectorWork(nd, nd.node(0), 0, 2048.0 * 64), 2048.0 * 64 * 9);
+  Graph unknown = scatter("ScatterElements", {2048, 64}, {16384, 64}, Shape{});
+  EXPECT_DOUBLE_EQ(cpuVectorWork(unknown, unknown.node(0), 0, 2048.0 * 64), 2048.0 * 64);
+  // The cost follows: 8x the updates, several times the time.
+  Graph few = scatter("ScatterElements", {2048, 64}, {2048, 64}, Shape::ofInts({2048, 64}));
+  auto hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  EXPECT_GT(test::runUnfused(gnn, hw).kernels.at(0).durUs, 3 * test::runUnfused(few, hw).kernels.at(0).durUs);
+}
+
 // --- op_summary importer -------------------------------------------------------------------------
 
 const char* kHeader =
