@@ -947,7 +947,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     const double eff = std::min(999.0, work / (peak * body * 1e-6));
     std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us (tiny %.2f us)  efficiency %.4f\n", c.key.c_str(), op.c_str(), us,
                  tinyUs, eff);
-    effs[c.key].push_back(eff);
+    if (!c.ownFiguresOnly) effs[c.key].push_back(eff);
     opEffs[op].push_back(eff);
     calls[op].push_back(fixedUs);
     auto it = std::find_if(m.families.begin(), m.families.end(), [&](const HostMeasurement::Family& x) { return x.key == c.key; });
@@ -955,8 +955,9 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
       m.families.push_back({c.key, "", 0, 0, 0});
       it = m.families.end() - 1;
     }
-    it->op += (it->op.empty() ? "" : ", ") + op + " " + fmt("%.1f us", us) + " (" + fmt("%.4f", eff) + "; tiny " +
-              fmt("%.2f us", tinyUs) + ")";
+    if (!c.ownFiguresOnly)
+      it->op += (it->op.empty() ? "" : ", ") + op + " " + fmt("%.1f us", us) + " (" + fmt("%.4f", eff) +
+                "; tiny " + fmt("%.2f us", tinyUs) + ")";
   }
   for (auto& f : m.families) f.eff = median(effs[f.key]);
   for (const auto& [op, v] : opEffs) m.opEff[op] = median(v);
