@@ -447,9 +447,9 @@ ConvProblem prePaddedProblem(const ConvProblem& p) {
 // than the few output columns it computes a pass, so a long kernel's "same" padding sends the Conv to the
 // GEMM path, whose columns for 32 -> 32 at 11 x 21 over [4, 32, 100, 40] are 59 MB an image. Timed once a
 // shape, both ways, three calls each on scratch buffers, the better of the last two. (1 thread, session 47,
-// `fwb profile` of the node alone: that Conv of DeepSpeech2's, stride (1, 2), 121-177 ms on the GEMM
-// path, 49.6 ms on the padded input (jit:avx2) plus 0.5 ms for the copy; its first layer, 1 -> 32 at 11 x 41
-// stride 2 over [4, 1, 200, 80], 17-22 ms against 7.3.)
+// `fwb profile` of the node alone, old and new binaries alternating, 3 rounds: that Conv of DeepSpeech2's,
+// stride (1, 2), 153-202 ms on the GEMM path, 51-53 ms this way (jit:avx2; the copy about 0.5 ms); its first
+// layer, 1 -> 32 at 11 x 41 stride 2 over [4, 1, 200, 80], 16.8-23.1 against 6.6-6.8 ms.)
 bool prePadded(const ConvProblem& p) {
   if (p.transposed || unpadded(p.geo) ||
       std::any_of(p.geo.padsBegin.begin(), p.geo.padsBegin.end(), [](int64_t v) { return v < 0; }) ||

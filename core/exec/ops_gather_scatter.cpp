@@ -197,8 +197,9 @@ bool scatterRow(T* dst, const T* u, const int64_t* ip, int64_t n, int64_t dim, i
 }
 
 // Serial in index order: duplicate indices accumulate (reductions) or the last one wins. The indices are
-// read in place, row by row (session 47: a copy of them normalised, then a call a element with a switch on
-// the reduction, took 6.1-8.3 ms for a scatter-add of [16384, 64] onto [2048, 64] from an expanded index).
+// read in place, row by row (session 47: a copy of them normalised, then a call an element with a switch on
+// the reduction, took 7.0-7.8 ms for a scatter-add of [16384, 64] onto [2048, 64] from an expanded index;
+// 2.2 ms this way, old and new alternating, 3 rounds, the node alone).
 Status opScatterElements(OpContext& c) {
   if (!c.has(0) || !c.has(2)) return c.fail("expects data, indices and updates");
   FW_ASSIGN_OR_RETURN(const RtTensor* idx, indexInput(c, 1, "indices"));
