@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|58]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|59]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -162,7 +162,14 @@ table and BatchNorm over tokens, shrinking attention), ESIM (BiLSTM encoders, so
 enhancement, pooling), a message-passing GNN (edge MLPs over gathered endpoints, scatter-add aggregation), a
 DeepSpeech2-style acoustic model (Conv2d with clipped ReLU, bidirectional GRUs), N-HiTS (max-pooled inputs,
 MLP stacks, linear interpolation of coefficients) and a PointPillars-style detector (a PointNet over pillars,
-max over points, scattered into a canvas, a 2-D backbone with ConvTranspose2d and a head).
+max over points, scattered into a canvas, a 2-D backbone with ConvTranspose2d and a head); set 59 was exported
+in session 48 after session 47's changes (padded Convs on the library's jit kernel, ScatterElements by rows),
+before it was measured: SqueezeNet (Fire modules, ceil-mode max pooling), a PVT-style pyramid transformer
+(spatial-reduction attention: keys and values from a strided Conv over the tokens), BiDAF (character CNN,
+highway layers, BiLSTMs, context-query attention both ways), one decoding step of a GPT with a 128-token
+key-value cache (past keys and values concatenated, outputs the new cache), a YOLOX-style detector (Focus
+slicing, CSP blocks with SiLU, a decoupled head) and a Tacotron-style postnet (five 5-tap Conv1d with
+BatchNorm and tanh over 80 mel bins).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -174,7 +181,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -297,6 +304,8 @@ def main():
         return export_fifty_seventh_set(torch, out)
     if which == "58":
         return export_fifty_eighth_set(torch, out)
+    if which == "59":
+        return export_fifty_ninth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -7093,6 +7102,240 @@ def export_fifty_eighth_set(torch, out):
                                   ("deepspeech2_lite_b4", DeepSpeech2, (4, 200, 80)),
                                   ("nhits_b64", Nhits, (64, 512)),
                                   ("pointpillars_lite_b2", PointPillars, (2, 1024, 32, 9))), opset=16)
+    return 0
+
+
+
+def export_fifty_ninth_set(torch, out):
+    # Session 48, after session 47's changes (padded Convs, ScatterElements by rows), before it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Fire(nn.Module):
+        def __init__(self, i, s, e):
+            super().__init__()
+            self.s = nn.Conv2d(i, s, 1)
+            self.e1 = nn.Conv2d(s, e, 1)
+            self.e3 = nn.Conv2d(s, e, 3, padding=1)
+
+        def forward(self, x):
+            x = F.relu(self.s(x))
+            return torch.cat([F.relu(self.e1(x)), F.relu(self.e3(x))], 1)
+
+    class SqueezeNet(nn.Module):  # 8 images 96x96, SqueezeNet 1.1 layout, ceil-mode pools, a Conv classifier
+        def __init__(self, classes=100):
+            super().__init__()
+            self.f = nn.Sequential(nn.Conv2d(3, 64, 3, 2), nn.ReLU(), nn.MaxPool2d(3, 2, ceil_mode=True),
+                                   Fire(64, 16, 64), Fire(128, 16, 64), nn.MaxPool2d(3, 2, ceil_mode=True),
+                                   Fire(128, 32, 128), Fire(256, 32, 128), nn.MaxPool2d(3, 2, ceil_mode=True),
+                                   Fire(256, 48, 192), Fire(384, 48, 192), Fire(384, 64, 256), Fire(512, 64, 256))
+            self.c = nn.Sequential(nn.Dropout(0.5), nn.Conv2d(512, classes, 1), nn.ReLU(), nn.AdaptiveAvgPool2d(1))
+
+        def forward(self, x):
+            return self.c(self.f(x)).flatten(1)
+
+    class SrAttention(nn.Module):  # keys and values from the tokens reduced by a strided Conv and LayerNorm
+        def __init__(self, d, heads, sr):
+            super().__init__()
+            self.h, self.sr = heads, sr
+            self.q = nn.Linear(d, d)
+            self.kv = nn.Linear(d, 2 * d)
+            self.proj = nn.Linear(d, d)
+            if sr > 1:
+                self.red = nn.Conv2d(d, d, sr, sr)
+                self.norm = nn.LayerNorm(d)
+
+        def forward(self, x, hw):
+            b, n, d = x.shape
+            q = self.q(x).view(b, n, self.h, d // self.h).transpose(1, 2)
+            if self.sr > 1:
+                y = self.red(x.transpose(1, 2).reshape(b, d, hw, hw)).flatten(2).transpose(1, 2)
+                y = self.norm(y)
+            else:
+                y = x
+            kv = self.kv(y).view(b, -1, 2, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+            a = (q @ kv[0].transpose(-2, -1)) * (d // self.h) ** -0.5
+            o = (a.softmax(-1) @ kv[1]).transpose(1, 2).reshape(b, n, d)
+            return self.proj(o)
+
+    class PvtBlock(nn.Module):
+        def __init__(self, d, heads, sr):
+            super().__init__()
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.a = SrAttention(d, heads, sr)
+            self.m = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+        def forward(self, x, hw):
+            x = x + self.a(self.n1(x), hw)
+            return x + self.m(self.n2(x))
+
+    class Pvt(nn.Module):  # 4 images 64x64: four stages of patch embedding (Conv) and SR attention
+        def __init__(self, dims=(32, 64, 128, 192), heads=(1, 2, 4, 6), srs=(8, 4, 2, 1), classes=100):
+            super().__init__()
+            self.embeds = nn.ModuleList()
+            self.stages = nn.ModuleList()
+            prev = 3
+            for i, (d, h, sr) in enumerate(zip(dims, heads, srs)):
+                k = 4 if i == 0 else 2
+                self.embeds.append(nn.Sequential(nn.Conv2d(prev, d, k, k)))
+                self.stages.append(nn.ModuleList([PvtBlock(d, h, sr), PvtBlock(d, h, sr)]))
+                prev = d
+            self.norm = nn.LayerNorm(dims[-1])
+            self.head = nn.Linear(dims[-1], classes)
+
+        def forward(self, x):
+            b = x.shape[0]
+            for embed, blocks in zip(self.embeds, self.stages):
+                x = embed(x)
+                hw = x.shape[-1]
+                x = x.flatten(2).transpose(1, 2)
+                for blk in blocks:
+                    x = blk(x, hw)
+                x = x.transpose(1, 2).reshape(b, -1, hw, hw)
+            return self.head(self.norm(x.flatten(2).mean(2)))
+
+    class Highway(nn.Module):
+        def __init__(self, d, layers=2):
+            super().__init__()
+            self.t = nn.ModuleList([nn.Linear(d, d) for _ in range(layers)])
+            self.g = nn.ModuleList([nn.Linear(d, d) for _ in range(layers)])
+
+        def forward(self, x):
+            for t, g in zip(self.t, self.g):
+                gate = torch.sigmoid(g(x))
+                x = gate * F.relu(t(x)) + (1 - gate) * x
+            return x
+
+    class Bidaf(nn.Module):  # 8 pairs: a 96-token context and a 16-token query, words and 12 characters each
+        # (one int64 input [b, 112, 13]: word id then character ids)
+        def __init__(self, words=6000, chars=100, we=96, ce=16, cf=32, h=64):
+            super().__init__()
+            self.wemb = nn.Embedding(words, we)
+            self.cemb = nn.Embedding(chars, ce)
+            self.ccnn = nn.Conv1d(ce, cf, 5, padding=2)
+            self.hw = Highway(we + cf)
+            self.ctx = nn.LSTM(we + cf, h, batch_first=True, bidirectional=True)
+            self.w = nn.Linear(6 * h, 1, bias=False)
+            self.model = nn.LSTM(8 * h, h, batch_first=True, bidirectional=True)
+            self.start, self.end = nn.Linear(10 * h, 1), nn.Linear(10 * h, 1)
+
+        def embed(self, t):  # [b, n, 13]
+            b, n, _ = t.shape
+            c = self.cemb(t[:, :, 1:]).reshape(b * n, 12, -1).transpose(1, 2)
+            c = F.relu(self.ccnn(c)).amax(2).reshape(b, n, -1)
+            x = self.hw(torch.cat([self.wemb(t[:, :, 0]), c], 2))
+            return self.ctx(x)[0]
+
+        def forward(self, t):
+            c, q = self.embed(t[:, :96]), self.embed(t[:, 96:])  # [b, 96, 2h], [b, 16, 2h]
+            n, m = c.shape[1], q.shape[1]
+            ce = c.unsqueeze(2).expand(-1, -1, m, -1)
+            qe = q.unsqueeze(1).expand(-1, n, -1, -1)
+            s = self.w(torch.cat([ce, qe, ce * qe], 3)).squeeze(3)  # [b, n, m]
+            c2q = s.softmax(2) @ q
+            q2c = (s.amax(2).softmax(1).unsqueeze(1) @ c).expand(-1, n, -1)
+            g = torch.cat([c, c2q, c * c2q, c * q2c], 2)
+            mo = self.model(g)[0]
+            gm = torch.cat([g, mo], 2)
+            return torch.stack([self.start(gm).squeeze(2), self.end(gm).squeeze(2)], 1).log_softmax(2)
+
+    class GptStep(nn.Module):  # one decoding step for 4 sequences with 128 cached tokens: one input [b, 1, d]
+        # of embedded tokens, the past keys and values as buffers, outputs the logits and the new cache
+        def __init__(self, d=256, heads=4, layers=4, past=128, vocab=4000):
+            super().__init__()
+            self.h, self.layers = heads, layers
+            self.register_buffer("pk", torch.randn(layers, 4, heads, past, d // heads) * 0.5)
+            self.register_buffer("pv", torch.randn(layers, 4, heads, past, d // heads) * 0.5)
+            self.ln1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.ln2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.qkv = nn.ModuleList([nn.Linear(d, 3 * d) for _ in range(layers)])
+            self.o = nn.ModuleList([nn.Linear(d, d) for _ in range(layers)])
+            self.mlp = nn.ModuleList([nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+                                      for _ in range(layers)])
+            self.lnf = nn.LayerNorm(d)
+            self.lm = nn.Linear(d, vocab, bias=False)
+
+        def forward(self, x):  # [b, 1, d]
+            b, _, d = x.shape
+            ks, vs = [], []
+            for i in range(self.layers):
+                q, k, v = self.qkv[i](self.ln1[i](x)).split(d, 2)
+                q, k, v = (t.view(b, 1, self.h, d // self.h).transpose(1, 2) for t in (q, k, v))
+                k = torch.cat([self.pk[i], k], 2)
+                v = torch.cat([self.pv[i], v], 2)
+                ks.append(k)
+                vs.append(v)
+                a = ((q @ k.transpose(-2, -1)) * (d // self.h) ** -0.5).softmax(-1)
+                x = x + self.o[i]((a @ v).transpose(1, 2).reshape(b, 1, d))
+                x = x + self.mlp[i](self.ln2[i](x))
+            logits = self.lm(self.lnf(x))
+            return logits, torch.stack(ks), torch.stack(vs)
+
+    def cbs(i, o, k=1, s=1):
+        return nn.Sequential(nn.Conv2d(i, o, k, s, k // 2, bias=False), nn.BatchNorm2d(o), nn.SiLU())
+
+    class Csp(nn.Module):
+        def __init__(self, i, o, n):
+            super().__init__()
+            h = o // 2
+            self.a, self.b = cbs(i, h), cbs(i, h)
+            self.m = nn.Sequential(*[nn.Sequential(cbs(h, h), cbs(h, h, 3)) for _ in range(n)])
+            self.c = cbs(2 * h, o)
+
+        def forward(self, x):
+            return self.c(torch.cat([self.m(self.a(x)), self.b(x)], 1))
+
+    class Yolox(nn.Module):  # 2 images 128x128: Focus slicing, a CSP backbone, a small PAN, a decoupled head
+        def __init__(self, w=(16, 32, 64, 128), classes=20):
+            super().__init__()
+            self.stem = cbs(12, w[0], 3)
+            self.d1 = nn.Sequential(cbs(w[0], w[1], 3, 2), Csp(w[1], w[1], 1))
+            self.d2 = nn.Sequential(cbs(w[1], w[2], 3, 2), Csp(w[2], w[2], 2))
+            self.d3 = nn.Sequential(cbs(w[2], w[3], 3, 2), Csp(w[3], w[3], 1))
+            self.lat = cbs(w[3], w[2])
+            self.up = Csp(2 * w[2], w[2], 1)
+            self.heads = nn.ModuleList()
+            for c in (w[2], w[2]):
+                self.heads.append(nn.ModuleDict({
+                    "stem": cbs(c, 64), "cls": nn.Sequential(cbs(64, 64, 3), nn.Conv2d(64, classes, 1)),
+                    "reg": nn.Sequential(cbs(64, 64, 3)), "box": nn.Conv2d(64, 4, 1), "obj": nn.Conv2d(64, 1, 1)}))
+
+        def forward(self, x):
+            x = torch.cat([x[..., ::2, ::2], x[..., 1::2, ::2], x[..., ::2, 1::2], x[..., 1::2, 1::2]], 1)
+            x2 = self.d2(self.d1(self.stem(x)))
+            x3 = self.lat(self.d3(x2))
+            p2 = self.up(torch.cat([F.interpolate(x3, scale_factor=2.0, mode="nearest"), x2], 1))
+            outs = []
+            for hd, f in zip(self.heads, (p2, x3)):
+                s = hd["stem"](f)
+                r = hd["reg"](s)
+                y = torch.cat([hd["box"](r), hd["obj"](r).sigmoid(), hd["cls"](s).sigmoid()], 1)
+                outs.append(y.flatten(2))
+            return torch.cat(outs, 2).transpose(1, 2)
+
+    class Postnet(nn.Module):  # 4 utterances of 400 frames x 80 mel bins: five 5-tap Conv1d with BatchNorm
+        # (tanh on all but the last), added back to the input
+        def __init__(self, mels=80, c=256):
+            super().__init__()
+            layers = []
+            for i in range(5):
+                layers += [nn.Conv1d(mels if i == 0 else c, mels if i == 4 else c, 5, padding=2),
+                           nn.BatchNorm1d(mels if i == 4 else c)]
+                if i < 4:
+                    layers.append(nn.Tanh())
+            self.net = nn.Sequential(*layers)
+
+        def forward(self, x):  # [b, mels, frames]
+            return x + self.net(x)
+
+    torch.manual_seed(159)
+    tokens = torch.cat([torch.randint(0, 6000, (8, 112, 1)), torch.randint(0, 100, (8, 112, 12))], 2)
+    export_nets(torch, out, 159, (("squeezenet_b8_96", SqueezeNet, (8, 3, 96, 96)),
+                                  ("pvt_lite_b4_64", Pvt, (4, 3, 64, 64)),
+                                  ("bidaf_lite_b8", Bidaf, tokens),
+                                  ("gpt_kvstep_b4_p128", GptStep, (4, 1, 256)),
+                                  ("yolox_lite_b2_128", Yolox, (2, 3, 128, 128)),
+                                  ("tacotron_postnet_b4", Postnet, (4, 80, 400))), opset=16)
     return 0
 
 
