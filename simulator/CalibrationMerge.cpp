@@ -106,10 +106,12 @@ Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& 
 
   MergedCalibration out;
   std::map<std::string, std::string> kindNotes;
+  // In the map's order, gemm before rnn: the rnn kind's refit prices its cells' input projections on the
+  // gemm model refitted just before (refitCubeModel).
   for (auto& [kind, model] : p.cpu.cubeModels) {
     std::map<std::string, double> us(model.measuredUs.begin(), model.measuredUs.end());
-    auto fit =
-        refitCubeModel(kind, us, p.launchUs, p.cpu.pointwisePositionBlock, p.cpu.convChannelBlock, p.cpu);
+    auto fit = refitCubeModel(kind, us, p.launchUs, p.cpu.pointwisePositionBlock, p.cpu.convChannelBlock,
+                              p.cpu, p.cpu.cubeModels);
     if (!fit.ok()) return Error::badInput("cpu.cube_time_models." + kind + ": " + fit.error().message);
     model = fit->model;
     // Per calibration, the median over the shapes of its time against the shapes' median time: how fast

@@ -298,6 +298,10 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
         const double steps = static_cast<double>((*x)[seqAxis] * (*r)[0]);
         const bool twoProducts = n.opType == "GRU" && n.attrs.intOr("linear_before_reset", 0) == 0;
         f.patchElems = steps * (twoProducts ? 2 : 1);
+        f.projRows = static_cast<double>((*x)[0] * (*x)[1]);
+        f.projDepth = static_cast<double>((*x)[2]);
+        f.projCols = static_cast<double>((*r)[1]);
+        f.projProducts = static_cast<double>((*r)[0]);
         f.weightElems = steps * static_cast<double>((*r)[1] * (*r)[2]);
         f.outElems *= static_cast<double>((*r)[1] / std::max<int64_t>(1, (*r)[2]));
         if (!storedAcrossRuns(g, n.inputs[1], false)) f.aliasedWeightElems += numel(*w);
@@ -441,6 +445,26 @@ CubeFeatures CubeFeatures::withPositionBlock(int64_t block) const {
   if (kind != "pointwise_conv" || block <= 1 || positions <= 0) return f;
   const double b = static_cast<double>(block);
   f.flops *= std::ceil(positions / b) * b / positions;
+  return f;
+}
+
+CubeFeatures CubeFeatures::inputProjection() const {
+  CubeFeatures f;
+  f.kind = "gemm";
+  const double m = projRows, k = projDepth, n = projCols, p = projProducts;
+  f.flops = 2 * m * k * n * p;
+  f.inElems = m * k * p;
+  f.outElems = m * n * p;
+  f.patchElems = m * k * p;  // a product's left operand, M x K
+  f.weightElems = k * n * p;
+  f.calls = p;
+  return f;
+}
+
+CubeFeatures CubeFeatures::withoutInputProjection() const {
+  CubeFeatures f = *this;
+  f.flops = std::max(0.0, flops - 2 * projRows * projDepth * projCols * projProducts);
+  f.projRows = f.projDepth = f.projCols = f.projProducts = 0;
   return f;
 }
 

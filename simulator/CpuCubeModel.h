@@ -78,6 +78,14 @@ struct CubeFeatures {
   // The executor's own loop (rows against one vector, one row against a matrix: core/exec/Gemm.cpp), not
   // the library's primitive: its call is as cold as a vector op's (cpu.cold_call_s "vector").
   bool ownLoop = false;
+  // A recurrent cell's input projection (kind "rnn"): X [seq * batch, I] by W[d]^T, one library product a
+  // direction over the whole sequence (core/exec/ops_rnn.cpp, Setup::project) before the steps; 0 rows:
+  // none.
+  double projRows = 0, projDepth = 0, projCols = 0, projProducts = 0;
+  // That projection's features as a product of kind "gemm" (a model's own weight, packed), and the cell's
+  // features without it (its FLOPs less the projection's).
+  CubeFeatures inputProjection() const;
+  CubeFeatures withoutInputProjection() const;
   std::array<double, kCubeFeatures> vec() const {
     return {flops, inElems, outElems, patchElems, weightElems, calls, aliasedWeightElems};
   }
@@ -111,6 +119,11 @@ struct CubeTimeModel {
   // Each shape's measured time (per-kernel overhead included) as fwb calibrate timed it: what
   // `fwb calibrate --merge` fits again from (empty in a profile written by hand or before it kept them).
   std::vector<std::pair<std::string, double>> measuredUs;
+  // An "rnn" model fitted to the cells' times less their input projections as the model of kind
+  // `projectionKind` ("gemm") prices them: a cell then costs this model's terms over its steps plus that
+  // model's over its projection. Empty: this model's own terms price the projections too (a profile
+  // calibrated before session 48).
+  std::string projectionKind;
   double seconds(const CubeFeatures& f) const;
   // Of seconds(f), the weight terms' (weight and aliased-weight elements).
   double weightSeconds(const CubeFeatures& f) const;

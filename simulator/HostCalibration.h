@@ -118,10 +118,13 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
                                                               const CpuFigures& copy);
 // A kind's time model fitted again to its shapes' measured times (`measuredUs`: shape name -> us, per-kernel
 // overhead included, as CubeTimeModel::measuredUs), as measureCubeModels fits it. Bad input: an unknown
-// kind, or fewer than half of the kind's shapes named.
+// kind, or fewer than half of the kind's shapes named. `fitted`: the kinds fitted so far, of which the rnn
+// kind takes the gemm model to price its cells' input projections (CubeTimeModel::projectionKind; without
+// one, its own terms price them).
 Result<CubeModelFit> refitCubeModel(const std::string& kind, const std::map<std::string, double>& measuredUs,
                                     double overheadUs, int64_t positionBlock, int64_t channelBlock,
-                                    const CpuFigures& copy);
+                                    const CpuFigures& copy,
+                                    const std::map<std::string, CubeTimeModel>& fitted);
 // The shapes measureCubeModels times for `kind` (none for an unknown kind): name, features unblocked.
 std::vector<std::pair<std::string, CubeFeatures>> cubeCaseFeatures(const std::string& kind);
 struct BlockFit {

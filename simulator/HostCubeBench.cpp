@@ -546,49 +546,84 @@ Result<KindCases> casesOfKind(const std::string& kind) {
 }
 
 // Fits a kind's time model to its shapes' measured times `us` (per-kernel overhead included).
+// `projection`: for the rnn kind, the GEMM model that prices each cell's input projection; the cells are
+// then fitted on their time less that projection's (CubeTimeModel::projectionKind). Null: none.
 Result<CubeModelFit> fitKind(const std::string& kind, KindCases& k, const std::vector<double>& us,
                              double overheadUs, int64_t positionBlock, int64_t channelBlock,
-                             const CpuFigures& copy) {
+                             const CpuFigures& copy, const CubeTimeModel* projection) {
   CubeModelFit fit;
   std::vector<CubeSample> samples;
+  std::vector<double> projectionS(k.cases.size(), 0.0);
   for (size_t i = 0; i < k.cases.size(); ++i) {
     auto& c = k.cases[i];
     FW_ASSIGN_OR_RETURN(OpFigures f, figuresOf(c.bench));
-    const double seconds = std::max(us[i] - overheadUs, 0.05 * us[i]) * 1e-6;
-    const auto feat = cubeFeatures(*c.bench.model.graph, c.bench.node);
+    const double total = std::max(us[i] - overheadUs, 0.05 * us[i]) * 1e-6;
+    auto feat = cubeFeatures(*c.bench.model.graph, c.bench.node);
     if (!feat || feat->kind != kind)
       return Error::internal("calibrate: '" + c.name + "' is not a " + kind + " op to the cost model");
+    // The steps' share: the time less the projection's as the GEMM model prices it, at least a fifth of it
+    // (a cell whose projection the GEMM model overprices still has steps).
+    double seconds = total;
+    if (projection && feat->projRows > 0) {
+      projectionS[i] = projection->seconds(feat->inputProjection());
+      seconds = std::max(total - projectionS[i], 0.2 * total);
+      projectionS[i] = total - seconds;
+      feat = feat->withoutInputProjection();
+    }
     const double streamRate = k.streamed && !copy.bandwidthCurve.empty() && feat->weightStreamBytes > 0
                                   ? copy.cacheBandwidthFor(feat->weightBytes)
                                   : 0.0;
     samples.push_back({feat->withPositionBlock(k.positionBlocked ? positionBlock : 1)
                            .withChannelBlock(k.channelBlocked ? channelBlock : 1),
                        seconds, streamRate > 0 ? feat->weightStreamBytes / streamRate : 0.0});
-    fit.rates.push_back({c.name, f.flops / seconds});
+    fit.rates.push_back({c.name, f.flops / total});
   }
   FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));
   for (size_t i = 0; i < k.cases.size(); ++i) fit.model.measuredUs.push_back({k.cases[i].name, us[i]});
-  // What the fit says of each shape beside what was measured, for the profile's note.
+  // What the fit says of each shape beside what was measured, for the profile's note; with a projection
+  // priced apart, each cell's whole time and the RMS over those (the steps' fit plus the projection).
+  double sumSq = 0;
+  int n = 0;
   for (size_t i = 0; i < k.cases.size(); ++i) {
-    const double model = fit.model.weightStreamEfficiency > 0
-                             ? std::max(fit.model.seconds(samples[i].features),
-                                        samples[i].streamSeconds / fit.model.weightStreamEfficiency)
-                             : fit.model.seconds(samples[i].features);
-    fit.cases += (fit.cases.empty() ? "" : "; ") + k.cases[i].name + " " +
-                 fmt("%.1f", samples[i].seconds * 1e6) + " (model " + fmt("%.1f", model * 1e6) + ")";
+    const double model = (fit.model.weightStreamEfficiency > 0
+                              ? std::max(fit.model.seconds(samples[i].features),
+                                         samples[i].streamSeconds / fit.model.weightStreamEfficiency)
+                              : fit.model.seconds(samples[i].features)) +
+                         projectionS[i];
+    const double measured = samples[i].seconds + projectionS[i];
+    if (model > 0 && measured > 0) {
+      sumSq += std::pow(std::log(model / measured), 2);
+      ++n;
+    }
+    fit.cases += (fit.cases.empty() ? "" : "; ") + k.cases[i].name + " " + fmt("%.1f", measured * 1e6) +
+                 " (model " + fmt("%.1f", model * 1e6) + ")";
+  }
+  if (projection) {
+    fit.model.projectionKind = "gemm";
+    if (n > 0) fit.model.rmsLogError = std::sqrt(sumSq / n);
   }
   return fit;
 }
 
+// The model that prices a kind's input projections among those fitted so far (the rnn kind's: gemm).
+const CubeTimeModel* projectionModelOf(const std::string& kind,
+                                       const std::map<std::string, CubeTimeModel>& fitted) {
+  if (kind != "rnn") return nullptr;
+  const auto it = fitted.find("gemm");
+  return it != fitted.end() ? &it->second : nullptr;
+}
+
 Result<CubeModelFit> timeAndFit(const std::string& kind, int threads, int repeat, double overheadUs,
-                                int64_t positionBlock, int64_t channelBlock, const CpuFigures& copy) {
+                                int64_t positionBlock, int64_t channelBlock, const CpuFigures& copy,
+                                const CubeTimeModel* projection) {
   FW_ASSIGN_OR_RETURN(KindCases k, casesOfKind(kind));
   // The kind's shapes in turn, in three rounds (HostBench.h).
   std::vector<const Bench*> timed;
   for (auto& c : k.cases) timed.push_back(&c.bench);
   FW_ASSIGN_OR_RETURN(std::vector<double> us,
                       timeNodesInRounds(timed, threads, 2, std::max(2, repeat / 12), 3));
-  FW_ASSIGN_OR_RETURN(CubeModelFit fit, fitKind(kind, k, us, overheadUs, positionBlock, channelBlock, copy));
+  FW_ASSIGN_OR_RETURN(CubeModelFit fit,
+                      fitKind(kind, k, us, overheadUs, positionBlock, channelBlock, copy, projection));
   std::fprintf(stderr, "fwb: calibrate: %-14s %2d shapes, time model RMS ln(model/measured) %.3f\n", kind.c_str(),
                fit.model.cases, fit.model.rmsLogError);
   return fit;
@@ -767,8 +802,11 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
   // Every shape keeps its buffer arena between its rounds (HostBench.h), as a model run in a loop does.
   const fw::IdleArenaLimit keepArenas(1024);
   std::map<std::string, CubeModelFit> out;
+  std::map<std::string, CubeTimeModel> fitted;  // cubeModelKinds() lists gemm before rnn
   for (const std::string& kind : cubeModelKinds()) {
-    auto fit = timeAndFit(kind, threads, repeat, overheadUs, positionBlock, channelBlock, copy);
+    auto fit = timeAndFit(kind, threads, repeat, overheadUs, positionBlock, channelBlock, copy,
+                          projectionModelOf(kind, fitted));
+    if (fit.ok()) fitted[kind] = fit->model;
     if (fit.ok()) {
       out[kind] = std::move(*fit);
     } else if (kind == "int_conv" || kind == "int_gemm") {
@@ -784,7 +822,8 @@ Result<std::map<std::string, CubeModelFit>> measureCubeModels(int threads, int r
 
 Result<CubeModelFit> refitCubeModel(const std::string& kind, const std::map<std::string, double>& measuredUs,
                                     double overheadUs, int64_t positionBlock, int64_t channelBlock,
-                                    const CpuFigures& copy) {
+                                    const CpuFigures& copy,
+                                    const std::map<std::string, CubeTimeModel>& fitted) {
   FW_ASSIGN_OR_RETURN(KindCases all, casesOfKind(kind));
   KindCases k = all;
   k.cases.clear();
@@ -799,7 +838,7 @@ Result<CubeModelFit> refitCubeModel(const std::string& kind, const std::map<std:
     return Error::badInput("calibrate: " + kind + ": only " + std::to_string(k.cases.size()) + " of its " +
                            std::to_string(all.cases.size()) +
                            " shapes have a measured time (written by another version of fwb calibrate?)");
-  return fitKind(kind, k, us, overheadUs, positionBlock, channelBlock, copy);
+  return fitKind(kind, k, us, overheadUs, positionBlock, channelBlock, copy, projectionModelOf(kind, fitted));
 }
 
 std::vector<std::pair<std::string, CubeFeatures>> cubeCaseFeatures(const std::string& kind) {

@@ -431,6 +431,13 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
           if (m.weightStreamEfficiency > 100)
             return rk.err("weight_stream_efficiency", "must be at most 100 (a share of the copy bandwidth)");
         }
+        if (rk.has("input_projection")) {
+          FW_ASSIGN_OR_RETURN(m.projectionKind, rk.str("input_projection"));
+          if (it.key() != "rnn" || m.projectionKind != "gemm")
+            return rk.err("input_projection",
+                          "only the rnn model may name one, and only \"gemm\" (the model that prices a "
+                          "recurrent cell's input projection)");
+        }
         if (rk.has("measured_us")) {
           FW_ASSIGN_OR_RETURN(const json* shapes, rk.get("measured_us"));
           if (!shapes->is_object()) return rk.err("measured_us", "must be an object {shape: us}");
@@ -443,6 +450,11 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         FW_TRY_STATUS(rk.noUnknownKeys());
         p.cpu.cubeModels[it.key()] = m;
       }
+      for (const auto& [kind, m] : p.cpu.cubeModels)
+        if (!m.projectionKind.empty() && !p.cpu.cubeModels.count(m.projectionKind))
+          return Reader(*models->find(kind), rm.at(kind), sourceName)
+              .err("input_projection",
+                   "names the " + m.projectionKind + " model, which the profile does not have");
     }
     FW_TRY_STATUS(rc.noUnknownKeys());
   }
@@ -582,6 +594,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
       if (m.cases > 0) jm["cases"] = m.cases;
       jm["rms_log_error"] = m.rmsLogError;
       if (m.weightStreamEfficiency > 0) jm["weight_stream_efficiency"] = m.weightStreamEfficiency;
+      if (!m.projectionKind.empty()) jm["input_projection"] = m.projectionKind;
       if (!m.measuredUs.empty()) {
         json shapes = json::object();
         for (const auto& [shape, us] : m.measuredUs) shapes[shape] = us;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -101,6 +102,35 @@ TEST(CalibrationMerge, EachFigureIsItsMedianAndTheModelsAreFittedToTheShapesMedi
   auto back = parseHwProfile(hwProfileToJson(p), "merged");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->cpu.cubeModels.at("gemm").measuredUs.size(), g.measuredUs.size());
+}
+
+// The recurrent cells' times made of known steps and a projection the known GEMM model prices: fitted with
+// that GEMM model, the rnn model recovers the steps' coefficients and says it prices its projections there;
+// without one, its own terms price them.
+TEST(CalibrationMerge, TheRecurrentFitTakesTheCellsInputProjectionsOffAtTheGemmModel) {
+  const auto cases = cubeCaseFeatures("rnn");
+  ASSERT_GE(cases.size(), 10u);
+  CubeTimeModel steps;
+  steps.coef[0] = 4e-11;   // the steps' products, slower a FLOP than the GEMM's 1e-11
+  steps.coef[3] = 1.5e-6;  // a step
+  steps.coef[5] = 8e-6;    // a call
+  const CubeTimeModel gemm = knownGemm();
+  std::map<std::string, double> us;
+  for (const auto& [name, f] : cases) {
+    ASSERT_GT(f.projRows, 0) << name;
+    us[name] = 2.0 + (steps.seconds(f.withoutInputProjection()) + gemm.seconds(f.inputProjection())) * 1e6;
+  }
+  const CpuFigures noCurve;
+  auto fit = refitCubeModel("rnn", us, 2.0, 1, 1, noCurve, {{"gemm", gemm}});
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_EQ(fit->model.projectionKind, "gemm");
+  EXPECT_NEAR(fit->model.coef[0], 4e-11, 1e-13);
+  EXPECT_NEAR(fit->model.coef[3], 1.5e-6, 1e-8);
+  EXPECT_NEAR(fit->model.coef[5], 8e-6, 1e-8);
+  EXPECT_LT(fit->model.rmsLogError, 0.01);
+  auto own = refitCubeModel("rnn", us, 2.0, 1, 1, noCurve, {});
+  ASSERT_TRUE(own.ok()) << own.error().message;
+  EXPECT_EQ(own->model.projectionKind, "");
 }
 
 TEST(CalibrationMerge, RefusesWhatItCannotMergeNamingTheFileAndField) {

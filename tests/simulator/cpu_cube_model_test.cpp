@@ -766,6 +766,72 @@ Graph einsumGraph(const std::string& eq, const std::vector<int64_t>& xDims, cons
   return g;
 }
 
+// A recurrent cell's input projection (X [seq * batch, I] by W[d]^T, one product a direction before the
+// steps) as a product of the GEMM model, and the cell without it; a profile whose rnn model names the gemm
+// model prices the projection there and the rest on the rnn model.
+TEST(CpuCubeModel, ARecurrentCellsInputProjectionIsPricedByTheGemmModelWhereItsModelSaysSo) {
+  Graph lstm;
+  ValueId x = lstm.addInput("x", DType::Float32, Shape::ofInts({10, 3, 8}));
+  ValueId w = lstm.addInitializer("W", Tensor::floats({2, 64, 8}, std::vector<float>(2 * 64 * 8, 0.1f)));
+  ValueId rr = lstm.addInitializer("R", Tensor::floats({2, 64, 16}, std::vector<float>(2 * 64 * 16, 0.1f)));
+  ValueId y = lstm.addValue("y", DType::Float32, Shape::ofInts({10, 2, 3, 16}));
+  lstm.addNode("LSTM", {x, w, rr}, {y},
+               zoo::attrs({Attribute::makeInt("hidden_size", 16),
+                           Attribute::makeString("direction", "bidirectional")}),
+               "lstm");
+  lstm.addOutput(y);
+  const auto f = cubeFeatures(lstm, 0);
+  ASSERT_TRUE(f.has_value());
+  const CubeFeatures proj = f->inputProjection();
+  EXPECT_EQ(proj.kind, "gemm");
+  const double projFlops = 2.0 * 30 * 8 * 64 * 2;  // [30, 8] x [8, 64], both directions
+  EXPECT_DOUBLE_EQ(proj.flops, projFlops);
+  EXPECT_DOUBLE_EQ(proj.inElems, 30.0 * 8 * 2);
+  EXPECT_DOUBLE_EQ(proj.outElems, 30.0 * 64 * 2);
+  EXPECT_DOUBLE_EQ(proj.weightElems, 8.0 * 64 * 2);
+  EXPECT_DOUBLE_EQ(proj.calls, 2.0);
+  const CubeFeatures steps = f->withoutInputProjection();
+  EXPECT_DOUBLE_EQ(steps.flops, fw::nodeCost(lstm, 0).flops - projFlops);
+  EXPECT_DOUBLE_EQ(steps.patchElems, f->patchElems);
+  EXPECT_DOUBLE_EQ(steps.inputProjection().flops, 0.0);
+
+  auto hw = *parseHwProfile(cpuProfile(), "t.json");
+  CubeTimeModel cell;
+  cell.coef[0] = 1e-10;  // 10 GFLOP/s
+  cell.coef[5] = 20e-6;
+  hw.cpu.cubeModels["rnn"] = cell;
+  const double own = test::runUnfused(lstm, hw).kernels.at(0).durUs;
+  hw.cpu.cubeModels["rnn"].projectionKind = "gemm";
+  const double split = test::runUnfused(lstm, hw).kernels.at(0).durUs;
+  // The projection leaves the rnn model's FLOP term for the gemm model's (cpuProfile(): 1e-12 s a FLOP,
+  // 1e-10 a weight element, 1 us a call).
+  const CubeTimeModel& gemm = hw.cpu.cubeModels.at("gemm");
+  EXPECT_NEAR(split - own, (gemm.seconds(proj) - projFlops * 1e-10) * 1e6, 1e-3);
+  EXPECT_LT(split, own);
+
+  // The profile carries the name; only the rnn model may name one, only the gemm model, and one it has.
+  auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.cubeModels.at("rnn").projectionKind, "gemm");
+  EXPECT_EQ(back->cpu.cubeModels.at("gemm").projectionKind, "");
+  json j = hwProfileToJson(hw);
+  j["cpu"]["cube_time_models"]["gemm"]["input_projection"] = "gemm";
+  auto bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("cube_time_models.gemm.input_projection"), std::string::npos)
+      << bad.error().message;
+  j = hwProfileToJson(hw);
+  j["cpu"]["cube_time_models"]["rnn"]["input_projection"] = "conv";
+  EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
+  j = hwProfileToJson(hw);
+  j["cpu"]["cube_time_models"].erase("gemm");
+  bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("cube_time_models.rnn.input_projection: names the gemm model"),
+            std::string::npos)
+      << bad.error().message;
+}
+
 TEST(CpuCubeModel, AnEinsumThatIsOneProductIsCostedAsThatProduct) {
   // MoE experts 'td,edh->eth' over 64 tokens, 8 experts of 256 -> 512: took 17.6 ms simulated as an
   // elementwise op, 1.9 ms measured on the executor's GEMM path. Here: 'bij,bjk->bik' is a batched
