@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|59]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|60]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -169,7 +169,13 @@ before it was measured: SqueezeNet (Fire modules, ceil-mode max pooling), a PVT-
 highway layers, BiLSTMs, context-query attention both ways), one decoding step of a GPT with a 128-token
 key-value cache (past keys and values concatenated, outputs the new cache), a YOLOX-style detector (Focus
 slicing, CSP blocks with SiLU, a decoupled head) and a Tacotron-style postnet (five 5-tap Conv1d with
-BatchNorm and tanh over 80 mel bins).
+BatchNorm and tanh over 80 mel bins); set 60 was exported in session 49 after session 48's change (a
+recurrent cell's input projection costed on the GEMM model), before it was measured: an Inception-v3-style
+network (factorised 1x7 and 7x1 Convs, an average-pool branch), an FT-Transformer over 24 numeric features,
+a transformer of block-local attention over 1024 tokens, a PointNet++-style network (16 nearest neighbours by
+TopK, gathered offsets, max over neighbours), a StyleGAN2-style generator (modulated, demodulated Convs run
+as grouped Convs on computed weights, bilinear upsampling) and a diffusion U-Net (sinusoidal time embedding,
+GroupNorm, self-attention at 8x8).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -181,7 +187,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -306,6 +312,8 @@ def main():
         return export_fifty_eighth_set(torch, out)
     if which == "59":
         return export_fifty_ninth_set(torch, out)
+    if which == "60":
+        return export_sixtieth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -355,7 +363,9 @@ def export_nets(torch, out, seed, nets, opset=13):
     for name, net, x in nets:
         torch.manual_seed(seed)
         model = net().eval()
-        torch.onnx.export(model, x if torch.is_tensor(x) else torch.rand(*x), os.path.join(out, name + ".onnx"),
+        if not torch.is_tensor(x) and not (isinstance(x, tuple) and torch.is_tensor(x[0])):
+            x = torch.rand(*x)  # a shape; a tuple of tensors is several inputs
+        torch.onnx.export(model, x, os.path.join(out, name + ".onnx"),
                           opset_version=opset, input_names=["x"], output_names=["y"])
         print("exported", name, flush=True)
 
@@ -7336,6 +7346,208 @@ def export_fifty_ninth_set(torch, out):
                                   ("gpt_kvstep_b4_p128", GptStep, (4, 1, 256)),
                                   ("yolox_lite_b2_128", Yolox, (2, 3, 128, 128)),
                                   ("tacotron_postnet_b4", Postnet, (4, 80, 400))), opset=16)
+    return 0
+
+
+def export_sixtieth_set(torch, out):
+    # Session 49, after session 48's change (a recurrent cell's input projection on the GEMM model), before
+    # it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    def cbr(i, o, k, s=1, p=None):
+        if isinstance(k, int):
+            k = (k, k)
+        pad = p if p is not None else (k[0] // 2, k[1] // 2)
+        return nn.Sequential(nn.Conv2d(i, o, k, s, pad, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+
+    class InceptionC(nn.Module):  # Inception-v3's factorised 1x7 / 7x1 block, an average-pool branch
+        def __init__(self, i, c7):
+            super().__init__()
+            self.b1 = cbr(i, 96, 1)
+            self.b7 = nn.Sequential(cbr(i, c7, 1), cbr(c7, c7, (1, 7)), cbr(c7, 96, (7, 1)))
+            self.b77 = nn.Sequential(cbr(i, c7, 1), cbr(c7, c7, (7, 1)), cbr(c7, c7, (1, 7)),
+                                     cbr(c7, c7, (7, 1)), cbr(c7, 96, (1, 7)))
+            self.bp = cbr(i, 96, 1)
+
+        def forward(self, x):
+            return torch.cat([self.b1(x), self.b7(x), self.b77(x),
+                              self.bp(F.avg_pool2d(x, 3, 1, 1, count_include_pad=False))], 1)
+
+    class InceptionLite(nn.Module):  # 4 images 96x96: a strided stem, max pools, three factorised blocks
+        def __init__(self, classes=200):
+            super().__init__()
+            self.stem = nn.Sequential(cbr(3, 32, 3, 2, 0), cbr(32, 32, 3, 1, 0), cbr(32, 64, 3),
+                                      nn.MaxPool2d(3, 2), cbr(64, 80, 1), cbr(80, 192, 3, 1, 0), nn.MaxPool2d(3, 2))
+            self.blocks = nn.Sequential(InceptionC(192, 64), InceptionC(384, 80), InceptionC(384, 96))
+            self.fc = nn.Linear(384, classes)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
+
+    class FtTransformer(nn.Module):  # 256 rows of 24 numeric features: a token a feature (value times a
+        # vector plus a bias), a CLS token, 3 pre-norm encoder layers, a head on CLS
+        def __init__(self, feats=24, d=64, heads=8, layers=3):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(feats, d) * 0.3)
+            self.b = nn.Parameter(torch.randn(feats, d) * 0.1)
+            self.cls = nn.Parameter(torch.randn(1, 1, d) * 0.1)
+            layer = nn.TransformerEncoderLayer(d, heads, 2 * d, 0.0, batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(layer, layers)
+            self.head = nn.Sequential(nn.LayerNorm(d), nn.ReLU(), nn.Linear(d, 1))
+
+        def forward(self, x):  # [b, feats]
+            t = x.unsqueeze(2) * self.w + self.b
+            t = torch.cat([self.cls.expand(x.shape[0], -1, -1), t], 1)
+            return self.head(self.enc(t)[:, 0])
+
+    class BlockLocalAttention(nn.Module):  # attention within blocks of 64 tokens and their left neighbour
+        def __init__(self, d, heads, block=64):
+            super().__init__()
+            self.h, self.block = heads, block
+            self.qkv = nn.Linear(d, 3 * d)
+            self.o = nn.Linear(d, d)
+
+        def forward(self, x):  # [b, n, d]
+            b, n, d = x.shape
+            w, h = self.block, self.h
+            q, k, v = self.qkv(x).view(b, n // w, w, 3, h, d // h).permute(3, 0, 4, 1, 2, 5)  # [b, h, nb, w, dh]
+            k2 = torch.cat([F.pad(k, (0, 0, 0, 0, 1, 0))[:, :, :-1], k], 3)  # the previous block's keys too
+            v2 = torch.cat([F.pad(v, (0, 0, 0, 0, 1, 0))[:, :, :-1], v], 3)
+            a = (q @ k2.transpose(-2, -1) * (d // h) ** -0.5).softmax(-1)
+            return self.o((a @ v2).permute(0, 2, 3, 1, 4).reshape(b, n, d))
+
+    class LocalTransformer(nn.Module):  # 2 sequences of 1024 token ids, 4 layers of block-local attention
+        def __init__(self, vocab=5000, d=128, heads=4, layers=4):
+            super().__init__()
+            self.e = nn.Embedding(vocab, d)
+            self.pos = nn.Parameter(torch.randn(1, 1024, d) * 0.02)
+            self.att = nn.ModuleList([BlockLocalAttention(d, heads) for _ in range(layers)])
+            self.n1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.n2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.ff = nn.ModuleList([nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+                                     for _ in range(layers)])
+            self.out = nn.Linear(d, 2)
+
+        def forward(self, t):
+            x = self.e(t) + self.pos
+            for a, n1, n2, ff in zip(self.att, self.n1, self.n2, self.ff):
+                x = x + a(n1(x))
+                x = x + ff(n2(x))
+            return self.out(x.mean(1))
+
+    class PointNetPP(nn.Module):  # 4 clouds of 1024 points: 16 nearest neighbours by TopK over pairwise
+        # distances, their offsets through a shared MLP (1x1 Convs), the max over neighbours, twice
+        def __init__(self, classes=40, k=16):
+            super().__init__()
+            self.k = k
+            self.m1 = nn.Sequential(nn.Conv2d(6, 64, 1), nn.BatchNorm2d(64), nn.ReLU(), nn.Conv2d(64, 64, 1), nn.ReLU())
+            self.m2 = nn.Sequential(nn.Conv2d(128, 128, 1), nn.BatchNorm2d(128), nn.ReLU(), nn.Conv2d(128, 256, 1),
+                                    nn.ReLU())
+            self.fc = nn.Sequential(nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, classes))
+
+        def group(self, pos, feat):  # pos [b, n, 3], feat [b, c, n] -> [b, 2c, n, k]
+            d = (pos.unsqueeze(2) - pos.unsqueeze(1)).pow(2).sum(-1)  # [b, n, n]
+            idx = d.topk(self.k, -1, largest=False)[1]  # [b, n, k]
+            b, c, n = feat.shape
+            nb = torch.gather(feat.unsqueeze(2).expand(b, c, n, n), 3, idx.unsqueeze(1).expand(b, c, n, self.k))
+            centre = feat.unsqueeze(3).expand(-1, -1, -1, self.k)
+            return torch.cat([nb - centre, centre], 1)
+
+        def forward(self, pos):  # [b, n, 3]
+            f = self.m1(self.group(pos, pos.transpose(1, 2))).amax(3)  # [b, 64, n]
+            sub = pos[:, ::4]
+            f = f[:, :, ::4]
+            f = self.m2(self.group(sub, f)).amax(3)
+            return self.fc(f.amax(2))
+
+    class ModConv(nn.Module):  # StyleGAN2's modulated Conv: weights scaled by a style a sample, demodulated,
+        # run as one grouped Conv of a group a sample
+        def __init__(self, i, o, k, wdim):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(o, i, k, k) * 0.2)
+            self.aff = nn.Linear(wdim, i)
+            self.k = k
+
+        def forward(self, x, w):
+            b, i, hh, ww = x.shape
+            s = self.aff(w) + 1  # [b, i]
+            wt = self.w.unsqueeze(0) * s.view(b, 1, i, 1, 1)
+            wt = wt * torch.rsqrt(wt.pow(2).sum((2, 3, 4), keepdim=True) + 1e-8)
+            o = wt.shape[1]
+            y = F.conv2d(x.reshape(1, b * i, hh, ww), wt.reshape(b * o, i, self.k, self.k), padding=self.k // 2,
+                         groups=b)
+            return F.leaky_relu(y.view(b, o, hh, ww), 0.2)
+
+    class StyleGenLite(nn.Module):  # 4 latents of 128: a mapping MLP, a learned 4x4 input, modulated Convs
+        # up to 64x64 (bilinear upsampling), a modulated 1x1 to RGB
+        def __init__(self, z=128, ch=(128, 128, 64, 64, 32)):
+            super().__init__()
+            self.map = nn.Sequential(*[m for _ in range(4) for m in (nn.Linear(z, z), nn.LeakyReLU(0.2))])
+            self.const = nn.Parameter(torch.randn(1, ch[0], 4, 4))
+            self.convs = nn.ModuleList()
+            for a, b in zip(ch[:-1], ch[1:]):
+                self.convs.append(nn.ModuleList([ModConv(a, b, 3, z), ModConv(b, b, 3, z)]))
+            self.rgb = ModConv(ch[-1], 3, 1, z)
+
+        def forward(self, z):
+            w = self.map(z)
+            x = self.const.expand(z.shape[0], -1, -1, -1)
+            for c1, c2 in self.convs:
+                x = F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
+                x = c2(c1(x, w), w)
+            return self.rgb(x, w)
+
+    class ResBlockT(nn.Module):  # GroupNorm, SiLU, Conv, plus the time embedding
+        def __init__(self, i, o, t):
+            super().__init__()
+            self.n1, self.c1 = nn.GroupNorm(8, i), nn.Conv2d(i, o, 3, padding=1)
+            self.t = nn.Linear(t, o)
+            self.n2, self.c2 = nn.GroupNorm(8, o), nn.Conv2d(o, o, 3, padding=1)
+            self.skip = nn.Conv2d(i, o, 1) if i != o else nn.Identity()
+
+        def forward(self, x, te):
+            h = self.c1(F.silu(self.n1(x))) + self.t(te)[:, :, None, None]
+            return self.skip(x) + self.c2(F.silu(self.n2(h)))
+
+    class DiffusionUNet(nn.Module):  # 4 images 32x32: a sinusoidal time embedding, two levels, self-attention
+        # at 8x8, nearest upsampling, skip concatenation
+        def __init__(self, c=(64, 128, 128), t=128):
+            super().__init__()
+            self.temb = nn.Sequential(nn.Linear(t, t), nn.SiLU(), nn.Linear(t, t))
+            self.inp = nn.Conv2d(3, c[0], 3, padding=1)
+            self.d0, self.d1 = ResBlockT(c[0], c[0], t), ResBlockT(c[0], c[1], t)
+            self.mid = ResBlockT(c[1], c[2], t)
+            self.an = nn.GroupNorm(8, c[2])
+            self.att = nn.MultiheadAttention(c[2], 4, batch_first=True)
+            self.u1 = ResBlockT(c[2] + c[1], c[1], t)
+            self.u0 = ResBlockT(c[1] + c[0], c[0], t)
+            self.out = nn.Sequential(nn.GroupNorm(8, c[0]), nn.SiLU(), nn.Conv2d(c[0], 3, 3, padding=1))
+            self.half = t // 2
+
+        def forward(self, x, step):  # x [b, 3, 32, 32], step [b] float
+            f = torch.exp(torch.arange(self.half, dtype=torch.float32) * (-9.21 / self.half))
+            e = step[:, None] * f[None]
+            te = self.temb(torch.cat([e.sin(), e.cos()], 1))
+            h0 = self.d0(self.inp(x), te)  # 32x32
+            h1 = self.d1(F.avg_pool2d(h0, 2), te)  # 16x16
+            m = self.mid(F.avg_pool2d(h1, 2), te)  # 8x8
+            b, c, hh, ww = m.shape
+            s = self.an(m).flatten(2).transpose(1, 2)
+            m = m + self.att(s, s, s, need_weights=False)[0].transpose(1, 2).reshape(b, c, hh, ww)
+            u = self.u1(torch.cat([F.interpolate(m, scale_factor=2.0, mode="nearest"), h1], 1), te)
+            u = self.u0(torch.cat([F.interpolate(u, scale_factor=2.0, mode="nearest"), h0], 1), te)
+            return self.out(u)
+
+    torch.manual_seed(160)
+    export_nets(torch, out, 160, (("inception_lite_b4_96", InceptionLite, (4, 3, 96, 96)),
+                                  ("ft_transformer_b256", FtTransformer, (256, 24)),
+                                  ("local_attn_b2_t1024", LocalTransformer, torch.randint(0, 5000, (2, 1024))),
+                                  ("pointnetpp_lite_b4_n1024", PointNetPP, (4, 1024, 3)),
+                                  ("stylegen_lite_b4", StyleGenLite, (4, 128)),
+                                  ("diffusion_unet_b4_32", DiffusionUNet,
+                                   (torch.randn(4, 3, 32, 32), torch.tensor([3.0, 50.0, 200.0, 999.0])))),
+                opset=16)
     return 0
 
 
