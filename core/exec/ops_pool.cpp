@@ -23,22 +23,50 @@ void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d,
   const int64_t n = dims[d], on = g.out[d], k = g.kernel[d], st = g.strides[d], dil = g.dilations[d];
   const int64_t pb = g.padsBegin[d];
   if (inner == 1) {
-    // Along the last dim: one value a tap; a window wholly inside the input needs no bounds checks.
+    // Along the last dim: one value a tap. The outputs whose window lies wholly inside the input,
+    // [lo, hi), need no bounds checks and take their taps tap by tap over the whole run of them (a loop
+    // over outputs the compiler vectorises at stride 1), each output's taps in the same order as the
+    // bounded loop below takes them.
+    const int64_t lo = pb <= 0 ? 0 : std::min(on, (pb + st - 1) / st);
+    const int64_t last = n - 1 + pb - (k - 1) * dil;  // the last inside window starts at o * st <= last
+    const int64_t hi = std::max(lo, last < 0 ? int64_t{0} : std::min(on, last / st + 1));
     for (int64_t a = 0; a < outer; ++a) {
       const S* sp = src + a * n;
       A* dp = dst + a * on;
-      for (int64_t o = 0; o < on; ++o) {
-        const int64_t i0 = o * st - pb;
-        if (i0 >= 0 && i0 + (k - 1) * dil < n) {
-          A acc = static_cast<A>(sp[i0]);
+      if (hi > lo) {
+        const S* s0 = sp + lo * st - pb;
+        A* d0 = dp + lo;
+        const int64_t m = hi - lo;
+        if (st == 1) {
+          for (int64_t o = 0; o < m; ++o) d0[o] = static_cast<A>(s0[o]);
           for (int64_t t = 1; t < k; ++t) {
-            const A v = static_cast<A>(sp[i0 + t * dil]);
-            if constexpr (isMax) acc = v > acc ? v : acc;
-            else acc += v;
+            const S* s = s0 + t * dil;
+            for (int64_t o = 0; o < m; ++o) {
+              const A v = static_cast<A>(s[o]);
+              if constexpr (isMax)
+                d0[o] = v > d0[o] ? v : d0[o];
+              else
+                d0[o] += v;
+            }
           }
-          dp[o] = acc;
-          continue;
+        } else {
+          for (int64_t o = 0; o < m; ++o) d0[o] = static_cast<A>(s0[o * st]);
+          for (int64_t t = 1; t < k; ++t) {
+            const S* s = s0 + t * dil;
+            for (int64_t o = 0; o < m; ++o) {
+              const A v = static_cast<A>(s[o * st]);
+              if constexpr (isMax)
+                d0[o] = v > d0[o] ? v : d0[o];
+              else
+                d0[o] += v;
+            }
+          }
         }
+      }
+      for (int64_t o = 0; o < on; ++o) {
+        if (o == lo && hi > lo) o = hi;
+        if (o >= on) break;
+        const int64_t i0 = o * st - pb;
         bool first = true;
         A acc = empty;
         for (int64_t t = 0; t < k; ++t) {

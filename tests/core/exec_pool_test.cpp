@@ -100,6 +100,13 @@ const std::vector<PoolCase>& cases() {
       {{1, 2, 4, 12, 12}, {1, 3, 3}, {1, 2, 2}, {0, 1, 1, 0, 1, 1}, {1, 1, 1}},
       {{2, 2, 5, 6, 7}, {2, 2, 3}, {2, 2, 2}, {0, 1, 1, 1, 0, 1}, {1, 2, 1}, true, true},
       {{1, 1, 6, 6}, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}},  // every dim one tap: the plane as it is
+      // The last dim's windows wholly inside the input run tap by tap over all of them: long rows with a
+      // remainder, stride 1 with dilation, stride 3, a kernel wider than the padded row's inside (none
+      // wholly inside), and padding on one side only.
+      {{1, 2, 3, 37}, {1, 5}, {1, 1}, {0, 2, 0, 2}, {1, 2}},
+      {{1, 2, 4, 40}, {2, 4}, {1, 3}, {0, 0, 1, 2}, {1, 1}, true},
+      {{1, 1, 2, 5}, {1, 7}, {1, 1}, {0, 3, 0, 3}, {1, 1}},
+      {{2, 1, 3, 29}, {3, 3}, {1, 1}, {1, 0, 1, 2}, {1, 1}, false, true},
   };
   return v;
 }
