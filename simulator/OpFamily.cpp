@@ -216,6 +216,26 @@ std::optional<int64_t> axisOf(const Node& n, const std::vector<int64_t>& dims, i
 }
 }  // namespace
 
+double gatherDistinctRows(const Graph& g, const Node& n) {
+  if (n.opType != "Gather" || !n.domain.empty() || n.inputs.size() < 2) return 0;
+  const auto d = staticDims(g, n.inputs[0]), idx = staticDims(g, n.inputs[1]);
+  const auto axis = d ? axisOf(n, *d, 0) : std::nullopt;
+  if (!idx || !axis) return 0;
+  double blocks = 1, picks = 1;
+  for (int64_t k = 0; k < *axis; ++k) blocks *= static_cast<double>((*d)[static_cast<size_t>(k)]);
+  for (int64_t e : *idx) picks *= static_cast<double>(e);
+  const int64_t rows = (*d)[static_cast<size_t>(*axis)];
+  if (rows <= 0 || picks <= 0 || blocks <= 0) return 0;
+  if (auto at = constInts(g, n, 1)) {
+    for (int64_t& v : *at) v = v < 0 ? v + rows : v;
+    std::sort(at->begin(), at->end());
+    const auto distinct = std::unique(at->begin(), at->end()) - at->begin();
+    return blocks * static_cast<double>(distinct);
+  }
+  const double r = static_cast<double>(rows);
+  return blocks * r * -std::expm1(-picks / r);
+}
+
 int64_t rowWiseRows(const Graph& g, const Node& n) {
   std::vector<int64_t> dims, perm;
   if (transposeOf(g, n, dims, perm)) {

@@ -255,7 +255,10 @@ TEST(CpuCost, AGatherFromATableInDramPaysItsRowsAndBytes) {
     return hw;
   };
   const Graph words = graph(true), computed = graph(false);
-  const double full = 12.8 + 128 * 3072 * 2e-4;  // 128 rows of 3 KiB from DRAM, us
+  // 128 rows of 3 KiB from DRAM, us, each distinct one once: of 128 uniform picks from 2048 rows, 124.1
+  // are distinct on average (gatherDistinctRows).
+  const double missed = 2048 * -std::expm1(-128.0 / 2048);
+  const double full = missed * (0.1 + 3072 * 2e-4);
   const double footprint = runFootprintBytes(words, *with);
   // What cold_gather adds: its charge doubled adds it once more.
   auto extraWithCache = [&](double llc) {
@@ -295,6 +298,53 @@ TEST(CpuCost, AGatherFromATableInDramPaysItsRowsAndBytes) {
   auto refused = parseHwProfile(extra, "t.json");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("s_per_pick"), std::string::npos) << refused.error().message;
+}
+
+// Only a table row's first pick misses: a Gather's cold charge counts each row it lands on once, the
+// distinct ones of constant indices, the expected distinct ones of P uniform picks from R rows otherwise
+// (R (1 - e^(-P / R)): all R when P >> R, about P when P << R), each block before the axis apart.
+TEST(CpuCost, AGathersColdChargeCountsEachTableRowOnce) {
+  auto graph = [](int64_t rows, std::vector<int64_t> idxDims, std::optional<std::vector<int64_t>> at,
+                  int64_t axis = 0) {
+    Graph g;
+    const std::vector<int64_t> tableDims =
+        axis == 0 ? std::vector<int64_t>{rows, 64} : std::vector<int64_t>{3, rows, 64};
+    int64_t n = 1;
+    for (int64_t d : tableDims) n *= d;
+    ValueId table = g.addInitializer("table", Tensor::floats(tableDims, std::vector<float>(n, 0.5f)));
+    ValueId ids = at ? g.addInitializer("ids", Tensor::int64s(idxDims, *at))
+                     : g.addInput("ids", DType::Int64, Shape::ofInts(idxDims));
+    std::vector<int64_t> outDims(tableDims.begin(), tableDims.begin() + axis);
+    outDims.insert(outDims.end(), idxDims.begin(), idxDims.end());
+    outDims.push_back(64);
+    ValueId e = g.addValue("e", DType::Float32, Shape::ofInts(outDims));
+    g.addNode("Gather", {table, ids}, {e}, fw::zoo::attrs({Attribute::makeInt("axis", axis)}), "gather");
+    g.addOutput(e);
+    return g;
+  };
+  auto distinct = [](const Graph& g) { return gatherDistinctRows(g, g.node(0)); };
+  EXPECT_NEAR(distinct(graph(100, {8, 96, 12}, std::nullopt)), 100.0, 1e-6);  // 9216 picks of 100 rows
+  EXPECT_NEAR(distinct(graph(100000, {64}, std::nullopt)), 100000 * -std::expm1(-64.0 / 100000), 1e-9);
+  EXPECT_NEAR(distinct(graph(100000, {64}, std::nullopt)), 64.0, 0.05);
+  std::vector<int64_t> repeated;
+  for (int r = 0; r < 4; ++r)
+    for (int64_t i = 0; i < 32; ++i) repeated.push_back(r % 2 ? i : i - 256);  // i - 256 is row i + 256
+  EXPECT_DOUBLE_EQ(distinct(graph(512, {128}, repeated)), 32.0 + 32.0);
+  EXPECT_DOUBLE_EQ(distinct(graph(512, {4, 32}, repeated, 1)), 3 * 64.0);  // 3 blocks before the axis
+  // The charge: the run twice the cache, cold_gather doubled adds its charge once more, for 100 rows (not
+  // 9216) of 256 B.
+  json j = cpuProfileJson();
+  j["cpu"]["cold_gather"] = {{"s_per_row", 1e-7}, {"s_per_byte", 2e-10}};
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const Graph chars = graph(100, {8, 96, 12}, std::nullopt);
+  HwProfile hw = *with, twice = *with;
+  hw.l2Bytes = twice.l2Bytes = static_cast<int64_t>(runFootprintBytes(chars, *with) / 2);
+  twice.cpu.coldGather.perRowS *= 2;
+  twice.cpu.coldGather.perByteS *= 2;
+  const double extra =
+      test::runUnfused(chars, twice).kernels.at(0).durUs - test::runUnfused(chars, hw).kernels.at(0).durUs;
+  EXPECT_NEAR(extra, 100 * (0.1 + 256 * 2e-4), 1e-3);
 }
 
 TEST(CpuProfile, ShippedProfilesAreNpusWithUnitEfficiency) {
