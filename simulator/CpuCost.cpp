@@ -15,6 +15,8 @@
 namespace fw::sim {
 namespace {
 
+constexpr double kCacheLine = 64;  // bytes
+
 bool isConvOp(const std::string& op) {
   return op == "Conv" || op == "ConvTranspose" || op == "ConvInteger" || op == "QLinearConv";
 }
@@ -59,11 +61,10 @@ double gatherReadBytes(const Graph& g, const Node& n, const HwProfile& hw, NodeI
   int64_t axis = n.attrs.intOr("axis", 0);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return *ob;
-  constexpr double kLine = 64;
   double pools = 1, poolLines = 0, picks = 0;
   if (axis == rank - 1) {  // each output row's picks from its source row
     for (int64_t k = 0; k + 1 < rank; ++k) pools *= static_cast<double>((*ix)[static_cast<size_t>(k)]);
-    poolLines = std::ceil(static_cast<double>(d->back()) * es / kLine);
+    poolLines = std::ceil(static_cast<double>(d->back()) * es / kCacheLine);
     picks = static_cast<double>(ix->back());
   } else {  // each block of the axes before the axis: the picks of its index block over its data block
     double block = 1, pickBlock = 1;
@@ -74,12 +75,12 @@ double gatherReadBytes(const Graph& g, const Node& n, const HwProfile& hw, NodeI
       else
         block *= static_cast<double>((*d)[sk]), pickBlock *= static_cast<double>((*ix)[sk]);
     }
-    poolLines = std::ceil(block * es / kLine);
+    poolLines = std::ceil(block * es / kCacheLine);
     picks = pickBlock;
   }
   if (poolLines <= 0 || picks <= 0) return *ob;
   const double lines = pools * poolLines * (1.0 - std::pow(1.0 - 1.0 / poolLines, picks));
-  return std::clamp(lines * kLine, *ob, std::max(*ob, *src));
+  return std::clamp(lines * kCacheLine, *ob, std::max(*ob, *src));
 }
 
 double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems) {
@@ -690,9 +691,20 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const bool coldGatherPriced = hw.cpu.coldGather.any() && n.opType == "Gather" && n.domain.empty() &&
                                   picked > 0 && n.inputs[0] != kNoId &&
                                   weightBehindViews(g, n.inputs[0]) != kNoId;
+    // A GatherElements's picks from an activation larger than the last-level cache (a point cloud's
+    // neighbours picked from [4, 64, 256, 256] features, 67 MB): each cache line they land on beyond the
+    // cache's share of it is a miss as a table row's from DRAM is (cpu.cold_gather, below), not a stream at
+    // the copy's bandwidth (PointNet++-style grouping, 1M picks of 16 a row of 256: 10.0 ms measured, 2.1
+    // simulated as a stream). Those bytes are timed here as from cache.
+    double coldPickedBytes = 0;
+    if (hw.cpu.coldGather.any() && n.opType == "GatherElements" && n.domain.empty() && picked > 0 &&
+        llc > 0 && n.inputs[0] != kNoId && weightBehindViews(g, n.inputs[0]) == kNoId) {
+      FW_ASSIGN_OR_RETURN(const double dataBytes, deviceBytes(g, n.inputs[0], hw, m));
+      if (dataBytes > llc) coldPickedBytes = (dataBytes - llc) / dataBytes * picked;
+    }
     const double acts = actIn + out;
     const double dram = (coldGatherPriced ? 0.0 : (weights > ownCache ? 1.0 : coldShare) * weights) +
-                        std::max(0.0, acts - llc);
+                        std::max(0.0, acts - coldPickedBytes - llc);
     const double cached = acts + weights - dram;
     const double memS = dram / hw.hbmBandwidth +
                         (cached > 0 ? cached / hw.cpu.cacheBandwidthFor(std::min(cached, llc)) : 0.0);
@@ -945,6 +957,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       gatherColdS = (llc > 0 ? std::clamp((runFootprint - llc) / llc, 0.0, 1.0) : 1.0) *
                     hw.cpu.coldGather.seconds(missed, picks > 0 ? picked * missed / picks : picked);
     }
+    if (coldPickedBytes > 0)
+      gatherColdS = hw.cpu.coldGather.seconds(coldPickedBytes / kCacheLine, coldPickedBytes);
     // Its activations' bytes from beyond the last-level cache (cpu.far_curve, CpuRunReuse::farBytes) cost
     // the measured extra a byte on top of the rest: the calibration timed them as what an op took more
     // than alone, whatever bound it alone.

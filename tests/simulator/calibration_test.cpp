@@ -347,6 +347,36 @@ TEST(CpuCost, AGathersColdChargeCountsEachTableRowOnce) {
   EXPECT_NEAR(extra, 100 * (0.1 + 256 * 2e-4), 1e-3);
 }
 
+// A GatherElements's picks from an activation larger than the last-level cache pay cold_gather on the
+// cache lines they land on beyond the cache's share of it (each line a row of 64 B); from one that fits,
+// nothing.
+TEST(CpuCost, GatherElementsPicksFromBeyondTheCachePayTheColdGather) {
+  Graph g;
+  ValueId data = g.addInput("data", DType::Float32, Shape::ofInts({1024, 1024}));
+  ValueId idx = g.addInput("idx", DType::Int64, Shape::ofInts({1024, 16}));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1024, 16}));
+  g.addNode("GatherElements", {data, idx}, {y}, fw::zoo::attrs({Attribute::makeInt("axis", 1)}), "ge");
+  g.addOutput(y);
+  json j = cpuProfileJson();
+  j["cpu"]["cold_gather"] = {{"s_per_row", 1e-8}, {"s_per_byte", 1e-10}};
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const double dataBytes = 4.0 * 1024 * 1024;
+  const double picked = gatherReadBytes(g, g.node(0), *with, 0);
+  // 16 picks a row of 64 lines: about 14.2 lines a row.
+  EXPECT_NEAR(picked / 64 / 1024, 64 * -std::expm1(16 * std::log1p(-1.0 / 64)), 1e-6);
+  auto extraWithCache = [&](double llc) {
+    HwProfile hw = *with, twice = *with;
+    hw.l2Bytes = twice.l2Bytes = static_cast<int64_t>(llc);
+    twice.cpu.coldGather.perRowS *= 2;
+    twice.cpu.coldGather.perByteS *= 2;
+    return test::runUnfused(g, twice).kernels.at(0).durUs - test::runUnfused(g, hw).kernels.at(0).durUs;
+  };
+  EXPECT_NEAR(extraWithCache(2 * dataBytes), 0.0, 1e-9);
+  const double beyond = 0.75 * picked;  // a cache of a quarter of the data
+  EXPECT_NEAR(extraWithCache(dataBytes / 4), 1e6 * (beyond / 64 * 1e-8 + beyond * 1e-10), 1e-3);
+}
+
 TEST(CpuProfile, ShippedProfilesAreNpusWithUnitEfficiency) {
   for (const auto& n : listHwProfiles()) {
     auto p = resolveHwProfile(n);
