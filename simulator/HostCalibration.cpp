@@ -1084,7 +1084,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "table beside its case's 8 rows of 1024, a Gather of 8192 single floats from [8, 2048] along its "
          "last axis (Gather/elements) beside the same case, a Split of [2048, 16] into halves beside "
          "[32, 1024]'s, ReduceMean, ReduceSum and ReduceMax over the last axis of [4096, 8] beside their "
-         "cases' rows of 1024, the top 16 of [512, 64] beside the TopK case's of [32, 1024] (its rows the "
+         "cases' rows of 1024, the top 16 of [4096, 64] beside the TopK case's of [512, 1024] (its rows the "
          "values that go in among a row's best), Add, Sub, Mul and Div of [64, 64, 8] and [64, 1, 8] "
          "(4096 broadcast rows of 8) beside their cases' two whole [32, 1024], "
          "and a BatchNormalization of [1, 4096, 2, 4] (4096 planes of 8) beside its case's 32 planes of "
