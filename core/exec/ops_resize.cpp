@@ -43,18 +43,31 @@ Status opResize(OpContext& c) {
   if (c.attrs.has("antialias") && c.attrInt("antialias", 0) != 0) return c.fail("antialias is not supported");
   if (ctm == "tf_crop_and_resize" && roi.size() != 2 * r) return c.fail("tf_crop_and_resize needs roi with " + std::to_string(2 * r) + " values");
 
-  RtTensor cur = X;
-  for (size_t d = 0; d < r; ++d) {
-    const int64_t in = cur.dims[d];
-    int64_t out;
-    double scale;
+  // One pass an axis. The last axis's pass picks its taps value by value (the others' move whole rows, a
+  // loop the compiler vectorises): when it upsamples, it runs first, over the input's rows rather than the
+  // upsampled ones: a bilinear 2x of [1, 32, 64, 64] took 561-713 us with it last, 479-519 first; of
+  // [4, 64, 16, 16], 445-468 and 243-306 (1 thread, `fwb profile` of the node alone, the two binaries
+  // alternating, 3 rounds, session 49). The passes commute up to the float rounding of the intermediate.
+  auto outOf = [&](size_t d, int64_t in, double& scale) {
     if (!sizes.empty()) {
-      out = sizes[d];
-      scale = static_cast<double>(out) / static_cast<double>(in);
-    } else {
-      scale = scales[d];
-      out = static_cast<int64_t>(std::floor(scale * static_cast<double>(in)));
+      scale = static_cast<double>(sizes[d]) / static_cast<double>(in);
+      return sizes[d];
     }
+    scale = scales[d];
+    return static_cast<int64_t>(std::floor(scale * static_cast<double>(in)));
+  };
+  std::vector<size_t> order(r);
+  for (size_t d = 0; d < r; ++d) order[d] = d;
+  if (r >= 2) {
+    double s = 0;
+    if (outOf(r - 1, X.dims[r - 1], s) > X.dims[r - 1])
+      std::rotate(order.begin(), order.end() - 1, order.end());
+  }
+  RtTensor cur = X;
+  for (size_t d : order) {
+    const int64_t in = cur.dims[d];
+    double scale;
+    const int64_t out = outOf(d, in, scale);
     if (out < 0 || scale <= 0) return c.fail("invalid scale for axis " + std::to_string(d));
     if (out == in && scale == 1.0 && ctm != "tf_crop_and_resize") continue;
     std::vector<Taps> taps(static_cast<size_t>(out));
