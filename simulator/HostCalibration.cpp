@@ -661,6 +661,13 @@ std::vector<int64_t> cacheDrops(const std::vector<std::pair<size_t, double>>& co
   return drops;
 }
 
+int lastCacheLevel(const std::vector<int64_t>& drops) {
+  const double own = ownCacheBytes(drops);
+  for (size_t i = 0; i < drops.size(); ++i)
+    if (own > 0 && static_cast<double>(drops[i]) > own) return static_cast<int>(i);
+  return static_cast<int>(drops.size()) - 1;
+}
+
 fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   HostMeasurement m;
   m.threads = threads;
@@ -737,11 +744,15 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
       m.stream.push_back(
           {sizes[i], 2.0 * static_cast<double>(sizes[i]) / (std::max(median(rounds[i]), 1e-3) * 1e-6)});
   }
-  if (!m.drops.empty()) {
-    m.llcBytes = static_cast<double>(m.drops.back());
+  const int llcLevel = lastCacheLevel(m.drops);
+  if (llcLevel >= 0) {
+    m.llcBytes = static_cast<double>(m.drops[static_cast<size_t>(llcLevel)]);
     m.llcHow =
-        "the footprint (source + destination) where the copy bandwidth falls 10 % under its last cache "
-        "level's (before DRAM)";
+        "the footprint (source + destination) where the copy bandwidth falls 10 % under the level's after "
+        "the core's own cache";
+    if (static_cast<size_t>(llcLevel) + 1 < m.drops.size())
+      m.llcHow += " (it fell again at " + bytesStr(static_cast<double>(m.drops.back())) +
+                  ": a tier the far curve covers)";
   } else {
     // No drop stood out of the noise: the kernel's own report of the last-level cache.
     double best = 0;
@@ -759,7 +770,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   }
   // Cache bandwidth: the median over the sizes whose footprint fits the last-level cache but not the
   // level before it (what a kernel's activations stream from when they do not fit the inner caches).
-  const double inner = m.drops.size() >= 2 ? static_cast<double>(m.drops[m.drops.size() - 2]) : 0.0;
+  const double inner = llcLevel >= 1 ? static_cast<double>(m.drops[static_cast<size_t>(llcLevel) - 1]) : 0.0;
   std::vector<double> inCache;
   for (const auto& [bytes, bw] : m.copy)
     if (2.0 * static_cast<double>(bytes) <= m.llcBytes && 2.0 * static_cast<double>(bytes) > inner) inCache.push_back(bw);
