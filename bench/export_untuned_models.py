@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|60]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|61]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -175,7 +175,13 @@ network (factorised 1x7 and 7x1 Convs, an average-pool branch), an FT-Transforme
 a transformer of block-local attention over 1024 tokens, a PointNet++-style network (16 nearest neighbours by
 TopK, gathered offsets, max over neighbours), a StyleGAN2-style generator (modulated, demodulated Convs run
 as grouped Convs on computed weights, bilinear upsampling) and a diffusion U-Net (sinusoidal time embedding,
-GroupNorm, self-attention at 8x8).
+GroupNorm, self-attention at 8x8); set 61 was exported in session 50 after its changes (the last-level cache the
+level after the core's own, a vector op's loop priced by its distance), before it was measured: Fastformer
+(additive attention by global query and key vectors), a modern Hopfield layer (3 retrieval updates over 4096
+stored patterns), a Point Transformer (vector attention over 16 nearest neighbours with relative-position MLPs),
+a RetinaNet-style detector (an FPN over three levels, class and box towers shared by the levels), a Vision GNN
+(kNN graphs over 196 patch nodes, max-relative graph convolution) and a UNet++ (nested dense skip pathways,
+deep supervision).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -187,7 +193,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -314,6 +320,8 @@ def main():
         return export_fifty_ninth_set(torch, out)
     if which == "60":
         return export_sixtieth_set(torch, out)
+    if which == "61":
+        return export_sixty_first_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -7547,6 +7555,198 @@ def export_sixtieth_set(torch, out):
                                   ("stylegen_lite_b4", StyleGenLite, (4, 128)),
                                   ("diffusion_unet_b4_32", DiffusionUNet,
                                    (torch.randn(4, 3, 32, 32), torch.tensor([3.0, 50.0, 200.0, 999.0])))),
+                opset=16)
+    return 0
+
+
+def export_sixty_first_set(torch, out):
+    # Session 50, after its changes (the last-level cache the level after the core's own; a vector op's loop
+    # priced by its distance), before it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Fastformer(nn.Module):  # additive attention: a global query, then a global key, by softmax-weighted
+        # sums over tokens, mixed into the values elementwise; 2 layers over 512 tokens
+        def __init__(self, d=256, heads=8, layers=2, vocab=8000):
+            super().__init__()
+            self.e = nn.Embedding(vocab, d)
+            self.h = heads
+            self.qkv = nn.ModuleList(nn.Linear(d, 3 * d) for _ in range(layers))
+            self.aq = nn.ModuleList(nn.Linear(d // heads, 1) for _ in range(layers))
+            self.ak = nn.ModuleList(nn.Linear(d // heads, 1) for _ in range(layers))
+            self.o = nn.ModuleList(nn.Linear(d, d) for _ in range(layers))
+            self.n = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.ff = nn.ModuleList(nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+                                    for _ in range(layers))
+            self.n2 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.cls = nn.Linear(d, 5)
+
+        def forward(self, t):
+            x = self.e(t)
+            b, n, d = x.shape
+            for i in range(len(self.qkv)):
+                q, k, v = self.qkv[i](x).view(b, n, 3, self.h, d // self.h).unbind(2)  # [b, n, h, dh]
+                a = torch.softmax(self.aq[i](q).squeeze(-1) / 4.0, 1)  # [b, n, h]
+                gq = (a.unsqueeze(-1) * q).sum(1, keepdim=True)  # [b, 1, h, dh]
+                p = gq * k
+                bk = torch.softmax(self.ak[i](p).squeeze(-1) / 4.0, 1)
+                gk = (bk.unsqueeze(-1) * p).sum(1, keepdim=True)
+                u = (gk * v).reshape(b, n, d)
+                x = self.n[i](x + self.o[i](u) + q.reshape(b, n, d))
+                x = self.n2[i](x + self.ff[i](x))
+            return self.cls(x.mean(1))
+
+    class Hopfield(nn.Module):  # modern Hopfield retrieval: 3 updates of softmax(beta * state . memories)
+        # memories over 4096 stored patterns, then a classifier
+        def __init__(self, d=128, stored=4096, steps=3):
+            super().__init__()
+            self.inp = nn.Linear(64, d)
+            self.mem = nn.Parameter(torch.randn(stored, d) * 0.2)
+            self.proj = nn.Linear(d, d)
+            self.steps = steps
+            self.out = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 10))
+
+        def forward(self, x):  # [b, 64]
+            s = self.inp(x)
+            m = self.proj(self.mem)
+            for _ in range(self.steps):
+                s = torch.softmax(4.0 * s @ m.t(), -1) @ m
+            return self.out(s)
+
+    class PointTransformerLayer(nn.Module):  # vector attention over 16 nearest neighbours: relative
+        # positions through an MLP, weights by an MLP of query - key + position, softmax over neighbours
+        def __init__(self, d, k=16):
+            super().__init__()
+            self.k = k
+            self.q, self.kk, self.v = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+            self.pos = nn.Sequential(nn.Linear(3, d), nn.ReLU(), nn.Linear(d, d))
+            self.w = nn.Sequential(nn.Linear(d, d // 4), nn.ReLU(), nn.Linear(d // 4, d))
+
+        def forward(self, p, x):  # p [b, n, 3], x [b, n, d]
+            b, n, d = x.shape
+            dist = (p.unsqueeze(2) - p.unsqueeze(1)).pow(2).sum(-1)  # [b, n, n]
+            idx = dist.topk(self.k, -1, largest=False)[1]  # [b, n, k]
+            flat = (idx + torch.arange(b).view(b, 1, 1) * n).reshape(-1)
+            kf = self.kk(x).reshape(b * n, d)[flat].view(b, n, self.k, d)
+            vf = self.v(x).reshape(b * n, d)[flat].view(b, n, self.k, d)
+            pf = p.reshape(b * n, 3)[flat].view(b, n, self.k, 3)
+            rel = self.pos(p.unsqueeze(2) - pf)
+            a = torch.softmax(self.w(self.q(x).unsqueeze(2) - kf + rel), 2)
+            return x + (a * (vf + rel)).sum(2)
+
+    class PointTransformer(nn.Module):  # 2 clouds of 1024 points: an embedding, 2 vector-attention layers,
+        # a max-pooled classifier
+        def __init__(self, d=64, classes=40):
+            super().__init__()
+            self.emb = nn.Sequential(nn.Linear(3, d), nn.ReLU(), nn.Linear(d, d))
+            self.l1, self.l2 = PointTransformerLayer(d), PointTransformerLayer(d)
+            self.head = nn.Sequential(nn.Linear(d, 128), nn.ReLU(), nn.Linear(128, classes))
+
+        def forward(self, p):
+            x = self.emb(p)
+            x = self.l2(p, self.l1(p, x))
+            return self.head(x.max(1)[0])
+
+    def cbr(i, o, k=3, s=1):
+        return nn.Sequential(nn.Conv2d(i, o, k, s, k // 2, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+
+    class RetinaLite(nn.Module):  # a strided CNN, an FPN (1x1 laterals, nearest top-down upsampling, 3x3
+        # outputs) over three levels, class and box towers of 3x3 Convs shared by the levels, 9 anchors x 20
+        # classes by sigmoid, boxes concatenated over the levels
+        def __init__(self, c=96, anchors=9, classes=20):
+            super().__init__()
+            self.s1 = nn.Sequential(cbr(3, 32, 3, 2), cbr(32, 64, 3, 2), cbr(64, 64))  # /4
+            self.s2 = nn.Sequential(cbr(64, 128, 3, 2), cbr(128, 128))  # /8
+            self.s3 = nn.Sequential(cbr(128, 192, 3, 2), cbr(192, 192))  # /16
+            self.s4 = nn.Sequential(cbr(192, 256, 3, 2), cbr(256, 256))  # /32
+            self.lat = nn.ModuleList(nn.Conv2d(i, c, 1) for i in (128, 192, 256))
+            self.fo = nn.ModuleList(nn.Conv2d(c, c, 3, padding=1) for _ in range(3))
+            self.ct = nn.Sequential(*[m for _ in range(2) for m in (nn.Conv2d(c, c, 3, padding=1), nn.ReLU())])
+            self.bt = nn.Sequential(*[m for _ in range(2) for m in (nn.Conv2d(c, c, 3, padding=1), nn.ReLU())])
+            self.cls = nn.Conv2d(c, anchors * classes, 3, padding=1)
+            self.box = nn.Conv2d(c, anchors * 4, 3, padding=1)
+            self.classes = classes
+
+        def forward(self, x):
+            c2 = self.s2(self.s1(x))
+            c3 = self.s3(c2)
+            c4 = self.s4(c3)
+            p4 = self.lat[2](c4)
+            p3 = self.lat[1](c3) + F.interpolate(p4, scale_factor=2.0, mode="nearest")
+            p2 = self.lat[0](c2) + F.interpolate(p3, scale_factor=2.0, mode="nearest")
+            cls, box = [], []
+            for f, p in zip(self.fo, (p2, p3, p4)):
+                p = f(p)
+                b = p.shape[0]
+                cls.append(torch.sigmoid(self.cls(self.ct(p))).permute(0, 2, 3, 1).reshape(b, -1, self.classes))
+                box.append(self.box(self.bt(p)).permute(0, 2, 3, 1).reshape(b, -1, 4))
+            return torch.cat(cls, 1), torch.cat(box, 1)
+
+    class ViGLite(nn.Module):  # Vision GNN: 196 patch nodes, a kNN graph (9 neighbours by TopK over
+        # feature distances) per block, max-relative graph convolution, FFN; 4 blocks
+        def __init__(self, d=192, k=9, blocks=4, classes=100):
+            super().__init__()
+            self.k = k
+            self.stem = nn.Sequential(nn.Conv2d(3, d // 2, 4, 4), nn.BatchNorm2d(d // 2), nn.GELU(),
+                                      nn.Conv2d(d // 2, d, 4, 4), nn.BatchNorm2d(d))
+            self.pos = nn.Parameter(torch.randn(1, 196, d) * 0.02)
+            self.fc1 = nn.ModuleList(nn.Linear(d, d) for _ in range(blocks))
+            self.gc = nn.ModuleList(nn.Linear(2 * d, d) for _ in range(blocks))
+            self.fc2 = nn.ModuleList(nn.Linear(d, d) for _ in range(blocks))
+            self.ffn = nn.ModuleList(nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+                                     for _ in range(blocks))
+            self.n1 = nn.ModuleList(nn.LayerNorm(d) for _ in range(blocks))
+            self.n2 = nn.ModuleList(nn.LayerNorm(d) for _ in range(blocks))
+            self.head = nn.Linear(d, classes)
+
+        def forward(self, x):  # [b, 3, 224, 224]
+            x = self.stem(x).flatten(2).transpose(1, 2) + self.pos  # [b, 196, d]
+            b, n, d = x.shape
+            for i in range(len(self.gc)):
+                h = self.fc1[i](self.n1[i](x))
+                sq = (h * h).sum(-1, keepdim=True)
+                dist = sq - 2 * h @ h.transpose(1, 2) + sq.transpose(1, 2)
+                idx = dist.topk(self.k, -1, largest=False)[1]  # [b, n, k]
+                flat = (idx + torch.arange(b).view(b, 1, 1) * n).reshape(-1)
+                nb = h.reshape(b * n, d)[flat].view(b, n, self.k, d)
+                rel = (nb - h.unsqueeze(2)).max(2)[0]
+                x = x + self.fc2[i](F.gelu(self.gc[i](torch.cat([h, rel], -1))))
+                x = x + self.ffn[i](self.n2[i](x))
+            return self.head(x.mean(1))
+
+    class UNetPP(nn.Module):  # UNet++ of depth 3: nested dense skip pathways (each node the concat of its
+        # row's earlier nodes and the upsampled node below), deep supervision averaged over the top row
+        def __init__(self, c=(32, 64, 128, 256), classes=4):
+            super().__init__()
+
+            def block(i, o):
+                return nn.Sequential(cbr(i, o), cbr(o, o))
+
+            self.x = nn.ModuleDict()
+            for i in range(4):
+                self.x[f"{i}0"] = block(3 if i == 0 else c[i - 1], c[i])
+            for j in range(1, 4):
+                for i in range(4 - j):
+                    self.x[f"{i}{j}"] = block(c[i] * j + c[i + 1], c[i])
+            self.heads = nn.ModuleList(nn.Conv2d(c[0], classes, 1) for _ in range(3))
+
+        def forward(self, x):
+            n = {}
+            for i in range(4):
+                n[(i, 0)] = self.x[f"{i}0"](x if i == 0 else F.max_pool2d(n[(i - 1, 0)], 2))
+            for j in range(1, 4):
+                for i in range(4 - j):
+                    up = F.interpolate(n[(i + 1, j - 1)], scale_factor=2.0, mode="bilinear", align_corners=False)
+                    n[(i, j)] = self.x[f"{i}{j}"](torch.cat([n[(i, k)] for k in range(j)] + [up], 1))
+            return sum(h(n[(0, j)]) for j, h in zip((1, 2, 3), self.heads)) / 3.0
+
+    torch.manual_seed(161)
+    export_nets(torch, out, 161, (("fastformer_b8_t512", Fastformer, torch.randint(0, 8000, (8, 512))),
+                                  ("hopfield_b512", Hopfield, (512, 64)),
+                                  ("point_transformer_b2_n1024", PointTransformer, (2, 1024, 3)),
+                                  ("retina_lite_b2_256", RetinaLite, (2, 3, 256, 256)),
+                                  ("vig_lite_b4", ViGLite, (4, 3, 224, 224)),
+                                  ("unetpp_b2_96", UNetPP, (2, 3, 96, 96))),
                 opset=16)
     return 0
 
