@@ -664,7 +664,7 @@ std::vector<int64_t> cacheDrops(const std::vector<std::pair<size_t, double>>& co
 int lastCacheLevel(const std::vector<int64_t>& drops) {
   const double own = ownCacheBytes(drops);
   for (size_t i = 0; i < drops.size(); ++i)
-    if (own > 0 && static_cast<double>(drops[i]) > own) return static_cast<int>(i);
+    if (own > 0 && static_cast<double>(drops[i]) >= 4 * own) return static_cast<int>(i);
   return static_cast<int>(drops.size()) - 1;
 }
 

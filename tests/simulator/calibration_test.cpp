@@ -691,6 +691,8 @@ TEST(HostBench, TheLastLevelCacheIsTheLevelAfterTheCoresOwn) {
   EXPECT_EQ(lastCacheLevel({int64_t{800} << 10}), 0);
   EXPECT_EQ(lastCacheLevel({int64_t{48} << 10}), 0);
   EXPECT_EQ(lastCacheLevel({int64_t{48} << 10, int64_t{800} << 10, int64_t{18} << 20}), 2);
+  // The own cache's fall split over two boundaries (0.75 and 1.49 MiB): the L3 is the one after them.
+  EXPECT_EQ(lastCacheLevel({int64_t{768} << 10, int64_t{1526} << 10, int64_t{14868} << 10}), 2);
   EXPECT_EQ(lastCacheLevel({}), -1);
 }
 
