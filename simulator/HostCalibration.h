@@ -109,7 +109,7 @@ std::vector<int64_t> cacheDrops(const std::vector<std::pair<size_t, double>>& co
 // Which of `drops` is the last-level cache: the first boundary at 4x the core's own cache (CpuCost.h:
 // ownCacheBytes) or more, else the last (a boundary nearer is the own cache's fall split over two sizes:
 // 0.75 and 1.49 MiB with the L3's at 14.5 in one calibration of session 50). A tier beyond it (on a shared VM
-// the copy bandwidth falls a second time at 62-77 MiB footprints in 4 of 14 calibrations, 18-20 MiB the
+// the copy bandwidth falls a second time at 62-74 MiB footprints in 3 of 14 calibrations, 16-21 MiB the
 // others) is the far tier's (cpu.far_curve): taking it would move the cache bandwidth and what the cold
 // Gather is measured after from one calibration to the next. -1 when there is no boundary.
 int lastCacheLevel(const std::vector<int64_t>& drops);

@@ -669,7 +669,7 @@ TEST(HostBench, CacheBoundariesAreWhereALevelsBandwidthEnds) {
 
 // The last-level cache is the level after the core's own cache, whatever falls after it: on the shared VM
 // the copy bandwidth sometimes falls a second time, from ~60 % of the L3's to DRAM's at 64-128 MiB
-// footprints (4 of 14 calibrations), and taking that tier moved the L3 from 18 to 74 MiB, the cache
+// footprints (3 of 14 calibrations), and taking that tier moved the L3 from 18 to 74 MiB, the cache
 // bandwidth from 93 to 52 GB/s and the cold Gather 13x between calibrations of one run.
 TEST(HostBench, TheLastLevelCacheIsTheLevelAfterTheCoresOwn) {
   // footprint KiB -> GB/s: an L2 of 1 MiB, an L3 to ~18 MiB, a tier at 62-68 GB/s to ~70 MiB, then DRAM.
