@@ -153,9 +153,13 @@ Status opReduce(OpContext& c) {
               a = pick(v, a);
             }
           }
-          for (int64_t j = 0; j < vec; ++j) {
-            const bool nan = bad[static_cast<size_t>(j / 4)][j % 4] != 0;
-            py[j] = nan ? std::numeric_limits<float>::quiet_NaN() : acc[static_cast<size_t>(j / 4)][j % 4];
+          // Written out a vector at a time (element by element, a third of a ReduceMax over the 9 neighbours
+          // of [4, 196, 9, 192] went here: 348 us alone, 204-221 since; session 50).
+          const V4 qnan = V4{} + std::numeric_limits<float>::quiet_NaN();
+          for (int64_t j = 0; j < vec; j += 4) {
+            const auto q = static_cast<size_t>(j / 4);
+            const V4 out = bad[q] != 0 ? qnan : acc[q];
+            std::memcpy(py + j, &out, sizeof out);
           }
           for (int64_t j = vec; j < inner; ++j) {
             float a = op == Red::Max ? -std::numeric_limits<float>::infinity()
@@ -300,8 +304,22 @@ Status opSoftmax(OpContext& c) {
       float* py = y.mf() + o * len * inner + i0;
       std::fill(mx, mx + w, -std::numeric_limits<float>::infinity());
       std::fill(sum, sum + w, 0.0);
-      for (int64_t k = 0; k < len; ++k)
-        for (int64_t i = 0; i < w; ++i) mx[i] = std::max(mx[i], px[k * inner + i]);
+      // The maxima in 4-lane vectors, `v > m ? v : m` as std::max(m, v) picks (a NaN never taken): the
+      // compiler left std::max's loop scalar, a load, compare and store an element (a Point Transformer's
+      // softmax over 16 neighbours, axis 2 of [2, 1024, 16, 64]: 5.5 ms alone, 2.8 since; session 50).
+      using V4 = float __attribute__((vector_size(16)));
+      const int64_t vec = w / 4 * 4;
+      for (int64_t k = 0; k < len; ++k) {
+        const float* pr = px + k * inner;
+        for (int64_t i = 0; i < vec; i += 4) {
+          V4 m, v;
+          std::memcpy(&m, mx + i, sizeof m);
+          std::memcpy(&v, pr + i, sizeof v);
+          m = v > m ? v : m;
+          std::memcpy(mx + i, &m, sizeof m);
+        }
+        for (int64_t i = vec; i < w; ++i) mx[i] = std::max(mx[i], pr[i]);
+      }
       for (int64_t k = 0; k < len; ++k) {
         float* row = py + k * inner;
         for (int64_t i = 0; i < w; ++i) row[i] = belowNormalExpToZero(px[k * inner + i] - mx[i]);

@@ -632,6 +632,46 @@ TEST(ExecOps, GlobalMaxPoolIsEachPlanesMaximumAndNaNWhereThePlaneHasOne) {
   }
 }
 
+TEST(ExecOps, MiddleAxisMaxAndMinAreExactAndNaNOnlyInTheirColumn) {
+  // ReduceMax and ReduceMin over axis 1 of [2, R, inner] run 4 columns a vector and write each vector out
+  // whole (ops_reduce.cpp): inner 4 to 13 (vectors and a remainder of 0 to 3), R 1 to 9 (passes of 4 rows
+  // and the rest), against a plain loop, exact; a NaN in one column (in a vector, then in the remainder)
+  // makes that output NaN and no other.
+  for (int64_t inner : {4, 5, 7, 8, 13})
+    for (int64_t rr : {1, 3, 4, 9}) {
+      const std::vector<int64_t> dims = {2, rr, inner};
+      std::vector<float> v(static_cast<size_t>(2 * rr * inner));
+      for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 7.3, 11.0) - 5.0);
+      const int64_t nanCol = inner - 1;  // in the remainder unless inner is a multiple of 4
+      for (int64_t col : {int64_t{1}, nanCol}) {
+        std::vector<float> w = v;
+        w[static_cast<size_t>((rr - 1) * inner + col)] = std::numeric_limits<float>::quiet_NaN();
+        for (const char* op : {"ReduceMax", "ReduceMin"}) {
+          const bool isMax = std::string(op) == "ReduceMax";
+          auto r = runOne(op, {{"x", Tensor::floats(dims, w)}}, 1,
+                          attrs({Attribute::makeInts("axes", {1}), Attribute::makeInt("keepdims", 0)}));
+          ASSERT_TRUE(r.ok()) << op << ": " << r.error().message;
+          const auto y = (*r)[0].toFloats();
+          ASSERT_EQ(y.size(), static_cast<size_t>(2 * inner));
+          for (int64_t o = 0; o < 2; ++o)
+            for (int64_t j = 0; j < inner; ++j) {
+              const float got = y[static_cast<size_t>(o * inner + j)];
+              if (o == 0 && j == col) {
+                EXPECT_TRUE(std::isnan(got)) << op << " inner " << inner << " R " << rr << " column " << j;
+                continue;
+              }
+              float want = w[static_cast<size_t>(o * rr * inner + j)];
+              for (int64_t k = 1; k < rr; ++k) {
+                const float x = w[static_cast<size_t>((o * rr + k) * inner + j)];
+                want = isMax ? std::max(want, x) : std::min(want, x);
+              }
+              EXPECT_EQ(got, want) << op << " inner " << inner << " R " << rr << " at " << o << "," << j;
+            }
+        }
+      }
+    }
+}
+
 TEST(ExecOps, RowReductionsAndLayerNormMatchADoubleLoopOverEveryRowLength) {
   // Rows reduced whole run in four partial sums (ops_reduce.cpp); every row length from 1 to 37 and
   // 1000, against a plain double loop: sums within 1e-5 relative, Max and Min exact, a NaN propagated.
