@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/exec/ColumnBlocks.h"
@@ -73,23 +75,48 @@ Status opReduce(OpContext& c) {
     for (size_t d = 1; d < x.rank(); ++d) lastAxes = lastAxes && (!rowAxis[d - 1] || rowAxis[d]);
   }
   if (lastAxes) {
-    parallelFor(no, nr, [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) {
-        const float* px = x.f() + o * nr;
-        double acc;
-        if (op == Red::Max || op == Red::Min) {
-          acc = op == Red::Max ? extremeRow<true>(px, nr) : extremeRow<false>(px, nr);
-        } else {
-          acc = sumRow(px, nr, [](double v) {
-            return op == Red::SumSquare || op == Red::L2 ? v * v : op == Red::L1 ? std::fabs(v) : v;
-          });
-          if (op == Red::Mean) acc /= static_cast<double>(nr);
-          if (op == Red::L2) acc = std::sqrt(acc);
-          if (op == Red::LogSum) acc = std::log(acc);
+    // n: the row length, a constant for sums over rows of 2 to 8; those of 2 to 7 summed four rows at a time
+    // (sumFourRows: the same sums in the same order, so the same results; a row of 8 is two 4-float loads
+    // as it is). With n read at run time a row of 3 (a point cloud's xyz summed) cost a loop's set-up and a
+    // partial sum indexed k % 4: ReduceSum over 6M floats took 5.9 ms in rows of 2, 3.9 in rows of 3, 3.1-3.3
+    // in rows of 5 to 7, 1.6 in rows of 8; 1.8-2.3 ms in rows of 2 to 7 this way (session 51).
+    auto term = [](auto v) {
+      return op == Red::SumSquare || op == Red::L2 ? v * v : op == Red::L1 ? magnitude(v) : v;
+    };
+    auto finish = [](double acc, int64_t len) {
+      if (op == Red::Mean) acc /= static_cast<double>(len);
+      if (op == Red::L2) acc = std::sqrt(acc);
+      if (op == Red::LogSum) acc = std::log(acc);
+      return static_cast<float>(acc);
+    };
+    auto rows = [&](auto n, auto four) {
+      parallelFor(no, nr, [&](int64_t b, int64_t e) {
+        const float* px = x.f() + b * n();
+        float* py = y.mf();
+        int64_t o = b;
+        if constexpr (decltype(four)::value > 0)
+          for (double acc[4]; o + 4 <= e; o += 4, px += 4 * n()) {
+            sumFourRows<decltype(four)::value>(px, term, acc);
+            for (int i = 0; i < 4; ++i) py[o + i] = finish(acc[i], n());
+          }
+        for (; o < e; ++o, px += n()) {
+          if (op == Red::Max || op == Red::Min)
+            py[o] = op == Red::Max ? extremeRow<true>(px, n()) : extremeRow<false>(px, n());
+          else
+            py[o] = finish(sumRow(px, n(), term), n());
         }
-        y.mf()[o] = static_cast<float>(acc);
+      });
+    };
+    if (op == Red::Max || op == Red::Min || nr < 2 || nr > 8)
+      rows([nr] { return nr; }, std::integral_constant<int, 0>{});
+    else
+      [&]<int... L>(std::integer_sequence<int, L...>) {
+        ((nr == L + 2
+              ? rows([] { return int64_t{L + 2}; }, std::integral_constant < int, L + 2 < 8 ? L + 2 : 0 > {})
+              : void()),
+         ...);
       }
-    });
+    (std::make_integer_sequence<int, 7>{});
     c.out[0] = std::move(y);
     return {};
   }

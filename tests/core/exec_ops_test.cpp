@@ -675,8 +675,10 @@ TEST(ExecOps, MiddleAxisMaxAndMinAreExactAndNaNOnlyInTheirColumn) {
 TEST(ExecOps, RowReductionsAndLayerNormMatchADoubleLoopOverEveryRowLength) {
   // Rows reduced whole run in four partial sums (ops_reduce.cpp); every row length from 1 to 37 and
   // 1000, against a plain double loop: sums within 1e-5 relative, Max and Min exact, a NaN propagated.
-  for (int64_t len : {1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 25, 37, 1000}) {
-    const int64_t rows = 3;
+  // Seven rows: rows of 2 to 7 are summed four at a time, then one at a time; each row's result is the
+  // same bit for bit as the row's alone (one at a time).
+  for (int64_t len : {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 25, 37, 1000}) {
+    const int64_t rows = 7;
     std::vector<float> v(static_cast<size_t>(rows * len));
     for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 7.3, 11.0) - 5.0);
     const auto in = Tensor::floats({rows, len}, v);
@@ -700,6 +702,11 @@ TEST(ExecOps, RowReductionsAndLayerNormMatchADoubleLoopOverEveryRowLength) {
                             : o == "ReduceL2"        ? std::sqrt(sq)
                             : o == "ReduceMax"       ? mx
                                                      : mn;
+        const std::vector<float> row(v.begin() + i * len, v.begin() + (i + 1) * len);
+        auto alone = runOne(op, {{"x", Tensor::floats({1, len}, row)}}, 1, axes);
+        ASSERT_TRUE(alone.ok()) << op << ": " << alone.error().message;
+        EXPECT_EQ(y[static_cast<size_t>(i)], (*alone)[0].toFloats().at(0))
+            << op << " len " << len << " row " << i;
         if (o == "ReduceMax" || o == "ReduceMin")
           EXPECT_EQ(y[static_cast<size_t>(i)], static_cast<float>(want)) << op << " len " << len;
         else
@@ -1385,6 +1392,77 @@ TEST(ExecOps, ShortRowBroadcastsMatchIndexArithmeticOnOneAndTwoThreads) {
       auto r = fw::runGraph(model, runtimeInputs({{"a", a}, {"b", b}}), o);
       ASSERT_TRUE(r.ok()) << r.error().message;
       expectNear((*r)[0], od, want, 0.f);
+    }
+  }
+}
+
+// A short row of one operand repeated down a dense plane of the other ([B, N, 1, 3] - [B, 1, N, 3], a point
+// cloud's pairwise offsets) runs as planes against a tile of the row (core/exec/Broadcast.h): either side
+// repeated, planes not a multiple of the tile (40 rows of 3 against a tile of 21), rows of 1 to 15, a Sub
+// (the order kept), a Less (bool out) and an int64 Sub, each against index arithmetic on one and two threads.
+TEST(ExecOps, ARowRepeatedDownADensePlaneMatchesIndexArithmetic) {
+  struct Case {
+    std::vector<int64_t> ad, bd;
+  };
+  for (const Case& c : {Case{{2, 40, 1, 3}, {2, 1, 40, 3}}, Case{{3, 9, 4}, {3, 1, 4}},
+                        Case{{3, 1, 4}, {3, 9, 4}}, Case{{5, 1, 15}, {5, 7, 15}}, Case{{4, 2, 1}, {1, 2, 1}},
+                        Case{{2, 3, 1, 1, 5}, {2, 1, 6, 11, 5}}, Case{{1, 30, 2}, {6, 1, 2}}}) {
+    const size_t r = std::max(c.ad.size(), c.bd.size());
+    auto padded = [&](const std::vector<int64_t>& d) {
+      std::vector<int64_t> f(r - d.size(), 1);
+      f.insert(f.end(), d.begin(), d.end());
+      return f;
+    };
+    const auto fa = padded(c.ad), fb = padded(c.bd);
+    std::vector<int64_t> od(r);
+    for (size_t q = 0; q < r; ++q) od[q] = std::max(fa[q], fb[q]);
+    int64_t n = 1;
+    for (int64_t x : od) n *= x;
+    std::vector<int64_t> ia(static_cast<size_t>(n)), ib(static_cast<size_t>(n));
+    for (int64_t flat = 0; flat < n; ++flat) {
+      int64_t rem = flat, oa = 0, ob = 0, sa = 1, sb = 1;
+      for (size_t q = r; q-- > 0;) {
+        const int64_t i = rem % od[q];
+        rem /= od[q];
+        oa += (fa[q] == 1 ? 0 : i) * sa;
+        ob += (fb[q] == 1 ? 0 : i) * sb;
+        sa *= fa[q];
+        sb *= fb[q];
+      }
+      ia[static_cast<size_t>(flat)] = oa;
+      ib[static_cast<size_t>(flat)] = ob;
+    }
+    const Tensor a = iota(c.ad, 0.f, 1.f), b = iota(c.bd, 0.5f, 0.75f);
+    const auto av = a.toFloats(), bv = b.toFloats();
+    std::vector<int64_t> ai(av.size()), bi(bv.size());
+    for (size_t k = 0; k < av.size(); ++k) ai[k] = 3 * static_cast<int64_t>(k) - 7;
+    for (size_t k = 0; k < bv.size(); ++k) bi[k] = 5 * static_cast<int64_t>(k) + 2;
+    const Tensor a64 = Tensor::int64s(c.ad, ai), b64 = Tensor::int64s(c.bd, bi);
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(::testing::PrintToString(c.ad) + " against " + ::testing::PrintToString(c.bd) + ", " +
+                   std::to_string(threads) + " thread(s)");
+      fw::ExecOptions o;
+      o.threads = threads;
+      auto sub = fw::runGraph(oneNode("Sub", {{"a", a}, {"b", b}}, 1, {}, 17),
+                              runtimeInputs({{"a", a}, {"b", b}}), o);
+      auto less = fw::runGraph(oneNode("Less", {{"a", a}, {"b", b}}, 1, {}, 17),
+                               runtimeInputs({{"a", a}, {"b", b}}), o);
+      auto isub = fw::runGraph(oneNode("Sub", {{"a", a64}, {"b", b64}}, 1, {}, 17),
+                               runtimeInputs({{"a", a64}, {"b", b64}}), o);
+      ASSERT_TRUE(sub.ok() && less.ok() && isub.ok());
+      ASSERT_EQ((*sub)[0].dims(), od);
+      ASSERT_EQ((*less)[0].dims(), od);
+      ASSERT_EQ((*isub)[0].dims(), od);
+      const auto got = (*sub)[0].toFloats();
+      const auto gotI = (*isub)[0].toInt64s();
+      const auto gotB = (*less)[0].toInt64s();
+      for (int64_t k = 0; k < n; ++k) {
+        const auto x = static_cast<size_t>(ia[static_cast<size_t>(k)]),
+                   y = static_cast<size_t>(ib[static_cast<size_t>(k)]);
+        ASSERT_EQ(got[static_cast<size_t>(k)], av[x] - bv[y]) << "element " << k;
+        ASSERT_EQ(gotI[static_cast<size_t>(k)], ai[x] - bi[y]) << "element " << k;
+        ASSERT_EQ(gotB[static_cast<size_t>(k)], av[x] < bv[y] ? 1 : 0) << "element " << k;
+      }
     }
   }
 }
