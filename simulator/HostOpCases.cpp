@@ -83,11 +83,18 @@ std::vector<FamilyCase> rowCases() {
                                                            fw::Attribute::makeInt("keepdims", 1)}),
                                            8)});
   }
-  // Each operand broadcast along a different axis, [64, 64, 8] * [64, 1, 8]: 4096 rows of 8 through the
+  // Each operand broadcast along a different axis, [64, 64, 1] * [64, 1, 8]: 4096 rows of 8 through the
   // executor's general loop, beside the family cases' two whole [32, 1024] (a state-space scan's [2, 192, 1]
-  // * [2, 1, 8], StyleGAN2's modulation in rows of 9).
+  // * [2, 1, 8], StyleGAN2's modulation in rows of 9). ([64, 64, 8] * [64, 1, 8] until session 51: a row
+  // repeated down a dense operand, which the executor now runs as planes against a tile of the row.)
   for (const char* op : {"Add", "Sub", "Mul", "Div"})
-    cases.push_back({op, oneOp(op, {64, 64, 8}, {filled({64, 1, 8}, 1.5f)}, {}, 8)});
+    cases.push_back({op, oneOp(op, {64, 64, 1}, {filled({64, 1, 8}, 1.5f)}, {}, 8)});
+  // A row of 4 repeated down each plane of 8 rows of the other operand, [1024, 1, 4] * [1024, 8, 4]: 1024
+  // planes, each against a tile of its row made apart, beside the family's "/row" case (a bias over [32,
+  // 1024], as many elements). A point cloud's offsets to each point's neighbours, [2, 1024, 1, 3] -
+  // [2, 1024, 16, 3]: 62 us measured, 10 simulated at the elements' rate alone (session 51).
+  for (const char* op : {"Add", "Sub", "Mul", "Div"})
+    cases.push_back({std::string(op) + "/row", oneOp(op, {1024, 1, 4}, {filled({1024, 8, 4}, 1.5f)}, {}, 8)});
   // The top 16 of 4096 rows of 64 (156K values going in among a row's best, the family case's 512 rows of
   // 1024 42K): a DGCNN's nearest neighbours, a detector's best boxes ("rows" are those insertions). As many
   // rows as the branch predictor cannot learn (the family case, below): [512, 64] took 0.54 us a row,

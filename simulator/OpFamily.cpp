@@ -101,8 +101,9 @@ OpFamily nodeFamily(const Graph& g, const Node& n) {
 namespace {
 // Which of the executor's loops an Add, Sub, Mul or Div runs (core/exec/Broadcast.h: binaryLoop), and through
 // the general one its rows: the output's elements over its innermost run of axes both operands walk as one.
+// Tile: short rows of one operand repeated down a dense other, run as planes against a tile of the row.
 struct BinaryLoop {
-  enum Kind { None, Whole, Scalar, Row, General } kind = None;
+  enum Kind { None, Whole, Scalar, Row, Tile, General } kind = None;
   int64_t rows = 0;
 };
 BinaryLoop binaryLoopOf(const Graph& g, const Node& n) {
@@ -156,24 +157,41 @@ BinaryLoop binaryLoopOf(const Graph& g, const Node& n) {
       st *= x;
     }
   }
-  int64_t len = 0;
-  std::array<int64_t, 2> last{};
+  std::vector<int64_t> out;
+  std::array<std::vector<int64_t>, 2> st;
   for (size_t k = 0; k < r; ++k) {
-    const bool merge = len > 0 && last[0] == full[0][k] * od[k] && last[1] == full[1][k] * od[k];
-    len = merge ? len * od[k] : od[k];
-    last = {full[0][k], full[1][k]};
+    const bool merge =
+        !out.empty() && st[0].back() == full[0][k] * od[k] && st[1].back() == full[1][k] * od[k];
+    if (merge)
+      out.back() *= od[k];
+    else
+      out.push_back(od[k]);
+    for (size_t i = 0; i < 2; ++i) {
+      if (merge)
+        st[i].back() = full[i][k];
+      else
+        st[i].push_back(full[i][k]);
+    }
   }
+  const size_t m = out.size();
+  const int64_t len = out.back();
+  // Short rows of one operand repeated down the last two merged axes, the other's dense there: planes
+  // against a tile of the row, each plane's tile made apart (its "rows").
+  if (m >= 2 && len < 16 && out[m - 2] > 1)
+    for (size_t i = 0; i < 2; ++i)
+      if (st[i][m - 1] == 1 && st[i][m - 2] == 0 && st[1 - i][m - 1] == 1 && st[1 - i][m - 2] == len)
+        return {BinaryLoop::Tile, total / (len * out[m - 2])};
   return {BinaryLoop::General, len > 0 ? total / len : 0};
 }
 }  // namespace
 
 // The rows an Add, Sub, Mul or Div broadcasts through the executor's general loop (core/exec/Broadcast.h:
-// binaryLoop, broadcastRows), each row set up apart (its offsets carried from the row before). 0 for the
-// loops without rows of their own. (Rows of 8, [64, 64, 8] * [64, 1, 8]: 12.3 us where [32, 1024] *
-// [32, 1024] took 3.4, 1 thread, session 38.)
+// binaryLoop, broadcastRows), each row set up apart (its offsets carried from the row before), or the planes
+// of its tile loop, each plane's tile made apart. 0 for the loops without rows of their own. (Rows of 8,
+// [64, 64, 8] * [64, 1, 8]: 12.3 us where [32, 1024] * [32, 1024] took 3.4, 1 thread, session 38.)
 int64_t broadcastRows(const Graph& g, const Node& n) {
   const BinaryLoop l = binaryLoopOf(g, n);
-  return l.kind == BinaryLoop::General ? l.rows : 0;
+  return l.kind == BinaryLoop::General || l.kind == BinaryLoop::Tile ? l.rows : 0;
 }
 
 std::string efficiencyKey(const Graph& g, const Node& n) {
@@ -183,7 +201,7 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   // operands (sets 45-47's bias Adds were simulated 1.42x their time on the two-operand rate, session 38).
   const BinaryLoop::Kind loop = binaryLoopOf(g, n).kind;
   if (loop == BinaryLoop::Scalar) return n.opType + "/scalar";
-  if (loop == BinaryLoop::Row) return n.opType + "/row";
+  if (loop == BinaryLoop::Row || loop == BinaryLoop::Tile) return n.opType + "/row";
   // A Pad copies row by row along the last axis: rows of 128 or more padded elements took 4.6-6.2 us
   // over 32K elements, as long kept rows do ("Pad/rows"), where the "Pad" case's rows of 34 take 16
   // (docs/calibration_cpu.md, session 18; a dilated TCN's causal pads of [8,64,256] rows: 12.9 us

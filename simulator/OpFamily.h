@@ -59,7 +59,8 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // BatchNormalization's (its images times channels, each plane a row; of [N, C], N), a float ReduceMax's,
 // ReduceMin's, ReduceSum's or ReduceMean's over its last axes (its output elements; over a middle axis,
 // none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at most n), an
-// Add's, Sub's, Mul's or Div's through the executor's general broadcast loop (broadcastRows, below), a
+// Add's, Sub's, Mul's or Div's through the executor's general broadcast loop or its tile loop (broadcastRows,
+// below), a
 // GridSample's (its grid's positions, N x H_out x W_out: each position's taps worked out once); 0 for
 // any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
@@ -69,7 +70,8 @@ int64_t rowWiseRows(const Graph& g, const Node& n);
 // for the rest (a character embedding of 100 rows, 9216 picks). 0 for any other op or unknown dims.
 double gatherDistinctRows(const Graph& g, const Node& n);
 // The rows of an Add, Sub, Mul or Div through the executor's general broadcast loop (core/exec/Broadcast.h):
-// the output's elements over its innermost run of axes both operands walk as one; 0 for its loops without
+// the output's elements over its innermost run of axes both operands walk as one; through its tile loop
+// (a short row repeated down a dense operand) its planes, the last two merged axes; 0 for its loops without
 // rows (two whole operands, a single element, a trailing row, one value a row) or unknown dims.
 int64_t broadcastRows(const Graph& g, const Node& n);
 

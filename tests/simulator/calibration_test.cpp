@@ -1143,8 +1143,9 @@ TEST(CpuCost, AGatherElementsReadsTheLinesItsPicksLandOn) {
 }
 
 // An Add, Sub, Mul or Div through the executor's general broadcast loop pays a row for each of its rows (the
-// output over its innermost run of axes both operands walk as one); its own loops (two whole operands, a
-// single element, a trailing row, one value a row) have none.
+// output over its innermost run of axes both operands walk as one), through its tile loop (a short row
+// repeated down a dense operand) a row for each plane; its own loops (two whole operands, a single element, a
+// trailing row, one value a row) have none.
 TEST(CpuCost, ABroadcastThroughTheGeneralLoopPaysItsRows) {
   auto graph = [](const char* op, std::vector<int64_t> a, std::vector<int64_t> b) {
     Graph g;
@@ -1165,7 +1166,10 @@ TEST(CpuCost, ABroadcastThroughTheGeneralLoopPaysItsRows) {
     const Graph g = graph(op, std::move(a), std::move(b));
     return rowWiseRows(g, g.node(0));
   };
-  EXPECT_EQ(rowsOf("Mul", {64, 64, 8}, {64, 1, 8}), 4096);
+  EXPECT_EQ(rowsOf("Mul", {64, 64, 1}, {64, 1, 8}), 4096);
+  EXPECT_EQ(rowsOf("Mul", {64, 64, 8}, {64, 1, 8}), 64);                  // tiles: 64 planes of [64, 8]
+  EXPECT_EQ(rowsOf("Sub", {2, 1024, 1, 3}, {2, 1, 1024, 3}), 2048);       // a point cloud's pairwise offsets
+  EXPECT_EQ(rowsOf("Sub", {2, 64, 1, 16}, {2, 1, 64, 16}), 64 * 64 * 2);  // rows of 16: the general loop
   EXPECT_EQ(rowsOf("Mul", {2, 192, 1}, {192, 8}), 384);
   EXPECT_EQ(rowsOf("Add", {1, 32, 16, 16}, {1, 32, 1, 1}), 32);  // a channel's plane a row
   EXPECT_EQ(rowsOf("Sub", {8, 64}, {8, 64}), 0);
@@ -1181,21 +1185,27 @@ TEST(CpuCost, ABroadcastThroughTheGeneralLoopPaysItsRows) {
   EXPECT_EQ(keyOf("Add", {8, 20, 64}, {64}), "Add/row");
   EXPECT_EQ(keyOf("Sub", {16, 1152, 8}, {16, 1152, 1}), "Sub/row");
   EXPECT_EQ(keyOf("Div", {64}, {8, 20, 64}), "Div/row");
-  EXPECT_EQ(keyOf("Mul", {64, 64, 8}, {64, 1, 8}), "Mul");
+  EXPECT_EQ(keyOf("Mul", {64, 64, 1}, {64, 1, 8}), "Mul");
+  EXPECT_EQ(keyOf("Mul", {64, 64, 8}, {64, 1, 8}), "Mul/row");
+  EXPECT_EQ(keyOf("Sub", {2, 1, 1024, 3}, {2, 1024, 1, 3}), "Sub/row");
   EXPECT_EQ(keyOf("Mul", {8, 64}, {8, 64}), "Mul");
   EXPECT_EQ(keyOf("Mul", {8, 64}, {1}), "Mul/scalar");
   EXPECT_TRUE(isEfficiencyVariant("Mul/row"));
-  const Graph g = graph("Mul", {64, 64, 8}, {64, 1, 8});
+  const Graph g = graph("Mul", {64, 64, 1}, {64, 1, 8});
+  const Graph tiled = graph("Mul", {64, 64, 8}, {64, 1, 8});
   json j = cpuProfileJson();
-  j["cpu"]["op_efficiency"] = {{"Mul", 0.001}};  // compute-bound: its rows show
+  j["cpu"]["op_efficiency"] = {{"Mul", 0.001}, {"Mul/row", 0.001}};  // compute-bound: its rows show
   auto plain = parseHwProfile(j, "t.json");
   ASSERT_TRUE(plain.ok()) << plain.error().message;
-  j["cpu"]["op_row_s"] = {{"Mul", 2e-9}};
+  j["cpu"]["op_row_s"] = {{"Mul", 2e-9}, {"Mul/row", 3e-8}};
   auto withRows = parseHwProfile(j, "t.json");
   ASSERT_TRUE(withRows.ok()) << withRows.error().message;
   EXPECT_NEAR(
       test::runUnfused(g, *withRows).kernels.at(0).durUs - test::runUnfused(g, *plain).kernels.at(0).durUs,
       4096 * 2e-3, 1e-6);
+  EXPECT_NEAR(test::runUnfused(tiled, *withRows).kernels.at(0).durUs -
+                  test::runUnfused(tiled, *plain).kernels.at(0).durUs,
+              64 * 3e-2, 1e-6);
 }
 
 // A GridSample works out each output position's coordinates, taps and weights once for all its channels
