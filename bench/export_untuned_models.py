@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|61]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|62]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -181,7 +181,12 @@ level after the core's own, a vector op's loop priced by its distance), before i
 stored patterns), a Point Transformer (vector attention over 16 nearest neighbours with relative-position MLPs),
 a RetinaNet-style detector (an FPN over three levels, class and box towers shared by the levels), a Vision GNN
 (kNN graphs over 196 patch nodes, max-relative graph convolution) and a UNet++ (nested dense skip pathways,
-deep supervision).
+deep supervision); set 62 was exported in session 51 after its changes (short-row sums four rows at a time, a
+short row repeated down a dense operand run against a tile), before it was measured: an E(n)-equivariant GNN
+(pairwise offsets and distances over fully connected graphs of 64 nodes), a Nystromformer (landmark attention
+with a Newton-Schulz pseudo-inverse), a CrossViT (two patch sizes, cross-attention of class tokens), SCINet
+(even/odd splitting trees of convolutions for forecasting), soft k-means over 4096 embeddings and a deformable
+attention head (sampling offsets per query, GridSample over two pyramid levels).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -193,7 +198,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -322,6 +327,8 @@ def main():
         return export_sixtieth_set(torch, out)
     if which == "61":
         return export_sixty_first_set(torch, out)
+    if which == "62":
+        return export_sixty_second_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -7747,6 +7754,202 @@ def export_sixty_first_set(torch, out):
                                   ("retina_lite_b2_256", RetinaLite, (2, 3, 256, 256)),
                                   ("vig_lite_b4", ViGLite, (4, 3, 224, 224)),
                                   ("unetpp_b2_96", UNetPP, (2, 3, 96, 96))),
+                opset=16)
+    return 0
+
+
+def export_sixty_second_set(torch, out):
+    # Session 51, after its changes (short-row sums four rows at a time; a short row repeated down a dense
+    # operand run against a tile), before it was measured.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class EGNN(nn.Module):  # E(n)-equivariant GNN over fully connected graphs of 64 nodes: edge messages from
+        # both nodes' features and the squared distance, coordinates moved along the pairwise offsets, 4 layers
+        def __init__(self, d=64, layers=4):
+            super().__init__()
+            self.emb = nn.Linear(16, d)
+            self.edge = nn.ModuleList(nn.Sequential(nn.Linear(2 * d + 1, d), nn.SiLU(), nn.Linear(d, d), nn.SiLU())
+                                      for _ in range(layers))
+            self.coord = nn.ModuleList(nn.Sequential(nn.Linear(d, d), nn.SiLU(), nn.Linear(d, 1)) for _ in range(layers))
+            self.node = nn.ModuleList(nn.Sequential(nn.Linear(2 * d, d), nn.SiLU(), nn.Linear(d, d)) for _ in range(layers))
+            self.out = nn.Linear(d, 1)
+
+        def forward(self, h, x):  # h [b, n, 16], x [b, n, 3]
+            h = self.emb(h)
+            b, n, d = h.shape
+            for e, c, v in zip(self.edge, self.coord, self.node):
+                rel = x.unsqueeze(2) - x.unsqueeze(1)  # [b, n, n, 3]
+                d2 = (rel * rel).sum(-1, keepdim=True)
+                m = e(torch.cat([h.unsqueeze(2).expand(b, n, n, d), h.unsqueeze(1).expand(b, n, n, d), d2], -1))
+                x = x + (rel * c(m)).mean(2)
+                h = h + v(torch.cat([h, m.sum(2)], -1))
+            return self.out(h).sum(1), x
+
+    class Nystromformer(nn.Module):  # Nystrom attention with 32 landmarks (segment means) and 6 Newton-Schulz
+        # iterations for the pseudo-inverse, 2 layers over 512 tokens
+        def __init__(self, d=128, heads=4, lm=32, layers=2, vocab=4000):
+            super().__init__()
+            self.e = nn.Embedding(vocab, d)
+            self.h, self.lm = heads, lm
+            self.qkv = nn.ModuleList(nn.Linear(d, 3 * d) for _ in range(layers))
+            self.o = nn.ModuleList(nn.Linear(d, d) for _ in range(layers))
+            self.n1 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.n2 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.ff = nn.ModuleList(nn.Sequential(nn.Linear(d, 2 * d), nn.GELU(), nn.Linear(2 * d, d))
+                                    for _ in range(layers))
+            self.cls = nn.Linear(d, 3)
+
+        def pinv(self, k):
+            i = torch.eye(k.shape[-1]).expand_as(k)
+            z = k.transpose(-1, -2) / (k.abs().sum(-1).max() * k.abs().sum(-2).max())
+            for _ in range(6):
+                kz = k @ z
+                z = 0.25 * z @ (13 * i - kz @ (15 * i - kz @ (7 * i - kz)))
+            return z
+
+        def forward(self, t):
+            x = self.e(t)
+            b, n, d = x.shape
+            dh = d // self.h
+            for qkv, o, n1, n2, ff in zip(self.qkv, self.o, self.n1, self.n2, self.ff):
+                q, k, v = qkv(n1(x)).view(b, n, 3, self.h, dh).permute(2, 0, 3, 1, 4)
+                q = q / dh ** 0.5
+                ql = q.reshape(b, self.h, self.lm, n // self.lm, dh).mean(3)
+                kl = k.reshape(b, self.h, self.lm, n // self.lm, dh).mean(3)
+                k1 = torch.softmax(q @ kl.transpose(-1, -2), -1)
+                k2 = torch.softmax(ql @ kl.transpose(-1, -2), -1)
+                k3 = torch.softmax(ql @ k.transpose(-1, -2), -1)
+                a = (k1 @ self.pinv(k2)) @ (k3 @ v)
+                x = x + o(a.transpose(1, 2).reshape(b, n, d))
+                x = x + ff(n2(x))
+            return self.cls(x.mean(1))
+
+    class CrossViT(nn.Module):  # two branches (patches of 8 and of 16 over 64x64), each a transformer encoder,
+        # then cross-attention of each branch's class token over the other's patches; 2 stages
+        def __init__(self, ds=96, dl=192, classes=10):
+            super().__init__()
+            self.ps = nn.Conv2d(3, ds, 8, 8)
+            self.pl = nn.Conv2d(3, dl, 16, 16)
+            self.cs = nn.Parameter(torch.randn(1, 1, ds) * 0.02)
+            self.cl = nn.Parameter(torch.randn(1, 1, dl) * 0.02)
+            self.es = nn.ModuleList(nn.TransformerEncoderLayer(ds, 3, 2 * ds, batch_first=True, norm_first=True)
+                                    for _ in range(2))
+            self.el = nn.ModuleList(nn.TransformerEncoderLayer(dl, 6, 2 * dl, batch_first=True, norm_first=True)
+                                    for _ in range(2))
+            self.s2l = nn.ModuleList(nn.Linear(ds, dl) for _ in range(2))
+            self.l2s = nn.ModuleList(nn.Linear(dl, ds) for _ in range(2))
+            self.xs = nn.ModuleList(nn.MultiheadAttention(ds, 3, batch_first=True) for _ in range(2))
+            self.xl = nn.ModuleList(nn.MultiheadAttention(dl, 6, batch_first=True) for _ in range(2))
+            self.hs, self.hl = nn.Linear(ds, classes), nn.Linear(dl, classes)
+
+        def forward(self, img):
+            s = self.ps(img).flatten(2).transpose(1, 2)
+            l = self.pl(img).flatten(2).transpose(1, 2)
+            b = s.shape[0]
+            s = torch.cat([self.cs.expand(b, 1, -1), s], 1)
+            l = torch.cat([self.cl.expand(b, 1, -1), l], 1)
+            for i in range(2):
+                s, l = self.es[i](s), self.el[i](l)
+                qs = self.l2s[i](l[:, :1])  # the large branch's class token asks the small patches
+                ql = self.s2l[i](s[:, :1])
+                ns = s[:, :1] + self.xs[i](qs, s[:, 1:], s[:, 1:], need_weights=False)[0]
+                nl = l[:, :1] + self.xl[i](ql, l[:, 1:], l[:, 1:], need_weights=False)[0]
+                s = torch.cat([ns, s[:, 1:]], 1)
+                l = torch.cat([nl, l[:, 1:]], 1)
+            return self.hs(s[:, 0]) + self.hl(l[:, 0])
+
+    class SCINet(nn.Module):  # sample-convolution-interaction tree for forecasting: each level splits the series
+        # into even and odd steps, each half convolved and mixed with the other (exp scaling, then +/-), depth 3
+        def __init__(self, ch=7, hidden=32, depth=3, horizon=24, length=96):
+            super().__init__()
+            self.depth = depth
+
+            def conv():
+                return nn.Sequential(nn.ReplicationPad1d(2), nn.Conv1d(ch, hidden, 5), nn.LeakyReLU(0.01),
+                                     nn.Dropout(0.0), nn.Conv1d(hidden, ch, 3, padding=1), nn.Tanh())
+
+            n = 2 ** depth - 1
+            self.phi = nn.ModuleList(conv() for _ in range(n))
+            self.psi = nn.ModuleList(conv() for _ in range(n))
+            self.rho = nn.ModuleList(conv() for _ in range(n))
+            self.eta = nn.ModuleList(conv() for _ in range(n))
+            self.proj = nn.Conv1d(length, horizon, 1)
+
+        def tree(self, x, level, at):
+            ev, od = x[:, :, 0::2], x[:, :, 1::2]
+            d = od * torch.exp(self.phi[at](ev))
+            c = ev * torch.exp(self.psi[at](od))
+            ev2 = c + self.rho[at](d)
+            od2 = d - self.eta[at](c)
+            if level + 1 < self.depth:
+                ev2 = self.tree(ev2, level + 1, 2 * at + 1)
+                od2 = self.tree(od2, level + 1, 2 * at + 2)
+            return torch.stack([ev2, od2], -1).reshape(x.shape)
+
+        def forward(self, x):  # [b, 96, 7]
+            y = self.tree(x.transpose(1, 2), 0, 0).transpose(1, 2) + x
+            return self.proj(y)
+
+    class SoftKMeans(nn.Module):  # differentiable clustering of 4096 embeddings: an encoder MLP, 3 soft k-means
+        # updates (softmax over negative squared distances to 64 centroids of 16 dims, weighted means), a decoder
+        def __init__(self, k=64, d=16):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, d))
+            self.c0 = nn.Parameter(torch.randn(k, d))
+            self.dec = nn.Sequential(nn.Linear(d, 64), nn.ReLU(), nn.Linear(64, 32))
+
+        def forward(self, x):  # [4096, 32]
+            z = self.enc(x)
+            c = self.c0
+            for _ in range(3):
+                dist = ((z.unsqueeze(1) - c.unsqueeze(0)) ** 2).sum(-1)  # [n, k]
+                a = torch.softmax(-dist, 1)
+                c = (a.t() @ z) / (a.sum(0).unsqueeze(1) + 1e-6)
+            return self.dec(a @ c)
+
+    class DeformableAttn(nn.Module):  # deformable attention over a 2-level feature pyramid: each query predicts 4
+        # sampling offsets a head and level, bilinear sampling by GridSample, attention weights by softmax
+        def __init__(self, d=128, heads=4, points=4, queries=300):
+            super().__init__()
+            self.h, self.p = heads, points
+            self.backbone = nn.Sequential(nn.Conv2d(3, 64, 3, 2, 1), nn.ReLU(), nn.Conv2d(64, d, 3, 2, 1), nn.ReLU())
+            self.down = nn.Conv2d(d, d, 3, 2, 1)
+            self.q = nn.Parameter(torch.randn(queries, d) * 0.1)
+            self.ref = nn.Parameter(torch.rand(queries, 2))
+            self.off = nn.Linear(d, heads * 2 * points * 2)
+            self.w = nn.Linear(d, heads * 2 * points)
+            self.val = nn.Linear(d, d)
+            self.out = nn.Linear(d, d)
+            self.head = nn.Linear(d, 4 + 20)
+
+        def forward(self, img):  # [b, 3, 128, 128]
+            f1 = self.backbone(img)  # [b, d, 32, 32]
+            f2 = self.down(f1)  # [b, d, 16, 16]
+            b, d = f1.shape[:2]
+            nq, h, p = self.q.shape[0], self.h, self.p
+            q = self.q.unsqueeze(0).expand(b, nq, d)
+            off = self.off(q).view(b, nq, h, 2, p, 2).tanh() * 0.1
+            w = torch.softmax(self.w(q).view(b, nq, h, 2 * p), -1).view(b, nq, h, 2, p)
+            loc = (self.ref.view(1, nq, 1, 1, 1, 2) + off) * 2 - 1
+            acc = 0
+            for lv, f in enumerate((f1, f2)):
+                v = self.val(f.flatten(2).transpose(1, 2)).transpose(1, 2)  # [b, d, hw]
+                v = v.reshape(b * h, d // h, f.shape[2], f.shape[3])
+                g = loc[:, :, :, lv].permute(0, 2, 1, 3, 4).reshape(b * h, nq, p, 2)
+                s = F.grid_sample(v, g, mode="bilinear", padding_mode="zeros", align_corners=False)  # [bh, dh, nq, p]
+                wl = w[:, :, :, lv].permute(0, 2, 1, 3).reshape(b * h, 1, nq, p)
+                acc = acc + (s * wl).sum(-1)
+            a = acc.view(b, h * (d // h), nq).transpose(1, 2)
+            return self.head(q + self.out(a))
+
+    torch.manual_seed(162)
+    export_nets(torch, out, 162, (("egnn_b8_n64", EGNN, (torch.rand(8, 64, 16), torch.rand(8, 64, 3))),
+                                  ("nystromformer_b4_t512", Nystromformer, torch.randint(0, 4000, (4, 512))),
+                                  ("crossvit_lite_b4_64", CrossViT, (4, 3, 64, 64)),
+                                  ("scinet_b32_96", SCINet, (32, 96, 7)),
+                                  ("soft_kmeans_n4096", SoftKMeans, (4096, 32)),
+                                  ("deformable_attn_b2_128", DeformableAttn, (2, 3, 128, 128))),
                 opset=16)
     return 0
 
