@@ -155,6 +155,26 @@ TEST(ExecEpilogue, BatchNormOverRowsOfChannelsMatchesADirectReference) {
   }
 }
 
+// A Conv that oneDNN runs on its GEMM path (3 input channels, padded, on plain layouts; unless the input
+// padded first runs faster, decided once a shape) gets its Relu as a pass of the executor's own after the
+// product, not as the library's post-op (13 ms against 0.34 for 3 -> 64 at 128 x 128): the result equals the
+// node-by-node run and the Relu did clip.
+TEST(ExecEpilogue, AConvOnTheGemmPathWithItsReluEqualsNodeByNode) {
+  const auto a = fwtest::attrs({fw::Attribute::makeInts("kernel_shape", {3, 3}),
+                                fw::Attribute::makeInts("strides", {2, 2}),
+                                fw::Attribute::makeInts("pads", {1, 1, 1, 1})});
+  const auto [want, got] =
+      opThenRelu("Conv", noise({2, 3, 128, 128}, 51), noise({64, 3, 3, 3}, 52), noise({64}, 53), a);
+  ASSERT_EQ(got.size(), static_cast<size_t>(2 * 64 * 64 * 64));
+  ASSERT_EQ(want.size(), got.size());
+  int zeros = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i], want[i]) << i;
+    zeros += got[i] == 0.f;
+  }
+  EXPECT_GT(zeros, 0);
+}
+
 TEST(ExecEpilogue, ReluKeepsNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto r = fwtest::runOne("Relu", {{"x", Tensor::floats({4}, {-1.f, nan, 2.f, -0.5f})}});
