@@ -225,32 +225,44 @@ void binaryLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const st
       const bool bRow = sb[r - 1] == 1 && sb[r - 2] == 0 && sa[r - 1] == 1 && sa[r - 2] == len;
       if (len < 16 && m > 1 && (aRow || bRow)) {
         const int64_t reps = std::min<int64_t>(m, std::max<int64_t>(1, 64 / len));
-        walkOuterDims(md, 2, [&](int64_t o, const std::array<int64_t, 2>& off) {
-          R* const po = out + o;
-          if (aRow) {
-            A tile[64 + 16];
-            for (int64_t i = 0; i < len; ++i) tile[i] = a[off[0] + i];
+        // rowIsA: a's row is the one repeated (b's plane dense), else b's.
+        auto planes = [&](auto rowIsA) {
+          constexpr bool fromA = decltype(rowIsA)::value;
+          using T = std::conditional_t<fromA, A, B>;
+          walkOuterDims(md, 2, [&](int64_t o, const std::array<int64_t, 2>& off) {
+            R* const po = out + o;
+            const T* const row = [&] {
+              if constexpr (fromA)
+                return a + off[0];
+              else
+                return b + off[1];
+            }();
+            const auto* const plane = [&] {
+              if constexpr (fromA)
+                return b + off[1];
+              else
+                return a + off[0];
+            }();
+            T tile[64 + 16];
+            for (int64_t i = 0; i < len; ++i) tile[i] = row[i];
             for (int64_t t = len; t < reps * len; t *= 2)
-              std::memcpy(tile + t, tile, static_cast<size_t>(std::min(t, reps * len - t)) * sizeof(A));
-            const B* const pb = b + off[1];
+              std::memcpy(tile + t, tile, static_cast<size_t>(std::min(t, reps * len - t)) * sizeof(T));
             for (int64_t j = 0; j < m; j += reps) {
               const int64_t cnt = std::min(reps, m - j) * len, at = j * len;
-              FW_IVDEP
-              for (int64_t i = 0; i < cnt; ++i) po[at + i] = f(tile[i], pb[at + i]);
+              if constexpr (fromA) {
+                FW_IVDEP
+                for (int64_t i = 0; i < cnt; ++i) po[at + i] = f(tile[i], plane[at + i]);
+              } else {
+                FW_IVDEP
+                for (int64_t i = 0; i < cnt; ++i) po[at + i] = f(plane[at + i], tile[i]);
+              }
             }
-          } else {
-            B tile[64 + 16];
-            for (int64_t i = 0; i < len; ++i) tile[i] = b[off[1] + i];
-            for (int64_t t = len; t < reps * len; t *= 2)
-              std::memcpy(tile + t, tile, static_cast<size_t>(std::min(t, reps * len - t)) * sizeof(B));
-            const A* const pa = a + off[0];
-            for (int64_t j = 0; j < m; j += reps) {
-              const int64_t cnt = std::min(reps, m - j) * len, at = j * len;
-              FW_IVDEP
-              for (int64_t i = 0; i < cnt; ++i) po[at + i] = f(pa[at + i], tile[i]);
-            }
-          }
-        });
+          });
+        };
+        if (aRow)
+          planes(std::true_type{});
+        else
+          planes(std::false_type{});
         return;
       }
     }
