@@ -333,7 +333,12 @@ Status opGridSample(OpContext& c) {
   const bool ac = c.attrInt("align_corners", 0) != 0;
   const int64_t N = x.dims[0], C = x.dims[1], H = x.dims[2], W = x.dims[3], Ho = grid.dims[1], Wo = grid.dims[2];
   RtTensor y = RtTensor::alloc(x.dtype, {N, C, Ho, Wo});
+  struct Taps {
+    int64_t x0, y0;
+    float lx, ly;
+  };
   parallelFor(N * Ho, Wo * C * (m == 2 ? 16 : 4), [&](int64_t b, int64_t e) {
+    std::vector<Taps> taps(m == 0 ? static_cast<size_t>(Wo) : 0);
     for (int64_t row = b; row < e; ++row) {
       const int64_t n = row / Ho, ho = row % Ho;
       const float* xn = x.f() + n * C * H * W;
@@ -365,18 +370,35 @@ Status opGridSample(OpContext& c) {
         }
         ix = padCoord(ix, W, pad, ac);
         iy = padCoord(iy, H, pad, ac);
+        if (m == 0) {  // bilinear: the row's taps now, its channels below
+          const float fx = std::floor(ix), fy = std::floor(iy);
+          Taps& t = taps[static_cast<size_t>(wo)];
+          t.x0 = static_cast<int64_t>(fx);
+          t.y0 = static_cast<int64_t>(fy);
+          t.lx = ix - fx;
+          t.ly = iy - fy;
+          continue;
+        }
         if (m == 1) {
           const int64_t nx = static_cast<int64_t>(std::nearbyint(ix)), ny = static_cast<int64_t>(std::nearbyint(iy));
           for (int64_t ch = 0; ch < C; ++ch) yn[ch * Ho * Wo + wo] = pixelAt(xn + ch * H * W, ny, nx, H, W);
           continue;
         }
-        const float fx = std::floor(ix), fy = std::floor(iy);
-        const int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
-        const float lx = ix - fx, ly = iy - fy;
-        for (int64_t ch = 0; ch < C; ++ch) {
-          const float* p = xn + ch * H * W;
-          yn[ch * Ho * Wo + wo] = (1.f - ly) * ((1.f - lx) * pixelAt(p, y0, x0, H, W) + lx * pixelAt(p, y0, x0 + 1, H, W)) +
-                                  ly * ((1.f - lx) * pixelAt(p, y0 + 1, x0, H, W) + lx * pixelAt(p, y0 + 1, x0 + 1, H, W));
+      }
+      if (m != 0) continue;
+      // A channel at a time along the row: its plane read and its output row written in place of one
+      // element a plane for each position, planes apart (32 channels of 32 x 32: a 4 KiB stride on both,
+      // each position's 32 reads and writes in one cache set; 7.4-9.2 ns a value, where 8 images' 300 x 4
+      // positions over the same planes took 3.5-3.7, session 51).
+      for (int64_t ch = 0; ch < C; ++ch) {
+        const float* p = xn + ch * H * W;
+        float* out = yn + ch * Ho * Wo;
+        for (int64_t wo = 0; wo < Wo; ++wo) {
+          const Taps& t = taps[static_cast<size_t>(wo)];
+          const int64_t x0 = t.x0, y0 = t.y0;
+          const float lx = t.lx, ly = t.ly;
+          out[wo] = (1.f - ly) * ((1.f - lx) * pixelAt(p, y0, x0, H, W) + lx * pixelAt(p, y0, x0 + 1, H, W)) +
+                    ly * ((1.f - lx) * pixelAt(p, y0 + 1, x0, H, W) + lx * pixelAt(p, y0 + 1, x0 + 1, H, W));
         }
       }
     }

@@ -91,6 +91,37 @@ TEST(IndexOps, GridSampleAllModesPaddingsAndAlignCorners) {
   }
 }
 
+// Bilinear sampling runs a channel at a time along each output row: over 2 images x 3 channels, plane (n, c)
+// gridX() x (1 + c + 3n), the same grid for both images, every plane's output is the one-plane result
+// (torch's, above) times its factor.
+TEST(IndexOps, GridSampleBilinearOverImagesAndChannelsIsEachPlanesOwn) {
+  const std::vector<float> one = gridX().toFloats(), g = gridG().toFloats();
+  std::vector<float> xv, gv;
+  for (int plane = 0; plane < 6; ++plane)
+    for (float v : one) xv.push_back(v * static_cast<float>(1 + plane));
+  for (int n = 0; n < 2; ++n) gv.insert(gv.end(), g.begin(), g.end());
+  struct Case {
+    const char* pad;
+    int ac;
+    std::vector<float> want;  // the one-plane case's, torch grid_sample
+  };
+  for (const Case& cs : {Case{"zeros", 0, {0, -1.464f, 0.0385002f, 0, -0.79925f, -1.944f}},
+                         Case{"border", 1, {0, -1.757f, 0.935f, -2.1f, -1.409f, -2.222f}},
+                         Case{"reflection", 0, {-0.81f, -1.464f, 1.1f, -1.89f, -1.39f, -2.16f}}}) {
+    SCOPED_TRACE(std::string(cs.pad) + " align_corners=" + std::to_string(cs.ac));
+    auto r = runOne(
+        "GridSample", {{"x", Tensor::floats({2, 3, 3, 4}, xv)}, {"g", Tensor::floats({2, 2, 3, 2}, gv)}}, 1,
+        attrs({Attribute::makeString("mode", "bilinear"), Attribute::makeString("padding_mode", cs.pad),
+               Attribute::makeInt("align_corners", cs.ac)}),
+        16);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    std::vector<float> want;
+    for (int plane = 0; plane < 6; ++plane)
+      for (float v : cs.want) want.push_back(v * static_cast<float>(1 + plane));
+    expectNear((*r)[0], {2, 3, 2, 3}, want, 6e-4f);
+  }
+}
+
 TEST(IndexOps, GridSampleNonFiniteGridIsClean) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
   auto r = runOne("GridSample",
