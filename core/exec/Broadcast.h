@@ -113,6 +113,70 @@ inline bool isTrailingOf(const std::vector<int64_t>& d, const std::vector<int64_
 #define FW_IVDEP _Pragma("GCC ivdep")
 #endif
 
+// Short rows, one operand's row repeated down the last two merged dims [m, len] and the other's plane
+// dense (a pairwise difference of points, [B, N, 1, 3] - [B, 1, N, 3]): each plane against a tile of the
+// repeated row, in runs of up to 64 elements that vectorise; false (nothing written) for any other shapes.
+// Row by row, a row of 3 cost the odometer and a loop's set-up: that Sub over [2, 1024, 1024, 3] took 7.1 ms
+// alone (9.8 in a Point Transformer), 1.0-1.1 this way; [2, 1024, 1, 3] - [2, 1024, 16, 3] 182 us, 62-63
+// (session 51).
+template <class A, class B, class R, class F>
+bool tiledRowLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const std::vector<int64_t>& bd,
+                  R* out, const std::vector<int64_t>& od, F f) {
+  const int64_t n = numelOf(od);
+  const MergedDims<2> md = mergeBroadcastDims<2>(od, {ad, bd});
+  if (md.out.size() >= 2 && n > 0) {
+    const size_t r = md.out.size();
+    const int64_t len = md.out[r - 1], m = md.out[r - 2];
+    const auto& sa = md.strides[0];
+    const auto& sb = md.strides[1];
+    const bool aRow = sa[r - 1] == 1 && sa[r - 2] == 0 && sb[r - 1] == 1 && sb[r - 2] == len;
+    const bool bRow = sb[r - 1] == 1 && sb[r - 2] == 0 && sa[r - 1] == 1 && sa[r - 2] == len;
+    if (len < 16 && m > 1 && (aRow || bRow)) {
+      const int64_t reps = std::min<int64_t>(m, std::max<int64_t>(1, 64 / len));
+      // rowIsA: a's row is the one repeated (b's plane dense), else b's.
+      auto planes = [&](auto rowIsA) {
+        constexpr bool fromA = decltype(rowIsA)::value;
+        using T = std::conditional_t<fromA, A, B>;
+        walkOuterDims(md, 2, [&](int64_t o, const std::array<int64_t, 2>& off) {
+          R* const po = out + o;
+          const T* const row = [&] {
+            if constexpr (fromA)
+              return a + off[0];
+            else
+              return b + off[1];
+          }();
+          const auto* const plane = [&] {
+            if constexpr (fromA)
+              return b + off[1];
+            else
+              return a + off[0];
+          }();
+          T tile[64 + 16];
+          for (int64_t i = 0; i < len; ++i) tile[i] = row[i];
+          for (int64_t t = len; t < reps * len; t *= 2)
+            std::memcpy(tile + t, tile, static_cast<size_t>(std::min(t, reps * len - t)) * sizeof(T));
+          for (int64_t j = 0; j < m; j += reps) {
+            const int64_t cnt = std::min(reps, m - j) * len, at = j * len;
+            if constexpr (fromA) {
+              FW_IVDEP
+              for (int64_t i = 0; i < cnt; ++i) po[at + i] = f(tile[i], plane[at + i]);
+            } else {
+              FW_IVDEP
+              for (int64_t i = 0; i < cnt; ++i) po[at + i] = f(plane[at + i], tile[i]);
+            }
+          }
+        });
+      };
+      if (aRow)
+        planes(std::true_type{});
+      else
+        planes(std::false_type{});
+      return true;
+    }
+  }
+  return false;
+}
+
 // out[i] = f(a[i], b[i]) with broadcasting. A, B, R are element types.
 template <class A, class B, class R, class F>
 void binaryLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const std::vector<int64_t>& bd, R* out,
@@ -209,64 +273,8 @@ void binaryLoop(const A* a, const std::vector<int64_t>& ad, const B* b, const st
     });
     return;
   }
-  // Short rows, one operand's row repeated down the last two merged dims [m, len] and the other's plane
-  // dense (a pairwise difference of points, [B, N, 1, 3] - [B, 1, N, 3]): each plane against a tile of the
-  // repeated row, in runs of up to 64 elements that vectorise. Row by row, a row of 3 cost the odometer
-  // and a loop's set-up: that Sub over [2, 1024, 1024, 3] took 7.1 ms alone (9.8 in a Point
-  // Transformer), 1.0-1.1 this way; [2, 1024, 1, 3] - [2, 1024, 16, 3] 182 us, 62-63 (session 51).
-  if constexpr (std::is_trivially_copyable_v<A> && std::is_trivially_copyable_v<B>) {
-    const MergedDims<2> md = mergeBroadcastDims<2>(od, {ad, bd});
-    if (md.out.size() >= 2 && n > 0) {
-      const size_t r = md.out.size();
-      const int64_t len = md.out[r - 1], m = md.out[r - 2];
-      const auto& sa = md.strides[0];
-      const auto& sb = md.strides[1];
-      const bool aRow = sa[r - 1] == 1 && sa[r - 2] == 0 && sb[r - 1] == 1 && sb[r - 2] == len;
-      const bool bRow = sb[r - 1] == 1 && sb[r - 2] == 0 && sa[r - 1] == 1 && sa[r - 2] == len;
-      if (len < 16 && m > 1 && (aRow || bRow)) {
-        const int64_t reps = std::min<int64_t>(m, std::max<int64_t>(1, 64 / len));
-        // rowIsA: a's row is the one repeated (b's plane dense), else b's.
-        auto planes = [&](auto rowIsA) {
-          constexpr bool fromA = decltype(rowIsA)::value;
-          using T = std::conditional_t<fromA, A, B>;
-          walkOuterDims(md, 2, [&](int64_t o, const std::array<int64_t, 2>& off) {
-            R* const po = out + o;
-            const T* const row = [&] {
-              if constexpr (fromA)
-                return a + off[0];
-              else
-                return b + off[1];
-            }();
-            const auto* const plane = [&] {
-              if constexpr (fromA)
-                return b + off[1];
-              else
-                return a + off[0];
-            }();
-            T tile[64 + 16];
-            for (int64_t i = 0; i < len; ++i) tile[i] = row[i];
-            for (int64_t t = len; t < reps * len; t *= 2)
-              std::memcpy(tile + t, tile, static_cast<size_t>(std::min(t, reps * len - t)) * sizeof(T));
-            for (int64_t j = 0; j < m; j += reps) {
-              const int64_t cnt = std::min(reps, m - j) * len, at = j * len;
-              if constexpr (fromA) {
-                FW_IVDEP
-                for (int64_t i = 0; i < cnt; ++i) po[at + i] = f(tile[i], plane[at + i]);
-              } else {
-                FW_IVDEP
-                for (int64_t i = 0; i < cnt; ++i) po[at + i] = f(plane[at + i], tile[i]);
-              }
-            }
-          });
-        };
-        if (aRow)
-          planes(std::true_type{});
-        else
-          planes(std::false_type{});
-        return;
-      }
-    }
-  }
+  if constexpr (std::is_trivially_copyable_v<A> && std::is_trivially_copyable_v<B>)
+    if (tiledRowLoop(a, ad, b, bd, out, od, f)) return;
   broadcastRows<2>(od, {ad, bd}, [&](int64_t o, const std::array<int64_t, 2>& off, int64_t len,
                                      const std::array<int64_t, 2>& st) {
     const A* pa = a + off[0];
