@@ -60,9 +60,8 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // ReduceMin's, ReduceSum's or ReduceMean's over its last axes (its output elements; over a middle axis,
 // none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at most n), an
 // Add's, Sub's, Mul's or Div's through the executor's general broadcast loop or its tile loop (broadcastRows,
-// below), a
-// GridSample's (its grid's positions, N x H_out x W_out: each position's taps worked out once); 0 for
-// any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
+// below), a GridSample's (its grid's positions, N x H_out x W_out: each position's taps worked out once); 0
+// for any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
 // The table rows a Gather's picks land on, each counted once: with constant indices, the distinct ones;
 // else the expected number of distinct rows among its picks drawn uniformly, R (1 - e^(-P / R)) for P

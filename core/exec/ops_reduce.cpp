@@ -89,34 +89,35 @@ Status opReduce(OpContext& c) {
       if (op == Red::LogSum) acc = std::log(acc);
       return static_cast<float>(acc);
     };
-    auto rows = [&](auto n, auto four) {
+    // len: std::integral_constant<int, K>, K the row length when it is a constant, 0 for nr read at run time.
+    auto rows = [&](auto len) {
+      constexpr int K = decltype(len)::value;
+      const int64_t n = K > 0 ? K : nr;
       parallelFor(no, nr, [&](int64_t b, int64_t e) {
-        const float* px = x.f() + b * n();
+        const float* px = x.f() + b * n;
         float* py = y.mf();
         int64_t o = b;
-        if constexpr (decltype(four)::value > 0)
-          for (double acc[4]; o + 4 <= e; o += 4, px += 4 * n()) {
-            sumFourRows<decltype(four)::value>(px, term, acc);
-            for (int i = 0; i < 4; ++i) py[o + i] = finish(acc[i], n());
+        if constexpr (K >= 2 && K <= 7)
+          for (double acc[4]; o + 4 <= e; o += 4, px += 4 * n) {
+            sumFourRows<K>(px, term, acc);
+            for (int i = 0; i < 4; ++i) py[o + i] = finish(acc[i], n);
           }
-        for (; o < e; ++o, px += n()) {
+        for (; o < e; ++o, px += n) {
           if (op == Red::Max || op == Red::Min)
-            py[o] = op == Red::Max ? extremeRow<true>(px, n()) : extremeRow<false>(px, n());
+            py[o] = op == Red::Max ? extremeRow<true>(px, n) : extremeRow<false>(px, n);
           else
-            py[o] = finish(sumRow(px, n(), term), n());
+            py[o] = finish(sumRow(px, n, term), n);
         }
       });
     };
+    // The constant lengths 2 to 8 (K = L + 2).
+    auto constantLength = [&]<int... L>(std::integer_sequence<int, L...>) {
+      ((nr == L + 2 ? rows(std::integral_constant<int, L + 2>{}) : void()), ...);
+    };
     if (op == Red::Max || op == Red::Min || nr < 2 || nr > 8)
-      rows([nr] { return nr; }, std::integral_constant<int, 0>{});
+      rows(std::integral_constant<int, 0>{});
     else
-      [&]<int... L>(std::integer_sequence<int, L...>) {
-        ((nr == L + 2
-              ? rows([] { return int64_t{L + 2}; }, std::integral_constant < int, L + 2 < 8 ? L + 2 : 0 > {})
-              : void()),
-         ...);
-      }
-    (std::make_integer_sequence<int, 7>{});
+      constantLength(std::make_integer_sequence<int, 7>{});
     c.out[0] = std::move(y);
     return {};
   }

@@ -1349,6 +1349,43 @@ TEST(ExecOps, PReluMatchesItsDefinitionForEverySlopeShape) {
   }
 }
 
+namespace {
+
+// Numpy broadcasting of dims ad against bd by index arithmetic: the output's dims, and for each output
+// element (flat) the flat element of each operand it reads.
+struct BroadcastIndex {
+  std::vector<int64_t> od, a, b;
+};
+BroadcastIndex broadcastIndex(const std::vector<int64_t>& ad, const std::vector<int64_t>& bd) {
+  const size_t r = std::max(ad.size(), bd.size());
+  auto padded = [&](const std::vector<int64_t>& d) {
+    std::vector<int64_t> f(r - d.size(), 1);
+    f.insert(f.end(), d.begin(), d.end());
+    return f;
+  };
+  const auto fa = padded(ad), fb = padded(bd);
+  BroadcastIndex m;
+  m.od.resize(r);
+  int64_t n = 1;
+  for (size_t q = 0; q < r; ++q) n *= m.od[q] = std::max(fa[q], fb[q]);
+  for (int64_t flat = 0; flat < n; ++flat) {
+    int64_t rem = flat, ia = 0, ib = 0, sa = 1, sb = 1;
+    for (size_t q = r; q-- > 0;) {
+      const int64_t i = rem % m.od[q];
+      rem /= m.od[q];
+      ia += (fa[q] == 1 ? 0 : i) * sa;
+      ib += (fb[q] == 1 ? 0 : i) * sb;
+      sa *= fa[q];
+      sb *= fb[q];
+    }
+    m.a.push_back(ia);
+    m.b.push_back(ib);
+  }
+  return m;
+}
+
+}  // namespace
+
 // Broadcasts whose merged rows are short and many (StyleGAN2's modulation, [1, 64, 4, 3, 3] * [4, 1, 4, 1,
 // 1], rows of 9) carry each row's index from the last: against index arithmetic, on one thread and on two
 // (each thread's first row decomposed on its own).
@@ -1358,32 +1395,14 @@ TEST(ExecOps, ShortRowBroadcastsMatchIndexArithmeticOnOneAndTwoThreads) {
   };
   for (const Case& c : {Case{{1, 64, 4, 3, 3}, {4, 1, 4, 1, 1}}, Case{{8, 32, 16, 16}, {8, 1, 16, 1}},
                         Case{{3, 1, 5, 1, 7}, {1, 4, 1, 6, 1}}, Case{{2, 1, 3}, {5, 1}}}) {
-    std::vector<int64_t> od(std::max(c.ad.size(), c.bd.size()));
-    auto padded = [&](const std::vector<int64_t>& d) {
-      std::vector<int64_t> f(od.size() - d.size(), 1);
-      f.insert(f.end(), d.begin(), d.end());
-      return f;
-    };
-    const auto fa = padded(c.ad), fb = padded(c.bd);
-    for (size_t q = 0; q < od.size(); ++q) od[q] = std::max(fa[q], fb[q]);
+    const BroadcastIndex at = broadcastIndex(c.ad, c.bd);
+    const std::vector<int64_t>& od = at.od;
     const Tensor a = iota(c.ad, 0.f, 1.f), b = iota(c.bd, 0.f, 0.001f);
     const auto av = a.toFloats(), bv = b.toFloats();
     auto model = oneNode("Mul", {{"a", a}, {"b", b}}, 1, {}, 17);
-    int64_t n = 1;
-    for (int64_t x : od) n *= x;
-    std::vector<float> want(static_cast<size_t>(n));
-    for (int64_t flat = 0; flat < n; ++flat) {
-      int64_t rem = flat, ia = 0, ib = 0, sa = 1, sb = 1;
-      for (size_t q = od.size(); q-- > 0;) {
-        const int64_t i = rem % od[q];
-        rem /= od[q];
-        ia += (fa[q] == 1 ? 0 : i) * sa;
-        ib += (fb[q] == 1 ? 0 : i) * sb;
-        sa *= fa[q];
-        sb *= fb[q];
-      }
-      want[static_cast<size_t>(flat)] = av[static_cast<size_t>(ia)] * bv[static_cast<size_t>(ib)];
-    }
+    std::vector<float> want(at.a.size());
+    for (size_t k = 0; k < want.size(); ++k)
+      want[k] = av[static_cast<size_t>(at.a[k])] * bv[static_cast<size_t>(at.b[k])];
     for (int threads : {1, 2}) {
       SCOPED_TRACE(std::to_string(c.ad.size()) + "-d against " + std::to_string(c.bd.size()) + "-d, " +
                    std::to_string(threads) + " thread(s)");
@@ -1407,31 +1426,10 @@ TEST(ExecOps, ARowRepeatedDownADensePlaneMatchesIndexArithmetic) {
   for (const Case& c : {Case{{2, 40, 1, 3}, {2, 1, 40, 3}}, Case{{3, 9, 4}, {3, 1, 4}},
                         Case{{3, 1, 4}, {3, 9, 4}}, Case{{5, 1, 15}, {5, 7, 15}}, Case{{4, 2, 1}, {1, 2, 1}},
                         Case{{2, 3, 1, 1, 5}, {2, 1, 6, 11, 5}}, Case{{1, 30, 2}, {6, 1, 2}}}) {
-    const size_t r = std::max(c.ad.size(), c.bd.size());
-    auto padded = [&](const std::vector<int64_t>& d) {
-      std::vector<int64_t> f(r - d.size(), 1);
-      f.insert(f.end(), d.begin(), d.end());
-      return f;
-    };
-    const auto fa = padded(c.ad), fb = padded(c.bd);
-    std::vector<int64_t> od(r);
-    for (size_t q = 0; q < r; ++q) od[q] = std::max(fa[q], fb[q]);
-    int64_t n = 1;
-    for (int64_t x : od) n *= x;
-    std::vector<int64_t> ia(static_cast<size_t>(n)), ib(static_cast<size_t>(n));
-    for (int64_t flat = 0; flat < n; ++flat) {
-      int64_t rem = flat, oa = 0, ob = 0, sa = 1, sb = 1;
-      for (size_t q = r; q-- > 0;) {
-        const int64_t i = rem % od[q];
-        rem /= od[q];
-        oa += (fa[q] == 1 ? 0 : i) * sa;
-        ob += (fb[q] == 1 ? 0 : i) * sb;
-        sa *= fa[q];
-        sb *= fb[q];
-      }
-      ia[static_cast<size_t>(flat)] = oa;
-      ib[static_cast<size_t>(flat)] = ob;
-    }
+    const BroadcastIndex at = broadcastIndex(c.ad, c.bd);
+    const std::vector<int64_t>& od = at.od;
+    const auto n = static_cast<int64_t>(at.a.size());
+    const std::vector<int64_t>&ia = at.a, &ib = at.b;
     const Tensor a = iota(c.ad, 0.f, 1.f), b = iota(c.bd, 0.5f, 0.75f);
     const auto av = a.toFloats(), bv = b.toFloats();
     std::vector<int64_t> ai(av.size()), bi(bv.size());
