@@ -430,6 +430,67 @@ TEST(ExecOps, ReductionsOverMiddleAxesMatchADoubleLoopInOrder) {
   }
 }
 
+// A float LogSumExp over rows, over a middle run of axes, over axes with axes of size 1 between them and over
+// axes that are no run: against log(sum(exp(x - max))) + max in doubles, within 2e-6 of the result's scale
+// (exponentials on vector lanes, FastMath.h); values spread over [-120, 60], so some terms' exponentials
+// underflow; and rows of all -inf (-inf), with a +inf (+inf) and with a NaN (NaN).
+TEST(ExecOps, LogSumExpOverRowsAndMiddleAxesMatchesADoubleLoop) {
+  struct Case {
+    std::vector<int64_t> dims, axes;
+  };
+  for (const Case& c : {Case{{5, 257}, {1}}, Case{{3, 37, 300}, {1}}, Case{{2, 3, 1, 4, 5}, {1, 3}},
+                        Case{{4, 6, 5}, {0, 2}}, Case{{7, 3}, {0, 1}}, Case{{2, 9, 1, 3}, {-3}}}) {
+    const auto r = static_cast<int64_t>(c.dims.size());
+    int64_t n = 1;
+    for (int64_t d : c.dims) n *= d;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 37.3, 180.0) - 120.0);
+    auto res = runOne("ReduceLogSumExp", {{"x", Tensor::floats(c.dims, v)}}, 1,
+                      attrs({Attribute::makeInts("axes", c.axes), Attribute::makeInt("keepdims", 0)}), 13);
+    ASSERT_TRUE(res.ok()) << res.error().message;
+    const auto y = (*res)[0].toFloats();
+    std::vector<char> red(c.dims.size(), 0);
+    for (int64_t a : c.axes) red[static_cast<size_t>((a + r) % r)] = 1;
+    // Each element's output index: its kept coordinates in order.
+    std::vector<double> mx(y.size(), -1e300), sum(y.size(), 0.0);
+    std::vector<size_t> outOf(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      size_t rem = i, o = 0, scale = 1;
+      for (int64_t d = r - 1; d >= 0; --d) {
+        const auto dim = static_cast<size_t>(c.dims[static_cast<size_t>(d)]);
+        if (!red[static_cast<size_t>(d)]) o += (rem % dim) * scale, scale *= dim;
+        rem /= dim;
+      }
+      outOf[i] = o;
+      ASSERT_LT(o, y.size());
+      mx[o] = std::max(mx[o], static_cast<double>(v[i]));
+    }
+    for (size_t i = 0; i < v.size(); ++i) sum[outOf[i]] += std::exp(static_cast<double>(v[i]) - mx[outOf[i]]);
+    for (size_t o = 0; o < y.size(); ++o) {
+      const double want = std::log(sum[o]) + mx[o];
+      EXPECT_NEAR(y[o], want, 2e-6 * std::max(1.0, std::fabs(want))) << "dims rank " << r << " at " << o;
+    }
+  }
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  // [4, 3]: rows all -inf, with +inf, with NaN, plain; over the rows and down the columns of its transpose.
+  const std::vector<float> rows = {-inf, -inf, -inf, 1.f, inf, -inf, 2.f, nan, 0.f, 0.f, 0.f, 0.f};
+  std::vector<float> cols(12);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j) cols[static_cast<size_t>(j * 4 + i)] = rows[static_cast<size_t>(i * 3 + j)];
+  for (const bool middle : {false, true}) {
+    auto res = runOne("ReduceLogSumExp",
+                      {{"x", middle ? Tensor::floats({1, 3, 4}, cols) : Tensor::floats({4, 3}, rows)}}, 1,
+                      attrs({Attribute::makeInts("axes", {1}), Attribute::makeInt("keepdims", 0)}), 13);
+    ASSERT_TRUE(res.ok()) << res.error().message;
+    const auto y = (*res)[0].toFloats();
+    ASSERT_EQ(y.size(), 4u);
+    EXPECT_EQ(y[0], -inf) << (middle ? "middle" : "row");
+    EXPECT_EQ(y[1], inf) << (middle ? "middle" : "row");
+    EXPECT_TRUE(std::isnan(y[2])) << (middle ? "middle" : "row");
+    EXPECT_NEAR(y[3], std::log(3.0), 1e-6) << (middle ? "middle" : "row");
+  }
+}
+
 // A row's max or min (RowSum.h: extremeRow) at every length from 1 to 40: sixteen at a time, then four,
 // then one; a NaN anywhere in a row (in each of its positions in turn) makes the row's result NaN.
 TEST(ExecOps, RowExtremesOfEveryShortLengthMatchALoop) {
