@@ -1,6 +1,7 @@
 // Pooling: MaxPool (with Indices), AveragePool, GlobalAveragePool, GlobalMaxPool; any spatial rank.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -108,6 +109,50 @@ void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d,
   }
 }
 
+// A 2x2 window at stride 2 over 2-D planes, no padding, floats (a U-Net's or a VGG's downsampling): each
+// output row from its two input rows directly, 8 outputs a step; the separable passes' max in their order
+// (the row below against the row above, then the right column against the left), so the same results, NaN
+// included. The two passes and their scratch took 180 us over [16, 32, 32, 32] (0.34 ns an input element, 1
+// thread; a spiking CNN's pools at 0.46 of their simulated time, session 52).
+bool isMaxPool2x2(const ConvGeometry& g) {
+  if (g.in.size() != 2) return false;
+  for (size_t d = 0; d < 2; ++d)
+    if (g.kernel[d] != 2 || g.strides[d] != 2 || g.dilations[d] != 1 || g.padsBegin[d] != 0 ||
+        g.padsEnd[d] != 0 || g.out[d] != g.in[d] / 2)
+      return false;
+  return true;
+}
+
+void maxPool2x2(const float* x, float* y, int64_t planes, const ConvGeometry& g) {
+  using V4 = float __attribute__((vector_size(16)));  // SSE's width: wider types were split lane by lane
+  const int64_t iw = g.in[1], oh = g.out[0], ow = g.out[1];
+  parallelFor(planes * oh, 2 * iw, [&](int64_t b, int64_t e) {
+    for (int64_t row = b; row < e; ++row) {
+      const float* r0 = x + (row / oh) * g.in[0] * iw + (row % oh) * 2 * iw;
+      const float* r1 = r0 + iw;
+      float* out = y + row * ow;
+      int64_t j = 0;
+      for (; j + 4 <= ow; j += 4) {
+        V4 p, q, u, v;
+        std::memcpy(&p, r0 + 2 * j, sizeof p);
+        std::memcpy(&q, r0 + 2 * j + 4, sizeof q);
+        std::memcpy(&u, r1 + 2 * j, sizeof u);
+        std::memcpy(&v, r1 + 2 * j + 4, sizeof v);
+        const V4 m0 = u > p ? u : p, m1 = v > q ? v : q;
+        const V4 left = __builtin_shufflevector(m0, m1, 0, 2, 4, 6);
+        const V4 right = __builtin_shufflevector(m0, m1, 1, 3, 5, 7);
+        const V4 o = right > left ? right : left;
+        std::memcpy(out + j, &o, sizeof o);
+      }
+      for (; j < ow; ++j) {
+        const float l = r1[2 * j] > r0[2 * j] ? r1[2 * j] : r0[2 * j];
+        const float r = r1[2 * j + 1] > r0[2 * j + 1] ? r1[2 * j + 1] : r0[2 * j + 1];
+        out[j] = r > l ? r : l;
+      }
+    }
+  });
+}
+
 // MaxPool without indices and AveragePool: a box window is the product of one window per spatial dim,
 // so the pool runs as one 1-D pass per dim (the sum of the kernel's extents per output, not their
 // product), first spatial dim first: the outer dims' passes take whole rows at a time and shrink the
@@ -208,6 +253,11 @@ void poolPlanes(const T* x, T* y, int64_t* indices, int64_t planes, const ConvGe
   std::vector<int64_t> cstr(r, 1);
   for (size_t d = 1; d < r; ++d) cstr[d] = cstr[d - 1] * g.in[d - 1];
   if (!indices) {
+    if constexpr (std::is_same_v<T, float>)
+      if (isMax && isMaxPool2x2(g)) {
+        maxPool2x2(x, y, planes, g);
+        return;
+      }
     poolSeparable(x, y, planes, g, isMax, countPad);
     return;
   }

@@ -107,6 +107,10 @@ const std::vector<PoolCase>& cases() {
       {{1, 2, 4, 40}, {2, 4}, {1, 3}, {0, 0, 1, 2}, {1, 1}, true},
       {{1, 1, 2, 5}, {1, 7}, {1, 1}, {0, 3, 0, 3}, {1, 1}},
       {{2, 1, 3, 29}, {3, 3}, {1, 1}, {1, 0, 1, 2}, {1, 1}, false, true},
+      // A 2x2 window at stride 2 without padding (MaxPool's own loop, ops_pool.cpp): odd height and width
+      // (the last row and column left out), rows of outputs with a remainder after 4 at a time, and even.
+      {{2, 3, 9, 21}, {2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},
+      {{1, 2, 8, 16}, {2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},
   };
   return v;
 }
@@ -147,6 +151,35 @@ TEST(ExecPool, SeparablePassesEqualTheBoxWindow) {
               << label(c, op, threads) << " at " << i;
       }
     }
+}
+
+// The 2x2 stride-2 MaxPool's own loop against the separable passes it stands for (the same pool over
+// [N, C, 1, H, W] with a 1-tap first dim), bit for bit, NaNs in either tap of either row included: each row
+// below against the row above, then the right column against the left, as the passes take them.
+TEST(ExecPool, TwoByTwoMaxPoolEqualsTheSeparablePassesNaNsIncluded) {
+  const int64_t n = 2, ch = 3, h = 7, w = 19;
+  fw::Tensor x = noise({n, ch, h, w}, 7);
+  std::vector<float> v = x.toFloats();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (size_t i = 0; i < v.size(); i += 5) v[i] = nan;  // every 5th: each tap position of some window
+  for (size_t i = 3; i < v.size(); i += 11) v[i] = -std::numeric_limits<float>::infinity();
+  const fw::Tensor x2 = fw::Tensor::floats({n, ch, h, w}, v), x3 = fw::Tensor::floats({n, ch, 1, h, w}, v);
+  const PoolCase c2{{n, ch, h, w}, {2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}};
+  const PoolCase c3{{n, ch, 1, h, w}, {1, 2, 2}, {1, 2, 2}, {0, 0, 0, 0, 0, 0}, {1, 1, 1}};
+  auto r2 = fw::runGraph(fwtest::oneNode("MaxPool", {{"x", x2}}, 1, poolAttrs(c2, true)), {x2});
+  auto r3 = fw::runGraph(fwtest::oneNode("MaxPool", {{"x", x3}}, 1, poolAttrs(c3, true)), {x3});
+  ASSERT_TRUE(r2.ok() && r3.ok());
+  const auto a = (*r2)[0].toFloats(), b = (*r3)[0].toFloats();
+  ASSERT_EQ(a.size(), static_cast<size_t>(n * ch * (h / 2) * (w / 2)));
+  ASSERT_EQ(a.size(), b.size());
+  size_t nans = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    nans += std::isnan(b[i]);
+    EXPECT_EQ(std::isnan(a[i]), std::isnan(b[i])) << "at " << i;
+    if (!std::isnan(b[i])) EXPECT_EQ(a[i], b[i]) << "at " << i;
+  }
+  EXPECT_GT(nans, 0u);  // some NaNs kept (a first tap's) and some passed over
+  EXPECT_LT(nans, a.size());
 }
 
 TEST(ExecPool, Int64MaxPoolKeepsLargeIntegersExact) {
