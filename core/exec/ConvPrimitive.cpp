@@ -14,6 +14,7 @@
 #include "core/exec/DirectConv.h"
 #include "core/exec/Gemm.h"
 #include "core/exec/OneDnn.h"
+#include "core/exec/OpContext.h"
 
 namespace fw::exec {
 
@@ -326,21 +327,24 @@ std::optional<ConvProblem> rowsAsChannelsProblem(const ConvProblem& p) {
   return q;
 }
 
-// Y[n,m,...] = Y + bias[m], then max(., 0) when `relu`; NaN stays NaN, as with oneDNN's post-op.
+// Y[n,m,...] = Y + bias[m], then max(., 0) when `relu`; NaN stays NaN, as with oneDNN's post-op. Rows of
+// output channels split over the executor's threads, as the Conv before it was.
 void biasRelu(const ConvProblem& p, const float* bias, float* y, bool relu) {
   const int64_t inner = p.geo.outSize();
-  for (int64_t nm = 0; nm < p.N * p.M; ++nm) {
-    float* row = y + nm * inner;
-    const float b = bias ? bias[nm % p.M] : 0.f;
-    if (relu) {
-      for (int64_t i = 0; i < inner; ++i) {
-        const float v = row[i] + b;
-        row[i] = v < 0.f ? 0.f : v;
+  parallelFor(p.N * p.M, inner, [&](int64_t begin, int64_t end) {
+    for (int64_t nm = begin; nm < end; ++nm) {
+      float* row = y + nm * inner;
+      const float b = bias ? bias[nm % p.M] : 0.f;
+      if (relu) {
+        for (int64_t i = 0; i < inner; ++i) {
+          const float v = row[i] + b;
+          row[i] = v < 0.f ? 0.f : v;
+        }
+      } else {
+        for (int64_t i = 0; i < inner; ++i) row[i] += b;
       }
-    } else {
-      for (int64_t i = 0; i < inner; ++i) row[i] += b;
     }
-  }
+  });
 }
 
 // The Conv on its oneDNN primitive (cached per shape), activations reordered to and from its layout.
