@@ -35,7 +35,8 @@ std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n);
 // x - mean: one operand streamed, the other at hand), or
 // "Pad/rows" for a Pad that keeps the last axis as it is (a window pad of channels-last activations), or
 // "Gather/elements" for a Gather whose picks are of 4 or 8 bytes (one element of each row: each pick one
-// move, not a row's copy).
+// move, not a row's copy), or "MaxPool/2x2" for a float MaxPool of a 2x2 window at stride 2 over [N, C, H, W]
+// without padding or indices (the executor's own loop, not the separable passes).
 std::string efficiencyKey(const Graph& g, const Node& n);
 // Pad copies its output row by row along the last axis (core/exec/ops_tensor.cpp): a row whose last axis
 // is padded takes three copies, one whose last axis is kept one. fwb calibrate times both: "Pad" on the
@@ -57,11 +58,11 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // innermost run of axes in input order), a Gather's (its picks: the indices' elements times the
 // positions before its axis), a Split's (its parts times the positions before its axis), a
 // BatchNormalization's (its images times channels, each plane a row; of [N, C], N), a float ReduceMax's,
-// ReduceMin's, ReduceSum's or ReduceMean's over its last axes (its output elements; over a middle axis,
-// none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at most n), an
-// Add's, Sub's, Mul's or Div's through the executor's general broadcast loop or its tile loop (broadcastRows,
-// below), a GridSample's (its grid's positions, N x H_out x W_out: each position's taps worked out once); 0
-// for any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
+// ReduceMin's, ReduceSum's, ReduceMean's or ReduceLogSumExp's over its last axes (its output elements; over
+// a middle axis, none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at
+// most n), an Add's, Sub's, Mul's or Div's through the executor's general broadcast loop or its tile loop
+// (broadcastRows, below), a GridSample's (its grid's positions, N x H_out x W_out: each position's taps
+// worked out once); 0 for any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
 // The table rows a Gather's picks land on, each counted once: with constant indices, the distinct ones;
 // else the expected number of distinct rows among its picks drawn uniformly, R (1 - e^(-P / R)) for P

@@ -1090,6 +1090,9 @@ TEST(CpuCost, AReductionOverItsLastAxesPaysARowAnOutput) {
   EXPECT_EQ(rowsOf("ReduceMean", {6, 4, 5}, std::nullopt), 1);
   EXPECT_EQ(rowsOf("ReduceMax", {8, 16, 4}, std::vector<int64_t>{1}), 0);
   EXPECT_EQ(rowsOf("ReduceProd", {8, 16}, std::vector<int64_t>{1}), 0);
+  // A LogSumExp's rows too (each row's maximum, exponentials and logarithm); over a middle axis none.
+  EXPECT_EQ(rowsOf("ReduceLogSumExp", {4, 257, 257}, std::vector<int64_t>{2}), 4 * 257);
+  EXPECT_EQ(rowsOf("ReduceLogSumExp", {4, 257, 257}, std::vector<int64_t>{1}), 0);
   json j = cpuProfileJson();
   j["cpu"]["op_efficiency"] = {{"ReduceMax", 0.001}};  // compute-bound: its rows show
   auto plain = parseHwProfile(j, "t.json");
@@ -2327,13 +2330,18 @@ TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
 
 // The scatter-add fwb calibrate times (a GNN's aggregation) runs, adds every update row onto the data row its
 // index names, and counts for ScatterElements' own figures only: the data-movement family's median is over
-// the other cases (every other case counts).
+// the other cases. The cases added since (session 52) count for their own figures only too: ReduceLogSumExp,
+// the 2x2 stride-2 MaxPool ("MaxPool/2x2") and a mask's Cast to float; every other case counts.
 TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
   int scatters = 0;
+  const std::set<std::string> own = {"ScatterElements", "ReduceLogSumExp", "MaxPool/2x2", "Cast"};
+  std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
     const std::string op = g.node(c.bench.node).opType;
-    EXPECT_EQ(c.ownFiguresOnly, op == "ScatterElements") << op;
+    const std::string key = efficiencyKey(g, g.node(c.bench.node));
+    EXPECT_EQ(c.ownFiguresOnly, own.count(key) > 0) << key;
+    if (c.ownFiguresOnly) seen.insert(key);
     if (op != "ScatterElements") continue;
     ++scatters;
     auto r = runGraph(c.bench.model, c.bench.inputs, {});
@@ -2354,6 +2362,7 @@ TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
     for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], want[i], 1e-5) << i;
   }
   EXPECT_EQ(scatters, 1);
+  EXPECT_EQ(seen, own);
 }
 
 // A Split copies its parts as a Slice does, not at the data-movement family's rate (a merged K/V
@@ -2416,6 +2425,58 @@ TEST(HostBench, ASplitIsTimedOnItsOwnWithItsParts) {
   EXPECT_NEAR(
       test::runUnfused(big, *rowed2).kernels.at(0).durUs - test::runUnfused(big, *rowed).kernels.at(0).durUs,
       1024.0, 1e-6);
+}
+
+// A float MaxPool of a 2x2 window at stride 2 without padding runs the executor's own loop: its own
+// efficiency
+// ("MaxPool/2x2"), which fwb calibrate measures; other windows, strides, padding or an Indices output keep
+// "MaxPool".
+TEST(CpuCost, ATwoByTwoStrideTwoMaxPoolHasItsOwnEfficiency) {
+  auto pool = [](std::vector<int64_t> dims, std::vector<Attribute> a, bool indices = false) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od = {dims[0], dims[1], dims[2] / 2, dims[3] / 2};
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+    std::vector<ValueId> outs = {y};
+    if (indices) outs.push_back(g.addValue("i", DType::Int64, Shape::ofInts(od)));
+    Attributes as;
+    for (Attribute& at : a) as.set(std::move(at));
+    g.addNode("MaxPool", {x}, outs, as, "p");
+    g.addOutput(y);
+    return g;
+  };
+  const Attribute k2 = Attribute::makeInts("kernel_shape", {2, 2}),
+                  s2 = Attribute::makeInts("strides", {2, 2});
+  Graph plain = pool({16, 32, 32, 32}, {k2, s2});
+  Graph zeroPads = pool({16, 32, 32, 32}, {k2, s2, Attribute::makeInts("pads", {0, 0, 0, 0})});
+  Graph ceilEven = pool({16, 32, 32, 32}, {k2, s2, Attribute::makeInt("ceil_mode", 1)});
+  EXPECT_EQ(efficiencyKey(plain, plain.node(0)), "MaxPool/2x2");
+  EXPECT_EQ(efficiencyKey(zeroPads, zeroPads.node(0)), "MaxPool/2x2");
+  EXPECT_EQ(efficiencyKey(ceilEven, ceilEven.node(0)), "MaxPool/2x2");
+  for (const Graph& g : {pool({16, 32, 33, 32}, {k2, s2, Attribute::makeInt("ceil_mode", 1)}),
+                         pool({16, 32, 32, 32}, {k2, s2, Attribute::makeInts("pads", {1, 1, 1, 1})}),
+                         pool({16, 32, 32, 32}, {Attribute::makeInts("kernel_shape", {3, 3}), s2}),
+                         pool({16, 32, 32, 32}, {k2, Attribute::makeInts("strides", {1, 1})}),
+                         pool({16, 32, 32, 32}, {k2, s2}, true)})
+    EXPECT_EQ(efficiencyKey(g, g.node(0)), "MaxPool");
+  EXPECT_TRUE(isEfficiencyVariant("MaxPool/2x2"));
+  // fwb calibrate times it beside the 3x3 MaxPool.
+  std::vector<std::string> keys;
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& g = *c.bench.model.graph;
+    if (g.node(c.bench.node).opType == "MaxPool") keys.push_back(efficiencyKey(g, g.node(c.bench.node)));
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"MaxPool", "MaxPool/2x2"}));
+  // On a profile with both, the 2x2 pool costs by its own.
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"MaxPool", 0.02}, {"MaxPool/2x2", 0.08}};
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  j["cpu"]["op_efficiency"] = {{"MaxPool", 0.02}};
+  auto old = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_LT(test::runUnfused(plain, *hw).kernels.at(0).durUs,
+            0.5 * test::runUnfused(plain, *old).kernels.at(0).durUs);
 }
 
 // Pad copies row by row along the last axis: a Pad that keeps the last axis, or whose rows are long, has
