@@ -186,7 +186,12 @@ short row repeated down a dense operand run against a tile), before it was measu
 (pairwise offsets and distances over fully connected graphs of 64 nodes), a Nystromformer (landmark attention
 with a Newton-Schulz pseudo-inverse), a CrossViT (two patch sizes, cross-attention of class tokens), SCINet
 (even/odd splitting trees of convolutions for forecasting), soft k-means over 4096 embeddings and a deformable
-attention head (sampling offsets per query, GridSample over two pyramid levels).
+attention head (sampling offsets per query, GridSample over two pyramid levels); set 63 was exported at the
+start of session 52, after session 51's last change, before any measurement: a U^2-Net (nested residual U-blocks
+with dilated Convs), gated attention pooling for multiple-instance learning over 2048 instances, a graph U-Net
+(TopK node pooling and unpooling), a Music Transformer's relative attention (the skew by Pad and Reshape), log-domain
+Sinkhorn matching with a dustbin (SuperGlue's optimal transport, ReduceLogSumExp) and a spiking CNN (leaky
+integrate-and-fire neurons unrolled over 8 steps).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -198,7 +203,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -329,6 +334,8 @@ def main():
         return export_sixty_first_set(torch, out)
     if which == "62":
         return export_sixty_second_set(torch, out)
+    if which == "63":
+        return export_sixty_third_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -7950,6 +7957,206 @@ def export_sixty_second_set(torch, out):
                                   ("scinet_b32_96", SCINet, (32, 96, 7)),
                                   ("soft_kmeans_n4096", SoftKMeans, (4096, 32)),
                                   ("deformable_attn_b2_128", DeformableAttn, (2, 3, 128, 128))),
+                opset=16)
+    return 0
+
+
+def export_sixty_third_set(torch, out):
+    # Session 52, at its start (after session 51's last change), before any measurement.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class REBNConv(nn.Module):
+        def __init__(self, cin, cout, dil=1):
+            super().__init__()
+            self.c = nn.Conv2d(cin, cout, 3, padding=dil, dilation=dil)
+            self.b = nn.BatchNorm2d(cout)
+
+        def forward(self, x):
+            return F.relu(self.b(self.c(x)))
+
+    class RSU(nn.Module):  # a residual U-block of the given height: encoder Convs with max-pooling, a dilated
+        # bottom, decoder Convs over upsampled concatenations, the block input added back
+        def __init__(self, height, cin, mid, cout):
+            super().__init__()
+            self.inp = REBNConv(cin, cout)
+            self.enc = nn.ModuleList([REBNConv(cout, mid)] + [REBNConv(mid, mid) for _ in range(height - 2)])
+            self.bottom = REBNConv(mid, mid, 2)
+            self.dec = nn.ModuleList([REBNConv(2 * mid, mid) for _ in range(height - 2)] + [REBNConv(2 * mid, cout)])
+
+        def forward(self, x):
+            xin = self.inp(x)
+            skips, h = [], xin
+            for i, e in enumerate(self.enc):
+                h = e(h)
+                skips.append(h)
+                if i + 1 < len(self.enc):
+                    h = F.max_pool2d(h, 2, 2, ceil_mode=True)
+            h = self.bottom(h)
+            for d, s in zip(self.dec, reversed(skips)):
+                if h.shape[-1] != s.shape[-1]:
+                    h = F.interpolate(h, size=s.shape[-2:], mode="bilinear", align_corners=False)
+                h = d(torch.cat([h, s], 1))
+            return h + xin
+
+    class U2Net(nn.Module):  # three stages of RSU blocks (heights 5, 4, 3) down and up, side outputs fused
+        def __init__(self):
+            super().__init__()
+            self.e1, self.e2, self.e3 = RSU(5, 3, 8, 32), RSU(4, 32, 8, 32), RSU(3, 32, 8, 32)
+            self.d2, self.d1 = RSU(4, 64, 8, 32), RSU(5, 64, 8, 32)
+            self.side = nn.ModuleList(nn.Conv2d(32, 1, 3, padding=1) for _ in range(3))
+            self.fuse = nn.Conv2d(3, 1, 1)
+
+        def forward(self, x):  # [b, 3, 128, 128]
+            h1 = self.e1(x)
+            h2 = self.e2(F.max_pool2d(h1, 2, 2))
+            h3 = self.e3(F.max_pool2d(h2, 2, 2))
+            d2 = self.d2(torch.cat([F.interpolate(h3, scale_factor=2.0, mode="bilinear", align_corners=False), h2], 1))
+            d1 = self.d1(torch.cat([F.interpolate(d2, scale_factor=2.0, mode="bilinear", align_corners=False), h1], 1))
+            s = [self.side[0](d1),
+                 F.interpolate(self.side[1](d2), scale_factor=2.0, mode="bilinear", align_corners=False),
+                 F.interpolate(self.side[2](h3), scale_factor=4.0, mode="bilinear", align_corners=False)]
+            return torch.sigmoid(self.fuse(torch.cat(s, 1)))
+
+    class GatedABMIL(nn.Module):  # attention-based multiple-instance learning: instance embeddings, a gated
+        # attention score each (tanh branch times sigmoid branch), softmax over the bag, the weighted sum classified
+        def __init__(self, fin=512, d=256, a=128, classes=2):
+            super().__init__()
+            self.emb = nn.Sequential(nn.Linear(fin, d), nn.ReLU(), nn.Dropout(0.0))
+            self.v, self.u, self.w = nn.Linear(d, a), nn.Linear(d, a), nn.Linear(a, 1)
+            self.cls = nn.Linear(d, classes)
+
+        def forward(self, x):  # [n, 512]
+            h = self.emb(x)
+            s = self.w(torch.tanh(self.v(h)) * torch.sigmoid(self.u(h)))  # [n, 1]
+            a = torch.softmax(s.t(), 1)  # [1, n]
+            return self.cls(a @ h), a
+
+    class GraphUNet(nn.Module):  # graph U-Net: GCN layers over a dense normalised adjacency, TopK pooling by a
+        # learned projection (the kept nodes' features gated by their scores), unpooling by scatter back
+        def __init__(self, fin=32, d=64, keep=(512, 256)):
+            super().__init__()
+            self.keep = keep
+            self.inp = nn.Linear(fin, d)
+            self.down = nn.ModuleList(nn.Linear(d, d) for _ in keep)
+            self.proj = nn.ParameterList(nn.Parameter(torch.randn(d) / d ** 0.5) for _ in keep)
+            self.mid = nn.Linear(d, d)
+            self.up = nn.ModuleList(nn.Linear(d, d) for _ in keep)
+            self.out = nn.Linear(d, 8)
+
+        def forward(self, x, adj):  # x [n, 32], adj [n, n] row-normalised
+            h = F.relu(adj @ self.inp(x))
+            stack = []
+            for lin, p, k in zip(self.down, self.proj, self.keep):
+                score = h @ p / p.norm()
+                top, idx = torch.topk(score, k)
+                stack.append((h, adj, idx))
+                h = F.relu(adj[idx][:, idx] @ lin(h[idx] * torch.sigmoid(top).unsqueeze(1)))
+                adj = adj[idx][:, idx]
+            h = F.relu(adj @ self.mid(h))
+            for lin, (hp, ap, idx) in zip(self.up, reversed(stack)):
+                full = torch.zeros_like(hp).index_copy(0, idx, h)
+                h = F.relu(ap @ lin(full + hp))
+            return self.out(h)
+
+    class MusicRelAttn(nn.Module):  # Music Transformer decoder blocks: causal self-attention with learned
+        # relative position embeddings, the relative logits skewed into place by Pad, Reshape and Slice
+        def __init__(self, d=128, heads=4, t=128, layers=3, vocab=388):
+            super().__init__()
+            self.h, self.t = heads, t
+            self.e = nn.Embedding(vocab, d)
+            self.er = nn.ParameterList(nn.Parameter(torch.randn(t, d // heads) * 0.02) for _ in range(layers))
+            self.qkv = nn.ModuleList(nn.Linear(d, 3 * d) for _ in range(layers))
+            self.o = nn.ModuleList(nn.Linear(d, d) for _ in range(layers))
+            self.n1 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.n2 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.ff = nn.ModuleList(nn.Sequential(nn.Linear(d, 4 * d), nn.ReLU(), nn.Linear(4 * d, d))
+                                    for _ in range(layers))
+            self.head = nn.Linear(d, vocab)
+            self.register_buffer("mask", torch.triu(torch.full((t, t), float("-inf")), 1))
+
+        def forward(self, tok):  # [b, t]
+            x = self.e(tok)
+            b, t, d = x.shape
+            dh = d // self.h
+            for er, qkv, o, n1, n2, ff in zip(self.er, self.qkv, self.o, self.n1, self.n2, self.ff):
+                q, k, v = qkv(n1(x)).view(b, t, 3, self.h, dh).permute(2, 0, 3, 1, 4)
+                rel = q @ er.t()  # [b, h, t, t]: query i against relative distance t-1-j
+                rel = F.pad(rel, (1, 0)).reshape(b, self.h, t + 1, t)[:, :, 1:]  # the skew
+                att = torch.softmax((q @ k.transpose(-1, -2) + rel) / dh ** 0.5 + self.mask, -1)
+                x = x + o((att @ v).transpose(1, 2).reshape(b, t, d))
+                x = x + ff(n2(x))
+            return self.head(x)
+
+    class SinkhornMatch(nn.Module):  # SuperGlue-style matching of two sets of 256 keypoints: descriptors from a
+        # keypoint encoder, self- then cross-attention, a score matrix with a dustbin row and column, 20 log-domain
+        # Sinkhorn iterations (ReduceLogSumExp)
+        def __init__(self, d=64, iters=20):
+            super().__init__()
+            self.iters = iters
+            self.kenc = nn.Sequential(nn.Linear(3, 32), nn.ReLU(), nn.Linear(32, d))
+            self.self_attn = nn.MultiheadAttention(d, 4, batch_first=True)
+            self.cross_attn = nn.MultiheadAttention(d, 4, batch_first=True)
+            self.proj = nn.Linear(d, d)
+            self.alpha = nn.Parameter(torch.tensor(1.0))
+
+        def forward(self, k0, d0, k1, d1):  # keypoints [b, n, 3] (x, y, score), descriptors [b, n, d]
+            a, c = d0 + self.kenc(k0), d1 + self.kenc(k1)
+            a = a + self.self_attn(a, a, a, need_weights=False)[0]
+            c = c + self.self_attn(c, c, c, need_weights=False)[0]
+            a, c = a + self.cross_attn(a, c, c, need_weights=False)[0], c + self.cross_attn(c, a, a, need_weights=False)[0]
+            s = self.proj(a) @ self.proj(c).transpose(1, 2) / a.shape[-1] ** 0.5  # [b, m, n]
+            b, m, n = s.shape
+            z = torch.cat([torch.cat([s, self.alpha.expand(b, m, 1)], 2), self.alpha.expand(b, 1, n + 1)], 1)
+            norm = -torch.log(torch.tensor(float(m + n)))
+            log_mu = torch.cat([norm.expand(m), torch.log(torch.tensor(float(n))).reshape(1) + norm])
+            log_nu = torch.cat([norm.expand(n), torch.log(torch.tensor(float(m))).reshape(1) + norm])
+            u = torch.zeros(b, m + 1)
+            v = torch.zeros(b, n + 1)
+            for _ in range(self.iters):
+                u = log_mu - torch.logsumexp(z + v.unsqueeze(1), 2)
+                v = log_nu - torch.logsumexp(z + u.unsqueeze(2), 1)
+            return z + u.unsqueeze(2) + v.unsqueeze(1) - norm
+
+    class SpikingCNN(nn.Module):  # a spiking CNN: each layer's membrane potential leaks, integrates its Conv's
+        # input, fires where it crosses the threshold (a comparison cast to float) and is reset by subtraction;
+        # 8 time steps unrolled, the output spikes counted
+        def __init__(self, steps=8, beta=0.9):
+            super().__init__()
+            self.steps, self.beta = steps, beta
+            self.c1, self.c2 = nn.Conv2d(2, 32, 3, padding=1), nn.Conv2d(32, 64, 3, padding=1)
+            self.fc = nn.Linear(64 * 8 * 8, 10)
+
+        def forward(self, x):  # event frames [b, 2, 32, 32]
+            b = x.shape[0]
+            v1 = torch.zeros(b, 32, 32, 32)
+            v2 = torch.zeros(b, 64, 16, 16)
+            v3 = torch.zeros(b, 10)
+            count = torch.zeros(b, 10)
+            for _ in range(self.steps):
+                v1 = self.beta * v1 + self.c1(x)
+                s1 = (v1 > 1.0).float()
+                v1 = v1 - s1
+                v2 = self.beta * v2 + self.c2(F.max_pool2d(s1, 2))
+                s2 = (v2 > 1.0).float()
+                v2 = v2 - s2
+                v3 = self.beta * v3 + self.fc(F.max_pool2d(s2, 2).flatten(1))
+                s3 = (v3 > 1.0).float()
+                v3 = v3 - s3
+                count = count + s3
+            return count, v3
+
+    torch.manual_seed(163)
+    adj = (torch.rand(1024, 1024) < 0.01).float() + torch.eye(1024)
+    adj = adj / adj.sum(1, keepdim=True)
+    export_nets(torch, out, 163, (("u2net_lite_b2_128", U2Net, (2, 3, 128, 128)),
+                                  ("gated_abmil_n2048", GatedABMIL, (2048, 512)),
+                                  ("graph_unet_n1024", GraphUNet, (torch.rand(1024, 32), adj)),
+                                  ("music_reltfm_b2_t128", MusicRelAttn, torch.randint(0, 388, (2, 128))),
+                                  ("sinkhorn_match_b4_256", SinkhornMatch,
+                                   (torch.rand(4, 256, 3), torch.randn(4, 256, 64), torch.rand(4, 256, 3),
+                                    torch.randn(4, 256, 64))),
+                                  ("spiking_cnn_b16_32", SpikingCNN, (torch.rand(16, 2, 32, 32) * 2))),
                 opset=16)
     return 0
 
