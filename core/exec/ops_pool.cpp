@@ -110,7 +110,7 @@ void poolAlong(const S* src, A* dst, const std::vector<int64_t>& dims, size_t d,
 }
 
 // A 2x2 window at stride 2 over 2-D planes, no padding, floats (a U-Net's or a VGG's downsampling): each
-// output row from its two input rows directly, 8 outputs a step; the separable passes' max in their order
+// output row from its two input rows directly, 4 outputs a step; the separable passes' max in their order
 // (the row below against the row above, then the right column against the left), so the same results, NaN
 // included. The two passes and their scratch took 180 us over [16, 32, 32, 32] (0.34 ns an input element, 1
 // thread; a spiking CNN's pools at 0.46 of their simulated time, session 52).

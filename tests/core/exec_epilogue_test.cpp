@@ -66,14 +66,15 @@ double maxAbsDiff(const Tensor& a, const Tensor& b) {
 // g (opset 17) run on `xt` node by node (keepIntermediates: no epilogues) and as the executor runs it:
 // {node by node, as run}, the first output flattened; empty after a failed run.
 std::pair<std::vector<float>, std::vector<float>> nodeByNodeAndAsRun(std::shared_ptr<fw::Graph> g,
-                                                                     const Tensor& xt) {
+                                                                     const Tensor& xt, int threads = 0) {
   fw::Model m;
   m.opsetImports[""] = 17;
   m.graph = std::move(g);
-  fw::ExecOptions plain;
+  fw::ExecOptions plain, run;
   plain.keepIntermediates = true;
+  plain.threads = run.threads = threads;
   auto want = fw::runGraph(m, {xt}, plain);
-  auto got = fw::runGraph(m, {xt});
+  auto got = fw::runGraph(m, {xt}, run);
   EXPECT_TRUE(want.ok() && got.ok()) << (want.ok() ? got.error().message : want.error().message);
   if (!want.ok() || !got.ok()) return {};
   return {(*want)[0].toFloats(), (*got)[0].toFloats()};
@@ -83,7 +84,7 @@ std::pair<std::vector<float>, std::vector<float>> nodeByNodeAndAsRun(std::shared
 // it (the Relu in its producer): {node by node, with epilogues}, outputs flattened.
 std::pair<std::vector<float>, std::vector<float>> opThenRelu(const std::string& op, const Tensor& xt,
                                                              const Tensor& wt, const Tensor& bt,
-                                                             const fw::Attributes& a) {
+                                                             const fw::Attributes& a, int threads = 0) {
   auto g = std::make_shared<fw::Graph>();
   auto x = g->addInput("x", fw::DType::Float32, fw::Shape::ofInts(xt.dims()));
   auto w = g->addInitializer("w", wt);
@@ -92,7 +93,7 @@ std::pair<std::vector<float>, std::vector<float>> opThenRelu(const std::string& 
   g->addNode(op, {x, w, b}, {c}, a, "op");
   g->addNode("Relu", {c}, {y}, {}, "relu");
   g->addOutput(y);
-  return nodeByNodeAndAsRun(g, xt);
+  return nodeByNodeAndAsRun(g, xt, threads);
 }
 
 }  // namespace
@@ -163,16 +164,19 @@ TEST(ExecEpilogue, AConvOnTheGemmPathWithItsReluEqualsNodeByNode) {
   const auto a = fwtest::attrs({fw::Attribute::makeInts("kernel_shape", {3, 3}),
                                 fw::Attribute::makeInts("strides", {2, 2}),
                                 fw::Attribute::makeInts("pads", {1, 1, 1, 1})});
-  const auto [want, got] =
-      opThenRelu("Conv", noise({2, 3, 128, 128}, 51), noise({64, 3, 3, 3}, 52), noise({64}, 53), a);
-  ASSERT_EQ(got.size(), static_cast<size_t>(2 * 64 * 64 * 64));
-  ASSERT_EQ(want.size(), got.size());
-  int zeros = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_EQ(got[i], want[i]) << i;
-    zeros += got[i] == 0.f;
+  // On one thread and on two (the pass split over the executor's threads, session 52).
+  for (int threads : {1, 2}) {
+    const auto [want, got] = opThenRelu("Conv", noise({2, 3, 128, 128}, 51), noise({64, 3, 3, 3}, 52),
+                                        noise({64}, 53), a, threads);
+    ASSERT_EQ(got.size(), static_cast<size_t>(2 * 64 * 64 * 64));
+    ASSERT_EQ(want.size(), got.size());
+    int zeros = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], want[i]) << i << " on " << threads << " thread(s)";
+      zeros += got[i] == 0.f;
+    }
+    EXPECT_GT(zeros, 0);
   }
-  EXPECT_GT(zeros, 0);
 }
 
 TEST(ExecEpilogue, ReluKeepsNaN) {
