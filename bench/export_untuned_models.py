@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|62]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|64]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -191,7 +191,14 @@ start of session 52, after session 51's last change, before any measurement: a U
 with dilated Convs), gated attention pooling for multiple-instance learning over 2048 instances, a graph U-Net
 (TopK node pooling and unpooling), a Music Transformer's relative attention (the skew by Pad and Reshape), log-domain
 Sinkhorn matching with a dustbin (SuperGlue's optimal transport, ReduceLogSumExp) and a spiking CNN (leaky
-integrate-and-fire neurons unrolled over 8 steps).
+integrate-and-fire neurons unrolled over 8 steps); set 64 was exported at the start of session 53, after session 52's
+last change, before any measurement: a DDSP harmonic synthesiser (frame controls upsampled to samples, phase by
+CumSum, 32 harmonics' sines summed), a two-stage detector's RoIAlign head (128 boxes over a stride-8 feature map,
+two fully connected layers, class and box outputs), a NeRF MLP (positional encoding by sines and cosines of 10
+frequencies, an 8-layer MLP with a skip concatenation), a TabTransformer (categorical column embeddings through a
+transformer, concatenated with normalised numeric features), a bilinear CNN (the outer product of a feature map
+with itself pooled over positions, signed square root, L2 normalisation) and a pointer network (an LSTM encoder,
+an LSTM decoder unrolled over 12 steps with additive attention whose argmax picks the next input).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -203,7 +210,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -336,6 +343,8 @@ def main():
         return export_sixty_second_set(torch, out)
     if which == "63":
         return export_sixty_third_set(torch, out)
+    if which == "64":
+        return export_sixty_fourth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -8157,6 +8166,151 @@ def export_sixty_third_set(torch, out):
                                    (torch.rand(4, 256, 3), torch.randn(4, 256, 64), torch.rand(4, 256, 3),
                                     torch.randn(4, 256, 64))),
                                   ("spiking_cnn_b16_32", SpikingCNN, (torch.rand(16, 2, 32, 32) * 2))),
+                opset=16)
+    return 0
+
+
+def export_sixty_fourth_set(torch, out):
+    # Session 53, at its start (after session 52's last change), before any measurement.
+    import torchvision
+
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class DDSPSynth(nn.Module):  # frame controls (f0 and loudness) -> per-harmonic amplitudes by a GRU and an
+        # MLP, upsampled to samples; phase the cumulative sum of the frequency; 32 harmonics' sines summed
+        def __init__(self, harmonics=32, hop=64, sr=16000.0):
+            super().__init__()
+            self.hop, self.sr = hop, sr
+            self.inp = nn.Sequential(nn.Linear(2, 128), nn.LayerNorm(128), nn.LeakyReLU())
+            self.gru = nn.GRU(128, 128, batch_first=True)
+            self.out = nn.Sequential(nn.Linear(128, 128), nn.LayerNorm(128), nn.LeakyReLU(), nn.Linear(128, harmonics + 1))
+            self.register_buffer("k", torch.arange(1, harmonics + 1, dtype=torch.float32))
+
+        def forward(self, ctrl):  # [b, frames, 2]: f0 in Hz, loudness
+            h, _ = self.gru(self.inp(ctrl))
+            p = self.out(h)
+            amp = torch.sigmoid(p[..., :1]) * torch.softmax(p[..., 1:], -1)  # [b, frames, h]
+            f0 = ctrl[..., :1]  # [b, frames, 1]
+            amp = F.interpolate(amp.transpose(1, 2), scale_factor=float(self.hop), mode="linear", align_corners=False)
+            f0 = F.interpolate(f0.transpose(1, 2), scale_factor=float(self.hop), mode="linear", align_corners=False)
+            phase = torch.cumsum(2 * 3.14159265 * f0 / self.sr, -1)  # [b, 1, samples]
+            freq = f0 * self.k.view(1, -1, 1)
+            amp = amp * (freq < self.sr / 2).float()
+            return (torch.sin(phase * self.k.view(1, -1, 1)) * amp).sum(1)
+
+    class RoIHead(nn.Module):  # a backbone of strided Convs to a stride-8 map, RoIAlign of 7x7 per box, two fully
+        # connected layers, class scores and per-class boxes
+        def __init__(self, classes=21):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1), nn.ReLU(), nn.Conv2d(32, 64, 3, 2, 1), nn.ReLU(),
+                                      nn.Conv2d(64, 128, 3, 2, 1), nn.ReLU(), nn.Conv2d(128, 128, 3, 1, 1), nn.ReLU())
+            self.fc = nn.Sequential(nn.Flatten(), nn.Linear(128 * 49, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU())
+            self.cls, self.box = nn.Linear(512, classes), nn.Linear(512, 4 * classes)
+
+        def forward(self, img, boxes):  # [2, 3, 256, 256], [128, 5] (batch index, x1, y1, x2, y2)
+            f = self.body(img)
+            r = torchvision.ops.roi_align(f, boxes, (7, 7), spatial_scale=0.125, sampling_ratio=2, aligned=True)
+            h = self.fc(r)
+            return torch.softmax(self.cls(h), -1), self.box(h)
+
+    class NeRF(nn.Module):  # positional encoding of points (10 frequencies) and directions (4), 8 layers of 256 with
+        # the encoding concatenated back at the fifth, density and a view-dependent colour head
+        def __init__(self, d=256):
+            super().__init__()
+            self.register_buffer("fp", 2.0 ** torch.arange(10, dtype=torch.float32))
+            self.register_buffer("fd", 2.0 ** torch.arange(4, dtype=torch.float32))
+            ep = 3 + 3 * 2 * 10
+            self.l = nn.ModuleList([nn.Linear(ep, d)] + [nn.Linear(d + (ep if i == 5 else 0), d) for i in range(1, 8)])
+            self.sigma, self.feat = nn.Linear(d, 1), nn.Linear(d, d)
+            self.rgb = nn.Sequential(nn.Linear(d + 3 + 3 * 2 * 4, d // 2), nn.ReLU(), nn.Linear(d // 2, 3), nn.Sigmoid())
+
+        def enc(self, x, f):
+            xf = (x.unsqueeze(-1) * f).flatten(1)
+            return torch.cat([x, torch.sin(xf), torch.cos(xf)], -1)
+
+        def forward(self, pts, dirs):  # [n, 3] each
+            e = self.enc(pts, self.fp)
+            h = e
+            for i, l in enumerate(self.l):
+                if i == 5:
+                    h = torch.cat([h, e], -1)
+                h = F.relu(l(h))
+            return F.relu(self.sigma(h)), self.rgb(torch.cat([self.feat(h), self.enc(dirs, self.fd)], -1))
+
+    class TabTransformer(nn.Module):  # 16 categorical columns embedded (a table each), 4 transformer layers over
+        # them, flattened beside 8 normalised numeric columns, an MLP to the logit
+        def __init__(self, cols=16, card=50, d=32, numeric=8):
+            super().__init__()
+            self.emb = nn.ModuleList(nn.Embedding(card, d) for _ in range(cols))
+            layer = nn.TransformerEncoderLayer(d, 4, 4 * d, dropout=0.0, batch_first=True)
+            self.t = nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
+            self.norm = nn.LayerNorm(numeric)
+            self.mlp = nn.Sequential(nn.Linear(cols * d + numeric, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+                                     nn.Linear(128, 1))
+
+        def forward(self, cat, num):  # [b, 16] int64, [b, 8]
+            e = torch.stack([m(cat[:, i]) for i, m in enumerate(self.emb)], 1)
+            return self.mlp(torch.cat([self.t(e).flatten(1), self.norm(num)], -1))
+
+    class BilinearCNN(nn.Module):  # a VGG-style trunk; the feature map's outer product with itself averaged over
+        # positions, signed square root, L2 normalisation, a linear classifier
+        def __init__(self, classes=200):
+            super().__init__()
+            chans, layers, c = (32, 64, 128, 128), [], 3
+            for i, k in enumerate(chans):
+                layers += [nn.Conv2d(c, k, 3, padding=1), nn.ReLU(), nn.Conv2d(k, k, 3, padding=1), nn.ReLU()]
+                if i < 3:
+                    layers.append(nn.MaxPool2d(2))
+                c = k
+            self.trunk = nn.Sequential(*layers)
+            self.fc = nn.Linear(c * c, classes)
+
+        def forward(self, x):  # [b, 3, 112, 112]
+            f = self.trunk(x).flatten(2)  # [b, c, hw]
+            g = torch.bmm(f, f.transpose(1, 2)) / f.shape[-1]
+            g = g.flatten(1)
+            g = torch.sign(g) * torch.sqrt(torch.abs(g) + 1e-10)
+            return self.fc(F.normalize(g, dim=1))
+
+    class PointerNet(nn.Module):  # an LSTM encoder over the points, an LSTM decoder unrolled over 12 steps:
+        # additive attention over the encoder states, its argmax's point the next step's input
+        def __init__(self, d=128, steps=12):
+            super().__init__()
+            self.steps = steps
+            self.emb = nn.Linear(2, d)
+            self.enc = nn.LSTM(d, d, batch_first=True)
+            self.dec = nn.LSTMCell(d, d)
+            self.wq, self.wk, self.v = nn.Linear(d, d, bias=False), nn.Linear(d, d, bias=False), nn.Linear(d, 1, bias=False)
+            self.start = nn.Parameter(torch.randn(d) * 0.1)
+
+        def forward(self, pts):  # [b, n, 2]
+            e = self.emb(pts)
+            k, (h, c) = self.enc(e)
+            h, c = h[0], c[0]
+            keys = self.wk(k)
+            inp = self.start.expand(pts.shape[0], -1)
+            logits = []
+            for _ in range(self.steps):
+                h, c = self.dec(inp, (h, c))
+                u = self.v(torch.tanh(keys + self.wq(h).unsqueeze(1))).squeeze(-1)  # [b, n]
+                logits.append(u)
+                idx = u.argmax(-1)
+                inp = torch.gather(e, 1, idx.view(-1, 1, 1).expand(-1, 1, e.shape[-1])).squeeze(1)
+            return torch.stack(logits, 1)
+
+    torch.manual_seed(164)
+    f0 = 100.0 + 300.0 * torch.rand(4, 250, 1)
+    ctrl = torch.cat([f0, torch.rand(4, 250, 1)], -1)
+    xy = torch.rand(128, 2) * 200
+    wh = 16 + torch.rand(128, 2) * 40
+    boxes = torch.cat([torch.randint(0, 2, (128, 1)).float(), xy, xy + wh], 1)
+    export_nets(torch, out, 164, (("ddsp_synth_b4_t250", DDSPSynth, ctrl),
+                                  ("roi_head_b2_r128", RoIHead, (torch.rand(2, 3, 256, 256), boxes)),
+                                  ("nerf_mlp_n4096", NeRF, (torch.rand(4096, 3) * 2 - 1, F.normalize(torch.randn(4096, 3), dim=1))),
+                                  ("tabtransformer_b256", TabTransformer, (torch.randint(0, 50, (256, 16)), torch.randn(256, 8))),
+                                  ("bilinear_cnn_b4_112", BilinearCNN, (4, 3, 112, 112)),
+                                  ("pointer_net_b16_n50", PointerNet, (torch.rand(16, 50, 2),))),
                 opset=16)
     return 0
 
