@@ -27,19 +27,36 @@ std::string lower(std::string s) {
   return s;
 }
 
-// Upper bound for integer values feeding a Gather as indices: the gathered table's size on its axis.
-int64_t gatherBound(const Graph& g, ValueId v) {
+// Upper bound for integer values feeding a Gather as indices: the gathered table's size on its axis, the
+// smallest over the tables they index. Looks through ops that pass values on unchanged (a column picked by
+// a Gather or a Slice, Squeeze, Reshape, Concat, Cast...): a TabTransformer's [b, 16] categorical input
+// reaches each column's embedding through a Gather of that column.
+int64_t gatherBound(const Graph& g, ValueId v, int depth = 0) {
+  static const std::set<std::string> pass{"Gather",  "GatherElements", "Slice",    "Squeeze",   "Unsqueeze",
+                                          "Reshape", "Flatten",        "Identity", "Transpose", "Split",
+                                          "Expand",  "Tile",           "Concat",   "Cast"};
   int64_t bound = 0;
+  auto take = [&](int64_t b) {
+    if (b > 0) bound = bound ? std::min(bound, b) : b;
+  };
   for (NodeId c : g.value(v).consumers) {
     const Node& n = g.node(c);
-    if (n.dead || n.opType != "Gather" || n.inputs.size() < 2 || n.inputs[1] != v) continue;
-    const Value& table = g.value(n.inputs[0]);
-    if (!table.shape.rankKnown) continue;
-    int64_t axis = n.attrs.intOr("axis", 0);
-    if (axis < 0) axis += static_cast<int64_t>(table.shape.rank());
-    if (axis < 0 || axis >= static_cast<int64_t>(table.shape.rank())) continue;
-    const Dim& d = table.shape.dims[static_cast<size_t>(axis)];
-    if (d.isStatic() && d.value > 0) bound = bound ? std::min(bound, d.value) : d.value;
+    if (n.dead) continue;
+    if (n.opType == "Gather" && n.inputs.size() >= 2 && n.inputs[1] == v) {
+      const Value& table = g.value(n.inputs[0]);
+      if (!table.shape.rankKnown) continue;
+      int64_t axis = n.attrs.intOr("axis", 0);
+      if (axis < 0) axis += static_cast<int64_t>(table.shape.rank());
+      if (axis < 0 || axis >= static_cast<int64_t>(table.shape.rank())) continue;
+      const Dim& d = table.shape.dims[static_cast<size_t>(axis)];
+      if (d.isStatic()) take(d.value);
+      continue;
+    }
+    // The values themselves go on: the data input of a pick or a slice, any input of a Concat.
+    const bool carries = n.opType == "Concat" ? true : !n.inputs.empty() && n.inputs[0] == v;
+    if (depth >= 4 || !n.domain.empty() || !pass.count(n.opType) || !carries) continue;
+    for (ValueId o : n.outputs)
+      if (o != kNoId) take(gatherBound(g, o, depth + 1));
   }
   return bound;
 }

@@ -210,6 +210,40 @@ TEST(ExecGraph, RandomInputsAreSeededAndBounded) {
   ASSERT_TRUE(r.ok()) << r.error().message;
 }
 
+// A categorical table's columns each picked by a Gather, then looked up in their own embeddings (a
+// TabTransformer): the sample values stay below the smallest table's rows, through the pick and a Squeeze.
+TEST(ExecGraph, RandomIndicesStayInTheTablesTheyReachThroughColumnPicks) {
+  auto g = std::make_shared<fw::Graph>();
+  auto cats = g->addInput("cats", fw::DType::Int64, fw::Shape::ofInts({64, 2}));
+  std::vector<fw::ValueId> outs;
+  for (int64_t col = 0; col < 2; ++col) {
+    const int64_t rows = col == 0 ? 5 : 9;
+    auto table = g->addInitializer("table" + std::to_string(col), iota({rows, 3}));
+    auto at = g->addInitializer("col" + std::to_string(col), Tensor::int64s({1}, {col}));
+    auto picked = g->addValue("picked" + std::to_string(col));
+    auto axes = g->addInitializer("axes" + std::to_string(col), Tensor::int64s({1}, {1}));
+    auto flat = g->addValue("flat" + std::to_string(col));
+    auto e = g->addValue("e" + std::to_string(col));
+    g->addNode("Gather", {cats, at}, {picked}, attrs({fw::Attribute::makeInt("axis", 1)}));
+    g->addNode("Squeeze", {picked, axes}, {flat});
+    g->addNode("Gather", {table, flat}, {e});
+    g->addOutput(e);
+  }
+  fw::Model m;
+  m.graph = g;
+  auto in = fw::randomInputs(m, 11);
+  ASSERT_TRUE(in.ok()) << in.error().message;
+  int64_t largest = 0;
+  for (int64_t v : (*in)[0].toInt64s()) {
+    EXPECT_GE(v, 0);
+    EXPECT_LT(v, 5);
+    largest = std::max(largest, v);
+  }
+  EXPECT_EQ(largest, 4);  // 128 draws cover the range
+  auto r = fw::runGraph(m, *in);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+}
+
 TEST(ExecGraph, SymbolicInputDimAsksForInputShape) {
   auto g = std::make_shared<fw::Graph>();
   auto x = g->addInput("x", fw::DType::Float32, fw::Shape({fw::Dim::sym("batch"), fw::Dim(3)}));
