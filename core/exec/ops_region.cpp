@@ -53,6 +53,42 @@ Sample bilinearSample(float y, float x, int64_t H, int64_t W) {
   return s;
 }
 
+// The samples a bin of this roi takes (sampling_ratio, or the adaptive count), as opRoiAlign computes them.
+int64_t roiSamplesPerBin(const float* roi, float scale, float off, bool halfPixel, int64_t PH, int64_t PW,
+                         int64_t ratio) {
+  if (ratio > 0) return ratio * ratio;
+  const float sw = roi[0] * scale - off, sh = roi[1] * scale - off;
+  float rw = roi[2] * scale - off - sw, rh = roi[3] * scale - off - sh;
+  if (!halfPixel) {
+    rw = std::max(rw, 1.f);
+    rh = std::max(rh, 1.f);
+  }
+  const auto gh = static_cast<int64_t>(std::ceil(rh / static_cast<float>(PH)));
+  const auto gw = static_cast<int64_t>(std::ceil(rw / static_cast<float>(PW)));
+  return std::max<int64_t>(gh, 0) * std::max<int64_t>(gw, 0);
+}
+
+// One sample's term for C channels of a channels-last map: acc[c] += (or, for max, the larger of acc[c] and)
+// the four weighted corners, in the planes' loop's order. `first`: the bin's first sample (max: taken as is).
+void roiSampleChannels(float* __restrict acc, const float* __restrict map, const Sample& p, int64_t C,
+                       bool isMax, bool first) {
+  const float* __restrict a = map + p.o[0] * C;
+  const float* __restrict b = map + p.o[1] * C;
+  const float* __restrict c = map + p.o[2] * C;
+  const float* __restrict d = map + p.o[3] * C;
+  const float w0 = p.w[0], w1 = p.w[1], w2 = p.w[2], w3 = p.w[3];
+  if (!isMax) {
+    for (int64_t ch = 0; ch < C; ++ch) acc[ch] += w0 * a[ch] + w1 * b[ch] + w2 * c[ch] + w3 * d[ch];
+  } else if (first) {
+    for (int64_t ch = 0; ch < C; ++ch)
+      acc[ch] = std::max(std::max(w0 * a[ch], w1 * b[ch]), std::max(w2 * c[ch], w3 * d[ch]));
+  } else {
+    for (int64_t ch = 0; ch < C; ++ch)
+      acc[ch] =
+          std::max(acc[ch], std::max(std::max(w0 * a[ch], w1 * b[ch]), std::max(w2 * c[ch], w3 * d[ch])));
+  }
+}
+
 Result<std::vector<int64_t>> roiBatchIndices(const OpContext& c, size_t k, int64_t rois, int64_t batch) {
   FW_ASSIGN_OR_RETURN(const RtTensor* bi, indexInput(c, k, "batch_indices"));
   if (bi->numel() != rois) return c.fail("input 'batch_indices' has " + str(bi->numel()) + " entries for " + str(rois) + " rois");
@@ -97,8 +133,30 @@ Status opRoiAlign(OpContext& c) {
   RtTensor y = RtTensor::alloc(x.dtype, {R, C, PH, PW});
   const bool isMax = mode == "max";
   const float off = halfPixel ? 0.5f : 0.f;
+  // The samples' corner reads against the map's size: many rois over a small map read it channels-last
+  // (a copy of it, once), a sample's four corners then C contiguous values each, on vector lanes; a few
+  // rois over a large map keep the planes as they are. The same terms in the same order either way.
+  int64_t perBinSum = 0;
+  for (int64_t r = 0; r < R; ++r)
+    perBinSum += roiSamplesPerBin(rois.f() + r * 4, scale, off, halfPixel, PH, PW, ratio);
+  const bool channelsLast = C >= 4 && 4 * perBinSum * PH * PW >= N * H * W;
+  std::vector<float> xt;
+  if (channelsLast) {
+    xt.resize(static_cast<size_t>(N * H * W * C));
+    parallelFor(N * H, W * C, [&](int64_t b, int64_t e) {
+      for (int64_t nh = b; nh < e; ++nh) {
+        const int64_t n = nh / H, h = nh % H;
+        for (int64_t ch = 0; ch < C; ++ch) {
+          const float* src = x.f() + ((n * C + ch) * H + h) * W;
+          float* dst = xt.data() + nh * W * C + ch;
+          for (int64_t w = 0; w < W; ++w) dst[w * C] = src[w];
+        }
+      }
+    });
+  }
   parallelFor(R, C * PH * PW * 16, [&](int64_t rb, int64_t re) {
     std::vector<Sample> samples;
+    std::vector<float> acc(channelsLast ? static_cast<size_t>(C) : 0);
     for (int64_t r = rb; r < re; ++r) {
       const float* roi = rois.f() + r * 4;
       const float sw = roi[0] * scale - off, sh = roi[1] * scale - off;
@@ -123,6 +181,19 @@ Status opRoiAlign(OpContext& c) {
               samples.push_back(bilinearSample(yy, xx, H, W));
             }
           }
+      if (channelsLast) {
+        const float* map = xt.data() + bidx[static_cast<size_t>(r)] * H * W * C;
+        float* out = y.mf() + r * C * PH * PW;
+        for (int64_t bin = 0; bin < PH * PW; ++bin) {
+          std::fill(acc.begin(), acc.end(), 0.f);
+          const Sample* s = samples.data() + bin * per;
+          for (int64_t k = 0; k < per; ++k) roiSampleChannels(acc.data(), map, s[k], C, isMax, k == 0);
+          for (int64_t ch = 0; ch < C; ++ch)
+            out[ch * PH * PW + bin] =
+                isMax ? acc[static_cast<size_t>(ch)] : acc[static_cast<size_t>(ch)] / count;
+        }
+        continue;
+      }
       for (int64_t ch = 0; ch < C; ++ch) {
         const float* plane = x.f() + (bidx[static_cast<size_t>(r)] * C + ch) * H * W;
         float* out = y.mf() + (r * C + ch) * PH * PW;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 
 #include "core/exec/Executor.h"
@@ -168,6 +169,49 @@ TEST(IndexOps, RoiAlignMatchesTorchvision) {
     ASSERT_TRUE(r.ok()) << r.error().message;
     expectNear((*r)[0], {3, 2, 2, 3}, cs.want, 2e-4f);
   }
+}
+
+// Many rois over a small map read it channels-last (8 channels here); one channel at a time keeps the
+// planes' loop. Every mode, both coordinate modes and adaptive sampling give the same numbers, bit for bit,
+// rois partly outside the map included.
+TEST(IndexOps, RoiAlignChannelsLastEqualsThePlanesLoopBitForBit) {
+  const int64_t C = 8;
+  std::vector<float> v(static_cast<size_t>(2 * C * 5 * 6));
+  for (size_t k = 0; k < v.size(); ++k) v[k] = std::sin(static_cast<float>(k) * 0.37f) * 3.f;
+  const Tensor x = Tensor::floats({2, C, 5, 6}, v);
+  const Tensor rois = Tensor::floats({4, 4}, {0.5f, 0.7f, 4.6f, 3.9f, -1.2f, 1.0f, 2.0f, 6.5f, 2.2f, 2.1f,
+                                              2.4f, 2.3f, 3.0f, -2.0f, 9.0f, 4.0f});
+  const Tensor bi = i64({4}, {1, 0, 1, 0});
+  for (const char* mode : {"avg", "max"})
+    for (const char* ctm : {"half_pixel", "output_half_pixel"})
+      for (int64_t ratio : {0, 2}) {
+        SCOPED_TRACE(std::string(mode) + " " + ctm + " sampling_ratio=" + std::to_string(ratio));
+        auto a =
+            attrs({Attribute::makeString("mode", mode),
+                   Attribute::makeString("coordinate_transformation_mode", ctm),
+                   Attribute::makeInt("output_height", 2), Attribute::makeInt("output_width", 3),
+                   Attribute::makeInt("sampling_ratio", ratio), Attribute::makeFloat("spatial_scale", 0.8f)});
+        auto all = runOne("RoiAlign", {{"x", x}, {"rois", rois}, {"bi", bi}}, 1, a, 16);
+        ASSERT_TRUE(all.ok()) << all.error().message;
+        const std::vector<float> got = (*all)[0].toFloats();
+        ASSERT_EQ((*all)[0].dims(), (std::vector<int64_t>{4, C, 2, 3}));
+        for (int64_t ch = 0; ch < C; ++ch) {
+          std::vector<float> one;
+          for (int64_t n = 0; n < 2; ++n)
+            one.insert(one.end(), v.begin() + (n * C + ch) * 30, v.begin() + (n * C + ch + 1) * 30);
+          auto single = runOne(
+              "RoiAlign", {{"x", Tensor::floats({2, 1, 5, 6}, one)}, {"rois", rois}, {"bi", bi}}, 1, a, 16);
+          ASSERT_TRUE(single.ok()) << single.error().message;
+          const std::vector<float> want = (*single)[0].toFloats();
+          for (int64_t r = 0; r < 4; ++r)
+            for (int64_t bin = 0; bin < 6; ++bin) {
+              const float g = got[static_cast<size_t>((r * C + ch) * 6 + bin)],
+                          w = want[static_cast<size_t>(r * 6 + bin)];
+              EXPECT_EQ(std::memcmp(&g, &w, sizeof g), 0)
+                  << "roi " << r << " channel " << ch << " bin " << bin << ": " << g << " vs " << w;
+            }
+        }
+      }
 }
 
 TEST(IndexOps, RoiAlignMaxOnConstantMapTakesLargestWeightedCorner) {
