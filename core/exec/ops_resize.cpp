@@ -72,15 +72,55 @@ Status opResize(OpContext& c) {
     if (out == in && scale == 1.0 && ctm != "tf_crop_and_resize") continue;
     std::vector<Taps> taps(static_cast<size_t>(out));
     const double outW = scale * static_cast<double>(in);
+    // The attributes' strings compared once, not an output position at a time (16000 positions of a 64x
+    // upsampling of [4, 1, 250] took 448 us that way, where the taps' use takes a tenth of it: session 53).
+    enum class Ctm {
+      AlignCorners,
+      Asymmetric,
+      CropAndResize,
+      PytorchHalfPixel,
+      HalfPixel,
+      TfHalfPixelNearest
+    };
+    Ctm cm;
+    if (ctm == "align_corners")
+      cm = Ctm::AlignCorners;
+    else if (ctm == "asymmetric")
+      cm = Ctm::Asymmetric;
+    else if (ctm == "tf_crop_and_resize")
+      cm = Ctm::CropAndResize;
+    else if (ctm == "pytorch_half_pixel")
+      cm = Ctm::PytorchHalfPixel;
+    else if (ctm == "half_pixel")
+      cm = Ctm::HalfPixel;
+    else if (ctm == "tf_half_pixel_for_nearest")
+      cm = Ctm::TfHalfPixelNearest;
+    else
+      return c.fail("unsupported coordinate_transformation_mode '" + ctm + "'");
+    enum class Round { PreferFloor, PreferCeil, Floor, Ceil };
+    Round rounding = Round::PreferFloor;
+    const bool nearest = mode == "nearest", linear = mode == "linear";
+    if (nearest) {
+      if (nearestMode == "round_prefer_floor")
+        rounding = Round::PreferFloor;
+      else if (nearestMode == "round_prefer_ceil")
+        rounding = Round::PreferCeil;
+      else if (nearestMode == "floor")
+        rounding = Round::Floor;
+      else if (nearestMode == "ceil")
+        rounding = Round::Ceil;
+      else
+        return c.fail("unsupported nearest_mode '" + nearestMode + "'");
+    }
     for (int64_t x = 0; x < out; ++x) {
       Taps& t = taps[static_cast<size_t>(x)];
       const double xd = static_cast<double>(x);
       double xo;
-      if (ctm == "align_corners") {
+      if (cm == Ctm::AlignCorners) {
         xo = outW == 1 ? 0.0 : xd * static_cast<double>(in - 1) / (outW - 1);
-      } else if (ctm == "asymmetric") {
+      } else if (cm == Ctm::Asymmetric) {
         xo = xd / scale;
-      } else if (ctm == "tf_crop_and_resize") {
+      } else if (cm == Ctm::CropAndResize) {
         const double r0 = roi[d], r1 = roi[d + r];
         xo = outW == 1 ? (r1 - r0) * static_cast<double>(in - 1) / 2 : xd * (r1 - r0) * static_cast<double>(in - 1) / (outW - 1);
         xo += r0 * static_cast<double>(in - 1);
@@ -88,28 +128,23 @@ Status opResize(OpContext& c) {
           t.extrapolate = true;
           continue;
         }
-      } else if (ctm == "pytorch_half_pixel") {
+      } else if (cm == Ctm::PytorchHalfPixel) {
         xo = outW == 1 ? -0.5 : (xd + 0.5) / scale - 0.5;
-      } else if (ctm == "half_pixel") {
+      } else if (cm == Ctm::HalfPixel) {
         xo = (xd + 0.5) / scale - 0.5;
-      } else if (ctm == "tf_half_pixel_for_nearest") {
-        xo = (xd + 0.5) / scale;
       } else {
-        return c.fail("unsupported coordinate_transformation_mode '" + ctm + "'");
+        xo = (xd + 0.5) / scale;
       }
       auto clampIdx = [in](int64_t i) { return std::max<int64_t>(0, std::min<int64_t>(in - 1, i)); };
       const double fl = std::floor(xo);
       const bool integral = fl == xo;
       const double ratio = xo - fl;
-      if (mode == "nearest") {
+      if (nearest) {
         int64_t i = static_cast<int64_t>(fl);
         if (!integral) {
-          bool up = false;
-          if (nearestMode == "round_prefer_floor") up = ratio > 0.5;
-          else if (nearestMode == "round_prefer_ceil") up = ratio >= 0.5;
-          else if (nearestMode == "floor") up = false;
-          else if (nearestMode == "ceil") up = true;
-          else return c.fail("unsupported nearest_mode '" + nearestMode + "'");
+          const bool up = rounding == Round::PreferFloor  ? ratio > 0.5
+                          : rounding == Round::PreferCeil ? ratio >= 0.5
+                                                          : rounding == Round::Ceil;
           if (up) ++i;
         }
         t.n = 1;
@@ -119,7 +154,7 @@ Status opResize(OpContext& c) {
         t.n = 1;
         t.idx[0] = clampIdx(static_cast<int64_t>(fl));
         t.w[0] = 1.f;
-      } else if (mode == "linear") {
+      } else if (linear) {
         t.n = 2;
         t.idx[0] = clampIdx(static_cast<int64_t>(fl));
         t.idx[1] = clampIdx(static_cast<int64_t>(fl) + 1);

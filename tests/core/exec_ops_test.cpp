@@ -335,6 +335,27 @@ TEST(ExecOps, ResizeNearestModes) {
   expectNear((*r3)[0], {1, 6}, {1, 1, 2, 2, 3, 3});
 }
 
+// An attribute the Resize does not know fails naming it, before any position is worked out: a nearest_mode
+// (asymmetric 2x: every other position integral), a coordinate mode.
+TEST(ExecOps, ResizeRefusesAnUnknownModeNamingIt) {
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"nearest_mode", "round_half_even"}, {"coordinate_transformation_mode", "centered"}}) {
+    auto r = runOne("Resize",
+                    {{"x", Tensor::floats({1, 2}, {1, 2})},
+                     {"", {}},
+                     {"", {}},
+                     {"sizes", Tensor::int64s({2}, {1, 4}), true}},
+                    1,
+                    attrs({Attribute::makeString("mode", "nearest"),
+                           Attribute::makeString("coordinate_transformation_mode",
+                                                 name == "nearest_mode" ? "asymmetric" : value),
+                           Attribute::makeString("nearest_mode", name == "nearest_mode" ? value : "floor")}));
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_NE(r.error().message.find("unsupported " + name + " '" + value + "'"), std::string::npos)
+        << r.error().message;
+  }
+}
+
 TEST(ExecOps, LstmForwardMatchesNumpy) {
   // numpy reference (float64): gates iofc, f=sigmoid, g=h=tanh, seq 2, batch 1, input 2, hidden 2;
   // W = arange(16)*0.1-0.7, R = arange(16)*-0.05+0.3, B = arange(16)*0.02-0.1.
