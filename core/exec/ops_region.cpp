@@ -53,19 +53,28 @@ Sample bilinearSample(float y, float x, int64_t H, int64_t W) {
   return s;
 }
 
-// The samples a bin of this roi takes (sampling_ratio, or the adaptive count), as opRoiAlign computes them.
-int64_t roiSamplesPerBin(const float* roi, float scale, float off, bool halfPixel, int64_t PH, int64_t PW,
-                         int64_t ratio) {
-  if (ratio > 0) return ratio * ratio;
-  const float sw = roi[0] * scale - off, sh = roi[1] * scale - off;
-  float rw = roi[2] * scale - off - sw, rh = roi[3] * scale - off - sh;
+// A roi's box in the map's coordinates, its bins' size and its samples a bin side (sampling_ratio, or the
+// adaptive count): what opRoiAlign samples, and what decides its layout.
+struct RoiBox {
+  float sw, sh, binH, binW;
+  int64_t gh, gw;
+  int64_t perBin() const { return std::max<int64_t>(gh, 0) * std::max<int64_t>(gw, 0); }
+};
+RoiBox roiBox(const float* roi, float scale, float off, bool halfPixel, int64_t PH, int64_t PW,
+              int64_t ratio) {
+  RoiBox b{};
+  b.sw = roi[0] * scale - off;
+  b.sh = roi[1] * scale - off;
+  float rw = roi[2] * scale - off - b.sw, rh = roi[3] * scale - off - b.sh;
   if (!halfPixel) {
     rw = std::max(rw, 1.f);
     rh = std::max(rh, 1.f);
   }
-  const auto gh = static_cast<int64_t>(std::ceil(rh / static_cast<float>(PH)));
-  const auto gw = static_cast<int64_t>(std::ceil(rw / static_cast<float>(PW)));
-  return std::max<int64_t>(gh, 0) * std::max<int64_t>(gw, 0);
+  b.binH = rh / static_cast<float>(PH);
+  b.binW = rw / static_cast<float>(PW);
+  b.gh = ratio > 0 ? ratio : static_cast<int64_t>(std::ceil(rh / static_cast<float>(PH)));
+  b.gw = ratio > 0 ? ratio : static_cast<int64_t>(std::ceil(rw / static_cast<float>(PW)));
+  return b;
 }
 
 // One sample's term for C channels of a channels-last map: acc[c] += (or, for max, the larger of acc[c] and)
@@ -136,10 +145,12 @@ Status opRoiAlign(OpContext& c) {
   // The samples' corner reads against the map's size: many rois over a small map read it channels-last
   // (a copy of it, once), a sample's four corners then C contiguous values each, on vector lanes; a few
   // rois over a large map keep the planes as they are. The same terms in the same order either way.
-  int64_t perBinSum = 0;
+  double corners = 0;  // in doubles: a sampling_ratio up to 4096 over many rois and bins overflows int64
   for (int64_t r = 0; r < R; ++r)
-    perBinSum += roiSamplesPerBin(rois.f() + r * 4, scale, off, halfPixel, PH, PW, ratio);
-  const bool channelsLast = C >= 4 && 4 * perBinSum * PH * PW >= N * H * W;
+    corners += 4.0 *
+               static_cast<double>(roiBox(rois.f() + r * 4, scale, off, halfPixel, PH, PW, ratio).perBin()) *
+               static_cast<double>(PH * PW);
+  const bool channelsLast = C >= 4 && corners >= static_cast<double>(N * H * W);
   std::vector<float> xt;
   if (channelsLast) {
     xt.resize(static_cast<size_t>(N * H * W * C));
@@ -158,17 +169,9 @@ Status opRoiAlign(OpContext& c) {
     std::vector<Sample> samples;
     std::vector<float> acc(channelsLast ? static_cast<size_t>(C) : 0);
     for (int64_t r = rb; r < re; ++r) {
-      const float* roi = rois.f() + r * 4;
-      const float sw = roi[0] * scale - off, sh = roi[1] * scale - off;
-      float rw = roi[2] * scale - off - sw, rh = roi[3] * scale - off - sh;
-      if (!halfPixel) {
-        rw = std::max(rw, 1.f);
-        rh = std::max(rh, 1.f);
-      }
-      const float binH = rh / static_cast<float>(PH), binW = rw / static_cast<float>(PW);
-      const int64_t gh = ratio > 0 ? ratio : static_cast<int64_t>(std::ceil(rh / static_cast<float>(PH)));
-      const int64_t gw = ratio > 0 ? ratio : static_cast<int64_t>(std::ceil(rw / static_cast<float>(PW)));
-      const int64_t per = std::max<int64_t>(gh, 0) * std::max<int64_t>(gw, 0);
+      const RoiBox box = roiBox(rois.f() + r * 4, scale, off, halfPixel, PH, PW, ratio);
+      const float sw = box.sw, sh = box.sh, binH = box.binH, binW = box.binW;
+      const int64_t gh = box.gh, gw = box.gw, per = box.perBin();
       const float count = static_cast<float>(std::max<int64_t>(per, 1));
       // Samples of every bin, shared by all channels.
       samples.clear();
