@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|64]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|65]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -198,7 +198,13 @@ two fully connected layers, class and box outputs), a NeRF MLP (positional encod
 frequencies, an 8-layer MLP with a skip concatenation), a TabTransformer (categorical column embeddings through a
 transformer, concatenated with normalised numeric features), a bilinear CNN (the outer product of a feature map
 with itself pooled over positions, signed square root, L2 normalisation) and a pointer network (an LSTM encoder,
-an LSTM decoder unrolled over 12 steps with additive attention whose argmax picks the next input).
+an LSTM decoder unrolled over 12 steps with additive attention whose argmax picks the next input). Set 65 was
+exported at the start of session 54 and measured before any change: a PWC-Net-style optical-flow cost volume (81
+displacements sliced from the padded second frame), a hash-grid NeRF (multiresolution hash encoding: integer cell
+indices hashed by a modular sum, Gathers from the tables, trilinear weights), a Reformer (LSH attention: buckets by
+random rotations, positions sorted by bucket, chunked attention, unsorted back), a Whisper-style encoder-decoder
+(Conv1d stem, cross-attention), Mask R-CNN's mask head and a hierarchical attention network (two bidirectional GRUs
+with attention pooling).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -210,7 +216,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -345,6 +351,8 @@ def main():
         return export_sixty_third_set(torch, out)
     if which == "64":
         return export_sixty_fourth_set(torch, out)
+    if which == "65":
+        return export_sixty_fifth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -8311,6 +8319,174 @@ def export_sixty_fourth_set(torch, out):
                                   ("tabtransformer_b256", TabTransformer, (torch.randint(0, 50, (256, 16)), torch.randn(256, 8))),
                                   ("bilinear_cnn_b4_112", BilinearCNN, (4, 3, 112, 112)),
                                   ("pointer_net_b16_n50", PointerNet, (torch.rand(16, 50, 2),))),
+                opset=16)
+    return 0
+
+
+def export_sixty_fifth_set(torch, out):
+    # Session 54, at its start (after session 53's last change), before any measurement.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class PWCCorr(nn.Module):  # a two-level feature pyramid of both frames, a local correlation cost volume of 9x9
+        # displacements (the second frame padded and sliced per displacement), densely connected flow estimator
+        def __init__(self, r=4):
+            super().__init__()
+            self.r = r
+            self.feat = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1), nn.LeakyReLU(0.1), nn.Conv2d(16, 32, 3, 2, 1), nn.LeakyReLU(0.1),
+                                      nn.Conv2d(32, 32, 3, 1, 1), nn.LeakyReLU(0.1))
+            c, convs = (2 * r + 1) ** 2 + 32, []
+            for k in (64, 48, 32):
+                convs.append(nn.Conv2d(c, k, 3, 1, 1))
+                c += k
+            self.dense = nn.ModuleList(convs)
+            self.flow = nn.Conv2d(c, 2, 3, 1, 1)
+
+        def forward(self, a, b):  # [b, 3, 64, 64] each
+            fa, fb = self.feat(a), self.feat(b)
+            h, w, r = fa.shape[2], fa.shape[3], self.r
+            pb = F.pad(fb, (r, r, r, r))
+            cost = torch.cat([(fa * pb[:, :, i:i + h, j:j + w]).mean(1, keepdim=True)
+                              for i in range(2 * r + 1) for j in range(2 * r + 1)], 1)
+            x = torch.cat([F.leaky_relu(cost, 0.1), fa], 1)
+            for conv in self.dense:
+                x = torch.cat([F.leaky_relu(conv(x), 0.1), x], 1)
+            return self.flow(x)
+
+    class HashGridNeRF(nn.Module):  # a multiresolution hash encoding (8 levels, 2^14 entries of 2 features each, the
+        # corner's cell hashed by a modular sum of primes), trilinear weights, a 64-wide MLP to density and colour
+        def __init__(self, levels=8, table=2 ** 14, feats=2):
+            super().__init__()
+            self.table = table
+            self.register_buffer("res", torch.floor(16 * 1.5 ** torch.arange(levels, dtype=torch.float32)))
+            self.emb = nn.Parameter(torch.rand(levels, table, feats) * 2e-2 - 1e-2)
+            self.register_buffer("primes", torch.tensor([1, 2654435, 805459], dtype=torch.int64))
+            corners = torch.tensor([[i >> 2 & 1, i >> 1 & 1, i & 1] for i in range(8)], dtype=torch.float32)
+            self.register_buffer("corners", corners)  # [8, 3]
+            self.register_buffer("offs", (torch.arange(levels) * table).view(1, levels, 1))
+            self.mlp = nn.Sequential(nn.Linear(levels * feats, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 16))
+            self.rgb = nn.Sequential(nn.Linear(15 + 3, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 3), nn.Sigmoid())
+
+        def forward(self, pts, dirs):  # [n, 3] in [0, 1), [n, 3]
+            x = pts.unsqueeze(1) * self.res.view(1, -1, 1)  # [n, L, 3]
+            x0 = torch.floor(x)
+            fr = x - x0
+            c = x0.unsqueeze(2) + self.corners.view(1, 1, 8, 3)  # [n, L, 8, 3]
+            idx = (c.long() * self.primes).sum(-1) % self.table + self.offs  # [n, L, 8]
+            wt = torch.where(self.corners.view(1, 1, 8, 3) > 0, fr.unsqueeze(2), 1 - fr.unsqueeze(2)).prod(-1)
+            f = self.emb.view(-1, self.emb.shape[-1])[idx]  # [n, L, 8, F]
+            enc = (f * wt.unsqueeze(-1)).sum(2).flatten(1)  # [n, L*F]
+            h = self.mlp(enc)
+            return F.softplus(h[:, :1]), self.rgb(torch.cat([h[:, 1:], dirs], -1))
+
+    class ReformerLSH(nn.Module):  # 2 layers of LSH attention: shared query-key, random rotations to 8 buckets, the
+        # positions sorted by bucket, attention within chunks of 32 and their predecessor, unsorted back
+        def __init__(self, d=128, heads=4, buckets=8, chunk=32, layers=2, vocab=1000):
+            super().__init__()
+            self.h, self.chunk = heads, chunk
+            self.emb = nn.Embedding(vocab, d)
+            self.qk = nn.ModuleList(nn.Linear(d, d) for _ in range(layers))
+            self.v = nn.ModuleList(nn.Linear(d, d) for _ in range(layers))
+            self.o = nn.ModuleList(nn.Linear(d, d) for _ in range(layers))
+            self.n1 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.n2 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.ff = nn.ModuleList(nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d)) for _ in range(layers))
+            self.register_buffer("rot", torch.randn(layers, d // heads, buckets // 2))
+            self.head = nn.Linear(d, vocab)
+
+        def attend(self, x, i):
+            b, t, d = x.shape
+            h, dh, n = self.h, d // self.h, self.chunk
+            qk = self.qk[i](x).view(b, t, h, dh).transpose(1, 2)  # [b, h, t, dh]
+            v = self.v[i](x).view(b, t, h, dh).transpose(1, 2)
+            r = qk @ self.rot[i]
+            bucket = torch.cat([r, -r], -1).argmax(-1)  # [b, h, t]
+            key = bucket * t + torch.arange(t, device=x.device)
+            order = key.argsort(-1)
+            undo = order.argsort(-1)
+            g = order.unsqueeze(-1).expand(-1, -1, -1, dh)
+            sq, sv = qk.gather(2, g), v.gather(2, g)
+            sq = sq.view(b, h, t // n, n, dh)
+            sv = sv.view(b, h, t // n, n, dh)
+            k = F.normalize(sq, dim=-1)
+            kk = torch.cat([k, k.roll(1, 2)], 3)
+            vv = torch.cat([sv, sv.roll(1, 2)], 3)
+            a = torch.softmax(sq @ kk.transpose(-1, -2) / dh ** 0.5, -1) @ vv  # [b, h, c, n, dh]
+            a = a.reshape(b, h, t, dh).gather(2, undo.unsqueeze(-1).expand(-1, -1, -1, dh))
+            return self.o[i](a.transpose(1, 2).reshape(b, t, d))
+
+        def forward(self, tok):  # [b, t] int64
+            x = self.emb(tok)
+            for i in range(len(self.qk)):
+                x = x + self.attend(self.n1[i](x), i)
+                x = x + self.ff[i](self.n2[i](x))
+            return self.head(x)
+
+    class WhisperLite(nn.Module):  # log-mel frames through two Conv1d (GELU, the second strided), sinusoidal positions,
+        # 2 encoder layers; a token decoder of 2 layers with causal self-attention and cross-attention, tied logits
+        def __init__(self, mels=80, d=192, heads=4, vocab=2000, tokens=32):
+            super().__init__()
+            self.c1, self.c2 = nn.Conv1d(mels, d, 3, padding=1), nn.Conv1d(d, d, 3, 2, 1)
+            pos = torch.arange(150, dtype=torch.float32).unsqueeze(1) / 10000 ** (torch.arange(0, d, 2) / d)
+            self.register_buffer("pos", torch.cat([pos.sin(), pos.cos()], 1))
+            enc = nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0, activation="gelu", batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(enc, 2, enable_nested_tensor=False)
+            dec = nn.TransformerDecoderLayer(d, heads, 4 * d, dropout=0.0, activation="gelu", batch_first=True, norm_first=True)
+            self.dec = nn.TransformerDecoder(dec, 2)
+            self.tok = nn.Embedding(vocab, d)
+            self.tpos = nn.Parameter(torch.randn(tokens, d) * 0.02)
+            self.register_buffer("mask", torch.triu(torch.full((tokens, tokens), float("-inf")), 1))
+            self.ln = nn.LayerNorm(d)
+
+        def forward(self, mel, tok):  # [b, 80, 300], [b, 32] int64
+            a = F.gelu(self.c2(F.gelu(self.c1(mel)))).transpose(1, 2) + self.pos
+            m = self.enc(a)
+            y = self.dec(self.tok(tok) + self.tpos, m, tgt_mask=self.mask)
+            return self.ln(y) @ self.tok.weight.t()
+
+    class MaskHead(nn.Module):  # Mask R-CNN's mask branch over pooled RoI features: 4 Conv3x3 of 256, a 2x
+        # ConvTranspose, a per-class 1x1 Conv, sigmoid
+        def __init__(self, classes=21):
+            super().__init__()
+            layers, c = [], 128
+            for _ in range(4):
+                layers += [nn.Conv2d(c, 256, 3, padding=1), nn.ReLU()]
+                c = 256
+            self.body = nn.Sequential(*layers, nn.ConvTranspose2d(256, 256, 2, 2), nn.ReLU(), nn.Conv2d(256, classes, 1))
+
+        def forward(self, x):  # [r, 128, 14, 14]
+            return torch.sigmoid(self.body(x))
+
+    class HAN(nn.Module):  # a hierarchical attention network: a bidirectional GRU with attention pooling over each
+        # sentence's words, then over the document's sentences, a classifier
+        def __init__(self, vocab=5000, d=64, h=64, classes=10):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, d)
+            self.wgru = nn.GRU(d, h, batch_first=True, bidirectional=True)
+            self.sgru = nn.GRU(2 * h, h, batch_first=True, bidirectional=True)
+            self.watt, self.satt = nn.Linear(2 * h, 2 * h), nn.Linear(2 * h, 2 * h)
+            self.wctx, self.sctx = nn.Linear(2 * h, 1, bias=False), nn.Linear(2 * h, 1, bias=False)
+            self.cls = nn.Linear(2 * h, classes)
+
+        @staticmethod
+        def pool(x, att, ctx):
+            a = torch.softmax(ctx(torch.tanh(att(x))), 1)
+            return (a * x).sum(1)
+
+        def forward(self, doc):  # [b, sentences, words] int64
+            b, s, w = doc.shape
+            wh, _ = self.wgru(self.emb(doc.view(b * s, w)))
+            sv = self.pool(wh, self.watt, self.wctx).view(b, s, -1)
+            sh, _ = self.sgru(sv)
+            return self.cls(self.pool(sh, self.satt, self.sctx))
+
+    torch.manual_seed(165)
+    export_nets(torch, out, 165, (("pwc_corr_b2_64", PWCCorr, (torch.rand(2, 3, 64, 64), torch.rand(2, 3, 64, 64))),
+                                  ("hash_nerf_n8192", HashGridNeRF, (torch.rand(8192, 3), F.normalize(torch.randn(8192, 3), dim=1))),
+                                  ("reformer_lsh_b2_t256", ReformerLSH, torch.randint(0, 1000, (2, 256))),
+                                  ("whisper_lite_b2", WhisperLite, (torch.randn(2, 80, 300), torch.randint(0, 2000, (2, 32)))),
+                                  ("mask_head_r32", MaskHead, (32, 128, 14, 14)),
+                                  ("han_b8_s10_w30", HAN, torch.randint(0, 5000, (8, 10, 30)))),
                 opset=16)
     return 0
 
