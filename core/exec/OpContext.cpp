@@ -134,6 +134,27 @@ void roundToHalf(const float* x, float* y, int64_t n) {
   for (int64_t k = done; k < n; ++k) y[k] = halfToFloat(floatToHalf(x[k]));
 }
 
+// y[k] = x[k] truncated to an integer, eight at a time while all eight are within [-2^31, 2^31); returns the
+// count done (the loop's caller does the rest, and everything without AVX2).
+__attribute__((target("avx2"))) int64_t floatsToInt64Avx2Body(const float* x, int64_t* y, int64_t n) {
+  const __m256 lo = _mm256_set1_ps(-2147483648.f), hi = _mm256_set1_ps(2147483648.f);
+  int64_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    const __m256 v = _mm256_loadu_ps(x + k);
+    const __m256 in = _mm256_and_ps(_mm256_cmp_ps(v, lo, _CMP_GE_OQ), _mm256_cmp_ps(v, hi, _CMP_LT_OQ));
+    if (_mm256_movemask_ps(in) != 0xff) break;  // a NaN, an infinity or a value beyond int32: the scalar loop
+    const __m256i i = _mm256_cvttps_epi32(v);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + k), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(i)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + k + 4),
+                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(i, 1)));
+  }
+  return k;
+}
+int64_t floatsToInt64Avx2(const float* x, int64_t* y, int64_t n) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2 ? floatsToInt64Avx2Body(x, y, n) : 0;
+}
+
 float roundToBFloat16(float v) {
   if (std::isnan(v)) return v;
   uint32_t x;
@@ -171,10 +192,18 @@ RtTensor castTo(const RtTensor& src, DType to) {
   } else if (dst == Store::I64) {
     int64_t* y = r.mi();
     if (from == Store::F32) {
-      for (int64_t k = 0; k < n; ++k) {
-        const float v = src.f()[k];
-        y[k] = std::isfinite(v) ? wrapInt(to, static_cast<uint64_t>(static_cast<int64_t>(v)))
-                                : std::numeric_limits<int64_t>::min();
+      // To int64 or int32, eight values at a time where all eight lie within int32 (truncated as a scalar
+      // cast truncates): element by element, the target's width looked up for each, a Cast of [8192, 8, 8, 3]
+      // (a hash grid's cell corners) took 1248 us, where a Relu over it takes 316 (1 thread, session 54).
+      // A block the vector loop leaves (a NaN, an infinity, a value beyond int32) goes element by element.
+      const bool vec = to == DType::Int64 || to == DType::Int32;
+      for (int64_t k = 0; k < n;) {
+        if (vec) k += floatsToInt64Avx2(src.f() + k, y + k, n - k);
+        for (const int64_t e = vec ? std::min(n, k + 8) : n; k < e; ++k) {
+          const float v = src.f()[k];
+          y[k] = std::isfinite(v) ? wrapInt(to, static_cast<uint64_t>(static_cast<int64_t>(v)))
+                                  : std::numeric_limits<int64_t>::min();
+        }
       }
     } else if (from == Store::I64) {
       for (int64_t k = 0; k < n; ++k) y[k] = wrapInt(to, static_cast<uint64_t>(src.i()[k]));

@@ -394,8 +394,10 @@ TEST(ExecOps, ReductionsOverMiddleAxesMatchADoubleLoopInOrder) {
   struct Case {
     std::vector<int64_t> dims, axes;
   };
+  // Rows of 2 and 3 (several outer indices a block), 40 (a block of 6 with a short last one), 600 (blocks of
+  // 256 columns and a last one of 88).
   for (const Case& c : {Case{{4, 200, 3}, {1}}, Case{{2, 5, 7, 16}, {1, 2}}, Case{{1, 9, 1}, {-2}},
-                        Case{{3, 4, 5, 2}, {2}}}) {
+                        Case{{3, 4, 5, 2}, {2}}, Case{{13, 6, 40}, {1}}, Case{{5, 4, 600}, {1}}}) {
     int64_t n = 1;
     for (int64_t d : c.dims) n *= d;
     std::vector<float> v(static_cast<size_t>(n));
@@ -448,6 +450,74 @@ TEST(ExecOps, ReductionsOverMiddleAxesMatchADoubleLoopInOrder) {
     ASSERT_TRUE(res.ok()) << res.error().message;
     const auto y = (*res)[0].toFloats();
     for (size_t i = 0; i < y.size(); ++i) EXPECT_EQ(std::isnan(y[i]), i == 1) << op << " " << i;
+  }
+}
+
+// A float ReduceProd, and int64 ReduceSum, ReduceSumSquare, ReduceL1, ReduceProd, ReduceMax and ReduceMin,
+// over the last axes, a middle run and one with axes of size 1 in it: a float product the same bits as a
+// double product in order; integers exact in wrapping int64 arithmetic, beyond the 2^53 a double holds
+// exactly.
+TEST(ExecOps, ProductsAndIntegerReductionsOverARunAreExact) {
+  struct Case {
+    std::vector<int64_t> dims, axes;
+  };
+  for (const Case& c : {Case{{6, 3}, {-1}}, Case{{8, 7, 3}, {2}}, Case{{4, 5, 2}, {1}},
+                        Case{{3, 4, 300}, {1}}, Case{{2, 3, 4, 5}, {1, 2}}, Case{{2, 1, 3, 1, 4}, {2}}}) {
+    int64_t n = 1;
+    for (int64_t d : c.dims) n *= d;
+    const auto r = static_cast<int64_t>(c.dims.size());
+    int64_t first = r, last = -1;
+    for (int64_t a : c.axes) first = std::min(first, (a + r) % r), last = std::max(last, (a + r) % r);
+    int64_t outer = 1, red = 1, inner = 1;
+    for (int64_t d = 0; d < r; ++d)
+      (d < first ? outer : d <= last ? red : inner) *= c.dims[static_cast<size_t>(d)];
+    std::vector<float> fv(static_cast<size_t>(n));
+    std::vector<int64_t> iv(static_cast<size_t>(n));
+    for (size_t i = 0; i < fv.size(); ++i) {
+      fv[i] = static_cast<float>(0.6 + std::fmod(i * 0.37, 0.9));
+      // Around 2^58 (some negative): a double sum of a few of them rounds.
+      iv[i] = (int64_t{1} << 58) + static_cast<int64_t>(i * 7919 % 1000) * ((i % 3 == 0) ? -1 : 1) -
+              (i % 5 == 0 ? (int64_t{1} << 59) : 0);
+    }
+    const auto opts = attrs({Attribute::makeInts("axes", c.axes), Attribute::makeInt("keepdims", 0)});
+    auto prod = runOne("ReduceProd", {{"x", Tensor::floats(c.dims, fv)}}, 1, opts, 13);
+    ASSERT_TRUE(prod.ok()) << prod.error().message;
+    const auto py = (*prod)[0].toFloats();
+    ASSERT_EQ(py.size(), static_cast<size_t>(outer * inner));
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t j = 0; j < inner; ++j) {
+        double p = 1;
+        for (int64_t k = 0; k < red; ++k) p *= fv[static_cast<size_t>((o * red + k) * inner + j)];
+        EXPECT_EQ(py[static_cast<size_t>(o * inner + j)], static_cast<float>(p))
+            << "ReduceProd at " << o << "," << j;
+      }
+    for (const char* op :
+         {"ReduceSum", "ReduceSumSquare", "ReduceL1", "ReduceProd", "ReduceMax", "ReduceMin"}) {
+      auto res = runOne(op, {{"x", Tensor::int64s(c.dims, iv)}}, 1, opts, 13);
+      ASSERT_TRUE(res.ok()) << op << ": " << res.error().message;
+      const auto y = (*res)[0].toInt64s();
+      ASSERT_EQ(y.size(), static_cast<size_t>(outer * inner)) << op;
+      const std::string s = op;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < inner; ++j) {
+          uint64_t sum = 0, sq = 0, l1 = 0, pr = 1;
+          int64_t mx = std::numeric_limits<int64_t>::min(), mn = std::numeric_limits<int64_t>::max();
+          for (int64_t k = 0; k < red; ++k) {
+            const int64_t x = iv[static_cast<size_t>((o * red + k) * inner + j)];
+            const auto u = static_cast<uint64_t>(x);
+            sum += u, sq += u * u, l1 += x < 0 ? 0 - u : u, pr *= u, mx = std::max(mx, x),
+                                                                     mn = std::min(mn, x);
+          }
+          const uint64_t want = s == "ReduceSum"         ? sum
+                                : s == "ReduceSumSquare" ? sq
+                                : s == "ReduceL1"        ? l1
+                                : s == "ReduceProd"      ? pr
+                                : s == "ReduceMax"       ? static_cast<uint64_t>(mx)
+                                                         : static_cast<uint64_t>(mn);
+          EXPECT_EQ(y[static_cast<size_t>(o * inner + j)], static_cast<int64_t>(want))
+              << op << " dims " << c.dims.size() << " at " << o << "," << j;
+        }
+    }
   }
 }
 
@@ -1009,6 +1079,56 @@ TEST(ExecOps, CastKeepsLogicalTypeAndWraps) {
   EXPECT_EQ(v[0], 1);
   EXPECT_EQ(v[1], 254);  // -2 wraps modulo 256
   EXPECT_EQ(v[2], 44);   // 300 wraps modulo 256
+}
+
+// A Cast from float to int64 and int32 truncates every value as a scalar cast does, eight at a time on vector
+// lanes where all eight are within int32 and element by element around a NaN, an infinity or a value beyond
+// it (-2^31 and the largest float below 2^31 inside, 2^31 and 3e9 outside), whichever lane it is in.
+TEST(ExecOps, CastFromFloatToIntegersTruncatesEveryValueAsAScalarCast) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> specials = {nan,  inf,   -inf,          2147483648.f,
+                                       3e9f, -3e9f, -2147483648.f, 2147483520.f};
+  std::vector<float> v;
+  for (int i = 0; i < 61; ++i) v.push_back(static_cast<float>(i % 7 - 3) * 1.37f + (i % 2 ? 0.5f : -0.99f));
+  for (size_t k = 0; k < specials.size(); ++k) v[7 + k * 6] = specials[k];
+  for (fw::DType to : {fw::DType::Int64, fw::DType::Int32}) {
+    auto r = runOne("Cast", {{"x", Tensor::floats({static_cast<int64_t>(v.size())}, v)}}, 1,
+                    attrs({Attribute::makeInt("to", static_cast<int64_t>(to))}));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const auto got = (*r)[0].toInt64s();
+    ASSERT_EQ(got.size(), v.size());
+    for (size_t k = 0; k < v.size(); ++k) {
+      // A NaN or an infinity gives int64's minimum (0 in int32's width).
+      int64_t want = std::isfinite(v[k]) ? static_cast<int64_t>(v[k]) : std::numeric_limits<int64_t>::min();
+      if (to == fw::DType::Int32)
+        want = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(want)));
+      EXPECT_EQ(got[k], want) << "value " << v[k] << " at " << k
+                              << (to == fw::DType::Int32 ? " to int32" : "");
+    }
+  }
+}
+
+// Mod of int64s by a scalar, fmod 0 (the divisor's sign) and 1 (the dividend's): powers of two (a mask for
+// fmod 0) and others, positive and negative dividends and divisors, against the definition.
+TEST(ExecOps, IntegerModByAScalarFollowsTheDivisorsOrTheDividendsSign) {
+  std::vector<int64_t> xs;
+  for (int64_t q = -40; q <= 40; ++q) xs.push_back(q * 977 + (q % 3) * (int64_t{1} << 40));
+  for (int64_t m :
+       {int64_t{1}, int64_t{2}, int64_t{16384}, int64_t{1} << 40, int64_t{3}, int64_t{-8}, int64_t{-7}})
+    for (int64_t f : {0, 1}) {
+      auto r = runOne(
+          "Mod",
+          {{"a", Tensor::int64s({static_cast<int64_t>(xs.size())}, xs)}, {"b", Tensor::int64s({}, {m})}}, 1,
+          attrs({Attribute::makeInt("fmod", f)}));
+      ASSERT_TRUE(r.ok()) << r.error().message;
+      const auto got = (*r)[0].toInt64s();
+      ASSERT_EQ(got.size(), xs.size());
+      for (size_t k = 0; k < xs.size(); ++k) {
+        int64_t want = xs[k] % m;
+        if (f == 0 && want != 0 && ((want < 0) != (m < 0))) want += m;
+        EXPECT_EQ(got[k], want) << xs[k] << " mod " << m << " fmod " << f;
+      }
+    }
 }
 
 TEST(ExecOps, MaxPoolIndicesAndAveragePoolPadding) {
