@@ -99,6 +99,33 @@ TEST(ExecThreads, SmallBatchedMatMulsAreCorrectForAnyThreadCount) {
   }
 }
 
+TEST(ExecThreads, SmallBatchedMatMulsAddTheirTermsInOrder) {
+  // The row loop's sums are each k's product added in order to a float from 0, whichever vector width,
+  // register block of rows or masked tail of columns computes them: the same bits as that loop written out
+  // (a reordered or fused term would differ in some of these elements).
+  for (auto [M, K, N] : std::vector<std::array<int64_t, 3>>{
+           {1, 5, 1}, {3, 7, 9}, {4, 8, 16}, {5, 6, 17}, {16, 4, 31}, {8, 3, 40}, {13, 9, 15}, {2, 1, 8}}) {
+    const int64_t nb = 3;
+    ASSERT_TRUE(fw::exec::smallProductsOnRowLoop(nb, false, false, M, N, K)) << M << "x" << K << "x" << N;
+    const Tensor a = noise({nb, M, K}, 21), b = noise({nb, K, N}, 22);
+    const auto y = runWith(oneNode("MatMul", {{"a", a}, {"b", b}}, 1), {a, b}, 1);
+    ASSERT_EQ(y.size(), 1u);
+    const auto av = a.toFloats(), bv = b.toFloats(), yv = y[0].toFloats();
+    for (int64_t p = 0; p < nb; ++p)
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          volatile float c = 0.f;  // each step rounded to float, as the loop's
+          for (int64_t k = 0; k < K; ++k) {
+            const float t =
+                av[static_cast<size_t>((p * M + i) * K + k)] * bv[static_cast<size_t>((p * K + k) * N + j)];
+            c = c + t;
+          }
+          ASSERT_EQ(yv[static_cast<size_t>((p * M + i) * N + j)], c)
+              << M << "x" << K << "x" << N << " at " << p << "," << i << "," << j;
+        }
+  }
+}
+
 TEST(ExecThreads, GemmTransposedWithBetaBitIdentical) {
   const Tensor a = noise({300, 90}, 3), b = noise({200, 300}, 4), c = noise({90, 200}, 5);
   auto m = oneNode("Gemm", {{"a", a}, {"b", b}, {"c", c}}, 1,
