@@ -273,9 +273,10 @@ TEST(IndexOps, TopKMatchesAStableSortOfEachLineForEveryK) {
   // [3, 70, 4] along axis 1 (a line of 70, strided) and [5, 70] along its last axis, values with many ties
   // (negative and positive, both zeros alike, both infinities) and a NaN in some lines (NaN ranks above
   // every number when largest, below when smallest), k from 0 to 70
-  // on both sides of the insertion path's limit (64): values and indices equal a stable sort's first k.
+  // on both sides of the insertion path's limit (64), beyond it a whole sort (k at least a quarter of the
+  // line) or a partial one (lines of 300): values and indices equal a stable sort's first k.
   for (auto [dims, axis] :
-       std::vector<std::pair<std::vector<int64_t>, int64_t>>{{{3, 70, 4}, 1}, {{5, 70}, 1}}) {
+       std::vector<std::pair<std::vector<int64_t>, int64_t>>{{{3, 70, 4}, 1}, {{5, 70}, 1}, {{2, 300}, 1}}) {
     int64_t n = 1;
     for (int64_t d : dims) n *= d;
     std::vector<float> v(static_cast<size_t>(n));
