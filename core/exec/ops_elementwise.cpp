@@ -407,16 +407,20 @@ void whereRows(const std::vector<int64_t>& od, const RtTensor& cond, const RtTen
       const int64_t len = md.out[r - 1], m = md.out[r - 2];
       const int64_t c0 = md.strides[0][r - 1], c1 = md.strides[0][r - 2], x0 = md.strides[1][r - 1],
                     x1 = md.strides[1][r - 2], y0 = md.strides[2][r - 1], y1 = md.strides[2][r - 2];
-      walkOuterDims(md, 2, [&](int64_t o, const std::array<int64_t, 3>& off) {
-        const uint8_t* pc = cs + off[0];
-        const T* px = xs + off[1];
-        const T* py = ys + off[2];
-        T* po = out + o;
-        for (int64_t j = 0; j < m; ++j, pc += c1, px += x1, py += y1, po += len)
-          for (int64_t i = 0; i < len; ++i) {
-            const T a = px[i * x0], b = py[i * y0];
-            po[i] = pc[i * c0] ? a : b;
-          }
+      byShortLength(len, [&](auto k) {
+        constexpr int K = decltype(k)::value;
+        const int64_t n = K > 0 ? K : len;
+        walkOuterDims(md, 2, [&](int64_t o, const std::array<int64_t, 3>& off) {
+          const uint8_t* pc = cs + off[0];
+          const T* px = xs + off[1];
+          const T* py = ys + off[2];
+          T* po = out + o;
+          for (int64_t j = 0; j < m; ++j, pc += c1, px += x1, py += y1, po += n)
+            for (int64_t i = 0; i < n; ++i) {
+              const T a = px[i * x0], b = py[i * y0];
+              po[i] = pc[i * c0] ? a : b;
+            }
+        });
       });
       return;
     }

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/exec/Broadcast.h"
 #include "core/exec/ColumnBlocks.h"
 #include "core/exec/FastMath.h"
 #include "core/exec/OpContext.h"
@@ -92,25 +93,48 @@ std::optional<std::pair<int64_t, int64_t>> reducedRun(const std::vector<int64_t>
 }
 
 // y[o, i] = finish(the fold of step over x[o, 0..len, i] in order from init) for x viewed as [outer, len,
-// inner]. Rows (inner 1) one after another; rows of 16 or more a whole output row of accumulators at a time,
-// adding the input's rows to it in order; shorter ones (a point's 3 coordinates, a pair of features) the
-// rows of several outer indices at once, so that consecutive steps are independent. Through an offset table,
-// element by element, with the op chosen for each, a hash grid's [8192, 8, 8, 3] took 3.5 ms for an int64 sum
-// over its last axis and as long for a float product, and its float sum over the 8 corners of [8192, 8, 8, 2]
-// 2.4 ms (1 thread, set 65, session 54); 1.3, 0.84 and 0.88 ms this way. (Blocks of 256 or 2048 columns down
-// the rows made the sum over the middle axis of [4, 32, 16000] slower than whole rows, 482 -> 544-1029 us, as
-// did 4 outer indices at once a row of 64.)
+// inner]. Rows (inner 1) one after another; up to 8 columns their accumulators in registers down each outer
+// index's rows (a pair of features summed over a cell's corners); 16 columns or more a whole output row of
+// accumulators at a time, adding the input's rows to it in order; 9 to 15 the rows of several outer indices
+// at once, so that consecutive steps are independent. Rows and columns of up to 8 have their length known to
+// the compiler (byShortLength). Through an offset table, element by element, with the op chosen for each, a
+// hash grid's [8192, 8, 8, 3] took 3.5 ms for an int64 sum over its last axis and as long for a float
+// product, and its float sum over the 8 corners of [8192, 8, 8, 2] 2.4 ms (1 thread, set 65, session
+// 54); 1.3, 0.84 and 0.88 ms this way. (Blocks of 256 or 2048 columns down the rows made the sum over the
+// middle axis of [4, 32, 16000] slower than whole rows, 482 -> 544-1029 us, as did 4 outer indices at once a
+// row of 64.)
 template <class T, class A, class Step, class Finish>
 void reduceRun(const T* x, T* y, int64_t outer, int64_t len, int64_t inner, A init, const Step& step,
                const Finish& finish) {
-  if (inner == 1) {
-    parallelFor(outer, len, [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) {
-        const T* px = x + o * len;
-        A acc = init;
-        for (int64_t k = 0; k < len; ++k) acc = step(acc, px[k]);
-        y[o] = finish(acc);
-      }
+  if (inner == 1) {  // rows of up to 8 with their length known to the compiler (byShortLength)
+    byShortLength(len, [&](auto kk) {
+      constexpr int K = decltype(kk)::value;
+      const int64_t n = K > 0 ? K : len;
+      parallelFor(outer, n, [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o) {
+          const T* px = x + o * n;
+          A acc = init;
+          for (int64_t k = 0; k < n; ++k) acc = step(acc, px[k]);
+          y[o] = finish(acc);
+        }
+      });
+    });
+    return;
+  }
+  if (inner <= 8) {  // up to 8 columns: each outer index's sums in registers down its rows
+    byShortLength(inner, [&](auto ww) {
+      constexpr int W = decltype(ww)::value;
+      if constexpr (W > 0)  // always: inner is 2 to 8 here
+        parallelFor(outer, len * W, [&](int64_t b, int64_t e) {
+          for (int64_t o = b; o < e; ++o) {
+            const T* px = x + o * len * W;
+            A acc[W];
+            for (int i = 0; i < W; ++i) acc[i] = init;
+            for (int64_t k = 0; k < len; ++k, px += W)
+              for (int i = 0; i < W; ++i) acc[i] = step(acc[i], px[i]);
+            for (int i = 0; i < W; ++i) y[o * W + i] = finish(acc[i]);
+          }
+        });
     });
     return;
   }

@@ -1595,8 +1595,13 @@ TEST(ExecOps, ShortRowBroadcastsMatchIndexArithmeticOnOneAndTwoThreads) {
   struct Case {
     std::vector<int64_t> ad, bd;
   };
-  for (const Case& c : {Case{{1, 64, 4, 3, 3}, {4, 1, 4, 1, 1}}, Case{{8, 32, 16, 16}, {8, 1, 16, 1}},
-                        Case{{3, 1, 5, 1, 7}, {1, 4, 1, 6, 1}}, Case{{2, 1, 3}, {5, 1}}}) {
+  // The last ones: one value a row of 2, 3 and 9 against a dense operand on either side, a trailing row of 3
+  // and 8 (row lengths up to 8 known to the compiler, core/exec/Broadcast.h byShortLength; 9 read at run
+  // time).
+  for (const Case& c :
+       {Case{{1, 64, 4, 3, 3}, {4, 1, 4, 1, 1}}, Case{{8, 32, 16, 16}, {8, 1, 16, 1}},
+        Case{{3, 1, 5, 1, 7}, {1, 4, 1, 6, 1}}, Case{{2, 1, 3}, {5, 1}}, Case{{7, 5, 2}, {7, 5, 1}},
+        Case{{7, 5, 1}, {7, 5, 3}}, Case{{6, 9}, {6, 1}}, Case{{9, 3}, {3}}, Case{{8}, {5, 8}}}) {
     const BroadcastIndex at = broadcastIndex(c.ad, c.bd);
     const std::vector<int64_t>& od = at.od;
     const Tensor a = iota(c.ad, 0.f, 1.f), b = iota(c.bd, 0.f, 0.001f);
