@@ -415,11 +415,18 @@ void whereRows(const std::vector<int64_t>& od, const RtTensor& cond, const RtTen
           const T* px = xs + off[1];
           const T* py = ys + off[2];
           T* po = out + o;
-          for (int64_t j = 0; j < m; ++j, pc += c1, px += x1, py += y1, po += n)
-            for (int64_t i = 0; i < n; ++i) {
-              const T a = px[i * x0], b = py[i * y0];
-              po[i] = pc[i * c0] ? a : b;
-            }
+          if (c0 == 1 && x0 == 1 && y0 == 1)  // every input dense along the row: no index arithmetic
+            for (int64_t j = 0; j < m; ++j, pc += c1, px += x1, py += y1, po += n)
+              for (int64_t i = 0; i < n; ++i) {
+                const T a = px[i], b = py[i];
+                po[i] = pc[i] ? a : b;
+              }
+          else
+            for (int64_t j = 0; j < m; ++j, pc += c1, px += x1, py += y1, po += n)
+              for (int64_t i = 0; i < n; ++i) {
+                const T a = px[i * x0], b = py[i * y0];
+                po[i] = pc[i * c0] ? a : b;
+              }
         });
       });
       return;
