@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -387,6 +388,16 @@ TEST(ExecOps, SoftmaxLegacyAndModernAxis) {
   expectNear((*r2)[0], {1, 2, 2}, {0.25f, 0.25f, 0.25f, 0.25f});
 }
 
+// [outer, reduced, inner] of dims around the run of axes from the first to the last of `axes`.
+static std::array<int64_t, 3> runSplit(const std::vector<int64_t>& dims, const std::vector<int64_t>& axes) {
+  const auto r = static_cast<int64_t>(dims.size());
+  int64_t first = r, last = -1;
+  for (int64_t a : axes) first = std::min(first, (a + r) % r), last = std::max(last, (a + r) % r);
+  std::array<int64_t, 3> s = {1, 1, 1};
+  for (int64_t d = 0; d < r; ++d) s[d < first ? 0 : d <= last ? 1 : 2] *= dims[static_cast<size_t>(d)];
+  return s;
+}
+
 TEST(ExecOps, ReductionsOverMiddleAxesMatchADoubleLoopInOrder) {
   // A run of middle axes reduced ([outer, R, inner]) sums R rows of `inner` at a time (ops_reduce.cpp), each
   // element in input order: against a double loop in that order, sums equal as floats, Max and Min exact, a
@@ -403,12 +414,7 @@ TEST(ExecOps, ReductionsOverMiddleAxesMatchADoubleLoopInOrder) {
     std::vector<float> v(static_cast<size_t>(n));
     for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::fmod(i * 7.3, 11.0) - 5.0);
     const auto in = Tensor::floats(c.dims, v);
-    const auto r = static_cast<int64_t>(c.dims.size());
-    int64_t first = r, last = -1;
-    for (int64_t a : c.axes) first = std::min(first, (a + r) % r), last = std::max(last, (a + r) % r);
-    int64_t outer = 1, red = 1, inner = 1;
-    for (int64_t d = 0; d < r; ++d)
-      (d < first ? outer : d <= last ? red : inner) *= c.dims[static_cast<size_t>(d)];
+    const auto [outer, red, inner] = runSplit(c.dims, c.axes);
     for (int64_t keep : {0, 1})
       for (const char* op : {"ReduceMean", "ReduceSum", "ReduceSumSquare", "ReduceL1", "ReduceL2",
                              "ReduceMax", "ReduceMin", "ReduceLogSum"}) {
@@ -465,12 +471,7 @@ TEST(ExecOps, ProductsAndIntegerReductionsOverARunAreExact) {
                         Case{{3, 4, 300}, {1}}, Case{{2, 3, 4, 5}, {1, 2}}, Case{{2, 1, 3, 1, 4}, {2}}}) {
     int64_t n = 1;
     for (int64_t d : c.dims) n *= d;
-    const auto r = static_cast<int64_t>(c.dims.size());
-    int64_t first = r, last = -1;
-    for (int64_t a : c.axes) first = std::min(first, (a + r) % r), last = std::max(last, (a + r) % r);
-    int64_t outer = 1, red = 1, inner = 1;
-    for (int64_t d = 0; d < r; ++d)
-      (d < first ? outer : d <= last ? red : inner) *= c.dims[static_cast<size_t>(d)];
+    const auto [outer, red, inner] = runSplit(c.dims, c.axes);
     std::vector<float> fv(static_cast<size_t>(n));
     std::vector<int64_t> iv(static_cast<size_t>(n));
     for (size_t i = 0; i < fv.size(); ++i) {
