@@ -381,7 +381,8 @@ Status opReduce(OpContext& c) {
   }
   // A float product, and an integer Sum, SumSquare, L1, Prod, Max or Min, over axes that are one run once
   // axes of size 1 are left out ([outer, nr, inner]): reduceRun. Integers add and multiply in int64
-  // (wrapping, as int64 arithmetic does), not in doubles, exact beyond 2^53.
+  // (wrapping, as int64 arithmetic does), not in doubles, exact beyond 2^53; the result wraps to the input's
+  // width.
   if (nr > 0)
     if (const auto run = reducedRun(x.dims, red)) {
       const auto [outer, inner] = *run;
@@ -409,7 +410,10 @@ Status opReduce(OpContext& c) {
                                : op == Red::Max ? std::numeric_limits<int64_t>::min()
                                : op == Red::Min ? std::numeric_limits<int64_t>::max()
                                                 : 0;
-          reduceRun(x.i(), y.mi(), outer, nr, inner, init, step, [](int64_t a) { return a; });
+          // The result wrapped to the input's own width (a uint8 sum of 200 and 100 is 44), as CumSum's.
+          const DType dt = x.dtype;
+          reduceRun(x.i(), y.mi(), outer, nr, inner, init, step,
+                    [dt](int64_t a) { return wrapInt(dt, static_cast<uint64_t>(a)); });
           c.out[0] = std::move(y);
           return {};
         }

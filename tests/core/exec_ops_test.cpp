@@ -522,6 +522,32 @@ TEST(ExecOps, ProductsAndIntegerReductionsOverARunAreExact) {
   }
 }
 
+// An integer reduction's result has its input's width: a uint8 sum wraps modulo 256, an int32 product modulo
+// 2^32 (signed), an int8 sum of negatives below -128 wraps up; int64 sums are exact past 2^53 (the test
+// above).
+TEST(ExecOps, IntegerReductionsWrapToTheirInputsWidth) {
+  struct Case {
+    fw::DType t;
+    std::vector<int64_t> v;
+    const char* op;
+    int64_t want;
+  };
+  for (const Case& c : {Case{fw::DType::UInt8, {200, 100}, "ReduceSum", 44},
+                        Case{fw::DType::Int8, {-100, -50}, "ReduceSum", 106},
+                        Case{fw::DType::Int32, {65536, 65537}, "ReduceProd", 65536},
+                        Case{fw::DType::Int32, {2147483647, 1}, "ReduceSum", -2147483648LL},
+                        Case{fw::DType::UInt8, {3, 250}, "ReduceMax", 250}}) {
+    fw::Tensor x = Tensor::int64s({1, static_cast<int64_t>(c.v.size())}, c.v);
+    auto cast = runOne("Cast", {{"x", x}}, 1, attrs({Attribute::makeInt("to", static_cast<int64_t>(c.t))}));
+    ASSERT_TRUE(cast.ok()) << cast.error().message;
+    auto r = runOne(c.op, {{"x", (*cast)[0]}}, 1,
+                    attrs({Attribute::makeInts("axes", {1}), Attribute::makeInt("keepdims", 0)}), 13);
+    ASSERT_TRUE(r.ok()) << c.op << ": " << r.error().message;
+    ASSERT_EQ((*r)[0].dtype(), c.t);
+    EXPECT_EQ((*r)[0].toInt64s().at(0), c.want) << c.op << " of " << c.v[0] << ", " << c.v[1];
+  }
+}
+
 // A float LogSumExp over rows, over a middle run of axes, over axes with axes of size 1 between them and over
 // axes that are no run: against log(sum(exp(x - max))) + max in doubles, within 2e-6 of the result's scale
 // (exponentials on vector lanes, FastMath.h); values spread over [-120, 60], so some terms' exponentials
