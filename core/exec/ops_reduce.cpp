@@ -100,9 +100,9 @@ std::optional<std::pair<int64_t, int64_t>> reducedRun(const std::vector<int64_t>
 // the compiler (byShortLength). Through an offset table, element by element, with the op chosen for each, a
 // hash grid's [8192, 8, 8, 3] took 3.5 ms for an int64 sum over its last axis and as long for a float
 // product, and its float sum over the 8 corners of [8192, 8, 8, 2] 2.4 ms (1 thread, set 65, session
-// 54); 1.3, 0.84 and 0.88 ms this way. (Blocks of 256 or 2048 columns down the rows made the sum over the
-// middle axis of [4, 32, 16000] slower than whole rows, 482 -> 544-1029 us, as did 4 outer indices at once a
-// row of 64.)
+// 54); in the model this way 0.49, 0.58 and 0.30 ms (4.1, 4.0 and 2.5 for the old binary in the same run).
+// (Blocks of 256 or 2048 columns down the rows made the sum over the middle axis of [4, 32, 16000] slower
+// than whole rows, 482 -> 544-1029 us, as did 4 outer indices at once a row of 64.)
 template <class T, class A, class Step, class Finish>
 void reduceRun(const T* x, T* y, int64_t outer, int64_t len, int64_t inner, A init, const Step& step,
                const Finish& finish) {
