@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|65]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|66]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -204,7 +204,12 @@ displacements sliced from the padded second frame), a hash-grid NeRF (multiresol
 indices hashed by a modular sum, Gathers from the tables, trilinear weights), a Reformer (LSH attention: buckets by
 random rotations, positions sorted by bucket, chunked attention, unsorted back), a Whisper-style encoder-decoder
 (Conv1d stem, cross-attention), Mask R-CNN's mask head and a hierarchical attention network (two bidirectional GRUs
-with attention pooling).
+with attention pooling). Set 66 was exported at the start of session 55 and measured before any change, at opset 17:
+a spatio-temporal graph network (gated temporal convolutions, a graph convolution by the normalised adjacency),
+Tacotron 2's decoder unrolled over 12 frames (LSTMCells, location-sensitive attention), an anchor-free detector with
+box decoding and class-aware NonMaxSuppression, top-k sparse attention (the k largest scores kept by a
+ScatterElements mask), an audio spectrogram transformer (frames by unfold, a DFT as MatMuls, a mel projection, LayerNormalization) and a SlowFast-
+style two-pathway video network (Conv3d, a strided lateral connection).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -216,7 +221,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -353,6 +358,8 @@ def main():
         return export_sixty_fourth_set(torch, out)
     if which == "65":
         return export_sixty_fifth_set(torch, out)
+    if which == "66":
+        return export_sixty_sixth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -8488,6 +8495,180 @@ def export_sixty_fifth_set(torch, out):
                                   ("mask_head_r32", MaskHead, (32, 128, 14, 14)),
                                   ("han_b8_s10_w30", HAN, torch.randint(0, 5000, (8, 10, 30)))),
                 opset=16)
+    return 0
+
+
+def export_sixty_sixth_set(torch, torchvision, out):
+    # Session 55, at its start (after session 54's last change), before any measurement.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Stgcn(nn.Module):  # two ST-Conv blocks: a gated temporal Conv (GLU), a graph convolution by the normalised
+        # adjacency (einsum over nodes), another gated temporal Conv, LayerNorm over nodes and channels; an output Conv
+        def __init__(self, n=64, t=24, c=2):
+            super().__init__()
+            a = (torch.rand(n, n) < 0.1).float()
+            a = ((a + a.t() + torch.eye(n)) > 0).float()
+            d = a.sum(1).rsqrt()
+            self.register_buffer("adj", d[:, None] * a * d[None, :])
+            blocks, cin = [], c
+            for cout in (64, 64):
+                blocks.append(nn.ModuleList([nn.Conv2d(cin, 2 * cout, (3, 1)), nn.Conv2d(cout, 16, 1),
+                                             nn.Conv2d(16, 2 * cout, (3, 1)), nn.LayerNorm([n, cout])]))
+                cin = cout
+            self.blocks = nn.ModuleList(blocks)
+            self.out = nn.Conv2d(cin, 1, (t - 8, 1))
+
+        def forward(self, x):  # [b, 2, 24, 64]: channels, time steps, nodes
+            for t1, theta, t2, ln in self.blocks:
+                p, q = t1(x).chunk(2, 1)
+                x = p * torch.sigmoid(q)
+                x = torch.relu(theta(torch.einsum("bctn,nm->bctm", x, self.adj)))
+                p, q = t2(x).chunk(2, 1)
+                x = ln((p * torch.sigmoid(q)).permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+            return self.out(x)
+
+    class TacotronDecoder(nn.Module):  # an encoder (embedding, 3 Conv1d with BatchNorm, a bidirectional LSTM); a decoder
+        # unrolled over 12 teacher-forced frames: prenet, attention LSTMCell, location-sensitive attention (a Conv1d over
+        # the cumulative weights), decoder LSTMCell, frame and stop-token projections
+        def __init__(self, vocab=100, d=256, mels=80, steps=12):
+            super().__init__()
+            self.steps = steps
+            self.emb = nn.Embedding(vocab, d)
+            self.convs = nn.ModuleList(nn.Sequential(nn.Conv1d(d, d, 5, padding=2), nn.BatchNorm1d(d), nn.ReLU()) for _ in range(3))
+            self.lstm = nn.LSTM(d, d // 2, batch_first=True, bidirectional=True)
+            self.prenet = nn.Sequential(nn.Linear(mels, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU())
+            self.att_rnn = nn.LSTMCell(128 + d, 512)
+            self.q, self.m, self.v = nn.Linear(512, 64, bias=False), nn.Linear(d, 64, bias=False), nn.Linear(64, 1, bias=False)
+            self.loc = nn.Conv1d(2, 16, 15, padding=7)
+            self.locp = nn.Linear(16, 64, bias=False)
+            self.dec_rnn = nn.LSTMCell(512 + d, 512)
+            self.frame, self.stop = nn.Linear(512 + d, mels), nn.Linear(512 + d, 1)
+
+        def forward(self, text, frames):  # [b, 60] int64, [b, 12, 80]
+            x = self.emb(text).transpose(1, 2)
+            for c in self.convs:
+                x = c(x)
+            mem, _ = self.lstm(x.transpose(1, 2))  # [b, s, d]
+            pm = self.m(mem)
+            b, s, d = mem.shape
+            ah = ac = dh = dc = mem.new_zeros(b, 512)
+            w = cum = mem.new_zeros(b, s)
+            ctx = mem.new_zeros(b, d)
+            outs, stops = [], []
+            for i in range(self.steps):
+                p = self.prenet(frames[:, i])
+                ah, ac = self.att_rnn(torch.cat([p, ctx], 1), (ah, ac))
+                loc = self.locp(self.loc(torch.stack([w, cum], 1)).transpose(1, 2))
+                e = self.v(torch.tanh(self.q(ah).unsqueeze(1) + pm + loc)).squeeze(2)
+                w = torch.softmax(e, 1)
+                cum = cum + w
+                ctx = torch.bmm(w.unsqueeze(1), mem).squeeze(1)
+                dh, dc = self.dec_rnn(torch.cat([ah, ctx], 1), (dh, dc))
+                o = torch.cat([dh, ctx], 1)
+                outs.append(self.frame(o))
+                stops.append(self.stop(o))
+            return torch.stack(outs, 1), torch.sigmoid(torch.cat(stops, 1))
+
+    class AnchorFreeNms(nn.Module):  # a stride-8 backbone, a head of box distances, objectness and 8 classes per cell;
+        # boxes decoded from the grid, scores = objectness x best class, class-aware NonMaxSuppression, the kept boxes
+        def __init__(self, classes=8):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1), nn.ReLU(), nn.Conv2d(32, 64, 3, 2, 1), nn.ReLU(),
+                                      nn.Conv2d(64, 96, 3, 2, 1), nn.ReLU(), nn.Conv2d(96, 96, 3, 1, 1), nn.ReLU())
+            self.head = nn.Conv2d(96, 4 + 1 + classes, 1)
+
+        def forward(self, img):  # [1, 3, 320, 320]
+            y = self.head(self.body(img))[0]  # [13, 40, 40]
+            h, w = y.shape[1], y.shape[2]
+            gy, gx = torch.meshgrid(torch.arange(h, dtype=torch.float32), torch.arange(w, dtype=torch.float32), indexing="ij")
+            cx, cy = (gx.flatten() + 0.5) * 8, (gy.flatten() + 0.5) * 8
+            dist = torch.exp(y[:4].flatten(1).clamp(max=4.0)) * 8  # [4, h*w]
+            boxes = torch.stack([cx - dist[0], cy - dist[1], cx + dist[2], cy + dist[3]], 1)
+            cls, label = torch.sigmoid(y[5:].flatten(1)).max(0)
+            scores = torch.sigmoid(y[4].flatten()) * cls
+            keep = torchvision.ops.batched_nms(boxes, scores, label, 0.5)
+            return boxes[keep], scores[keep], label[keep]
+
+    class TopKSparseAttention(nn.Module):  # 2 pre-norm layers whose attention keeps each query's 32 largest scores (a
+        # ScatterElements of ones at TopK's indices masks the rest to -inf), a GELU MLP
+        def __init__(self, d=128, heads=4, k=32, layers=2, vocab=2000):
+            super().__init__()
+            self.h, self.k = heads, k
+            self.emb = nn.Embedding(vocab, d)
+            self.qkv = nn.ModuleList(nn.Linear(d, 3 * d) for _ in range(layers))
+            self.o = nn.ModuleList(nn.Linear(d, d) for _ in range(layers))
+            self.n1 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.n2 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+            self.ff = nn.ModuleList(nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d)) for _ in range(layers))
+            self.head = nn.Linear(d, vocab)
+
+        def forward(self, tok):  # [b, t] int64
+            x = self.emb(tok)
+            b, t, d = x.shape
+            for i in range(len(self.qkv)):
+                q, k, v = self.qkv[i](self.n1[i](x)).view(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+                s = q @ k.transpose(-1, -2) / (d // self.h) ** 0.5
+                idx = s.topk(self.k, -1).indices
+                keep = torch.zeros_like(s).scatter(-1, idx, 1.0)
+                a = torch.softmax(s.masked_fill(keep == 0, float("-inf")), -1) @ v
+                x = x + self.o[i](a.transpose(1, 2).reshape(b, t, d))
+                x = x + self.ff[i](self.n2[i](x))
+            return self.head(x)
+
+    class SpectrogramTransformer(nn.Module):  # framing by unfold (400-point Hann window, hop 160; torch 1.13 exports no
+        # STFT), a DFT as two MatMuls, power, a mel projection, log;
+        # 16x16 patches with stride 10 as tokens, a class token, 2 encoder layers, the class token to 20 classes
+        def __init__(self, d=192, mels=64, classes=20):
+            super().__init__()
+            self.register_buffer("win", torch.hann_window(400))
+            ang = 2 * 3.14159265 * torch.arange(400).float()[:, None] * torch.arange(201).float()[None] / 400
+            self.register_buffer("cos", ang.cos())
+            self.register_buffer("sin", -ang.sin())
+            self.register_buffer("mel", torch.rand(201, mels) / 201)
+            self.patch = nn.Conv2d(1, d, 16, 10)
+            self.cls = nn.Parameter(torch.randn(1, 1, d) * 0.02)
+            self.pos = nn.Parameter(torch.randn(1, 1 + 5 * 9, d) * 0.02)
+            layer = nn.TransformerEncoderLayer(d, 4, 4 * d, dropout=0.0, activation="gelu", batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.norm, self.head = nn.LayerNorm(d), nn.Linear(d, classes)
+
+        def forward(self, wav):  # [b, 16000]
+            fr = wav.unfold(1, 400, 160) * self.win  # [b, 98, 400] frames
+            power = (fr @ self.cos).pow(2) + (fr @ self.sin).pow(2)  # [b, 98, 201]
+            m = torch.log(power @ self.mel + 1e-6).unsqueeze(1)  # [b, 1, 98, 64]
+            p = self.patch(m).flatten(2).transpose(1, 2)  # [b, 9*5, d]
+            x = torch.cat([self.cls.expand(p.shape[0], -1, -1), p], 1) + self.pos
+            return self.head(self.norm(self.enc(x))[:, 0])
+
+    class SlowFast(nn.Module):  # a slow pathway (4 frames, 64 channels) and a fast one (16 frames, 8 channels) of Conv3d
+        # blocks, a lateral Conv3d (temporal stride 4) from fast to slow after each stage, pooled and concatenated
+        def __init__(self, classes=10):
+            super().__init__()
+            self.s1 = nn.Sequential(nn.Conv3d(3, 32, (1, 7, 7), (1, 2, 2), (0, 3, 3)), nn.BatchNorm3d(32), nn.ReLU())
+            self.f1 = nn.Sequential(nn.Conv3d(3, 8, (5, 7, 7), (1, 2, 2), (2, 3, 3)), nn.BatchNorm3d(8), nn.ReLU())
+            self.l1 = nn.Conv3d(8, 16, (5, 1, 1), (4, 1, 1), (2, 0, 0))
+            self.s2 = nn.Sequential(nn.Conv3d(48, 64, (1, 3, 3), (1, 2, 2), (0, 1, 1)), nn.BatchNorm3d(64), nn.ReLU(),
+                                    nn.Conv3d(64, 64, (3, 1, 1), 1, (1, 0, 0)), nn.ReLU())
+            self.f2 = nn.Sequential(nn.Conv3d(8, 16, (3, 3, 3), (1, 2, 2), 1), nn.BatchNorm3d(16), nn.ReLU())
+            self.l2 = nn.Conv3d(16, 32, (5, 1, 1), (4, 1, 1), (2, 0, 0))
+            self.fc = nn.Linear(64 + 32 + 16, classes)
+
+        def forward(self, slow, fast):  # [b, 3, 4, 112, 112], [b, 3, 16, 112, 112]
+            s, f = self.s1(slow), self.f1(fast)
+            s = self.s2(torch.cat([s, self.l1(f)], 1))
+            f = self.f2(f)
+            s = torch.cat([s, self.l2(f)], 1)
+            return self.fc(torch.cat([s.mean((2, 3, 4)), f.mean((2, 3, 4))], 1))
+
+    torch.manual_seed(166)
+    export_nets(torch, out, 166, (("stgcn_b4_n64_t24", Stgcn, (4, 2, 24, 64)),
+                                  ("tacotron_dec_b2_s12", TacotronDecoder, (torch.randint(0, 100, (2, 60)), torch.rand(2, 12, 80))),
+                                  ("anchor_free_nms_320", AnchorFreeNms, (1, 3, 320, 320)),
+                                  ("topk_sparse_attn_b2_t256", TopKSparseAttention, torch.randint(0, 2000, (2, 256))),
+                                  ("spectrogram_tf_b4", SpectrogramTransformer, (4, 16000)),
+                                  ("slowfast_lite_b2", SlowFast, (torch.rand(2, 3, 4, 112, 112), torch.rand(2, 3, 16, 112, 112)))),
+                opset=17)
     return 0
 
 
