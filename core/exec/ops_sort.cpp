@@ -274,16 +274,47 @@ inline Box makeBox(const float* b, bool centerPoint) {
   return r;
 }
 
-inline bool suppresses(const Box& a, const Box& b, float iouThreshold) {
-  const float ix0 = std::max(a.x0, b.x0), ix1 = std::min(a.x1, b.x1);
-  if (ix1 <= ix0) return false;
-  const float iy0 = std::max(a.y0, b.y0), iy1 = std::min(a.y1, b.y1);
-  if (iy1 <= iy0) return false;
-  if (a.area <= 0 || b.area <= 0) return false;
-  const float inter = (ix1 - ix0) * (iy1 - iy0);
-  const float uni = a.area + b.area - inter;
-  if (uni <= 0) return false;
-  return inter / uni > iouThreshold;
+// The boxes a (batch, class) list has kept, a field an array. A kept box suppresses a candidate when they
+// overlap (a non-empty intersection), both have a positive area, and intersection over union exceeds the
+// threshold; a NaN fails a comparison and suppresses nothing. A candidate is tested against all kept boxes
+// a block at a time, without branches, so the compiler runs a block on vector lanes. One
+// class of 1600 boxes, all kept, 1.28M pairs: 1.42 ms one pair at a time (set 66's anchor-free detector).
+struct KeptBoxes {
+  std::vector<float> y0, x0, y1, x1, area;
+  void clear() {
+    for (auto* v : {&y0, &x0, &y1, &x1, &area}) v->clear();
+  }
+  void push(const Box& b) {
+    y0.push_back(b.y0);
+    x0.push_back(b.x0);
+    y1.push_back(b.y1);
+    x1.push_back(b.x1);
+    area.push_back(b.area);
+  }
+};
+
+template <int kBlock>
+inline bool anyKeptSuppresses(const KeptBoxes& k, const Box& b, float iouThreshold) {
+  const size_t n = k.area.size();
+  for (size_t s = 0; s < n; s += kBlock) {
+    const size_t e = std::min(n, s + kBlock);
+    int hit = 0;
+    for (size_t j = s; j < e; ++j) {
+      const float ix0 = std::max(k.x0[j], b.x0), ix1 = std::min(k.x1[j], b.x1);
+      const float iy0 = std::max(k.y0[j], b.y0), iy1 = std::min(k.y1[j], b.y1);
+      const float inter = (ix1 - ix0) * (iy1 - iy0);
+      const float uni = k.area[j] + b.area - inter;
+      hit |= static_cast<int>(ix1 > ix0) & static_cast<int>(iy1 > iy0) & static_cast<int>(k.area[j] > 0) &
+             static_cast<int>(b.area > 0) & static_cast<int>(uni > 0) &
+             static_cast<int>(inter / uni > iouThreshold);
+    }
+    if (hit) return true;
+  }
+  return false;
+}
+
+__attribute__((target("avx2"))) bool anyKeptSuppressesAvx2(const KeptBoxes& k, const Box& b, float thr) {
+  return anyKeptSuppresses<32>(k, b, thr);
 }
 
 Status opNonMaxSuppression(OpContext& c) {
@@ -308,8 +339,9 @@ Status opNonMaxSuppression(OpContext& c) {
   std::vector<std::vector<int64_t>> picked(static_cast<size_t>(B * C));
   if (maxOut > 0)
     parallelFor(B * C, N * 8, [&](int64_t b, int64_t e) {
+      static const bool avx2 = __builtin_cpu_supports("avx2");
       std::vector<int64_t> cand;
-      std::vector<const Box*> kept;
+      KeptBoxes kept;
       for (int64_t bc = b; bc < e; ++bc) {
         const int64_t batch = bc / C;
         const float* sc = scores.f() + bc * N;
@@ -322,14 +354,9 @@ Status opNonMaxSuppression(OpContext& c) {
         for (int64_t j : cand) {
           if (static_cast<int64_t>(out.size()) >= maxOut) break;
           const Box& cb = bx[static_cast<size_t>(batch * N + j)];
-          bool drop = false;
-          for (const Box* kb : kept)
-            if (suppresses(*kb, cb, iouThr)) {
-              drop = true;
-              break;
-            }
-          if (drop) continue;
-          kept.push_back(&cb);
+          if (avx2 ? anyKeptSuppressesAvx2(kept, cb, iouThr) : anyKeptSuppresses<16>(kept, cb, iouThr))
+            continue;
+          kept.push(cb);
           out.push_back(j);
         }
       }

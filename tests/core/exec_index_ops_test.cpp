@@ -674,6 +674,90 @@ TEST(IndexOps, NonMaxSuppressionThousandsOfBoxes) {
   EXPECT_EQ(row, rows);
 }
 
+// The kept boxes are tested a block at a time on vector lanes: the selection must be the greedy one of a pair
+// at a time, exactly, with lists of hundreds of kept boxes (past a block's end), boxes of no area, corners in
+// either order, NaN coordinates and scores tied, in both box layouts.
+TEST(IndexOps, NonMaxSuppressionKeepsWhatAPairAtATimeKeeps) {
+  const int64_t N = 700;
+  uint64_t s = 777;
+  auto rnd = [&] {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<float>((s >> 40) % 100000) / 100000.f;
+  };
+  std::vector<float> boxes(static_cast<size_t>(N * 4)), scores(static_cast<size_t>(N));
+  for (int64_t k = 0; k < N; ++k) {
+    float* b = &boxes[static_cast<size_t>(k * 4)];
+    const float y = rnd() * 300, x = rnd() * 300, h = 2 + rnd() * 40, w = 2 + rnd() * 40;
+    b[0] = y, b[1] = x, b[2] = y + h, b[3] = x + w;
+    if (k % 7 == 0) std::swap(b[0], b[2]);  // corners in the other order
+    if (k % 29 == 0) b[2] = b[0];           // no area
+    if (k % 53 == 0) b[1] = std::nanf("");
+    scores[static_cast<size_t>(k)] = k % 11 == 0 ? 0.5f : rnd();  // ties
+  }
+  // The same boxes as [x_center, y_center, width, height] (center_point_box 1): corners swapped give a
+  // negative height.
+  std::vector<float> centered(boxes.size());
+  for (int64_t k = 0; k < N; ++k) {
+    const float* b = &boxes[static_cast<size_t>(k * 4)];
+    float* c = &centered[static_cast<size_t>(k * 4)];
+    c[0] = (b[1] + b[3]) / 2, c[1] = (b[0] + b[2]) / 2, c[2] = b[3] - b[1], c[3] = b[2] - b[0];
+  }
+  for (int64_t cpb : {0, 1}) {
+    const std::vector<float>& given = cpb ? centered : boxes;
+    // The greedy selection, a pair at a time (the operator's definition).
+    struct Bx {
+      float y0, x0, y1, x1, area;
+    };
+    std::vector<Bx> bx(static_cast<size_t>(N));
+    for (int64_t k = 0; k < N; ++k) {
+      const float* b = &given[static_cast<size_t>(k * 4)];
+      Bx& r = bx[static_cast<size_t>(k)];
+      if (cpb) {
+        r = {b[1] - b[3] / 2, b[0] - b[2] / 2, b[1] + b[3] / 2, b[0] + b[2] / 2, 0};
+      } else {
+        r = {std::min(b[0], b[2]), std::min(b[1], b[3]), std::max(b[0], b[2]), std::max(b[1], b[3]), 0};
+      }
+      r.area = (r.x1 - r.x0) * (r.y1 - r.y0);
+    }
+    auto suppresses = [](const Bx& a, const Bx& b) {
+      const float ix0 = std::max(a.x0, b.x0), ix1 = std::min(a.x1, b.x1);
+      if (ix1 <= ix0) return false;
+      const float iy0 = std::max(a.y0, b.y0), iy1 = std::min(a.y1, b.y1);
+      if (iy1 <= iy0) return false;
+      if (a.area <= 0 || b.area <= 0) return false;
+      const float inter = (ix1 - ix0) * (iy1 - iy0);
+      const float uni = a.area + b.area - inter;
+      if (uni <= 0) return false;
+      return inter / uni > 0.3f;
+    };
+    std::vector<int64_t> order(static_cast<size_t>(N));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return scores[static_cast<size_t>(a)] > scores[static_cast<size_t>(b)];
+    });
+    std::vector<int64_t> want;
+    for (int64_t j : order) {
+      bool drop = false;
+      for (int64_t k : want)
+        drop = drop || suppresses(bx[static_cast<size_t>(k)], bx[static_cast<size_t>(j)]);
+      if (!drop) want.push_back(j);
+    }
+    ASSERT_GT(want.size(), 200u);                         // long kept lists
+    ASSERT_LT(want.size(), static_cast<size_t>(N - 50));  // and many suppressed
+    auto r = runOne("NonMaxSuppression",
+                    {{"b", Tensor::floats({1, N, 4}, given)},
+                     {"s", Tensor::floats({1, 1, N}, scores)},
+                     {"m", i64({1}, {N})},
+                     {"iou", Tensor::floats({1}, {0.3f})}},
+                    1, attrs({Attribute::makeInt("center_point_box", cpb)}), 11);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const auto sel = (*r)[0].toInt64s();
+    ASSERT_EQ(sel.size(), want.size() * 3) << "center_point_box " << cpb;
+    for (size_t k = 0; k < want.size(); ++k)
+      EXPECT_EQ(sel[k * 3 + 2], want[k]) << "pick " << k << ", center_point_box " << cpb;
+  }
+}
+
 TEST(IndexOps, RoiAlignRejectsNonFiniteRoi) {
   auto r = runOne("RoiAlign",
                   {{"x", roiX()}, {"rois", Tensor::floats({1, 4}, {0, std::nanf(""), 1, 1})}, {"bi", i64({1}, {0})}}, 1, {}, 16);
