@@ -649,7 +649,13 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     double actInBeyondOwn = 0;  // activation inputs larger than the core's own cache
     // A gather reads the rows it picks, not its whole table (an embedding of 5000 words, 48 looked up); a
     // GatherElements the cache lines its picks land on (gatherReadBytes).
-    const double picked = gatherReadBytes(g, n, hw, m);
+    // A Slice the same: it copies its output's rows from its data (a spectrogram's 400-sample frames of a
+    // [4, 16000] waveform, 6.4 KB of 256 KB: 0.55-0.6 us measured, 1.7 simulated reading the whole waveform).
+    double picked = gatherReadBytes(g, n, hw, m);
+    if (picked < 0 && n.opType == "Slice" && n.domain.empty() && !n.outputs.empty() &&
+        n.outputs[0] != kNoId) {
+      FW_ASSIGN_OR_RETURN(picked, deviceBytes(g, n.outputs[0], hw, m));
+    }
     for (size_t i = 0; i < n.inputs.size(); ++i) {
       const ValueId v = n.inputs[i];
       if (v == kNoId) continue;

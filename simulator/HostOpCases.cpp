@@ -44,6 +44,20 @@ fw::Tensor warpGrid(int64_t n, int64_t ho, int64_t wo) {
   return fw::Tensor::floats({n, ho, wo, 2}, v);
 }
 
+// NonMaxSuppression's boxes and scores, one class of n: unit boxes side by side ([y0, x0, y1, x1] =
+// [0, 2k, 1, 2k + 1]), none overlapping another, so none is suppressed and each list keeps what its bound
+// lets it; scores in a scattered order, so the sort has work.
+std::vector<fw::Tensor> nmsInputs(int64_t n, int64_t maxOut) {
+  std::vector<float> boxes, scores;
+  for (int64_t k = 0; k < n; ++k) {
+    const auto x = static_cast<float>(2 * k);
+    boxes.insert(boxes.end(), {0.0f, x, 1.0f, x + 1.0f});
+    scores.push_back(static_cast<float>((k * 37) % n + 1) / static_cast<float>(n));
+  }
+  return {fw::Tensor::floats({1, n, 4}, boxes), fw::Tensor::floats({1, 1, n}, scores),
+          fw::Tensor::int64s({1}, {maxOut}), fw::Tensor::floats({1}, {0.5f})};
+}
+
 }  // namespace
 
 std::vector<FamilyCase> rowCases() {
@@ -110,6 +124,14 @@ std::vector<FamilyCase> rowCases() {
         {"BatchNormalization",
          oneOp("BatchNormalization", {1, ch, 2, 4},
                {filled({ch}, 1.0f), filled({ch}, 0.0f), filled({ch}, 0.0f), filled({ch}, 1.0f)}, {}, 8)});
+  }
+  // NonMaxSuppression of 1024 boxes with every one kept: 523776 box pairs tested, beside the family case's
+  // 1024 boxes of which it keeps one ("rows" are the pairs, OpFamily.h: rowWiseRows).
+  {
+    auto in = nmsInputs(1024, 1024);
+    const fw::Tensor boxes = in.front();
+    in.erase(in.begin());
+    cases.push_back({"NonMaxSuppression", oneOpOn("NonMaxSuppression", boxes, in, {}, 8, fw::DType::Int64)});
   }
   // A Split's parts a row at a time: [2048, 16] into two halves of 8, beside the family case's [32, 1024]
   // into two of 512.
@@ -246,6 +268,14 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
          oneOp("ScatterElements", {rows, cols}, {fw::Tensor::int64s({rows, cols}, at), same},
                fw::zoo::attrs({Attribute::makeInt("axis", 0), Attribute::makeString("reduction", "add")}), 8),
          true});
+  }
+  // NonMaxSuppression of `cols` boxes of one class keeping one: its candidates' sort, the box pairs apart
+  // (rowCases). Its own figures only.
+  {
+    auto in = nmsInputs(cols, 1);
+    const fw::Tensor boxes = in.front();
+    in.erase(in.begin());
+    cases.push_back({"reduction", oneOpOn("NonMaxSuppression", boxes, in, {}, 8, fw::DType::Int64), true});
   }
   // Bilinear resampling of every channel at positions a warp gives (spatial transformers, optical-flow
   // warping, deformable sampling): four taps a value.

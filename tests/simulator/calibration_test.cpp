@@ -2330,12 +2330,13 @@ TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
 
 // The scatter-add fwb calibrate times (a GNN's aggregation) runs, adds every update row onto the data row its
 // index names, and counts for ScatterElements' own figures only: the data-movement family's median is over
-// the other cases. The cases added since (sessions 52-53) count for their own figures only too:
-// ReduceLogSumExp, the 2x2 stride-2 MaxPool ("MaxPool/2x2"), a mask's Cast to float and RoiAlign; every other
-// case counts.
+// the other cases. The cases added since (sessions 52-55) count for their own figures only too:
+// ReduceLogSumExp, the 2x2 stride-2 MaxPool ("MaxPool/2x2"), a mask's Cast to float, RoiAlign and
+// NonMaxSuppression; every other case counts.
 TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
   int scatters = 0;
-  const std::set<std::string> own = {"ScatterElements", "ReduceLogSumExp", "MaxPool/2x2", "Cast", "RoiAlign"};
+  const std::set<std::string> own = {"ScatterElements", "ReduceLogSumExp",  "MaxPool/2x2", "Cast",
+                                     "RoiAlign",        "NonMaxSuppression"};
   std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
@@ -2364,6 +2365,34 @@ TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
   }
   EXPECT_EQ(scatters, 1);
   EXPECT_EQ(seen, own);
+}
+
+// fwb calibrate times NonMaxSuppression twice over the same 1024 boxes: the family case keeps one box (its
+// candidates' sort), the row case every box (523776 pairs tested): its time a pair (cpu.op_row_s) is what the
+// second took more, over the pairs it has more (rowWiseRows counts them by the bound, the output's rows
+// being unknown before the run).
+TEST(HostBench, NonMaxSuppressionIsTimedKeepingOneBoxAndKeepingAll) {
+  auto selected = [](const FamilyCase& c) -> int64_t {
+    auto r = runGraph(c.bench.model, c.bench.inputs, {});
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? (*r)[0].dims()[0] : -1;
+  };
+  int64_t familyRows = -1, pairRows = -1;
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& g = *c.bench.model.graph;
+    if (g.node(c.bench.node).opType != "NonMaxSuppression") continue;
+    EXPECT_EQ(selected(c), 1);
+    familyRows = rowWiseRows(g, g.node(c.bench.node));
+  }
+  for (const auto& c : rowCases()) {
+    const Graph& g = *c.bench.model.graph;
+    if (g.node(c.bench.node).opType != "NonMaxSuppression") continue;
+    EXPECT_EQ(c.key, "NonMaxSuppression");
+    EXPECT_EQ(selected(c), 1024);
+    pairRows = rowWiseRows(g, g.node(c.bench.node));
+  }
+  EXPECT_EQ(familyRows, 1024 / 2);
+  EXPECT_EQ(pairRows, 1024 * 1024 / 2);
 }
 
 // A Split copies its parts as a Slice does, not at the data-movement family's rate (a merged K/V
@@ -2796,6 +2825,58 @@ TEST(ProfileFit, RecoversKnownFieldsFromNoisyGeneratedSummaries) {
     // At 5 % the vector unit is slow enough that elementwise ops become vector-bound: the data show it.
     EXPECT_TRUE(det("efficiency.elementwise")) << name;
   }
+}
+
+// A NonMaxSuppression's rows (cpu.op_row_s) are its box pairs: N candidates a list against the K kept, N K /
+// 2 summed over the lists. K is the output's rows when known (a traced run), else every list's bound, min(N,
+// max_output_boxes_per_class); without that input none is selected.
+TEST(CpuCost, NonMaxSuppressionsRowsAreItsBoxPairs) {
+  auto graph = [](std::optional<int64_t> kept, std::optional<int64_t> maxOut) {
+    Graph g;
+    ValueId b = g.addInput("boxes", DType::Float32, Shape::ofInts({2, 300, 4}));
+    ValueId s = g.addInput("scores", DType::Float32, Shape::ofInts({2, 3, 300}));
+    std::vector<ValueId> ins = {b, s};
+    if (maxOut) ins.push_back(g.addInitializer("max", Tensor::int64s({1}, {*maxOut})));
+    ValueId y =
+        g.addValue("sel", DType::Int64, kept ? Shape::ofInts({*kept, 3}) : Shape({Dim::sym("k"), Dim(3)}));
+    g.addNode("NonMaxSuppression", ins, {y}, {}, "nms");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph traced = graph(120, 50), bounded = graph(std::nullopt, 50), few = graph(std::nullopt, 1000),
+              none = graph(std::nullopt, std::nullopt);
+  EXPECT_EQ(rowWiseRows(traced, traced.node(0)), 300 * 120 / 2);
+  EXPECT_EQ(rowWiseRows(bounded, bounded.node(0)), 300 * 6 * 50 / 2);
+  EXPECT_EQ(rowWiseRows(few, few.node(0)), 300 * 6 * 300 / 2);
+  EXPECT_EQ(rowWiseRows(none, none.node(0)), 0);
+  HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  hw.cpu.opEfficiency["NonMaxSuppression"] = 0.001;  // compute-bound: its rows show
+  const double without = test::runUnfused(traced, hw).kernels.at(0).durUs;
+  hw.cpu.opRowS["NonMaxSuppression"] = 1e-9;
+  EXPECT_NEAR(test::runUnfused(traced, hw).kernels.at(0).durUs - without, 18000 * 1e-3, 1e-6);
+}
+
+// A Slice copies its output's rows: a frame of 400 samples from each of 4 waveforms costs the same whether
+// the waveforms are 800 or 160000 samples long (6.4 KB moved either way, not 2.56 MB read).
+TEST(CpuCost, ASliceReadsItsOutputsBytesFromItsData) {
+  auto graph = [](int64_t len) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({4, len}));
+    ValueId starts = g.addInitializer("starts", Tensor::int64s({1}, {160}));
+    ValueId ends = g.addInitializer("ends", Tensor::int64s({1}, {560}));
+    ValueId axes = g.addInitializer("axes", Tensor::int64s({1}, {1}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({4, 400}));
+    g.addNode("Slice", {x, starts, ends, axes}, {y}, {}, "slice");
+    g.addOutput(y);
+    return g;
+  };
+  HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  hw.cpu.opEfficiency["Slice"] = 10.0;  // memory-bound: its bytes show
+  const auto shortOnes = test::runUnfused(graph(800), hw).kernels.at(0);
+  const auto longOnes = test::runUnfused(graph(160000), hw).kernels.at(0);
+  EXPECT_EQ(longOnes.transferCycles, shortOnes.transferCycles);
+  EXPECT_NEAR(longOnes.durUs, shortOnes.durUs, 1e-9);
+  EXPECT_GT(longOnes.transferCycles, 0);
 }
 
 }  // namespace
