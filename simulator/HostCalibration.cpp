@@ -405,6 +405,50 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
   return out;
 }
 
+// A model weight streamed by a product of two rows (HwProfile.h: weight_stream_curve): Gemm [2, 512] x
+// [512, N]^T alone on weights of 0.5 to 16 MiB (distance: its own bytes), and in one run over 8 and 16
+// copies on their own 4 MiB weights (the other copies' weights between two reads of one); bytes a second
+// of each read's median time (the run's median copy), medians of 3 rounds.
+fw::Result<std::vector<std::pair<double, double>>> measureWeightStream(int threads, int repeat, std::string& how) {
+  const auto transB = fw::zoo::attrs({fw::Attribute::makeInt("transB", 1)});
+  const int runs = std::max(3, repeat / 3);
+  std::vector<std::pair<double, double>> curve;
+  auto add = [&](double distance, double weightBytes, const std::vector<double>& us, const std::string& what) {
+    const double t = median(us);
+    if (t <= 0) return;
+    curve.push_back({distance, weightBytes / (t * 1e-6)});
+    how += (how.empty() ? "" : "; ") + what + " " + fmt("%.1f", t) + " us (" +
+           fmt("%.1f", weightBytes / (t * 1e-6) / 1e9) + " GB/s)";
+  };
+  for (int64_t kib : {512, 1024, 2048, 4096, 8192, 16384}) {
+    const int64_t n = kib * 1024 / 4 / 512;
+    const Bench one = oneOp("Gemm", {2, 512}, {filled({n, 512}, 0.05f)}, transB, 1);
+    std::vector<double> us;
+    for (int round = 0; round < 3; ++round) {
+      FW_ASSIGN_OR_RETURN(const double t, timeNode(one, threads, 2, runs));
+      us.push_back(t);
+    }
+    add(static_cast<double>(kib) * 1024, static_cast<double>(kib) * 1024, us, bytesStr(static_cast<double>(kib) * 1024) + " alone");
+  }
+  for (int copies : {8, 16}) {
+    std::vector<Bench> parts;
+    for (int c = 0; c < copies; ++c)
+      parts.push_back(oneOp("Gemm", {2, 512}, {filled({2048, 512}, 0.05f + 0.001f * static_cast<float>(c))}, transB, 1));
+    const Bench seq = sequenceOf(parts);
+    std::vector<double> us;
+    for (int round = 0; round < 3; ++round) {
+      FW_ASSIGN_OR_RETURN(const std::vector<double> t, timeNodes(seq, threads, 1, runs));
+      if (t.size() != static_cast<size_t>(copies))
+        return fw::Error::internal("calibrate: the weight-stream run timed " + std::to_string(t.size()) +
+                                   " nodes of " + std::to_string(copies));
+      us.push_back(median(t));
+    }
+    add(static_cast<double>(copies) * 4 * 1024 * 1024, 4.0 * 1024 * 1024, us,
+        std::to_string(copies) + " x 4 MiB cycled");
+  }
+  return curve;
+}
+
 // The tier beyond the last-level cache (HwProfile.h: far_curve, far_s_per_byte): a 3x3 Conv 8 -> 32 at
 // 256x256 (2 MiB in, 8 MiB out; a product) and a Relu over 8 MiB (a vector op), each alone (its arena bytes
 // reused from one run to the next: near) and in one run after a Neg over E bytes (E = 4 to 128 MiB), whose
@@ -826,6 +870,12 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
         "fwb: calibrate: a byte from beyond the last-level cache costs %.3f ns more (a product %.3f): %s\n",
         m.farVectorSPerByte * 1e9, m.farProductSPerByte * 1e9, m.farHow.c_str());
   }
+  // A weight's stream by its reuse distance, when 2 x 64 MiB fit an eighth of the memory.
+  if (m.memBytes <= 0 || (int64_t{128} << 20) <= m.memBytes / 8) {
+    FW_ASSIGN_OR_RETURN(m.weightStream, measureWeightStream(threads, repeat, m.weightStreamHow));
+    std::fprintf(stderr, "fwb: calibrate: a weight streams (by distance since its last read): %s\n",
+                 m.weightStreamHow.c_str());
+  }
   // A Gather's rows from DRAM (an embedding table in a run), when the last-level cache is known and twice
   // it fits an eighth of the memory.
   if (m.llcBytes > 0 && 2 * m.llcBytes * 2 <= m.memBytes / 8) {
@@ -1024,6 +1074,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   p.cpu.coldCallCurve = m.coldCallCurve;
   p.cpu.coldGather = m.coldGather;
+  p.cpu.weightStreamCurve = m.weightStream;
   if (!m.farCurve.empty() && m.farProductSPerByte + m.farVectorSPerByte > 0) {
     p.cpu.farCurve = m.farCurve;
     p.cpu.farSPerByte["product"] = m.farProductSPerByte;
@@ -1109,6 +1160,12 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "the same rows spread over a table of 4096 " +
              m.coldGatherHow +
              (m.coldGather.any() ? "" : " (no width slower from DRAM in two or more: nothing charged)"));
+  if (!p.cpu.weightStreamCurve.empty())
+    note("cpu.weight_stream_curve",
+         "a Gemm [2, 512] x [512, N]^T alone on weights of 0.5 to 16 MiB (its distance: its weight's bytes) "
+         "and in one run over 8 and 16 copies on 4 MiB weights of their own (the copies' weights): weight "
+         "bytes a second of the median time, medians of 3 rounds: " +
+             m.weightStreamHow);
   if (!p.cpu.farCurve.empty()) {
     const std::string how =
         "a 3x3 Conv 8 -> 32 at 256x256 (\"product\") and a Relu over 8 MiB (\"vector\"), each alone and in "

@@ -70,6 +70,8 @@ struct HostMeasurement {
   std::vector<std::pair<double, double>> farCurve;       // HwProfile.h: far_curve (measureFarTier)
   double farProductSPerByte = 0, farVectorSPerByte = 0;  // HwProfile.h: far_s_per_byte
   std::string farHow;
+  std::vector<std::pair<double, double>> weightStream;  // HwProfile.h: weight_stream_curve
+  std::string weightStreamHow;
   CpuFigures::ColdGather coldGather;  // a Gather's picks from DRAM, more (measureColdGathers)
   std::string coldGatherHow;
   double gemmFlops = 0, convFlops = 0;

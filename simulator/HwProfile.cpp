@@ -160,6 +160,10 @@ double CpuFigures::coldCallCurveSeconds(bool product, double distance) const {
   return curveAt(c, distance);
 }
 
+double CpuFigures::weightStreamBandwidthFor(double distance) const {
+  return weightStreamCurve.empty() ? 0.0 : curveAt(weightStreamCurve, distance);
+}
+
 double CpuFigures::streamBandwidthFor(double footprint) const {
   return streamCurve.empty() ? 0.0 : curveAt(streamCurve, footprint);
 }
@@ -287,6 +291,7 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     };
     FW_TRY_STATUS(readCurve("bandwidth_curve", p.cpu.bandwidthCurve));
     FW_TRY_STATUS(readCurve("stream_curve", p.cpu.streamCurve));
+    FW_TRY_STATUS(readCurve("weight_stream_curve", p.cpu.weightStreamCurve));
     // {OpType: number} maps: keys from the op table (or a variant, efficiencyVariants()), values in (0, max]
     // (or [0, max]).
     auto opMap = [&](const char* key, const char* what, double max, bool allowZero, std::map<std::string, double>& out) -> Status {
@@ -617,6 +622,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     };
     writeCurve("bandwidth_curve", p.cpu.bandwidthCurve);
     writeCurve("stream_curve", p.cpu.streamCurve);
+    writeCurve("weight_stream_curve", p.cpu.weightStreamCurve);
     if (!p.cpu.farCurve.empty()) {
       json c = json::array();
       for (const auto& [b, sh] : p.cpu.farCurve) c.push_back({{"bytes", b}, {"share", sh}});

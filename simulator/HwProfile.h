@@ -67,6 +67,16 @@ struct CpuFigures {
   // GB/s here, a copy of that footprint 113), and slower than their own in-cache rate would say.
   std::vector<std::pair<double, double>> streamCurve;
   double streamBandwidthFor(double footprintBytes) const;  // 0 without a curve
+  // "weight_stream_curve": [{"bytes", "bytes_per_s"}] (optional, same form): the bytes a second a model
+  // weight streams in at when it is read by a product of few rows (a [2, 512] x [512, N]^T Gemm), by its
+  // reuse distance (the distinct bytes touched since its last read, its own included): fwb calibrate times
+  // the Gemm alone on weights of 0.5 to 16 MiB and cycled over copies of a 4 MiB one. A weight stays in
+  // the last-level cache while that distance fits it and comes from beyond at a rate of its own (session
+  // 55's AMD EPYC: 77-85 GB/s up to 8 MB, 51 at 42 MB, where a copy from DRAM moves 37; session 56's Xeon:
+  // 100 GB/s at 1 MB, 29 from 4 MB on). A large weight's read is at least its bytes at this rate
+  // (CpuRunReuse::weightStreamS).
+  std::vector<std::pair<double, double>> weightStreamCurve;
+  double weightStreamBandwidthFor(double distanceBytes) const;  // 0 without a curve
   // One copy of `bytes` into a fresh buffer: read and write at the bandwidth for their footprint.
   double copySeconds(double bytes) const;
   // "op_efficiency": {OpType: efficiency} for op types measured one by one; it replaces the family's

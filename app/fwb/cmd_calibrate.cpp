@@ -107,6 +107,12 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
     std::printf("  beyond the last level   %10.3f ns a byte more (a product %.3f); share by distance: %s\n",
                 m->farVectorSPerByte * 1e9, m->farProductSPerByte * 1e9, curve.c_str());
   }
+  if (!m->weightStream.empty()) {
+    std::string curve;
+    for (const auto& [bytes, bw] : m->weightStream)
+      curve += (curve.empty() ? "" : ", ") + bytesStr(bytes) + " " + fmt("%.1f", bw / 1e9);
+    std::printf("  a weight's stream       GB/s by distance since its last read: %s\n", curve.c_str());
+  }
   if (m->weightReorder.callS > 0 || m->weightReorder.bytesPerS > 0)
     std::printf("  a Conv's computed weight %9.1f us + 1 s per %.1f GB (reordered on every call)\n",
                 m->weightReorder.callS * 1e6, m->weightReorder.bytesPerS / 1e9);

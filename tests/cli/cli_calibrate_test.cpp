@@ -100,6 +100,21 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     EXPECT_TRUE(noted.count("cpu.far_s_per_byte"));
     EXPECT_NE(r.out.find("beyond the last level"), std::string::npos) << r.out;
   }
+  // A weight's stream by its reuse distance (written where 2 x 64 MiB fit an eighth of the memory): points
+  // by ascending distance, each a positive rate no faster than a product of two rows could stream from the
+  // core's own cache (1 TB/s), noted, printed.
+  if (j["cpu"].contains("weight_stream_curve")) {
+    double lastBytes = 0;
+    ASSERT_EQ(j["cpu"]["weight_stream_curve"].size(), 8u);
+    for (const auto& p : j["cpu"]["weight_stream_curve"]) {
+      EXPECT_GT(p["bytes"].get<double>(), lastBytes);
+      EXPECT_GT(p["bytes_per_s"].get<double>(), 0.0);
+      EXPECT_LT(p["bytes_per_s"].get<double>(), 1e12);
+      lastBytes = p["bytes"].get<double>();
+    }
+    EXPECT_TRUE(noted.count("cpu.weight_stream_curve"));
+    EXPECT_NE(r.out.find("a weight's stream"), std::string::npos) << r.out;
+  }
   // A cold call's extra for the vector ops, for the library's products and for integer shape work, each a
   // time (0 when the evicted calls were no slower), at most a millisecond.
   // Since session 39 also a cold loop's ("code", and each timed op type's "code/<op type>"), and a

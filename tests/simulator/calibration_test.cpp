@@ -1768,6 +1768,83 @@ TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
   EXPECT_NE(alone.error().message.find("come together"), std::string::npos) << alone.error().message;
 }
 
+// cpu.weight_stream_curve: a weight larger than the own cache (1 MiB here) is read at least at the stream
+// its reuse distance gets, each read by its own distance: `k` Gemms [2, 512] x [512, 2048]^T on 4 MiB
+// weights of their own, read by `steps` steps in turn (an unrolled recurrent network's cells). One weight
+// alone is a read of 4 MiB away (20 GB/s on the curve), four in turn 16 MiB (12.5 GB/s, halfway in log
+// size to 64 MiB's 5 GB/s). Without the curve, a weight the steps share is charged as before: a share of one
+// read a run.
+TEST(CpuCost, AWeightsReadTakesItsStreamAtItsReuseDistance) {
+  auto graph = [](int k, int steps) {
+    Graph g;
+    const ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({2, 512}));
+    std::vector<ValueId> ws;
+    for (int i = 0; i < k; ++i)
+      ws.push_back(g.addInitializer("w" + std::to_string(i),
+                                    Tensor::floats({2048, 512}, std::vector<float>(2048 * 512, 0.01f))));
+    for (int s = 0; s < steps; ++s)
+      for (int i = 0; i < k; ++i) {
+        const std::string tag = std::to_string(s) + "_" + std::to_string(i);
+        const ValueId y = g.addValue("y" + tag, DType::Float32, Shape::ofInts({2, 2048}));
+        g.addNode("Gemm", {x, ws[static_cast<size_t>(i)]}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}),
+                  "gemm" + tag);
+        g.addOutput(y);
+      }
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["cpu"]["weight_stream_curve"] =
+      json::parse(R"([{"bytes": 4194304, "bytes_per_s": 2e10}, {"bytes": 67108864, "bytes_per_s": 5e9}])");
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const HwProfile plain = *parseHwProfile(cpuProfileJson(), "t.json");
+  EXPECT_DOUBLE_EQ(hw->cpu.weightStreamBandwidthFor(4194304), 2e10);
+  EXPECT_NEAR(hw->cpu.weightStreamBandwidthFor(16777216), 1.25e10, 1e6);
+  EXPECT_DOUBLE_EQ(plain.cpu.weightStreamBandwidthFor(16777216), 0.0);
+  const double w = 4194304;
+  auto streamOf = [](const Graph& g, const HwProfile& p) {
+    const auto groups = unfusedGroups(g);
+    EXPECT_TRUE(groups.ok());
+    std::vector<size_t> order(groups->size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    return cpuRunReuse(g, *groups, order, p, runFootprintBytes(g, p)).weightStreamS;
+  };
+  // Alone: a read 4 MiB and its input and output away.
+  const Graph alone = graph(1, 1);
+  const double aloneS = streamOf(alone, *hw).at(static_cast<size_t>(alone.findNode("gemm0_0")));
+  EXPECT_NEAR(aloneS, w / 2e10, 0.01 * w / 2e10);
+  // Four weights read in turn by three steps: every read the other three weights away.
+  const Graph shared = graph(4, 3);
+  const auto sharedS = streamOf(shared, *hw);
+  for (const Node& n : shared.nodes()) {
+    EXPECT_NEAR(sharedS.at(static_cast<size_t>(n.id)), w / 1.25e10, 0.03 * w / 1.25e10) << n.name;
+  }
+  // Each read is bound by its stream (the Gemm's arithmetic, 42 us, and its bytes from the cache, 42 us,
+  // are less); the launch on top.
+  const SimResult with = test::runUnfused(shared, *hw);
+  ASSERT_EQ(with.kernels.size(), 12u);
+  for (const KernelTiming& kt : with.kernels) {
+    const double streamUs = sharedS.at(static_cast<size_t>(shared.findNode(kt.nodes.at(0)))) * 1e6;
+    EXPECT_NEAR(kt.durUs, streamUs + 2.0, 0.5) << kt.nodes.at(0);
+  }
+  // Without the curve no read has a stream, and the three steps' reads of a weight share one read's cost.
+  for (double s : streamOf(shared, plain)) EXPECT_EQ(s, 0.0);
+  const SimResult without = test::runUnfused(shared, plain);
+  double withUs = 0, withoutUs = 0;
+  for (const auto& kt : with.kernels) withUs += kt.durUs;
+  for (const auto& kt : without.kernels) withoutUs += kt.durUs;
+  EXPECT_LT(withoutUs, 0.7 * withUs);
+  // The curve round-trips and is checked like the copy's.
+  auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.weightStreamCurve, hw->cpu.weightStreamCurve);
+  j["cpu"]["weight_stream_curve"][1]["bytes"] = 10;
+  auto bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("$.cpu.weight_stream_curve[1].bytes"), std::string::npos)
+      << bad.error().message;
+}
+
 // cpu.far_curve: an activation larger than the own cache pays the far tier's extra a byte by the distance
 // of the bytes it is written over, as the executor's arena places it (MemoryPlan.h): `n` Relus in a chain
 // over 4 MiB (each written over the bytes two before it: near), then a Neg over a 64 MiB input. The arena
