@@ -209,7 +209,12 @@ a spatio-temporal graph network (gated temporal convolutions, a graph convolutio
 Tacotron 2's decoder unrolled over 12 frames (LSTMCells, location-sensitive attention), an anchor-free detector with
 box decoding and class-aware NonMaxSuppression, top-k sparse attention (the k largest scores kept by a
 ScatterElements mask), an audio spectrogram transformer (frames by unfold, a DFT as MatMuls, a mel projection, LayerNormalization) and a SlowFast-
-style two-pathway video network (Conv3d, a strided lateral connection).
+style two-pathway video network (Conv3d, a strided lateral connection). Set 67 was exported in session 56 after its
+weight-stream change and before any measurement of these models, at opset 17: a GPT-style decoder over 8 tokens with a
+tied 8000-word projection, a DeepSpeech-style stack of two GRUCells unrolled over 16 steps, a wide & deep recommender
+(EmbeddingBag), a greedy GRU sequence-to-sequence model with Luong attention unrolled over 10 steps, a ConvNeXt-style
+CNN (depthwise 7x7, channels-last LayerNorm and MLP) and a Perceiver-style model (cross-attention to 1024 inputs, 4
+latent blocks sharing one set of weights).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -221,7 +226,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -360,6 +365,8 @@ def main():
         return export_sixty_fifth_set(torch, out)
     if which == "66":
         return export_sixty_sixth_set(torch, torchvision, out)
+    if which == "67":
+        return export_sixty_seventh_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -8668,6 +8675,152 @@ def export_sixty_sixth_set(torch, torchvision, out):
                                   ("topk_sparse_attn_b2_t256", TopKSparseAttention, torch.randint(0, 2000, (2, 256))),
                                   ("spectrogram_tf_b4", SpectrogramTransformer, (4, 16000)),
                                   ("slowfast_lite_b2", SlowFast, (torch.rand(2, 3, 4, 112, 112), torch.rand(2, 3, 16, 112, 112)))),
+                opset=17)
+    return 0
+
+
+def export_sixty_seventh_set(torch, out):
+    # Session 56, after session 56's first change (a weight's read by its reuse distance), before any measurement
+    # of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class GptDecode(nn.Module):  # a GPT-style decoder over 8 tokens of one sequence: 4 pre-norm layers of causal
+        # attention (d 512, 8 heads) and a GELU MLP, a tied 8000-word output projection (few rows, large weights)
+        def __init__(self, vocab=8000, d=512, layers=4, t=8):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, d)
+            self.pos = nn.Parameter(torch.randn(1, t, d) * 0.02)
+            self.layers = nn.ModuleList(nn.ModuleList([nn.LayerNorm(d), nn.Linear(d, 3 * d), nn.Linear(d, d), nn.LayerNorm(d),
+                                                       nn.Linear(d, 4 * d), nn.Linear(4 * d, d)]) for _ in range(layers))
+            self.norm = nn.LayerNorm(d)
+            self.register_buffer("mask", torch.triu(torch.full((t, t), float("-inf")), 1))
+            self.h = 8
+
+        def forward(self, ids):  # [1, 8]
+            x = self.emb(ids) + self.pos
+            b, t, d = x.shape
+            for n1, qkv, proj, n2, fc1, fc2 in self.layers:
+                q, k, v = qkv(n1(x)).reshape(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+                a = torch.softmax(q @ k.transpose(-1, -2) / (d // self.h) ** 0.5 + self.mask, -1)
+                x = x + proj((a @ v).transpose(1, 2).reshape(b, t, d))
+                x = x + fc2(F.gelu(fc1(n2(x))))
+            return self.norm(x) @ self.emb.weight.t()
+
+    class GruCells(nn.Module):  # a DeepSpeech-style stack: a strided Conv1d over 64 features, two GRUCell layers of 512
+        # unrolled over 16 steps (each layer's weights read by every step), a character projection
+        def __init__(self, feats=64, hid=512, chars=32):
+            super().__init__()
+            self.conv = nn.Conv1d(feats, 256, 5, stride=2, padding=2)
+            self.c1 = nn.GRUCell(256, hid)
+            self.c2 = nn.GRUCell(hid, hid)
+            self.out = nn.Linear(hid, chars)
+
+        def forward(self, x):  # [4, 64, 32]
+            x = torch.relu(self.conv(x)).transpose(1, 2)  # [4, 16, 256]
+            h1 = x.new_zeros(x.shape[0], self.c1.hidden_size)
+            h2 = h1
+            ys = []
+            for s in range(x.shape[1]):
+                h1 = self.c1(x[:, s], h1)
+                h2 = self.c2(h1, h2)
+                ys.append(self.out(h2))
+            return torch.stack(ys, 1).log_softmax(-1)
+
+    class WideDeep(nn.Module):  # wide & deep: 8 categorical fields embedded (16) beside 32 dense features, an MLP
+        # 160 -> 2048 -> 1024 -> 256, and a wide linear part over hashed crosses (a 50000-row table summed)
+        def __init__(self, fields=8, rows=5000, dense=32):
+            super().__init__()
+            self.embs = nn.ModuleList(nn.Embedding(rows, 16) for _ in range(fields))
+            self.mlp = nn.Sequential(nn.Linear(fields * 16 + dense, 2048), nn.ReLU(), nn.Linear(2048, 1024), nn.ReLU(),
+                                     nn.Linear(1024, 256), nn.ReLU(), nn.Linear(256, 1))
+            self.wide = nn.EmbeddingBag(50000, 1, mode="sum")
+
+        def forward(self, cat, dense, cross):  # [32, 8] int, [32, 32], [32, 6] int
+            e = torch.cat([emb(cat[:, i]) for i, emb in enumerate(self.embs)] + [dense], 1)
+            return torch.sigmoid(self.mlp(e) + self.wide(cross))
+
+    class Seq2SeqAttn(nn.Module):  # a GRU encoder over 20 tokens, a GRUCell decoder unrolled over 10 steps with Luong
+        # (general) attention, greedy: each step's argmax word embedded as the next input; a 4000-word projection
+        def __init__(self, vocab=4000, d=256, steps=10):
+            super().__init__()
+            self.steps = steps
+            self.emb = nn.Embedding(vocab, d)
+            self.enc = nn.GRU(d, d, batch_first=True)
+            self.cell = nn.GRUCell(2 * d, d)
+            self.wa = nn.Linear(d, d, bias=False)
+            self.wc = nn.Linear(2 * d, d)
+            self.out = nn.Linear(d, vocab)
+
+        def forward(self, src):  # [2, 20]
+            mem, h = self.enc(self.emb(src))
+            h = h[0]
+            ctx = mem.mean(1)
+            tok = src[:, 0]
+            ys = []
+            for _ in range(self.steps):
+                h = self.cell(torch.cat([self.emb(tok), ctx], 1), h)
+                a = torch.softmax(torch.bmm(mem, self.wa(h).unsqueeze(2)).squeeze(2), 1)
+                ctx = torch.bmm(a.unsqueeze(1), mem).squeeze(1)
+                logits = self.out(torch.tanh(self.wc(torch.cat([h, ctx], 1))))
+                ys.append(logits)
+                tok = logits.argmax(1)
+            return torch.stack(ys, 1)
+
+    class ConvNextLite(nn.Module):  # ConvNeXt-style: a 4x4 patch stem, stages of depthwise 7x7 Convs, LayerNorm over
+        # channels (channels-last), an inverted MLP as Linear layers on [b, h, w, c], layer scale; downsampling Convs
+        def __init__(self, dims=(48, 96, 192), depths=(2, 2, 2), classes=100):
+            super().__init__()
+            self.stem = nn.Conv2d(3, dims[0], 4, 4)
+            self.stages = nn.ModuleList()
+            self.downs = nn.ModuleList()
+            for i, (c, n) in enumerate(zip(dims, depths)):
+                self.stages.append(nn.ModuleList(nn.ModuleList([nn.Conv2d(c, c, 7, padding=3, groups=c), nn.LayerNorm(c),
+                                                                nn.Linear(c, 4 * c), nn.Linear(4 * c, c)]) for _ in range(n)))
+                self.downs.append(nn.Conv2d(c, dims[i + 1], 2, 2) if i + 1 < len(dims) else nn.Identity())
+            self.gamma = nn.Parameter(torch.full((1,), 0.1))
+            self.head = nn.Linear(dims[-1], classes)
+
+        def forward(self, x):  # [2, 3, 128, 128]
+            x = self.stem(x)
+            for blocks, down in zip(self.stages, self.downs):
+                for dw, ln, fc1, fc2 in blocks:
+                    y = ln(dw(x).permute(0, 2, 3, 1))
+                    x = x + self.gamma * fc2(F.gelu(fc1(y))).permute(0, 3, 1, 2)
+                x = down(x)
+            return self.head(x.mean((2, 3)))
+
+    class PerceiverLite(nn.Module):  # Perceiver-style: 64 latents cross-attend to 1024 inputs of 64 features, then 4
+        # latent self-attention blocks that share one set of weights (each read 4 times a run), a pooled head
+        def __init__(self, feats=64, d=256, latents=64, repeats=4, classes=10):
+            super().__init__()
+            self.latents = nn.Parameter(torch.randn(latents, d) * 0.02)
+            self.inp = nn.Linear(feats, d)
+            self.cross = nn.MultiheadAttention(d, 1, batch_first=True)
+            self.self_attn = nn.MultiheadAttention(d, 8, batch_first=True)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+            self.repeats = repeats
+            self.head = nn.Linear(d, classes)
+
+        def forward(self, x):  # [2, 1024, 64]
+            kv = self.inp(x)
+            z = self.latents.expand(x.shape[0], -1, -1)
+            z = z + self.cross(z, kv, kv, need_weights=False)[0]
+            for _ in range(self.repeats):
+                y = self.n1(z)
+                z = z + self.self_attn(y, y, y, need_weights=False)[0]
+                z = z + self.mlp(self.n2(z))
+            return self.head(z.mean(1))
+
+    torch.manual_seed(167)
+    export_nets(torch, out, 167, (("gpt_decode_b1_t8", GptDecode, torch.randint(0, 8000, (1, 8))),
+                                  ("gru_cells_b4_s16", GruCells, (4, 64, 32)),
+                                  ("wide_deep_b32", WideDeep, (torch.randint(0, 5000, (32, 8)), torch.rand(32, 32),
+                                                               torch.randint(0, 50000, (32, 6)))),
+                                  ("seq2seq_attn_b2_s10", Seq2SeqAttn, torch.randint(0, 4000, (2, 20))),
+                                  ("convnext_lite_b2_128", ConvNextLite, (2, 3, 128, 128)),
+                                  ("perceiver_lite_b2", PerceiverLite, (2, 1024, 64))),
                 opset=17)
     return 0
 
