@@ -364,7 +364,6 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.farInputBytes.assign(g.nodeCapacity(), 0.0);
   out.evictedOutputBytes.assign(g.nodeCapacity(), 0.0);
   out.farBytes.assign(g.nodeCapacity(), 0.0);
-  out.weightEvictedBytes.assign(g.nodeCapacity(), 0.0);
   out.weightStreamS.assign(g.nodeCapacity(), 0.0);
   const bool far = !hw.cpu.farCurve.empty();
   std::vector<double> slotShare(g.values().size(), 0.0);
@@ -479,8 +478,8 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
           out.farInputBytes[ni] += share * (i == 0 && readsItsOutputsWorth ? std::min(b, outBytes) : b);
         }
       }
-      // Its weights, each by its distance since its last read (its own bytes included): evicted from the own
-      // cache, or beyond the last-level cache. A gather's or Slice's table as far as it reads it.
+      // Its weights, each read at the profile's weight stream for its distance since its last read (its own
+      // bytes included). A gather's or Slice's table as far as it reads it.
       if (nodeFamily(g, n) != OpFamily::View)
         for (size_t i = 0; i < n.inputs.size(); ++i) {
           const ValueId v = n.inputs[i];
@@ -493,10 +492,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
           const int64_t last = lastTouch[static_cast<size_t>(w)];
           const double d =
               last >= 0 ? std::min(since(static_cast<size_t>(last), t) + whole, runFootprint) : runFootprint;
-          if (whole <= own)
-            out.weightEvictedBytes[ni] += b * std::clamp(1.0 - own / std::max(d, 1.0), 0.0, 1.0);
-          else if (const double bw = hw.cpu.weightStreamBandwidthFor(d); bw > 0)
-            out.weightStreamS[ni] += b / bw;
+          if (const double bw = hw.cpu.weightStreamBandwidthFor(d); bw > 0) out.weightStreamS[ni] += b / bw;
         }
       // An output no larger than the own cache, of an op on the executor's own loop, written over arena bytes
       // touched further back than the point between the own and the last-level cache (their geometric
@@ -668,9 +664,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // (the executor materialises every member's output).
     double actIn = 0, weights = 0, out = 0, inElems = 0, outElems = 0;
     double actInBeyondOwn = 0;  // activation inputs larger than the core's own cache
-    double largeWeights = 0;    // weights larger than the core's own cache
-    // Each weight read priced by its own reuse distance (CpuRunReuse::weightEvictedBytes, weightStreamS)
-    // rather than by its size and the run's footprint: a profile with a weight stream and the run's reuse.
+    // Each weight read priced by its own reuse distance (CpuRunReuse::weightStreamS) rather than by its size
+    // and the run's footprint: a profile with a weight stream and the run's reuse.
     const auto wi = static_cast<size_t>(m);
     const bool byDistance =
         reuse && ownCache > 0 && !hw.cpu.weightStreamCurve.empty() && wi < reuse->weightStreamS.size();
@@ -690,8 +685,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, m));
       if (i == 0 && picked >= 0) b = std::min(b, picked);
       // With the run's reuse distances (byDistance), each read of a weight is where the run left it since its
-      // last read (CpuRunReuse::weightEvictedBytes, weightFarBytes): the steps of an unrolled recurrent
-      // network each read their shared weight whole, from as near as the other steps' bytes leave it.
+      // last read (CpuRunReuse::weightStreamS): the steps of an unrolled recurrent network each read their
+      // shared weight whole, from as near as the other steps' bytes leave it.
       // Without them, a weight is read from DRAM once per run: shared by several nodes, each reader is
       // charged its share.
       // Through views too: a PyTorch export that shares a weight between layers hands each layer an
@@ -700,7 +695,6 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // 571 in the others, whose weight counted as a 1.8 MB activation).
       if (const ValueId w = weightBehindViews(g, v); w != kNoId) {
         weights += byDistance ? b : b / static_cast<double>(weightReaders(g, w));
-        if (b > ownCache) largeWeights += b;
       } else {
         actIn += b;
         if (b > ownCache) actInBeyondOwn += b;
@@ -741,8 +735,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       if (dataBytes > llc) coldPickedBytes = (dataBytes - llc) / dataBytes * picked;
     }
     const double acts = actIn + out;
-    // By distance, a weight's bytes count as the cache's here, and a large weight's read takes at least its
-    // stream at its distance (weightStreamS, below).
+    // By distance, a weight's bytes count as the cache's here, and its read takes at least its stream at its
+    // distance (weightStreamS, below).
     const double dram = (coldGatherPriced || byDistance ? 0.0 : (weights > ownCache ? 1.0 : coldShare) * weights) +
                         std::max(0.0, acts - coldPickedBytes - llc);
     const double cached = acts + weights - dram;
@@ -948,12 +942,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       const double coldOut = product && reuse && ownCache > 0 && mi < reuse->evictedOutputBytes.size()
                                  ? reuse->evictedOutputBytes[mi]
                                  : coldShare * out;
-      // Its weights: by distance (byDistance), the bytes of those no larger than the own cache that the run
-      // evicted since their last read, at the cold rate; a larger one's read is bounded by its stream
-      // (weightStreamS, below). Without them, the run's cold share of each weight.
+      // Its weights: by distance (byDistance), their reads are bounded by their stream (weightStreamS, below);
+      // without it, the run's cold share of each weight at the cold rate.
       const double weightColdS =
-          std::max(0.0, (byDistance ? reuse->weightEvictedBytes[wi] : coldShare * weights) / hw.cpu.coldBandwidth -
-                            overlapS);
+          byDistance ? 0.0 : std::max(0.0, coldShare * weights / hw.cpu.coldBandwidth - overlapS);
       coldS = (coldIn + coldOut) / hw.cpu.coldBandwidth + weightColdS;
     }
     // An op's fixed cost a call (dispatch, its output's allocation) is spent before its loop starts:
@@ -1012,10 +1004,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                                 : 0.0;
     const double memberS =
         reorderS +
-        // A large weight's read takes at least its stream at its distance (a product of few rows is bound by
-        // it: a [2, 512] x [512, 2048]^T Gemm's 4.2 MB weight, 52 us alone, 82 with 42 MB of other weights
-        // between its reads, session 55's AMD EPYC; the shape model timed the weight a node away and the
-        // run's cold share charged it from DRAM in full: 106 and 123 simulated).
+        // A weight's read takes at least its stream at its distance (a product of few rows is bound by it: a
+        // [2, 512] x [512, 2048]^T Gemm's 4.2 MB weight, 52 us alone, 82 with 42 MB of other weights between
+        // its reads, session 55's AMD EPYC; the shape model timed the weight a node away and the run's cold
+        // share charged it from DRAM in full: 106 and 123 simulated. Session 56's Xeon, a GRU decoder's 1.6 MB
+        // cell weight read with 7 MB between its reads: 58 us measured, 93 simulated with its bytes evicted
+        // from the own cache at the cold rate on top of the shape model, 54 by its stream).
         (shaped ? coldCallS + std::max({compS + coldS, memS, weightStreamS})
                 : fixedS + std::max({compS - fixedS + streamStallS, memS, weightStreamS}) + farS + gatherColdS) +
         farTierS;

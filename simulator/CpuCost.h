@@ -95,16 +95,13 @@ struct CpuRunReuse {
   // batch 8, took 4.3 ms in the network and 1.9 alone). A Conv on oneDNN's layout also counts its output
   // in the executor's staging buffer, which every such Conv reuses from its start (OneDnn.cpp: staged).
   std::vector<double> farBytes;
-  // By NodeId: where the node's weights are when it reads them, from each one's reuse distance (the
-  // distinct bytes the run touched since the weight's last read, plus its own; a weight read once a run is
-  // a run away, one that the steps of an unrolled network share is a step away). weightEvictedBytes: of
-  // weights no larger than the core's own cache, the share that distance has evicted from it (1 - own /
-  // distance, as coldShareOf a run's footprint). weightStreamS: of larger weights, their bytes at the
-  // profile's weight stream at that distance (cpu.weight_stream_curve), the least their read takes; 0 without
-  // a curve. (A [2, 512] x [512, 2048]^T Gemm's 4.2 MB weight streamed at 81 GB/s alone, 51 GB/s with 42
-  // MB of other weights between its reads, session 55's AMD EPYC; Tacotron's decoder cells read theirs 12
-  // times a run, 18 MB apart.)
-  std::vector<double> weightEvictedBytes, weightStreamS;
+  // By NodeId: the least time the node's weight reads take, each weight's bytes at the profile's weight
+  // stream (cpu.weight_stream_curve) for its reuse distance: the distinct bytes the run touched since the
+  // weight's last read, plus its own (a weight read once a run is a run away, one that the steps of an
+  // unrolled network share is a step away); 0 without a curve. (A [2, 512] x [512, 2048]^T Gemm's 4.2 MB
+  // weight streamed at 81 GB/s alone, 51 GB/s with 42 MB of other weights between its reads, session 55's
+  // AMD EPYC; Tacotron's decoder cells read theirs 12 times a run, 18 MB apart.)
+  std::vector<double> weightStreamS;
 };
 CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                         const std::vector<size_t>& order, const HwProfile& hw, double runFootprint);

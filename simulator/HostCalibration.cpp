@@ -406,10 +406,13 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
 }
 
 // A model weight streamed by a product of two rows (HwProfile.h: weight_stream_curve): Gemm [2, 512] x
-// [512, N]^T alone on weights of 0.5 to 16 MiB (distance: its own bytes), and in one run over 8 and 16
-// copies on their own 4 MiB weights (the other copies' weights between two reads of one); bytes a second
-// of each read's median time (the run's median copy), medians of 3 rounds.
-fw::Result<std::vector<std::pair<double, double>>> measureWeightStream(int threads, int repeat, std::string& how) {
+// [512, N]^T alone on weights of 0.5 to 16 MiB (distance: its own bytes), in one run over 8 and 16 copies on
+// their own 4 MiB weights (the other copies' weights between two reads of one), and, where 2 GiB fit an
+// eighth of the memory, alone on 256 MiB (a VGG's first fully connected layer is 411 MB: session 56's Xeon
+// streamed 64 MiB at 25 GB/s, 256 MiB at 13); bytes a second of each read's median time (the run's median
+// copy), medians of 3 rounds.
+fw::Result<std::vector<std::pair<double, double>>> measureWeightStream(int threads, int repeat, double memBytes,
+                                                                       std::string& how) {
   const auto transB = fw::zoo::attrs({fw::Attribute::makeInt("transB", 1)});
   const int runs = std::max(3, repeat / 3);
   std::vector<std::pair<double, double>> curve;
@@ -445,6 +448,15 @@ fw::Result<std::vector<std::pair<double, double>>> measureWeightStream(int threa
     }
     add(static_cast<double>(copies) * 4 * 1024 * 1024, 4.0 * 1024 * 1024, us,
         std::to_string(copies) + " x 4 MiB cycled");
+  }
+  if (memBytes <= 0 || (int64_t{2} << 30) <= memBytes / 8) {
+    const Bench huge = oneOp("Gemm", {2, 512}, {filled({int64_t{1} << 17, 512}, 0.05f)}, transB, 1);
+    std::vector<double> us;
+    for (int round = 0; round < 3; ++round) {
+      FW_ASSIGN_OR_RETURN(const double t, timeNode(huge, threads, 1, 3));
+      us.push_back(t);
+    }
+    add(256.0 * 1024 * 1024, 256.0 * 1024 * 1024, us, "256 MiB alone");
   }
   return curve;
 }
@@ -872,7 +884,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   }
   // A weight's stream by its reuse distance, when 2 x 64 MiB fit an eighth of the memory.
   if (m.memBytes <= 0 || (int64_t{128} << 20) <= m.memBytes / 8) {
-    FW_ASSIGN_OR_RETURN(m.weightStream, measureWeightStream(threads, repeat, m.weightStreamHow));
+    FW_ASSIGN_OR_RETURN(m.weightStream, measureWeightStream(threads, repeat, m.memBytes, m.weightStreamHow));
     std::fprintf(stderr, "fwb: calibrate: a weight streams (by distance since its last read): %s\n",
                  m.weightStreamHow.c_str());
   }
@@ -1162,8 +1174,8 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
              (m.coldGather.any() ? "" : " (no width slower from DRAM in two or more: nothing charged)"));
   if (!p.cpu.weightStreamCurve.empty())
     note("cpu.weight_stream_curve",
-         "a Gemm [2, 512] x [512, N]^T alone on weights of 0.5 to 16 MiB (its distance: its weight's bytes) "
-         "and in one run over 8 and 16 copies on 4 MiB weights of their own (the copies' weights): weight "
+         "a Gemm [2, 512] x [512, N]^T alone on weights of 0.5 to 16 MiB and 256 MiB (its distance: its "
+         "weight's bytes) and in one run over 8 and 16 copies on 4 MiB weights of their own (the copies' weights): weight "
          "bytes a second of the median time, medians of 3 rounds: " +
              m.weightStreamHow);
   if (!p.cpu.farCurve.empty()) {

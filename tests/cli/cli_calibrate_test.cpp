@@ -105,7 +105,8 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // core's own cache (1 TB/s), noted, printed.
   if (j["cpu"].contains("weight_stream_curve")) {
     double lastBytes = 0;
-    ASSERT_EQ(j["cpu"]["weight_stream_curve"].size(), 8u);
+    ASSERT_GE(j["cpu"]["weight_stream_curve"].size(), 8u);  // 9 where 2 GiB fit an eighth of the memory
+    ASSERT_LE(j["cpu"]["weight_stream_curve"].size(), 9u);
     for (const auto& p : j["cpu"]["weight_stream_curve"]) {
       EXPECT_GT(p["bytes"].get<double>(), lastBytes);
       EXPECT_GT(p["bytes_per_s"].get<double>(), 0.0);

@@ -1768,24 +1768,24 @@ TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
   EXPECT_NE(alone.error().message.find("come together"), std::string::npos) << alone.error().message;
 }
 
-// cpu.weight_stream_curve: a weight larger than the own cache (1 MiB here) is read at least at the stream
-// its reuse distance gets, each read by its own distance: `k` Gemms [2, 512] x [512, 2048]^T on 4 MiB
+// cpu.weight_stream_curve: a weight is read at least at the stream its reuse distance gets, each read by
+// its own distance: `k` Gemms [2, 512] x [512, 2048]^T on 4 MiB
 // weights of their own, read by `steps` steps in turn (an unrolled recurrent network's cells). One weight
 // alone is a read of 4 MiB away (20 GB/s on the curve), four in turn 16 MiB (12.5 GB/s, halfway in log
 // size to 64 MiB's 5 GB/s). Without the curve, a weight the steps share is charged as before: a share of one
 // read a run.
 TEST(CpuCost, AWeightsReadTakesItsStreamAtItsReuseDistance) {
-  auto graph = [](int k, int steps) {
+  auto graph = [](int k, int steps, int64_t rows = 2048) {
     Graph g;
     const ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({2, 512}));
     std::vector<ValueId> ws;
     for (int i = 0; i < k; ++i)
       ws.push_back(g.addInitializer("w" + std::to_string(i),
-                                    Tensor::floats({2048, 512}, std::vector<float>(2048 * 512, 0.01f))));
+                                    Tensor::floats({rows, 512}, std::vector<float>(static_cast<size_t>(rows) * 512, 0.01f))));
     for (int s = 0; s < steps; ++s)
       for (int i = 0; i < k; ++i) {
         const std::string tag = std::to_string(s) + "_" + std::to_string(i);
-        const ValueId y = g.addValue("y" + tag, DType::Float32, Shape::ofInts({2, 2048}));
+        const ValueId y = g.addValue("y" + tag, DType::Float32, Shape::ofInts({2, rows}));
         g.addNode("Gemm", {x, ws[static_cast<size_t>(i)]}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}),
                   "gemm" + tag);
         g.addOutput(y);
@@ -1826,6 +1826,16 @@ TEST(CpuCost, AWeightsReadTakesItsStreamAtItsReuseDistance) {
   for (const KernelTiming& kt : with.kernels) {
     const double streamUs = sharedS.at(static_cast<size_t>(shared.findNode(kt.nodes.at(0)))) * 1e6;
     EXPECT_NEAR(kt.durUs, streamUs + 2.0, 0.5) << kt.nodes.at(0);
+  }
+  // A weight smaller than the own cache too: four of 0.5 MiB in turn, 2 MiB apart (before the curve's first
+  // point: its rate), each read 26 us where its arithmetic takes 5.
+  const Graph small = graph(4, 3, 256);
+  const auto smallS = streamOf(small, *hw);
+  const SimResult smallRun = test::runUnfused(small, *hw);
+  for (const KernelTiming& kt : smallRun.kernels) {
+    const double s = smallS.at(static_cast<size_t>(small.findNode(kt.nodes.at(0))));
+    EXPECT_NEAR(s, w / 8 / 2e10, 1e-9) << kt.nodes.at(0);
+    EXPECT_NEAR(kt.durUs, s * 1e6 + 2.0, 0.5) << kt.nodes.at(0);
   }
   // Without the curve no read has a stream, and the three steps' reads of a weight share one read's cost.
   for (double s : streamOf(shared, plain)) EXPECT_EQ(s, 0.0);
