@@ -479,13 +479,17 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         }
       }
       // Its weights, each read at the profile's weight stream for its distance since its last read (its own
-      // bytes included). A gather's or Slice's table as far as it reads it.
-      if (nodeFamily(g, n) != OpFamily::View)
+      // bytes included), each storage once (a weight and a view of it are one read). A gather's or Slice's
+      // table as far as it reads it; a Gather's picks from a table that cpu.cold_gather prices are no stream
+      // (rows picked here and there, costCpuKernel charges them).
+      const bool coldGathered = hw.cpu.coldGather.any() && n.opType == "Gather" && n.domain.empty();
+      if (nodeFamily(g, n) != OpFamily::View && !hw.cpu.weightStreamCurve.empty())
         for (size_t i = 0; i < n.inputs.size(); ++i) {
           const ValueId v = n.inputs[i];
           const ValueId w = v == kNoId ? kNoId : weightFor(v);
-          if (w == kNoId || std::find(n.inputs.begin(), n.inputs.begin() + static_cast<std::ptrdiff_t>(i), v) !=
-                                n.inputs.begin() + static_cast<std::ptrdiff_t>(i))
+          if (w == kNoId || (i == 0 && coldGathered) ||
+              std::any_of(n.inputs.begin(), n.inputs.begin() + static_cast<std::ptrdiff_t>(i),
+                          [&](ValueId u) { return u != kNoId && weightFor(u) == w; }))
             continue;
           const double whole = bytesOf(w);
           const double b = i == 0 && readsItsOutputsWorth ? std::min(whole, outBytes) : whole;
@@ -663,6 +667,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // Traffic of this member: what it reads and writes, whether or not the value is internal to the kernel
     // (the executor materialises every member's output).
     double actIn = 0, weights = 0, out = 0, inElems = 0, outElems = 0;
+    double weightShares = 0;  // each weight over its readers: the DRAM traffic a run reports for it
     double actInBeyondOwn = 0;  // activation inputs larger than the core's own cache
     // Each weight read priced by its own reuse distance (CpuRunReuse::weightStreamS) rather than by its size
     // and the run's footprint: a profile with a weight stream and the run's reuse.
@@ -694,6 +699,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // set of weights: the QKV product 434-444 us measured in each; simulated 474 in the first layer and
       // 571 in the others, whose weight counted as a 1.8 MB activation).
       if (const ValueId w = weightBehindViews(g, v); w != kNoId) {
+        weightShares += b / static_cast<double>(weightReaders(g, w));
         weights += byDistance ? b : b / static_cast<double>(weightReaders(g, w));
       } else {
         actIn += b;
@@ -757,7 +763,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       streamStallS = bytes * std::max(0.0, 1.0 / hw.cpu.streamBandwidthFor(bytes) -
                                                1.0 / hw.cpu.streamCurve.front().second);
     }
-    t.hbmBytes += dram;
+    // The traffic reported: by distance too, a weight from DRAM once a run as far as the run evicts it (the
+    // time is its stream's, above).
+    t.hbmBytes += byDistance && !coldGatherPriced
+                      ? dram + (weightShares > ownCache ? 1.0 : coldShare) * weightShares
+                      : dram;
 
     double work = 0, rate = 0, fixedS = 0, rowsS = 0;
     std::optional<double> shaped;  // seconds from the profile's shape model of this kind of matrix op
@@ -888,7 +898,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         if (moved > 0 && peak * eff > 0) compS += moved / (peak * eff);
       }
     (fam == OpFamily::Cube ? cubeS : vectorS) += compS;
-    memoryS += memS;
+    memoryS += std::max(memS, weightStreamS);
     // A shape model was timed with the op's data in cache. In a run, its weights and its output buffer
     // were last touched a run ago, and its input, when it is larger than the core's own cache, has partly
     // left it too; the run's other data may have evicted them (coldShare). The profile's measured cost of
@@ -907,7 +917,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // place of the shape model's weight terms, which timed that same stream from cache (VGG-11's first
     // fully connected layer, 1 x 25088 by 25088 x 4096, 411 MB: 10.6 ms measured, 14.5 simulated with
     // both, 13.0 with the larger).
-    double coldS = weights / hw.hbmBandwidth;
+    double coldS = byDistance ? 0.0 : weights / hw.hbmBandwidth;
     if (hw.cpu.coldBandwidth > 0) {
       const bool recurrent = n.opType == "LSTM" || n.opType == "GRU" || n.opType == "RNN";
       const bool product = n.opType == "MatMul" || n.opType == "Gemm";
@@ -1014,7 +1024,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                 : fixedS + std::max({compS - fixedS + streamStallS, memS, weightStreamS}) + farS + gatherColdS) +
         farTierS;
     bodyS += memberS;
-    (memS >= compS ? memBoundS : compBoundS) += memberS;
+    (std::max(memS, weightStreamS) >= compS ? memBoundS : compBoundS) += memberS;
   }
   t.origins = group.origins.empty() ? t.nodes : group.origins;
   t.unit = anyCube && anyVector ? Unit::CubeVector : anyCube ? Unit::Cube : anyVector ? Unit::Vector : Unit::None;

@@ -73,8 +73,9 @@ struct CpuFigures {
   // the Gemm alone on weights of 0.5 to 16 MiB and cycled over copies of a 4 MiB one. A weight stays in
   // the last-level cache while that distance fits it and comes from beyond at a rate of its own (session
   // 55's AMD EPYC: 77-85 GB/s up to 8 MB, 51 at 42 MB, where a copy from DRAM moves 37; session 56's Xeon:
-  // 100 GB/s at 1 MB, 29 from 4 MB on). A large weight's read is at least its bytes at this rate
-  // (CpuRunReuse::weightStreamS).
+  // 100 GB/s at 1 MB, 29 from 4 MB on, 14 at 256 MiB, also timed where the memory allows). Every read of
+  // any weight by any node takes at least its bytes at this rate (CpuRunReuse::weightStreamS); the times are
+  // taken less the per-kernel overhead, which launch_us charges.
   std::vector<std::pair<double, double>> weightStreamCurve;
   double weightStreamBandwidthFor(double distanceBytes) const;  // 0 without a curve
   // One copy of `bytes` into a fresh buffer: read and write at the bandwidth for their footprint.

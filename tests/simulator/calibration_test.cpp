@@ -1768,6 +1768,8 @@ TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
   EXPECT_NE(alone.error().message.find("come together"), std::string::npos) << alone.error().message;
 }
 
+Result<HwProfile> gemmModelProfile(json j);  // below
+
 // cpu.weight_stream_curve: a weight is read at least at the stream its reuse distance gets, each read by
 // its own distance: `k` Gemms [2, 512] x [512, 2048]^T on 4 MiB
 // weights of their own, read by `steps` steps in turn (an unrolled recurrent network's cells). One weight
@@ -1844,6 +1846,63 @@ TEST(CpuCost, AWeightsReadTakesItsStreamAtItsReuseDistance) {
   for (const auto& kt : with.kernels) withUs += kt.durUs;
   for (const auto& kt : without.kernels) withoutUs += kt.durUs;
   EXPECT_LT(withoutUs, 0.7 * withUs);
+  // The traffic reported is a weight's share of one read from DRAM, as without the curve; a read bound by its
+  // stream is memory-bound, its transfer at least its stream.
+  for (size_t i = 0; i < with.kernels.size(); ++i) {
+    EXPECT_DOUBLE_EQ(with.kernels[i].hbmBytes, without.kernels[i].hbmBytes) << with.kernels[i].nodes.at(0);
+    EXPECT_GE(with.kernels[i].hbmBytes, w / 3 - 1);
+    EXPECT_EQ(with.kernels[i].bound, Bound::Memory) << with.kernels[i].nodes.at(0);
+    EXPECT_GE(hw->cyclesToUs(with.kernels[i].transferCycles) + 1e-3, w / 1.25e10 * 1e6 * 0.97);
+  }
+  // With a shape model and a cold rate (what fwb calibrate writes) the read is bound by its stream too, and
+  // its weight pays no cold share on top: the product's 42 us of arithmetic and 1 us a call are less.
+  auto modelled = gemmModelProfile(j);
+  ASSERT_TRUE(modelled.ok()) << modelled.error().message;
+  const SimResult shaped = test::runUnfused(shared, *modelled);
+  for (const KernelTiming& kt : shaped.kernels) {
+    const double streamUs = sharedS.at(static_cast<size_t>(shared.findNode(kt.nodes.at(0)))) * 1e6;
+    EXPECT_NEAR(kt.durUs, streamUs + 2.0, 1.0) << kt.nodes.at(0);
+  }
+  // A weight and a view of it read by one node are one read: the same stream as the node reading the weight
+  // and an input.
+  auto viewed = [](bool viaView) {
+    Graph g;
+    const ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1 << 20}));
+    const ValueId wt = g.addInitializer("wt", Tensor::floats({1 << 20}, std::vector<float>(1 << 20, 0.5f)));
+    ValueId other = x;
+    if (viaView) {
+      other = g.addValue("view", DType::Float32, Shape::ofInts({1 << 20}));
+      g.addNode("Identity", {wt}, {other}, {}, "view");
+    }
+    const ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({1 << 20}));
+    g.addNode("Add", {wt, other}, {a}, {}, "first");
+    const ValueId b = g.addValue("b", DType::Float32, Shape::ofInts({1 << 20}));
+    g.addNode("Add", {wt, x}, {b}, {}, "again");
+    g.addOutput(a);
+    g.addOutput(b);
+    return g;
+  };
+  const Graph twice = viewed(true), once = viewed(false);
+  const double twiceS = streamOf(twice, *hw).at(static_cast<size_t>(twice.findNode("first")));
+  EXPECT_GT(twiceS, 0.0);
+  EXPECT_DOUBLE_EQ(twiceS, streamOf(once, *hw).at(static_cast<size_t>(once.findNode("first"))));
+  // A Gather's picks from a table that cpu.cold_gather prices are rows here and there, no stream; without a
+  // cold_gather figure they stream as the rows they read.
+  {
+    Graph g;
+    const ValueId idx = g.addInput("idx", DType::Int64, Shape::ofInts({64}));
+    const ValueId table =
+        g.addInitializer("table", Tensor::floats({4096, 256}, std::vector<float>(4096 * 256, 0.5f)));
+    const ValueId rows = g.addValue("rows", DType::Float32, Shape::ofInts({64, 256}));
+    g.addNode("Gather", {table, idx}, {rows}, {}, "lookup");
+    g.addOutput(rows);
+    json cg = j;
+    cg["cpu"]["cold_gather"] = {{"s_per_row", 1e-7}, {"s_per_byte", 2e-10}};
+    auto priced = parseHwProfile(cg, "t.json");
+    ASSERT_TRUE(priced.ok()) << priced.error().message;
+    EXPECT_EQ(streamOf(g, *priced).at(static_cast<size_t>(g.findNode("lookup"))), 0.0);
+    EXPECT_GT(streamOf(g, *hw).at(static_cast<size_t>(g.findNode("lookup"))), 0.0);
+  }
   // The curve round-trips and is checked like the copy's.
   auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
