@@ -538,6 +538,22 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   }
 }
 
+// A profile curve (`key` in j's "cpu", `curve` in CpuFigures) written back reads the same, and one whose
+// second point is not past its first is refused naming that point's field.
+void expectCurveRoundTripsAndIsChecked(json j, const char* key,
+                                       std::vector<std::pair<double, double>> CpuFigures::*curve) {
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.*curve, hw->cpu.*curve);
+  j["cpu"][key][1]["bytes"] = 10;
+  auto bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find(std::string("$.cpu.") + key + "[1].bytes"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST(CpuCost, AnElementwiseOpBeyondTheOwnCachePaysTheChainsSlowerStream) {
   // The executor's loops stream 50 GB/s at 1 MB of footprint (the curve's first point: in cache) and
   // 5 GB/s at 128 MiB; the copy moves 100 GB/s in cache, 10 GB/s from DRAM. What a byte takes beyond
@@ -577,14 +593,7 @@ TEST(CpuCost, AnElementwiseOpBeyondTheOwnCachePaysTheChainsSlowerStream) {
   auto mm = test::runUnfused(test::matmul(64, 64, 64), *hw);
   EXPECT_NEAR(mm.kernels[0].durUs, 2.0 * 64 * 64 * 64 / 1e11 * 1e6 + 2.0, 1e-3);
   // The curve round-trips and is checked like the copy's.
-  auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(back->cpu.streamCurve, hw->cpu.streamCurve);
-  j["cpu"]["stream_curve"][1]["bytes"] = 10;
-  auto bad = parseHwProfile(j, "t.json");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("$.cpu.stream_curve[1].bytes"), std::string::npos)
-      << bad.error().message;
+  expectCurveRoundTripsAndIsChecked(j, "stream_curve", &CpuFigures::streamCurve);
 }
 
 // fwb calibrate's rounds: one figure per bench, in the benches' order, whatever order they were timed in.
@@ -1904,14 +1913,7 @@ TEST(CpuCost, AWeightsReadTakesItsStreamAtItsReuseDistance) {
     EXPECT_GT(streamOf(g, *hw).at(static_cast<size_t>(g.findNode("lookup"))), 0.0);
   }
   // The curve round-trips and is checked like the copy's.
-  auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(back->cpu.weightStreamCurve, hw->cpu.weightStreamCurve);
-  j["cpu"]["weight_stream_curve"][1]["bytes"] = 10;
-  auto bad = parseHwProfile(j, "t.json");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("$.cpu.weight_stream_curve[1].bytes"), std::string::npos)
-      << bad.error().message;
+  expectCurveRoundTripsAndIsChecked(j, "weight_stream_curve", &CpuFigures::weightStreamCurve);
 }
 
 // cpu.far_curve: an activation larger than the own cache pays the far tier's extra a byte by the distance
