@@ -13,40 +13,98 @@ namespace {
 
 using nlohmann::json;
 
-// The lower median of the values at one place of the files' trees (structure from the first).
-json medianOf(const std::vector<const json*>& vs) {
-  const json& first = *vs.front();
-  if (first.is_number()) {
-    std::vector<const json*> nums;
-    for (const json* v : vs)
-      if (v->is_number()) nums.push_back(v);
-    std::sort(nums.begin(), nums.end(),
-              [](const json* a, const json* b) { return a->get<double>() < b->get<double>(); });
-    return *nums[(nums.size() - 1) / 2];
-  }
-  if (first.is_object()) {
-    json out = json::object();
-    for (auto it = first.begin(); it != first.end(); ++it) {
-      std::vector<const json*> children;
-      for (const json* v : vs)
-        if (v->is_object() && v->contains(it.key())) children.push_back(&(*v)[it.key()]);
-      out[it.key()] = medianOf(children);
-    }
-    return out;
-  }
-  if (first.is_array()) {
-    for (const json* v : vs)
-      if (!v->is_array() || v->size() != first.size()) return first;
-    json out = json::array();
-    for (size_t i = 0; i < first.size(); ++i) {
-      std::vector<const json*> elems;
-      for (const json* v : vs) elems.push_back(&(*v)[i]);
-      out.push_back(medianOf(elems));
-    }
-    return out;
-  }
-  return first;
+// A curve of fwb calibrate's: a list of points each with its size in "bytes" (bandwidth_curve,
+// stream_curve, weight_stream_curve, far_curve, cold_call_curve).
+bool isCurve(const json& v) {
+  if (!v.is_array() || v.empty()) return false;
+  for (const json& e : v)
+    if (!e.is_object() || !e.contains("bytes") || !e["bytes"].is_number()) return false;
+  return true;
 }
+
+struct Merger {
+  size_t files = 0;
+  std::vector<std::string> spread;  // what was merged by size
+  std::string error;                // the first place that cannot be merged
+
+  // The lower median of the values at one place of the files' trees (structure from the first).
+  json medianOf(const std::vector<const json*>& vs, const std::string& path) {
+    const json& first = *vs.front();
+    if (first.is_number()) {
+      std::vector<const json*> nums;
+      for (const json* v : vs)
+        if (v->is_number()) nums.push_back(v);
+      std::sort(nums.begin(), nums.end(),
+                [](const json* a, const json* b) { return a->get<double>() < b->get<double>(); });
+      return *nums[(nums.size() - 1) / 2];
+    }
+    if (first.is_object()) {
+      json out = json::object();
+      for (auto it = first.begin(); it != first.end(); ++it) {
+        std::vector<const json*> children;
+        for (const json* v : vs)
+          if (v->is_object() && v->contains(it.key())) children.push_back(&(*v)[it.key()]);
+        out[it.key()] = medianOf(children, path.empty() ? it.key() : path + "." + it.key());
+      }
+      return out;
+    }
+    if (first.is_array()) {
+      bool allCurves = true, sameSizes = true;
+      for (const json* v : vs) {
+        allCurves = allCurves && isCurve(*v);
+        if (!v->is_array() || v->size() != first.size())
+          sameSizes = false;
+        else if (allCurves)
+          for (size_t i = 0; i < first.size(); ++i)
+            if ((*v)[i]["bytes"] != first[i]["bytes"]) sameSizes = false;
+      }
+      if (allCurves && !sameSizes) return bySize(vs, path);
+      if (!sameSizes) {
+        // The notes are the first file's; the drops are found again on the merged copy curve.
+        if (error.empty() && path != "notes" && path != "cpu.cache_drops_bytes")
+          error = path + ": lists of different lengths in the calibrations (" + lengths(vs) +
+                  "), which no median can merge";
+        return first;
+      }
+      json out = json::array();
+      for (size_t i = 0; i < first.size(); ++i) {
+        std::vector<const json*> elems;
+        for (const json* v : vs) elems.push_back(&(*v)[i]);
+        out.push_back(medianOf(elems, path + "[" + std::to_string(i) + "]"));
+      }
+      return out;
+    }
+    return first;
+  }
+
+  static std::string lengths(const std::vector<const json*>& vs) {
+    std::string s;
+    for (const json* v : vs) s += (s.empty() ? "" : " / ") + std::to_string(v->is_array() ? v->size() : 0);
+    return s;
+  }
+
+  // A curve whose sizes differ between the calibrations (one measured a size another could not, as
+  // weight_stream_curve's 256 MiB on a machine with 2 GiB free of 16): each size any calibration measured,
+  // by ascending size, its figures the median over the calibrations that measured it.
+  json bySize(const std::vector<const json*>& vs, const std::string& path) {
+    std::map<double, std::vector<const json*>> points;
+    for (const json* v : vs)
+      for (const json& e : *v) points[e["bytes"].get<double>()].push_back(&e);
+    json out = json::array();
+    std::string partial;
+    for (const auto& [bytes, at] : points) {
+      out.push_back(medianOf(at, path + "[bytes " + hostbench::fmt("%.0f", bytes) + "]"));
+      if (at.size() < files)
+        partial += (partial.empty() ? "" : ", ") + hostbench::fmt("%.0f", bytes) + " bytes in " +
+                   std::to_string(at.size());
+    }
+    spread.push_back(path + ": sizes differ between the calibrations (" + lengths(vs) +
+                     " points), merged size by size" +
+                     (partial.empty() ? std::string() : "; measured by fewer: " + partial) + " of " +
+                     std::to_string(files));
+    return out;
+  }
+};
 
 // "Intel(R) Xeon(R) Processor, 1 thread" of fwb calibrate's description, or "" when it did not write it.
 std::string machineOf(const std::string& description) {
@@ -94,7 +152,34 @@ Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& 
 
   std::vector<const json*> trees;
   for (const auto& f : files) trees.push_back(f.json);
-  json merged = medianOf(trees);
+  Merger merger;
+  merger.files = files.size();
+  json merged = merger.medianOf(trees, "");
+  // The cache's drops are where the merged copy curve drops, when the calibrations found different
+  // numbers of them.
+  bool dropsDiffer = false;
+  for (const auto& q : parsed)
+    dropsDiffer = dropsDiffer || q.cpu.cacheDropsBytes.size() != parsed.front().cpu.cacheDropsBytes.size();
+  if (dropsDiffer) {
+    std::string counts;
+    for (const auto& q : parsed)
+      counts += (counts.empty() ? "" : " / ") + std::to_string(q.cpu.cacheDropsBytes.size());
+    const json* curve = merged.contains("cpu") && merged["cpu"].contains("bandwidth_curve")
+                            ? &merged["cpu"]["bandwidth_curve"]
+                            : nullptr;
+    if (!curve)
+      return Error::badInput(
+          "cpu.cache_drops_bytes: the calibrations found different numbers of cache drops (" + counts +
+          ") and have no bandwidth_curve to find them again in");
+    std::vector<std::pair<size_t, double>> copy;
+    for (const json& pt : *curve)
+      copy.push_back({static_cast<size_t>(pt["bytes"].get<double>() / 2), pt["bytes_per_s"].get<double>()});
+    merged["cpu"]["cache_drops_bytes"] = cacheDrops(copy);
+    merger.spread.push_back(
+        "cpu.cache_drops_bytes: the calibrations found " + counts +
+        " drops; found again on the merged bandwidth_curve: " + merged["cpu"]["cache_drops_bytes"].dump());
+  }
+  if (!merger.error.empty()) return Error::badInput(merger.error);
   merged["notes"] = (*files.front().json)["notes"];
   FW_ASSIGN_OR_RETURN(HwProfile p, parseHwProfile(merged, "the merged profile"));
 
@@ -105,6 +190,7 @@ Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& 
                   " calibrations measured by fwb calibrate on it (" + names + ")";
 
   MergedCalibration out;
+  out.spread = merger.spread;
   std::map<std::string, std::string> kindNotes;
   // In the map's order, gemm before rnn: the rnn kind's refit prices its cells' input projections on the
   // gemm model refitted just before (refitCubeModel).

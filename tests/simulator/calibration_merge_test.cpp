@@ -62,7 +62,8 @@ TEST(CalibrationMerge, EachFigureIsItsMedianAndTheModelsAreFittedToTheShapesMedi
   // shape: no calibration has the right times, their median has all of them.
   const double f[3] = {0.7, 1.0, 1.45};
   const json a = calibration(2.0, 1.0e11, 16, {36000, 57000, 1500000}, [&](size_t i) { return f[i % 3]; });
-  const json b = calibration(2.6, 0.8e11, 8, {36000, 1500000}, [&](size_t i) { return f[(i + 1) % 3]; });
+  const json b =
+      calibration(2.6, 0.8e11, 8, {36000, 50000, 1500000}, [&](size_t i) { return f[(i + 1) % 3]; });
   const json c =
       calibration(1.1, 1.2e11, 16, {36000, 57000, 1400000}, [&](size_t i) { return f[(i + 2) % 3]; });
   for (const json* one : {&a, &b, &c}) {
@@ -76,7 +77,7 @@ TEST(CalibrationMerge, EachFigureIsItsMedianAndTheModelsAreFittedToTheShapesMedi
   EXPECT_DOUBLE_EQ(p.launchUs, 2.0);
   EXPECT_DOUBLE_EQ(p.cpu.gemmFlops, 1.0e11);
   EXPECT_EQ(p.cpu.convChannelBlock, 16);
-  // Lists of different lengths: the first file's.
+  // Drop by drop, each the median.
   EXPECT_EQ(p.cpu.cacheDropsBytes, (std::vector<int64_t>{36000, 57000, 1500000}));
   // The GEMM model fitted again recovers the known one; each calibration's own times were 30-45 % off.
   const CubeTimeModel& g = p.cpu.cubeModels.at("gemm");
@@ -182,6 +183,61 @@ TEST(CalibrationMerge, RefusesWhatItCannotMergeNamingTheFileAndField) {
   }
   e = err({{"r.json", &renamed}, {"r2.json", &renamed2}});
   EXPECT_NE(e.find("cpu.cube_time_models.gemm"), std::string::npos) << e;
+}
+
+// A curve measured at a size one calibration could not take (weight_stream_curve's 256 MiB point) is
+// merged size by size, and drops found a different number of times are found again on the merged curve.
+TEST(CalibrationMerge, CurvesWhoseSizesDifferAreMergedSizeBySize) {
+  auto one = [](double launch, std::vector<int64_t> drops) {
+    return calibration(launch, 1e11, 16, drops, [](size_t) { return 1.0; });
+  };
+  json a = one(2.0, {1500000}), b = one(2.1, {1500000, 30000000}), c = one(2.2, {1500000});
+  auto stream = [](std::vector<std::pair<double, double>> pts) {
+    json curve = json::array();
+    for (auto [bytes, bw] : pts) curve.push_back({{"bytes", bytes}, {"bytes_per_s", bw}});
+    return curve;
+  };
+  const double MiB = 1024.0 * 1024;
+  a["cpu"]["weight_stream_curve"] = stream({{MiB, 1.0e11}, {16 * MiB, 3.0e10}});
+  b["cpu"]["weight_stream_curve"] = stream({{MiB, 1.2e11}, {16 * MiB, 2.8e10}, {256 * MiB, 1.3e10}});
+  c["cpu"]["weight_stream_curve"] = stream({{MiB, 1.1e11}, {16 * MiB, 2.9e10}});
+  // The copy curve: 100 GB/s to a 2 MiB footprint, 20 GB/s from 8 MiB on.
+  std::vector<std::pair<double, double>> copy;
+  for (double f = 64 * 1024; f <= 256 * MiB; f *= 2) copy.push_back({f, f <= 2 * MiB ? 1.0e11 : 2.0e10});
+  for (json* j : {&a, &b, &c}) j->at("cpu")["bandwidth_curve"] = stream(copy);
+  auto m = mergeCalibrations({{"a.json", &a}, {"b.json", &b}, {"c.json", &c}});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const auto& ws = m->profile.cpu.weightStreamCurve;
+  ASSERT_EQ(ws.size(), 3u);
+  EXPECT_DOUBLE_EQ(ws[0].first, MiB);
+  EXPECT_DOUBLE_EQ(ws[0].second, 1.1e11);  // the median of three
+  EXPECT_DOUBLE_EQ(ws[1].second, 2.9e10);
+  EXPECT_DOUBLE_EQ(ws[2].first, 256 * MiB);  // b's own point
+  EXPECT_DOUBLE_EQ(ws[2].second, 1.3e10);
+  // One drop, where the merged copy curve falls: between its 2 and 4 MiB footprints.
+  ASSERT_EQ(m->profile.cpu.cacheDropsBytes.size(), 1u);
+  EXPECT_GT(m->profile.cpu.cacheDropsBytes[0], int64_t{1} << 20);
+  EXPECT_LE(m->profile.cpu.cacheDropsBytes[0], int64_t{4} << 20);
+  std::string spread;
+  for (const auto& line : m->spread) spread += line + "\n";
+  EXPECT_NE(spread.find("cpu.weight_stream_curve: sizes differ between the calibrations (2 / 3 / 2 points)"),
+            std::string::npos)
+      << spread;
+  EXPECT_NE(spread.find("268435456 bytes in 1 of 3"), std::string::npos) << spread;
+  EXPECT_NE(spread.find("cpu.cache_drops_bytes: the calibrations found 1 / 2 / 1 drops"), std::string::npos)
+      << spread;
+
+  // Without a copy curve the drops cannot be found again: refused, naming the field.
+  for (json* j : {&a, &b, &c}) j->at("cpu").erase("bandwidth_curve");
+  auto refused = mergeCalibrations({{"a.json", &a}, {"b.json", &b}});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::BadInput);
+  EXPECT_NE(refused.error().message.find("cpu.cache_drops_bytes"), std::string::npos)
+      << refused.error().message;
+  // Equal counts merge drop by drop, as before.
+  auto same = mergeCalibrations({{"a.json", &a}, {"c.json", &c}});
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_EQ(same->profile.cpu.cacheDropsBytes, std::vector<int64_t>{1500000});
 }
 
 }  // namespace
