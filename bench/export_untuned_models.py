@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|66]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|68]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -214,7 +214,11 @@ weight-stream change and before any measurement of these models, at opset 17: a 
 tied 8000-word projection, a DeepSpeech-style stack of two GRUCells unrolled over 16 steps, a wide & deep recommender
 (EmbeddingBag), a greedy GRU sequence-to-sequence model with Luong attention unrolled over 10 steps, a ConvNeXt-style
 CNN (depthwise 7x7, channels-last LayerNorm and MLP) and a Perceiver-style model (cross-attention to 1024 inputs, 4
-latent blocks sharing one set of weights).
+latent blocks sharing one set of weights). Set 68 was exported at the start of session 57, after session 56's last
+change and before any measurement of these models, at opset 17: a LLaMA-style decoder over 16 tokens (RMSNorm, rotary
+embeddings, SwiGLU, an untied 6000-word head), a BERT-style post-norm encoder with segment embeddings and a padding
+mask, MobileNetV2 at width 0.5 written out, a two-layer bidirectional LSTM recogniser (ONNX LSTM), ViT-S/16 cut to 6
+layers at batch 1, and a single-scale YOLO-style detector decoding its boxes in the graph.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -226,7 +230,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -367,6 +371,8 @@ def main():
         return export_sixty_sixth_set(torch, torchvision, out)
     if which == "67":
         return export_sixty_seventh_set(torch, out)
+    if which == "68":
+        return export_sixty_eighth_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -8821,6 +8827,162 @@ def export_sixty_seventh_set(torch, out):
                                   ("seq2seq_attn_b2_s10", Seq2SeqAttn, torch.randint(0, 4000, (2, 20))),
                                   ("convnext_lite_b2_128", ConvNextLite, (2, 3, 128, 128)),
                                   ("perceiver_lite_b2", PerceiverLite, (2, 1024, 64))),
+                opset=17)
+    return 0
+
+
+def export_sixty_eighth_set(torch, out):
+    # Session 57, at its start (after session 56's last change), before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class LlamaRope(nn.Module):  # a LLaMA-style decoder over 16 tokens: RMSNorm, rotary position embeddings (cos/sin
+        # tables, rotate-half), causal attention (d 512, 8 heads, no biases), a SwiGLU MLP of 1408, an untied 6000-word head
+        def __init__(self, vocab=6000, d=512, layers=4, t=16, ff=1408):
+            super().__init__()
+            self.h = 8
+            self.emb = nn.Embedding(vocab, d)
+            self.layers = nn.ModuleList(nn.ModuleList([nn.Linear(d, 3 * d, bias=False), nn.Linear(d, d, bias=False),
+                                                       nn.Linear(d, ff, bias=False), nn.Linear(d, ff, bias=False),
+                                                       nn.Linear(ff, d, bias=False)]) for _ in range(layers))
+            self.g = nn.ParameterList(nn.Parameter(1 + 0.1 * torch.randn(d)) for _ in range(2 * layers + 1))
+            self.head = nn.Linear(d, vocab, bias=False)
+            hd = d // self.h
+            inv = 1.0 / (10000 ** (torch.arange(0, hd, 2).float() / hd))
+            ang = torch.arange(t).float()[:, None] * inv[None]
+            self.register_buffer("cos", torch.cat([ang.cos(), ang.cos()], -1))
+            self.register_buffer("sin", torch.cat([ang.sin(), ang.sin()], -1))
+            self.register_buffer("mask", torch.triu(torch.full((t, t), float("-inf")), 1))
+
+        def norm(self, x, i):
+            return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.g[i]
+
+        def rope(self, x):
+            half = x.shape[-1] // 2
+            rot = torch.cat([-x[..., half:], x[..., :half]], -1)
+            return x * self.cos + rot * self.sin
+
+        def forward(self, ids):  # [1, 16]
+            x = self.emb(ids)
+            b, t, d = x.shape
+            for i, (qkv, o, w1, w3, w2) in enumerate(self.layers):
+                q, k, v = qkv(self.norm(x, 2 * i)).reshape(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+                q, k = self.rope(q), self.rope(k)
+                a = torch.softmax(q @ k.transpose(-1, -2) / (d // self.h) ** 0.5 + self.mask, -1)
+                x = x + o((a @ v).transpose(1, 2).reshape(b, t, d))
+                y = self.norm(x, 2 * i + 1)
+                x = x + w2(F.silu(w1(y)) * w3(y))
+            return self.head(self.norm(x, 2 * len(self.layers)))
+
+    class BertMini(nn.Module):  # a BERT-style post-norm encoder: word, position and segment embeddings, 4 layers of d 256
+        # (4 heads, GELU 1024) with an additive padding mask from the ids, a tanh pooler and a 2-way classifier
+        def __init__(self, vocab=8000, d=256, layers=4, t=128):
+            super().__init__()
+            self.word, self.pos, self.seg = nn.Embedding(vocab, d), nn.Embedding(t, d), nn.Embedding(2, d)
+            self.ln = nn.LayerNorm(d)
+            self.enc = nn.ModuleList(nn.ModuleList([nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d),
+                                                    nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.Linear(4 * d, d),
+                                                    nn.LayerNorm(d)]) for _ in range(layers))
+            self.pool = nn.Linear(d, d)
+            self.cls = nn.Linear(d, 2)
+            self.h = 4
+
+        def forward(self, ids):  # [8, 128]
+            b, t = ids.shape
+            seg = (torch.arange(t) >= t // 2).long()[None].expand(b, t)
+            x = self.ln(self.word(ids) + self.pos(torch.arange(t))[None] + self.seg(seg))
+            bias = ((ids == 0).float() * -10000.0)[:, None, None, :]
+            d = x.shape[-1]
+            for wq, wk, wv, wo, ln1, f1, f2, ln2 in self.enc:
+                split = lambda y: y.reshape(b, t, self.h, d // self.h).transpose(1, 2)
+                a = torch.softmax(split(wq(x)) @ split(wk(x)).transpose(-1, -2) / (d // self.h) ** 0.5 + bias, -1)
+                x = ln1(x + wo((a @ split(wv(x))).transpose(1, 2).reshape(b, t, d)))
+                x = ln2(x + f2(F.gelu(f1(x))))
+            return self.cls(torch.tanh(self.pool(x[:, 0])))
+
+    class MbV2Half(nn.Module):  # MobileNetV2 at width 0.5 written out: inverted residuals (expand 6, ReLU6 as Clip,
+        # depthwise 3x3, linear projection), a 1x1 to 640 and a pooled 100-way head
+        def __init__(self, classes=100):
+            super().__init__()
+            cfg = [(1, 8, 1, 1), (6, 12, 2, 2), (6, 16, 3, 2), (6, 32, 4, 2), (6, 48, 3, 1), (6, 80, 3, 2), (6, 160, 1, 1)]
+            layers = [nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU6()]
+            c = 16
+            self.blocks = nn.ModuleList()
+            for e, oc, n, s in cfg:
+                for i in range(n):
+                    hid = c * e
+                    body = ([nn.Conv2d(c, hid, 1, bias=False), nn.BatchNorm2d(hid), nn.ReLU6()] if e != 1 else []) + [
+                        nn.Conv2d(hid, hid, 3, s if i == 0 else 1, 1, groups=hid, bias=False), nn.BatchNorm2d(hid), nn.ReLU6(),
+                        nn.Conv2d(hid, oc, 1, bias=False), nn.BatchNorm2d(oc)]
+                    self.blocks.append(nn.Sequential(*body))
+                    self.blocks[-1].res = (i > 0 or s == 1) and c == oc
+                    c = oc
+            self.stem = nn.Sequential(*layers)
+            self.last = nn.Sequential(nn.Conv2d(c, 640, 1, bias=False), nn.BatchNorm2d(640), nn.ReLU6())
+            self.fc = nn.Linear(640, classes)
+
+        def forward(self, x):  # [4, 3, 128, 128]
+            x = self.stem(x)
+            for blk in self.blocks:
+                x = x + blk(x) if blk.res else blk(x)
+            return self.fc(self.last(x).mean((2, 3)))
+
+    class BiLstmCtc(nn.Module):  # a speech recogniser: two stacked bidirectional LSTM layers (ONNX LSTM) of 256 over 64
+        # frames of 80 log-mel features, a 40-symbol projection and log-softmax
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(80, 256, num_layers=2, bidirectional=True, batch_first=True)
+            self.out = nn.Linear(512, 40)
+
+        def forward(self, x):  # [8, 64, 80]
+            return self.out(self.lstm(x)[0]).log_softmax(-1)
+
+    class VitS(nn.Module):  # ViT-S/16 cut to 6 layers at 224: 196 patches and a class token of d 384 (6 heads, GELU
+        # 1536), pre-norm, a 1000-way head; batch 1
+        def __init__(self, d=384, layers=6, classes=1000):
+            super().__init__()
+            self.patch = nn.Conv2d(3, d, 16, 16)
+            self.cls = nn.Parameter(torch.randn(1, 1, d) * 0.02)
+            self.pos = nn.Parameter(torch.randn(1, 197, d) * 0.02)
+            layer = nn.TransformerEncoderLayer(d, 6, 4 * d, activation="gelu", batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+            self.norm = nn.LayerNorm(d)
+            self.head = nn.Linear(d, classes)
+
+        def forward(self, x):  # [1, 3, 224, 224]
+            x = self.patch(x).flatten(2).transpose(1, 2)
+            x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], 1) + self.pos
+            return self.head(self.norm(self.enc(x))[:, 0])
+
+    class YoloDecode(nn.Module):  # a small single-scale YOLO-style detector at 320: a strided CSP-ish backbone (SiLU), a
+        # 3-anchor head of 85 outputs a cell, decoded in the graph (sigmoid, grid offsets, anchors times exp)
+        def __init__(self, anchors=((10, 13), (16, 30), (33, 23))):
+            super().__init__()
+            def cbs(i, o, k=3, s=1):
+                return nn.Sequential(nn.Conv2d(i, o, k, s, k // 2, bias=False), nn.BatchNorm2d(o), nn.SiLU())
+            self.backbone = nn.Sequential(cbs(3, 16, 3, 2), cbs(16, 32, 3, 2), cbs(32, 32), cbs(32, 64, 3, 2), cbs(64, 64),
+                                          cbs(64, 128, 3, 2), cbs(128, 128, 1), cbs(128, 128), cbs(128, 256, 3, 2), cbs(256, 256, 1))
+            self.head = nn.Conv2d(256, 3 * 85, 1)
+            g = 10
+            ys, xs = torch.meshgrid(torch.arange(g), torch.arange(g), indexing="ij")
+            self.register_buffer("grid", torch.stack([xs, ys], -1).float().reshape(1, 1, g, g, 2))
+            self.register_buffer("anchor", torch.tensor(anchors).float().reshape(1, 3, 1, 1, 2))
+
+        def forward(self, x):  # [1, 3, 320, 320]
+            p = self.head(self.backbone(x))
+            b, _, h, w = p.shape
+            p = p.reshape(b, 3, 85, h, w).permute(0, 1, 3, 4, 2).sigmoid()
+            xy = (p[..., :2] * 2 - 0.5 + self.grid) * 32
+            wh = (p[..., 2:4] * 2) ** 2 * self.anchor
+            return torch.cat([xy, wh, p[..., 4:]], -1).reshape(b, -1, 85)
+
+    torch.manual_seed(168)
+    export_nets(torch, out, 168, (("llama_rope_b1_t16", LlamaRope, torch.randint(0, 6000, (1, 16))),
+                                  ("bert_mini_b8_t128", BertMini, torch.randint(0, 8000, (8, 128))),
+                                  ("mbv2_half_b4_128", MbV2Half, (4, 3, 128, 128)),
+                                  ("bilstm_ctc_b8_t64", BiLstmCtc, (8, 64, 80)),
+                                  ("vit_s6_b1_224", VitS, (1, 3, 224, 224)),
+                                  ("yolo_decode_b1_320", YoloDecode, (1, 3, 320, 320))),
                 opset=17)
     return 0
 
