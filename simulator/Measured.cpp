@@ -487,6 +487,14 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
     a.meanAbsErr = std::accumulate(errs.begin(), errs.end(), 0.0) / static_cast<double>(errs.size());
   }
   a.spearman = spearman(xs, ys);
+  auto spread = [](const std::vector<double>& v) {
+    return !v.empty() && *std::max_element(v.begin(), v.end()) > *std::min_element(v.begin(), v.end());
+  };
+  a.ranked = xs.size() >= 2 && spread(xs) && spread(ys);
+  if (!a.ranked)
+    a.unranked = xs.size() < 2 ? std::to_string(xs.size()) + " kernel scored: nothing to rank"
+                 : !spread(ys) ? "the measured times are all equal"
+                               : "the simulated times are all equal";
   a.simulatedTotalUs = sim.latencyUs;
   a.measuredTotalUs = measured.totalUs;
   if (a.measuredTotalUs <= 0)
@@ -500,20 +508,22 @@ json toJson(const Accuracy& a) {
   for (const auto& r : a.rows)
     ks.push_back({{"name", r.name}, {"simulated_us", r.simulatedUs}, {"measured_us", r.measuredUs},
                   {"rel_err", r.relErr}, {"scored", r.scored}});
-  return {{"measured_on", a.on},
-          {"matched", a.matched},
-          {"scored", a.scored},
-          {"excluded", a.excluded},
-          {"median_abs_err", a.medianAbsErr},
-          {"mean_abs_err", a.meanAbsErr},
-          {"total_err", a.totalErr},
-          {"spearman", a.spearman},
-          {"simulated_total_us", a.simulatedTotalUs},
-          {"measured_total_us", a.measuredTotalUs},
-          {"unmatched_measured", a.unmatchedMeasured},
-          {"unmatched_simulated", a.unmatchedSimulated},
-          {"other_plan", a.otherPlan},
-          {"kernels", std::move(ks)}};
+  json out = {{"measured_on", a.on},
+              {"matched", a.matched},
+              {"scored", a.scored},
+              {"excluded", a.excluded},
+              {"median_abs_err", a.medianAbsErr},
+              {"mean_abs_err", a.meanAbsErr},
+              {"total_err", a.totalErr},
+              {"spearman", a.ranked ? json(a.spearman) : json(nullptr)},
+              {"simulated_total_us", a.simulatedTotalUs},
+              {"measured_total_us", a.measuredTotalUs},
+              {"unmatched_measured", a.unmatchedMeasured},
+              {"unmatched_simulated", a.unmatchedSimulated},
+              {"other_plan", a.otherPlan},
+              {"kernels", std::move(ks)}};
+  if (!a.ranked) out["spearman_na"] = a.unranked;
+  return out;
 }
 
 std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
@@ -525,7 +535,8 @@ std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
   s += "  per-kernel |error|     median " + fmt("%.1f %%", 100 * a.medianAbsErr) + ", mean " + fmt("%.1f %%", 100 * a.meanAbsErr) + "\n";
   s += "  whole model            simulated " + fmt("%.1f us", a.simulatedTotalUs) + " vs measured " +
        fmt("%.1f us", a.measuredTotalUs) + ": " + fmt("%+.1f %%", 100 * a.totalErr) + "\n";
-  s += "  rank correlation       Spearman " + fmt("%.3f", a.spearman) + "\n";
+  s += "  rank correlation       Spearman " +
+       (a.ranked ? fmt("%.3f", a.spearman) : "n/a (" + a.unranked + ")") + "\n";
   auto list = [&](const char* what, const std::vector<std::string>& v) {
     if (v.empty()) return;
     std::string names;

@@ -69,6 +69,11 @@ struct Accuracy {
   double medianAbsErr = 0, meanAbsErr = 0;      // per kernel
   double totalErr = 0;                           // whole model: (sim total - measured total) / measured total
   double spearman = 0;
+  // Whether there is a ranking to correlate: at least two scored kernels, and neither side's times all
+  // equal. Without one (a run fused into one kernel) `spearman` is 0 and means nothing: the tables say
+  // "n/a" and the JSON null, and `unranked` says why.
+  bool ranked = false;
+  std::string unranked;
   // Added for the tables, the CSV and the GUI:
   size_t scored = 0;      // matched rows the errors and the rank correlation are over
   size_t excluded = 0;    // matched rows left out of them: views the simulator runs as no kernel, or 0 us measured
@@ -111,9 +116,10 @@ std::string formatMeasuredTable(const MeasuredRun& r, size_t maxRows = 0 /* 0 = 
 // its last '/'-separated part). Rows the simulator runs as no kernel (views) or measured at 0 us are
 // matched but not scored. totalErr compares the simulated latency with the measured total.
 Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured);
-// {"matched", "scored", "excluded", "median_abs_err", "mean_abs_err", "total_err", "spearman",
-//  "simulated_total_us", "measured_total_us", "unmatched_measured", "unmatched_simulated", "other_plan",
-//  "kernels": [{"name", "simulated_us", "measured_us", "rel_err", "scored"}]}
+// {"matched", "scored", "excluded", "median_abs_err", "mean_abs_err", "total_err", "spearman" (null when
+//  not ranked, with "spearman_na" saying why), "simulated_total_us", "measured_total_us",
+//  "unmatched_measured", "unmatched_simulated", "other_plan", "kernels": [{"name", "simulated_us",
+//  "measured_us", "rel_err", "scored"}]}
 nlohmann::json toJson(const Accuracy& a);
 // Lines for the end of a table: the errors, the rank correlation, what did not match.
 std::string formatAccuracy(const Accuracy& a, const MeasuredRun& measured);

@@ -419,14 +419,16 @@ void MainWindow::updateSummary(const fw::AnalysisSettings& madeWith) {
              .arg(baseline);
     if (accuracy_ && measured_) {
       const fw::sim::Accuracy& acc = *accuracy_;
-      s += QString(" &nbsp;·&nbsp; measured (%8, %1): %2 µs, simulated off by %3%; per-kernel error median %4%, mean %5%; "
-                   "Spearman %6 over %7 kernel(s)")
+      s += QString(
+               " &nbsp;·&nbsp; measured (%8, %1): %2 µs, simulated off by %3%; per-kernel error median %4%, "
+               "mean %5%; "
+               "Spearman %6 over %7 kernel(s)")
                .arg(html(measured_->source))
                .arg(acc.measuredTotalUs, 0, 'f', 1)
                .arg(100 * acc.totalErr, 0, 'f', 1)
                .arg(100 * acc.medianAbsErr, 0, 'f', 1)
                .arg(100 * acc.meanAbsErr, 0, 'f', 1)
-               .arg(acc.spearman, 0, 'f', 3)
+               .arg(acc.ranked ? QString::number(acc.spearman, 'f', 3) : QStringLiteral("n/a"))
                .arg(acc.scored)
                .arg(QString::fromStdString(acc.on));
       if (!acc.unmatchedMeasured.empty()) s += tr(", %1 measured row(s) unmatched").arg(acc.unmatchedMeasured.size());

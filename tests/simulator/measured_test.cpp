@@ -74,6 +74,9 @@ TEST(Measured, AccuracyOfExactAndReversedRuns) {
   EXPECT_DOUBLE_EQ(same.meanAbsErr, 0.0);
   EXPECT_DOUBLE_EQ(same.totalErr, 0.0);
   EXPECT_DOUBLE_EQ(same.spearman, 1.0);
+  EXPECT_TRUE(same.ranked);
+  EXPECT_TRUE(toJson(same)["spearman"].is_number());
+  EXPECT_FALSE(toJson(same).contains("spearman_na"));
 
   // Measured in the reverse order of size: rank correlation -1. Errors: |1-4|/4, |2-3|/3, |3-2|/2, |4-1|/1.
   auto rev = accuracy(sim, runOf({{"a", 4}, {"b", 3}, {"c", 2}, {"d", 1}}, 20));
@@ -146,6 +149,32 @@ TEST(Measured, ByNodeRunsSumPerKernelThroughOrigins) {
   EXPECT_EQ(a.unmatchedMeasured, (std::vector<std::string>{"softmax_9"}));
   EXPECT_DOUBLE_EQ(a.meanAbsErr, (0.5 + 0.5) / 2);
   EXPECT_DOUBLE_EQ(a.spearman, 0.0);  // measured times tie: no spread
+  EXPECT_FALSE(a.ranked);
+  EXPECT_EQ(a.unranked, "the measured times are all equal");
+}
+
+// A run fused into one kernel has no ranking to correlate: not a Spearman of 0 (which reads as "no
+// correlation") but none, in the JSON (null and why) and in the text.
+TEST(Measured, OneKernelHasNoRankCorrelation) {
+  const auto sim = simOf({kt("k0_all", 8)});
+  auto run = runOf({{"k0_all", 10}}, 10);
+  auto a = accuracy(sim, run);
+  EXPECT_EQ(a.scored, 1u);
+  EXPECT_FALSE(a.ranked);
+  EXPECT_EQ(a.unranked, "1 kernel scored: nothing to rank");
+  EXPECT_NEAR(a.medianAbsErr, 0.2, 1e-12);
+  const auto j = toJson(a);
+  EXPECT_TRUE(j["spearman"].is_null());
+  EXPECT_EQ(j["spearman_na"], "1 kernel scored: nothing to rank");
+  const std::string text = formatAccuracy(a, run);
+  EXPECT_NE(text.find("Spearman n/a (1 kernel scored: nothing to rank)"), std::string::npos) << text;
+  // Two kernels rank (+-1), and equal simulated times do not.
+  auto two = accuracy(simOf({kt("a", 1), kt("b", 2)}), runOf({{"a", 1}, {"b", 3}}));
+  EXPECT_TRUE(two.ranked);
+  EXPECT_DOUBLE_EQ(two.spearman, 1.0);
+  auto flat = accuracy(simOf({kt("a", 2), kt("b", 2)}), runOf({{"a", 1}, {"b", 3}}));
+  EXPECT_FALSE(flat.ranked);
+  EXPECT_EQ(flat.unranked, "the simulated times are all equal");
 }
 
 TEST(Measured, JsonRoundTrip) {
