@@ -138,6 +138,12 @@ std::vector<FamilyCase> rowCases() {
   cases.push_back(
       {"Split", oneOpOn("Split", filled({2048, 16}, 0.0f), {fw::Tensor::int64s({2}, {8, 8})},
                         fw::zoo::attrs({fw::Attribute::makeInt("axis", 1)}), 8, fw::DType::Float32, 2)});
+  // A Slice's rows: [1024, 32] to its first 16 columns, 1024 rows of 16, beside the family case's [32, 1024]
+  // to 32 rows of 512 (a cost volume's shifted windows, a rotary embedding's halves).
+  cases.push_back({"Slice", oneOp("Slice", {1024, 32},
+                                  {fw::Tensor::int64s({1}, {0}), fw::Tensor::int64s({1}, {16}),
+                                   fw::Tensor::int64s({1}, {1})},
+                                  {}, 8)});
   return cases;
 }
 

@@ -56,7 +56,8 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // axis's length times the blocks of 256 columns a position before it), a LayerNormalization's
 // (the positions before its axis), a Transpose's that moves whole rows ("Transpose/rows": the output's
 // innermost run of axes in input order), a Gather's (its picks: the indices' elements times the
-// positions before its axis), a Split's (its parts times the positions before its axis), a
+// positions before its axis), a Split's (its parts times the positions before its axis), a Slice's (the
+// output's elements over its innermost run that lies in one piece in the input), a
 // BatchNormalization's (its images times channels, each plane a row; of [N, C], N), a float ReduceMax's,
 // ReduceMin's, ReduceSum's, ReduceMean's or ReduceLogSumExp's over its last axes (its output elements; over
 // a middle axis, none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at

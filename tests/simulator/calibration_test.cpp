@@ -1021,6 +1021,76 @@ TEST(CpuCost, AGathersPicksPayTheirRowTime) {
   EXPECT_NEAR(test::runUnfused(picks, hw).kernels.at(0).durUs - without, 1024 * 2e-3, 1e-6);
 }
 
+// A Slice copies its output a run at a time (cpu.op_row_s "Slice"): the run its output's innermost axes
+// make in one stride of the input's walk, the axes kept whole and the first one cut, as the executor
+// merges them.
+TEST(CpuCost, ASlicesRowsAreItsOutputsRunsInOnePieceOfItsInput) {
+  auto graph = [](std::vector<int64_t> in, std::vector<int64_t> starts, std::vector<int64_t> ends,
+                  std::vector<int64_t> axes, std::vector<int64_t> steps, std::vector<int64_t> out) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(in));
+    auto ints = [&](const char* name, const std::vector<int64_t>& v) {
+      return g.addInitializer(name, Tensor::int64s({static_cast<int64_t>(v.size())}, v));
+    };
+    std::vector<ValueId> ins = {x, ints("s", starts), ints("e", ends), ints("a", axes)};
+    if (!steps.empty()) ins.push_back(ints("p", steps));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(out));
+    g.addNode("Slice", ins, {y}, {}, "slice");
+    g.addOutput(y);
+    return g;
+  };
+  // The cost volume's window: [2, 32, 16, 24] to 16 columns, 1024 rows of 16.
+  Graph columns = graph({2, 32, 16, 24}, {0}, {16}, {3}, {}, {2, 32, 16, 16});
+  EXPECT_EQ(rowWiseRows(columns, columns.node(0)), 1024);
+  // Rows cut, whole rows kept: [2, 32, 24, 24] to 16 rows, 64 runs of 16 x 24.
+  Graph rows = graph({2, 32, 24, 24}, {0}, {16}, {2}, {}, {2, 32, 16, 24});
+  EXPECT_EQ(rowWiseRows(rows, rows.node(0)), 64);
+  // A channel range of an image: one run per image.
+  Graph channels = graph({2, 32, 8, 8}, {4}, {20}, {1}, {}, {2, 16, 8, 8});
+  EXPECT_EQ(rowWiseRows(channels, channels.node(0)), 2);
+  // Every other column: the input's walk two by two runs on from row to row (a RoPE export's x[..., ::2]):
+  // one row; of an odd length it does not: a row each; every other row: runs of a whole row (negative axis).
+  Graph everyOther = graph({4, 16}, {0}, {16}, {1}, {2}, {4, 8});
+  EXPECT_EQ(rowWiseRows(everyOther, everyOther.node(0)), 1);
+  Graph oddRows = graph({4, 15}, {0}, {15}, {1}, {2}, {4, 8});
+  EXPECT_EQ(rowWiseRows(oddRows, oddRows.node(0)), 4);
+  Graph otherRows = graph({8, 16}, {0}, {8}, {-2}, {2}, {4, 16});
+  EXPECT_EQ(rowWiseRows(otherRows, otherRows.node(0)), 4);
+  // The output's extents come from the constant starts and ends, its inferred shape or not (a calibration's
+  // one-node graph has none); opset 9's attributes likewise.
+  Graph open = graph({4, 16}, {0}, {8}, {1}, {}, {});
+  open.value(open.node(0).outputs[0]).shape = Shape();
+  EXPECT_EQ(rowWiseRows(open, open.node(0)), 4);
+  Graph attrs;
+  {
+    ValueId x = attrs.addInput("x", DType::Float32, Shape::ofInts({6, 32}));
+    ValueId y = attrs.addValue("y", DType::Float32);
+    attrs.addNode("Slice", {x}, {y},
+                  zoo::attrs({Attribute::makeInts("starts", {-8}), Attribute::makeInts("ends", {1000}),
+                              Attribute::makeInts("axes", {1})}),
+                  "slice");
+    attrs.addOutput(y);
+  }
+  EXPECT_EQ(rowWiseRows(attrs, attrs.node(0)), 6);
+  // Ends computed in the graph and no inferred output: no rows.
+  Graph computed;
+  {
+    ValueId x = computed.addInput("x", DType::Float32, Shape::ofInts({4, 16}));
+    ValueId e = computed.addInput("e", DType::Int64, Shape::ofInts({1}));
+    ValueId s0 = computed.addInitializer("s", Tensor::int64s({1}, {0}));
+    ValueId y = computed.addValue("y", DType::Float32);
+    computed.addNode("Slice", {x, s0, e}, {y}, {}, "slice");
+    computed.addOutput(y);
+  }
+  EXPECT_EQ(rowWiseRows(computed, computed.node(0)), 0);
+  // The rows pay the profile's time a row on top.
+  HwProfile hw = *parseHwProfile(cpuProfileJson(), "t.json");
+  hw.cpu.opEfficiency["Slice"] = 0.001;  // compute-bound, as above
+  const double without = test::runUnfused(columns, hw).kernels.at(0).durUs;
+  hw.cpu.opRowS["Slice"] = 3e-9;
+  EXPECT_NEAR(test::runUnfused(columns, hw).kernels.at(0).durUs - without, 1024 * 3e-3, 1e-6);
+}
+
 // A Gather whose picks are of 4 or 8 bytes copies each with one move (core/exec/OpContext.h: copyRows):
 // its picks pay "Gather/elements"'s row time, not the longer rows' "Gather"; the profile takes the key.
 TEST(CpuCost, AGatherOfSingleElementsPaysItsOwnTimeAPick) {
