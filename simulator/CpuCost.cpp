@@ -849,7 +849,15 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       rate = peak * (op != hw.cpu.opEfficiency.end() ? op->second : hw.efficiency.of(fam));
       auto call = hw.cpu.opCallS.find(key);
       if (call == hw.cpu.opCallS.end()) call = hw.cpu.opCallS.find(n.opType);
-      if (call != hw.cpu.opCallS.end()) fixedS = std::max(0.0, call->second - hw.launchUs * 1e-6);
+      // A kernel of this op alone: its call, dispatch included, in place of the per-kernel overhead
+      // (launch_us, a one-element Add's), less where the op's own call is cheaper (a Relu's 0.18 us, a Tanh's
+      // 0.21, against the Add's 0.28 here; an LSTM's steps of Sigmoids and Tanhs over 256 values, 0.37-0.41
+      // us measured, were simulated 0.57-0.68 with the Add's overhead on top of their work). A fused body's
+      // member costs no less than that overhead (the zoo LSTM's Sigmoid+Tanh+Mul: 1.79 us measured, 1.48
+      // simulated with it, 1.32 with the members' own calls).
+      if (call != hw.cpu.opCallS.end())
+        fixedS = group.members.size() == 1 ? call->second - hw.launchUs * 1e-6
+                                           : std::max(0.0, call->second - hw.launchUs * 1e-6);
       // A row-wise op's rows (cpu.op_row_s): each row's set-up and finish, apart from its elements
       // (ft-transformer's attention softmax over [64, 8, 25, 25]: 1148-1155 us measured, 589 simulated
       // at the elements' rate alone).

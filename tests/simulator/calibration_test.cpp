@@ -447,9 +447,13 @@ TEST(CpuCost, RooflinePerMemberWithCacheAwareTraffic) {
   // That fixed cost is spent before the op's loop: a memory-bound op pays it on top of its traffic.
   r = test::runUnfused(big, hw);
   EXPECT_NEAR(r.kernels[0].durUs, 1.0 + memUs + 2.0, 1e-2);
-  hw.cpu.opCallS["Relu"] = 1e-6;  // below the launch cost: nothing more
+  // Below the launch cost: a kernel of the op alone takes its own call in place of the launch; a fused
+  // body's member no less than the launch.
+  hw.cpu.opCallS["Relu"] = 1e-6;
   r = test::runUnfused(small, hw);
-  EXPECT_NEAR(r.kernels[0].durUs, 0.2048 + 2.0, 1e-3);
+  EXPECT_NEAR(r.kernels[0].durUs, 0.2048 + 1.0, 1e-3);
+  f = test::run(two, {test::allInOne(two)}, hw);
+  EXPECT_NEAR(f.kernels[0].durUs, 2 * (0.2048 + 2.0), 1e-3);
   auto back = parseHwProfile(hwProfileToJson(hw), "back.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_DOUBLE_EQ(back->cpu.opCallS.at("Relu"), 1e-6);
