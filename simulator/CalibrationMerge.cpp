@@ -223,6 +223,21 @@ Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& 
         " shapes' measured time, RMS ln(model/measured) " + sci(model.rmsLogError) +
         "; us per shape without the per-kernel overhead, median (model): " + fit->cases;
   }
+  // The product stream's shares again on the merged GEMM model and stream, from each rows' median time.
+  if (!p.cpu.productStreamShare.empty()) {
+    std::string how;
+    p.cpu.productStreamShare = productStreamShares(p, p.cpu.productStreamUs, how);
+    if (p.cpu.productStreamShare.size() != p.cpu.productStreamUs.size())
+      return Error::badInput(
+          "cpu.product_stream_share: the merged GEMM model or weight stream cannot price the "
+          "timed products again (" +
+          how + ")");
+    kindNotes["cpu.product_stream_share"] =
+        "worked out again, as fwb calibrate does, on the merged "
+        "cpu.cube_time_models.gemm and cpu.weight_stream_curve from the "
+        "median over " +
+        count + " calibrations (" + names + ") of each rows' measured time: " + how;
+  }
   for (auto& n : p.notes) {
     const auto it = kindNotes.find(n.field);
     n.source = it != kindNotes.end()
@@ -231,6 +246,9 @@ Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& 
                          ") of each figure (of an even count the lower middle one); the first one's note: " +
                          n.source;
   }
+  for (const auto& [field, source] : kindNotes)
+    if (std::none_of(p.notes.begin(), p.notes.end(), [&](const HwNote& n) { return n.field == field; }))
+      p.notes.push_back(HwNote{field, source, false});
   out.profile = std::move(p);
   return out;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <optional>
 
@@ -365,6 +367,8 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.evictedOutputBytes.assign(g.nodeCapacity(), 0.0);
   out.farBytes.assign(g.nodeCapacity(), 0.0);
   out.weightStreamS.assign(g.nodeCapacity(), 0.0);
+  out.weightStreamNearS.assign(g.nodeCapacity(), 0.0);
+  const double shareDistance = hw.cpu.productStreamShareDistance();
   const bool far = !hw.cpu.farCurve.empty();
   std::vector<double> slotShare(g.values().size(), 0.0);
 
@@ -496,7 +500,12 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
           const int64_t last = lastTouch[static_cast<size_t>(w)];
           const double d =
               last >= 0 ? std::min(since(static_cast<size_t>(last), t) + whole, runFootprint) : runFootprint;
-          if (const double bw = hw.cpu.weightStreamBandwidthFor(d); bw > 0) out.weightStreamS[ni] += b / bw;
+          if (const double bw = hw.cpu.weightStreamBandwidthFor(d); bw > 0) {
+            out.weightStreamS[ni] += b / bw;
+            const double nearBw =
+                shareDistance > 0 ? hw.cpu.weightStreamBandwidthFor(std::min(d, shareDistance)) : bw;
+            out.weightStreamNearS[ni] += b / std::max(nearBw, bw);
+          }
         }
       // An output no larger than the own cache, of an op on the executor's own loop, written over arena bytes
       // touched further back than the point between the own and the last-level cache (their geometric
@@ -1020,16 +1029,37 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     const double farTierS = reuse && mi < reuse->farBytes.size()
                                 ? reuse->farBytes[mi] * hw.cpu.farSecondsPerByte(fam == OpFamily::Cube)
                                 : 0.0;
+    // A product of several rows whose weight streams in (byDistance): its arithmetic and its weight's stream
+    // take turns in part, the share of the shorter that the longer does not hide measured by rows
+    // (cpu.product_stream_share). ConvNeXt-base's last stage at 128x128, 16 rows over a 16 MiB weight whose
+    // stream from 350 MB away takes 1.2 ms: 1.7-1.9 ms measured, 1.2 simulated as the longer alone (session
+    // 57; its -O0 and -O2 rows -20 and -26 % -> -8 and -14 % with the share). A product of one row is its
+    // stream (above).
+    const bool product = n.opType == "MatMul" || n.opType == "Gemm";
+    const bool takesTurns = shaped && byDistance && product && !hw.cpu.productStreamShare.empty() &&
+                            weightStreamS > 0 && outputRows(g, n) > 1 && wi < reuse->weightStreamNearS.size();
+    const double nearStreamS = takesTurns ? std::min(reuse->weightStreamNearS[wi], weightStreamS) : 0.0;
+    const double productStreamS =
+        takesTurns ? weightStreamS - nearStreamS +
+                         hw.cpu.productStreamShareAt(static_cast<double>(outputRows(g, n))) *
+                             std::min(compS, nearStreamS)
+                   : 0.0;
     const double memberS =
         reorderS +
         // A weight's read takes at least its stream at its distance (a product of few rows is bound by it: a
         // [2, 512] x [512, 2048]^T Gemm's 4.2 MB weight, 52 us alone, 82 with 42 MB of other weights between
         // its reads, session 55's AMD EPYC; the shape model timed the weight a node away and the run's cold
-        // share charged it from DRAM in full: 106 and 123 simulated. Session 56's Xeon, a GRU decoder's 1.6 MB
-        // cell weight read with 7 MB between its reads: 58 us measured, 93 simulated with its bytes evicted
-        // from the own cache at the cold rate on top of the shape model, 54 by its stream).
-        (shaped ? coldCallS + std::max({compS + coldS, memS, weightStreamS})
-                : fixedS + std::max({compS - fixedS + streamStallS, memS, weightStreamS}) + farS + gatherColdS) +
+        // share charged it from DRAM in full: 106 and 123 simulated. Session 56's Xeon, a GRU decoder's 1.6
+        // MB cell weight read with 7 MB between its reads: 58 us measured, 93 simulated with its bytes
+        // evicted from the own cache at the cold rate on top of the shape model, 54 by its stream).
+        (shaped
+             ? coldCallS + std::max({compS + coldS, memS, takesTurns ? nearStreamS : weightStreamS}) +
+                   productStreamS +
+                   (std::getenv("FW_SIGMA") && (n.opType == "MatMul" || n.opType == "Gemm") &&
+                            outputRows(g, n) > 1
+                        ? std::atof(std::getenv("FW_SIGMA")) * std::min(compS, weightStreamS)
+                        : 0.0)
+             : fixedS + std::max({compS - fixedS + streamStallS, memS, weightStreamS}) + farS + gatherColdS) +
         farTierS;
     bodyS += memberS;
     (std::max(memS, weightStreamS) >= compS ? memBoundS : compBoundS) += memberS;

@@ -102,6 +102,10 @@ struct CpuRunReuse {
   // weight streamed at 81 GB/s alone, 51 GB/s with 42 MB of other weights between its reads, session 55's
   // AMD EPYC; Tacotron's decoder cells read theirs 12 times a run, 18 MB apart.)
   std::vector<double> weightStreamS;
+  // By NodeId: the same with each distance at most the one cpu.product_stream_share was measured at (the
+  // stream a product's arithmetic hides in part); weightStreamS less this is the stream from further away,
+  // which no arithmetic hides. weightStreamS without that curve.
+  std::vector<double> weightStreamNearS;
 };
 CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                         const std::vector<size_t>& order, const HwProfile& hw, double runFootprint);

@@ -12,8 +12,10 @@
 #include <thread>
 #include <tuple>
 
+#include "core/shape/ShapeResolve.h"
 #include "core/zoo/ZooBuilder.h"
 #include "simulator/CpuCost.h"
+#include "simulator/CpuCubeModel.h"
 #include "simulator/HostBench.h"
 #include "simulator/HostOpCases.h"
 #include "simulator/NonNegFit.h"
@@ -462,6 +464,77 @@ fw::Result<std::vector<std::pair<double, double>>> measureWeightStream(int threa
   return curve;
 }
 
+// A product of `rows` rows against its own 4 MiB weight (HwProfile.h: product_stream_share): MatMul [rows,
+// 512] x [512, 2048], the weight a model's (`seed` makes copies differ).
+constexpr int64_t kProductStreamK = 512, kProductStreamN = 2048;
+constexpr int kProductStreamCopies = 16;
+Bench productStreamProbe(int64_t rows, float seed) {
+  return oneOp("MatMul", {rows, kProductStreamK}, {filled({kProductStreamK, kProductStreamN}, 0.05f + seed)},
+               {}, 1);
+}
+// Its weight's reuse distance in a run over the copies, as CpuRunReuse counts it: the other copies' weights
+// and outputs and the shared input between two reads, its own weight included.
+double productStreamDistance(int64_t rows) {
+  const double w = 4.0 * kProductStreamK * kProductStreamN,
+               out = 4.0 * static_cast<double>(rows) * kProductStreamN;
+  return kProductStreamCopies * (w + out) + 4.0 * static_cast<double>(rows) * kProductStreamK;
+}
+
+fw::Result<std::vector<std::pair<int64_t, double>>> measureProductStream(int threads, int repeat,
+                                                                         double overheadUs) {
+  const int runs = std::max(3, repeat / 3);
+  std::vector<std::pair<int64_t, double>> out;
+  // Up to 32 rows: beyond, the arithmetic takes 4x the stream and more, and the shape model's own error of a
+  // few percent reads as most of the stream (128 rows here: 1411 us measured, 1284 by the shape model, a
+  // stream of 164: "0.78").
+  for (int64_t rows : {4, 8, 16, 32}) {
+    std::vector<Bench> parts;
+    for (int c = 0; c < kProductStreamCopies; ++c)
+      parts.push_back(productStreamProbe(rows, 0.001f * static_cast<float>(c)));
+    const Bench seq = sequenceOf(parts);
+    std::vector<double> us;
+    for (int round = 0; round < 3; ++round) {
+      FW_ASSIGN_OR_RETURN(const std::vector<double> t, timeNodes(seq, threads, 1, runs));
+      if (t.size() != static_cast<size_t>(kProductStreamCopies))
+        return fw::Error::internal("calibrate: the product-stream run timed " + std::to_string(t.size()) +
+                                   " nodes of " + std::to_string(kProductStreamCopies));
+      us.push_back(median(t));
+    }
+    const double whole = median(us);
+    out.push_back({rows, std::max(whole - overheadUs, 0.05 * whole)});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<double, double>> productStreamShares(const HwProfile& p,
+                                                           const std::vector<std::pair<int64_t, double>>& us,
+                                                           std::string& how) {
+  std::vector<std::pair<double, double>> shares;
+  const auto copyRate = [&](double bytes) { return p.cpu.cacheBandwidthFor(bytes); };
+  for (const auto& [rows, t] : us) {
+    const Bench b = productStreamProbe(rows, 0);
+    fw::Model shaped = b.model;  // the cost model's features need the output's shape
+    if (!fw::resolveShapes(shaped).ok()) continue;
+    const auto f = cubeFeatures(*shaped.graph, b.node);
+    const auto model = f ? p.cpu.cubeModels.find(f->kind) : p.cpu.cubeModels.end();
+    const double bw = p.cpu.weightStreamBandwidthFor(productStreamDistance(rows));
+    if (model == p.cpu.cubeModels.end() || bw <= 0) continue;
+    const double c = model->second.boundedSeconds(*f, copyRate) * 1e6,
+                 ws = 4.0 * kProductStreamK * kProductStreamN / bw * 1e6;
+    const double shorter = std::min(c, ws), longer = std::max(c, ws);
+    if (shorter <= 0) continue;
+    const double share = std::clamp((t - longer) / shorter, 0.0, 1.0);
+    shares.push_back({static_cast<double>(rows), share});
+    how += (how.empty() ? "" : "; ") + std::to_string(rows) + " rows " + fmt("%.1f", t) +
+           " us (shape model " + fmt("%.1f", c) + ", stream " + fmt("%.1f", ws) + "): " + fmt("%.2f", share);
+  }
+  return shares;
+}
+
+namespace {
+
 // The tier beyond the last-level cache (HwProfile.h: far_curve, far_s_per_byte): a 3x3 Conv 8 -> 32 at
 // 256x256 (2 MiB in, 8 MiB out; a product) and a Relu over 8 MiB (a vector op), each alone (its arena bytes
 // reused from one run to the next: near) and in one run after a Neg over E bytes (E = 4 to 128 MiB), whose
@@ -888,6 +961,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     FW_ASSIGN_OR_RETURN(m.weightStream, measureWeightStream(threads, repeat, m.memBytes, m.overheadUs, m.weightStreamHow));
     std::fprintf(stderr, "fwb: calibrate: a weight streams (by distance since its last read): %s\n",
                  m.weightStreamHow.c_str());
+    FW_ASSIGN_OR_RETURN(m.productStreamUs, measureProductStream(threads, repeat, m.overheadUs));
   }
   // A Gather's rows from DRAM (an embedding table in a run), when the last-level cache is known and twice
   // it fits an eighth of the memory.
@@ -1253,6 +1327,26 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
              " shapes timed on the executor, RMS ln(model/measured) " + fmt("%.3f", fit.model.rmsLogError) +
              stream + "; us per shape without the per-kernel overhead, measured (model): " + fit.cases);
   }
+  std::string shareHow;
+  p.cpu.productStreamShare = productStreamShares(p, m.productStreamUs, shareHow);
+  for (const auto& [rows, us] : m.productStreamUs)
+    for (const auto& [r, share] : p.cpu.productStreamShare)
+      if (r == static_cast<double>(rows)) p.cpu.productStreamUs.push_back({rows, us});
+  for (const auto& [rows, share] : m.productStreamUs)
+    p.cpu.productStreamDistance = std::max(p.cpu.productStreamDistance, productStreamDistance(rows));
+  if (!p.cpu.productStreamShare.empty())
+    note("cpu.product_stream_distance_bytes",
+         "the reuse distance of the product_stream_share runs' weights (16 copies' weights and outputs), the "
+         "largest over their rows");
+  if (!p.cpu.productStreamShare.empty())
+    note("cpu.product_stream_share",
+         "a MatMul [R, 512] x [512, 2048] for R = 4, 8, 16 and 32, each in one run over 16 copies on 4 MiB "
+         "weights of their "
+         "own, the median node time of 3 rounds less the per-kernel overhead (launch_us); the share is (time "
+         "- "
+         "the longer of cpu.cube_time_models.gemm's time and the weight's stream at its distance by "
+         "cpu.weight_stream_curve) / the shorter, within [0, 1]: " +
+             shareHow);
   return p;
 }
 

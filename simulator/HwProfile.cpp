@@ -164,6 +164,10 @@ double CpuFigures::weightStreamBandwidthFor(double distance) const {
   return weightStreamCurve.empty() ? 0.0 : curveAt(weightStreamCurve, distance);
 }
 
+double CpuFigures::productStreamShareAt(double rows) const {
+  return productStreamShare.empty() ? 0.0 : std::clamp(curveAt(productStreamShare, rows), 0.0, 1.0);
+}
+
 double CpuFigures::streamBandwidthFor(double footprint) const {
   return streamCurve.empty() ? 0.0 : curveAt(streamCurve, footprint);
 }
@@ -323,6 +327,28 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       p.cpu.farCurve.push_back({b, sh});
       return {};
     }));
+    FW_TRY_STATUS(
+        readEntries("product_stream_share", "{rows, share, measured_us}", [&](Reader& re) -> Status {
+          FW_ASSIGN_OR_RETURN(double rows, re.posNum("rows"));
+          FW_ASSIGN_OR_RETURN(double sh, re.posNum("share", true));
+          FW_ASSIGN_OR_RETURN(double us, re.posNum("measured_us"));
+          if (sh > 1) return re.err("share", "must be at most 1");
+          if (rows != std::floor(rows) || rows > 1e12)
+            return re.err("rows", "must be a whole number of rows");
+          if (!p.cpu.productStreamShare.empty() && rows <= p.cpu.productStreamShare.back().first)
+            return re.err("rows", "must be larger than the entry before (the curve is by ascending rows)");
+          p.cpu.productStreamShare.push_back({rows, sh});
+          p.cpu.productStreamUs.push_back({static_cast<int64_t>(rows), us});
+          return {};
+        }));
+    if (rc.has("product_stream_distance_bytes") || !p.cpu.productStreamShare.empty()) {
+      if (p.cpu.productStreamShare.empty() || !rc.has("product_stream_distance_bytes"))
+        return rc.err(
+            p.cpu.productStreamShare.empty() ? "product_stream_distance_bytes" : "product_stream_share",
+            "product_stream_share and product_stream_distance_bytes come together (fwb calibrate writes "
+            "both)");
+      FW_ASSIGN_OR_RETURN(p.cpu.productStreamDistance, rc.posNum("product_stream_distance_bytes"));
+    }
     FW_TRY_STATUS(readEntries("cold_call_curve", "{bytes, vector, product}", [&](Reader& re) -> Status {
       CpuFigures::ColdCallPoint pt;
       FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
@@ -623,6 +649,18 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     writeCurve("bandwidth_curve", p.cpu.bandwidthCurve);
     writeCurve("stream_curve", p.cpu.streamCurve);
     writeCurve("weight_stream_curve", p.cpu.weightStreamCurve);
+    if (!p.cpu.productStreamShare.empty()) {
+      json c = json::array();
+      for (size_t i = 0; i < p.cpu.productStreamShare.size(); ++i) {
+        const auto& [rows, sh] = p.cpu.productStreamShare[i];
+        json e = {{"rows", rows}, {"share", sh}};
+        for (const auto& [r, us] : p.cpu.productStreamUs)
+          if (static_cast<double>(r) == rows) e["measured_us"] = us;
+        c.push_back(e);
+      }
+      j["cpu"]["product_stream_share"] = c;
+      j["cpu"]["product_stream_distance_bytes"] = p.cpu.productStreamDistance;
+    }
     if (!p.cpu.farCurve.empty()) {
       json c = json::array();
       for (const auto& [b, sh] : p.cpu.farCurve) c.push_back({{"bytes", b}, {"share", sh}});

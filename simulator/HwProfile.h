@@ -78,6 +78,26 @@ struct CpuFigures {
   // taken less the per-kernel overhead, which launch_us charges.
   std::vector<std::pair<double, double>> weightStreamCurve;
   double weightStreamBandwidthFor(double distanceBytes) const;  // 0 without a curve
+  // "product_stream_share": [{"rows", "share", "measured_us"}] (optional, by ascending rows; share in [0, 1];
+  // measured_us: the timed product's median less the per-kernel overhead): of a product
+  // of that many rows whose weight streams in from beyond the cache, the share of the shorter of its
+  // arithmetic (its shape model's time) and its weight's stream that the longer does not hide. fwb calibrate
+  // times a MatMul [R, 512] x [512, 2048] cycled over 16 copies of its 4 MiB weight for R = 4, 8, 16 and 32
+  // and takes (time - the longer) / the shorter. A product of few rows is its stream (a share near 0); from
+  // 8 rows on the arithmetic and the stream take turns in part (session 57's Xeon: 0, 0.24, 0.15, 0.15).
+  // Interpolated in log rows, flat beyond the ends.
+  // "product_stream_distance_bytes" (with the curve): the reuse distance its weights were read at (the
+  // copies' bytes). Beyond it a weight's stream slows (session 57's Xeon: 28 GB/s at 64 MiB, 13 at 256) and
+  // the arithmetic hides none of what it takes more: a product costs the longer of its arithmetic and its
+  // stream up to that distance, the share of the shorter, and the rest of its stream.
+  std::vector<std::pair<double, double>> productStreamShare;
+  std::vector<std::pair<int64_t, double>>
+      productStreamUs;  // each point's "measured_us" (calibrate --merge refits)
+  double productStreamDistance = 0;
+  double productStreamShareAt(double rows) const;  // 0 without a curve
+  double productStreamShareDistance() const {
+    return productStreamShare.empty() ? 0.0 : productStreamDistance;
+  }
   // One copy of `bytes` into a fresh buffer: read and write at the bandwidth for their footprint.
   double copySeconds(double bytes) const;
   // "op_efficiency": {OpType: efficiency} for op types measured one by one; it replaces the family's

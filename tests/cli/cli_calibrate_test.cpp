@@ -115,6 +115,22 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     }
     EXPECT_TRUE(noted.count("cpu.weight_stream_curve"));
     EXPECT_NE(r.out.find("a weight's stream"), std::string::npos) << r.out;
+    // Since session 57, with the curve: a product's arithmetic against its weight's stream at 4, 8, 16 and 32
+    // rows, each share within [0, 1] with its measured time, the distance its weights were read at, noted,
+    // printed.
+    ASSERT_TRUE(j["cpu"].contains("product_stream_share"));
+    ASSERT_EQ(j["cpu"]["product_stream_share"].size(), 4u);
+    double lastRows = 0;
+    for (const auto& p : j["cpu"]["product_stream_share"]) {
+      EXPECT_GT(p["rows"].get<double>(), lastRows);
+      EXPECT_GE(p["share"].get<double>(), 0.0);
+      EXPECT_LE(p["share"].get<double>(), 1.0);
+      EXPECT_GT(p["measured_us"].get<double>(), 0.0);
+      lastRows = p["rows"].get<double>();
+    }
+    EXPECT_GT(j["cpu"]["product_stream_distance_bytes"].get<double>(), 64.0 * 1024 * 1024);
+    EXPECT_TRUE(noted.count("cpu.product_stream_share"));
+    EXPECT_NE(r.out.find("a product's stream"), std::string::npos) << r.out;
   }
   // A cold call's extra for the vector ops, for the library's products and for integer shape work, each a
   // time (0 when the evicted calls were no slower), at most a millisecond.

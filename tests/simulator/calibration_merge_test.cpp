@@ -205,8 +205,33 @@ TEST(CalibrationMerge, CurvesWhoseSizesDifferAreMergedSizeBySize) {
   std::vector<std::pair<double, double>> copy;
   for (double f = 64 * 1024; f <= 256 * MiB; f *= 2) copy.push_back({f, f <= 2 * MiB ? 1.0e11 : 2.0e10});
   for (json* j : {&a, &b, &c}) j->at("cpu")["bandwidth_curve"] = stream(copy);
+  // The product stream's times merge as medians and its shares are worked out again on the merged GEMM model
+  // and weight stream (each file's own share, 0.9, is not kept).
+  int k = 0;
+  for (json* j : {&a, &b, &c}) {
+    const double f = 1.0 + 0.1 * k++;
+    j->at("cpu")["product_stream_share"] = {{{"rows", 4}, {"share", 0.9}, {"measured_us", 60.0 * f}},
+                                            {{"rows", 8}, {"share", 0.9}, {"measured_us", 90.0 * f}}};
+    j->at("cpu")["product_stream_distance_bytes"] = 7.1e7;
+  }
   auto m = mergeCalibrations({{"a.json", &a}, {"b.json", &b}, {"c.json", &c}});
   ASSERT_TRUE(m.ok()) << m.error().message;
+  ASSERT_EQ(m->profile.cpu.productStreamUs.size(), 2u);  // the middle file's times
+  EXPECT_EQ(m->profile.cpu.productStreamUs[1].first, 8);
+  EXPECT_NEAR(m->profile.cpu.productStreamUs[0].second, 66.0, 1e-9);
+  EXPECT_NEAR(m->profile.cpu.productStreamUs[1].second, 99.0, 1e-9);
+  {
+    std::string how;
+    const auto again = productStreamShares(m->profile, m->profile.cpu.productStreamUs, how);
+    ASSERT_EQ(again.size(), 2u);
+    EXPECT_EQ(m->profile.cpu.productStreamShare, again);
+    EXPECT_LT(again[1].second, 0.9);
+    bool noted = false;
+    for (const auto& n : m->profile.notes)
+      if (n.field == "cpu.product_stream_share")
+        noted = n.source.find("worked out again") != std::string::npos;
+    EXPECT_TRUE(noted);
+  }
   const auto& ws = m->profile.cpu.weightStreamCurve;
   ASSERT_EQ(ws.size(), 3u);
   EXPECT_DOUBLE_EQ(ws[0].first, MiB);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -1988,6 +1989,128 @@ TEST(CpuCost, AWeightsReadTakesItsStreamAtItsReuseDistance) {
   }
   // The curve round-trips and is checked like the copy's.
   expectCurveRoundTripsAndIsChecked(j, "weight_stream_curve", &CpuFigures::weightStreamCurve);
+}
+
+// cpu.product_stream_share: a product of several rows whose weight streams in costs the longer of its
+// arithmetic and its weight's stream, plus the share (by its rows) of the shorter that the longer does not
+// hide, plus what its stream takes more beyond the distance the share was measured at. `k` Gemms [rows, 512]
+// x [512, 2048]^T on 4 MiB weights of their own, three steps reading them in turn: each read 16 MiB away,
+// 336 us of stream on the curve; the shape model's arithmetic 1e-11 s a flop and 1 us a call.
+TEST(CpuCost, AProductsArithmeticAndItsWeightsStreamTakeTurnsByItsRows) {
+  auto graph = [](int64_t rows) {
+    Graph g;
+    const ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({rows, 512}));
+    std::vector<ValueId> ws;
+    for (int i = 0; i < 4; ++i)
+      ws.push_back(g.addInitializer("w" + std::to_string(i),
+                                    Tensor::floats({2048, 512}, std::vector<float>(2048 * 512, 0.01f))));
+    for (int s = 0; s < 3; ++s)
+      for (int i = 0; i < 4; ++i) {
+        const std::string tag = std::to_string(s) + "_" + std::to_string(i);
+        const ValueId y = g.addValue("y" + tag, DType::Float32, Shape::ofInts({rows, 2048}));
+        g.addNode("Gemm", {x, ws[static_cast<size_t>(i)]}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}),
+                  "gemm" + tag);
+        g.addOutput(y);
+      }
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["cpu"]["weight_stream_curve"] =
+      json::parse(R"([{"bytes": 4194304, "bytes_per_s": 2e10}, {"bytes": 67108864, "bytes_per_s": 5e9}])");
+  auto withShare = [&](double at4, double at16, double distance) {
+    json k = j;
+    k["cpu"]["product_stream_share"] = {{{"rows", 4}, {"share", at4}, {"measured_us", 150.0}},
+                                        {{"rows", 16}, {"share", at16}, {"measured_us", 400.0}}};
+    k["cpu"]["product_stream_distance_bytes"] = distance;
+    return gemmModelProfile(k);
+  };
+  auto meanUs = [](const Graph& g, const HwProfile& hw) {
+    const SimResult r = test::runUnfused(g, hw);
+    double sum = 0;
+    for (const auto& kt : r.kernels) sum += kt.durUs;
+    return sum / static_cast<double>(r.kernels.size());
+  };
+  auto none = gemmModelProfile(j);
+  auto half = withShare(0.0, 1.0, 64.0 * 1024 * 1024);  // 0.5 at 8 rows (halfway in log rows)
+  auto zero = withShare(0.0, 0.0, 64.0 * 1024 * 1024);
+  auto zeroNear = withShare(0.0, 0.0, 8.0 * 1024 * 1024);
+  ASSERT_TRUE(none.ok() && half.ok() && zero.ok() && zeroNear.ok());
+  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(8), 0.5);
+  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(2), 0.0);
+  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(64), 1.0);
+  // 8 rows: 169 us of arithmetic under 336 of stream; half of the 169 on top.
+  const Graph eight = graph(8);
+  EXPECT_NEAR(meanUs(eight, *zero), meanUs(eight, *none), 1e-6);
+  EXPECT_NEAR(meanUs(eight, *half) - meanUs(eight, *none), 0.5 * (2.0 * 8 * 512 * 2048 * 1e-11 * 1e6 + 1.0),
+              0.5);
+  // One row is its stream, whatever the share.
+  const Graph one = graph(1);
+  EXPECT_NEAR(meanUs(one, *half), meanUs(one, *none), 1e-6);
+  // Measured 8 MiB away, a read 16 MiB away (and the other reads' outputs) hides only its stream up to there
+  // (258 us at 16.25 GB/s): what it takes more (about 80 us) comes on top of 16 rows' 336 us of arithmetic.
+  const Graph sixteen = graph(16);
+  const double w = 4194304, nearUs = w / 1.625e10 * 1e6,
+               fullUs = w / zero->cpu.weightStreamBandwidthFor(4 * (w + 16 * 2048 * 4) + 16 * 512 * 4) * 1e6;
+  EXPECT_NEAR(meanUs(sixteen, *zeroNear) - meanUs(sixteen, *zero), fullUs - nearUs, 0.03 * (fullUs - nearUs));
+  // The curve, its times and its distance round-trip, and are checked.
+  json k = j;
+  k["cpu"]["product_stream_share"] = {{{"rows", 4}, {"share", 0.0}, {"measured_us", 150.0}},
+                                      {{"rows", 8}, {"share", 0.25}, {"measured_us", 190.0}}};
+  k["cpu"]["product_stream_distance_bytes"] = 8.4e7;
+  auto hw = parseHwProfile(k, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.productStreamShare, hw->cpu.productStreamShare);
+  EXPECT_EQ(back->cpu.productStreamUs, (std::vector<std::pair<int64_t, double>>{{4, 150.0}, {8, 190.0}}));
+  EXPECT_DOUBLE_EQ(back->cpu.productStreamDistance, 8.4e7);
+  auto refused = [&](json bad, const std::string& where) {
+    auto r = parseHwProfile(bad, "t.json");
+    ASSERT_FALSE(r.ok()) << where;
+    EXPECT_EQ(r.error().code, ErrorCode::BadInput);
+    EXPECT_NE(r.error().message.find(where), std::string::npos) << r.error().message;
+  };
+  json bad = k;
+  bad["cpu"]["product_stream_share"][1]["share"] = 1.5;
+  refused(bad, "$.cpu.product_stream_share[1].share");
+  bad = k;
+  bad["cpu"]["product_stream_share"][1]["rows"] = 4;
+  refused(bad, "$.cpu.product_stream_share[1].rows");
+  bad = k;
+  bad["cpu"]["product_stream_share"][0].erase("measured_us");
+  refused(bad, "measured_us");
+  bad = k;
+  bad["cpu"].erase("product_stream_distance_bytes");
+  refused(bad, "product_stream_share");
+}
+
+// fwb calibrate's shares (productStreamShares): a product timed at the longer of its shape model's time and
+// its weight's stream plus a known share of the shorter gives that share back; one timed under the longer
+// gives 0.
+TEST(HostCalibration, ProductStreamSharesRecoverTheShareOfTheShorterTheProductsTook) {
+  json j = cpuProfileJson();
+  j["cpu"]["weight_stream_curve"] = json::parse(R"([{"bytes": 1e6, "bytes_per_s": 1e10}])");  // flat: 419 us
+  auto hw = gemmModelProfile(j);
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const double streamUs = 4.0 * 512 * 2048 / 1e10 * 1e6;
+  const std::map<int64_t, double> known = {{4, 0.0}, {8, 0.2}, {16, 0.4}, {32, 0.6}};
+  std::vector<std::pair<int64_t, double>> us;
+  for (const auto& [rows, share] : known) {
+    const double c = 2.0 * static_cast<double>(rows) * 512 * 2048 * 1e-11 * 1e6 + 1.0;
+    us.push_back({rows, std::max(c, streamUs) + share * std::min(c, streamUs)});
+  }
+  us.front().second = 0.9 * streamUs;  // faster than its stream: none
+  std::string how;
+  const auto shares = productStreamShares(*hw, us, how);
+  ASSERT_EQ(shares.size(), known.size());
+  for (const auto& [rows, share] : shares)
+    EXPECT_NEAR(share, known.at(static_cast<int64_t>(rows)), 1e-6) << rows;
+  EXPECT_NE(how.find("8 rows"), std::string::npos) << how;
+  // Without a weight stream curve nothing can be priced.
+  auto plain = gemmModelProfile(cpuProfileJson());
+  ASSERT_TRUE(plain.ok());
+  how.clear();
+  EXPECT_TRUE(productStreamShares(*plain, us, how).empty());
 }
 
 // cpu.far_curve: an activation larger than the own cache pays the far tier's extra a byte by the distance
