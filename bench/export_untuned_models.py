@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|68]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|69]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -218,7 +218,12 @@ latent blocks sharing one set of weights). Set 68 was exported at the start of s
 change and before any measurement of these models, at opset 17: a LLaMA-style decoder over 16 tokens (RMSNorm, rotary
 embeddings, SwiGLU, an untied 6000-word head), a BERT-style post-norm encoder with segment embeddings and a padding
 mask, MobileNetV2 at width 0.5 written out, a two-layer bidirectional LSTM recogniser (ONNX LSTM), ViT-S/16 cut to 6
-layers at batch 1, and a single-scale YOLO-style detector decoding its boxes in the graph.
+layers at batch 1, and a single-scale YOLO-style detector decoding its boxes in the graph. Set 69 was exported in
+session 57 after its changes (a Slice's rows, a lone op's own call, a product's arithmetic and stream taking turns)
+and only measured, at opset 17: a T5-style decoder over 12 tokens cross-attending to 32 encoder states, ResNet-34 at
+160, a wide MLP of 16 rows over 4096-wide layers, a WaveRNN-style GRUCell vocoder unrolled over 16 steps, a
+SqueezeBERT-style encoder (grouped 1-D convolutions for its projections) and a DeiT-style ViT with class and
+distillation tokens.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -230,7 +235,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -373,6 +378,8 @@ def main():
         return export_sixty_seventh_set(torch, out)
     if which == "68":
         return export_sixty_eighth_set(torch, out)
+    if which == "69":
+        return export_sixty_ninth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -8984,6 +8991,133 @@ def export_sixty_eighth_set(torch, out):
                                   ("vit_s6_b1_224", VitS, (1, 3, 224, 224)),
                                   ("yolo_decode_b1_320", YoloDecode, (1, 3, 320, 320))),
                 opset=17)
+    return 0
+
+
+def export_sixty_ninth_set(torch, torchvision, out):
+    # Session 57, after its changes, before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class T5Dec(nn.Module):  # a T5-style decoder: 4 pre-norm layers (RMSNorm, no biases) of causal self-attention,
+        # cross-attention to 32 encoder states and a ReLU MLP of 1536, d 384 (6 heads), a 4000-word head; 12 tokens
+        def __init__(self, vocab=4000, d=384, layers=4, ff=1536, t=12):
+            super().__init__()
+            self.h = 6
+            self.emb = nn.Embedding(vocab, d)
+            lin = lambda i, o: nn.Linear(i, o, bias=False)
+            self.layers = nn.ModuleList(nn.ModuleList([lin(d, 3 * d), lin(d, d), lin(d, d), lin(d, 2 * d), lin(d, d),
+                                                       lin(d, ff), lin(ff, d)]) for _ in range(layers))
+            self.g = nn.ParameterList(nn.Parameter(torch.ones(d)) for _ in range(3 * layers + 1))
+            self.head = lin(d, vocab)
+            self.register_buffer("mask", torch.triu(torch.full((t, t), float("-inf")), 1))
+
+        def norm(self, x, i):
+            return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.g[i]
+
+        def attn(self, q, k, v, mask=None):
+            b, tq, d = q.shape
+            sp = lambda y: y.reshape(b, -1, self.h, d // self.h).transpose(1, 2)
+            s = sp(q) @ sp(k).transpose(-1, -2)
+            if mask is not None:
+                s = s + mask
+            return (torch.softmax(s, -1) @ sp(v)).transpose(1, 2).reshape(b, tq, d)
+
+        def forward(self, ids, mem):  # [1, 12], [1, 32, 384]
+            x = self.emb(ids)
+            for i, (qkv, o, cq, ckv, co, f1, f2) in enumerate(self.layers):
+                q, k, v = qkv(self.norm(x, 3 * i)).chunk(3, -1)
+                x = x + o(self.attn(q, k, v, self.mask))
+                k2, v2 = ckv(mem).chunk(2, -1)
+                x = x + co(self.attn(cq(self.norm(x, 3 * i + 1)), k2, v2))
+                x = x + f2(F.relu(f1(self.norm(x, 3 * i + 2))))
+            return self.head(self.norm(x, 3 * len(self.layers)))
+
+    class WideMlp(nn.Module):  # 16 rows through 1024 -> 4096 -> 4096 -> 4096 -> 1000 with LayerNorm and GELU (a
+        # 167 MB model read once a run by products of few rows)
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Sequential(nn.Linear(1024, 4096), nn.LayerNorm(4096), nn.GELU(), nn.Linear(4096, 4096), nn.GELU(),
+                                     nn.Linear(4096, 4096), nn.GELU(), nn.Linear(4096, 1000))
+
+        def forward(self, x):  # [16, 1024]
+            return self.net(x)
+
+    class WaveRnn(nn.Module):  # a WaveRNN-style vocoder: conditioning by an upsampled mel frame, a GRUCell of 512 over
+        # 16 steps, each step's 256-way sample distribution (two fully connected layers) and its argmax embedded back
+        def __init__(self, hid=512, classes=256, mels=80):
+            super().__init__()
+            self.cond = nn.Linear(mels, 128)
+            self.emb = nn.Embedding(classes, 64)
+            self.cell = nn.GRUCell(128 + 64, hid)
+            self.fc1, self.fc2 = nn.Linear(hid, hid), nn.Linear(hid, classes)
+
+        def forward(self, mel):  # [2, 16, 80]
+            c = torch.relu(self.cond(mel))
+            h = c.new_zeros(mel.shape[0], self.cell.hidden_size)
+            s = torch.zeros(mel.shape[0], dtype=torch.long)
+            outs = []
+            for t in range(mel.shape[1]):
+                h = self.cell(torch.cat([c[:, t], self.emb(s)], 1), h)
+                logits = self.fc2(torch.relu(self.fc1(h)))
+                outs.append(logits)
+                s = logits.argmax(1)
+            return torch.stack(outs, 1)
+
+    class SqueezeBert(nn.Module):  # a SqueezeBERT-style encoder: Q, K, V and the MLP as grouped 1x1 Conv1d (4 groups)
+        # over [b, d, t], LayerNorm over channels by transposes, 4 layers of d 256 (4 heads), mean-pooled 3-way head
+        def __init__(self, vocab=6000, d=256, layers=4, g=4):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, d)
+            self.pos = nn.Parameter(torch.randn(1, d, 64) * 0.02)
+            conv = lambda i, o: nn.Conv1d(i, o, 1, groups=g)
+            self.layers = nn.ModuleList(nn.ModuleList([conv(d, d), conv(d, d), conv(d, d), conv(d, d), nn.LayerNorm(d),
+                                                       conv(d, 4 * d), conv(4 * d, d), nn.LayerNorm(d)]) for _ in range(layers))
+            self.head = nn.Linear(d, 3)
+            self.h = 4
+
+        def forward(self, ids):  # [4, 64]
+            x = self.emb(ids).transpose(1, 2) + self.pos
+            b, d, t = x.shape
+            for q, k, v, o, n1, f1, f2, n2 in self.layers:
+                sp = lambda y: y.reshape(b, self.h, d // self.h, t)
+                a = torch.softmax(sp(q(x)).transpose(-1, -2) @ sp(k(x)) / (d // self.h) ** 0.5, -1)
+                y = (sp(v(x)) @ a.transpose(-1, -2)).reshape(b, d, t)
+                x = n1((x + o(y)).transpose(1, 2)).transpose(1, 2)
+                x = n2((x + f2(F.gelu(f1(x)))).transpose(1, 2)).transpose(1, 2)
+            return self.head(x.mean(2))
+
+    class DeiT(nn.Module):  # a DeiT-style ViT at 96 with 8x8 patches: class and distillation tokens, 6 pre-norm layers
+        # of d 192 (3 heads), the two heads averaged
+        def __init__(self, d=192, layers=6, classes=100):
+            super().__init__()
+            self.patch = nn.Conv2d(3, d, 8, 8)
+            self.cls, self.dist = nn.Parameter(torch.randn(1, 1, d) * 0.02), nn.Parameter(torch.randn(1, 1, d) * 0.02)
+            self.pos = nn.Parameter(torch.randn(1, 146, d) * 0.02)
+            layer = nn.TransformerEncoderLayer(d, 3, 4 * d, activation="gelu", batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+            self.norm = nn.LayerNorm(d)
+            self.h1, self.h2 = nn.Linear(d, classes), nn.Linear(d, classes)
+
+        def forward(self, x):  # [4, 3, 96, 96]
+            x = self.patch(x).flatten(2).transpose(1, 2)
+            b = x.shape[0]
+            x = torch.cat([self.cls.expand(b, -1, -1), self.dist.expand(b, -1, -1), x], 1) + self.pos
+            x = self.norm(self.enc(x))
+            return (self.h1(x[:, 0]) + self.h2(x[:, 1])) / 2
+
+    torch.manual_seed(169)
+    export_nets(torch, out, 169, (("t5_dec_b1_t12", T5Dec, (torch.randint(0, 4000, (1, 12)), torch.randn(1, 32, 384))),
+                                  ("wide_mlp_b16", WideMlp, (16, 1024)),
+                                  ("wavernn_lite_b2_s16", WaveRnn, (2, 16, 80)),
+                                  ("squeezebert_lite_b4_t64", SqueezeBert, torch.randint(0, 6000, (4, 64))),
+                                  ("deit_lite_b4_96", DeiT, (4, 3, 96, 96))),
+                opset=17)
+    torch.manual_seed(169)
+    model = torchvision.models.resnet34(weights=None).eval()
+    torch.onnx.export(model, torch.rand(1, 3, 160, 160), os.path.join(out, "resnet34_b1_160.onnx"), opset_version=17,
+                      input_names=["x"], output_names=["y"])
+    print("exported resnet34_b1_160", flush=True)
     return 0
 
 
