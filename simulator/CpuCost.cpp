@@ -1030,11 +1030,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                                 ? reuse->farBytes[mi] * hw.cpu.farSecondsPerByte(fam == OpFamily::Cube)
                                 : 0.0;
     // A product of several rows whose weight streams in (byDistance): its arithmetic and its weight's stream
-    // take turns in part, the share of the shorter that the longer does not hide measured by rows
-    // (cpu.product_stream_share). ConvNeXt-base's last stage at 128x128, 16 rows over a 16 MiB weight whose
-    // stream from 350 MB away takes 1.2 ms: 1.7-1.9 ms measured, 1.2 simulated as the longer alone (session
-    // 57; its -O0 and -O2 rows -20 and -26 % -> -8 and -14 % with the share). A product of one row is its
-    // stream (above).
+    // up to the distance cpu.product_stream_share was measured at take turns in part (the share of the
+    // shorter the longer does not hide, by rows); what the stream takes more from further away no arithmetic
+    // hides. ConvNeXt-base's last stage at 128x128, 16 rows over a 16 MiB weight whose stream from 350 MB
+    // away takes 1.2 ms: 1.7-1.85 ms measured, 1.25 simulated as the longer alone, 1.64 now (session 57; its
+    // -O0 and -O2 rows -21 and -24 % -> -7 and -11 %). A product of one row is its stream (above).
     const bool product = n.opType == "MatMul" || n.opType == "Gemm";
     const bool takesTurns = shaped && byDistance && product && !hw.cpu.productStreamShare.empty() &&
                             weightStreamS > 0 && outputRows(g, n) > 1 && wi < reuse->weightStreamNearS.size();

@@ -407,6 +407,22 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
   return out;
 }
 
+// One run over `parts` (each a node of its own, their weights read in turn), 3 rounds: each round's median
+// node time.
+fw::Result<std::vector<double>> cycledNodeTimes(const std::vector<Bench>& parts, int threads, int runs,
+                                                const char* what) {
+  const Bench seq = sequenceOf(parts);
+  std::vector<double> us;
+  for (int round = 0; round < 3; ++round) {
+    FW_ASSIGN_OR_RETURN(const std::vector<double> t, timeNodes(seq, threads, 1, runs));
+    if (t.size() != parts.size())
+      return fw::Error::internal(std::string("calibrate: the ") + what + " run timed " +
+                                 std::to_string(t.size()) + " nodes of " + std::to_string(parts.size()));
+    us.push_back(median(t));
+  }
+  return us;
+}
+
 // A model weight streamed by a product of two rows (HwProfile.h: weight_stream_curve): Gemm [2, 512] x
 // [512, N]^T alone on weights of 0.5 to 16 MiB (distance: its own bytes), in one run over 8 and 16 copies on
 // their own 4 MiB weights (the other copies' weights between two reads of one), and, where 2 GiB fit an
@@ -440,15 +456,7 @@ fw::Result<std::vector<std::pair<double, double>>> measureWeightStream(int threa
     std::vector<Bench> parts;
     for (int c = 0; c < copies; ++c)
       parts.push_back(oneOp("Gemm", {2, 512}, {filled({2048, 512}, 0.05f + 0.001f * static_cast<float>(c))}, transB, 1));
-    const Bench seq = sequenceOf(parts);
-    std::vector<double> us;
-    for (int round = 0; round < 3; ++round) {
-      FW_ASSIGN_OR_RETURN(const std::vector<double> t, timeNodes(seq, threads, 1, runs));
-      if (t.size() != static_cast<size_t>(copies))
-        return fw::Error::internal("calibrate: the weight-stream run timed " + std::to_string(t.size()) +
-                                   " nodes of " + std::to_string(copies));
-      us.push_back(median(t));
-    }
+    FW_ASSIGN_OR_RETURN(const std::vector<double> us, cycledNodeTimes(parts, threads, runs, "weight-stream"));
     add(static_cast<double>(copies) * 4 * 1024 * 1024, 4.0 * 1024 * 1024, us,
         std::to_string(copies) + " x 4 MiB cycled");
   }
@@ -491,15 +499,8 @@ fw::Result<std::vector<std::pair<int64_t, double>>> measureProductStream(int thr
     std::vector<Bench> parts;
     for (int c = 0; c < kProductStreamCopies; ++c)
       parts.push_back(productStreamProbe(rows, 0.001f * static_cast<float>(c)));
-    const Bench seq = sequenceOf(parts);
-    std::vector<double> us;
-    for (int round = 0; round < 3; ++round) {
-      FW_ASSIGN_OR_RETURN(const std::vector<double> t, timeNodes(seq, threads, 1, runs));
-      if (t.size() != static_cast<size_t>(kProductStreamCopies))
-        return fw::Error::internal("calibrate: the product-stream run timed " + std::to_string(t.size()) +
-                                   " nodes of " + std::to_string(kProductStreamCopies));
-      us.push_back(median(t));
-    }
+    FW_ASSIGN_OR_RETURN(const std::vector<double> us,
+                        cycledNodeTimes(parts, threads, runs, "product-stream"));
     const double whole = median(us);
     out.push_back({rows, std::max(whole - overheadUs, 0.05 * whole)});
   }

@@ -1860,24 +1860,29 @@ Result<HwProfile> gemmModelProfile(json j);  // below
 // alone is a read of 4 MiB away (20 GB/s on the curve), four in turn 16 MiB (12.5 GB/s, halfway in log
 // size to 64 MiB's 5 GB/s). Without the curve, a weight the steps share is charged as before: a share of one
 // read a run.
+// `k` Gemms [xRows, 512] x [512, wRows]^T on weights of their own, read by `steps` steps in turn (node
+// "gemm<step>_<weight>").
+Graph gemmsInTurn(int64_t xRows, int k, int steps, int64_t wRows) {
+  Graph g;
+  const ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({xRows, 512}));
+  std::vector<ValueId> ws;
+  for (int i = 0; i < k; ++i)
+    ws.push_back(g.addInitializer(
+        "w" + std::to_string(i),
+        Tensor::floats({wRows, 512}, std::vector<float>(static_cast<size_t>(wRows) * 512, 0.01f))));
+  for (int s = 0; s < steps; ++s)
+    for (int i = 0; i < k; ++i) {
+      const std::string tag = std::to_string(s) + "_" + std::to_string(i);
+      const ValueId y = g.addValue("y" + tag, DType::Float32, Shape::ofInts({xRows, wRows}));
+      g.addNode("Gemm", {x, ws[static_cast<size_t>(i)]}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}),
+                "gemm" + tag);
+      g.addOutput(y);
+    }
+  return g;
+}
+
 TEST(CpuCost, AWeightsReadTakesItsStreamAtItsReuseDistance) {
-  auto graph = [](int k, int steps, int64_t rows = 2048) {
-    Graph g;
-    const ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({2, 512}));
-    std::vector<ValueId> ws;
-    for (int i = 0; i < k; ++i)
-      ws.push_back(g.addInitializer("w" + std::to_string(i),
-                                    Tensor::floats({rows, 512}, std::vector<float>(static_cast<size_t>(rows) * 512, 0.01f))));
-    for (int s = 0; s < steps; ++s)
-      for (int i = 0; i < k; ++i) {
-        const std::string tag = std::to_string(s) + "_" + std::to_string(i);
-        const ValueId y = g.addValue("y" + tag, DType::Float32, Shape::ofInts({2, rows}));
-        g.addNode("Gemm", {x, ws[static_cast<size_t>(i)]}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}),
-                  "gemm" + tag);
-        g.addOutput(y);
-      }
-    return g;
-  };
+  auto graph = [](int k, int steps, int64_t rows = 2048) { return gemmsInTurn(2, k, steps, rows); };
   json j = cpuProfileJson();
   j["cpu"]["weight_stream_curve"] =
       json::parse(R"([{"bytes": 4194304, "bytes_per_s": 2e10}, {"bytes": 67108864, "bytes_per_s": 5e9}])");
@@ -1997,23 +2002,7 @@ TEST(CpuCost, AWeightsReadTakesItsStreamAtItsReuseDistance) {
 // x [512, 2048]^T on 4 MiB weights of their own, three steps reading them in turn: each read 16 MiB away,
 // 336 us of stream on the curve; the shape model's arithmetic 1e-11 s a flop and 1 us a call.
 TEST(CpuCost, AProductsArithmeticAndItsWeightsStreamTakeTurnsByItsRows) {
-  auto graph = [](int64_t rows) {
-    Graph g;
-    const ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({rows, 512}));
-    std::vector<ValueId> ws;
-    for (int i = 0; i < 4; ++i)
-      ws.push_back(g.addInitializer("w" + std::to_string(i),
-                                    Tensor::floats({2048, 512}, std::vector<float>(2048 * 512, 0.01f))));
-    for (int s = 0; s < 3; ++s)
-      for (int i = 0; i < 4; ++i) {
-        const std::string tag = std::to_string(s) + "_" + std::to_string(i);
-        const ValueId y = g.addValue("y" + tag, DType::Float32, Shape::ofInts({rows, 2048}));
-        g.addNode("Gemm", {x, ws[static_cast<size_t>(i)]}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}),
-                  "gemm" + tag);
-        g.addOutput(y);
-      }
-    return g;
-  };
+  auto graph = [](int64_t rows) { return gemmsInTurn(rows, 4, 3, 2048); };
   json j = cpuProfileJson();
   j["cpu"]["weight_stream_curve"] =
       json::parse(R"([{"bytes": 4194304, "bytes_per_s": 2e10}, {"bytes": 67108864, "bytes_per_s": 5e9}])");
