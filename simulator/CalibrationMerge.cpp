@@ -246,9 +246,9 @@ Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& 
                          ") of each figure (of an even count the lower middle one); the first one's note: " +
                          n.source;
   }
-  for (const auto& [field, source] : kindNotes)
-    if (std::none_of(p.notes.begin(), p.notes.end(), [&](const HwNote& n) { return n.field == field; }))
-      p.notes.push_back(HwNote{field, source, false});
+  for (const auto& kv : kindNotes)  // (a lambda cannot capture a structured binding in C++17)
+    if (std::none_of(p.notes.begin(), p.notes.end(), [&](const HwNote& n) { return n.field == kv.first; }))
+      p.notes.push_back(HwNote{kv.first, kv.second, false});
   out.profile = std::move(p);
   return out;
 }
