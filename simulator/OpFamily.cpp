@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/exec/ColumnBlocks.h"
 #include "core/ir/DType.h"
+#include "core/ir/SliceSpan.h"
 
 namespace fw::sim {
 
@@ -351,21 +351,7 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
         if (a < 0 || a >= rank) return 0;
         const int64_t dim = (*in)[static_cast<size_t>(a)], st = steps ? (*steps)[k] : 1;
         if (st == 0) return 0;
-        int64_t b = (*starts)[k], e = (*ends)[k];
-        if (b < 0) b += dim;
-        if (e < 0 && e > std::numeric_limits<int64_t>::min() + dim)
-          e += dim;
-        else if (e < 0)
-          e = -1;
-        if (st > 0) {
-          b = std::clamp<int64_t>(b, 0, dim);
-          e = std::clamp<int64_t>(e, 0, dim);
-        } else {
-          b = std::clamp<int64_t>(b, 0, dim - 1);
-          e = std::clamp<int64_t>(e, -1, dim - 1);
-        }
-        (*out)[static_cast<size_t>(a)] =
-            std::max<int64_t>(0, st > 0 ? (e - b + st - 1) / st : (b - e - st - 1) / -st);
+        (*out)[static_cast<size_t>(a)] = sliceSpan(dim, (*starts)[k], (*ends)[k], st).length;
         step[static_cast<size_t>(a)] = st;
       }
     } else {

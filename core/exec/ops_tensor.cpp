@@ -4,12 +4,12 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "core/exec/Broadcast.h"
 #include "core/exec/OpContext.h"
 #include "core/exec/Transpose.h"
 #include "core/ir/Shape.h"
+#include "core/ir/SliceSpan.h"
 
 namespace fw::exec {
 namespace {
@@ -276,20 +276,9 @@ Status opSlice(OpContext& c) {
     if (a < 0 || a >= r) return c.fail("axis " + std::to_string(axes[k]) + " out of range");
     const int64_t dim = x.dims[static_cast<size_t>(a)], step = steps[k];
     if (step == 0) return c.fail("step must not be 0");
-    int64_t s = starts[k], e = ends[k];
-    if (s < 0) s += dim;
-    if (e < 0 && e > std::numeric_limits<int64_t>::min() + dim) e += dim;
-    else if (e < 0) e = -1;
-    if (step > 0) {
-      s = std::clamp<int64_t>(s, 0, dim);
-      e = std::clamp<int64_t>(e, 0, dim);
-    } else {
-      s = std::clamp<int64_t>(s, 0, dim - 1);
-      e = std::clamp<int64_t>(e, -1, dim - 1);
-    }
-    const int64_t len = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
-    od[static_cast<size_t>(a)] = std::max<int64_t>(0, len);
-    st[static_cast<size_t>(a)] = s;
+    const SliceSpan span = sliceSpan(dim, starts[k], ends[k], step);
+    od[static_cast<size_t>(a)] = span.length;
+    st[static_cast<size_t>(a)] = span.start;
     sp[static_cast<size_t>(a)] = step;
   }
   RtTensor y = RtTensor::alloc(x.dtype, od);
