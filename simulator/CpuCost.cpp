@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <optional>
 
@@ -1054,11 +1052,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         // evicted from the own cache at the cold rate on top of the shape model, 54 by its stream).
         (shaped
              ? coldCallS + std::max({compS + coldS, memS, takesTurns ? nearStreamS : weightStreamS}) +
-                   productStreamS +
-                   (std::getenv("FW_SIGMA") && (n.opType == "MatMul" || n.opType == "Gemm") &&
-                            outputRows(g, n) > 1
-                        ? std::atof(std::getenv("FW_SIGMA")) * std::min(compS, weightStreamS)
-                        : 0.0)
+                   productStreamS
              : fixedS + std::max({compS - fixedS + streamStallS, memS, weightStreamS}) + farS + gatherColdS) +
         farTierS;
     bodyS += memberS;

@@ -84,8 +84,8 @@ struct CpuFigures {
   // arithmetic (its shape model's time) and its weight's stream that the longer does not hide. fwb calibrate
   // times a MatMul [R, 512] x [512, 2048] cycled over 16 copies of its 4 MiB weight for R = 4, 8, 16 and 32
   // and takes (time - the longer) / the shorter. A product of few rows is its stream (a share near 0); from
-  // 8 rows on the arithmetic and the stream take turns in part (session 57's Xeon: 0, 0.24, 0.15, 0.15).
-  // Interpolated in log rows, flat beyond the ends.
+  // 8 rows on the arithmetic and the stream take turns in part (session 57's Xeon, two calibrations: 0,
+  // 0.24-0.27, 0.15-0.20, 0.15-0.21). Interpolated in log rows, flat beyond the ends.
   // "product_stream_distance_bytes" (with the curve): the reuse distance its weights were read at (the
   // copies' bytes). Beyond it a weight's stream slows (session 57's Xeon: 28 GB/s at 64 MiB, 13 at 256) and
   // the arithmetic hides none of what it takes more: a product costs the longer of its arithmetic and its
