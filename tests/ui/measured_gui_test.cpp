@@ -84,6 +84,13 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
   ASSERT_TRUE(fw::sim::writeMeasuredJson(o0.toStdString(), otherLevel).ok());
   EXPECT_TRUE(w.loadMeasured(QStringList{twice, o0}).contains("o0.json: opt_level is 0"));
 
+  // A run of one measured kernel has no ranking: the summary says "Spearman n/a", not a correlation of 0.
+  run.kernels.resize(1);
+  ASSERT_TRUE(load("one.json"));
+  EXPECT_FALSE(w.measuredAccuracy()->ranked);
+  EXPECT_TRUE(w.summaryLabel()->text().contains("Spearman n/a over 1 kernel(s)"))
+      << w.summaryLabel()->text().toStdString();
+
   const QString bad = dir.filePath("broken.json");
   {
     QFile f(bad);
