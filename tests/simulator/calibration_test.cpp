@@ -2073,6 +2073,22 @@ TEST(CpuCost, AProductsArithmeticAndItsWeightsStreamTakeTurnsByItsRows) {
   refused(bad, "product_stream_share");
 }
 
+// The grouped_conv_wide model is fitted on 1x1 groups too, over a plane and over one axis (a grouped
+// projection), beside its 3x3 shapes; each is a case of that kind, its calls an image and group.
+TEST(HostCalibration, TheWideGroupedConvModelIsFittedOnOneByOneGroupsToo) {
+  int plane = 0, line = 0, threeByThree = 0;
+  for (const auto& [name, f] : cubeCaseFeatures("grouped_conv_wide")) {
+    EXPECT_EQ(f.kind, "grouped_conv_wide") << name;
+    EXPECT_GE(f.calls, 2.0) << name;
+    plane += name.find("Conv 1x1") == 0;
+    line += name.find("Conv1d 1 ") == 0;
+    threeByThree += name.find("Conv 3x3") == 0;
+  }
+  EXPECT_EQ(plane, 2);
+  EXPECT_EQ(line, 3);
+  EXPECT_EQ(threeByThree, 15);
+}
+
 // fwb calibrate's shares (productStreamShares): a product timed at the longer of its shape model's time and
 // its weight's stream plus a known share of the shorter gives that share back; one timed under the longer
 // gives 0.
