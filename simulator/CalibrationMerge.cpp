@@ -224,15 +224,19 @@ Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& 
         "; us per shape without the per-kernel overhead, median (model): " + fit->cases;
   }
   // The product stream's shares again on the merged GEMM model and stream, from each rows' median time.
-  if (!p.cpu.productStreamShare.empty()) {
+  for (const bool far : {false, true}) {
+    CpuFigures::ProductStreamSet& set = far ? p.cpu.productStreamFar : p.cpu.productStream;
+    if (set.empty()) continue;
+    const char* field = far ? "cpu.product_stream_share_far" : "cpu.product_stream_share";
     std::string how;
-    p.cpu.productStreamShare = productStreamShares(p, p.cpu.productStreamUs, how);
-    if (p.cpu.productStreamShare.size() != p.cpu.productStreamUs.size())
-      return Error::badInput(
-          "cpu.product_stream_share: the merged GEMM model or weight stream cannot price the "
-          "timed products again (" +
-          how + ")");
-    kindNotes["cpu.product_stream_share"] =
+    const size_t timed = set.us.size();
+    set = productStreamShares(p, set.us, far, how);
+    if (set.share.size() != timed)
+      return Error::badInput(std::string(field) +
+                             ": the merged GEMM model or weight stream cannot price the "
+                             "timed products again (" +
+                             how + ")");
+    kindNotes[field] =
         "worked out again, as fwb calibrate does, on the merged "
         "cpu.cube_time_models.gemm and cpu.weight_stream_curve from the "
         "median over " +

@@ -366,6 +366,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.farBytes.assign(g.nodeCapacity(), 0.0);
   out.weightStreamS.assign(g.nodeCapacity(), 0.0);
   out.weightStreamNearS.assign(g.nodeCapacity(), 0.0);
+  out.weightStreamDistance.assign(g.nodeCapacity(), 0.0);
   const double shareDistance = hw.cpu.productStreamShareDistance();
   const bool far = !hw.cpu.farCurve.empty();
   std::vector<double> slotShare(g.values().size(), 0.0);
@@ -485,6 +486,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       // table as far as it reads it; a Gather's picks from a table that cpu.cold_gather prices are no stream
       // (rows picked here and there, costCpuKernel charges them).
       const bool coldGathered = hw.cpu.coldGather.any() && n.opType == "Gather" && n.domain.empty();
+      double largestWeight = 0;
       if (nodeFamily(g, n) != OpFamily::View && !hw.cpu.weightStreamCurve.empty())
         for (size_t i = 0; i < n.inputs.size(); ++i) {
           const ValueId v = n.inputs[i];
@@ -503,6 +505,10 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
             const double nearBw =
                 shareDistance > 0 ? hw.cpu.weightStreamBandwidthFor(std::min(d, shareDistance)) : bw;
             out.weightStreamNearS[ni] += b / std::max(nearBw, bw);
+            if (b > largestWeight) {
+              largestWeight = b;
+              out.weightStreamDistance[ni] = d;
+            }
           }
         }
       // An output no larger than the own cache, of an op on the executor's own loop, written over arena bytes
@@ -1028,20 +1034,22 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                                 ? reuse->farBytes[mi] * hw.cpu.farSecondsPerByte(fam == OpFamily::Cube)
                                 : 0.0;
     // A product of several rows whose weight streams in (byDistance): its arithmetic and its weight's stream
-    // up to the distance cpu.product_stream_share was measured at take turns in part (the share of the
-    // shorter the longer does not hide, by rows); what the stream takes more from further away no arithmetic
-    // hides. ConvNeXt-base's last stage at 128x128, 16 rows over a 16 MiB weight whose stream from 350 MB
-    // away takes 1.2 ms: 1.7-1.85 ms measured, 1.25 simulated as the longer alone, 1.64 now (session 57; its
-    // -O0 and -O2 rows -21 and -24 % -> -7 and -11 %). A product of one row is its stream (above).
+    // up to the furthest distance cpu.product_stream_share(_far) was measured at take turns in part (the
+    // share of the shorter the longer does not hide, by rows and by its weight's distance); what the stream
+    // takes more from further away no arithmetic hides. ConvNeXt-base's last stage at 128x128, 16 rows over a
+    // 16 MiB weight whose stream from 350 MB away takes 1.2 ms: 1.7-1.85 ms measured, 1.25 simulated as the
+    // longer alone, 1.64 with the near share (session 57; its -O0 and -O2 rows -21 and -24 % -> -7 and -11
+    // %). A product of one row is its stream (above).
     const bool product = n.opType == "MatMul" || n.opType == "Gemm";
-    const bool takesTurns = shaped && byDistance && product && !hw.cpu.productStreamShare.empty() &&
+    const bool takesTurns = shaped && byDistance && product && !hw.cpu.productStream.empty() &&
                             weightStreamS > 0 && outputRows(g, n) > 1 && wi < reuse->weightStreamNearS.size();
     const double nearStreamS = takesTurns ? std::min(reuse->weightStreamNearS[wi], weightStreamS) : 0.0;
-    const double productStreamS =
-        takesTurns ? weightStreamS - nearStreamS +
-                         hw.cpu.productStreamShareAt(static_cast<double>(outputRows(g, n))) *
-                             std::min(compS, nearStreamS)
-                   : 0.0;
+    const double productStreamS = takesTurns
+                                      ? weightStreamS - nearStreamS +
+                                            hw.cpu.productStreamShareAt(static_cast<double>(outputRows(g, n)),
+                                                                        reuse->weightStreamDistance[wi]) *
+                                                std::min(compS, nearStreamS)
+                                      : 0.0;
     const double memberS =
         reorderS +
         // A weight's read takes at least its stream at its distance (a product of few rows is bound by it: a

@@ -106,6 +106,9 @@ struct CpuRunReuse {
   // stream a product's arithmetic hides in part); weightStreamS less this is the stream from further away,
   // which no arithmetic hides. weightStreamS without that curve.
   std::vector<double> weightStreamNearS;
+  // By NodeId: the reuse distance of its largest weight's read (what the share of a product's stream that its
+  // arithmetic does not hide is taken at: cpu.product_stream_share_far); 0 without a weight.
+  std::vector<double> weightStreamDistance;
 };
 CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                         const std::vector<size_t>& order, const HwProfile& hw, double runFootprint);

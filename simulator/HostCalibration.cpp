@@ -426,10 +426,12 @@ fw::Result<std::vector<double>> cycledNodeTimes(const std::vector<Bench>& parts,
 // A model weight streamed by a product of two rows (HwProfile.h: weight_stream_curve): Gemm [2, 512] x
 // [512, N]^T alone on weights of 0.5 to 16 MiB (distance: its own bytes), in one run over 8 and 16 copies on
 // their own 4 MiB weights (the other copies' weights between two reads of one), and, where 2 GiB fit an
-// eighth of the memory, alone on 256 MiB (a VGG's first fully connected layer is 411 MB: session 56's Xeon
-// streamed 64 MiB at 25 GB/s, 256 MiB at 13); bytes a second of each read's median time (the run's median
-// copy) less the per-kernel overhead (`overheadUs`: the profile's launch, which the simulator adds on top, as
-// the shape models' fit takes it off), medians of 3 rounds.
+// eighth of the memory, over 8 and 16 copies on 16 MiB weights (128 and 256 MiB apart; a VGG's first fully
+// connected layer is 411 MB. Session 58's Xeon VM streamed 16 MiB weights 256 MiB apart at 17 GB/s, one 256
+// MiB weight alone at 13: a run's far weights are several read in turn more often than one alone); bytes a
+// second of each read's median time (the run's median copy) less the per-kernel overhead (`overheadUs`: the
+// profile's launch, which the simulator adds on top, as the shape models' fit takes it off), medians of 3
+// rounds.
 fw::Result<std::vector<std::pair<double, double>>> measureWeightStream(int threads, int repeat, double memBytes,
                                                                        double overheadUs, std::string& how) {
   const auto transB = fw::zoo::attrs({fw::Attribute::makeInt("transB", 1)});
@@ -452,45 +454,46 @@ fw::Result<std::vector<std::pair<double, double>>> measureWeightStream(int threa
     }
     add(static_cast<double>(kib) * 1024, static_cast<double>(kib) * 1024, us, bytesStr(static_cast<double>(kib) * 1024) + " alone");
   }
-  for (int copies : {8, 16}) {
-    std::vector<Bench> parts;
-    for (int c = 0; c < copies; ++c)
-      parts.push_back(oneOp("Gemm", {2, 512}, {filled({2048, 512}, 0.05f + 0.001f * static_cast<float>(c))}, transB, 1));
-    FW_ASSIGN_OR_RETURN(const std::vector<double> us, cycledNodeTimes(parts, threads, runs, "weight-stream"));
-    add(static_cast<double>(copies) * 4 * 1024 * 1024, 4.0 * 1024 * 1024, us,
-        std::to_string(copies) + " x 4 MiB cycled");
-  }
-  if (memBytes <= 0 || (int64_t{2} << 30) <= memBytes / 8) {
-    const Bench huge = oneOp("Gemm", {2, 512}, {filled({int64_t{1} << 17, 512}, 0.05f)}, transB, 1);
-    std::vector<double> us;
-    for (int round = 0; round < 3; ++round) {
-      FW_ASSIGN_OR_RETURN(const double t, timeNode(huge, threads, 1, 3));
-      us.push_back(t);
+  const bool far = memBytes <= 0 || (int64_t{2} << 30) <= memBytes / 8;
+  for (const int64_t mib : {int64_t{4}, int64_t{16}}) {
+    if (mib > 4 && !far) break;
+    for (int copies : {8, 16}) {
+      std::vector<Bench> parts;
+      for (int c = 0; c < copies; ++c)
+        parts.push_back(oneOp(
+            "Gemm", {2, 512},
+            {filled({mib * 1024 * 1024 / 4 / 512, 512}, 0.05f + 0.001f * static_cast<float>(c))}, transB, 1));
+      FW_ASSIGN_OR_RETURN(
+          const std::vector<double> us,
+          cycledNodeTimes(parts, threads, mib > 4 ? std::min(runs, 3) : runs, "weight-stream"));
+      const double w = static_cast<double>(mib) * 1024 * 1024;
+      add(static_cast<double>(copies) * w, w, us, std::to_string(copies) + " x " + bytesStr(w) + " cycled");
     }
-    add(256.0 * 1024 * 1024, 256.0 * 1024 * 1024, us, "256 MiB alone");
   }
   return curve;
 }
 
-// A product of `rows` rows against its own 4 MiB weight (HwProfile.h: product_stream_share): MatMul [rows,
-// 512] x [512, 2048], the weight a model's (`seed` makes copies differ).
-constexpr int64_t kProductStreamK = 512, kProductStreamN = 2048;
+// A product of `rows` rows against its own weight (HwProfile.h: product_stream_share): MatMul [rows, 512] x
+// [512, N], the weight a model's (`seed` makes copies differ); N = 2048 (4 MiB) for the near set, 8192 (16
+// MiB) for the far one.
+constexpr int64_t kProductStreamK = 512;
 constexpr int kProductStreamCopies = 16;
-Bench productStreamProbe(int64_t rows, float seed) {
-  return oneOp("MatMul", {rows, kProductStreamK}, {filled({kProductStreamK, kProductStreamN}, 0.05f + seed)},
-               {}, 1);
+int64_t productStreamN(bool far) { return far ? 8192 : 2048; }
+Bench productStreamProbe(int64_t rows, bool far, float seed) {
+  return oneOp("MatMul", {rows, kProductStreamK},
+               {filled({kProductStreamK, productStreamN(far)}, 0.05f + seed)}, {}, 1);
 }
 // Its weight's reuse distance in a run over the copies, as CpuRunReuse counts it: the other copies' weights
 // and outputs and the shared input between two reads, its own weight included.
-double productStreamDistance(int64_t rows) {
-  const double w = 4.0 * kProductStreamK * kProductStreamN,
-               out = 4.0 * static_cast<double>(rows) * kProductStreamN;
+double productStreamDistance(int64_t rows, bool far) {
+  const double n = static_cast<double>(productStreamN(far)), w = 4.0 * kProductStreamK * n,
+               out = 4.0 * static_cast<double>(rows) * n;
   return kProductStreamCopies * (w + out) + 4.0 * static_cast<double>(rows) * kProductStreamK;
 }
 
 fw::Result<std::vector<std::pair<int64_t, double>>> measureProductStream(int threads, int repeat,
-                                                                         double overheadUs) {
-  const int runs = std::max(3, repeat / 3);
+                                                                         double overheadUs, bool far) {
+  const int runs = far ? 3 : std::max(3, repeat / 3);
   std::vector<std::pair<int64_t, double>> out;
   // Up to 32 rows: beyond, the arithmetic takes 4x the stream and more, and the shape model's own error of a
   // few percent reads as most of the stream (128 rows here: 1411 us measured, 1284 by the shape model, a
@@ -498,7 +501,7 @@ fw::Result<std::vector<std::pair<int64_t, double>>> measureProductStream(int thr
   for (int64_t rows : {4, 8, 16, 32}) {
     std::vector<Bench> parts;
     for (int c = 0; c < kProductStreamCopies; ++c)
-      parts.push_back(productStreamProbe(rows, 0.001f * static_cast<float>(c)));
+      parts.push_back(productStreamProbe(rows, far, 0.001f * static_cast<float>(c)));
     FW_ASSIGN_OR_RETURN(const std::vector<double> us,
                         cycledNodeTimes(parts, threads, runs, "product-stream"));
     const double whole = median(us);
@@ -509,29 +512,32 @@ fw::Result<std::vector<std::pair<int64_t, double>>> measureProductStream(int thr
 
 }  // namespace
 
-std::vector<std::pair<double, double>> productStreamShares(const HwProfile& p,
-                                                           const std::vector<std::pair<int64_t, double>>& us,
-                                                           std::string& how) {
-  std::vector<std::pair<double, double>> shares;
+CpuFigures::ProductStreamSet productStreamShares(const HwProfile& p,
+                                                 const std::vector<std::pair<int64_t, double>>& us, bool far,
+                                                 std::string& how) {
+  CpuFigures::ProductStreamSet set;
   const auto copyRate = [&](double bytes) { return p.cpu.cacheBandwidthFor(bytes); };
   for (const auto& [rows, t] : us) {
-    const Bench b = productStreamProbe(rows, 0);
+    const Bench b = productStreamProbe(rows, far, 0);
     fw::Model shaped = b.model;  // the cost model's features need the output's shape
     if (!fw::resolveShapes(shaped).ok()) continue;
     const auto f = cubeFeatures(*shaped.graph, b.node);
     const auto model = f ? p.cpu.cubeModels.find(f->kind) : p.cpu.cubeModels.end();
-    const double bw = p.cpu.weightStreamBandwidthFor(productStreamDistance(rows));
+    const double distance = productStreamDistance(rows, far);
+    const double bw = p.cpu.weightStreamBandwidthFor(distance);
     if (model == p.cpu.cubeModels.end() || bw <= 0) continue;
     const double c = model->second.boundedSeconds(*f, copyRate) * 1e6,
-                 ws = 4.0 * kProductStreamK * kProductStreamN / bw * 1e6;
+                 ws = 4.0 * kProductStreamK * static_cast<double>(productStreamN(far)) / bw * 1e6;
     const double shorter = std::min(c, ws), longer = std::max(c, ws);
     if (shorter <= 0) continue;
     const double share = std::clamp((t - longer) / shorter, 0.0, 1.0);
-    shares.push_back({static_cast<double>(rows), share});
+    set.share.push_back({static_cast<double>(rows), share});
+    set.us.push_back({rows, t});
+    set.distance = std::max(set.distance, distance);
     how += (how.empty() ? "" : "; ") + std::to_string(rows) + " rows " + fmt("%.1f", t) +
            " us (shape model " + fmt("%.1f", c) + ", stream " + fmt("%.1f", ws) + "): " + fmt("%.2f", share);
   }
-  return shares;
+  return set;
 }
 
 namespace {
@@ -962,7 +968,11 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     FW_ASSIGN_OR_RETURN(m.weightStream, measureWeightStream(threads, repeat, m.memBytes, m.overheadUs, m.weightStreamHow));
     std::fprintf(stderr, "fwb: calibrate: a weight streams (by distance since its last read): %s\n",
                  m.weightStreamHow.c_str());
-    FW_ASSIGN_OR_RETURN(m.productStreamUs, measureProductStream(threads, repeat, m.overheadUs));
+    FW_ASSIGN_OR_RETURN(m.productStreamUs, measureProductStream(threads, repeat, m.overheadUs, false));
+    // And 16 MiB weights 272 MB apart, when 2 GiB fit an eighth of the memory (as the far weight stream).
+    if (m.memBytes <= 0 || (int64_t{2} << 30) <= m.memBytes / 8) {
+      FW_ASSIGN_OR_RETURN(m.productStreamFarUs, measureProductStream(threads, repeat, m.overheadUs, true));
+    }
   }
   // A Gather's rows from DRAM (an embedding table in a run), when the last-level cache is known and twice
   // it fits an eighth of the memory.
@@ -1328,26 +1338,31 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
              " shapes timed on the executor, RMS ln(model/measured) " + fmt("%.3f", fit.model.rmsLogError) +
              stream + "; us per shape without the per-kernel overhead, measured (model): " + fit.cases);
   }
-  std::string shareHow;
-  p.cpu.productStreamShare = productStreamShares(p, m.productStreamUs, shareHow);
-  for (const auto& [rows, us] : m.productStreamUs)
-    for (const auto& [r, share] : p.cpu.productStreamShare)
-      if (r == static_cast<double>(rows)) p.cpu.productStreamUs.push_back({rows, us});
-  for (const auto& [rows, share] : m.productStreamUs)
-    p.cpu.productStreamDistance = std::max(p.cpu.productStreamDistance, productStreamDistance(rows));
-  if (!p.cpu.productStreamShare.empty())
+  std::string shareHow, farShareHow;
+  p.cpu.productStream = productStreamShares(p, m.productStreamUs, false, shareHow);
+  if (!p.cpu.productStream.empty())
+    p.cpu.productStreamFar = productStreamShares(p, m.productStreamFarUs, true, farShareHow);
+  if (p.cpu.productStreamFar.distance <= p.cpu.productStream.distance) p.cpu.productStreamFar = {};
+  if (!p.cpu.productStream.empty())
     note("cpu.product_stream_distance_bytes",
          "the reuse distance of the product_stream_share runs' weights (16 copies' weights and outputs), the "
          "largest over their rows");
-  if (!p.cpu.productStreamShare.empty())
+  if (!p.cpu.productStream.empty())
     note("cpu.product_stream_share",
          "a MatMul [R, 512] x [512, 2048] for R = 4, 8, 16 and 32, each in one run over 16 copies on 4 MiB "
-         "weights of their "
-         "own, the median node time of 3 rounds less the per-kernel overhead (launch_us); the share is (time "
-         "- "
-         "the longer of cpu.cube_time_models.gemm's time and the weight's stream at its distance by "
-         "cpu.weight_stream_curve) / the shorter, within [0, 1]: " +
+         "weights of their own, the median node time of 3 rounds less the per-kernel overhead (launch_us); "
+         "the share is (time - the longer of cpu.cube_time_models.gemm's time and the weight's stream at its "
+         "distance by cpu.weight_stream_curve) / the shorter, within [0, 1]: " +
              shareHow);
+  if (!p.cpu.productStreamFar.empty()) {
+    note("cpu.product_stream_far_distance_bytes",
+         "the reuse distance of the product_stream_share_far runs' weights (16 copies' weights and outputs), "
+         "the largest over their rows");
+    note("cpu.product_stream_share_far",
+         "as cpu.product_stream_share on 16 MiB weights: a MatMul [R, 512] x [512, 8192] for R = 4, 8, 16 "
+         "and 32, each in one run over 16 copies: " +
+             farShareHow);
+  }
   return p;
 }
 

@@ -75,6 +75,9 @@ struct HostMeasurement {
   // MatMul [R, 512] x [512, 2048] by rows R, each cycled over 16 copies of its 4 MiB weight: the median node
   // time less the per-kernel overhead (us); hostProfile makes product_stream_share of them.
   std::vector<std::pair<int64_t, double>> productStreamUs;
+  // The same on 16 MiB weights, MatMul [R, 512] x [512, 8192] (product_stream_share_far); empty where the
+  // memory is short.
+  std::vector<std::pair<int64_t, double>> productStreamFarUs;
   CpuFigures::ColdGather coldGather;  // a Gather's picks from DRAM, more (measureColdGathers)
   std::string coldGatherHow;
   double gemmFlops = 0, convFlops = 0;
@@ -170,12 +173,13 @@ Result<WeightReorderFit> measureWeightReorder(int threads, int repeat);
 Result<RunOverheadFit> measureRunOverhead(int threads, int repeat, const CpuFigures& copy);
 // The measurement as a "cpu" profile named `name`, with a note per field.
 HwProfile hostProfile(const HostMeasurement& m, const std::string& name);
-// HwProfile.h: product_stream_share from the cycled products' times (HostMeasurement::productStreamUs) on a
-// profile with its GEMM time model and weight stream curve: by rows, (time - the longer of the shape model's
-// time and the weight's stream at its distance) / the shorter, within [0, 1]; `how` says each. Rows whose
-// profile lacks either figure are left out.
-std::vector<std::pair<double, double>> productStreamShares(const HwProfile& p,
-                                                           const std::vector<std::pair<int64_t, double>>& us,
-                                                           std::string& how);
+// HwProfile.h: product_stream_share (or, `far`, product_stream_share_far) from the cycled products' times
+// (HostMeasurement::productStreamUs or productStreamFarUs) on a profile with its GEMM time model and weight
+// stream curve: by rows, (time - the longer of the shape model's time and the weight's stream at its
+// distance) / the shorter, within [0, 1], with each kept row's time and the runs' distance; `how` says each.
+// Rows whose profile lacks either figure are left out.
+CpuFigures::ProductStreamSet productStreamShares(const HwProfile& p,
+                                                 const std::vector<std::pair<int64_t, double>>& us, bool far,
+                                                 std::string& how);
 
 }  // namespace fw::sim

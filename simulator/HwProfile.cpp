@@ -164,8 +164,18 @@ double CpuFigures::weightStreamBandwidthFor(double distance) const {
   return weightStreamCurve.empty() ? 0.0 : curveAt(weightStreamCurve, distance);
 }
 
-double CpuFigures::productStreamShareAt(double rows) const {
-  return productStreamShare.empty() ? 0.0 : std::clamp(curveAt(productStreamShare, rows), 0.0, 1.0);
+double CpuFigures::ProductStreamSet::shareAt(double rows) const {
+  return share.empty() ? 0.0 : std::clamp(curveAt(share, rows), 0.0, 1.0);
+}
+
+double CpuFigures::productStreamShareAt(double rows, double distanceBytes) const {
+  const double nearShare = productStream.shareAt(rows);
+  if (productStreamFar.empty() || distanceBytes <= productStream.distance) return nearShare;
+  const double farShare = productStreamFar.shareAt(rows);
+  if (distanceBytes >= productStreamFar.distance) return farShare;
+  const double at = std::log(distanceBytes / productStream.distance) /
+                    std::log(productStreamFar.distance / productStream.distance);
+  return nearShare + at * (farShare - nearShare);
 }
 
 double CpuFigures::streamBandwidthFor(double footprint) const {
@@ -327,28 +337,38 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       p.cpu.farCurve.push_back({b, sh});
       return {};
     }));
+    // A set of product stream shares and the distance they were measured at (HwProfile.h).
+    auto readShares = [&](const char* key, const char* distanceKey,
+                          CpuFigures::ProductStreamSet& set) -> Status {
+      FW_TRY_STATUS(readEntries(key, "{rows, share, measured_us}", [&](Reader& re) -> Status {
+        FW_ASSIGN_OR_RETURN(double rows, re.posNum("rows"));
+        FW_ASSIGN_OR_RETURN(double sh, re.posNum("share", true));
+        FW_ASSIGN_OR_RETURN(double us, re.posNum("measured_us"));
+        if (sh > 1) return re.err("share", "must be at most 1");
+        if (rows != std::floor(rows) || rows > 1e12) return re.err("rows", "must be a whole number of rows");
+        if (!set.share.empty() && rows <= set.share.back().first)
+          return re.err("rows", "must be larger than the entry before (the curve is by ascending rows)");
+        set.share.push_back({rows, sh});
+        set.us.push_back({static_cast<int64_t>(rows), us});
+        return {};
+      }));
+      if (rc.has(distanceKey) || !set.empty()) {
+        if (set.empty() || !rc.has(distanceKey))
+          return rc.err(set.empty() ? distanceKey : key, std::string(key) + " and " + distanceKey +
+                                                             " come together (fwb calibrate writes both)");
+        FW_ASSIGN_OR_RETURN(set.distance, rc.posNum(distanceKey));
+      }
+      return {};
+    };
+    FW_TRY_STATUS(readShares("product_stream_share", "product_stream_distance_bytes", p.cpu.productStream));
     FW_TRY_STATUS(
-        readEntries("product_stream_share", "{rows, share, measured_us}", [&](Reader& re) -> Status {
-          FW_ASSIGN_OR_RETURN(double rows, re.posNum("rows"));
-          FW_ASSIGN_OR_RETURN(double sh, re.posNum("share", true));
-          FW_ASSIGN_OR_RETURN(double us, re.posNum("measured_us"));
-          if (sh > 1) return re.err("share", "must be at most 1");
-          if (rows != std::floor(rows) || rows > 1e12)
-            return re.err("rows", "must be a whole number of rows");
-          if (!p.cpu.productStreamShare.empty() && rows <= p.cpu.productStreamShare.back().first)
-            return re.err("rows", "must be larger than the entry before (the curve is by ascending rows)");
-          p.cpu.productStreamShare.push_back({rows, sh});
-          p.cpu.productStreamUs.push_back({static_cast<int64_t>(rows), us});
-          return {};
-        }));
-    if (rc.has("product_stream_distance_bytes") || !p.cpu.productStreamShare.empty()) {
-      if (p.cpu.productStreamShare.empty() || !rc.has("product_stream_distance_bytes"))
-        return rc.err(
-            p.cpu.productStreamShare.empty() ? "product_stream_distance_bytes" : "product_stream_share",
-            "product_stream_share and product_stream_distance_bytes come together (fwb calibrate writes "
-            "both)");
-      FW_ASSIGN_OR_RETURN(p.cpu.productStreamDistance, rc.posNum("product_stream_distance_bytes"));
-    }
+        readShares("product_stream_share_far", "product_stream_far_distance_bytes", p.cpu.productStreamFar));
+    if (!p.cpu.productStreamFar.empty() && p.cpu.productStream.empty())
+      return rc.err("product_stream_share_far", "needs product_stream_share (the nearer set) beside it");
+    if (!p.cpu.productStreamFar.empty() && p.cpu.productStreamFar.distance <= p.cpu.productStream.distance)
+      return rc.err(
+          "product_stream_far_distance_bytes",
+          "must be larger than product_stream_distance_bytes (the far set is measured further apart)");
     FW_TRY_STATUS(readEntries("cold_call_curve", "{bytes, vector, product}", [&](Reader& re) -> Status {
       CpuFigures::ColdCallPoint pt;
       FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
@@ -649,18 +669,21 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     writeCurve("bandwidth_curve", p.cpu.bandwidthCurve);
     writeCurve("stream_curve", p.cpu.streamCurve);
     writeCurve("weight_stream_curve", p.cpu.weightStreamCurve);
-    if (!p.cpu.productStreamShare.empty()) {
+    auto writeShares = [&](const char* key, const char* distanceKey,
+                           const CpuFigures::ProductStreamSet& set) {
+      if (set.empty()) return;
       json c = json::array();
-      for (size_t i = 0; i < p.cpu.productStreamShare.size(); ++i) {
-        const auto& [rows, sh] = p.cpu.productStreamShare[i];
+      for (const auto& [rows, sh] : set.share) {
         json e = {{"rows", rows}, {"share", sh}};
-        for (const auto& [r, us] : p.cpu.productStreamUs)
+        for (const auto& [r, us] : set.us)
           if (static_cast<double>(r) == rows) e["measured_us"] = us;
         c.push_back(e);
       }
-      j["cpu"]["product_stream_share"] = c;
-      j["cpu"]["product_stream_distance_bytes"] = p.cpu.productStreamDistance;
-    }
+      j["cpu"][key] = c;
+      j["cpu"][distanceKey] = set.distance;
+    };
+    writeShares("product_stream_share", "product_stream_distance_bytes", p.cpu.productStream);
+    writeShares("product_stream_share_far", "product_stream_far_distance_bytes", p.cpu.productStreamFar);
     if (!p.cpu.farCurve.empty()) {
       json c = json::array();
       for (const auto& [b, sh] : p.cpu.farCurve) c.push_back({{"bytes", b}, {"share", sh}});

@@ -70,10 +70,11 @@ struct CpuFigures {
   // "weight_stream_curve": [{"bytes", "bytes_per_s"}] (optional, same form): the bytes a second a model
   // weight streams in at when it is read by a product of few rows (a [2, 512] x [512, N]^T Gemm), by its
   // reuse distance (the distinct bytes touched since its last read, its own included): fwb calibrate times
-  // the Gemm alone on weights of 0.5 to 16 MiB and cycled over copies of a 4 MiB one. A weight stays in
-  // the last-level cache while that distance fits it and comes from beyond at a rate of its own (session
-  // 55's AMD EPYC: 77-85 GB/s up to 8 MB, 51 at 42 MB, where a copy from DRAM moves 37; session 56's Xeon:
-  // 100 GB/s at 1 MB, 29 from 4 MB on, 14 at 256 MiB, also timed where the memory allows). Every read of
+  // the Gemm alone on weights of 0.5 to 16 MiB, cycled over copies of a 4 MiB one and, where the memory
+  // allows, of a 16 MiB one (128 and 256 MiB apart). A weight stays in the last-level cache while that
+  // distance fits it and comes from beyond at a rate of its own (session 55's AMD EPYC: 77-85 GB/s up to 8
+  // MB, 51 at 42 MB, where a copy from DRAM moves 37; session 56's Xeon: 100 GB/s at 1 MB, 29 from 4 MB on;
+  // session 58, the same machine: 24 at 128 MiB, 15 at 256; one 256 MiB weight alone 13). Every read of
   // any weight by any node takes at least its bytes at this rate (CpuRunReuse::weightStreamS); the times are
   // taken less the per-kernel overhead, which launch_us charges.
   std::vector<std::pair<double, double>> weightStreamCurve;
@@ -87,16 +88,32 @@ struct CpuFigures {
   // 8 rows on the arithmetic and the stream take turns in part (session 57's Xeon, two calibrations: 0,
   // 0.24-0.27, 0.15-0.20, 0.15-0.21). Interpolated in log rows, flat beyond the ends.
   // "product_stream_distance_bytes" (with the curve): the reuse distance its weights were read at (the
-  // copies' bytes). Beyond it a weight's stream slows (session 57's Xeon: 28 GB/s at 64 MiB, 13 at 256) and
-  // the arithmetic hides none of what it takes more: a product costs the longer of its arithmetic and its
-  // stream up to that distance, the share of the shorter, and the rest of its stream.
-  std::vector<std::pair<double, double>> productStreamShare;
-  std::vector<std::pair<int64_t, double>>
-      productStreamUs;  // each point's "measured_us" (calibrate --merge refits)
-  double productStreamDistance = 0;
-  double productStreamShareAt(double rows) const;  // 0 without a curve
+  // copies' bytes). Beyond it (or beyond the far set's, below) the arithmetic hides none of what the stream
+  // takes more: a product costs the longer of its arithmetic and its stream up to that distance, the share
+  // of the shorter, and the rest of its stream.
+  // "product_stream_share_far" with "product_stream_far_distance_bytes" (optional, with the above; a larger
+  // distance): the same shares measured with the weights further apart (fwb calibrate, where the memory
+  // allows: MatMul [R, 512] x [512, 8192] over 16 copies of its 16 MiB weight). From further away a weight
+  // streams slower (session 58's Xeon VM: 28 GB/s up to 64 MiB, 24 at 128, 15 at 256) and the arithmetic
+  // hides less of it (shares at 4, 8, 16, 32 rows: 0, 0.25, 0.11, 0.15 at 68 MiB; 0.27, 0.56, 0.76, 0.82 at
+  // 272 MiB). A read between the two distances takes the share interpolated in log distance (probes 128
+  // MiB apart took halfway between: 16 rows 1.3 ms a 16 MiB weight, 0.97 at 64 MiB, 1.65 at 256); beyond
+  // the far one, the far share and the stream beyond it unhidden.
+  struct ProductStreamSet {
+    std::vector<std::pair<double, double>> share;  // (rows, share) by ascending rows
+    std::vector<std::pair<int64_t, double>> us;    // each point's "measured_us" (calibrate --merge refits)
+    double distance = 0;                           // the weights' reuse distance (bytes)
+    bool empty() const { return share.empty(); }
+    double shareAt(double rows) const;  // 0 without a curve
+  };
+  ProductStreamSet productStream, productStreamFar;
+  // The share at `rows` for a weight read `distanceBytes` since its last read.
+  double productStreamShareAt(double rows, double distanceBytes) const;
+  // The distance beyond which no share applies: the far set's, else the near set's (0 without either).
   double productStreamShareDistance() const {
-    return productStreamShare.empty() ? 0.0 : productStreamDistance;
+    return !productStreamFar.empty() ? productStreamFar.distance
+           : productStream.empty()   ? 0.0
+                                     : productStream.distance;
   }
   // One copy of `bytes` into a fresh buffer: read and write at the bandwidth for their footprint.
   double copySeconds(double bytes) const;

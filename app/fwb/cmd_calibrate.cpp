@@ -113,11 +113,13 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
       curve += (curve.empty() ? "" : ", ") + bytesStr(bytes) + " " + fmt("%.1f", bw / 1e9);
     std::printf("  a weight's stream       GB/s by distance since its last read: %s\n", curve.c_str());
   }
-  if (!p.cpu.productStreamShare.empty()) {
+  for (const auto* set : {&p.cpu.productStream, &p.cpu.productStreamFar}) {
+    if (set->empty()) continue;
     std::string curve;
-    for (const auto& [rows, share] : p.cpu.productStreamShare)
+    for (const auto& [rows, share] : set->share)
       curve += (curve.empty() ? "" : ", ") + fmt("%.0f", rows) + " rows " + fmt("%.2f", share);
-    std::printf("  a product's stream      share it does not hide, by rows: %s\n", curve.c_str());
+    std::printf("  a product's stream      share it does not hide, by rows, %s apart: %s\n",
+                bytesStr(set->distance).c_str(), curve.c_str());
   }
   if (m->weightReorder.callS > 0 || m->weightReorder.bytesPerS > 0)
     std::printf("  a Conv's computed weight %9.1f us + 1 s per %.1f GB (reordered on every call)\n",

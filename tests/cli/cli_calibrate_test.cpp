@@ -105,8 +105,9 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // core's own cache (1 TB/s), noted, printed.
   if (j["cpu"].contains("weight_stream_curve")) {
     double lastBytes = 0;
-    ASSERT_GE(j["cpu"]["weight_stream_curve"].size(), 8u);  // 9 where 2 GiB fit an eighth of the memory
-    ASSERT_LE(j["cpu"]["weight_stream_curve"].size(), 9u);
+    // 10 where 2 GiB fit an eighth of the memory (16 MiB weights cycled 128 and 256 MiB apart), else 8
+    const size_t points = j["cpu"]["weight_stream_curve"].size();
+    ASSERT_TRUE(points == 8u || points == 10u) << points;
     for (const auto& p : j["cpu"]["weight_stream_curve"]) {
       EXPECT_GT(p["bytes"].get<double>(), lastBytes);
       EXPECT_GT(p["bytes_per_s"].get<double>(), 0.0);
@@ -118,18 +119,29 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     // Since session 57, with the curve: a product's arithmetic against its weight's stream at 4, 8, 16 and 32
     // rows, each share within [0, 1] with its measured time, the distance its weights were read at, noted,
     // printed.
-    ASSERT_TRUE(j["cpu"].contains("product_stream_share"));
-    ASSERT_EQ(j["cpu"]["product_stream_share"].size(), 4u);
-    double lastRows = 0;
-    for (const auto& p : j["cpu"]["product_stream_share"]) {
-      EXPECT_GT(p["rows"].get<double>(), lastRows);
-      EXPECT_GE(p["share"].get<double>(), 0.0);
-      EXPECT_LE(p["share"].get<double>(), 1.0);
-      EXPECT_GT(p["measured_us"].get<double>(), 0.0);
-      lastRows = p["rows"].get<double>();
+    // Since session 58, with the far points: the same on 16 MiB weights, further apart.
+    const bool far = points == 10u;
+    for (const std::string key : {"product_stream_share", "product_stream_share_far"}) {
+      if (key.find("far") != std::string::npos && !far) {
+        EXPECT_FALSE(j["cpu"].contains(key));
+        continue;
+      }
+      ASSERT_TRUE(j["cpu"].contains(key)) << key;
+      ASSERT_EQ(j["cpu"][key].size(), 4u);
+      double lastRows = 0;
+      for (const auto& p : j["cpu"][key]) {
+        EXPECT_GT(p["rows"].get<double>(), lastRows);
+        EXPECT_GE(p["share"].get<double>(), 0.0);
+        EXPECT_LE(p["share"].get<double>(), 1.0);
+        EXPECT_GT(p["measured_us"].get<double>(), 0.0);
+        lastRows = p["rows"].get<double>();
+      }
+      EXPECT_TRUE(noted.count("cpu." + key)) << key;
     }
     EXPECT_GT(j["cpu"]["product_stream_distance_bytes"].get<double>(), 64.0 * 1024 * 1024);
-    EXPECT_TRUE(noted.count("cpu.product_stream_share"));
+    if (far) {
+      EXPECT_GT(j["cpu"]["product_stream_far_distance_bytes"].get<double>(), 256.0 * 1024 * 1024);
+    }
     EXPECT_NE(r.out.find("a product's stream"), std::string::npos) << r.out;
   }
   // A cold call's extra for the vector ops, for the library's products and for integer shape work, each a

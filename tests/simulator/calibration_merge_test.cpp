@@ -213,24 +213,30 @@ TEST(CalibrationMerge, CurvesWhoseSizesDifferAreMergedSizeBySize) {
     j->at("cpu")["product_stream_share"] = {{{"rows", 4}, {"share", 0.9}, {"measured_us", 60.0 * f}},
                                             {{"rows", 8}, {"share", 0.9}, {"measured_us", 90.0 * f}}};
     j->at("cpu")["product_stream_distance_bytes"] = 7.1e7;
+    j->at("cpu")["product_stream_share_far"] = {{{"rows", 4}, {"share", 0.9}, {"measured_us", 600.0 * f}},
+                                                {{"rows", 8}, {"share", 0.9}, {"measured_us", 800.0 * f}}};
+    j->at("cpu")["product_stream_far_distance_bytes"] = 2.7e8;
   }
   auto m = mergeCalibrations({{"a.json", &a}, {"b.json", &b}, {"c.json", &c}});
   ASSERT_TRUE(m.ok()) << m.error().message;
-  ASSERT_EQ(m->profile.cpu.productStreamUs.size(), 2u);  // the middle file's times
-  EXPECT_EQ(m->profile.cpu.productStreamUs[1].first, 8);
-  EXPECT_NEAR(m->profile.cpu.productStreamUs[0].second, 66.0, 1e-9);
-  EXPECT_NEAR(m->profile.cpu.productStreamUs[1].second, 99.0, 1e-9);
-  {
+  ASSERT_EQ(m->profile.cpu.productStream.us.size(), 2u);  // the middle file's times
+  EXPECT_EQ(m->profile.cpu.productStream.us[1].first, 8);
+  EXPECT_NEAR(m->profile.cpu.productStream.us[0].second, 66.0, 1e-9);
+  EXPECT_NEAR(m->profile.cpu.productStream.us[1].second, 99.0, 1e-9);
+  ASSERT_EQ(m->profile.cpu.productStreamFar.us.size(), 2u);
+  EXPECT_NEAR(m->profile.cpu.productStreamFar.us[1].second, 880.0, 1e-9);
+  for (const bool far : {false, true}) {
+    const auto& set = far ? m->profile.cpu.productStreamFar : m->profile.cpu.productStream;
     std::string how;
-    const auto again = productStreamShares(m->profile, m->profile.cpu.productStreamUs, how);
-    ASSERT_EQ(again.size(), 2u);
-    EXPECT_EQ(m->profile.cpu.productStreamShare, again);
-    EXPECT_LT(again[1].second, 0.9);
+    const auto again = productStreamShares(m->profile, set.us, far, how);
+    ASSERT_EQ(again.share.size(), 2u);
+    EXPECT_EQ(set.share, again.share);
+    EXPECT_LT(again.share[1].second, 0.9);
     bool noted = false;
     for (const auto& n : m->profile.notes)
-      if (n.field == "cpu.product_stream_share")
+      if (n.field == (far ? "cpu.product_stream_share_far" : "cpu.product_stream_share"))
         noted = n.source.find("worked out again") != std::string::npos;
-    EXPECT_TRUE(noted);
+    EXPECT_TRUE(noted) << far;
   }
   const auto& ws = m->profile.cpu.weightStreamCurve;
   ASSERT_EQ(ws.size(), 3u);

@@ -2024,9 +2024,9 @@ TEST(CpuCost, AProductsArithmeticAndItsWeightsStreamTakeTurnsByItsRows) {
   auto zero = withShare(0.0, 0.0, 64.0 * 1024 * 1024);
   auto zeroNear = withShare(0.0, 0.0, 8.0 * 1024 * 1024);
   ASSERT_TRUE(none.ok() && half.ok() && zero.ok() && zeroNear.ok());
-  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(8), 0.5);
-  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(2), 0.0);
-  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(64), 1.0);
+  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(8, 0), 0.5);
+  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(2, 0), 0.0);
+  EXPECT_DOUBLE_EQ(half->cpu.productStreamShareAt(64, 0), 1.0);
   // 8 rows: 169 us of arithmetic under 336 of stream; half of the 169 on top.
   const Graph eight = graph(8);
   EXPECT_NEAR(meanUs(eight, *zero), meanUs(eight, *none), 1e-6);
@@ -2050,9 +2050,9 @@ TEST(CpuCost, AProductsArithmeticAndItsWeightsStreamTakeTurnsByItsRows) {
   ASSERT_TRUE(hw.ok()) << hw.error().message;
   auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(back->cpu.productStreamShare, hw->cpu.productStreamShare);
-  EXPECT_EQ(back->cpu.productStreamUs, (std::vector<std::pair<int64_t, double>>{{4, 150.0}, {8, 190.0}}));
-  EXPECT_DOUBLE_EQ(back->cpu.productStreamDistance, 8.4e7);
+  EXPECT_EQ(back->cpu.productStream.share, hw->cpu.productStream.share);
+  EXPECT_EQ(back->cpu.productStream.us, (std::vector<std::pair<int64_t, double>>{{4, 150.0}, {8, 190.0}}));
+  EXPECT_DOUBLE_EQ(back->cpu.productStream.distance, 8.4e7);
   auto refused = [&](json bad, const std::string& where) {
     auto r = parseHwProfile(bad, "t.json");
     ASSERT_FALSE(r.ok()) << where;
@@ -2071,6 +2071,83 @@ TEST(CpuCost, AProductsArithmeticAndItsWeightsStreamTakeTurnsByItsRows) {
   bad = k;
   bad["cpu"].erase("product_stream_distance_bytes");
   refused(bad, "product_stream_share");
+}
+
+// cpu.product_stream_share_far: shares measured with the weights further apart. A read between the two
+// distances takes the share interpolated in log distance, and a product costs as it would with one set
+// measured at that share and at least that distance. Gemms [16, 512] x [512, 2048]^T in turn as above, each
+// read about 16.9 MB away; near set 8 MiB away (share 0), far set 64 MiB away (share 1 at 16 rows).
+TEST(CpuCost, AProductsShareIsTakenAtItsWeightsDistanceBetweenTheNearAndFarSets) {
+  json j = cpuProfileJson();
+  j["cpu"]["weight_stream_curve"] =
+      json::parse(R"([{"bytes": 4194304, "bytes_per_s": 2e10}, {"bytes": 67108864, "bytes_per_s": 5e9}])");
+  const double MiB = 1024.0 * 1024, w = 4194304, d = 4 * (w + 16 * 2048 * 4) + 16 * 512 * 4;
+  json twoSets = j;
+  twoSets["cpu"]["product_stream_share"] = {{{"rows", 4}, {"share", 0.0}, {"measured_us", 150.0}},
+                                            {{"rows", 16}, {"share", 0.0}, {"measured_us", 400.0}}};
+  twoSets["cpu"]["product_stream_distance_bytes"] = 8 * MiB;
+  twoSets["cpu"]["product_stream_share_far"] = {{{"rows", 4}, {"share", 0.0}, {"measured_us", 600.0}},
+                                                {{"rows", 16}, {"share", 1.0}, {"measured_us", 1900.0}}};
+  twoSets["cpu"]["product_stream_far_distance_bytes"] = 64 * MiB;
+  auto hw = gemmModelProfile(twoSets);
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const double at = std::log(d / (8 * MiB)) / std::log(8.0);
+  EXPECT_DOUBLE_EQ(hw->cpu.productStreamShareAt(16, 4 * MiB), 0.0);
+  EXPECT_DOUBLE_EQ(hw->cpu.productStreamShareAt(16, 8 * MiB), 0.0);
+  EXPECT_NEAR(hw->cpu.productStreamShareAt(16, 16 * MiB), 1.0 / 3, 1e-12);
+  EXPECT_NEAR(hw->cpu.productStreamShareAt(16, d), at, 1e-12);
+  EXPECT_DOUBLE_EQ(hw->cpu.productStreamShareAt(16, 64 * MiB), 1.0);
+  EXPECT_DOUBLE_EQ(hw->cpu.productStreamShareAt(16, 512 * MiB), 1.0);
+  EXPECT_DOUBLE_EQ(hw->cpu.productStreamShareAt(8, 64 * MiB), 0.5);
+  EXPECT_DOUBLE_EQ(hw->cpu.productStreamShareDistance(), 64 * MiB);
+  // One set measured at 64 MiB with the interpolated share costs the same; with the near set alone the read
+  // (beyond 8 MiB) costs another figure.
+  json oneSet = j;
+  oneSet["cpu"]["product_stream_share"] = {{{"rows", 4}, {"share", at}, {"measured_us", 150.0}},
+                                           {{"rows", 16}, {"share", at}, {"measured_us", 400.0}}};
+  oneSet["cpu"]["product_stream_distance_bytes"] = 64 * MiB;
+  json nearOnly = twoSets;
+  nearOnly["cpu"].erase("product_stream_share_far");
+  nearOnly["cpu"].erase("product_stream_far_distance_bytes");
+  auto same = gemmModelProfile(oneSet);
+  auto near = gemmModelProfile(nearOnly);
+  ASSERT_TRUE(same.ok() && near.ok());
+  const Graph sixteen = gemmsInTurn(16, 4, 3, 2048);
+  const SimResult a = test::runUnfused(sixteen, *hw), b = test::runUnfused(sixteen, *same),
+                  c = test::runUnfused(sixteen, *near);
+  ASSERT_EQ(a.kernels.size(), b.kernels.size());
+  ASSERT_EQ(a.kernels.size(), c.kernels.size());
+  for (size_t k = 0; k < a.kernels.size(); ++k) {
+    // (within 0.5 %: the read's distance is about d, the outputs between two reads as the run places them)
+    EXPECT_NEAR(a.kernels[k].durUs, b.kernels[k].durUs, 0.005 * b.kernels[k].durUs) << k;
+    EXPECT_GT(a.kernels[k].durUs - c.kernels[k].durUs, 0.05 * c.kernels[k].durUs) << k;  // 8 % here
+  }
+  // The far set round-trips; it needs the near set, a distance of its own, and one beyond the near one.
+  auto back = parseHwProfile(hwProfileToJson(*hw), "back.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cpu.productStreamFar.share, hw->cpu.productStreamFar.share);
+  EXPECT_EQ(back->cpu.productStreamFar.us,
+            (std::vector<std::pair<int64_t, double>>{{4, 600.0}, {16, 1900.0}}));
+  EXPECT_DOUBLE_EQ(back->cpu.productStreamFar.distance, 64 * MiB);
+  auto refused = [&](json bad, const std::string& where) {
+    auto r = parseHwProfile(bad, "t.json");
+    ASSERT_FALSE(r.ok()) << where;
+    EXPECT_EQ(r.error().code, ErrorCode::BadInput);
+    EXPECT_NE(r.error().message.find(where), std::string::npos) << r.error().message;
+  };
+  json bad = twoSets;
+  bad["cpu"].erase("product_stream_share");
+  bad["cpu"].erase("product_stream_distance_bytes");
+  refused(bad, "needs product_stream_share");
+  bad = twoSets;
+  bad["cpu"]["product_stream_far_distance_bytes"] = 8 * MiB;
+  refused(bad, "must be larger than product_stream_distance_bytes");
+  bad = twoSets;
+  bad["cpu"].erase("product_stream_far_distance_bytes");
+  refused(bad, "product_stream_share_far");
+  bad = twoSets;
+  bad["cpu"]["product_stream_share_far"][1]["share"] = -0.5;
+  refused(bad, "$.cpu.product_stream_share_far[1].share");
 }
 
 // The grouped_conv_wide model is fitted on 1x1 groups too, over a plane and over one axis (a grouped
@@ -2106,16 +2183,18 @@ TEST(HostCalibration, ProductStreamSharesRecoverTheShareOfTheShorterTheProductsT
   }
   us.front().second = 0.9 * streamUs;  // faster than its stream: none
   std::string how;
-  const auto shares = productStreamShares(*hw, us, how);
-  ASSERT_EQ(shares.size(), known.size());
-  for (const auto& [rows, share] : shares)
+  const auto shares = productStreamShares(*hw, us, false, how);
+  ASSERT_EQ(shares.share.size(), known.size());
+  EXPECT_EQ(shares.us, us);
+  EXPECT_GT(shares.distance, 64.0 * 1024 * 1024);
+  for (const auto& [rows, share] : shares.share)
     EXPECT_NEAR(share, known.at(static_cast<int64_t>(rows)), 1e-6) << rows;
   EXPECT_NE(how.find("8 rows"), std::string::npos) << how;
   // Without a weight stream curve nothing can be priced.
   auto plain = gemmModelProfile(cpuProfileJson());
   ASSERT_TRUE(plain.ok());
   how.clear();
-  EXPECT_TRUE(productStreamShares(*plain, us, how).empty());
+  EXPECT_TRUE(productStreamShares(*plain, us, false, how).empty());
 }
 
 // cpu.far_curve: an activation larger than the own cache pays the far tier's extra a byte by the distance
