@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|69]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|70]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -223,7 +223,11 @@ session 57 after its changes (a Slice's rows, a lone op's own call, a product's 
 and only measured, at opset 17: a T5-style decoder over 12 tokens cross-attending to 32 encoder states, ResNet-34 at
 160, a wide MLP of 16 rows over 4096-wide layers, a WaveRNN-style GRUCell vocoder unrolled over 16 steps, a
 SqueezeBERT-style encoder (grouped 1-D convolutions for its projections) and a DeiT-style ViT with class and
-distillation tokens.
+distillation tokens. Set 70 was exported in session 58 after its change (a product's stream share by its weight's
+distance) and only measured, at opset 17: a Swin-style network (shifted 7x7 windows by torch.roll, patch merging), a
+Conformer encoder (half-step Swish FFNs, a convolution module with GLU, depthwise Conv1d and BatchNorm), torchvision's
+EfficientNet-B0 at batch 4 and 128, a DLRM-style recommender (eight embedding tables, pairwise dot interactions), a small U-Net
+(ConvTranspose up-sampling, concatenated skips) and two GPT-2-sized layers over 4 tokens with a tied 32000-word head.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -235,7 +239,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -380,6 +384,8 @@ def main():
         return export_sixty_eighth_set(torch, out)
     if which == "69":
         return export_sixty_ninth_set(torch, torchvision, out)
+    if which == "70":
+        return export_seventieth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -9118,6 +9124,162 @@ def export_sixty_ninth_set(torch, torchvision, out):
     torch.onnx.export(model, torch.rand(1, 3, 160, 160), os.path.join(out, "resnet34_b1_160.onnx"), opset_version=17,
                       input_names=["x"], output_names=["y"])
     print("exported resnet34_b1_160", flush=True)
+    return 0
+
+
+def export_seventieth_set(torch, torchvision, out):
+    # Session 58, after its change, before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Swin(nn.Module):  # a Swin-style network at 112: 4x4 patches to 96 channels, two stages of two blocks
+        # (window attention over 7x7 windows, the second block's windows shifted by torch.roll, a GELU MLP), patch
+        # merging between them, 3 and 6 heads, mean-pooled 100-way head
+        def __init__(self, d=96, classes=100, win=7):
+            super().__init__()
+            self.win = win
+            self.patch = nn.Conv2d(3, d, 4, 4)
+            self.pnorm = nn.LayerNorm(d)
+            self.stages = nn.ModuleList()
+            for i, (c, h) in enumerate(((d, 3), (2 * d, 6))):
+                blocks = nn.ModuleList(nn.ModuleList([nn.LayerNorm(c), nn.Linear(c, 3 * c), nn.Linear(c, c), nn.LayerNorm(c),
+                                                      nn.Linear(c, 4 * c), nn.Linear(4 * c, c)]) for _ in range(2))
+                self.stages.append(blocks)
+            self.heads = (3, 6)
+            self.merge_norm, self.merge = nn.LayerNorm(4 * d), nn.Linear(4 * d, 2 * d, bias=False)
+            self.norm, self.head = nn.LayerNorm(2 * d), nn.Linear(2 * d, classes)
+
+        def block(self, x, blk, heads, shift):  # x: [b, H, W, c]
+            n1, qkv, proj, n2, f1, f2 = blk
+            b, H, W, c = x.shape
+            w = self.win
+            y = n1(x)
+            if shift:
+                y = torch.roll(y, (-(w // 2), -(w // 2)), (1, 2))
+            y = y.reshape(b, H // w, w, W // w, w, c).permute(0, 1, 3, 2, 4, 5).reshape(-1, w * w, c)
+            q, k, v = qkv(y).reshape(y.shape[0], w * w, 3, heads, c // heads).permute(2, 0, 3, 1, 4)
+            a = torch.softmax(q @ k.transpose(-1, -2) * (c // heads) ** -0.5, -1)
+            y = proj((a @ v).transpose(1, 2).reshape(-1, w * w, c))
+            y = y.reshape(b, H // w, W // w, w, w, c).permute(0, 1, 3, 2, 4, 5).reshape(b, H, W, c)
+            if shift:
+                y = torch.roll(y, (w // 2, w // 2), (1, 2))
+            x = x + y
+            return x + f2(F.gelu(f1(n2(x))))
+
+        def forward(self, x):  # [2, 3, 112, 112]
+            x = self.pnorm(self.patch(x).permute(0, 2, 3, 1))
+            for i, blocks in enumerate(self.stages):
+                if i == 1:
+                    b, H, W, c = x.shape
+                    x = torch.cat([x[:, 0::2, 0::2], x[:, 1::2, 0::2], x[:, 0::2, 1::2], x[:, 1::2, 1::2]], -1)
+                    x = self.merge(self.merge_norm(x))
+                for j, blk in enumerate(blocks):
+                    x = self.block(x, blk, self.heads[i], j == 1)
+            return self.head(self.norm(x).mean((1, 2)))
+
+    class Conformer(nn.Module):  # a Conformer encoder: Conv2d subsampling of 80 mel bins by 4, then 3 blocks of d 144
+        # (half-step Swish FFN, 4-head self-attention, a convolution module: pointwise to 2d, GLU, depthwise Conv1d of
+        # 15, BatchNorm, Swish, pointwise; another half-step FFN, LayerNorm), a 40-way CTC head
+        def __init__(self, d=144, blocks=3, classes=40):
+            super().__init__()
+            self.sub = nn.Sequential(nn.Conv2d(1, d, 3, 2), nn.ReLU(), nn.Conv2d(d, d, 3, 2), nn.ReLU())
+            self.inp = nn.Linear(d * 19, d)
+            ffn = lambda: nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d))
+            self.blocks = nn.ModuleList(nn.ModuleList([ffn(), nn.LayerNorm(d), nn.MultiheadAttention(d, 4, batch_first=True),
+                                                       nn.LayerNorm(d), nn.Conv1d(d, 2 * d, 1), nn.Conv1d(d, d, 15, padding=7, groups=d),
+                                                       nn.BatchNorm1d(d), nn.Conv1d(d, d, 1), ffn(), nn.LayerNorm(d)])
+                                        for _ in range(blocks))
+            self.head = nn.Linear(d, classes)
+
+        def forward(self, x):  # [2, 1, 100, 80]
+            x = self.sub(x)  # [2, d, 24, 19]
+            b, c, t, f = x.shape
+            x = self.inp(x.permute(0, 2, 1, 3).reshape(b, t, c * f))
+            for f1, na, att, nc, pw1, dw, bn, pw2, f2, nf in self.blocks:
+                x = x + 0.5 * f1(x)
+                y = na(x)
+                x = x + att(y, y, y, need_weights=False)[0]
+                y = F.glu(pw1(nc(x).transpose(1, 2)), 1)
+                x = x + pw2(F.silu(bn(dw(y)))).transpose(1, 2)
+                x = nf(x + 0.5 * f2(x))
+            return self.head(x).log_softmax(-1)
+
+    class Dlrm(nn.Module):  # a DLRM-style recommender: 13 dense features through 13 -> 256 -> 64, eight categorical
+        # features each a row of its own 20000 x 64 table, pairwise dot products of the nine vectors, 100 -> 512 -> 256 -> 1
+        def __init__(self, tables=8, rows=20000, d=64):
+            super().__init__()
+            self.bottom = nn.Sequential(nn.Linear(13, 256), nn.ReLU(), nn.Linear(256, d), nn.ReLU())
+            self.emb = nn.ModuleList(nn.Embedding(rows, d) for _ in range(tables))
+            n = tables + 1
+            self.register_buffer("pairs", torch.triu_indices(n, n, 1))
+            self.top = nn.Sequential(nn.Linear(d + n * (n - 1) // 2, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(),
+                                     nn.Linear(256, 1))
+
+        def forward(self, dense, cat):  # [64, 13], [64, 8]
+            x = self.bottom(dense)
+            v = torch.stack([x] + [e(cat[:, i]) for i, e in enumerate(self.emb)], 1)  # [b, 9, d]
+            z = v @ v.transpose(1, 2)
+            z = z[:, self.pairs[0], self.pairs[1]]
+            return torch.sigmoid(self.top(torch.cat([x, z], 1)))
+
+    class UNet(nn.Module):  # a small U-Net at 128: three 2x down steps (two 3x3 Conv + BatchNorm + ReLU each, 16 to
+        # 128 channels, 256 at the bottom), ConvTranspose 2x2 up-sampling, skips concatenated, a 3-class 1x1 head
+        def __init__(self, ch=(16, 32, 64, 128), classes=3):
+            super().__init__()
+            two = lambda i, o: nn.Sequential(nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(),
+                                             nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU())
+            self.downs = nn.ModuleList()
+            prev = 3
+            for c in ch:
+                self.downs.append(two(prev, c))
+                prev = c
+            self.bottom = two(ch[-1], 2 * ch[-1])
+            self.ups, self.convs = nn.ModuleList(), nn.ModuleList()
+            prev = 2 * ch[-1]
+            for c in reversed(ch):
+                self.ups.append(nn.ConvTranspose2d(prev, c, 2, 2))
+                self.convs.append(two(2 * c, c))
+                prev = c
+            self.head = nn.Conv2d(ch[0], classes, 1)
+
+        def forward(self, x):  # [1, 3, 128, 128]
+            skips = []
+            for d in self.downs:
+                x = d(x)
+                skips.append(x)
+                x = F.max_pool2d(x, 2)
+            x = self.bottom(x)
+            for up, conv, s in zip(self.ups, self.convs, reversed(skips)):
+                x = conv(torch.cat([up(x), s], 1))
+            return self.head(x)
+
+    class Gpt2Head(nn.Module):  # two GPT-2-sized layers (d 768, 12 heads, GELU MLP of 3072) over 4 tokens, learned
+        # positions, the word embedding tied as a 32000-word head (a 98 MB weight read by a product of 4 rows)
+        def __init__(self, vocab=32000, d=768, layers=2, t=4):
+            super().__init__()
+            self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(t, d)
+            layer = nn.TransformerEncoderLayer(d, 12, 4 * d, activation="gelu", batch_first=True, norm_first=True)
+            self.enc = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+            self.norm = nn.LayerNorm(d)
+            self.register_buffer("mask", torch.triu(torch.full((t, t), float("-inf")), 1))
+            self.register_buffer("pos", torch.arange(t).unsqueeze(0))
+
+        def forward(self, ids):  # [1, 4]
+            x = self.enc(self.wte(ids) + self.wpe(self.pos), mask=self.mask)
+            return self.norm(x) @ self.wte.weight.t()
+
+    torch.manual_seed(170)
+    export_nets(torch, out, 170, (("swin_lite_b2_112", Swin, (2, 3, 112, 112)),
+                                  ("conformer_lite_b2_t100", Conformer, (2, 1, 100, 80)),
+                                  ("dlrm_lite_b64", Dlrm, (torch.randn(64, 13), torch.randint(0, 20000, (64, 8)))),
+                                  ("unet_lite_b1_128", UNet, (1, 3, 128, 128)),
+                                  ("gpt2_head_b1_t4", Gpt2Head, torch.randint(0, 32000, (1, 4)))),
+                opset=17)
+    torch.manual_seed(170)
+    model = torchvision.models.efficientnet_b0(weights=None).eval()
+    torch.onnx.export(model, torch.rand(4, 3, 128, 128), os.path.join(out, "efficientnet_b0_b4_128.onnx"), opset_version=17,
+                      input_names=["x"], output_names=["y"])
+    print("exported efficientnet_b0_b4_128", flush=True)
     return 0
 
 
