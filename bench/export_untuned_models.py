@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|70]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|71]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -228,6 +228,11 @@ distance) and only measured, at opset 17: a Swin-style network (shifted 7x7 wind
 Conformer encoder (half-step Swish FFNs, a convolution module with GLU, depthwise Conv1d and BatchNorm), torchvision's
 EfficientNet-B0 at batch 4 and 128, a DLRM-style recommender (eight embedding tables, pairwise dot interactions), a small U-Net
 (ConvTranspose up-sampling, concatenated skips) and two GPT-2-sized layers over 4 tokens with a tied 32000-word head.
+Set 71 was exported in session 58 after its second change (a Gather touches the rows it picks) and only measured, at
+opset 17: a PointNet classifier (shared MLPs as Conv1d, max over points), a TCN (dilated causal Conv1d with
+residuals), a GhostNet-style CNN (half the channels by cheap depthwise operations, concatenated), a two-tower
+retrieval model (mean-pooled embeddings, a dot-product score), an RNN-T-style transducer (LSTM encoder and
+prediction network, a joint network over every frame and label) and an MLP-Mixer (token- and channel-mixing MLPs).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -239,7 +244,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -386,6 +391,8 @@ def main():
         return export_sixty_ninth_set(torch, torchvision, out)
     if which == "70":
         return export_seventieth_set(torch, torchvision, out)
+    if which == "71":
+        return export_seventy_first_set(torch, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -9280,6 +9287,123 @@ def export_seventieth_set(torch, torchvision, out):
     torch.onnx.export(model, torch.rand(4, 3, 128, 128), os.path.join(out, "efficientnet_b0_b4_128.onnx"), opset_version=17,
                       input_names=["x"], output_names=["y"])
     print("exported efficientnet_b0_b4_128", flush=True)
+    return 0
+
+
+def export_seventy_first_set(torch, out):
+    # Session 58, after its second change, before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class PointNet(nn.Module):  # a PointNet classifier: shared MLPs 3 -> 64 -> 128 -> 512 as Conv1d with BatchNorm, max
+        # over 1024 points, 512 -> 256 -> 40
+        def __init__(self):
+            super().__init__()
+            layers, prev = [], 3
+            for c in (64, 128, 512):
+                layers += [nn.Conv1d(prev, c, 1), nn.BatchNorm1d(c), nn.ReLU()]
+                prev = c
+            self.mlp = nn.Sequential(*layers)
+            self.head = nn.Sequential(nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 40))
+
+        def forward(self, x):  # [8, 3, 1024]
+            return self.head(self.mlp(x).amax(2))
+
+    class Tcn(nn.Module):  # a TCN: 6 residual blocks of two dilated causal Conv1d (kernel 3, dilations 1..32, 64
+        # channels, left padding then a trailing crop), a 10-way head on the last step
+        def __init__(self, c=64, levels=6):
+            super().__init__()
+            self.inp = nn.Conv1d(16, c, 1)
+            self.blocks = nn.ModuleList(nn.ModuleList([nn.Conv1d(c, c, 3, dilation=2 ** i, padding=2 * 2 ** i),
+                                                       nn.Conv1d(c, c, 3, dilation=2 ** i, padding=2 * 2 ** i)])
+                                        for i in range(levels))
+            self.head = nn.Linear(c, 10)
+
+        def forward(self, x):  # [4, 16, 256]
+            x = self.inp(x)
+            t = x.shape[2]
+            for c1, c2 in self.blocks:
+                y = F.relu(c1(x)[:, :, :t])
+                y = F.relu(c2(y)[:, :, :t])
+                x = F.relu(x + y)
+            return self.head(x[:, :, -1])
+
+    class Ghost(nn.Module):  # a GhostNet-style CNN at 128: ghost modules (a 1x1 Conv to half the channels, a 3x3
+        # depthwise Conv making the other half, concatenated), strided depthwise steps, global pool, 100-way head
+        def __init__(self, classes=100):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.ReLU())
+            self.mods = nn.ModuleList()
+            prev = 16
+            for c, stride in ((32, 2), (32, 1), (64, 2), (64, 1), (128, 2), (128, 1)):
+                h = c // 2
+                self.mods.append(nn.ModuleList([nn.Sequential(nn.Conv2d(prev, h, 1), nn.BatchNorm2d(h), nn.ReLU()),
+                                                nn.Sequential(nn.Conv2d(h, h, 3, 1, 1, groups=h), nn.BatchNorm2d(h), nn.ReLU()),
+                                                nn.Conv2d(c, c, 3, stride, 1, groups=c) if stride > 1 else nn.Identity()]))
+                prev = c
+            self.head = nn.Linear(prev, classes)
+
+        def forward(self, x):  # [4, 3, 128, 128]
+            x = self.stem(x)
+            for prim, cheap, down in self.mods:
+                y = prim(x)
+                x = down(torch.cat([y, cheap(y)], 1))
+            return self.head(x.mean((2, 3)))
+
+    class TwoTower(nn.Module):  # a two-tower retrieval model: a user tower (8 history items mean-pooled from a
+        # 50000 x 64 item table, an age bucket embedding, MLP 128 -> 128 -> 64) and an item tower (the item's row
+        # and its category's, MLP 128 -> 64), L2-normalised, their dot product per pair
+        def __init__(self, items=50000, cats=500, d=64):
+            super().__init__()
+            self.item, self.cat, self.age = nn.Embedding(items, d), nn.Embedding(cats, d), nn.Embedding(10, d)
+            self.user_mlp = nn.Sequential(nn.Linear(2 * d, 128), nn.ReLU(), nn.Linear(128, d))
+            self.item_mlp = nn.Sequential(nn.Linear(2 * d, 128), nn.ReLU(), nn.Linear(128, d))
+
+        def forward(self, hist, age, item, cat):  # [32, 8], [32], [32], [32]
+            u = self.user_mlp(torch.cat([self.item(hist).mean(1), self.age(age)], 1))
+            v = self.item_mlp(torch.cat([self.item(item), self.cat(cat)], 1))
+            return (F.normalize(u, dim=1) * F.normalize(v, dim=1)).sum(1)
+
+    class Rnnt(nn.Module):  # an RNN-T-style transducer: a 2-layer LSTM encoder over 40 frames of 80 features (256),
+        # an embedding + LSTM prediction network over 6 labels (256), a joint network (projections added over every
+        # frame and label, tanh, a 128-way output)
+        def __init__(self, d=256, vocab=128):
+            super().__init__()
+            self.enc = nn.LSTM(80, d, 2, batch_first=True)
+            self.emb = nn.Embedding(vocab, d)
+            self.pred = nn.LSTM(d, d, 1, batch_first=True)
+            self.je, self.jp, self.out = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, vocab)
+
+        def forward(self, feats, labels):  # [2, 40, 80], [2, 6]
+            e = self.je(self.enc(feats)[0])
+            p = self.jp(self.pred(self.emb(labels))[0])
+            return self.out(torch.tanh(e.unsqueeze(2) + p.unsqueeze(1))).log_softmax(-1)
+
+    class Mixer(nn.Module):  # an MLP-Mixer at 64 with 8x8 patches (64 tokens), 4 layers of d 256: token mixing (an
+        # MLP of 128 over the tokens, by a transpose) and channel mixing (an MLP of 1024), LayerNorms, 100-way head
+        def __init__(self, d=256, layers=4, classes=100):
+            super().__init__()
+            self.patch = nn.Conv2d(3, d, 8, 8)
+            self.layers = nn.ModuleList(nn.ModuleList([nn.LayerNorm(d), nn.Linear(64, 128), nn.Linear(128, 64), nn.LayerNorm(d),
+                                                       nn.Linear(d, 4 * d), nn.Linear(4 * d, d)]) for _ in range(layers))
+            self.norm, self.head = nn.LayerNorm(d), nn.Linear(d, classes)
+
+        def forward(self, x):  # [8, 3, 64, 64]
+            x = self.patch(x).flatten(2).transpose(1, 2)  # [b, 64, d]
+            for n1, t1, t2, n2, c1, c2 in self.layers:
+                x = x + t2(F.gelu(t1(n1(x).transpose(1, 2)))).transpose(1, 2)
+                x = x + c2(F.gelu(c1(n2(x))))
+            return self.head(self.norm(x).mean(1))
+
+    torch.manual_seed(171)
+    export_nets(torch, out, 171, (("pointnet_b8_1024", PointNet, (8, 3, 1024)),
+                                  ("tcn_b4_t256", Tcn, (4, 16, 256)),
+                                  ("ghostnet_lite_b4_128", Ghost, (4, 3, 128, 128)),
+                                  ("two_tower_b32", TwoTower, (torch.randint(0, 50000, (32, 8)), torch.randint(0, 10, (32,)),
+                                                               torch.randint(0, 50000, (32,)), torch.randint(0, 500, (32,)))),
+                                  ("rnnt_lite_b2_t40", Rnnt, (torch.randn(2, 40, 80), torch.randint(0, 128, (2, 6)))),
+                                  ("mixer_lite_b8_64", Mixer, (8, 3, 64, 64))),
+                opset=17)
     return 0
 
 
