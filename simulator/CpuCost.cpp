@@ -797,6 +797,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     std::optional<double> shaped;  // seconds from the profile's shape model of this kind of matrix op
     double weightTermS = 0;        // of which its weight terms (CubeTimeModel::weightSeconds)
     double reorderS = 0;           // a computed weight's reorder into oneDNN's layout (cpu.weight_reorder)
+    double imageStreamFarS = 0;    // a Conv's first weight read from beyond its own footprint's distance
+    bool imageStream = false;      // its shape model streams its weights once an image (imageStreamFarS)
     bool ownLoop = false;          // the executor's own loop (CubeFeatures::ownLoop)
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
@@ -852,6 +854,18 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                 f->withPositionBlock(hw.cpu.pointwisePositionBlock).withChannelBlock(hw.cpu.convChannelBlock),
                 copyRate);
             weightTermS = it->second.weightSeconds(*f);
+            // A model that reads the weights once an image was fitted on weights read from their own
+            // footprint's distance; what the first read takes more from the run's distance no arithmetic
+            // hides (session 58's Xeon: 3x3 Convs 512 -> 512 at 5x5 over 2 to 8 weights of 9.4 MB in turn,
+            // 715-735 us a Conv; over 16, 151 MB apart, 1055).
+            // (Its stream is then in its shape time, from its footprint's distance, plus that: not also the
+            // bound of the weight's stream below.)
+            if (it->second.weightStreamPerImage && it->second.weightStreamEfficiency > 0 &&
+                f->weightBytes > 0 && weightStreamS > 0)
+              if (const double own = hw.cpu.weightStreamBandwidthFor(f->weightBytes); own > 0) {
+                imageStreamFarS = std::max(0.0, weightStreamS - f->weightBytes / own);
+                imageStream = true;
+              }
           }
         }
       }
@@ -1070,8 +1084,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         // MB cell weight read with 7 MB between its reads: 58 us measured, 93 simulated with its bytes
         // evicted from the own cache at the cold rate on top of the shape model, 54 by its stream).
         (shaped
-             ? coldCallS + std::max({compS + coldS, memS, takesTurns ? nearStreamS : weightStreamS}) +
-                   productStreamS
+             ? coldCallS +
+                   std::max({compS + coldS, memS,
+                             imageStream  ? 0.0
+                             : takesTurns ? nearStreamS
+                                          : weightStreamS}) +
+                   productStreamS + imageStreamFarS
              : fixedS + std::max({compS - fixedS + streamStallS, memS, weightStreamS}) + farS + gatherColdS) +
         farTierS;
     bodyS += memberS;

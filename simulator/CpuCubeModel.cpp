@@ -311,6 +311,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
         // over 20 steps, 3 MB of R, took 151 us a step: 20 GB/s).
         f.weightBytes = 4 * static_cast<double>((*r)[1] * (*r)[2]);
         f.weightStreamBytes = f.weightBytes * steps;
+        f.weightImageBytes = f.weightStreamBytes;
       }
     return f;
   }
@@ -415,10 +416,12 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
       f.weightBytes = 4 * numel(*w);
       f.weightStreamBytes = f.weightBytes * static_cast<double>(std::max<int64_t>(1, (*x)[0])) *
                             static_cast<double>((*y)[2]) * shares[0];
+      f.weightImageBytes = f.weightBytes * static_cast<double>(std::max<int64_t>(1, (*x)[0]));
     }
     if (kind == "conv" && w->size() == 3) {
       f.weightBytes = 4 * numel(*w);
       f.weightStreamBytes = f.weightBytes * static_cast<double>(std::max<int64_t>(1, (*x)[0]));
+      f.weightImageBytes = f.weightStreamBytes;
     }
   }
   // A dense Conv over one spatial axis (audio, ECG, speech front ends) has a model of its own, fitted
@@ -491,17 +494,22 @@ double CubeTimeModel::weightSeconds(const CubeFeatures& f) const {
 
 namespace {
 
-// The least squares with the weight stream at `efficiency` (0: none): the shapes it bounds within 80 %
-// of their time left out; nullopt when fewer than 2 shapes are left or no non-negative fit exists.
-std::optional<CubeTimeModel> fitWithStream(const std::vector<CubeSample>& samples, double efficiency) {
+// The least squares with the weight stream at `efficiency` (0: none), read once a row or, `perImage`, once an
+// image, `share` of the shorter of it and the terms unhidden: the shapes it bounds within 80 % of their time
+// left out, the others fitted to their time less that share of their stream; nullopt when fewer than 2
+// shapes are left or no non-negative fit exists.
+std::optional<CubeTimeModel> fitWithStream(const std::vector<CubeSample>& samples, double efficiency,
+                                           bool perImage, double share) {
   auto usable = [](const CubeSample& s) { return s.seconds > 0 && std::isfinite(s.seconds); };
-  auto bound = [&](const CubeSample& s) { return efficiency > 0 ? s.streamSeconds / efficiency : 0.0; };
-  std::vector<std::vector<double>> rows;  // features / measured time: every row's target is 1
+  auto stream = [&](const CubeSample& s) { return perImage ? s.imageStreamSeconds : s.streamSeconds; };
+  auto bound = [&](const CubeSample& s) { return efficiency > 0 ? stream(s) / efficiency : 0.0; };
+  std::vector<std::vector<double>> rows;  // features / (measured time less the share of the stream): target 1
   for (const auto& s : samples) {
     if (!usable(s) || bound(s) >= 0.8 * s.seconds) continue;
+    const double target = s.seconds - share * bound(s);
     const auto v = s.features.vec();
     rows.emplace_back(v.begin(), v.end());
-    for (double& e : rows.back()) e /= s.seconds;
+    for (double& e : rows.back()) e /= target;
   }
   if (rows.size() < 2) return std::nullopt;
   const auto fit = fitRelativeNonNegative(rows);
@@ -509,11 +517,13 @@ std::optional<CubeTimeModel> fitWithStream(const std::vector<CubeSample>& sample
   CubeTimeModel m;
   for (size_t j = 0; j < kCubeFeatures; ++j) m.coef[j] = (*fit)[j];
   m.weightStreamEfficiency = efficiency;
+  m.weightStreamPerImage = efficiency > 0 && perImage;
+  m.weightStreamShare = efficiency > 0 ? share : 0.0;
   double sq = 0;
   int n = 0;
   for (const auto& s : samples) {
     if (!usable(s)) continue;
-    const double p = std::max(m.seconds(s.features), bound(s));
+    const double p = m.withStream(m.seconds(s.features), stream(s));
     if (p <= 0) continue;
     const double l = std::log(p / s.seconds);
     sq += l * l;
@@ -532,19 +542,23 @@ Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples) {
   for (const auto& s : samples)
     if (s.seconds > 0 && std::isfinite(s.seconds)) {
       ++usable;
-      streams = streams || s.streamSeconds > 0;
+      streams = streams || s.streamSeconds > 0 || s.imageStreamSeconds > 0;
     }
   if (usable < 2)
     return Error::badInput("fitting a matrix-op time model needs at least 2 timed shapes (got " +
                            std::to_string(usable) + ")");
-  // Without a weight stream, one least squares over every shape. With one, its efficiency too: each share
-  // of the copy bandwidth from 0.30 to 1.50 in steps of 0.05 (and none), the least squares over the shapes
-  // it does not bound, the one whose larger-of-the-two model has the smallest RMS over every shape kept.
-  std::optional<CubeTimeModel> best = fitWithStream(samples, 0);
+  // Without a weight stream, one least squares over every shape. With one, its efficiency, reading and share
+  // too: each share of the copy bandwidth from 0.30 to 1.50 in steps of 0.05 (and none), once a row or once
+  // an image, 0 to 1 of the shorter unhidden by quarters; the least squares over the shapes it does not
+  // bound, the one whose model has the smallest RMS over every shape kept (ties: the earlier, the simpler).
+  std::optional<CubeTimeModel> best = fitWithStream(samples, 0, false, 0);
   if (streams)
-    for (int k = 6; k <= 30; ++k)
-      if (auto m = fitWithStream(samples, 0.05 * k); m && (!best || m->rmsLogError < best->rmsLogError))
-        best = m;
+    for (const bool perImage : {false, true})
+      for (const double share : {0.0, 0.25, 0.5, 0.75, 1.0})
+        for (int k = 6; k <= 30; ++k)
+          if (auto m = fitWithStream(samples, 0.05 * k, perImage, share);
+              m && (!best || m->rmsLogError < best->rmsLogError))
+            best = m;
   if (!best) return Error::badInput("no non-negative time model fits these timed shapes");
   return *best;
 }

@@ -72,6 +72,9 @@ struct CubeFeatures {
   // kernel passes over all its weights once an output row of each image (taps of a row in the padding
   // skipped), so with few output positions a row the weight stream, not the arithmetic, bounds it.
   double weightBytes = 0, weightStreamBytes = 0;
+  // The same read once an image of its batch (a Conv whose kernel keeps a block of output channels'
+  // weights in cache over all its output rows); for a recurrent cell, its weightStreamBytes.
+  double weightImageBytes = 0;
   // A Conv the executor runs as a product on the plain layout (the pointwise path): no staging buffer, no
   // weight reorder.
   bool plainProduct = false;
@@ -116,6 +119,23 @@ struct CubeTimeModel {
   // The share of the streaming-copy bandwidth at the weights' footprint a dense Conv streams its weights
   // at (its weightStreamBytes), fitted with the coefficients; 0: no bound.
   double weightStreamEfficiency = 0;
+  // Since session 58, fitted with it: whether the kernel reads its weights once an image (weightImageBytes)
+  // rather than once an output row (weightStreamBytes), and the share of the shorter of the terms' time and
+  // that stream the longer does not hide (0: the larger of the two, as before). Session 58's Xeon (oneDNN on
+  // AVX-512): 3x3 Convs 512 -> 512 at 7x7 and 5x5 took 1141 and 715 us where once a row at the copy's rate
+  // said 1645 and 1128; session 18's AMD EPYC (AVX2) fitted once a row.
+  bool weightStreamPerImage = false;
+  double weightStreamShare = 0;
+  // The model's time from its terms' time and its weight stream's time at the full copy rate (0: none).
+  double withStream(double termsSeconds, double streamSeconds) const {
+    if (weightStreamEfficiency <= 0 || streamSeconds <= 0) return termsSeconds;
+    const double b = streamSeconds / weightStreamEfficiency;
+    return std::max(termsSeconds, b) + weightStreamShare * std::min(termsSeconds, b);
+  }
+  // The stream bytes the model reads of `f`: once a row, or once an image.
+  double streamBytes(const CubeFeatures& f) const {
+    return weightStreamPerImage ? f.weightImageBytes : f.weightStreamBytes;
+  }
   // Each shape's measured time (per-kernel overhead included) as fwb calibrate timed it: what
   // `fwb calibrate --merge` fits again from (empty in a profile written by hand or before it kept them).
   std::vector<std::pair<std::string, double>> measuredUs;
@@ -132,9 +152,9 @@ struct CubeTimeModel {
   template <class CopyRate>
   double boundedSeconds(const CubeFeatures& f, CopyRate copyRate) const {
     const double s = seconds(f);
-    if (weightStreamEfficiency <= 0 || f.weightStreamBytes <= 0) return s;
-    const double rate = weightStreamEfficiency * copyRate(f.weightBytes);
-    return rate > 0 ? std::max(s, f.weightStreamBytes / rate) : s;
+    if (weightStreamEfficiency <= 0 || streamBytes(f) <= 0) return s;
+    const double rate = copyRate(f.weightBytes);
+    return rate > 0 ? withStream(s, streamBytes(f) / rate) : s;
   }
 };
 const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys();  // s_per_flop, ..., s_per_call, s_per_aliased_weight_element
@@ -143,14 +163,16 @@ struct CubeSample {
   CubeFeatures features;
   double seconds = 0;  // measured (without the per-kernel overhead)
   double streamSeconds = 0;  // its weight stream at the full copy bandwidth (dense Convs; 0: none)
+  double imageStreamSeconds = 0;  // the same read once an image (weightImageBytes)
 };
 
 // Non-negative least squares on the relative error (every row divided by its measured time), by trying
 // every subset of the coefficients and keeping the best fit whose coefficients are all >= 0. Needs at
 // least 2 samples with positive time. When samples carry a weight stream (streamSeconds), its
-// efficiency (a share of the copy bandwidth, 0.30 to 1.50, or none) is fitted with it: for each, the
-// shapes it bounds to within 80 % of their time are left out of the least squares, and the one whose
-// larger-of-the-two model has the smallest RMS ln(model / measured) over all shapes is kept.
+// efficiency (a share of the copy bandwidth, 0.30 to 1.50, or none) is fitted with it, with its reading
+// (once a row or once an image) and its share (0, 0.25, 0.5, 0.75, 1): for each, the shapes it bounds to
+// within 80 % of their time are left out of the least squares (the others' targets less the share of
+// their stream), and the one whose model has the smallest RMS ln(model / measured) over all shapes is kept.
 Result<CubeTimeModel> fitCubeTimeModel(const std::vector<CubeSample>& samples);
 
 }  // namespace fw::sim

@@ -1322,17 +1322,21 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
                                     "(peak FLOP/s x (time - overhead))");
   for (const auto& [kind, fit] : m.cubeModels) {
     p.cpu.cubeModels[kind] = fit.model;
-    const std::string stream = fit.model.weightStreamEfficiency > 0
-                                   ? "; weight_stream_efficiency " +
-                                         fmt("%.3f", fit.model.weightStreamEfficiency) +
-                                         ": the share of the streaming-copy bandwidth (at the weights' "
-                                         "footprint) the weights stream at, once an "
-                                         "output row of each image, fitted with the coefficients (0.30 to "
-                                         "1.50 by 0.05: the least RMS); the "
-                                         "shapes that stream bounds within 80 % of their time are left out "
-                                         "of the least squares, and the "
-                                         "model is the larger of the two"
-                                   : "";
+    const std::string stream =
+        fit.model.weightStreamEfficiency > 0
+            ? "; weight_stream_efficiency " + fmt("%.3f", fit.model.weightStreamEfficiency) +
+                  ": the share of the streaming-copy bandwidth (at the weights' footprint) the weights "
+                  "stream at, "
+                  "once an " +
+                  (fit.model.weightStreamPerImage ? "image (weight_stream_reads)"
+                                                  : "output row of each image") +
+                  ", fitted with the coefficients (0.30 to 1.50 by 0.05, once a row or once an image, the "
+                  "share "
+                  "of the shorter unhidden 0 to 1 by quarters: the least RMS); the shapes that stream bounds "
+                  "within 80 % of their time are left out of the least squares, and the model is the larger "
+                  "of the two plus weight_stream_share " +
+                  fmt("%.2f", fit.model.weightStreamShare) + " of the shorter"
+            : "";
     note("cpu.cube_time_models." + kind,
          "fitted (non-negative least squares on relative error) to " + std::to_string(fit.model.cases) +
              " shapes timed on the executor, RMS ln(model/measured) " + fmt("%.3f", fit.model.rmsLogError) +

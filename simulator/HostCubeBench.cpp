@@ -598,7 +598,8 @@ Result<CubeModelFit> fitKind(const std::string& kind, KindCases& k, const std::v
                                   : 0.0;
     samples.push_back({feat->withPositionBlock(k.positionBlocked ? positionBlock : 1)
                            .withChannelBlock(k.channelBlocked ? channelBlock : 1),
-                       seconds, streamRate > 0 ? feat->weightStreamBytes / streamRate : 0.0});
+                       seconds, streamRate > 0 ? feat->weightStreamBytes / streamRate : 0.0,
+                       streamRate > 0 ? feat->weightImageBytes / streamRate : 0.0});
     fit.rates.push_back({c.name, f.flops / total});
   }
   FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));
@@ -608,10 +609,9 @@ Result<CubeModelFit> fitKind(const std::string& kind, KindCases& k, const std::v
   double sumSq = 0;
   int n = 0;
   for (size_t i = 0; i < k.cases.size(); ++i) {
-    const double model = (fit.model.weightStreamEfficiency > 0
-                              ? std::max(fit.model.seconds(samples[i].features),
-                                         samples[i].streamSeconds / fit.model.weightStreamEfficiency)
-                              : fit.model.seconds(samples[i].features)) +
+    const double model = fit.model.withStream(fit.model.seconds(samples[i].features),
+                                              fit.model.weightStreamPerImage ? samples[i].imageStreamSeconds
+                                                                             : samples[i].streamSeconds) +
                          projectionS[i];
     const double measured = samples[i].seconds + projectionS[i];
     if (model > 0 && measured > 0) {

@@ -482,6 +482,21 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
           if (m.weightStreamEfficiency > 100)
             return rk.err("weight_stream_efficiency", "must be at most 100 (a share of the copy bandwidth)");
         }
+        if (rk.has("weight_stream_reads")) {
+          FW_ASSIGN_OR_RETURN(const std::string reads, rk.str("weight_stream_reads"));
+          if (reads != "row" && reads != "image")
+            return rk.err("weight_stream_reads",
+                          "must be \"row\" (the weights once an output row) or \"image\" (once an image)");
+          m.weightStreamPerImage = reads == "image";
+        }
+        if (rk.has("weight_stream_share")) {
+          FW_ASSIGN_OR_RETURN(m.weightStreamShare, rk.posNum("weight_stream_share", true));
+          if (m.weightStreamShare > 1)
+            return rk.err("weight_stream_share", "must be at most 1 (a share of the shorter time)");
+        }
+        if ((m.weightStreamPerImage || m.weightStreamShare > 0) && m.weightStreamEfficiency <= 0)
+          return rk.err(m.weightStreamPerImage ? "weight_stream_reads" : "weight_stream_share",
+                        "needs weight_stream_efficiency (the stream it describes)");
         if (rk.has("input_projection")) {
           FW_ASSIGN_OR_RETURN(m.projectionKind, rk.str("input_projection"));
           if (it.key() != "rnn" || m.projectionKind != "gemm")
@@ -645,6 +660,8 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
       if (m.cases > 0) jm["cases"] = m.cases;
       jm["rms_log_error"] = m.rmsLogError;
       if (m.weightStreamEfficiency > 0) jm["weight_stream_efficiency"] = m.weightStreamEfficiency;
+      if (m.weightStreamPerImage) jm["weight_stream_reads"] = "image";
+      if (m.weightStreamShare > 0) jm["weight_stream_share"] = m.weightStreamShare;
       if (!m.projectionKind.empty()) jm["input_projection"] = m.projectionKind;
       if (!m.measuredUs.empty()) {
         json shapes = json::object();
