@@ -436,6 +436,16 @@ def export_images(torch, models, out, seed):
         print("exported", name, flush=True)
 
 
+def export_one(torch, out, seed, name, make, shape, opset=17):
+    """One model (a torchvision constructor, `make`) at input `shape` as OUT/NAME.onnx: the seed set before
+    the model is built, its random input drawn after, as sets 69 and 70 wrote them."""
+    torch.manual_seed(seed)
+    model = make().eval()
+    torch.onnx.export(model, torch.rand(*shape), os.path.join(out, name + ".onnx"), opset_version=opset,
+                      input_names=["x"], output_names=["y"])
+    print("exported", name, flush=True)
+
+
 def export_nets(torch, out, seed, nets, opset=13):
     """Each (NAME, constructor, example input or its shape) as OUT/NAME.onnx, opset 13 (or `opset`), weights
     from `seed`. Eval mode with autograd on: plain ONNX pieces, no fused fast path (e.g. of an encoder layer)."""
@@ -9126,11 +9136,7 @@ def export_sixty_ninth_set(torch, torchvision, out):
                                   ("squeezebert_lite_b4_t64", SqueezeBert, torch.randint(0, 6000, (4, 64))),
                                   ("deit_lite_b4_96", DeiT, (4, 3, 96, 96))),
                 opset=17)
-    torch.manual_seed(169)
-    model = torchvision.models.resnet34(weights=None).eval()
-    torch.onnx.export(model, torch.rand(1, 3, 160, 160), os.path.join(out, "resnet34_b1_160.onnx"), opset_version=17,
-                      input_names=["x"], output_names=["y"])
-    print("exported resnet34_b1_160", flush=True)
+    export_one(torch, out, 169, "resnet34_b1_160", lambda: torchvision.models.resnet34(weights=None), (1, 3, 160, 160))
     return 0
 
 
@@ -9282,11 +9288,8 @@ def export_seventieth_set(torch, torchvision, out):
                                   ("unet_lite_b1_128", UNet, (1, 3, 128, 128)),
                                   ("gpt2_head_b1_t4", Gpt2Head, torch.randint(0, 32000, (1, 4)))),
                 opset=17)
-    torch.manual_seed(170)
-    model = torchvision.models.efficientnet_b0(weights=None).eval()
-    torch.onnx.export(model, torch.rand(4, 3, 128, 128), os.path.join(out, "efficientnet_b0_b4_128.onnx"), opset_version=17,
-                      input_names=["x"], output_names=["y"])
-    print("exported efficientnet_b0_b4_128", flush=True)
+    export_one(torch, out, 170, "efficientnet_b0_b4_128", lambda: torchvision.models.efficientnet_b0(weights=None),
+               (4, 3, 128, 128))
     return 0
 
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,14 @@ inline void expectPhysical(const SimResult& r, const HwProfile& hw, const std::s
   EXPECT_GT(r.peakMemoryBytes, r.weightBytes) << what;
   EXPECT_GE(r.launchShare, 0.0);
   EXPECT_LE(r.launchShare, 1.0);
+}
+
+// A profile parseHwProfile must refuse as bad input, its message naming `where` (a field's path or words).
+inline void expectProfileRefused(const nlohmann::json& bad, const std::string& where) {
+  auto r = parseHwProfile(bad, "t.json");
+  ASSERT_FALSE(r.ok()) << where;
+  EXPECT_EQ(r.error().code, ErrorCode::BadInput);
+  EXPECT_NE(r.error().message.find(where), std::string::npos) << r.error().message;
 }
 
 }  // namespace fw::sim::test

@@ -2089,12 +2089,7 @@ TEST(CpuCost, AProductsArithmeticAndItsWeightsStreamTakeTurnsByItsRows) {
   EXPECT_EQ(back->cpu.productStream.share, hw->cpu.productStream.share);
   EXPECT_EQ(back->cpu.productStream.us, (std::vector<std::pair<int64_t, double>>{{4, 150.0}, {8, 190.0}}));
   EXPECT_DOUBLE_EQ(back->cpu.productStream.distance, 8.4e7);
-  auto refused = [&](json bad, const std::string& where) {
-    auto r = parseHwProfile(bad, "t.json");
-    ASSERT_FALSE(r.ok()) << where;
-    EXPECT_EQ(r.error().code, ErrorCode::BadInput);
-    EXPECT_NE(r.error().message.find(where), std::string::npos) << r.error().message;
-  };
+  const auto refused = test::expectProfileRefused;
   json bad = k;
   bad["cpu"]["product_stream_share"][1]["share"] = 1.5;
   refused(bad, "$.cpu.product_stream_share[1].share");
@@ -2165,12 +2160,7 @@ TEST(CpuCost, AProductsShareIsTakenAtItsWeightsDistanceBetweenTheNearAndFarSets)
   EXPECT_EQ(back->cpu.productStreamFar.us,
             (std::vector<std::pair<int64_t, double>>{{4, 600.0}, {16, 1900.0}}));
   EXPECT_DOUBLE_EQ(back->cpu.productStreamFar.distance, 64 * MiB);
-  auto refused = [&](json bad, const std::string& where) {
-    auto r = parseHwProfile(bad, "t.json");
-    ASSERT_FALSE(r.ok()) << where;
-    EXPECT_EQ(r.error().code, ErrorCode::BadInput);
-    EXPECT_NE(r.error().message.find(where), std::string::npos) << r.error().message;
-  };
+  const auto refused = test::expectProfileRefused;
   json bad = twoSets;
   bad["cpu"].erase("product_stream_share");
   bad["cpu"].erase("product_stream_distance_bytes");

@@ -36,6 +36,28 @@ Graph convGraph(int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t group,
   return g;
 }
 
+// Dense 3x3 Convs c -> c at hw x hw (c 16 to 1024, hw 2 to 28) timed by `known` with 2 % noise at a flat copy
+// rate, each with its weight stream once a row and (`image`) once an image; `streamed` counts the shapes the
+// stream lengthens by over 10 %.
+std::vector<CubeSample> convStreamSamples(const CubeTimeModel& known, double rate, unsigned seed,
+                                          int& streamed, bool image) {
+  auto copyRate = [&](double) { return rate; };
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> noise(0.98, 1.02);
+  std::vector<CubeSample> samples;
+  for (int64_t c : {16, 64, 256, 512, 1024})
+    for (int64_t hw : {2, 4, 7, 14, 28}) {
+      auto g = cubeFeatures(convGraph(c, c, hw, 3, 1), 0);
+      if (!g) continue;
+      EXPECT_DOUBLE_EQ(g->weightImageBytes, g->weightBytes);  // one image
+      const double t = known.boundedSeconds(*g, copyRate);
+      streamed += t > 1.1 * known.seconds(*g);
+      samples.push_back(
+          {*g, t * noise(rng), g->weightStreamBytes / rate, image ? g->weightImageBytes / rate : 0.0});
+    }
+  return samples;
+}
+
 // A dense Conv over one axis: [1, cin, len] by [cout, cin, k], padding k / 2.
 Graph conv1dGraph(int64_t cin, int64_t cout, int64_t len, int64_t k, int64_t stride = 1) {
   Graph g;
@@ -516,19 +538,9 @@ TEST(CpuCubeModel, ADenseConvOnSmallImagesIsBoundByItsWeightStream) {
   CubeTimeModel known;
   known.coef = {4e-12, 2e-10, 3e-10, 0, 0, 4e-6};
   known.weightStreamEfficiency = 0.7;
-  auto copyRate = [](double) { return 1e11; };
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> noise(0.98, 1.02);
-  std::vector<CubeSample> samples;
   int bound = 0;
-  for (int64_t c : {16, 64, 256, 512, 1024})
-    for (int64_t hw : {2, 4, 7, 14, 28}) {
-      auto g = cubeFeatures(convGraph(c, c, hw, 3, 1), 0);
-      ASSERT_TRUE(g.has_value());
-      const double t = known.boundedSeconds(*g, copyRate);
-      bound += t > known.seconds(*g);
-      samples.push_back({*g, t * noise(rng), g->weightStreamBytes / copyRate(0)});
-    }
+  const std::vector<CubeSample> samples = convStreamSamples(known, 1e11, 11, bound, false);
+  ASSERT_EQ(samples.size(), 25u);
   ASSERT_GE(bound, 3);  // the grid has shapes the stream bounds
   auto fit = fitCubeTimeModel(samples);
   ASSERT_TRUE(fit.ok()) << fit.error().message;
@@ -572,20 +584,9 @@ TEST(CpuCubeModel, TheFitFindsAWeightStreamReadOnceAnImageAndTheShareItDoesNotHi
   known.weightStreamPerImage = true;
   known.weightStreamShare = 0.5;
   auto copyRate = [](double) { return 3e10; };
-  std::mt19937 rng(12);
-  std::uniform_real_distribution<double> noise(0.98, 1.02);
-  std::vector<CubeSample> samples;
   int streamed = 0;
-  for (int64_t c : {16, 64, 256, 512, 1024})
-    for (int64_t hw : {2, 4, 7, 14, 28}) {
-      auto g = cubeFeatures(convGraph(c, c, hw, 3, 1), 0);
-      ASSERT_TRUE(g.has_value());
-      EXPECT_DOUBLE_EQ(g->weightImageBytes, g->weightBytes);  // one image
-      const double t = known.boundedSeconds(*g, copyRate);
-      streamed += t > 1.1 * known.seconds(*g);
-      samples.push_back(
-          {*g, t * noise(rng), g->weightStreamBytes / copyRate(0), g->weightImageBytes / copyRate(0)});
-    }
+  const std::vector<CubeSample> samples = convStreamSamples(known, 3e10, 12, streamed, true);
+  ASSERT_EQ(samples.size(), 25u);
   ASSERT_GE(streamed, 5);
   auto fit = fitCubeTimeModel(samples);
   ASSERT_TRUE(fit.ok()) << fit.error().message;
@@ -624,12 +625,7 @@ TEST(CpuCubeModel, TheFitFindsAWeightStreamReadOnceAnImageAndTheShareItDoesNotHi
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_TRUE(back->cpu.cubeModels.at("conv").weightStreamPerImage);
   EXPECT_DOUBLE_EQ(back->cpu.cubeModels.at("conv").weightStreamShare, 0.5);
-  auto refused = [&](json bad, const std::string& where) {
-    auto r = parseHwProfile(bad, "t.json");
-    ASSERT_FALSE(r.ok()) << where;
-    EXPECT_EQ(r.error().code, ErrorCode::BadInput);
-    EXPECT_NE(r.error().message.find(where), std::string::npos) << r.error().message;
-  };
+  const auto refused = test::expectProfileRefused;
   json bad = j;
   bad["cpu"]["cube_time_models"]["conv"]["weight_stream_reads"] = "column";
   refused(bad, "$.cpu.cube_time_models.conv.weight_stream_reads");
