@@ -273,7 +273,7 @@ std::vector<Case> convCases(ConvKind kind) {
 // few channels, residual stages from thousands of positions down to a handful, tiny ones.
 std::vector<Case> conv1dCases() {
   struct C {
-    int64_t cin, cout, len, k, stride, pad;
+    int64_t cin, cout, len, k, stride, pad, dilation = 1, batch = 1;
   };
   std::vector<Case> cs;
   for (C c :
@@ -282,14 +282,20 @@ std::vector<Case> conv1dCases() {
         C{128, 128, 250, 3, 1, 1}, C{256, 256, 64, 3, 1, 1}, C{512, 512, 32, 3, 1, 1}, C{96, 128, 8, 3, 1, 1},
         C{128, 64, 4, 3, 2, 1}, C{256, 256, 16, 5, 1, 2}, C{16, 16, 64, 3, 1, 1}, C{8, 8, 16, 3, 1, 1},
         // a front end over one to four frames: bound by its weight stream (every weight once an image)
-        C{1, 257, 512, 512, 160, 0}, C{1, 512, 1024, 400, 160, 0}, C{4, 256, 640, 256, 128, 0}}) {
+        C{1, 257, 512, 512, 160, 0}, C{1, 512, 1024, 400, 160, 0}, C{4, 256, 640, 256, 128, 0},
+        // several sequences, dilated (a TCN's residual blocks; session 58: the batch-1 shapes alone put a
+        // TCN's dilated 64 -> 64 Convs over 4 x 256 at 201-210 us against 166-177 measured)
+        C{64, 64, 256, 3, 1, 2, 2, 4}, C{128, 128, 100, 3, 1, 4, 4, 2}, C{32, 32, 128, 3, 1, 1, 1, 8}}) {
     std::string name =
         "Conv1d k" + std::to_string(c.k) + " " + std::to_string(c.cin) + "->" + std::to_string(c.cout);
     if (c.stride > 1) name += " stride " + std::to_string(c.stride);
+    if (c.dilation > 1) name += " dilation " + std::to_string(c.dilation);
     name += " at " + std::to_string(c.len);
-    cs.push_back({name, oneOp("Conv", {1, c.cin, c.len}, {filled({c.cout, c.cin, c.k}, 0.01f)},
+    if (c.batch > 1) name += " x" + std::to_string(c.batch);
+    cs.push_back({name, oneOp("Conv", {c.batch, c.cin, c.len}, {filled({c.cout, c.cin, c.k}, 0.01f)},
                               fw::zoo::attrs({Attribute::makeInts("pads", {c.pad, c.pad}),
-                                              Attribute::makeInts("strides", {c.stride})}),
+                                              Attribute::makeInts("strides", {c.stride}),
+                                              Attribute::makeInts("dilations", {c.dilation})}),
                               kCopies)});
   }
   return cs;

@@ -2192,6 +2192,24 @@ TEST(HostCalibration, TheWideGroupedConvModelIsFittedOnOneByOneGroupsToo) {
   EXPECT_EQ(threeByThree, 15);
 }
 
+// The conv1d model is fitted on several sequences and dilated Convs too (session 58): each a case of that
+// kind, its FLOPs its batch's and its taps' (dilation spreads the taps, it does not add any).
+TEST(HostCalibration, TheConv1dModelIsFittedOnBatchedAndDilatedShapesToo) {
+  int batched = 0, dilated = 0;
+  for (const auto& [name, f] : cubeCaseFeatures("conv1d")) {
+    EXPECT_EQ(f.kind, "conv1d") << name;
+    if (name == "Conv1d k3 64->64 dilation 2 at 256 x4") {
+      // padded by 2: 256 out, less the taps that land in the padding (4 of 768 a row)
+      EXPECT_DOUBLE_EQ(f.flops, 2.0 * 4 * 64 * 64 * (3 * 256 - 4)) << name;
+      EXPECT_DOUBLE_EQ(f.weightStreamBytes, 4.0 * 64 * 64 * 3 * 4);  // once an image
+    }
+    batched += name.find(" x") != std::string::npos;
+    dilated += name.find("dilation") != std::string::npos;
+  }
+  EXPECT_EQ(batched, 3);
+  EXPECT_EQ(dilated, 2);
+}
+
 // fwb calibrate's shares (productStreamShares): a product timed at the longer of its shape model's time and
 // its weight's stream plus a known share of the shorter gives that share back; one timed under the longer
 // gives 0.
