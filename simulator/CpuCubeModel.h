@@ -122,8 +122,9 @@ struct CubeTimeModel {
   // Since session 58, fitted with it: whether the kernel reads its weights once an image (weightImageBytes)
   // rather than once an output row (weightStreamBytes), and the share of the shorter of the terms' time and
   // that stream the longer does not hide (0: the larger of the two, as before). Session 58's Xeon (oneDNN on
-  // AVX-512): 3x3 Convs 512 -> 512 at 7x7 and 5x5 took 1141 and 715 us where once a row at the copy's rate
-  // said 1645 and 1128; session 18's AMD EPYC (AVX2) fitted once a row.
+  // AVX-512): 3x3 Convs 512 -> 512 at 7x7 took 1168 us where once a row at the copy's rate said 1777, and at
+  // 5x5, two to eight weights read in turn, 715-735 where it said 1220; session 18's AMD EPYC (AVX2) fitted
+  // once a row.
   bool weightStreamPerImage = false;
   double weightStreamShare = 0;
   // The model's time from its terms' time and its weight stream's time at the full copy rate (0: none).

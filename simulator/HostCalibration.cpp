@@ -427,8 +427,9 @@ fw::Result<std::vector<double>> cycledNodeTimes(const std::vector<Bench>& parts,
 // [512, N]^T alone on weights of 0.5 to 16 MiB (distance: its own bytes), in one run over 8 and 16 copies on
 // their own 4 MiB weights (the other copies' weights between two reads of one), and, where 2 GiB fit an
 // eighth of the memory, over 8 and 16 copies on 16 MiB weights (128 and 256 MiB apart; a VGG's first fully
-// connected layer is 411 MB. Session 58's Xeon VM streamed 16 MiB weights 256 MiB apart at 17 GB/s, one 256
-// MiB weight alone at 13: a run's far weights are several read in turn more often than one alone); bytes a
+// connected layer is 411 MB. Session 58's Xeon VM streamed 16 MiB weights 256 MiB apart at 14.6-16.6 GB/s, a
+// calibration and a model's run; session 57 timed one 256 MiB weight alone at 13.4 there: a run's far weights
+// are several read in turn more often than one alone); bytes a
 // second of each read's median time (the run's median copy) less the per-kernel overhead (`overheadUs`: the
 // profile's launch, which the simulator adds on top, as the shape models' fit takes it off), medians of 3
 // rounds.

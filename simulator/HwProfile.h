@@ -74,7 +74,8 @@ struct CpuFigures {
   // allows, of a 16 MiB one (128 and 256 MiB apart). A weight stays in the last-level cache while that
   // distance fits it and comes from beyond at a rate of its own (session 55's AMD EPYC: 77-85 GB/s up to 8
   // MB, 51 at 42 MB, where a copy from DRAM moves 37; session 56's Xeon: 100 GB/s at 1 MB, 29 from 4 MB on;
-  // session 58, the same machine: 24 at 128 MiB, 15 at 256; one 256 MiB weight alone 13). Every read of
+  // session 58, the same machine: 24 at 128 MiB, 15 at 256, where session 57 timed one 256 MiB weight
+  // alone at 13). Every read of
   // any weight by any node takes at least its bytes at this rate (CpuRunReuse::weightStreamS); the times are
   // taken less the per-kernel overhead, which launch_us charges.
   std::vector<std::pair<double, double>> weightStreamCurve;
