@@ -800,9 +800,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     double imageStreamFarS = 0;    // a Conv's first weight read from beyond its own footprint's distance
     bool imageStream = false;      // its shape model streams its weights once an image (imageStreamFarS)
     bool ownLoop = false;          // the executor's own loop (CubeFeatures::ownLoop)
+    bool plainProduct = false;     // a Conv on the executor's GEMM path (CubeFeatures::plainProduct)
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
         ownLoop = f->ownLoop;
+        plainProduct = f->plainProduct;
         if (const auto e = splitInParts(g, n, inGroup, true)) f->calls *= static_cast<double>(e->parts);
         // A Conv or ConvTranspose on oneDNN's blocked layout reorders a weight the run computes on every
         // call (a QDQ model's DequantizeLinear at -O0: openWakeWord's embedding, 20 Convs 727 us simulated
@@ -984,20 +986,27 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // the far tier (farTierS, below). (A hypernetwork's batched product over 4 MB of weights it generated
       // a node before: 216 us measured, 441 simulated before, 190 after; 296 stored rows 240 -> 241 met, mean
       // per-row median 14.20 -> 14.08 %, mean |whole-model error| 7.78 -> 7.94 %. For a Conv the same took
-      // conv-heavy rows already 12-15 % under further under: 240 -> 234.)
-      const double coldIn = reuse && ownCache > 0 && mi < reuse->farInputBytes.size()
-                                ? reuse->farInputBytes[mi] + (product ? 0.0 : coldShare * actInBeyondOwn)
-                                : coldShare * actIn;
+      // conv-heavy rows already 12-15 % under further under: 240 -> 234.) A pointwise Conv on the executor's
+      // GEMM path (plainProduct) is such a product, one an image over the data as they are, and is charged as
+      // one (session 59: PointNet's Conv1d 128 -> 512 over 8 x 1024 points, 16 MiB out, 7.68 ms measured,
+      // 8.92 simulated with the run's share of its input and output at the cold rate, 7.92 so; over 913
+      // such Convs of the stored, fresh and held-out rows on session 58's merged calibration, the median
+      // ln(simulated/measured) +0.085 -> -0.007, 3 more rows met, none lost).
+      const double coldIn =
+          reuse && ownCache > 0 && mi < reuse->farInputBytes.size()
+              ? reuse->farInputBytes[mi] + (product || plainProduct ? 0.0 : coldShare * actInBeyondOwn)
+              : coldShare * actIn;
       // Its output: a MatMul or Gemm writes over arena bytes, cold as far as the run has evicted them since
       // they were last touched (CpuRunReuse::evictedOutputBytes; larger than the own cache, the far tier
       // prices them), not the run's cold share of them (a transformer's products write over bytes a
       // node or two before touched: 296 stored rows re-simulated, the mean per-row median 14.96 -> 14.46 %;
       // a Swin block's QKV product, 196 KB in, 590 KB out: 94 us measured, 125 simulated before, 115 now,
-      // session 40). A Conv on oneDNN's layout writes into its staging buffer and reorders from it: the
-      // run's share.
-      const double coldOut = product && reuse && ownCache > 0 && mi < reuse->evictedOutputBytes.size()
-                                 ? reuse->evictedOutputBytes[mi]
-                                 : coldShare * out;
+      // session 40); a pointwise Conv's the same (above). A Conv on oneDNN's layout writes into its staging
+      // buffer and reorders from it: the run's share.
+      const double coldOut =
+          (product || plainProduct) && reuse && ownCache > 0 && mi < reuse->evictedOutputBytes.size()
+              ? reuse->evictedOutputBytes[mi]
+              : coldShare * out;
       // Its weights: by distance (byDistance), their reads are bounded by their stream (weightStreamS, below);
       // without it, the run's cold share of each weight at the cold rate.
       const double weightColdS =

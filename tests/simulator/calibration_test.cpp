@@ -2625,6 +2625,49 @@ TEST(CpuCost, AProductsLargeInputJustWrittenIsNotCold) {
   EXPECT_NEAR(usOf(1e9) - usOf(1e12), 65536 * (1e-9 - 1e-12) * 1e6, 1e-3);
 }
 
+// A pointwise Conv runs on the executor's GEMM path, one product an image over the data as they are
+// (CubeFeatures::plainProduct): its input and output are as cold as a MatMul's, not the run's cold share of
+// them. x [1, 1024, 32, 32] (4 MiB, beyond the 1 MiB own cache) through a Relu, then a Conv to 16 channels:
+// 1x1, its time at a cold rate of 1 GB/s and of 1 TB/s differs by its output's 64 KiB alone (written over
+// arena bytes last touched a run ago); 3x3 and padded (oneDNN's blocked layout), by the run's cold share of
+// its input and output.
+TEST(CpuCost, APointwiseConvsInputAndOutputAreAsColdAsAProducts) {
+  for (const int64_t k : {1, 3}) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, 1024, 32, 32}));
+    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({1, 1024, 32, 32}));
+    g.addNode("Relu", {x}, {a}, {}, "relu");
+    ValueId w =
+        g.addInitializer("w", Tensor::floats({16, 1024, k, k}, std::vector<float>(16 * 1024 * k * k, 0.01f)));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, 16, 32, 32}));
+    const int64_t pad = k / 2;
+    g.addNode("Conv", {a, w}, {y}, zoo::attrs({Attribute::makeInts("pads", {pad, pad, pad, pad})}), "conv");
+    g.addOutput(y);
+    json j = cpuProfileJson();
+    json model = json::object();
+    for (const char* key : cubeCoefficientKeys()) model[key] = 0.0;
+    model["s_per_flop"] = 1e-11;
+    model["s_per_call"] = 1e-6;
+    j["cpu"]["cube_time_models"]["conv"] = model;
+    j["cpu"]["cube_time_models"]["pointwise_conv"] = model;
+    auto usOf = [&](double coldRate) {
+      auto hw = gemmModelProfile(j);
+      EXPECT_TRUE(hw.ok()) << hw.error().message;
+      hw->cpu.coldBandwidth = coldRate;
+      for (const KernelTiming& kt : test::runUnfused(g, *hw).kernels)
+        if (kt.nodes.at(0) == "conv") return kt.durUs;
+      ADD_FAILURE() << "no conv kernel";
+      return 0.0;
+    };
+    auto hw = gemmModelProfile(j);
+    ASSERT_TRUE(hw.ok()) << hw.error().message;
+    const double coldShare = coldShareOf(*hw, runFootprintBytes(g, *hw));
+    ASSERT_GT(coldShare, 0.0);
+    const double bytes = k == 1 ? 65536.0 : coldShare * (4194304.0 + 65536.0);
+    EXPECT_NEAR(usOf(1e9) - usOf(1e12), bytes * (1e-9 - 1e-12) * 1e6, 1e-3) << k << "x" << k;
+  }
+}
+
 // With cold_call_s "product/primitive", a product's cold call is two parts: the code every product of its
 // op type shares, by the distance since one last ran, and its own primitive, by its shapes' distance. In
 // threeProducts after the Neg, mm1 finds both cold (it pays all of "product"), mm2 runs mm1's primitive
