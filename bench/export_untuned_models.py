@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|71]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|72]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -233,6 +233,12 @@ opset 17: a PointNet classifier (shared MLPs as Conv1d, max over points), a TCN 
 residuals), a GhostNet-style CNN (half the channels by cheap depthwise operations, concatenated), a two-tower
 retrieval model (mean-pooled embeddings, a dot-product score), an RNN-T-style transducer (LSTM encoder and
 prediction network, a joint network over every frame and label) and an MLP-Mixer (token- and channel-mixing MLPs).
+Set 72 was exported in session 59 after its change (a pointwise Conv's input and output as cold as a product's) and
+only measured, at opset 17: a capsule network (primary capsules, three iterations of dynamic routing, squash), a
+two-layer graph attention network over 512 nodes (8 heads, LeakyReLU scores masked by a dense adjacency), an
+R(2+1)D-style video CNN (Conv3d factorised into 1x3x3 and 3x1x1), torchvision's ResNeXt-50 32x4d at batch 2 and
+112, a PTB-style two-layer LSTM language model (650 units, 35 steps, a tied 10000-word projection) and a
+Siamese change-detection CNN (a shared encoder over two images, their absolute difference, an up-sampling decoder).
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -244,7 +250,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -393,6 +399,8 @@ def main():
         return export_seventieth_set(torch, torchvision, out)
     if which == "71":
         return export_seventy_first_set(torch, out)
+    if which == "72":
+        return export_seventy_second_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -9407,6 +9415,147 @@ def export_seventy_first_set(torch, out):
                                   ("rnnt_lite_b2_t40", Rnnt, (torch.randn(2, 40, 80), torch.randint(0, 128, (2, 6)))),
                                   ("mixer_lite_b8_64", Mixer, (8, 3, 64, 64))),
                 opset=17)
+    return 0
+
+
+def export_seventy_second_set(torch, torchvision, out):
+    # Session 59, after its change, before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class CapsNet(nn.Module):  # a capsule network on 28x28: a 9x9 Conv to 128 channels, primary capsules (a strided
+        # 9x9 Conv to 16 maps of 8-d capsules, 6x6: 576 capsules), predictions for 10 classes of 16-d capsules, three
+        # iterations of dynamic routing (softmax over classes, weighted sums, squash, agreement)
+        def __init__(self, caps=576, classes=10):
+            super().__init__()
+            self.conv = nn.Conv2d(1, 128, 9)
+            self.primary = nn.Conv2d(128, 128, 9, 2)
+            self.W = nn.Parameter(0.05 * torch.randn(1, caps, classes, 16, 8))
+
+        @staticmethod
+        def squash(s, dim):
+            n2 = (s * s).sum(dim, keepdim=True)
+            return n2 / (1 + n2) * s / torch.sqrt(n2 + 1e-8)
+
+        def forward(self, x):  # [8, 1, 28, 28]
+            b = x.shape[0]
+            u = self.primary(F.relu(self.conv(x)))  # [b, 128, 6, 6]
+            u = u.view(b, 16, 8, 36).permute(0, 1, 3, 2).reshape(b, 576, 8)
+            u = self.squash(u, 2)
+            uhat = torch.matmul(self.W, u[:, :, None, :, None]).squeeze(-1)  # [b, 576, 10, 16]
+            logits = torch.zeros(b, 576, 10)
+            for i in range(3):
+                c = logits.softmax(2)
+                v = self.squash((c.unsqueeze(-1) * uhat).sum(1), 2)  # [b, 10, 16]
+                if i < 2:
+                    logits = logits + (uhat * v.unsqueeze(1)).sum(-1)
+            return v.norm(dim=-1)
+
+    class Gat(nn.Module):  # a two-layer graph attention network over 512 nodes of 128 features: 8 heads of 32, the
+        # LeakyReLU of source and target scores, masked by a dense adjacency, softmax, ELU between layers, 16 classes
+        def __init__(self, fin=128, heads=8, d=32, classes=16):
+            super().__init__()
+            self.heads, self.d = heads, d
+            self.w1 = nn.Linear(fin, heads * d, bias=False)
+            self.a1s, self.a1d = nn.Parameter(0.1 * torch.randn(heads, d)), nn.Parameter(0.1 * torch.randn(heads, d))
+            self.w2 = nn.Linear(heads * d, classes, bias=False)
+            self.a2s, self.a2d = nn.Parameter(0.1 * torch.randn(1, classes)), nn.Parameter(0.1 * torch.randn(1, classes))
+
+        @staticmethod
+        def attend(h, a_s, a_d, adj):  # h [heads, n, d]
+            e = F.leaky_relu((h * a_s[:, None]).sum(-1)[:, :, None] + (h * a_d[:, None]).sum(-1)[:, None, :], 0.2)
+            e = e.masked_fill(adj[None] == 0, -1e9)
+            return torch.matmul(e.softmax(-1), h)
+
+        def forward(self, x, adj):  # [512, 128], [512, 512]
+            n = x.shape[0]
+            h = self.w1(x).view(n, self.heads, self.d).transpose(0, 1)
+            h = F.elu(self.attend(h, self.a1s, self.a1d, adj)).transpose(0, 1).reshape(n, -1)
+            return self.attend(self.w2(h)[None], self.a2s, self.a2d, adj)[0].log_softmax(-1)
+
+    class R2Plus1D(nn.Module):  # an R(2+1)D-style video CNN over 8 frames of 64x64: a stem, three residual stages of
+        # (2+1)-D convolutions (1x3x3 spatial then 3x1x1 temporal Conv3d with BatchNorm and ReLU), strided stages
+        # 2 and 3, a global pool and a 50-way head
+        def __init__(self, classes=50):
+            super().__init__()
+            def c21(cin, cout, stride=1):
+                mid = (cin + cout) // 2
+                return nn.Sequential(nn.Conv3d(cin, mid, (1, 3, 3), (1, stride, stride), (0, 1, 1), bias=False),
+                                     nn.BatchNorm3d(mid), nn.ReLU(),
+                                     nn.Conv3d(mid, cout, (3, 1, 1), (stride, 1, 1), (1, 0, 0), bias=False),
+                                     nn.BatchNorm3d(cout))
+            self.stem = nn.Sequential(c21(3, 32, 2), nn.ReLU())
+            self.stages = nn.ModuleList()
+            self.downs = nn.ModuleList()
+            prev = 32
+            for c, stride in ((32, 1), (64, 2), (128, 2)):
+                self.stages.append(nn.ModuleList([c21(prev, c, stride), c21(c, c)]))
+                self.downs.append(nn.Sequential(nn.Conv3d(prev, c, 1, stride, bias=False), nn.BatchNorm3d(c))
+                                  if stride > 1 or prev != c else nn.Identity())
+                prev = c
+            self.head = nn.Linear(prev, classes)
+
+        def forward(self, x):  # [2, 3, 8, 64, 64]
+            x = self.stem(x)
+            for (a, b), down in zip(self.stages, self.downs):
+                x = F.relu(b(F.relu(a(x))) + down(x))
+            return self.head(x.mean((2, 3, 4)))
+
+    class PtbLstm(nn.Module):  # a PTB-style language model: a 10000 x 650 embedding, a two-layer LSTM of 650 units
+        # over 35 steps (ONNX LSTM), the projection tied to the embedding
+        def __init__(self, vocab=10000, d=650):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, d)
+            self.lstm = nn.LSTM(d, d, 2)
+            self.out = nn.Linear(d, vocab)
+            self.out.weight = self.emb.weight
+
+        def forward(self, tokens):  # [35, 4]
+            return self.out(self.lstm(self.emb(tokens))[0])
+
+    class SiameseChange(nn.Module):  # change detection over two 128x128 images: a shared 4-stage encoder (3x3 Convs,
+        # BatchNorm, ReLU, max pooling), the absolute differences of the two images' features at each stage, a decoder
+        # up-sampling by bilinear Resize with the differences concatenated, a 1-channel sigmoid map
+        def __init__(self):
+            super().__init__()
+            chans = (16, 32, 64, 128)
+            self.enc = nn.ModuleList()
+            prev = 3
+            for c in chans:
+                self.enc.append(nn.Sequential(nn.Conv2d(prev, c, 3, 1, 1), nn.BatchNorm2d(c), nn.ReLU(),
+                                              nn.Conv2d(c, c, 3, 1, 1), nn.BatchNorm2d(c), nn.ReLU()))
+                prev = c
+            self.dec = nn.ModuleList(nn.Sequential(nn.Conv2d(chans[i + 1] + chans[i], chans[i], 3, 1, 1),
+                                                   nn.BatchNorm2d(chans[i]), nn.ReLU()) for i in range(3))
+            self.out = nn.Conv2d(chans[0], 1, 1)
+
+        def features(self, x):
+            feats = []
+            for i, stage in enumerate(self.enc):
+                x = stage(x if i == 0 else F.max_pool2d(x, 2))
+                feats.append(x)
+            return feats
+
+        def forward(self, a, b):  # [2, 3, 128, 128] each
+            d = [torch.abs(p - q) for p, q in zip(self.features(a), self.features(b))]
+            x = d[3]
+            for i in (2, 1, 0):
+                x = F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
+                x = self.dec[i](torch.cat([x, d[i]], 1))
+            return torch.sigmoid(self.out(x))
+
+    g = torch.Generator().manual_seed(72)
+    adj = ((torch.rand(512, 512, generator=g) < 0.02) | torch.eye(512, dtype=torch.bool)).float()
+    torch.manual_seed(172)
+    export_nets(torch, out, 172, (("capsnet_b8_28", CapsNet, (8, 1, 28, 28)),
+                                  ("gat_n512", Gat, (torch.rand(512, 128), adj)),
+                                  ("r2plus1d_lite_b2_8x64", R2Plus1D, (2, 3, 8, 64, 64)),
+                                  ("ptb_lstm_t35_b4", PtbLstm, torch.randint(0, 10000, (35, 4))),
+                                  ("siamese_change_b2_128", SiameseChange, (torch.rand(2, 3, 128, 128),
+                                                                            torch.rand(2, 3, 128, 128)))),
+                opset=17)
+    export_one(torch, out, 172, "resnext50_b2_112", lambda: torchvision.models.resnext50_32x4d(weights=None),
+               (2, 3, 112, 112))
     return 0
 
 
