@@ -367,6 +367,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.weightStreamS.assign(g.nodeCapacity(), 0.0);
   out.weightStreamNearS.assign(g.nodeCapacity(), 0.0);
   out.weightStreamDistance.assign(g.nodeCapacity(), 0.0);
+  out.gatherDistance.assign(g.nodeCapacity(), 0.0);
   const double shareDistance = hw.cpu.productStreamShareDistance();
   const bool far = !hw.cpu.farCurve.empty();
   std::vector<double> slotShare(g.values().size(), 0.0);
@@ -488,6 +489,13 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       // table as far as it reads it; a Gather's picks from a table that cpu.cold_gather prices are no stream
       // (rows picked here and there, costCpuKernel charges them).
       const bool coldGathered = hw.cpu.coldGather.any() && n.opType == "Gather" && n.domain.empty();
+      if (coldGathered && !n.inputs.empty() && n.inputs[0] != kNoId)
+        if (const ValueId w = weightFor(n.inputs[0]); w != kNoId) {
+          const int64_t last = lastTouch[static_cast<size_t>(w)];
+          out.gatherDistance[ni] =
+              last >= 0 ? std::min(since(static_cast<size_t>(last), t) + outBytes, runFootprint)
+                        : runFootprint;
+        }
       double largestWeight = 0;
       if (nodeFamily(g, n) != OpFamily::View && !hw.cpu.weightStreamCurve.empty())
         for (size_t i = 0; i < n.inputs.size(); ++i) {
@@ -1052,12 +1060,26 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // Only a row's first pick misses: the rows picked more than once (gatherDistinctRows) are in cache
     // from the first (BiDAF's character embedding, 100 rows of 64 B picked 9216 times: 26 us measured,
     // 148 simulated with every pick a miss).
+    // A profile with cold_gather's far figures takes them at the table's distance (CpuRunReuse::
+    // gatherDistance), interpolated in log distance from the near ones (a PTB-style language model's 140
+    // words of 2.6 KB from a 26 MB embedding, 80 MB apart: 62-68 us measured, 27 simulated at the near
+    // figures; session 59).
     double gatherColdS = 0;
     if (coldGatherPriced) {
       const double picks = static_cast<double>(rowWiseRows(g, n)), distinct = gatherDistinctRows(g, n);
       const double missed = distinct > 0 && picks > 0 ? std::min(picks, distinct) : picks;
+      const double distance = reuse && mi < reuse->gatherDistance.size() ? reuse->gatherDistance[mi] : 0.0;
+      // From further away, a row narrower than a cache line misses once a line: the far figures' rows are at
+      // most the table's lines (a hash-grid NeRF's 524288 picks of 8 B from a 1 MiB table: 653-774 us
+      // measured, 1644 simulated with each distinct row a far miss, 779 so).
+      double farRows = missed;
+      if (picks > 0 && picked / picks < kCacheLine) {
+        FW_ASSIGN_OR_RETURN(const double tableBytes, deviceBytes(g, n.inputs[0], hw, m));
+        farRows = std::min(missed, tableBytes / kCacheLine);
+      }
       gatherColdS = (llc > 0 ? std::clamp((runFootprint - llc) / llc, 0.0, 1.0) : 1.0) *
-                    hw.cpu.coldGather.seconds(missed, picks > 0 ? picked * missed / picks : picked);
+                    hw.cpu.coldGather.secondsAt(missed, picks > 0 ? picked * missed / picks : picked,
+                                                distance, farRows);
     }
     if (coldPickedBytes > 0)
       gatherColdS = hw.cpu.coldGather.seconds(coldPickedBytes / kCacheLine, coldPickedBytes);

@@ -109,6 +109,10 @@ struct CpuRunReuse {
   // By NodeId: the reuse distance of its largest weight's read (what the share of a product's stream that its
   // arithmetic does not hide is taken at: cpu.product_stream_share_far); 0 without a weight.
   std::vector<double> weightStreamDistance;
+  // By NodeId: a Gather's (cpu.cold_gather prices its picks from a model's table) distance since its table's
+  // rows were last read: the distinct bytes the run touched since, plus the rows it picks, at most the run's
+  // footprint (what cpu.cold_gather's near and far figures are interpolated at); 0 for any other node.
+  std::vector<double> gatherDistance;
 };
 CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                         const std::vector<size_t>& order, const HwProfile& hw, double runFootprint);

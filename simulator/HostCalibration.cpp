@@ -646,16 +646,16 @@ Bench gathersOf(int64_t rows, int64_t width, int64_t picks, int k, int64_t evict
 
 // What a Gather's picks cost more with the table's rows in DRAM (HwProfile.h: cold_gather): per row width
 // (64 B, 768 B, 3 KiB: a categorical feature's embedding, a small and a BERT-sized word embedding), 6
-// Gathers each after a Neg over twice the last-level cache, against the same 6 in a row (the rows they
-// pick, 64-768 KiB, stay in cache from one to the next), the medians of their node times over 3 rounds.
-fw::Result<CpuFigures::ColdGather> measureColdGathers(int threads, int repeat, double llcBytes,
-                                                      std::string& how) {
+// Gathers each after a Neg over `evictElems` floats, against the same 6 in a row (the rows they pick, 64-768
+// KiB, stay in cache from one to the next), the medians of their node times over 3 rounds.
+fw::Result<CpuFigures::ColdGather> coldGathersAfter(int threads, int repeat, int64_t evictElems,
+                                                    std::string& how) {
   constexpr int kGathers = 6;
   struct Shape {
     int64_t rows, width, picks;
   };
-  const int64_t evictElems = static_cast<int64_t>(2 * llcBytes / 4);
   std::vector<ColdGatherSample> samples;
+  std::string each;
   for (const Shape& s : {Shape{4096, 16, 1024}, Shape{4096, 192, 512}, Shape{4096, 768, 256}}) {
     FW_ASSIGN_OR_RETURN(const auto times,
                         coldAndHot(gathersOf(s.rows, s.width, s.picks, kGathers, evictElems),
@@ -663,14 +663,34 @@ fw::Result<CpuFigures::ColdGather> measureColdGathers(int threads, int repeat, d
     const ColdGatherSample sample{static_cast<double>(s.picks), 4.0 * static_cast<double>(s.picks * s.width),
                                   std::max(times.first, 1e-3), std::max(times.second, 1e-3)};
     const int64_t rowBytes = 4 * s.width;
-    how += (how.empty() ? "" : "; ") + std::to_string(s.picks) + " rows of " +
-           (rowBytes < 1024 ? std::to_string(rowBytes) + " B" : bytesStr(static_cast<double>(rowBytes))) +
-           " " + fmt("%.1f", sample.coldUs) + " us after the Neg, " + fmt("%.1f", sample.hotUs) +
-           " us in a row";
+    each += (each.empty() ? "" : "; ") + std::to_string(s.picks) + " rows of " +
+            (rowBytes < 1024 ? std::to_string(rowBytes) + " B" : bytesStr(static_cast<double>(rowBytes))) +
+            " " + fmt("%.1f", sample.coldUs) + " us after the Neg, " + fmt("%.1f", sample.hotUs) +
+            " us in a row";
     samples.push_back(sample);
   }
-  how = "after a Neg over " + bytesStr(4.0 * static_cast<double>(evictElems)) + ": " + how;
-  return fitColdGather(samples);
+  how = "after a Neg over " + bytesStr(4.0 * static_cast<double>(evictElems)) + ": " + each;
+  FW_ASSIGN_OR_RETURN(CpuFigures::ColdGather c, fitColdGather(samples));
+  // Between two Gathers the Neg read and wrote its bytes.
+  c.distanceBytes = 2 * 4.0 * static_cast<double>(evictElems);
+  return c;
+}
+
+// Near: after a Neg over twice the last-level cache; far (since session 59), when 8 times 64 MiB fit an
+// eighth of the memory: after a Neg over 64 MiB, where the page walks to the rows miss as well (140 rows
+// of 2.6 KB from a 26 MB table: 9.7 us in a row, 29 after 8 MiB of other bytes, 74 after 128).
+fw::Result<CpuFigures::ColdGather> measureColdGathers(int threads, int repeat, double llcBytes,
+                                                      double memBytes, std::string& how) {
+  const int64_t nearElems = static_cast<int64_t>(2 * llcBytes / 4);
+  FW_ASSIGN_OR_RETURN(CpuFigures::ColdGather c, coldGathersAfter(threads, repeat, nearElems, how));
+  constexpr int64_t kFarElems = int64_t{16} << 20;  // 64 MiB
+  if (!c.any() || 8.0 * 4 * static_cast<double>(kFarElems) > memBytes / 8 || kFarElems <= nearElems) return c;
+  std::string farHow;
+  FW_ASSIGN_OR_RETURN(const CpuFigures::ColdGather far, coldGathersAfter(threads, repeat, kFarElems, farHow));
+  how += "; " + farHow;
+  if (far.any() && far.distanceBytes > c.distanceBytes)
+    c.far = {far.perRowS, far.perByteS, far.distanceBytes};
+  return c;
 }
 
 }  // namespace
@@ -978,10 +998,13 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   // A Gather's rows from DRAM (an embedding table in a run), when the last-level cache is known and twice
   // it fits an eighth of the memory.
   if (m.llcBytes > 0 && 2 * m.llcBytes * 2 <= m.memBytes / 8) {
-    FW_ASSIGN_OR_RETURN(m.coldGather, measureColdGathers(threads, repeat, m.llcBytes, m.coldGatherHow));
+    FW_ASSIGN_OR_RETURN(m.coldGather,
+                        measureColdGathers(threads, repeat, m.llcBytes, m.memBytes, m.coldGatherHow));
     std::fprintf(stderr,
-                 "fwb: calibrate: a Gather's rows from DRAM cost %.1f ns a row and %.3f ns a byte more: %s\n",
-                 m.coldGather.perRowS * 1e9, m.coldGather.perByteS * 1e9, m.coldGatherHow.c_str());
+                 "fwb: calibrate: a Gather's rows from DRAM cost %.1f ns a row and %.3f ns a byte more "
+                 "(%.1f and %.3f from further away): %s\n",
+                 m.coldGather.perRowS * 1e9, m.coldGather.perByteS * 1e9, m.coldGather.far.perRowS * 1e9,
+                 m.coldGather.far.perByteS * 1e9, m.coldGatherHow.c_str());
   }
 
   // The matrix ops: a grid of shapes per kind, timed and fitted (HostCubeBench.cpp). The peaks are the
@@ -1259,6 +1282,13 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "of "
          "the same rows spread over a table of 4096 " +
              m.coldGatherHow +
+             (m.coldGather.anyFar()
+                  ? "; the near figures at " + bytesStr(m.coldGather.distanceBytes) +
+                        " apart, the far ones (" + fmt("%.1f", m.coldGather.far.perRowS * 1e9) +
+                        " ns a row, " + fmt("%.3f", m.coldGather.far.perByteS * 1e9) + " ns a byte) at " +
+                        bytesStr(m.coldGather.far.distanceBytes) +
+                        ", a pick between taking them interpolated in log distance"
+                  : std::string()) +
              (m.coldGather.any() ? "" : " (no width slower from DRAM in two or more: nothing charged)"));
   if (!p.cpu.weightStreamCurve.empty())
     note("cpu.weight_stream_curve",

@@ -447,6 +447,25 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       FW_ASSIGN_OR_RETURN(c.perByteS, rg.posNum("s_per_byte", true));
       if (c.perRowS > 1e-5) return rg.err("s_per_row", "must be at most 10 us a row");
       if (c.perByteS > 1e-8) return rg.err("s_per_byte", "must be at most 10 ns a byte");
+      if (rg.has("distance_bytes")) {
+        FW_ASSIGN_OR_RETURN(c.distanceBytes, rg.posNum("distance_bytes", false));
+      }
+      if (rg.has("far")) {
+        FW_ASSIGN_OR_RETURN(const json* fj, rg.get("far"));
+        if (!fj->is_object())
+          return rg.err("far", "must be an object {s_per_row, s_per_byte, distance_bytes}");
+        if (c.distanceBytes <= 0) return rg.err("far", "needs the near figures' distance_bytes beside it");
+        Reader rf(*fj, rg.at("far"), sourceName);
+        FW_ASSIGN_OR_RETURN(c.far.perRowS, rf.posNum("s_per_row", true));
+        FW_ASSIGN_OR_RETURN(c.far.perByteS, rf.posNum("s_per_byte", true));
+        FW_ASSIGN_OR_RETURN(c.far.distanceBytes, rf.posNum("distance_bytes", false));
+        if (c.far.perRowS > 1e-5) return rf.err("s_per_row", "must be at most 10 us a row");
+        if (c.far.perByteS > 1e-8) return rf.err("s_per_byte", "must be at most 10 ns a byte");
+        if (c.far.distanceBytes <= c.distanceBytes)
+          return rf.err("distance_bytes", "must be further than the near figures' distance_bytes (" +
+                                              std::to_string(static_cast<int64_t>(c.distanceBytes)) + ")");
+        FW_TRY_STATUS(rf.noUnknownKeys());
+      }
       FW_TRY_STATUS(rg.noUnknownKeys());
     }
     if (rc.has("cube_time_models")) {
@@ -651,6 +670,12 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (p.cpu.coldGather.any())
       j["cpu"]["cold_gather"] = {{"s_per_row", p.cpu.coldGather.perRowS},
                                  {"s_per_byte", p.cpu.coldGather.perByteS}};
+    if (p.cpu.coldGather.any() && p.cpu.coldGather.distanceBytes > 0)
+      j["cpu"]["cold_gather"]["distance_bytes"] = p.cpu.coldGather.distanceBytes;
+    if (p.cpu.coldGather.any() && p.cpu.coldGather.anyFar())
+      j["cpu"]["cold_gather"]["far"] = {{"s_per_row", p.cpu.coldGather.far.perRowS},
+                                        {"s_per_byte", p.cpu.coldGather.far.perByteS},
+                                        {"distance_bytes", p.cpu.coldGather.far.distanceBytes}};
     if (p.cpu.weightReorder.any())
       j["cpu"]["weight_reorder"] = {{"s_per_call", p.cpu.weightReorder.callS},
                                     {"bytes_per_s", p.cpu.weightReorder.bytesPerS}};

@@ -2,6 +2,7 @@
 // A simulated NPU described as data (resources/hw/<name>.json). Every figure the cost model uses is a
 // field here; the code holds no hardware numbers. Loading validates every field and names the JSON
 // path of the first error ("toy.json: $.cube.m: must be a positive integer").
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json_fwd.hpp>
@@ -221,10 +222,29 @@ struct CpuFigures {
   // its transfer; measured by fwb calibrate. A Gather from a model's table pays it whole in a run whose
   // footprint is twice the last-level cache or more, nothing in one that fits it, linearly between
   // (CpuCost.cpp).
+  // "distance_bytes" (optional): how far the calibration's eviction put the rows (the bytes touched between
+  // two reads of them). "far" (optional, since session 59): {"s_per_row", "s_per_byte", "distance_bytes"},
+  // the same timed with the rows further away (the page walks to them miss as well: 140 rows of 2.6 KB from
+  // a 26 MB table took 9.7 us in a row, 29 after 8 MiB of other bytes, 38 after 32, 74 after 128, 77 after
+  // 384; session 59). A pick from between the two distances takes the figures interpolated in log distance,
+  // from beyond the far one the far figures (secondsAt).
   struct ColdGather {
-    double perRowS = 0, perByteS = 0;
+    double perRowS = 0, perByteS = 0, distanceBytes = 0;
+    struct Far {
+      double perRowS = 0, perByteS = 0, distanceBytes = 0;
+    } far;
     bool any() const { return perRowS > 0 || perByteS > 0; }
+    bool anyFar() const { return far.distanceBytes > distanceBytes && distanceBytes > 0; }
     double seconds(double rows, double bytes) const { return rows * perRowS + bytes * perByteS; }
+    // At `distance` bytes since the table's rows were last read (0: unknown, the near figures); `farRows`
+    // (when not negative) the rows the far figures count, where fewer than `rows`.
+    double secondsAt(double rows, double bytes, double distance, double farRows = -1) const {
+      const double nearS = seconds(rows, bytes);
+      if (!anyFar() || !(distance > distanceBytes)) return nearS;
+      const double t =
+          std::min(1.0, std::log(distance / distanceBytes) / std::log(far.distanceBytes / distanceBytes));
+      return nearS + t * ((farRows >= 0 ? farRows : rows) * far.perRowS + bytes * far.perByteS - nearS);
+    }
   } coldGather;
   // "cube_time_models": {kind: {s_per_flop, s_per_input_element, s_per_output_element,
   // s_per_patch_element, s_per_weight_element, s_per_call, cases, rms_log_error}} (optional): a matrix op of a kind

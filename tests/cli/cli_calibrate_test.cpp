@@ -81,6 +81,11 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
       EXPECT_LE(j["cpu"]["cold_gather"]["s_per_row"].get<double>(), 1e-5);
       EXPECT_GE(j["cpu"]["cold_gather"]["s_per_byte"].get<double>(), 0.0);
       EXPECT_LE(j["cpu"]["cold_gather"]["s_per_byte"].get<double>(), 1e-8);
+      // Its far figures, where measured, further away than the near ones.
+      if (j["cpu"]["cold_gather"].contains("far")) {
+        EXPECT_GT(j["cpu"]["cold_gather"]["far"]["distance_bytes"].get<double>(),
+                  j["cpu"]["cold_gather"]["distance_bytes"].get<double>());
+      }
     }
   }
   // The tier beyond the last-level cache (written when some Neg before the Conv or the Relu slowed it): a

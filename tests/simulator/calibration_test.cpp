@@ -301,6 +301,107 @@ TEST(CpuCost, AGatherFromATableInDramPaysItsRowsAndBytes) {
   EXPECT_NE(refused.error().message.find("s_per_pick"), std::string::npos) << refused.error().message;
 }
 
+// The run order of one-node groups by their nodes' names.
+std::vector<size_t> orderOfNodes(const Graph& g, const std::vector<KernelGroup>& groups,
+                                 std::initializer_list<const char*> names) {
+  std::vector<size_t> order;
+  for (const char* name : names)
+    for (size_t i = 0; i < groups.size(); ++i)
+      if (groups[i].members.at(0) == g.findNode(name)) order.push_back(i);
+  return order;
+}
+
+// cold_gather's far figures (session 59): a pick from between the near and the far distance takes the two
+// interpolated in log distance, from beyond the far one the far figures; a Gather's distance is what the run
+// touched since its table's rows were last read, plus the rows it picks; from further away a row narrower
+// than a cache line misses once a line.
+TEST(CpuCost, AGathersColdChargeTakesTheFarFiguresAtItsTablesDistance) {
+  json j = cpuProfileJson();
+  j["cpu"]["cold_gather"] = json::parse(R"({"s_per_row": 1e-8, "s_per_byte": 1e-10, "distance_bytes": 4194304,
+      "far": {"s_per_row": 1e-7, "s_per_byte": 1e-9, "distance_bytes": 67108864}})");
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  auto back = parseHwProfile(hwProfileToJson(*with), "t.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(hwProfileToJson(*back), hwProfileToJson(*with));
+  const auto& cg = with->cpu.coldGather;
+  ASSERT_TRUE(cg.anyFar());
+  const double nearS = 100 * 1e-8 + 1e5 * 1e-10, farS = 100 * 1e-7 + 1e5 * 1e-9;
+  EXPECT_DOUBLE_EQ(cg.secondsAt(100, 1e5, 0), nearS);  // distance unknown
+  EXPECT_DOUBLE_EQ(cg.secondsAt(100, 1e5, 1e6), nearS);
+  EXPECT_NEAR(cg.secondsAt(100, 1e5, 16777216), (nearS + farS) / 2, 1e-15);  // halfway in log distance
+  EXPECT_DOUBLE_EQ(cg.secondsAt(100, 1e5, 1e12), farS);
+  EXPECT_DOUBLE_EQ(cg.secondsAt(100, 1e5, 1e12, 10), 10 * 1e-7 + 1e5 * 1e-9);
+  for (const auto& [patch, where] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"distance_bytes": null})", "$.cpu.cold_gather.far"},
+           {R"({"far": {"distance_bytes": 4194304}})", "$.cpu.cold_gather.far.distance_bytes"},
+           {R"({"far": {"s_per_row": 1e-3}})", "$.cpu.cold_gather.far.s_per_row"},
+           {R"({"far": {"s_per_pick": 1e-7}})", "s_per_pick"}}) {
+    json bad = j;
+    bad["cpu"]["cold_gather"].merge_patch(json::parse(patch));
+    auto refused = parseHwProfile(bad, "t.json");
+    ASSERT_FALSE(refused.ok()) << patch;
+    EXPECT_NE(refused.error().message.find(where), std::string::npos) << refused.error().message;
+  }
+
+  // 128 picks of rows of `width` floats from a table of `rows`, after a Neg over n floats; the profile's
+  // cache small enough that the run's footprint is twice it (the cold charge whole).
+  auto graph = [](int64_t rows, int64_t width, int64_t n) {
+    Graph g;
+    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({n}));
+    ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({n}));
+    g.addNode("Neg", {big}, {nb}, {}, "neg");
+    ValueId ids = g.addInput("ids", DType::Int64, Shape::ofInts({128}));
+    ValueId table = g.addInitializer(
+        "table", Tensor::floats({rows, width}, std::vector<float>(static_cast<size_t>(rows * width), 0.5f)));
+    ValueId e = g.addValue("e", DType::Float32, Shape::ofInts({128, width}));
+    g.addNode("Gather", {table, ids}, {e}, {}, "gather");
+    g.addOutput(e);
+    g.addOutput(nb);
+    return g;
+  };
+  auto extraUs = [&](const Graph& g, HwProfile hw, double& distance) {
+    hw.l2Bytes = static_cast<int64_t>(runFootprintBytes(g, hw) / 2);
+    const auto groups = unfusedGroups(g);
+    EXPECT_TRUE(groups.ok());
+    const CpuRunReuse r =
+        cpuRunReuse(g, *groups, orderOfNodes(g, *groups, {"neg", "gather"}), hw, runFootprintBytes(g, hw));
+    distance = r.gatherDistance.at(static_cast<size_t>(g.findNode("gather")));
+    EXPECT_EQ(r.gatherDistance.at(static_cast<size_t>(g.findNode("neg"))), 0.0);
+    auto us = [&](const HwProfile& p) {
+      for (const KernelTiming& k : test::runUnfused(g, p).kernels)
+        if (k.nodes.at(0) == "gather") return k.durUs;
+      ADD_FAILURE() << "no gather kernel";
+      return 0.0;
+    };
+    // What cold_gather adds: its charge doubled adds it once more.
+    HwProfile twice = hw;
+    for (double* f : {&twice.cpu.coldGather.perRowS, &twice.cpu.coldGather.perByteS,
+                      &twice.cpu.coldGather.far.perRowS, &twice.cpu.coldGather.far.perByteS})
+      *f *= 2;
+    return us(twice) - us(hw);
+  };
+  // Rows of 3 KiB: the picks' own bytes beside the Neg's 2 x 8 MiB and 2 x 32 MiB.
+  const double missed = 2048 * -std::expm1(-128.0 / 2048), bytes = missed * 3072;
+  for (const int64_t n : {int64_t{1} << 21, int64_t{1} << 23}) {
+    double distance = 0;
+    const double extra = extraUs(graph(2048, 768, n), *with, distance);
+    EXPECT_GE(distance, 4.0 * static_cast<double>(n) + bytes);                   // the Neg's output at least
+    EXPECT_NEAR(extra, cg.secondsAt(missed, bytes, distance) * 1e6, 2e-3) << n;  // kernel times in ns
+    EXPECT_GT(extra, cg.seconds(missed, bytes) * 1e6 * 1.5) << n;
+  }
+  // Rows of 8 B from a table of 16384 (128 KiB, 2048 lines): of 128 picks 127.5 rows distinct, each on a line
+  // of its own as far as the far figures count (2048 lines > 127.5); from a table of 64 rows (512 B, 8
+  // lines), 8 lines.
+  for (const int64_t rows : {int64_t{16384}, int64_t{64}}) {
+    double distance = 0;
+    const double extra = extraUs(graph(rows, 2, int64_t{1} << 23), *with, distance);
+    const double r = static_cast<double>(rows) * -std::expm1(-128.0 / static_cast<double>(rows));
+    const double lines = std::min(r, static_cast<double>(rows) * 8 / 64);
+    EXPECT_NEAR(extra, cg.secondsAt(r, r * 8, distance, lines) * 1e6, 2e-3) << rows;
+  }
+}
+
 // Only a table row's first pick misses: a Gather's cold charge counts each row it lands on once, the
 // distinct ones of constant indices, the expected distinct ones of P uniform picks from R rows otherwise
 // (R (1 - e^(-P / R)): all R when P >> R, about P when P << R), each block before the axis apart.
@@ -2382,16 +2483,6 @@ TEST(CpuCost, AVectorCallIsAsColdAsWhatTheRunTouchedSinceItsTypeLastRanOrTheLast
   ASSERT_TRUE(groups.ok());
   for (double s : cpuRunReuse(twice, *groups, {0, 1}, *with, runFootprintBytes(twice, *with)).callColdShare)
     EXPECT_LT(s, 1e-3);
-}
-
-// The run order of one-node groups by their nodes' names.
-std::vector<size_t> orderOfNodes(const Graph& g, const std::vector<KernelGroup>& groups,
-                                 std::initializer_list<const char*> names) {
-  std::vector<size_t> order;
-  for (const char* name : names)
-    for (size_t i = 0; i < groups.size(); ++i)
-      if (groups[i].members.at(0) == g.findNode(name)) order.push_back(i);
-  return order;
 }
 
 // The test CPU profile with a cold rate of 10 GB/s (cpu.cold_bandwidth_bytes_per_s).
