@@ -200,6 +200,24 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
                                       fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("ReduceSum", {rows, cols}, {I64({-1})}, fw::zoo::attrs({Attribute::makeInt("keepdims", 1)}), 8)});
   cases.push_back({"reduction", oneOp("GlobalAveragePool", img, {}, {}, 8)});
+  // Over a middle axis ([4, 16, 512], axis 1: a mean over the tokens of [batch, tokens, dim]): the executor's
+  // column loop, timed as "<Op>/middle", its own figures only (session 59: a two-tower model's mean over 8
+  // items of [32, 8, 64] took 4.4 us, simulated 2.5 at the last-axis rate).
+  {
+    const int64_t outer = std::max<int64_t>(1, rows / 8), len = std::min<int64_t>(16, rows),
+                  inner = rows * cols / (outer * len);
+    for (const char* op : {"ReduceMean", "ReduceSum", "ReduceMax"}) {
+      const bool axesInput = std::string(op) == "ReduceSum";  // opset 13
+      cases.push_back({"reduction",
+                       axesInput ? oneOp(op, {outer, len, inner}, {I64({1})},
+                                         fw::zoo::attrs({Attribute::makeInt("keepdims", 0)}), 8)
+                                 : oneOp(op, {outer, len, inner}, {},
+                                         fw::zoo::attrs({Attribute::makeInts("axes", {1}),
+                                                         Attribute::makeInt("keepdims", 0)}),
+                                         8),
+                       true});
+    }
+  }
   // log(sum(exp(x))) along each row: a maximum, the exponentials and their sum (a Sinkhorn matching's
   // iterations, a CTC or CRF's forward pass). Its own figures only: with the other reductions' rate, a
   // LogSumExp over [4, 257, 257] was simulated at 41 us against 260 measured (session 52).

@@ -215,6 +215,43 @@ bool maxPool2x2(const Graph& g, const Node& n) {
          all("dilations", 1, 2, false) && (autoPad == "NOTSET" || autoPad == "VALID") &&
          (!ceil || ((*d)[2] % 2 == 0 && (*d)[3] % 2 == 0));
 }
+// A float ReduceMax, ReduceMin, ReduceSum, ReduceMean or ReduceLogSumExp with static dims and axes: its
+// output elements (`rows`) and whether a kept axis of more than one element follows a reduced one (a middle
+// axis, e.g. a mean over the tokens of [batch, tokens, dim]).
+struct FloatReduction {
+  int64_t rows = 1;
+  bool middle = false;
+};
+std::optional<FloatReduction> floatReduction(const Graph& g, const Node& n) {
+  if ((n.opType != "ReduceMax" && n.opType != "ReduceMin" && n.opType != "ReduceSum" &&
+       n.opType != "ReduceMean" && n.opType != "ReduceLogSumExp") ||
+      !n.domain.empty() || n.inputs.empty() || n.inputs[0] == kNoId ||
+      g.value(n.inputs[0]).dtype != DType::Float32)
+    return std::nullopt;
+  const auto d = staticDims(g, n.inputs[0]);
+  if (!d) return std::nullopt;
+  const auto rank = static_cast<int64_t>(d->size());
+  std::optional<std::vector<int64_t>> axes =
+      n.inputs.size() > 1 && n.inputs[1] != kNoId ? constInts(g, n, 1) : n.attrs.getInts("axes");
+  if (!axes && n.inputs.size() > 1 && n.inputs[1] != kNoId)
+    return std::nullopt;  // axes computed in the graph
+  std::vector<char> red(d->size(), axes && !axes->empty() ? 0 : 1);
+  if (axes)
+    for (int64_t a : *axes) {
+      if (a < 0) a += rank;
+      if (a < 0 || a >= rank) return std::nullopt;
+      red[static_cast<size_t>(a)] = 1;
+    }
+  FloatReduction r;
+  bool seen = false;
+  for (size_t k = 0; k < d->size(); ++k) {
+    if (seen && !red[k] && (*d)[k] != 1) r.middle = true;
+    seen = seen || red[k];
+    if (!red[k]) r.rows *= (*d)[k];
+  }
+  return r;
+}
+
 }  // namespace
 
 std::string efficiencyKey(const Graph& g, const Node& n) {
@@ -238,6 +275,12 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   // Gathers of 6.4M single floats: 2.5 ms measured, 10.4 simulated at the rows of 8 floats' time a row,
   // session 38).
   if (gathersElements(g, n)) return "Gather/elements";
+  // A float reduction over a middle axis runs the executor's column loop, not a row's (core/exec/
+  // ops_reduce.cpp): "<Op>/middle" (a two-tower model's mean over 8 items of [32, 8, 64]: 4.4 us measured,
+  // 2.5 simulated at the last-axis rate; session 59).
+  // (A LogSumExp's column blocks are its own: its op type's figures.)
+  if (const auto r = floatReduction(g, n); r && r->middle && n.opType != "ReduceLogSumExp")
+    return n.opType + "/middle";
   std::vector<int64_t> dims, perm;
   if (!transposeOf(g, n, dims, perm)) return n.opType;
   int64_t innerIn = -1, innerOut = -1;
@@ -399,34 +442,11 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     if (inner != 1) planes *= (*d)[1];
     return planes;
   }
-  if ((n.opType == "ReduceMax" || n.opType == "ReduceMin" || n.opType == "ReduceSum" ||
-       n.opType == "ReduceMean" || n.opType == "ReduceLogSumExp") &&
-      n.domain.empty() && !n.inputs.empty() && n.inputs[0] != kNoId &&
-      g.value(n.inputs[0]).dtype == DType::Float32) {
+  if (const auto r = floatReduction(g, n)) {
     // A float reduction over its last axes (axes of 1 after the first reduced one aside) reduces each
     // output's row on its own (core/exec/ops_reduce.cpp): a row each output element. Over a middle axis
     // it walks rows of the inner axes, not costed a row.
-    const auto d = staticDims(g, n.inputs[0]);
-    if (!d) return 0;
-    const auto rank = static_cast<int64_t>(d->size());
-    std::optional<std::vector<int64_t>> axes =
-        n.inputs.size() > 1 && n.inputs[1] != kNoId ? constInts(g, n, 1) : n.attrs.getInts("axes");
-    if (!axes && n.inputs.size() > 1 && n.inputs[1] != kNoId) return 0;  // axes computed in the graph
-    std::vector<char> red(d->size(), axes && !axes->empty() ? 0 : 1);
-    if (axes)
-      for (int64_t a : *axes) {
-        if (a < 0) a += rank;
-        if (a < 0 || a >= rank) return 0;
-        red[static_cast<size_t>(a)] = 1;
-      }
-    int64_t rows = 1;
-    bool seen = false;
-    for (size_t k = 0; k < d->size(); ++k) {
-      if (seen && !red[k] && (*d)[k] != 1) return 0;  // a kept axis after a reduced one: a middle axis
-      seen = seen || red[k];
-      if (!red[k]) rows *= (*d)[k];
-    }
-    return rows;
+    return r->middle ? 0 : r->rows;
   }
   if ((n.opType == "Add" || n.opType == "Sub" || n.opType == "Mul" || n.opType == "Div") &&
       n.domain.empty() && n.inputs.size() == 2 && !n.outputs.empty())
@@ -500,8 +520,10 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
 
 const std::vector<std::string>& efficiencyVariants() {
   static const std::vector<std::string> v = {
-      "Transpose/rows", "Pad/rows",   "Gather/elements", "Add/row",    "Sub/row",    "Mul/row",
-      "Div/row",        "Add/scalar", "Sub/scalar",      "Mul/scalar", "Div/scalar", "MaxPool/2x2"};
+      "Transpose/rows",    "Pad/rows",         "Gather/elements",  "Add/row",
+      "Sub/row",           "Mul/row",          "Div/row",          "Add/scalar",
+      "Sub/scalar",        "Mul/scalar",       "Div/scalar",       "MaxPool/2x2",
+      "ReduceMean/middle", "ReduceSum/middle", "ReduceMax/middle", "ReduceMin/middle"};
   return v;
 }
 

@@ -36,7 +36,8 @@ std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n);
 // "Pad/rows" for a Pad that keeps the last axis as it is (a window pad of channels-last activations), or
 // "Gather/elements" for a Gather whose picks are of 4 or 8 bytes (one element of each row: each pick one
 // move, not a row's copy), or "MaxPool/2x2" for a float MaxPool of a 2x2 window at stride 2 over [N, C, H, W]
-// without padding or indices (the executor's own loop, not the separable passes).
+// without padding or indices (the executor's own loop, not the separable passes), or "<Op>/middle" for a
+// float ReduceMean, ReduceSum, ReduceMax or ReduceMin over a middle axis (the executor's column loop).
 std::string efficiencyKey(const Graph& g, const Node& n);
 // Pad copies its output row by row along the last axis (core/exec/ops_tensor.cpp): a row whose last axis
 // is padded takes three copies, one whose last axis is kept one. fwb calibrate times both: "Pad" on the

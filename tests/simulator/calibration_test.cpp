@@ -2939,11 +2939,12 @@ TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
 // index names, and counts for ScatterElements' own figures only: the data-movement family's median is over
 // the other cases. The cases added since (sessions 52-55) count for their own figures only too:
 // ReduceLogSumExp, the 2x2 stride-2 MaxPool ("MaxPool/2x2"), a mask's Cast to float, RoiAlign and
-// NonMaxSuppression; every other case counts.
+// NonMaxSuppression, and (session 59) the reductions over a middle axis; every other case counts.
 TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
   int scatters = 0;
-  const std::set<std::string> own = {"ScatterElements", "ReduceLogSumExp",  "MaxPool/2x2", "Cast",
-                                     "RoiAlign",        "NonMaxSuppression"};
+  const std::set<std::string> own = {
+      "ScatterElements",   "ReduceLogSumExp",  "MaxPool/2x2",     "Cast", "RoiAlign", "NonMaxSuppression",
+      "ReduceMean/middle", "ReduceSum/middle", "ReduceMax/middle"};
   std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
@@ -3114,6 +3115,57 @@ TEST(CpuCost, ATwoByTwoStrideTwoMaxPoolHasItsOwnEfficiency) {
   ASSERT_TRUE(old.ok()) << old.error().message;
   EXPECT_LT(test::runUnfused(plain, *hw).kernels.at(0).durUs,
             0.5 * test::runUnfused(plain, *old).kernels.at(0).durUs);
+}
+
+// A float reduction over a middle axis (a mean over the tokens of [batch, tokens, dim]) runs the executor's
+// column loop: its own efficiency ("<Op>/middle"), which fwb calibrate measures for ReduceMean, ReduceSum and
+// ReduceMax, each at the normal and the tiny size; over the last axes (axes of 1 aside) and for a
+// LogSumExp, the op type's.
+TEST(CpuCost, AReductionOverAMiddleAxisHasItsOwnEfficiency) {
+  auto reduce = [](const char* op, std::vector<int64_t> dims, std::vector<int64_t> axes) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od;
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (std::find(axes.begin(), axes.end(), static_cast<int64_t>(d)) == axes.end()) od.push_back(dims[d]);
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+    g.addNode(op, {x}, {y},
+              zoo::attrs({Attribute::makeInts("axes", axes), Attribute::makeInt("keepdims", 0)}), "r");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph mean = reduce("ReduceMean", {32, 8, 64}, {1});
+  EXPECT_EQ(efficiencyKey(mean, mean.node(0)), "ReduceMean/middle");
+  EXPECT_EQ(rowWiseRows(mean, mean.node(0)), 0);  // not costed a row
+  for (const char* op : {"ReduceSum", "ReduceMax", "ReduceMin"}) {
+    const Graph g = reduce(op, {4, 16, 2, 512}, {1, 2});
+    EXPECT_EQ(efficiencyKey(g, g.node(0)), std::string(op) + "/middle");
+    EXPECT_TRUE(isEfficiencyVariant(std::string(op) + "/middle"));
+  }
+  for (const Graph& g :
+       {reduce("ReduceMean", {32, 8, 64}, {2}), reduce("ReduceMean", {32, 8, 1}, {1}),
+        reduce("ReduceMean", {32, 8, 64}, {1, 2}), reduce("ReduceLogSumExp", {32, 8, 64}, {1})})
+    EXPECT_EQ(efficiencyKey(g, g.node(0)), g.node(0).opType);
+  // fwb calibrate times the three at both sizes (the tiny case keyed as the normal one).
+  for (const CaseSize& z : {CaseSize::normal(), CaseSize::tiny()}) {
+    std::set<std::string> keys;
+    for (const auto& c : familyCases(z)) {
+      const Graph& g = *c.bench.model.graph;
+      const std::string key = efficiencyKey(g, g.node(c.bench.node));
+      if (key.size() > 7 && key.compare(key.size() - 7, 7, "/middle") == 0) keys.insert(key);
+    }
+    EXPECT_EQ(keys, (std::set<std::string>{"ReduceMax/middle", "ReduceMean/middle", "ReduceSum/middle"}));
+  }
+  // On a profile with both, the middle-axis mean costs by its own.
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"ReduceMean", 0.04}, {"ReduceMean/middle", 0.01}};
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  j["cpu"]["op_efficiency"] = {{"ReduceMean", 0.04}};
+  auto old = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_GT(test::runUnfused(mean, *hw).kernels.at(0).durUs,
+            2 * test::runUnfused(mean, *old).kernels.at(0).durUs);
 }
 
 // Pad copies row by row along the last axis: a Pad that keeps the last axis, or whose rows are long, has
