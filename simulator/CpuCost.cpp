@@ -1123,12 +1123,6 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                    productStreamS + imageStreamFarS
              : fixedS + std::max({compS - fixedS + streamStallS, memS, weightStreamS}) + farS + gatherColdS) +
         farTierS;
-    if (getenv("DBGP"))
-      fprintf(stderr,
-              "DBGP %s comp %.2f cold %.2f mem %.2f ws %.2f farTier %.2f coldCall %.2f far %.2f stall %.2f "
-              "fixed %.2f rows %.2f member %.2f\n",
-              n.name.c_str(), compS * 1e6, coldS * 1e6, memS * 1e6, weightStreamS * 1e6, farTierS * 1e6,
-              coldCallS * 1e6, farS * 1e6, streamStallS * 1e6, fixedS * 1e6, rowsS * 1e6, memberS * 1e6);
     bodyS += memberS;
     (std::max(memS, weightStreamS) >= compS ? memBoundS : compBoundS) += memberS;
   }
