@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|72]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|73]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -239,6 +239,13 @@ two-layer graph attention network over 512 nodes (8 heads, LeakyReLU scores mask
 R(2+1)D-style video CNN (Conv3d factorised into 1x3x3 and 3x1x1), torchvision's ResNeXt-50 32x4d at batch 2 and
 112, a PTB-style two-layer LSTM language model (650 units, 35 steps, a tied 10000-word projection) and a
 Siamese change-detection CNN (a shared encoder over two images, their absolute difference, an up-sampling decoder).
+Set 73 was exported in session 59 after its third change (a reduction over a middle axis at its own rate) and only
+measured, at opset 17: an RBF network (squared distances of 4096 points to 512 centres by a product, Gaussian
+activations, a linear head), a PatchGAN discriminator (strided 4x4 Convs, InstanceNorm, LeakyReLU over an image pair),
+an octave-convolution CNN (high- and low-frequency branches exchanging by average pooling and nearest up-sampling),
+a sparsemax attention layer over 64 tokens (the scores sorted by TopK, a cumulative sum, the threshold), a
+TabNet-style tabular model reduced to sequential feature-mask steps (batch 256, softmax masks, GLU blocks) and
+torchvision's GoogLeNet at batch 4 and 96.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -250,7 +257,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -401,6 +408,8 @@ def main():
         return export_seventy_first_set(torch, out)
     if which == "72":
         return export_seventy_second_set(torch, torchvision, out)
+    if which == "73":
+        return export_seventy_third_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -9556,6 +9565,134 @@ def export_seventy_second_set(torch, torchvision, out):
                 opset=17)
     export_one(torch, out, 172, "resnext50_b2_112", lambda: torchvision.models.resnext50_32x4d(weights=None),
                (2, 3, 112, 112))
+    return 0
+
+
+def export_seventy_third_set(torch, torchvision, out):
+    # Session 59, after its third change, before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class RbfNet(nn.Module):  # an RBF network: 4096 points of 16 features, squared distances to 512 centres
+        # (|x|^2 + |c|^2 - 2 x.c), Gaussian activations exp(-gamma d), a linear head to 8 outputs
+        def __init__(self, d=16, centres=512, outs=8):
+            super().__init__()
+            self.c = nn.Parameter(torch.randn(centres, d))
+            self.log_gamma = nn.Parameter(torch.full((centres,), -2.0))
+            self.head = nn.Linear(centres, outs)
+
+        def forward(self, x):  # [4096, 16]
+            d = (x * x).sum(1, keepdim=True) + (self.c * self.c).sum(1)[None] - 2 * x @ self.c.t()
+            return self.head(torch.exp(-torch.exp(self.log_gamma)[None] * d))
+
+    class PatchGan(nn.Module):  # a PatchGAN discriminator over an image pair (6 channels at 128): 4x4 Convs of
+        # stride 2 to 64, 128, 256, one of stride 1 to 512, InstanceNorm and LeakyReLU(0.2), a 1-channel map
+        def __init__(self):
+            super().__init__()
+            layers, prev = [], 6
+            for i, (c, s) in enumerate(((64, 2), (128, 2), (256, 2), (512, 1))):
+                layers.append(nn.Conv2d(prev, c, 4, s, 1))
+                if i > 0:
+                    layers.append(nn.InstanceNorm2d(c, affine=True))
+                layers.append(nn.LeakyReLU(0.2))
+                prev = c
+            layers.append(nn.Conv2d(prev, 1, 4, 1, 1))
+            self.net = nn.Sequential(*layers)
+
+        def forward(self, a, b):  # [2, 3, 128, 128] each
+            return self.net(torch.cat([a, b], 1))
+
+    class OctConv(nn.Module):  # an octave convolution: high (full) and low (half resolution) channels, each
+        # output the sum of a same-frequency Conv and the other branch's (average pooled or nearest up-sampled)
+        def __init__(self, cin, cout, alpha=0.5):
+            super().__init__()
+            hi_in, lo_in = cin - int(alpha * cin), int(alpha * cin)
+            hi_out, lo_out = cout - int(alpha * cout), int(alpha * cout)
+            self.hh, self.hl = nn.Conv2d(hi_in, hi_out, 3, 1, 1), nn.Conv2d(hi_in, lo_out, 3, 1, 1)
+            self.lh, self.ll = nn.Conv2d(lo_in, hi_out, 3, 1, 1), nn.Conv2d(lo_in, lo_out, 3, 1, 1)
+            self.bh, self.bl = nn.BatchNorm2d(hi_out), nn.BatchNorm2d(lo_out)
+
+        def forward(self, h, l):
+            hi = self.hh(h) + F.interpolate(self.lh(l), scale_factor=2.0, mode="nearest")
+            lo = self.ll(l) + self.hl(F.avg_pool2d(h, 2))
+            return F.relu(self.bh(hi)), F.relu(self.bl(lo))
+
+    class OctaveCnn(nn.Module):  # four octave-conv layers (32, 64, 64, 128 channels) at 64 with a max-pool step,
+        # the branches merged at the end, a 10-way head
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2d(3, 32, 3, 1, 1)
+            self.o1, self.o2 = OctConv(32, 64), OctConv(64, 64)
+            self.o3, self.o4 = OctConv(64, 128), OctConv(128, 128)
+            self.head = nn.Linear(128, 10)
+
+        def forward(self, x):  # [4, 3, 64, 64]
+            x = F.relu(self.stem(x))
+            h, l = x[:, :16], F.avg_pool2d(x[:, 16:], 2)
+            h, l = self.o2(*self.o1(h, l))
+            h, l = F.max_pool2d(h, 2), F.max_pool2d(l, 2)
+            h, l = self.o4(*self.o3(h, l))
+            y = torch.cat([h, F.interpolate(l, scale_factor=2.0, mode="nearest")], 1)
+            return self.head(y.mean((2, 3)))
+
+    class SparsemaxAttention(nn.Module):  # one attention layer over 64 tokens of 128 (4 heads) whose weights are
+        # sparsemax of the scores: sorted (TopK of all), cumulative sums, the support, the threshold
+        def __init__(self, d=128, heads=4):
+            super().__init__()
+            self.h, self.dk = heads, d // heads
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.norm = nn.LayerNorm(d)
+
+        @staticmethod
+        def sparsemax(z):  # along the last axis
+            zs, _ = torch.sort(z, dim=-1, descending=True)
+            k = torch.arange(1, z.shape[-1] + 1, dtype=z.dtype)
+            cs = zs.cumsum(-1)
+            support = (1 + k * zs > cs).to(z.dtype)
+            kz = support.sum(-1, keepdim=True)
+            tau = ((cs * support).max(-1, keepdim=True)[0] - 1) / kz
+            return torch.clamp(z - tau, min=0)
+
+        def forward(self, x):  # [8, 64, 128]
+            b, t, d = x.shape
+            q, k, v = self.qkv(self.norm(x)).view(b, t, 3, self.h, self.dk).permute(2, 0, 3, 1, 4)
+            a = self.sparsemax(q @ k.transpose(-1, -2) / self.dk ** 0.5)
+            return x + self.o((a @ v).transpose(1, 2).reshape(b, t, d))
+
+    class TabNetLite(nn.Module):  # a TabNet-style model over 64 numeric features at batch 256: 3 decision steps,
+        # each an attentive transformer (a Linear and BatchNorm, the prior scale, a softmax mask) and a feature
+        # transformer (two GLU blocks), the steps' ReLU outputs summed, a 4-way head
+        def __init__(self, f=64, d=32, steps=3):
+            super().__init__()
+            self.bn = nn.BatchNorm1d(f)
+            self.att = nn.ModuleList(nn.Sequential(nn.Linear(d, f), nn.BatchNorm1d(f)) for _ in range(steps))
+            self.ft = nn.ModuleList(nn.ModuleList([nn.Linear(f, 4 * d), nn.Linear(2 * d, 4 * d)]) for _ in range(steps))
+            self.first = nn.Linear(f, 2 * d)
+            self.head = nn.Linear(d, 4)
+
+        def forward(self, x):  # [256, 64]
+            x = self.bn(x)
+            a = self.first(x)[:, :32]
+            prior = torch.ones_like(x)
+            out = 0
+            for att, (g1, g2) in zip(self.att, self.ft):
+                m = torch.softmax(att(a) * prior, -1)
+                prior = prior * (1.3 - m)
+                h = F.glu(g1(m * x))
+                h = (h + F.glu(g2(h))) * 0.7071
+                out = out + F.relu(h[:, :32])
+                a = h[:, 32:]
+            return self.head(out)
+
+    torch.manual_seed(173)
+    export_nets(torch, out, 173, (("rbf_net_n4096", RbfNet, (4096, 16)),
+                                  ("patchgan_b2_128", PatchGan, (torch.rand(2, 3, 128, 128), torch.rand(2, 3, 128, 128))),
+                                  ("octave_cnn_b4_64", OctaveCnn, (4, 3, 64, 64)),
+                                  ("sparsemax_attn_b8_t64", SparsemaxAttention, (8, 64, 128)),
+                                  ("tabnet_lite_b256", TabNetLite, (256, 64))),
+                opset=17)
+    export_one(torch, out, 173, "googlenet_b4_96",
+               lambda: torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True), (4, 3, 96, 96))
     return 0
 
 
