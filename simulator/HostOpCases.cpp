@@ -125,6 +125,14 @@ std::vector<FamilyCase> rowCases() {
          oneOp("BatchNormalization", {1, ch, 2, 4},
                {filled({ch}, 1.0f), filled({ch}, 0.0f), filled({ch}, 0.0f), filled({ch}, 1.0f)}, {}, 8)});
   }
+  // A 3x3 MaxPool and AveragePool (padded, stride 1) over 2048 planes of 4x4 ([1, 2048, 4, 4]), beside the
+  // family cases' 32 planes of 32x32: each plane's passes set up apart (an Inception branch's pools over
+  // hundreds of channels of 6x6; session 59).
+  for (const char* op : {"MaxPool", "AveragePool"})
+    cases.push_back({op, oneOp(op, {1, 2048, 4, 4}, {},
+                               fw::zoo::attrs({fw::Attribute::makeInts("kernel_shape", {3, 3}),
+                                               fw::Attribute::makeInts("pads", {1, 1, 1, 1})}),
+                               std::string(op) == "AveragePool" ? 2 : 8)});
   // NonMaxSuppression of 1024 boxes with every one kept: 523776 box pairs tested, beside the family case's
   // 1024 boxes of which it keeps one ("rows" are the pairs, OpFamily.h: rowWiseRows).
   {

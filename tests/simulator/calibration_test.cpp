@@ -934,6 +934,53 @@ TEST(CpuCost, ABatchNormalizationsRowsAreItsPlanes) {
               960 * 4e-3, 1e-6);
 }
 
+// A MaxPool's or AveragePool's rows (cpu.op_row_s) are its planes, an image's channel each (the executor
+// sets each plane's separable passes up apart): [4, 512, 6, 6] is 2048 rows; the 2x2 stride-2 MaxPool runs
+// its own loop, not costed a row. fwb calibrate times both ops over 2048 planes of 4x4.
+TEST(CpuCost, APoolsRowsAreItsPlanes) {
+  auto pool = [](const char* op, std::vector<int64_t> dims, int64_t k, int64_t stride, int64_t pad) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od = dims;
+    for (size_t d = 2; d < dims.size(); ++d) od[d] = (dims[d] + 2 * pad - k) / stride + 1;
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+    g.addNode(op, {x}, {y},
+              zoo::attrs({Attribute::makeInts("kernel_shape", std::vector<int64_t>(dims.size() - 2, k)),
+                          Attribute::makeInts("strides", std::vector<int64_t>(dims.size() - 2, stride)),
+                          Attribute::makeInts("pads", std::vector<int64_t>(2 * (dims.size() - 2), pad))}),
+              "p");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph branch = pool("MaxPool", {4, 512, 6, 6}, 3, 1, 1);
+  EXPECT_EQ(rowWiseRows(branch, branch.node(0)), 2048);
+  const Graph avg = pool("AveragePool", {2, 8, 4, 16, 16}, 3, 1, 1);
+  EXPECT_EQ(rowWiseRows(avg, avg.node(0)), 16);
+  const Graph twoByTwo = pool("MaxPool", {4, 512, 6, 6}, 2, 2, 0);
+  EXPECT_EQ(efficiencyKey(twoByTwo, twoByTwo.node(0)), "MaxPool/2x2");
+  EXPECT_EQ(rowWiseRows(twoByTwo, twoByTwo.node(0)), 0);
+  std::set<std::string> rowed;
+  for (const auto& c : rowCases()) {
+    const Graph& rg = *c.bench.model.graph;
+    const std::string op = rg.node(c.bench.node).opType;
+    if (op != "MaxPool" && op != "AveragePool") continue;
+    EXPECT_EQ(c.key, op);
+    EXPECT_EQ(rowWiseRows(rg, rg.node(c.bench.node)), 2048);
+    rowed.insert(op);
+  }
+  EXPECT_EQ(rowed, (std::set<std::string>{"AveragePool", "MaxPool"}));
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"MaxPool", 0.001}, {"MaxPool/2x2", 0.001}};  // compute-bound: its rows show
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"MaxPool", 7e-8}};
+  auto withRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  EXPECT_NEAR(us(branch, *withRows) - us(branch, *plain), 2048 * 0.07, 1e-3);
+  EXPECT_NEAR(us(twoByTwo, *withRows) - us(twoByTwo, *plain), 0.0, 1e-9);
+}
+
 // A Cast to the type its input has is handed out as the input by the executor: a view on every
 // profile; a Cast that converts is a kernel.
 TEST(CpuCost, ACastToItsInputsOwnTypeIsAView) {
