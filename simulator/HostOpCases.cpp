@@ -234,6 +234,11 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
        oneOp("ReduceLogSumExp", {rows, cols}, {},
              fw::zoo::attrs({Attribute::makeInts("axes", {-1}), Attribute::makeInt("keepdims", 1)}), 8),
        true});
+  // A running sum along each row (a sparsemax's threshold, a CTC's positions): each element adds to the one
+  // before (core/exec/ops_math.cpp: a double accumulator a row), a chain no reduction's rate prices. Its own
+  // figures only (session 59: a sparsemax attention's CumSum over [8, 4, 64, 64], 87 us measured, 20
+  // simulated at the reductions' median rate).
+  cases.push_back({"reduction", oneOp("CumSum", {rows, cols}, {fw::Tensor::int64s({}, {-1})}, {}, 8), true});
   // The top 16 of each row (the top 4 of a tiny one's 8): few of a long row's values go in among the best.
   // Over 16 times the family's rows: a TopK's branches (a block of 16 values with one better than the k-th
   // best or none, each insertion's place) depend on the data, and the same input timed again and again
