@@ -2695,6 +2695,19 @@ Result<HwProfile> gemmModelProfile(json j = cpuProfileJson()) {
   return parseHwProfile(j, "t.json");
 }
 
+// The time of g's kernel that starts with `node`, unfused, on gemmModelProfile(j) at a cold rate of
+// `coldRate`.
+double kernelUsAtColdRate(const Graph& g, const json& j, const char* node, double coldRate) {
+  auto hw = gemmModelProfile(j);
+  EXPECT_TRUE(hw.ok()) << hw.error().message;
+  if (!hw.ok()) return 0.0;
+  hw->cpu.coldBandwidth = coldRate;
+  for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
+    if (k.nodes.at(0) == node) return k.durUs;
+  ADD_FAILURE() << "no " << node << " kernel";
+  return 0.0;
+}
+
 // A matrix op's call, inputs and output are as cold as the run left them: the library's primitive is its
 // shapes', shared by every layer of those shapes, an input the node before just wrote is in cache, and so
 // are output bytes the node before touched (threeProducts).
@@ -2750,15 +2763,7 @@ TEST(CpuCost, AProductsLargeInputJustWrittenIsNotCold) {
   ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1024, 16}));
   g.addNode("MatMul", {a, w}, {y}, {}, "mm");
   g.addOutput(y);
-  auto usOf = [&](double coldRate) {
-    auto hw = gemmModelProfile();
-    EXPECT_TRUE(hw.ok()) << hw.error().message;
-    hw->cpu.coldBandwidth = coldRate;
-    for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
-      if (k.nodes.at(0) == "mm") return k.durUs;
-    ADD_FAILURE() << "no mm kernel";
-    return 0.0;
-  };
+  auto usOf = [&](double coldRate) { return kernelUsAtColdRate(g, cpuProfileJson(), "mm", coldRate); };
   // Only its output's 64 KiB differ, written over arena bytes last touched a run ago.
   EXPECT_NEAR(usOf(1e9) - usOf(1e12), 65536 * (1e-9 - 1e-12) * 1e6, 1e-3);
 }
@@ -2788,15 +2793,7 @@ TEST(CpuCost, APointwiseConvsInputAndOutputAreAsColdAsAProducts) {
     model["s_per_call"] = 1e-6;
     j["cpu"]["cube_time_models"]["conv"] = model;
     j["cpu"]["cube_time_models"]["pointwise_conv"] = model;
-    auto usOf = [&](double coldRate) {
-      auto hw = gemmModelProfile(j);
-      EXPECT_TRUE(hw.ok()) << hw.error().message;
-      hw->cpu.coldBandwidth = coldRate;
-      for (const KernelTiming& kt : test::runUnfused(g, *hw).kernels)
-        if (kt.nodes.at(0) == "conv") return kt.durUs;
-      ADD_FAILURE() << "no conv kernel";
-      return 0.0;
-    };
+    auto usOf = [&](double coldRate) { return kernelUsAtColdRate(g, j, "conv", coldRate); };
     auto hw = gemmModelProfile(j);
     ASSERT_TRUE(hw.ok()) << hw.error().message;
     const double coldShare = coldShareOf(*hw, runFootprintBytes(g, *hw));
