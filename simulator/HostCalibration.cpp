@@ -677,7 +677,7 @@ fw::Result<CpuFigures::ColdGather> coldGathersAfter(int threads, int repeat, int
 }
 
 // Near: after a Neg over twice the last-level cache; far (since session 59), when 8 times 64 MiB fit an
-// eighth of the memory: after a Neg over 64 MiB, where the page walks to the rows miss as well (140 rows
+// eighth of the memory: after a Neg over 64 MiB, the rows well out in DRAM (140 rows
 // of 2.6 KB from a 26 MB table: 9.7 us in a row, 29 after 8 MiB of other bytes, 74 after 128).
 fw::Result<CpuFigures::ColdGather> measureColdGathers(int threads, int repeat, double llcBytes,
                                                       double memBytes, std::string& how) {
