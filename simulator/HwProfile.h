@@ -224,10 +224,10 @@ struct CpuFigures {
   // (CpuCost.cpp).
   // "distance_bytes" (optional): how far the calibration's eviction put the rows (the bytes touched between
   // two reads of them). "far" (optional, since session 59): {"s_per_row", "s_per_byte", "distance_bytes"},
-  // the same timed with the rows further away (what makes them dearer is not isolated here; 140 rows of 2.6 KB from
-  // a 26 MB table took 9.7 us in a row, 29 after 8 MiB of other bytes, 38 after 32, 74 after 128, 77 after
-  // 384; session 59). A pick from between the two distances takes the figures interpolated in log distance,
-  // from beyond the far one the far figures (secondsAt).
+  // the same timed with the rows further away (what makes them dearer is not isolated here; 140 rows of 2.6
+  // KB from a 26 MB table took 9.7 us in a row, 29 after 8 MiB of other bytes, 38 after 32, 74 after 128, 77
+  // after 384; session 59). A pick from between the two distances takes the figures interpolated in log
+  // distance, from beyond the far one the far figures (secondsAt).
   struct ColdGather {
     double perRowS = 0, perByteS = 0, distanceBytes = 0;
     struct Far {
