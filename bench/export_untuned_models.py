@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|73]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|74]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -246,6 +246,12 @@ an octave-convolution CNN (high- and low-frequency branches exchanging by averag
 a sparsemax attention layer over 64 tokens (the scores sorted by TopK, a cumulative sum, the threshold), a
 TabNet-style tabular model reduced to sequential feature-mask steps (batch 256, softmax masks, GLU blocks) and
 torchvision's GoogLeNet at batch 4 and 96.
+Set 74 was exported in session 60 before any change and only measured, at opset 17: an SRU language-model encoder
+(two layers of simple recurrent units unrolled over 64 steps, batch 16), a LightConv-style encoder (softmax-normalised
+depthwise kernels shared over heads, applied by shifted slices), a temporal-shift ResNet (a fifth of the channels
+shifted along 8 frames before each block), a deep spatial autoencoder's keypoint head (spatial softmax over 64x64
+maps, expected x and y), an echo state network (a 512-unit leaky tanh reservoir over 50 steps, a linear read-out)
+and torchvision's ResNet-18 at batch 16 and 64.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -257,7 +263,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -410,6 +416,8 @@ def main():
         return export_seventy_second_set(torch, torchvision, out)
     if which == "73":
         return export_seventy_third_set(torch, torchvision, out)
+    if which == "74":
+        return export_seventy_fourth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -9693,6 +9701,152 @@ def export_seventy_third_set(torch, torchvision, out):
                 opset=17)
     export_one(torch, out, 173, "googlenet_b4_96",
                lambda: torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True), (4, 3, 96, 96))
+    return 0
+
+
+def export_seventy_fourth_set(torch, torchvision, out):
+    # Session 60, before any change and before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class SruLayer(nn.Module):  # a simple recurrent unit: one Linear for the candidate, forget and reset gates,
+        # an elementwise recurrence c = f c + (1 - f) x~, h = r tanh(c) + (1 - r) x
+        def __init__(self, d):
+            super().__init__()
+            self.w = nn.Linear(d, 3 * d)
+            self.vf, self.vr = nn.Parameter(torch.randn(d) * 0.1), nn.Parameter(torch.randn(d) * 0.1)
+
+        def forward(self, x):  # [T, B, D]
+            xt, fx, rx = self.w(x).chunk(3, -1)
+            c = torch.zeros_like(x[0])
+            hs = []
+            for t in range(x.shape[0]):
+                f = torch.sigmoid(fx[t] + self.vf * c)
+                r = torch.sigmoid(rx[t] + self.vr * c)
+                c = f * c + (1 - f) * xt[t]
+                hs.append(r * torch.tanh(c) + (1 - r) * x[t])
+            return torch.stack(hs)
+
+    class SruEncoder(nn.Module):  # an embedding of 5000 words to 256, two SRU layers over 64 steps, a 5000-way head
+        def __init__(self, vocab=5000, d=256):
+            super().__init__()
+            self.emb, self.l1, self.l2 = nn.Embedding(vocab, d), SruLayer(d), SruLayer(d)
+            self.head = nn.Linear(d, vocab)
+
+        def forward(self, tok):  # [64, 16] int64
+            return self.head(self.l2(self.l1(self.emb(tok))))
+
+    class LightConv(nn.Module):  # a LightConv block: a GLU input projection, a depthwise kernel of width 7 per head
+        # (8 heads) normalised by softmax and shared by the head's channels, applied as a sum of shifted slices
+        def __init__(self, d=256, heads=8, k=7):
+            super().__init__()
+            self.h, self.k = heads, k
+            self.inp, self.out = nn.Linear(d, 2 * d), nn.Linear(d, d)
+            self.w = nn.Parameter(torch.randn(heads, k))
+            self.norm = nn.LayerNorm(d)
+            self.ffn = nn.Sequential(nn.Linear(d, 4 * d), nn.ReLU(), nn.Linear(4 * d, d))
+            self.norm2 = nn.LayerNorm(d)
+
+        def forward(self, x):  # [B, T, D]
+            b, t, d = x.shape
+            y = F.glu(self.inp(x), -1)
+            w = torch.softmax(self.w, -1).repeat_interleave(d // self.h, 0)  # [D, K]
+            yp = F.pad(y.transpose(1, 2), (self.k // 2, self.k // 2))  # [B, D, T + K - 1]
+            z = sum(yp[:, :, i:i + t] * w[:, i:i + 1] for i in range(self.k))
+            x = self.norm(x + self.out(z.transpose(1, 2)))
+            return self.norm2(x + self.ffn(x))
+
+    class LightConvEncoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.Sequential(LightConv(), LightConv(), LightConv())
+
+        def forward(self, x):  # [8, 128, 256]
+            return self.blocks(x)
+
+    class TsmBlock(nn.Module):  # a basic residual block after a temporal shift of an eighth of the channels forward
+        # and an eighth back along the frames
+        def __init__(self, c, frames):
+            super().__init__()
+            self.f = frames
+            self.c1, self.b1 = nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c)
+            self.c2, self.b2 = nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c)
+
+        def shift(self, x):
+            nt, c, h, w = x.shape
+            x = x.view(nt // self.f, self.f, c, h, w)
+            fold = c // 8
+            fwd = torch.cat([torch.zeros_like(x[:, :1, :fold]), x[:, :-1, :fold]], 1)
+            back = torch.cat([x[:, 1:, fold:2 * fold], torch.zeros_like(x[:, :1, fold:2 * fold])], 1)
+            return torch.cat([fwd, back, x[:, :, 2 * fold:]], 2).view(nt, c, h, w)
+
+        def forward(self, x):
+            y = F.relu(self.b1(self.c1(self.shift(x))))
+            return F.relu(x + self.b2(self.c2(y)))
+
+    class TsmResNet(nn.Module):  # 2 clips of 8 frames at 56: a stem, stages of 64, 128, 256 channels (two blocks
+        # each, strided Convs between), the clip's frames averaged, a 50-way head
+        def __init__(self, frames=8):
+            super().__init__()
+            self.f = frames
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU())
+            layers, prev = [], 64
+            for i, c in enumerate((64, 128, 256)):
+                if i:
+                    layers += [nn.Conv2d(prev, c, 3, 2, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU()]
+                layers += [TsmBlock(c, frames), TsmBlock(c, frames)]
+                prev = c
+            self.body = nn.Sequential(*layers)
+            self.head = nn.Linear(256, 50)
+
+        def forward(self, x):  # [16, 3, 56, 56]: 2 clips x 8 frames
+            y = self.body(self.stem(x)).mean((2, 3))
+            return self.head(y.view(-1, self.f, y.shape[1]).mean(1))
+
+    class SpatialSoftmaxNet(nn.Module):  # a deep spatial autoencoder's encoder: three Convs to 32 maps at 64x64,
+        # a spatial softmax over each map, the expected x and y of each (64 keypoint coordinates), a small MLP
+        def __init__(self, maps=32, size=64):
+            super().__init__()
+            self.conv = nn.Sequential(nn.Conv2d(3, 64, 5, 1, 2), nn.ReLU(), nn.Conv2d(64, 32, 3, 1, 1), nn.ReLU(),
+                                      nn.Conv2d(32, maps, 3, 1, 1))
+            lin = torch.linspace(-1.0, 1.0, size)
+            self.register_buffer("px", lin.repeat(size))
+            self.register_buffer("py", lin.repeat_interleave(size))
+            self.temp = nn.Parameter(torch.ones(1))
+            self.mlp = nn.Sequential(nn.Linear(2 * maps, 128), nn.ReLU(), nn.Linear(128, 7))
+
+        def forward(self, x):  # [32, 3, 64, 64]
+            f = self.conv(x)
+            b, c, h, w = f.shape
+            p = torch.softmax(f.view(b, c, h * w) / self.temp, -1)
+            kp = torch.cat([(p * self.px).sum(-1), (p * self.py).sum(-1)], 1)
+            return self.mlp(kp)
+
+    class EchoStateNet(nn.Module):  # a 512-unit leaky reservoir (tanh, leak 0.3) driven by 16 inputs over 50 steps
+        # at batch 64, its states read out by a Linear to 4
+        def __init__(self, n=512, d=16, leak=0.3):
+            super().__init__()
+            self.win = nn.Linear(d, n, bias=False)
+            self.w = nn.Linear(n, n, bias=False)
+            self.leak = leak
+            self.out = nn.Linear(n, 4)
+
+        def forward(self, u):  # [50, 64, 16]
+            x = torch.zeros(u.shape[1], self.w.in_features)
+            ys = []
+            for t in range(u.shape[0]):
+                x = (1 - self.leak) * x + self.leak * torch.tanh(self.win(u[t]) + self.w(x))
+                ys.append(self.out(x))
+            return torch.stack(ys)
+
+    torch.manual_seed(174)
+    export_nets(torch, out, 174, (("sru_lm_b16_t64", SruEncoder, torch.randint(0, 5000, (64, 16))),
+                                  ("lightconv_enc_b8_t128", LightConvEncoder, (8, 128, 256)),
+                                  ("tsm_resnet_2x8_56", TsmResNet, (16, 3, 56, 56)),
+                                  ("spatial_softmax_b32_64", SpatialSoftmaxNet, (32, 3, 64, 64)),
+                                  ("echo_state_b64_t50", EchoStateNet, (50, 64, 16))),
+                opset=17)
+    export_one(torch, out, 174, "resnet18_b16_64", lambda: torchvision.models.resnet18(weights=None), (16, 3, 64, 64))
     return 0
 
 

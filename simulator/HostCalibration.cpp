@@ -761,8 +761,9 @@ Result<RunOverheadFit> measureRunOverhead(int threads, int repeat, const CpuFigu
   std::vector<RunOverheadSample> samples;
   for (size_t i = 0; i < chains.size(); ++i) {
     const auto& c = chains[i];
-    const double bytes = 2.0 * 4.0 * static_cast<double>(c.elems);  // the input in, the output out
-    const double copyUs = 2 * copy.copySeconds(4.0 * static_cast<double>(c.elems)) * 1e6;
+    // The output out (a fresh buffer); the float input is held as is (RtTensor::storedAsIs).
+    const double bytes = 4.0 * static_cast<double>(c.elems);
+    const double copyUs = copy.copySeconds(bytes) * 1e6;
     samples.push_back({static_cast<double>(c.n), c.own ? static_cast<double>(c.n) : 1.0, bytes,
                        std::max(median(rounds[i]), 1e-3), copyUs});
   }
@@ -1238,8 +1239,9 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   if (m.runOverhead.overhead.any())
     note("cpu.run_overhead",
          "non-negative least squares (relative error) of a run's wall time less its nodes' times and one "
-         "copy of its input and output at cpu.bandwidth_curve, as fwb profile runs a model (median of 3 "
-         "rounds), on chains of Adds; per chain nodes/initializers/bytes in and out, measured us (model "
+         "copy of its output at cpu.bandwidth_curve, as fwb profile runs a model (median of 3 rounds), on "
+         "chains of Adds (a float input, held as is); per chain nodes/initializers/bytes out, measured us "
+         "(model "
          "us, copies included): " +
              m.runOverhead.how);
   note("cpu.pointwise_position_block", "a 1x1 Conv 256->256 over 1 x P positions timed for P on both sides of multiples of "

@@ -23,7 +23,7 @@ struct CubeModelFit {
 // CpuFigures::RunOverhead), with what the chain has.
 struct RunOverheadSample {
   double nodes = 0, initializers = 0, ioBytes = 0, us = 0;
-  double copyUs = 0;  // one copy of each input and output at the profile's copy bandwidth (copySeconds)
+  double copyUs = 0;  // one copy of each output (and converted input) at the copy bandwidth (copySeconds)
 };
 // us - copyUs = s_per_run + s_per_node * nodes + s_per_initializer * initializers + s_per_io_byte * ioBytes
 // fitted to the samples (non-negative least squares on error relative to us). Bad input: fewer than 4

@@ -251,9 +251,10 @@ struct CpuFigures {
   // with a model is timed by its shape (CpuCubeModel.h) instead of FLOPs at the kind's peak rate.
   std::map<std::string, CubeTimeModel> cubeModels;
   // "run_overhead" (optional): the executor's time in a run outside its nodes (binding the inputs and
-  // the model's initializers, the bookkeeping and frees between nodes, copying the inputs in and the
-  // outputs out), as {"s_per_run", "s_per_node", "s_per_initializer", "s_per_io_byte"} on top of one copy
-  // of each graph input and output (copySeconds); measured by fwb calibrate on chains of Adds. The
+  // the model's initializers, the bookkeeping and frees between nodes, converting the inputs it does not
+  // hold as is, copying the outputs out), as {"s_per_run", "s_per_node", "s_per_initializer",
+  // "s_per_io_byte"} on top of one copy of each graph output and converted input (copySeconds); measured
+  // by fwb calibrate on chains of Adds. The
   // simulator adds it to a run's latency, outside every kernel (SimResult::runOverheadUs).
   struct RunOverhead {
     double perRunS = 0, perNodeS = 0, perInitializerS = 0, perIoByteS = 0;

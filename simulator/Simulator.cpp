@@ -3,11 +3,12 @@
 // (Schedule), then count device memory (Liveness).
 #include "simulator/Simulator.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <optional>
 
-#include <spdlog/spdlog.h>
-
+#include "core/exec/RtTensor.h"
 #include "simulator/ControlFlow.h"
 #include "simulator/CostModel.h"
 #include "simulator/CpuCost.h"
@@ -53,7 +54,9 @@ bool isHostShapeWork(const Graph& g, NodeId id) {
 
 // The executor's time outside its nodes (HwProfile.h, CpuFigures::runOverhead): once a run, per node it
 // runs (every kernel row, a loop body's once per trip), per initializer of the graph, per byte of the
-// graph's inputs and outputs and one copy of each of them. Added to the latency after the last kernel.
+// graph's outputs and one copy of each of them (a fresh buffer), and the same for each input the executor
+// converts (one it holds as is, RtTensor::storedAsIs, costs no copy). Added to the latency after the last
+// kernel.
 void addRunOverhead(const Graph& g, const HwProfile& hw, SimResult& r) {
   const auto& o = hw.cpu.runOverhead;
   double nodes = 0, initializers = 0, ioBytes = 0;
@@ -69,7 +72,9 @@ void addRunOverhead(const Graph& g, const HwProfile& hw, SimResult& r) {
     copyS += hw.cpu.copySeconds(*b);
   };
   for (ValueId v : g.inputs())
-    if (!g.value(v).initializer && !g.value(v).consumers.empty()) io(v, g.value(v).consumers.front());
+    if (!g.value(v).initializer && !g.value(v).consumers.empty() &&
+        !exec::RtTensor::storedAsIs(g.value(v).dtype))
+      io(v, g.value(v).consumers.front());
   for (ValueId v : g.outputs()) io(v, g.value(v).producer);
   const double s =
       o.perRunS + o.perNodeS * nodes + o.perInitializerS * initializers + o.perIoByteS * ioBytes + copyS;

@@ -36,6 +36,9 @@ class RtTensor {
   // Uninitialised storage for numel(dims) elements of dtype's storage class.
   static RtTensor alloc(DType dtype, std::vector<int64_t> dims);
   static RtTensor zeros(DType dtype, std::vector<int64_t> dims);
+  // A dtype whose run-time store is its own bytes (float32, int64, bool): fromTensor shares a graph input's
+  // bytes, toTensor copies a graph output's once; others are converted element by element.
+  static bool storedAsIs(DType dt) { return dt == DType::Float32 || dt == DType::Int64 || dt == DType::Bool; }
   static RtTensor fromTensor(const Tensor& t);  // shares float32/int64/bool bytes, converts others
   // The same for a model's own tensors (initializers, Constant values): a converted copy (float16, int8,
   // int32... weights) is kept per tensor storage while the tensor lives, so a model's weights are

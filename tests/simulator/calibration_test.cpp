@@ -122,25 +122,34 @@ TEST(CpuProfile, RunOverheadIsInTheLatencyAndInNoKernel) {
   extra["cpu"]["run_overhead"]["s_per_edge"] = 1e-9;
   EXPECT_FALSE(parseHwProfile(extra, "t.json").ok());
 
-  // x[1000] -> Relu -> Add(c[1000]) -> y: two nodes, one initializer, 8000 bytes in and out.
-  Graph g;
-  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1000}));
-  ValueId c = g.addInitializer("c", Tensor::floats({1000}, std::vector<float>(1000, 1.f)));
-  ValueId r = g.addValue("r", DType::Float32, Shape::ofInts({1000}));
-  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1000}));
-  g.addNode("Relu", {x}, {r}, {}, "relu");
-  g.addNode("Add", {r, c}, {y}, {}, "add");
-  g.addOutput(y);
-  auto plain = parseHwProfile(cpuProfileJson(), "t.json");
-  ASSERT_TRUE(plain.ok());
-  const SimResult without = test::runUnfused(g, *plain), with = test::runUnfused(g, *p);
-  ASSERT_EQ(with.kernels.size(), 2u);
-  for (size_t i = 0; i < 2; ++i) EXPECT_DOUBLE_EQ(with.kernels[i].durUs, without.kernels[i].durUs);
-  const double copies = 2 * p->cpu.copySeconds(4000) * 1e6;
-  const double want = 2.0 + 2 * 0.1 + 1 * 0.05 + 8000 * 1e-5 + copies;
-  EXPECT_NEAR(with.runOverheadUs, want, 1e-9);
-  EXPECT_NEAR(with.latencyUs - without.latencyUs, want, 1e-3);  // cycle rounding
-  EXPECT_DOUBLE_EQ(without.runOverheadUs, 0.0);
+  // x[1000] -> Relu (or Cast) -> Add(c[1000]) -> y: two nodes, one initializer, 4000 bytes out, and the
+  // input's when the executor converts it (int32, 8000 bytes as int64) rather than holding it as is
+  // (float32).
+  for (const DType in : {DType::Float32, DType::Int32}) {
+    Graph g;
+    ValueId x = g.addInput("x", in, Shape::ofInts({1000}));
+    ValueId c = g.addInitializer("c", Tensor::floats({1000}, std::vector<float>(1000, 1.f)));
+    ValueId r = g.addValue("r", DType::Float32, Shape::ofInts({1000}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1000}));
+    if (in == DType::Float32)
+      g.addNode("Relu", {x}, {r}, {}, "relu");
+    else
+      g.addNode("Cast", {x}, {r}, fw::zoo::attrs({Attribute::makeInt("to", 1)}), "cast");
+    g.addNode("Add", {r, c}, {y}, {}, "add");
+    g.addOutput(y);
+    auto plain = parseHwProfile(cpuProfileJson(), "t.json");
+    ASSERT_TRUE(plain.ok());
+    const SimResult without = test::runUnfused(g, *plain), with = test::runUnfused(g, *p);
+    ASSERT_EQ(with.kernels.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) EXPECT_DOUBLE_EQ(with.kernels[i].durUs, without.kernels[i].durUs);
+    const double inBytes = in == DType::Float32 ? 0.0 : 8000.0;  // an int32 is an int64 in the executor
+    const double copies =
+        (p->cpu.copySeconds(4000) + (inBytes > 0 ? p->cpu.copySeconds(inBytes) : 0.0)) * 1e6;
+    const double want = 2.0 + 2 * 0.1 + 1 * 0.05 + (4000 + inBytes) * 1e-5 + copies;
+    EXPECT_NEAR(with.runOverheadUs, want, 1e-9) << dtypeName(in);
+    EXPECT_NEAR(with.latencyUs - without.latencyUs, want, 1e-3);  // cycle rounding
+    EXPECT_DOUBLE_EQ(without.runOverheadUs, 0.0);
+  }
 
   // Chains generated from known figures, their copies included: the fit gives the figures back.
   const CpuFigures::RunOverhead known{1.5e-6, 7e-8, 6e-8, 2e-11};
