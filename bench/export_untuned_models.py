@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|74]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|75]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -252,6 +252,12 @@ depthwise kernels shared over heads, applied by shifted slices), a temporal-shif
 shifted along 8 frames before each block), a deep spatial autoencoder's keypoint head (spatial softmax over 64x64
 maps, expected x and y), an echo state network (a 512-unit leaky tanh reservoir over 50 steps, a linear read-out)
 and torchvision's ResNet-18 at batch 16 and 64.
+Set 75 was exported in session 60 after its two changes (one copy of a graph output; narrow Gemm heads in the
+calibration) and only measured, at opset 17: an induced set attention block encoder (32 inducing points over sets of
+512), a Manhattan LSTM sentence-pair model (a shared LSTM, exp(-L1) of the last states), an AdaIN style-transfer
+network (a VGG-like encoder, instance statistics swapped, a nearest-upsampling decoder), a Nature DQN over 84x84
+frame stacks at batch 32, a Temporal-Fusion-Transformer-style variable selection network (gated residual networks,
+softmax weights over 16 variables) and torchvision's SqueezeNet 1.0 at batch 8 and 128.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -263,7 +269,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -418,6 +424,8 @@ def main():
         return export_seventy_third_set(torch, torchvision, out)
     if which == "74":
         return export_seventy_fourth_set(torch, torchvision, out)
+    if which == "75":
+        return export_seventy_fifth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -9847,6 +9855,128 @@ def export_seventy_fourth_set(torch, torchvision, out):
                                   ("echo_state_b64_t50", EchoStateNet, (50, 64, 16))),
                 opset=17)
     export_one(torch, out, 174, "resnet18_b16_64", lambda: torchvision.models.resnet18(weights=None), (16, 3, 64, 64))
+    return 0
+
+
+def export_seventy_fifth_set(torch, torchvision, out):
+    # Session 60, after its two changes, before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Mab(nn.Module):  # a multihead attention block: h = LN(q + MHA(q, k)), out = LN(h + FFN(h))
+        def __init__(self, d=128, heads=4):
+            super().__init__()
+            self.h, self.dk = heads, d // heads
+            self.q, self.k, self.v, self.o = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 2 * d), nn.ReLU(), nn.Linear(2 * d, d))
+
+        def forward(self, x, y):
+            b, n, d = x.shape
+            m = y.shape[1]
+            q = self.q(x).view(b, n, self.h, self.dk).transpose(1, 2)
+            k = self.k(y).view(b, m, self.h, self.dk).transpose(1, 2)
+            v = self.v(y).view(b, m, self.h, self.dk).transpose(1, 2)
+            a = torch.softmax(q @ k.transpose(-1, -2) / self.dk ** 0.5, -1) @ v
+            h = self.n1(x + self.o(a.transpose(1, 2).reshape(b, n, d)))
+            return self.n2(h + self.ff(h))
+
+    class IsabEncoder(nn.Module):  # two induced set attention blocks (32 inducing points) over sets of 512
+        # points of 3, pooling by attention with one seed, a 10-way head
+        def __init__(self, d=128, m=32):
+            super().__init__()
+            self.inp = nn.Linear(3, d)
+            self.ind = nn.ParameterList([nn.Parameter(torch.randn(1, m, d)) for _ in range(2)])
+            self.mab = nn.ModuleList([Mab(d) for _ in range(4)])
+            self.seed = nn.Parameter(torch.randn(1, 1, d))
+            self.pool = Mab(d)
+            self.head = nn.Linear(d, 10)
+
+        def forward(self, x):  # [8, 512, 3]
+            x = self.inp(x)
+            for i in range(2):
+                h = self.mab[2 * i](self.ind[i].expand(x.shape[0], -1, -1), x)
+                x = self.mab[2 * i + 1](x, h)
+            return self.head(self.pool(self.seed.expand(x.shape[0], -1, -1), x)[:, 0])
+
+    class MaLstm(nn.Module):  # a Manhattan LSTM: two sentences of 40 words (embedding 300, 20000 words) through
+        # one shared LSTM of 128, similarity exp(-|h1 - h2|_1)
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(20000, 300)
+            self.lstm = nn.LSTM(300, 128, batch_first=True)
+
+        def forward(self, a, b):  # [32, 40] int64 each
+            _, (ha, _) = self.lstm(self.emb(a))
+            _, (hb, _) = self.lstm(self.emb(b))
+            return torch.exp(-(ha[0] - hb[0]).abs().sum(-1))
+
+    class AdaIn(nn.Module):  # AdaIN style transfer: a VGG-like encoder (64, 128, 256 channels, two max-pools) of a
+        # content and a style image, the content's instance statistics replaced by the style's, a decoder with
+        # nearest up-sampling back to 3 channels
+        def __init__(self):
+            super().__init__()
+            def block(i, o):
+                return [nn.Conv2d(i, o, 3, 1, 1), nn.ReLU()]
+            self.enc = nn.Sequential(*block(3, 64), *block(64, 64), nn.MaxPool2d(2), *block(64, 128),
+                                     *block(128, 128), nn.MaxPool2d(2), *block(128, 256))
+            self.dec = nn.Sequential(*block(256, 128), nn.Upsample(scale_factor=2.0, mode="nearest"), *block(128, 128),
+                                     *block(128, 64), nn.Upsample(scale_factor=2.0, mode="nearest"), *block(64, 64),
+                                     nn.Conv2d(64, 3, 3, 1, 1))
+
+        def forward(self, c, s):  # [2, 3, 128, 128] each
+            fc, fs = self.enc(c), self.enc(s)
+            mc, sc = fc.mean((2, 3), keepdim=True), fc.std((2, 3), keepdim=True) + 1e-5
+            ms, ss = fs.mean((2, 3), keepdim=True), fs.std((2, 3), keepdim=True) + 1e-5
+            return self.dec((fc - mc) / sc * ss + ms)
+
+    class NatureDqn(nn.Module):  # the Nature DQN: Convs 8x8/4 to 32, 4x4/2 to 64, 3x3/1 to 64, a 512-unit
+        # layer and 18 action values, over stacks of 4 frames of 84x84
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Sequential(nn.Conv2d(4, 32, 8, 4), nn.ReLU(), nn.Conv2d(32, 64, 4, 2), nn.ReLU(),
+                                     nn.Conv2d(64, 64, 3, 1), nn.ReLU(), nn.Flatten(), nn.Linear(3136, 512),
+                                     nn.ReLU(), nn.Linear(512, 18))
+
+        def forward(self, x):  # [32, 4, 84, 84]
+            return self.net(x)
+
+    class Grn(nn.Module):  # a gated residual network: ELU(W1 x), W2, a GLU gate, LayerNorm of the residual
+        def __init__(self, i, d, o):
+            super().__init__()
+            self.skip = nn.Linear(i, o) if i != o else nn.Identity()
+            self.w1, self.w2, self.gate = nn.Linear(i, d), nn.Linear(d, d), nn.Linear(d, 2 * o)
+            self.norm = nn.LayerNorm(o)
+
+        def forward(self, x):
+            return self.norm(self.skip(x) + F.glu(self.gate(self.w2(F.elu(self.w1(x)))), -1))
+
+    class VariableSelection(nn.Module):  # TFT-style variable selection over 16 variables of 8 features at 48
+        # time steps (batch 32): one GRN per variable, softmax weights from a GRN over all, the weighted sum,
+        # two GRNs after it, a 3-quantile head
+        def __init__(self, nv=16, f=8, d=64):
+            super().__init__()
+            self.nv, self.f = nv, f
+            self.per = nn.ModuleList([Grn(f, d, d) for _ in range(nv)])
+            self.sel = Grn(nv * f, d, nv)
+            self.post = nn.Sequential(Grn(d, d, d), Grn(d, d, d))
+            self.head = nn.Linear(d, 3)
+
+        def forward(self, x):  # [32, 48, 128]
+            w = torch.softmax(self.sel(x), -1)  # [32, 48, 16]
+            parts = torch.stack([g(x[..., i * self.f:(i + 1) * self.f]) for i, g in enumerate(self.per)], -1)
+            return self.head(self.post((parts * w.unsqueeze(-2)).sum(-1)))
+
+    torch.manual_seed(175)
+    export_nets(torch, out, 175, (("isab_encoder_b8_n512", IsabEncoder, (8, 512, 3)),
+                                  ("malstm_b32_t40", MaLstm,
+                                   (torch.randint(0, 20000, (32, 40)), torch.randint(0, 20000, (32, 40)))),
+                                  ("adain_style_b2_128", AdaIn, (torch.rand(2, 3, 128, 128), torch.rand(2, 3, 128, 128))),
+                                  ("nature_dqn_b32_84", NatureDqn, (32, 4, 84, 84)),
+                                  ("tft_varsel_b32_t48", VariableSelection, (32, 48, 128))),
+                opset=17)
+    export_one(torch, out, 175, "squeezenet1_0_b8_128", lambda: torchvision.models.squeezenet1_0(weights=None),
+               (8, 3, 128, 128))
     return 0
 
 
