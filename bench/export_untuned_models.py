@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|75]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|76]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -258,6 +258,11 @@ calibration) and only measured, at opset 17: an induced set attention block enco
 network (a VGG-like encoder, instance statistics swapped, a nearest-upsampling decoder), a Nature DQN over 84x84
 frame stacks at batch 32, a Temporal-Fusion-Transformer-style variable selection network (gated residual networks,
 softmax weights over 16 variables) and torchvision's SqueezeNet 1.0 at batch 8 and 128.
+Set 76 was exported in session 61 before any change and only measured, at opset 17: an IndRNN classifier (two layers
+of per-unit recurrences unrolled over 100 steps, batch 32), a CNN tagger with a linear-chain CRF's Viterbi pass
+unrolled over 32 tokens, a Hyena-style long-convolution model (depthwise kernels of 127 over 1024 positions, gated),
+an attention-free transformer (AFT-simple: a softmax over tokens of K weighting V, gated by sigmoid(Q)), a JPEG-style
+8x8 block DCT round trip over 256x256 images at batch 16, and torchvision's DenseNet-121 at batch 4 and 128.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -269,7 +274,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -426,6 +431,8 @@ def main():
         return export_seventy_fourth_set(torch, torchvision, out)
     if which == "75":
         return export_seventy_fifth_set(torch, torchvision, out)
+    if which == "76":
+        return export_seventy_sixth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -9977,6 +9984,131 @@ def export_seventy_fifth_set(torch, torchvision, out):
                 opset=17)
     export_one(torch, out, 175, "squeezenet1_0_b8_128", lambda: torchvision.models.squeezenet1_0(weights=None),
                (8, 3, 128, 128))
+    return 0
+
+
+def export_seventy_sixth_set(torch, torchvision, out):
+    # Session 61, before any change and before any measurement of these models.
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class IndRnn(nn.Module):  # two IndRNN layers (h = relu(W x + u * h), a per-unit recurrent weight) of 256
+        # units over 100 steps at batch 32, a 10-way head on the last state
+        def __init__(self, i=40, d=256):
+            super().__init__()
+            self.w1, self.w2 = nn.Linear(i, d), nn.Linear(d, d)
+            self.u1, self.u2 = nn.Parameter(torch.rand(d)), nn.Parameter(torch.rand(d))
+            self.head = nn.Linear(d, 10)
+
+        def forward(self, x):  # [32, 100, 40]
+            a = self.w1(x)
+            h = torch.zeros_like(a[:, 0])
+            hs = []
+            for t in range(a.shape[1]):
+                h = torch.relu(a[:, t] + self.u1 * h)
+                hs.append(h)
+            b = self.w2(torch.stack(hs, 1))
+            g = torch.zeros_like(h)
+            for t in range(b.shape[1]):
+                g = torch.relu(b[:, t] + self.u2 * g)
+            return self.head(g)
+
+    class CrfTagger(nn.Module):  # a CNN tagger (embedding, two Conv1d) with a linear-chain CRF's Viterbi
+        # forward pass unrolled over 32 tokens and 24 tags (max over a broadcast [B, 24, 24] a step), batch 16
+        def __init__(self, vocab=8000, d=128, tags=24):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, d)
+            self.c1, self.c2 = nn.Conv1d(d, d, 3, padding=1), nn.Conv1d(d, d, 3, padding=1)
+            self.out = nn.Linear(d, tags)
+            self.trans = nn.Parameter(torch.randn(tags, tags) * 0.1)
+
+        def forward(self, x):  # [16, 32] token ids
+            e = self.emb(x).transpose(1, 2)
+            e = torch.relu(self.c2(torch.relu(self.c1(e)))).transpose(1, 2)
+            em = self.out(e)  # [16, 32, 24]
+            score = em[:, 0]
+            back = []
+            for t in range(1, em.shape[1]):
+                s = score.unsqueeze(2) + self.trans.unsqueeze(0)  # [B, from, to]
+                score, idx = s.max(1)
+                score = score + em[:, t]
+                back.append(idx)
+            return score.max(-1)[0], torch.stack(back, 1)
+
+    class HyenaBlock(nn.Module):  # a Hyena-style operator: an in-projection to three streams, a short depthwise
+        # Conv1d, a long (kernel 127) depthwise Conv1d gated twice, an out-projection; 4 blocks of 128 channels
+        # over 1024 positions at batch 4
+        def __init__(self, d=128):
+            super().__init__()
+            self.inp = nn.Linear(d, 3 * d)
+            self.short = nn.Conv1d(3 * d, 3 * d, 3, padding=1, groups=3 * d)
+            self.long = nn.Conv1d(d, d, 127, padding=63, groups=d)
+            self.outp = nn.Linear(d, d)
+            self.norm = nn.LayerNorm(d)
+
+        def forward(self, x):  # [B, L, D]
+            u = self.short(self.inp(self.norm(x)).transpose(1, 2))
+            q, k, v = u.chunk(3, 1)
+            y = q * self.long(k * v)
+            return x + self.outp(y.transpose(1, 2))
+
+    class Hyena(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.Sequential(*[HyenaBlock() for _ in range(4)])
+
+        def forward(self, x):
+            return self.blocks(x)
+
+    class AftSimple(nn.Module):  # attention-free transformer (AFT-simple) layers: softmax of K over tokens, its
+        # weighted sum of V, gated by sigmoid(Q); 4 layers of 256 over 256 tokens at batch 8 with GELU MLPs
+        def __init__(self, d=256, layers=4):
+            super().__init__()
+            self.qkv = nn.ModuleList([nn.Linear(d, 3 * d) for _ in range(layers)])
+            self.proj = nn.ModuleList([nn.Linear(d, d) for _ in range(layers)])
+            self.mlp = nn.ModuleList([nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+                                      for _ in range(layers)])
+            self.n1 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+            self.n2 = nn.ModuleList([nn.LayerNorm(d) for _ in range(layers)])
+
+        def forward(self, x):  # [8, 256, 256]
+            for qkv, proj, mlp, n1, n2 in zip(self.qkv, self.proj, self.mlp, self.n1, self.n2):
+                q, k, v = qkv(n1(x)).chunk(3, -1)
+                ctx = (torch.softmax(k, 1) * v).sum(1, keepdim=True)
+                x = x + proj(torch.sigmoid(q) * ctx)
+                x = x + mlp(n2(x))
+            return x
+
+    class BlockDct(nn.Module):  # JPEG-style round trip: 8x8 blocks of a YCbCr image (a 3x3 colour matrix), a DCT
+        # as two products with the 8x8 basis, division by a quantisation table, rounding, the inverse; batch 16
+        # of 3x256x256
+        def __init__(self):
+            super().__init__()
+            n = torch.arange(8.0)
+            basis = torch.cos((2 * n[None, :] + 1) * n[:, None] * 3.141592653589793 / 16) * (2 / 8) ** 0.5
+            basis[0] /= 2 ** 0.5
+            self.register_buffer("d", basis)
+            self.register_buffer("q", 1 + torch.arange(64.0).reshape(8, 8) / 4)
+            self.register_buffer("m", torch.tensor([[0.299, 0.587, 0.114], [-0.169, -0.331, 0.5],
+                                                    [0.5, -0.419, -0.081]]))
+
+        def forward(self, x):  # [16, 3, 256, 256]
+            b, c, h, w = x.shape
+            y = torch.einsum("ij,bjhw->bihw", self.m, x) - 0.5
+            blocks = y.reshape(b, c, h // 8, 8, w // 8, 8).permute(0, 1, 2, 4, 3, 5)
+            coef = torch.round(self.d @ blocks @ self.d.t() / self.q)
+            back = self.d.t() @ (coef * self.q) @ self.d
+            return back.permute(0, 1, 2, 4, 3, 5).reshape(b, c, h, w)
+
+    torch.manual_seed(176)
+    export_nets(torch, out, 176, (("indrnn_b32_t100", IndRnn, (32, 100, 40)),
+                                  ("crf_tagger_b16_t32", CrfTagger, torch.randint(0, 8000, (16, 32))),
+                                  ("hyena_b4_l1024", Hyena, (4, 1024, 128)),
+                                  ("aft_simple_b8_n256", AftSimple, (8, 256, 256)),
+                                  ("block_dct_b16_256", BlockDct, (16, 3, 256, 256))),
+                opset=17)
+    export_one(torch, out, 176, "densenet121_b4_128", lambda: torchvision.models.densenet121(weights=None),
+               (4, 3, 128, 128))
     return 0
 
 

@@ -6,6 +6,7 @@
 #include "core/exec/ConvPrimitive.h"
 #include "core/exec/DirectConv.h"
 #include "core/exec/Gemm.h"
+#include "core/exec/OpContext.h"
 #include "core/ir/OpCost.h"
 #include "simulator/NonNegFit.h"
 #include "simulator/OpFamily.h"
@@ -335,23 +336,22 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   }
   if (kind == "gemm" || kind == "gemm_tb" || kind == "int_gemm") {
     N = static_cast<double>(einsum ? einsum->N : y->back());
-    // A shared first operand: one library product a batch (core/exec/ops_linalg.cpp).
-    if (einsum && einsum->shared == EinsumProduct::Shared::A) f.calls = static_cast<double>(einsum->batches);
-    // A batch of small products (a hypernetwork's per-sample weights) runs on the executor's row loop, no
-    // library call (core/exec/Gemm.cpp, smallProductsOnRowLoop): a batched MatMul whose operands both have
-    // every batch, or an Einsum of one batched product.
+    // A batch of small products (a hypernetwork's per-sample weights, a block transform's one matrix
+    // against each block) runs on the executor's row loop, no library call (core/exec/Gemm.cpp,
+    // smallProductsOnRowLoop): an Einsum of one batched product (a shared first operand too), or a MatMul
+    // whose second operand has more than one matrix, computed in runs of one batched product each
+    // (MatMulShape::batchRun; one run unless both operands broadcast, as [3, 1, ...] x [1, 5, ...]).
     {
       int64_t nb = 0, pm = 0, pk = 0, pn = 0;
       bool tb = false;
-      if (einsum && einsum->shared == EinsumProduct::Shared::None) {
+      if (einsum && einsum->shared != EinsumProduct::Shared::B) {
         nb = einsum->batches, pm = einsum->M, pk = einsum->K, pn = einsum->N, tb = einsum->transB;
-      } else if (!einsum && n.opType == "MatMul" && x->size() >= 3 && w->size() >= 2) {
-        pm = (*x)[x->size() - 2], pk = x->back(), pn = w->back();
-        if (pm > 0 && pk > 0 && pn > 0) {
-          nb = static_cast<int64_t>(f.outElems) / (pm * pn);
-          const auto aBatches = static_cast<int64_t>(numel(*x)) / (pm * pk);
-          const auto bBatches = static_cast<int64_t>(numel(*w)) / (pk * pn);
-          if (aBatches != nb || bBatches != nb) nb = 0;
+      } else if (!einsum && n.opType == "MatMul" && w->size() >= 3) {
+        if (const auto ms = exec::matmulShape(*x, *w);
+            ms.ok() && ms->batches() > 0 && numel(ms->bBatch) > 1) {
+          const int64_t run = ms->batchRun()[0];
+          nb = run, pm = ms->M, pk = ms->K, pn = ms->N;
+          f.calls = static_cast<double>(ms->batches() / run);
         }
       }
       if (exec::smallProductsOnRowLoop(nb, false, tb, pm, pn, pk)) f.ownLoop = true;

@@ -76,6 +76,21 @@ int64_t MatMulShape::offsetOf(int64_t b, const std::vector<int64_t>& st) const {
   return off;
 }
 
+std::array<int64_t, 3> MatMulShape::batchRun() const {
+  int64_t run = 1, stepA = 0, stepB = 0;
+  for (size_t d = batch.size(); d-- > 0;) {
+    const int64_t n = batch[d];
+    if (n == 1) continue;
+    if (run == 1) {
+      stepA = aStrides[d], stepB = bStrides[d];
+    } else if (aStrides[d] != stepA * run || bStrides[d] != stepB * run) {
+      break;
+    }
+    run *= n;
+  }
+  return {run, stepA, stepB};
+}
+
 Result<MatMulShape> matmulShape(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   if (a.empty() || b.empty()) return Error::badInput("inputs must not be scalars");
   std::vector<int64_t> ad = a, bd = b;

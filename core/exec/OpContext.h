@@ -3,6 +3,7 @@
 // the registry (OpRegistry.cpp), and the helpers kernels share. Not part of the public API (use
 // Executor.h). Values are RtTensors (RtTensor.h); a run's limits are RunLimits.h.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -108,6 +109,10 @@ struct MatMulShape {
   // Matrix index into a / b for output batch `b`.
   int64_t aMatrix(int64_t b) const { return offsetOf(b, aStrides); }
   int64_t bMatrix(int64_t b) const { return offsetOf(b, bStrides); }
+  // The longest run of output matrices, over the last batch axes, whose A and B matrices each advance by a
+  // fixed step (counted in matrices; 0 where that input is broadcast along the run): {run, stepA, stepB}.
+  // A run starts at every multiple of its length; the executor computes each as one batched product.
+  std::array<int64_t, 3> batchRun() const;
 
  private:
   int64_t offsetOf(int64_t b, const std::vector<int64_t>& st) const;

@@ -80,9 +80,8 @@ bool einsumAsProduct(const std::vector<RtTensor>& xs, const EinsumForm& form, Rt
   const int64_t ldb = tb ? K : N;
   if (prod->shared == Shared::B) {  // rows of every batch against the one B
     sgemm(false, tb, nb * M, N, K, 1.f, A.f(), K, B.f(), ldb, 0.f, C.mf(), N, bOwner);
-  } else if (prod->shared == Shared::A) {  // the one A against each batch's B
-    for (int64_t b = 0; b < nb; ++b)
-      sgemm(false, tb, M, N, K, 1.f, A.f(), K, B.f() + b * K * N, ldb, 0.f, C.mf() + b * M * N, N, bOwner);
+  } else if (prod->shared == Shared::A) {  // the one A against each batch's B, as one batched product
+    sgemmBatched(nb, false, tb, M, N, K, A.f(), K, 0, B.f(), ldb, K * N, C.mf(), N, M * N);
   } else if (nb == 1) {
     sgemm(false, tb, M, N, K, 1.f, A.f(), K, B.f(), ldb, 0.f, C.mf(), N, bOwner);
   } else {

@@ -164,10 +164,14 @@ Status opMatMul(OpContext& c) {
     // No broadcasting: matrix b of A, B and Y line up.
     sgemmBatched(nb, false, false, M, N, K, A.f(), K, M * K, B.f(), N, K * N, Y.mf(), N, M * N);
   } else {
-    // Broadcast batch dims: one GEMM per output matrix (the same cached primitive each time).
-    for (int64_t b = 0; b < nb; ++b)
-      sgemm(false, false, M, N, K, 1.f, A.f() + ms.aMatrix(b) * M * K, K, B.f() + ms.bMatrix(b) * K * N, N, 0.f,
-            Y.mf() + b * M * N, N);
+    // Broadcast batch dims: the output matrices in runs that A and B walk at a fixed step each (a shared
+    // A: step 0), each run one batched product. One GEMM an output matrix took about 1 us a call: a
+    // JPEG-style DCT's [8, 8] x [16, 3, 32, 32, 8, 8] 51.7 ms over 49152 matrices (1 thread, set 76,
+    // session 61), where the same product with B shared took 1.2.
+    const auto [run, stepA, stepB] = ms.batchRun();
+    for (int64_t b = 0; b < nb; b += run)
+      sgemmBatched(run, false, false, M, N, K, A.f() + ms.aMatrix(b) * M * K, K, stepA * M * K,
+                   B.f() + ms.bMatrix(b) * K * N, N, stepB * K * N, Y.mf() + b * M * N, N, M * N);
   }
   c.out[0] = std::move(Y);
   return {};

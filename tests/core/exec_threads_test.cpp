@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/exec/Gemm.h"
+#include "core/exec/OpContext.h"
 #include "core/exec/ThreadPool.h"
 #include "tests/common/ErrorBound.h"
 #include "tests/core/exec_test_util.h"
@@ -95,6 +96,45 @@ TEST(ExecThreads, SmallBatchedMatMulsAreCorrectForAnyThreadCount) {
           }
           ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], s, fwtest::dotBound(K, mag))
               << nb << "x" << M << "x" << K << "x" << N << " at " << p << "," << i << "," << j;
+        }
+  }
+}
+
+TEST(ExecThreads, BroadcastMatMulsRunInBatchedRunsAndMatchADoubleLoop) {
+  // Broadcast batch axes: the output matrices in runs that both operands walk at a fixed step, each run
+  // one batched product (MatMulShape::batchRun), on the row loop or oneDNN (a shared A as a broadcast
+  // batch axis of 1), for any thread count.
+  struct Case {
+    std::vector<int64_t> a, b;
+    std::array<int64_t, 3> run;  // {run, stepA, stepB}
+  };
+  for (const Case& c :
+       {Case{{8, 8}, {5, 3, 8, 8}, {15, 0, 1}}, Case{{64, 48}, {6, 48, 32}, {6, 0, 1}},
+        Case{{3, 1, 20, 30}, {1, 5, 30, 40}, {5, 0, 1}}, Case{{2, 4, 1, 16, 24}, {4, 6, 24, 20}, {6, 0, 1}},
+        Case{{1, 7, 16, 24}, {3, 7, 24, 20}, {7, 1, 1}}, Case{{4, 2, 3, 5}, {2, 5, 7}, {2, 1, 1}},
+        Case{{3, 1, 4, 8}, {1, 5, 8, 8}, {5, 0, 1}}}) {
+    auto ms = fw::exec::matmulShape(c.a, c.b);
+    ASSERT_TRUE(ms.ok()) << ms.error().message;
+    EXPECT_EQ(ms->batchRun(), c.run) << c.a.size() << "-d x " << c.b.size() << "-d";
+    const Tensor a = noise(c.a, 31), b = noise(c.b, 32);
+    auto m = oneNode("MatMul", {{"a", a}, {"b", b}}, 1);
+    expectSameForAnyThreadCount(m, {a, b});
+    const auto y = runWith(m, {a, b}, 1);
+    ASSERT_EQ(y.size(), 1u);
+    ASSERT_EQ(y[0].dims(), ms->out);
+    const auto av = a.toFloats(), bv = b.toFloats(), yv = y[0].toFloats();
+    const int64_t M = ms->M, K = ms->K, N = ms->N;
+    for (int64_t p = 0; p < ms->batches(); ++p)
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          double sum = 0, mag = 0;
+          for (int64_t k = 0; k < K; ++k) {
+            const double t = static_cast<double>(av[static_cast<size_t>((ms->aMatrix(p) * M + i) * K + k)]) *
+                             bv[static_cast<size_t>((ms->bMatrix(p) * K + k) * N + j)];
+            sum += t, mag += std::fabs(t);
+          }
+          ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], sum, fwtest::dotBound(K, mag))
+              << c.a.size() << "-d x " << c.b.size() << "-d at " << p << "," << i << "," << j;
         }
   }
 }

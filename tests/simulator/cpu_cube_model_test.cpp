@@ -996,12 +996,14 @@ TEST(CpuCubeModel, AnEinsumThatIsOneProductIsCostedAsThatProduct) {
   const auto ft = cubeFeatures(tb, 0);
   ASSERT_TRUE(ft.has_value());
   EXPECT_EQ(ft->kind, "gemm_tb");
-  // Experts 'td,edh->eth': e the batch, the tokens shared; one library call an expert, nothing moved.
+  // Experts 'td,edh->eth': e the batch, the tokens shared; one batched library call (the tokens broadcast
+  // over the experts), nothing moved.
   Graph experts = einsumGraph("td,edh->eth", {8, 16}, {4, 16, 32}, {4, 8, 32});
   const auto fe = cubeFeatures(experts, 0);
   ASSERT_TRUE(fe.has_value());
   EXPECT_EQ(fe->kind, "gemm");
-  EXPECT_DOUBLE_EQ(fe->calls, 4.0);
+  EXPECT_DOUBLE_EQ(fe->calls, 1.0);
+  EXPECT_FALSE(fe->ownLoop);
   // A diagonal is no product: it stays a vector op.
   Graph diag = einsumGraph("bii,bij->bj", {4, 16, 16}, {4, 16, 32}, {4, 32});
   EXPECT_NE(nodeFamily(diag, diag.node(0)), OpFamily::Cube);
@@ -1025,23 +1027,34 @@ TEST(CpuCubeModel, SmallBatchedProductsAreTheExecutorsOwnLoop) {
     g.addOutput(out);
     return g;
   };
+  // Broadcast batch axes run in batched products over the longest run of matrices each operand walks at
+  // a fixed step (MatMulShape::batchRun): a shared A ([8, 8] against [5, 3, 8, 8], a block transform) is
+  // one run; [2, 64] against [64] two of 64; [3, 1] against [1, 5] three of 5.
   struct Case {
     std::vector<int64_t> a, b, y;
     bool own;
+    double calls;
   };
-  for (const Case& c :
-       {Case{{64, 2, 16}, {64, 16, 8}, {64, 2, 8}, true}, Case{{64, 16, 8}, {64, 8, 16}, {64, 16, 16}, true},
-        Case{{64, 17, 8}, {64, 8, 8}, {64, 17, 8}, false},
-        Case{{64, 16, 16}, {64, 16, 16}, {64, 16, 16}, false}, Case{{64, 2, 16}, {16, 8}, {64, 2, 8}, false},
-        Case{{2, 64, 2, 16}, {64, 16, 8}, {2, 64, 2, 8}, false}}) {
+  for (const Case& c : {Case{{64, 2, 16}, {64, 16, 8}, {64, 2, 8}, true, 1},
+                        Case{{64, 16, 8}, {64, 8, 16}, {64, 16, 16}, true, 1},
+                        Case{{64, 17, 8}, {64, 8, 8}, {64, 17, 8}, false, 1},
+                        Case{{64, 16, 16}, {64, 16, 16}, {64, 16, 16}, false, 1},
+                        Case{{64, 2, 16}, {16, 8}, {64, 2, 8}, false, 1},
+                        Case{{2, 64, 2, 16}, {64, 16, 8}, {2, 64, 2, 8}, true, 2},
+                        Case{{8, 8}, {5, 3, 8, 8}, {5, 3, 8, 8}, true, 1},
+                        Case{{3, 1, 4, 8}, {1, 5, 8, 8}, {3, 5, 4, 8}, true, 3},
+                        Case{{64, 48}, {100, 48, 32}, {100, 64, 32}, false, 1}}) {
     const Graph g = matmul(c.a, c.b, c.y);
     const auto f = cubeFeatures(g, 0);
     ASSERT_TRUE(f.has_value());
     EXPECT_EQ(f->ownLoop, c.own) << c.a.size() << "-d " << c.a[c.a.size() - 2] << "x" << c.a.back() << "x"
                                  << c.b.back();
+    EXPECT_DOUBLE_EQ(f->calls, c.calls) << c.a.size() << "-d " << c.a[c.a.size() - 2] << "x" << c.a.back();
   }
-  // An Einsum of one batched product follows the same rule; read transposed it stays the library's.
+  // An Einsum of one batched product follows the same rule, a shared first operand too; read transposed
+  // it stays the library's.
   EXPECT_TRUE(cubeFeatures(einsumGraph("bij,bjk->bik", {64, 2, 16}, {64, 16, 8}, {64, 2, 8}), 0)->ownLoop);
+  EXPECT_TRUE(cubeFeatures(einsumGraph("ij,bjk->bik", {8, 8}, {500, 8, 8}, {500, 8, 8}), 0)->ownLoop);
   EXPECT_FALSE(cubeFeatures(einsumGraph("bij,bkj->bik", {64, 2, 16}, {64, 8, 16}, {64, 2, 8}), 0)->ownLoop);
 }
 
