@@ -306,10 +306,10 @@ std::vector<Case> conv1dCases() {
 }
 
 // Filter banks: a few input channels a group, a kernel of 8 to 129 taps along the last axis (1 along the
-// others), stride 1 (the executor's own direct loop where it times faster than the library:
-// core/exec/DirectConv.h), 1-D and 2-D, dilated, grouped and depthwise (long convolutions of sequence
-// models), a few channels to 128, one image to 8, and tiny ones; and kernels long along both axes of an
-// image (large-kernel depthwise Convs, 9x9 to 31x31, and 2 channels a group).
+// others; depthwise from 2 taps), stride 1 (the executor's own direct loop where it times faster than the
+// library: core/exec/DirectConv.h), 1-D and 2-D, dilated, grouped and depthwise (long convolutions of
+// sequence models), a few channels to 128, one image to 8, and tiny ones; and kernels long along both axes of
+// an image (large-kernel depthwise Convs, 9x9 to 31x31, and 2 channels a group).
 std::vector<Case> convDirectCases() {
   struct D {
     int64_t batch, cin, rows, len, cout, k, pad, dil, group;
@@ -323,7 +323,13 @@ std::vector<Case> convDirectCases() {
         D{4, 1, 16, 256, 8, 32, 16, 1, 1}, D{2, 1, 8, 1024, 16, 64, 32, 1, 1},
         D{8, 2, 32, 64, 16, 8, 4, 1, 1}, D{1, 1, 64, 128, 4, 12, 6, 1, 1},
         D{4, 32, 0, 1024, 32, 64, 63, 1, 32}, D{2, 128, 0, 256, 128, 31, 15, 1, 128},
-        D{1, 16, 8, 200, 16, 9, 4, 1, 16}}) {
+        D{1, 16, 8, 200, 16, 9, 4, 1, 16},
+        // depthwise with a few taps along one axis, which the loop takes where it times faster than the
+        // library's depthwise kernel and its reorders: a Hyena block's, a Mamba block's, a Conv-TasNet
+        // block's dilated one; in the core's own cache and well beyond it
+        D{4, 384, 0, 1024, 384, 3, 1, 1, 384}, D{8, 64, 0, 512, 64, 3, 1, 1, 64},
+        D{2, 256, 0, 2048, 256, 4, 3, 1, 256}, D{1, 512, 0, 4000, 512, 3, 2, 2, 512},
+        D{16, 128, 0, 128, 128, 5, 2, 1, 128}, D{1, 96, 0, 256, 96, 7, 3, 1, 96}}) {
     std::vector<int64_t> x = {c.batch, c.cin}, w = {c.cout, c.cin / c.group}, pads, dils;
     if (c.rows > 0) {
       x.push_back(c.rows);

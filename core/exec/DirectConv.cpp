@@ -263,7 +263,9 @@ bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vecto
   }
   // Taps along the last axis, and along the others too when their input rows fit (a large-kernel depthwise
   // Conv: RepLKNet's 31 x 31).
-  if (kernel.back() >= kDirectConvMinTaps) return taps == 1 || (C / group) * taps <= kDirectConvMaxRows;
+  const int64_t minTaps =
+      group > 1 && C == group && taps == 1 ? kDirectConvMinTapsDepthwise : kDirectConvMinTaps;
+  if (kernel.back() >= minTaps) return taps == 1 || (C / group) * taps <= kDirectConvMaxRows;
   if (taps == 1) return false;
   // A bank over rows.
   return kernel.back() == 1 && !lastPadded && taps >= kDirectConvMinTaps &&

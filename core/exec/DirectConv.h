@@ -24,6 +24,12 @@ namespace fw::exec {
 // The fewest taps along the last axis a Conv must have for directConvolution() to be a candidate: shorter
 // kernels (3, 5, 7) reuse each loaded vector too few times to beat the library's kernels.
 constexpr int64_t kDirectConvMinTaps = 8;
+// The fewest for a depthwise kernel along the last axis alone (one input channel a group, 1 along the other
+// axes): the library runs those on its depthwise kernel over a reordered copy of the data, and beyond the
+// core's own cache the two reorders cost it more than the direct loop's extra loads. 4 x 384 x 1024 with 3
+// taps (a Hyena block's short Conv1d, set 76): 1.5-1.8 ms on the library, 0.66-0.79 on the loop; 4 x 384
+// x 256, 143 against 143-174 (1 thread, AMD EPYC, session 61). The loop is taken only where it timed faster.
+constexpr int64_t kDirectConvMinTapsDepthwise = 2;
 // The most input channels a group.
 constexpr int64_t kDirectConvMaxChannels = 4;
 // The most input rows (input channels a group times the taps along the axes before the last) an output row
@@ -33,7 +39,8 @@ constexpr int64_t kDirectConvMaxRows = 64;
 // Whether a Conv of C input channels, M output channels in `group` groups, a kernel of dims `kernel` (its
 // spatial dims) and stride `lastStride` along the last axis is a filter bank directConvolution() runs:
 // at most kDirectConvMaxChannels input channels a group (one: depthwise), stride 1 along the last axis, and
-// either at least kDirectConvMinTaps taps along the last axis and, when the kernel is more than 1 along
+// either at least kDirectConvMinTaps taps along the last axis (kDirectConvMinTapsDepthwise for a depthwise
+// kernel 1 along the other axes) and, when the kernel is more than 1 along
 // another axis, at most kDirectConvMaxRows input rows an output row (input channels a group times the taps
 // along the other axes), or (a bank over rows) a kernel of 1 along the last axis, no padding along it
 // (`lastPadded` false), at least kDirectConvMinTaps taps along the others and at most kDirectConvMaxRows

@@ -317,6 +317,13 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
       general(1, 2, 5, 1, {23, 41}, {5, 9}, {2, 1}, {2, 2}, {3, 8}, {2, 8}),
       general(1, 2, 2, 2, {4, 6, 30}, {3, 2, 8}, {1, 1, 1}, {1, 1, 1}, {1, 0, 4}, {1, 1, 3}),
       general(1, 4, 4, 2, {12, 50}, {13, 13}, {1, 1}, {1, 1}, {6, 6}, {6, 6}),
+      // Depthwise with a few taps along the last axis alone (kDirectConvMinTapsDepthwise): 3 taps padded,
+      // 2 taps, 4 taps dilated and causally padded, a depth multiplier of 2, 1 x 3 over rows of an image.
+      general(2, 16, 16, 16, {300}, {3}, {1}, {1}, {1}, {1}),
+      general(1, 8, 8, 8, {33}, {2}, {1}, {1}, {0}, {0}),
+      general(1, 12, 12, 12, {200}, {4}, {1}, {2}, {6}, {0}),
+      general(2, 6, 12, 6, {64}, {5}, {1}, {1}, {2}, {2}),
+      general(1, 8, 8, 8, {9, 40}, {1, 3}, {1, 1}, {1, 1}, {0, 1}, {0, 1}),
   };
   const auto direct = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
                          bool relu) { fw::exec::directConvolution(q, x, w, b, y, relu); };
@@ -345,7 +352,7 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
   }
   // Not filter banks: stride 2 along the last axis, 7 taps, 5 channels a group, 4 channels by 17 taps along
   // an earlier axis (68 input rows an output row), 7x7; over rows: padding along the last axis, 4 taps, 68
-  // input rows an output row.
+  // input rows an output row; 3 taps over 2 channels a group, and a depthwise 3x3.
   for (const ConvProblem& q : {general(1, 1, 8, 1, {100}, {16}, {2}, {1}, {0}, {0}),
                                general(1, 1, 8, 1, {100}, {7}, {1}, {1}, {0}, {0}),
                                general(1, 5, 8, 1, {100}, {16}, {1}, {1}, {0}, {0}),
@@ -353,7 +360,9 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
                                general(1, 8, 8, 8, {20, 20}, {7, 7}, {1, 1}, {1, 1}, {3, 3}, {3, 3}),
                                general(1, 1, 8, 1, {20, 100}, {8, 1}, {1, 1}, {1, 1}, {0, 1}, {0, 1}),
                                general(1, 1, 8, 1, {20, 100}, {4, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
-                               general(1, 4, 8, 1, {20, 100}, {17, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0})})
+                               general(1, 4, 8, 1, {20, 100}, {17, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+                               general(1, 8, 8, 4, {100}, {3}, {1}, {1}, {1}, {1}),
+                               general(1, 8, 8, 8, {20, 20}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1})})
     EXPECT_FALSE(fw::exec::directConvolutionApplies(q)) << q.C << " -> " << q.M;
 }
 

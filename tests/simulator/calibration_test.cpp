@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "core/exec/DirectConv.h"
 #include "core/zoo/Zoo.h"
 #include "core/zoo/ZooBuilder.h"
 #include "simulator/CpuCost.h"
@@ -2347,6 +2348,25 @@ TEST(HostCalibration, TheWideGroupedConvModelIsFittedOnOneByOneGroupsToo) {
   EXPECT_EQ(plane, 2);
   EXPECT_EQ(line, 3);
   EXPECT_EQ(threeByThree, 15);
+}
+
+// The conv_direct model is fitted on depthwise Convs of a few taps too (session 61), which the executor's
+// direct loop takes where it times faster than the library (kDirectConvMinTapsDepthwise): each a case of
+// that kind, its loads a vector a tap (one output channel a group).
+TEST(HostCalibration, TheDirectLoopModelIsFittedOnShortDepthwiseKernelsToo) {
+  int shortDepthwise = 0;
+  for (const auto& [name, f] : cubeCaseFeatures("conv_direct")) {
+    EXPECT_EQ(f.kind, "conv_direct") << name;
+    EXPECT_TRUE(f.ownLoop) << name;
+    if (name.find("depthwise") != std::string::npos && name.find("Conv k") == 0 &&
+        std::stoi(name.substr(6)) < fw::exec::kDirectConvMinTaps)
+      ++shortDepthwise;
+    if (name == "Conv k3 384->384 depthwise over 1024 batch 4") {
+      EXPECT_DOUBLE_EQ(f.flops, 2.0 * 4 * 384 * 1024 * 3) << name;
+      EXPECT_DOUBLE_EQ(f.patchElems, 4.0 * 384 * 1024 * 3) << name;
+    }
+  }
+  EXPECT_EQ(shortDepthwise, 6);
 }
 
 // The conv1d model is fitted on several sequences and dilated Convs too (session 58): each a case of that
