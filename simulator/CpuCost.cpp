@@ -825,8 +825,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         }
         auto it = hw.cpu.cubeModels.find(f->kind);
         // Older profiles: Gemm(transB) had the GEMM model (a product of one column the GEMM or Gemm(transB)
-        // one), a pointwise or 1-D Conv or a filter bank the dense one (a bank over rows or a depthwise bank
-        // the banks' since those had one), a depthwise
+        // one), a pointwise or 1-D Conv or a filter bank the dense one, a depthwise
         // Conv or one of more than 16 channels a group the grouped one (one call a Conv), a 1-D ConvTranspose
         // or one of a few output channels the 2-D one.
         if (it == hw.cpu.cubeModels.end() && f->kind == "grouped_conv_wide") {
@@ -837,11 +836,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
         if (it == hw.cpu.cubeModels.end() && f->kind == "gemm_col")
           it = hw.cpu.cubeModels.find(n.opType == "Gemm" && n.attrs.intOr("transB", 0) != 0 ? "gemm_tb"
                                                                                             : "gemm");
-        if (it == hw.cpu.cubeModels.end() && (f->kind == "conv_rows" || f->kind == "conv_direct_dw"))
+        if (it == hw.cpu.cubeModels.end() && f->kind == "conv_rows")
           it = hw.cpu.cubeModels.find("conv_direct");
-        if (it == hw.cpu.cubeModels.end() &&
-            (f->kind == "pointwise_conv" || f->kind == "conv1d" || f->kind == "conv_direct" ||
-             f->kind == "conv_rows" || f->kind == "conv_direct_dw"))
+        if (it == hw.cpu.cubeModels.end() && (f->kind == "pointwise_conv" || f->kind == "conv1d" ||
+                                              f->kind == "conv_direct" || f->kind == "conv_rows"))
           it = hw.cpu.cubeModels.find("conv");
         if (it == hw.cpu.cubeModels.end() && f->kind == "depthwise_conv") it = hw.cpu.cubeModels.find("grouped_conv");
         if (it == hw.cpu.cubeModels.end() &&

@@ -150,7 +150,6 @@ const std::vector<std::string>& cubeModelKinds() {
                                              "conv_transpose1d",
                                              "conv_transpose_plain",
                                              "conv_direct",
-                                             "conv_direct_dw",
                                              "conv_rows",
                                              "int_gemm",
                                              "int_conv",
@@ -204,13 +203,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
       // A bank over rows loads a vector a tap and row for fewer multiply-adds and runs at its own rate; a
       // kernel along the last axis and others (a large depthwise one) is the loop's taps along the last axis
       // over each row the others land on.
-      // A depthwise one (one input and one output channel a group) loads a vector a tap for one multiply-add,
-      // where a bank of 4 or more output channels a group does four with it: a kind of its own
-      // (conv_direct_dw). Fitted with the banks, its taps came to 0.024 ns each where the calibration's
-      // depthwise shapes take 0.038-0.040 (a Hyena block's 127 taps over [4, 128, 1024]: 1.9 ms simulated,
-      // 2.9 measured alone; session 61).
-      const bool depthwise = (*x)[1] == group && (*w)[0] == group;
-      f.kind = kernel.back() == 1 ? "conv_rows" : depthwise ? "conv_direct_dw" : "conv_direct";
+      f.kind = kernel.back() == 1 ? "conv_rows" : "conv_direct";
       f.ownLoop = true;
       f.flops = 2 * numel(*y) * static_cast<double>((*x)[1] / std::max<int64_t>(1, group)) * taps;
       f.inElems = numel(*x);

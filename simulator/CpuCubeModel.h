@@ -49,9 +49,7 @@ namespace fw::sim {
 // most 4 output channels, 1-D or 2-D: the executor's GEMM path on the plain layout; its "patch" term counts
 // the column buffer, C x M x prod(kernel) an input position), conv_direct (a filter bank on the executor's
 // own direct loop: core/exec/DirectConv.h; FLOPs of every tap, the padding's included; its "patch" term
-// counts the input elements the loop loads, once a block of 4 output channels), conv_direct_dw (the same
-// loop over a depthwise Conv, one input and one output channel a group: a load a tap and output vector,
-// since session 61), conv_rows (the same loop
+// counts the input elements the loop loads, once a block of 4 output channels), conv_rows (the same loop
 // over a bank whose taps run along the axes before the last, each a row read in place), int_gemm, int_conv,
 // rnn (LSTM/GRU/RNN: W and R are the weights; the "patch" term counts the sequential steps, seq * directions,
 // one small product each; the "aliased weight" term the W and R elements a cell reads as stored because the

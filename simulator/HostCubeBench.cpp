@@ -310,9 +310,7 @@ std::vector<Case> conv1dCases() {
 // library: core/exec/DirectConv.h), 1-D and 2-D, dilated, grouped and depthwise (long convolutions of
 // sequence models), a few channels to 128, one image to 8, and tiny ones; and kernels long along both axes of
 // an image (large-kernel depthwise Convs, 9x9 to 31x31, and 2 channels a group).
-// `depthwise`: the depthwise ones alone (one input and one output channel a group: conv_direct_dw), or the
-// others (conv_direct).
-std::vector<Case> convDirectCases(bool depthwise) {
+std::vector<Case> convDirectCases() {
   struct D {
     int64_t batch, cin, rows, len, cout, k, pad, dil, group;
   };
@@ -332,7 +330,6 @@ std::vector<Case> convDirectCases(bool depthwise) {
         D{4, 384, 0, 1024, 384, 3, 1, 1, 384}, D{8, 64, 0, 512, 64, 3, 1, 1, 64},
         D{2, 256, 0, 2048, 256, 4, 3, 1, 256}, D{1, 512, 0, 4000, 512, 3, 2, 2, 512},
         D{16, 128, 0, 128, 128, 5, 2, 1, 128}, D{1, 96, 0, 256, 96, 7, 3, 1, 96}}) {
-    if ((c.group == c.cin && c.cout == c.cin) != depthwise) continue;
     std::vector<int64_t> x = {c.batch, c.cin}, w = {c.cout, c.cin / c.group}, pads, dils;
     if (c.rows > 0) {
       x.push_back(c.rows);
@@ -362,7 +359,6 @@ std::vector<Case> convDirectCases(bool depthwise) {
   };
   for (Q c :
        {Q{1, 32, 32, 32, 31, 32}, Q{2, 64, 16, 64, 13, 64}, Q{1, 8, 48, 8, 9, 4}, Q{1, 16, 24, 16, 17, 16}}) {
-    if ((c.group == c.cin && c.cout == c.cin) != depthwise) continue;
     std::string name = "Conv " + std::to_string(c.k) + "x" + std::to_string(c.k) + " " +
                        std::to_string(c.cin) + "->" + std::to_string(c.cout) +
                        (c.group == c.cin ? " depthwise" : " group " + std::to_string(c.group)) + " over " +
@@ -579,8 +575,7 @@ Result<KindCases> casesOfKind(const std::string& kind) {
   if (kind == "depthwise_conv") return KindCases{convCases(ConvKind::Depthwise)};
   if (kind == "conv_transpose") return KindCases{convTransposeCases(), false, true};
   if (kind == "conv_transpose_plain") return KindCases{convTransposePlainCases()};
-  if (kind == "conv_direct") return KindCases{convDirectCases(false)};
-  if (kind == "conv_direct_dw") return KindCases{convDirectCases(true)};
+  if (kind == "conv_direct") return KindCases{convDirectCases()};
   if (kind == "conv_rows") return KindCases{convRowsCases()};
   if (kind == "conv_transpose1d") return KindCases{convTranspose1dCases(), false, true};
   if (kind == "rnn") return KindCases{rnnCases(), false, false, true};

@@ -45,7 +45,7 @@ constexpr int64_t kDirectConvMaxRows = 64;
 // along the other axes), or (a bank over rows) a kernel of 1 along the last axis, no padding along it
 // (`lastPadded` false), at least kDirectConvMinTaps taps along the others and at most kDirectConvMaxRows
 // input rows an output row. (The simulator costs such a Conv as this loop: CpuCubeModel's conv_direct, a
-// depthwise one conv_direct_dw, a bank over rows conv_rows.)
+// bank over rows conv_rows.)
 bool directConvolutionFits(int64_t C, int64_t M, int64_t group, const std::vector<int64_t>& kernel,
                            int64_t lastStride, bool lastPadded);
 // directConvolutionFits for `p` (a Conv, not a ConvTranspose), with consistent geometry.

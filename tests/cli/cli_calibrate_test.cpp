@@ -206,7 +206,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // residual.
   for (const char* kind : {"gemm", "gemm_tb", "gemm_col", "conv", "conv1d", "pointwise_conv", "grouped_conv",
                            "grouped_conv_wide", "depthwise_conv", "conv_transpose", "conv_transpose1d",
-                           "conv_transpose_plain", "conv_direct", "conv_direct_dw", "conv_rows", "rnn"}) {
+                           "conv_transpose_plain", "conv_direct", "conv_rows", "rnn"}) {
     const auto& m = j["cpu"]["cube_time_models"][kind];
     EXPECT_GE(m["cases"].get<int>(), 7) << kind;
     EXPECT_LT(m["rms_log_error"].get<double>(), 1.0) << kind;

@@ -59,18 +59,17 @@ std::vector<CubeSample> convStreamSamples(const CubeTimeModel& known, double rat
 }
 
 // A dense Conv over one axis: [1, cin, len] by [cout, cin, k], padding k / 2.
-Graph conv1dGraph(int64_t cin, int64_t cout, int64_t len, int64_t k, int64_t stride = 1, int64_t group = 1) {
+Graph conv1dGraph(int64_t cin, int64_t cout, int64_t len, int64_t k, int64_t stride = 1) {
   Graph g;
   g.name = "conv1d";
   const int64_t pad = k / 2, out = (len + 2 * pad - k) / stride + 1;
   ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, cin, len}));
   ValueId w = g.addInitializer(
-      "W", Tensor::floats({cout, cin / group, k},
-                          std::vector<float>(static_cast<size_t>(cout * (cin / group) * k), 0.1f)));
+      "W", Tensor::floats({cout, cin, k}, std::vector<float>(static_cast<size_t>(cout * cin * k), 0.1f)));
   ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({1, cout, out}));
   g.addNode("Conv", {x, w}, {y},
             zoo::attrs({Attribute::makeInts("pads", {pad, pad}), Attribute::makeInts("kernel_shape", {k}),
-                        Attribute::makeInts("strides", {stride}), Attribute::makeInt("group", group)}),
+                        Attribute::makeInts("strides", {stride})}),
             "conv1d");
   g.addOutput(y);
   return g;
@@ -132,10 +131,9 @@ TEST(CpuCubeModel, ADepthMultiplierCountsItsInputCopiedOnceAnOutputChannel) {
 // A filter bank (a few input channels a group, at least 8 taps along the last axis, stride 1) runs on the
 // executor's own direct loop where that timed faster (core/exec/DirectConv.h): its own kind, an own loop,
 // every tap's multiply-add counted (the padding's too) and the input loaded once a block of 4 output
-// channels; a kernel long along two axes (a 31x31 depthwise one) too, every tap of both counted, a kind of
-// its own as every depthwise one (conv_direct_dw: a load a tap for one multiply-add). 7 taps, stride 2, 5
-// input channels, or 4 channels by 17 rows of taps (68 input rows an output row) are the library's; a
-// depthwise 3-tap Conv1d is the loop's (kDirectConvMinTapsDepthwise), 3 taps over 2 channels a group not.
+// channels; a kernel long along two axes (a 31x31 depthwise one) too, every tap of both counted. 7 taps,
+// stride 2, 5 input channels, or 4 channels by 17 rows of taps (68 input rows an output row) are the
+// library's.
 TEST(CpuCubeModel, AFilterBankIsCostedAsTheDirectLoop) {
   const auto f = cubeFeatures(conv1dGraph(2, 16, 1000, 33), 0);
   ASSERT_TRUE(f);
@@ -149,17 +147,12 @@ TEST(CpuCubeModel, AFilterBankIsCostedAsTheDirectLoop) {
   EXPECT_DOUBLE_EQ(f->patchElems, 4.0 * 1000 * 2 * 33);
   const auto large = cubeFeatures(convGraph(48, 48, 32, 31, 48, 1, 4), 0);
   ASSERT_TRUE(large);
-  EXPECT_EQ(large->kind, "conv_direct_dw");
+  EXPECT_EQ(large->kind, "conv_direct");
   EXPECT_TRUE(large->ownLoop);
   EXPECT_DOUBLE_EQ(large->flops, 2.0 * 4 * 48 * 32 * 32 * 31 * 31);
   // One output channel a group: one block a channel, loading its row's positions under every tap.
   EXPECT_DOUBLE_EQ(large->patchElems, 4.0 * 48 * 32 * 32 * 31 * 31);
-  const auto shortDepthwise = cubeFeatures(conv1dGraph(16, 16, 1000, 3, 1, 16), 0);
-  ASSERT_TRUE(shortDepthwise);
-  EXPECT_EQ(shortDepthwise->kind, "conv_direct_dw");
-  EXPECT_DOUBLE_EQ(shortDepthwise->patchElems, 16.0 * 1000 * 3);
   for (const auto& [what, g] : {std::pair{"7 taps", conv1dGraph(2, 16, 1000, 7)},
-                                std::pair{"3 taps, 2 channels a group", conv1dGraph(32, 32, 1000, 3, 1, 16)},
                                 std::pair{"stride 2", conv1dGraph(2, 16, 1000, 33, 2)},
                                 std::pair{"5 channels", conv1dGraph(5, 16, 1000, 33)},
                                 std::pair{"17x17 over 4 channels", convGraph(4, 8, 64, 17, 1)}}) {
@@ -1078,8 +1071,7 @@ TEST(CpuCubeModel, ASplitKindTakesItsOwnModelOrItsParentOneOfAnOlderProfile) {
       {"conv_transpose1d", "conv_transpose", convTransposeGraph(16, 8, 64, 1),
        convTransposeGraph(16, 8, 8, 2)},
       {"conv_transpose_plain", "conv_transpose", convTransposeGraph(16, 3, 8, 2),
-       convTransposeGraph(16, 8, 8, 2)},
-      {"conv_direct_dw", "conv_direct", conv1dGraph(16, 16, 1000, 33, 1, 16), conv1dGraph(2, 16, 1000, 33)}};
+       convTransposeGraph(16, 8, 8, 2)}};
   for (const Split& sp : splits) {
     auto hw = *parseHwProfile(cpuProfile(), "t.json");
     CubeTimeModel parent, own;
