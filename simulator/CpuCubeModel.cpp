@@ -346,6 +346,12 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
       bool tb = false;
       if (einsum && einsum->shared != EinsumProduct::Shared::B) {
         nb = einsum->batches, pm = einsum->M, pk = einsum->K, pn = einsum->N, tb = einsum->transB;
+        // A shared first operand against a model's weights (read as stored, not moved): one library product
+        // a batch on the packed copy of each (core/exec/ops_linalg.cpp).
+        if (einsum->shared == EinsumProduct::Shared::A && !einsum->moveB && n.inputs.size() > 1 &&
+            n.inputs[1] != kNoId && storedAcrossRuns(g, n.inputs[1], false) &&
+            !exec::smallProductsOnRowLoop(nb, false, tb, pm, pn, pk))
+          f.calls = static_cast<double>(nb);
       } else if (!einsum && n.opType == "MatMul" && w->size() >= 3) {
         if (const auto ms = exec::matmulShape(*x, *w);
             ms.ok() && ms->batches() > 0 && numel(ms->bBatch) > 1) {

@@ -10,7 +10,9 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "core/exec/Gemm.h"
@@ -136,6 +138,42 @@ TEST(ExecThreads, BroadcastMatMulsRunInBatchedRunsAndMatchADoubleLoop) {
           ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], sum, fwtest::dotBound(K, mag))
               << c.a.size() << "-d x " << c.b.size() << "-d at " << p << "," << i << "," << j;
         }
+  }
+}
+
+TEST(ExecThreads, EinsumsWithASharedFirstOperandMatchADoubleLoop) {
+  // 'ij,bjk->bik' (and B read transposed, 'ij,bkj->bik'): one batched product when B is computed or the
+  // products are small (the row loop), one packed product a batch against a model's weights; B as an
+  // initializer and as a graph input, for any thread count.
+  for (const auto& [eq, M, K, N, nb, transB] :
+       std::vector<std::tuple<std::string, int64_t, int64_t, int64_t, int64_t, bool>>{
+           {"ij,bjk->bik", 8, 8, 8, 50, false},
+           {"ij,bjk->bik", 24, 40, 36, 5, false},
+           {"ij,bkj->bik", 24, 40, 36, 5, true}}) {
+    for (const bool constantB : {false, true}) {
+      const Tensor a = noise({M, K}, 41),
+                   b = noise(transB ? std::vector<int64_t>{nb, N, K} : std::vector<int64_t>{nb, K, N}, 42);
+      auto m = oneNode("Einsum", {{"a", a}, {"b", b, constantB}}, 1,
+                       attrs({Attribute::makeString("equation", eq)}));
+      const std::vector<Tensor> in = constantB ? std::vector<Tensor>{a} : std::vector<Tensor>{a, b};
+      expectSameForAnyThreadCount(m, in);
+      const auto y = runWith(m, in, 1);
+      ASSERT_EQ(y.size(), 1u);
+      ASSERT_EQ(y[0].dims(), (std::vector<int64_t>{nb, M, N}));
+      const auto av = a.toFloats(), bv = b.toFloats(), yv = y[0].toFloats();
+      for (int64_t p = 0; p < nb; ++p)
+        for (int64_t i = 0; i < M; ++i)
+          for (int64_t j = 0; j < N; ++j) {
+            double sum = 0, mag = 0;
+            for (int64_t k = 0; k < K; ++k) {
+              const double t = static_cast<double>(av[static_cast<size_t>(i * K + k)]) *
+                               bv[static_cast<size_t>(transB ? (p * N + j) * K + k : (p * K + k) * N + j)];
+              sum += t, mag += std::fabs(t);
+            }
+            ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], sum, fwtest::dotBound(K, mag))
+                << eq << (constantB ? " constant B" : " B an input") << " at " << p << "," << i << "," << j;
+          }
+    }
   }
 }
 
