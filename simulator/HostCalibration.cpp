@@ -541,10 +541,17 @@ CpuFigures::ProductStreamSet productStreamShares(const HwProfile& p,
   return set;
 }
 
+int64_t farTierScale(double ownCacheBytes) {
+  int64_t scale = 1;
+  while (static_cast<double>(scale << 23) < 1.5 * ownCacheBytes && scale < 64) scale *= 2;
+  return scale;
+}
+
 namespace {
 
 // The tier beyond the last-level cache (HwProfile.h: far_curve, far_s_per_byte): a 3x3 Conv 8 -> 32 at
-// 256x256 (2 MiB in, 8 MiB out; a product) and a Relu over 8 MiB (a vector op), each alone (its arena bytes
+// 256x256 (2 MiB in, 8 MiB out; a product) and a Relu over 8 MiB (a vector op), both times farTierScale
+// (batch, length) on a core whose own cache is as large, each alone (its arena bytes
 // reused from one run to the next: near) and in one run after a Neg over E bytes (E = 4 to 128 MiB), whose
 // input and output come between two of the op's calls: the op's bytes are 2E and half its own away. The
 // share at that distance is what the two took more than alone, over what they took more after the largest
@@ -556,10 +563,12 @@ struct FarTier {
   std::string how;
 };
 fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes) {
-  const Bench conv = oneOp("Conv", {1, 8, 256, 256}, {filled({32, 8, 3, 3}, 0.05f)},
+  const int64_t scale = farTierScale(ownCacheBytes);
+  const Bench conv = oneOp("Conv", {scale, 8, 256, 256}, {filled({32, 8, 3, 3}, 0.05f)},
                            fw::zoo::attrs({fw::Attribute::makeInts("pads", {1, 1, 1, 1})}), 1);
-  const Bench relu = oneOp("Relu", {int64_t{1} << 21}, {}, {}, 1);
-  const double convIn = 4.0 * 8 * 256 * 256, convOut = 4.0 * 32 * 256 * 256, reluIn = 4.0 * (1 << 21);
+  const Bench relu = oneOp("Relu", {scale << 21}, {}, {}, 1);
+  const double convIn = 4.0 * 8 * 256 * 256 * static_cast<double>(scale), convOut = 4.0 * convIn,
+               reluIn = 4.0 * static_cast<double>(scale << 21);
   auto counted = [&](double in, double out) {
     return (in > ownCacheBytes ? in : 0.0) + (out > ownCacheBytes ? out : 0.0);
   };
@@ -575,6 +584,9 @@ fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes
     return median(us);
   };
   FarTier out;
+  if (scale > 1)
+    out.how = "batch " + std::to_string(scale) + " and " + bytesStr(reluIn) + " (an own cache of " +
+              bytesStr(ownCacheBytes) + ")";
   std::vector<double> excessConv, excessRelu;
   for (const Bench* op : {&conv, &relu}) {
     FW_ASSIGN_OR_RETURN(const double near, medianOf([&]() { return timeNode(*op, threads, 2, runs); }));

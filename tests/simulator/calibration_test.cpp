@@ -821,6 +821,20 @@ TEST(HostBench, TheLastLevelCacheIsTheLevelAfterTheCoresOwn) {
   EXPECT_EQ(lastCacheLevel({}), -1);
 }
 
+// The far tier's ops grow with the own cache so that the cost model counts their bytes (an activation larger
+// than the own cache): 8 MiB ops under an own cache of 1 MiB, 16 MiB under the 8.4 MB session 61's VM found
+// (where the 8 MiB ops counted no byte and the tier was written as free), and at most 64 times.
+TEST(Calibration, TheFarTiersOpsOutgrowTheOwnCache) {
+  EXPECT_EQ(farTierScale(0), 1);
+  EXPECT_EQ(farTierScale(1024.0 * 1024), 1);
+  EXPECT_EQ(farTierScale(5.0 * 1024 * 1024), 1);
+  EXPECT_EQ(farTierScale(8436457), 2);
+  EXPECT_EQ(farTierScale(24.0 * 1024 * 1024), 8);
+  EXPECT_EQ(farTierScale(1e12), 64);
+  for (double own : {1e6, 4.4e6, 8.4e6, 17.6e6, 40e6})
+    EXPECT_GT(8.0 * 1024 * 1024 * static_cast<double>(farTierScale(own)), own) << own;
+}
+
 // A Transpose that only moves axes of size 1 keeps the elements in order: a view on every profile (the
 // executor hands out the same buffer); one that moves a real axis is a copy.
 TEST(CpuCost, TransposeOfSizeOneAxesIsAView) {
