@@ -21,6 +21,10 @@ using V8 = float __attribute__((vector_size(32)));
 // taps, 10.7 against 2.7 ms; session 41.)
 constexpr int kChannels = 4;
 constexpr int kVectors = 3;
+// One output channel alone (a depthwise Conv's) by 3 vectors keeps 3 chains of dependent multiply-adds, each
+// waiting on the last's latency: over rows of at least 8 vectors' positions it takes 8 vectors, 8 chains (the
+// loops unrolled whole; rows narrower would compute mostly padding).
+constexpr int kWideVectors = 8;
 
 template <class V>
 FW_INLINE V loadu(const float* p) {
@@ -45,7 +49,7 @@ FW_INLINE void block(int64_t R, int64_t K, int64_t dil, const float* const* rows
     V acc[MB][TV];
 #pragma GCC unroll 4
     for (int i = 0; i < MB; ++i)
-#pragma GCC unroll 3
+#pragma GCC unroll 8
       for (int j = 0; j < TV; ++j) acc[i][j] = V{} + (bias ? bias[i] : 0.f);
     for (int64_t r = 0; r < R; ++r) {
       const float* xr = rows[r];
@@ -54,12 +58,12 @@ FW_INLINE void block(int64_t R, int64_t K, int64_t dil, const float* const* rows
       const float* wr = w + r * K;
       for (int64_t k = 0; k < K; ++k) {
         V xv[TV];
-#pragma GCC unroll 3
+#pragma GCC unroll 8
         for (int j = 0; j < TV; ++j) xv[j] = loadu<V>(xr + j * L + k * dil);
 #pragma GCC unroll 4
         for (int i = 0; i < MB; ++i) {
           const float wv = wr[i * strideM + k];
-#pragma GCC unroll 3
+#pragma GCC unroll 8
           for (int j = 0; j < TV; ++j) acc[i][j] += wv * xv[j];
         }
       }
@@ -68,10 +72,10 @@ FW_INLINE void block(int64_t R, int64_t K, int64_t dil, const float* const* rows
 #pragma GCC unroll 4
     for (int i = 0; i < MB; ++i) {
       if (relu)
-#pragma GCC unroll 3
+#pragma GCC unroll 8
         for (int j = 0; j < TV; ++j) acc[i][j] = acc[i][j] < 0.f ? V{} : acc[i][j];  // NaN stays NaN
       if (n == span) {
-#pragma GCC unroll 3
+#pragma GCC unroll 8
         for (int j = 0; j < TV; ++j) storeu(outs[i] + t0 + j * L, acc[i][j]);
       } else {
         float tail[span];
@@ -150,7 +154,10 @@ FW_INLINE void runRows(const Job& j, int64_t b, int64_t e) {
       const float* bias = j.bias ? j.bias + m : nullptr;
       switch (mb) {
         case 1:
-          block<V, 1>(R, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          if (j.OW >= static_cast<int64_t>(sizeof(V) / sizeof(float)) * kWideVectors)
+            block<V, 1, kWideVectors>(R, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
+          else
+            block<V, 1>(R, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
           break;
         case 2:
           block<V, 2>(R, j.K, j.dil, rows, w, strideM, outs, bias, j.OW, j.relu);
@@ -320,7 +327,7 @@ void directConvolution(const ConvProblem& p, const float* x, const float* w, con
     // its own row.
     j.x = x;
   } else {
-    // Room for the last block's vectors beyond the row (up to 6 x 8 positions) and the taps after them.
+    // Room for the last block's vectors beyond the row (up to 8 x 8 positions) and the taps after them.
     const int64_t W = g.in[a], padL = g.padsBegin[a];
     j.Wp = std::max(padL + W, j.OW + 64 + (j.K - 1) * j.dil);
     const int64_t inRows = p.N * p.C * j.rowsIn;

@@ -324,6 +324,12 @@ TEST(ExecConvLayout, AFilterBankOnTheDirectLoopMatchesAFloat64Loop) {
       general(1, 12, 12, 12, {200}, {4}, {1}, {2}, {6}, {0}),
       general(2, 6, 12, 6, {64}, {5}, {1}, {1}, {2}, {2}),
       general(1, 8, 8, 8, {9, 40}, {1, 3}, {1, 1}, {1, 1}, {0, 1}, {0, 1}),
+      // One output channel a group over rows of 8 vectors or more (kWideVectors a block): a Hyena-style 127
+      // taps over 1030 positions (a partial last block), exactly one wide block of 64 positions dilated, and
+      // a 3 x 9 depthwise over rows of 70.
+      general(1, 4, 4, 4, {1030}, {127}, {1}, {1}, {63}, {63}),
+      general(2, 4, 4, 4, {64}, {5}, {1}, {2}, {4}, {4}),
+      general(2, 3, 3, 3, {8, 70}, {3, 9}, {1, 1}, {1, 1}, {1, 4}, {1, 4}),
   };
   const auto direct = [](const ConvProblem& q, const float* x, const float* w, const float* b, float* y,
                          bool relu) { fw::exec::directConvolution(q, x, w, b, y, relu); };
