@@ -712,6 +712,35 @@ TEST(CpuCost, AnElementwiseOpBeyondTheOwnCachePaysTheChainsSlowerStream) {
   expectCurveRoundTripsAndIsChecked(j, "stream_curve", &CpuFigures::streamCurve);
 }
 
+// A value that is both inputs of a binary op (x * x) is read once: the Mul of x by itself moves the bytes
+// of a unary op over x, less than the Mul of two values, beyond the own cache and in it.
+TEST(CpuCost, AValueThatIsBothInputsStreamsOnce) {
+  json j = cpuProfileJson();
+  j["cpu"]["stream_curve"] =
+      json::parse(R"([{"bytes": 1e6, "bytes_per_s": 5e10}, {"bytes": 134217728, "bytes_per_s": 5e9}])");
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  auto binary = [](bool same, int64_t n) {
+    Graph g;
+    g.name = same ? "square" : "product";
+    const ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({n}));
+    const ValueId y = same ? x : g.addInput("y", DType::Float32, Shape::ofInts({n}));
+    const ValueId z = g.addValue("z", DType::Float32, Shape::ofInts({n}));
+    g.addNode("Mul", {x, y}, {z}, {}, "mul");
+    g.addOutput(z);
+    return g;
+  };
+  for (const int64_t n : {int64_t{1} << 14, int64_t{1} << 24}) {
+    const auto square = test::runUnfused(binary(true, n), *hw),
+               product = test::runUnfused(binary(false, n), *hw);
+    ASSERT_EQ(square.kernels.size(), 1u);
+    ASSERT_EQ(product.kernels.size(), 1u);
+    EXPECT_DOUBLE_EQ(square.kernels[0].inputBytes, 4.0 * static_cast<double>(n));
+    EXPECT_LT(square.kernels[0].durUs, product.kernels[0].durUs) << n;
+    if (n > (int64_t{1} << 20)) EXPECT_LT(square.kernels[0].durUs, 0.8 * product.kernels[0].durUs) << n;
+  }
+}
+
 // fwb calibrate's rounds: one figure per bench, in the benches' order, whatever order they were timed in.
 TEST(HostBench, RoundsGiveOneFigurePerBenchInOrder) {
   using namespace hostbench;
