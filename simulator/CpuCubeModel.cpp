@@ -265,6 +265,10 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   f.outElems = numel(*y);
   f.weightElems = numel(*w);
   if (f.outElems <= 0) return f;
+  if (f.kind == "depthwise_conv") {
+    f.actStreamBytes = 3 * 4 * (f.inElems + f.outElems);
+    f.actFootprintBytes = 2 * 4 * (f.inElems + f.outElems);
+  }
   // One position an image (a squeeze-excitation's 1x1 Convs after a global pool): each image is M rows of
   // the weight against its C channels, the executor's rows-dot-vector loop (core/exec/Gemm.cpp: a product
   // of one column, the bias and a fused ReLU added after): gemm_col's model, a call an image. (As a

@@ -75,6 +75,14 @@ struct CubeFeatures {
   // The same read once an image of its batch (a Conv whose kernel keeps a block of output channels'
   // weights in cache over all its output rows); for a recurrent cell, its weightStreamBytes.
   double weightImageBytes = 0;
+  // A depthwise Conv (kind "depthwise_conv") on oneDNN's blocked layout: the bytes its three passes move
+  // (the reorder of its input into the blocked layout, the kernel, the reorder of its output back: each
+  // reads and writes the input's or the output's bytes, 3 x (input + output)), and the footprint they span
+  // (the plain and blocked copies, 2 x (input + output)). Beyond the core's own cache these passes, not the
+  // arithmetic, bound it (8 x 96 x 56 x 56, 3x3, AMD EPYC, ONEDNN_VERBOSE: 0.90 + 1.00 + 0.72-0.85 ms, each
+  // pass 19 MB at 21-27 GB/s, the copy's DRAM rate; 1 x 32 x 112 x 112: 44 + 89 + 42 us; session 62). Its
+  // model's stream (CubeTimeModel::weightStreamEfficiency and share) is this one; 0: none.
+  double actStreamBytes = 0, actFootprintBytes = 0;
   // A Conv the executor runs as a product on the plain layout (the pointwise path): no staging buffer, no
   // weight reorder.
   bool plainProduct = false;
@@ -133,9 +141,14 @@ struct CubeTimeModel {
     const double b = streamSeconds / weightStreamEfficiency;
     return std::max(termsSeconds, b) + weightStreamShare * std::min(termsSeconds, b);
   }
-  // The stream bytes the model reads of `f`: once a row, or once an image.
+  // The stream bytes the model reads of `f`: once a row, or once an image; a depthwise Conv's passes over its
+  // activations (CubeFeatures::actStreamBytes), and the footprint whose copy bandwidth they stream at.
   double streamBytes(const CubeFeatures& f) const {
+    if (f.actStreamBytes > 0) return f.actStreamBytes;
     return weightStreamPerImage ? f.weightImageBytes : f.weightStreamBytes;
+  }
+  static double streamFootprint(const CubeFeatures& f) {
+    return f.actStreamBytes > 0 ? f.actFootprintBytes : f.weightBytes;
   }
   // Each shape's measured time (per-kernel overhead included) as fwb calibrate timed it: what
   // `fwb calibrate --merge` fits again from (empty in a profile written by hand or before it kept them).
@@ -154,7 +167,7 @@ struct CubeTimeModel {
   double boundedSeconds(const CubeFeatures& f, CopyRate copyRate) const {
     const double s = seconds(f);
     if (weightStreamEfficiency <= 0 || streamBytes(f) <= 0) return s;
-    const double rate = copyRate(f.weightBytes);
+    const double rate = copyRate(streamFootprint(f));
     return rate > 0 ? withStream(s, streamBytes(f) / rate) : s;
   }
 };

@@ -1370,11 +1370,16 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
     const std::string stream =
         fit.model.weightStreamEfficiency > 0
             ? "; weight_stream_efficiency " + fmt("%.3f", fit.model.weightStreamEfficiency) +
-                  ": the share of the streaming-copy bandwidth (at the weights' footprint) the weights "
-                  "stream at, "
-                  "once an " +
-                  (fit.model.weightStreamPerImage ? "image (weight_stream_reads)"
-                                                  : "output row of each image") +
+                  (kind == "depthwise_conv"
+                       ? std::string(": the share of the streaming-copy bandwidth (at the footprint of the "
+                                     "plain and blocked copies, 2 x (input + output)) its three passes over "
+                                     "its activations (the reorders and the kernel, 3 x (input + output)) "
+                                     "stream at")
+                       : ": the share of the streaming-copy bandwidth (at the weights' footprint) the "
+                         "weights "
+                         "stream at, once an " +
+                             std::string(fit.model.weightStreamPerImage ? "image (weight_stream_reads)"
+                                                                        : "output row of each image")) +
                   ", fitted with the coefficients (0.30 to 1.50 by 0.05, once a row or once an image, the "
                   "share "
                   "of the shorter unhidden 0 to 1 by quarters: the least RMS); the shapes that stream bounds "

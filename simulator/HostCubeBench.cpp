@@ -557,7 +557,7 @@ std::vector<Case> rnnCases() {
 
 // A kind's shapes and how its fit reads them: a pointwise Conv's features padded to whole blocks of
 // positions, a dense Conv's and a ConvTranspose's to whole blocks of output channels, a dense Conv's
-// weight stream bounded by the copy bandwidth.
+// weight stream (a depthwise Conv's passes over its activations) bounded by the copy bandwidth.
 struct KindCases {
   std::vector<Case> cases;
   bool positionBlocked = false, channelBlocked = false, streamed = false;
@@ -572,7 +572,17 @@ Result<KindCases> casesOfKind(const std::string& kind) {
   if (kind == "pointwise_conv") return KindCases{convCases(ConvKind::Pointwise), true};
   if (kind == "grouped_conv") return KindCases{convCases(ConvKind::Grouped)};
   if (kind == "grouped_conv_wide") return KindCases{convCases(ConvKind::GroupedWide)};
-  if (kind == "depthwise_conv") return KindCases{convCases(ConvKind::Depthwise)};
+  if (kind == "depthwise_conv") {
+    // With shapes whose activations pass the core's own cache, bound by the passes over them
+    // (CubeFeatures::actStreamBytes): several images of a mobile network's stages, one at 64x64.
+    KindCases k{convCases(ConvKind::Depthwise), false, false, true};
+    for (const ConvCase& c : {ConvCase{96, 96, 56, 3, 1, 96, 1, 8}, ConvCase{32, 32, 112, 3, 1, 32, 1, 4},
+                              ConvCase{144, 144, 28, 3, 1, 144, 1, 16}, ConvCase{64, 64, 64, 3, 1, 64, 1, 4}})
+      k.cases.push_back(
+          {convName("Conv", c), oneOp("Conv", {c.batch, c.cin, c.hw, c.hw},
+                                      {filled({c.cout, 1, c.k, c.k}, 0.01f)}, convAttrs(c), kCopies)});
+    return k;
+  }
   if (kind == "conv_transpose") return KindCases{convTransposeCases(), false, true};
   if (kind == "conv_transpose_plain") return KindCases{convTransposePlainCases()};
   if (kind == "conv_direct") return KindCases{convDirectCases()};
@@ -609,13 +619,17 @@ Result<CubeModelFit> fitKind(const std::string& kind, KindCases& k, const std::v
       projectionS[i] = total - seconds;
       feat = feat->withoutInputProjection();
     }
-    const double streamRate = k.streamed && !copy.bandwidthCurve.empty() && feat->weightStreamBytes > 0
-                                  ? copy.cacheBandwidthFor(feat->weightBytes)
-                                  : 0.0;
-    samples.push_back({feat->withPositionBlock(k.positionBlocked ? positionBlock : 1)
-                           .withChannelBlock(k.channelBlocked ? channelBlock : 1),
-                       seconds, streamRate > 0 ? feat->weightStreamBytes / streamRate : 0.0,
-                       streamRate > 0 ? feat->weightImageBytes / streamRate : 0.0});
+    const bool actStream = feat->actStreamBytes > 0;
+    const double streamRate =
+        k.streamed && !copy.bandwidthCurve.empty() && (feat->weightStreamBytes > 0 || actStream)
+            ? copy.cacheBandwidthFor(CubeTimeModel::streamFootprint(*feat))
+            : 0.0;
+    samples.push_back(
+        {feat->withPositionBlock(k.positionBlocked ? positionBlock : 1)
+             .withChannelBlock(k.channelBlocked ? channelBlock : 1),
+         seconds,
+         streamRate > 0 ? (actStream ? feat->actStreamBytes : feat->weightStreamBytes) / streamRate : 0.0,
+         streamRate > 0 ? (actStream ? feat->actStreamBytes : feat->weightImageBytes) / streamRate : 0.0});
     fit.rates.push_back({c.name, f.flops / total});
   }
   FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));

@@ -145,7 +145,9 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
         kind.c_str(), c[0] * 1e18, c[1] * 1e9, c[2] * 1e9, c[3] * 1e9, c[4] * 1e9, c[5] * 1e6,
         fit.model.cases, fit.model.rmsLogError);
     if (fit.model.weightStreamEfficiency > 0)
-      std::printf("; weight stream at %.2f of the copy bandwidth", fit.model.weightStreamEfficiency);
+      std::printf(kind == "depthwise_conv" ? "; passes over its activations at %.2f of the copy bandwidth"
+                                           : "; weight stream at %.2f of the copy bandwidth",
+                  fit.model.weightStreamEfficiency);
     std::printf("\n");
   }
   for (const auto& f : m->families)
