@@ -573,6 +573,65 @@ TEST(CpuCubeModel, ADenseConvOnSmallImagesIsBoundByItsWeightStream) {
   EXPECT_LT(test::runUnfused(small, *hw).kernels.at(0).durUs, 0.5 * streamUs);
 }
 
+// A depthwise Conv on oneDNN's layout passes over its activations three times (the reorder in, the kernel,
+// the reorder out): its stream is 3 x (input + output) bytes at the copy bandwidth of the plain and blocked
+// copies' footprint, 2 x (input + output). The fit finds that stream's share of the copy bandwidth from
+// shapes small and large; the simulator bounds such a Conv by it; other kinds have no activation stream.
+TEST(CpuCubeModel, ADepthwiseConvPastTheOwnCacheIsBoundByItsPassesOverItsActivations) {
+  auto f = cubeFeatures(convGraph(96, 96, 56, 3, 96, 1, 8), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "depthwise_conv");
+  const double acts = 4.0 * 2 * 8 * 96 * 56 * 56;
+  EXPECT_DOUBLE_EQ(f->actStreamBytes, 3 * acts);
+  EXPECT_DOUBLE_EQ(f->actFootprintBytes, 2 * acts);
+  EXPECT_EQ(f->weightStreamBytes, 0.0);
+  for (const Graph& g : {convGraph(64, 64, 8, 3, 1), convGraph(64, 64, 8, 1, 1), convGraph(64, 64, 8, 3, 8)}) {
+    auto h = cubeFeatures(g, 0);
+    ASSERT_TRUE(h.has_value());
+    EXPECT_EQ(h->actStreamBytes, 0.0) << h->kind;
+  }
+  // The copy moves 100 GB/s up to 8 MB of footprint and 20 GB/s beyond; a known model streams its passes at
+  // 0.8 of that, the longer of its terms and the stream.
+  auto copyRate = [](double bytes) { return bytes <= 8e6 ? 1e11 : 2e10; };
+  CubeTimeModel known;
+  known.coef = {0, 1e-10, 1e-10, 2e-11, 0, 4e-6};
+  known.weightStreamEfficiency = 0.8;
+  std::mt19937 rng(62);
+  std::uniform_real_distribution<double> noise(0.98, 1.02);
+  std::vector<CubeSample> samples;
+  int bound = 0;
+  for (int64_t c : {16, 32, 96, 144})
+    for (int64_t hw : {7, 14, 28, 56, 112})
+      for (int64_t batch : {1, 8}) {
+        auto g = cubeFeatures(convGraph(c, c, hw, 3, c, 1, batch), 0);
+        ASSERT_TRUE(g.has_value());
+        const double t = known.boundedSeconds(*g, copyRate);
+        bound += t > 1.1 * known.seconds(*g);
+        const double stream = g->actStreamBytes / copyRate(g->actFootprintBytes);
+        samples.push_back({*g, t * noise(rng), stream, stream});
+      }
+  ASSERT_GE(bound, 5);
+  auto fit = fitCubeTimeModel(samples);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_NEAR(fit->weightStreamEfficiency, 0.8, 0.051);
+  EXPECT_LT(fit->rmsLogError, 0.05);
+  // The simulator: on a profile whose depthwise model streams at 0.5 of the copy's bandwidth, the Conv over
+  // 8 x 96 x 56 x 56 takes at least its passes at that share; without the stream, its terms alone.
+  json j = cpuProfile();
+  j["cpu"]["cube_time_models"]["depthwise_conv"] = j["cpu"]["cube_time_models"]["gemm"];
+  j["cpu"]["cube_time_models"]["depthwise_conv"]["weight_stream_efficiency"] = 0.5;
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const Graph big = convGraph(96, 96, 56, 3, 96, 1, 8);
+  const double streamUs = 3 * acts / (0.5 * hw->cpu.cacheBandwidthFor(2 * acts)) * 1e6;
+  const double with = test::runUnfused(big, *hw).kernels.at(0).durUs;
+  EXPECT_GE(with, streamUs);
+  j["cpu"]["cube_time_models"]["depthwise_conv"].erase("weight_stream_efficiency");
+  hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  EXPECT_LT(test::runUnfused(big, *hw).kernels.at(0).durUs, with);
+}
+
 // Since session 58 the fit also tries the weights read once an image (weightImageBytes) and a share of the
 // shorter of the terms and the stream unhidden: times from a known model that reads them once an image at
 // 0.9 of the copy bandwidth, half the shorter on top, give those back; the simulator prices a Conv so; the
