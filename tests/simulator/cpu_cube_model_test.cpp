@@ -585,7 +585,8 @@ TEST(CpuCubeModel, ADepthwiseConvPastTheOwnCacheIsBoundByItsPassesOverItsActivat
   EXPECT_DOUBLE_EQ(f->actStreamBytes, 3 * acts);
   EXPECT_DOUBLE_EQ(f->actFootprintBytes, 2 * acts);
   EXPECT_EQ(f->weightStreamBytes, 0.0);
-  for (const Graph& g : {convGraph(64, 64, 8, 3, 1), convGraph(64, 64, 8, 1, 1), convGraph(64, 64, 8, 3, 8)}) {
+  for (const Graph& g :
+       {convGraph(64, 64, 8, 3, 1), convGraph(64, 64, 8, 1, 1), convGraph(64, 64, 8, 3, 8)}) {
     auto h = cubeFeatures(g, 0);
     ASSERT_TRUE(h.has_value());
     EXPECT_EQ(h->actStreamBytes, 0.0) << h->kind;
