@@ -15,6 +15,12 @@
 namespace fw::sim {
 namespace {
 
+// Whether input i of `n` is a value an earlier input already is (x * x): read once, counted once.
+bool repeatsAnEarlierInput(const Node& n, size_t i) {
+  const auto at = n.inputs.begin() + static_cast<std::ptrdiff_t>(i);
+  return std::find(n.inputs.begin(), at, *at) != at;
+}
+
 constexpr double kCacheLine = 64;  // bytes
 
 bool isConvOp(const std::string& op) {
@@ -473,10 +479,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       const double outBytes = gathered >= 0 ? gathered : readsItsOutputsWorth ? bytesOf(n.outputs[0]) : 0.0;
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
-        if (v == kNoId || weightFor(v) != kNoId ||
-            std::find(n.inputs.begin(), n.inputs.begin() + static_cast<std::ptrdiff_t>(i), v) !=
-                n.inputs.begin() + static_cast<std::ptrdiff_t>(i))
-          continue;
+        if (v == kNoId || weightFor(v) != kNoId || repeatsAnEarlierInput(n, i)) continue;
         const double b = bytesOf(v);
         const int64_t last = lastTouch[static_cast<size_t>(keyOf(v))];
         if (b <= own && last >= 0 && since(static_cast<size_t>(last), t) + b > own) {
@@ -542,10 +545,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       double fb = 0;
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
-        if (v == kNoId || weightFor(v) != kNoId ||
-            std::find(n.inputs.begin(), n.inputs.begin() + static_cast<std::ptrdiff_t>(i), v) !=
-                n.inputs.begin() + static_cast<std::ptrdiff_t>(i))
-          continue;
+        if (v == kNoId || weightFor(v) != kNoId || repeatsAnEarlierInput(n, i)) continue;
         const double b = bytesOf(v);
         const int64_t last = lastTouch[static_cast<size_t>(keyOf(v))];
         if (b <= own || last < 0) continue;
@@ -725,9 +725,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // A value that is two of its inputs (x * x) streams once: the second read of each element finds it in
       // the first's cache line (Zero-DCE's curve, x * x over 4 x 3 x 512 x 512: 591-653 us measured in the
       // network, where the Muls of two values beside it took 967-1089; simulated 969 with both read).
-      if (v == kNoId || std::find(n.inputs.begin(), n.inputs.begin() + static_cast<std::ptrdiff_t>(i), v) !=
-                            n.inputs.begin() + static_cast<std::ptrdiff_t>(i))
-        continue;
+      if (v == kNoId || repeatsAnEarlierInput(n, i)) continue;
       FW_ASSIGN_OR_RETURN(double b, deviceBytes(g, v, hw, m));
       if (i == 0 && picked >= 0) b = std::min(b, picked);
       // With the run's reuse distances (byDistance), each read of a weight is where the run left it since its

@@ -670,14 +670,21 @@ void expectCurveRoundTripsAndIsChecked(json j, const char* key,
       << bad.error().message;
 }
 
-TEST(CpuCost, AnElementwiseOpBeyondTheOwnCachePaysTheChainsSlowerStream) {
-  // The executor's loops stream 50 GB/s at 1 MB of footprint (the curve's first point: in cache) and
-  // 5 GB/s at 128 MiB; the copy moves 100 GB/s in cache, 10 GB/s from DRAM. What a byte takes beyond
-  // 1 / 50 GB/s is added to the op's work; the copy model's time bounds the op as another estimate of the
-  // same traffic (the larger of the two), not on top of it.
+// A CPU profile whose executor loops stream 50 GB/s at 1 MB of footprint (the curve's first point: in cache)
+// and 5 GB/s at 128 MiB.
+json streamCurveProfileJson() {
   json j = cpuProfileJson();
   j["cpu"]["stream_curve"] =
       json::parse(R"([{"bytes": 1e6, "bytes_per_s": 5e10}, {"bytes": 134217728, "bytes_per_s": 5e9}])");
+  return j;
+}
+
+TEST(CpuCost, AnElementwiseOpBeyondTheOwnCachePaysTheChainsSlowerStream) {
+  // The executor's loops stream 50 GB/s at 1 MB of footprint and 5 GB/s at 128 MiB; the copy moves 100 GB/s
+  // in cache, 10 GB/s from DRAM. What a byte takes beyond 1 / 50 GB/s is added to the op's work; the copy
+  // model's time bounds the op as another estimate of the same traffic (the larger of the two), not on top
+  // of it.
+  json j = streamCurveProfileJson();
   auto hw = parseHwProfile(j, "t.json");
   ASSERT_TRUE(hw.ok()) << hw.error().message;
   EXPECT_DOUBLE_EQ(hw->cpu.streamBandwidthFor(1e6), 5e10);
@@ -715,10 +722,7 @@ TEST(CpuCost, AnElementwiseOpBeyondTheOwnCachePaysTheChainsSlowerStream) {
 // A value that is both inputs of a binary op (x * x) is read once: the Mul of x by itself moves the bytes
 // of a unary op over x, less than the Mul of two values, beyond the own cache and in it.
 TEST(CpuCost, AValueThatIsBothInputsStreamsOnce) {
-  json j = cpuProfileJson();
-  j["cpu"]["stream_curve"] =
-      json::parse(R"([{"bytes": 1e6, "bytes_per_s": 5e10}, {"bytes": 134217728, "bytes_per_s": 5e9}])");
-  auto hw = parseHwProfile(j, "t.json");
+  auto hw = parseHwProfile(streamCurveProfileJson(), "t.json");
   ASSERT_TRUE(hw.ok()) << hw.error().message;
   auto binary = [](bool same, int64_t n) {
     Graph g;
