@@ -541,9 +541,12 @@ CpuFigures::ProductStreamSet productStreamShares(const HwProfile& p,
   return set;
 }
 
-int64_t farTierScale(double ownCacheBytes) {
+int64_t farTierScale(double ownCacheBytes, double memBytes) {
   int64_t scale = 1;
   while (static_cast<double>(scale << 23) < 1.5 * ownCacheBytes && scale < 64) scale *= 2;
+  // The ops' buffers (the Conv's input and output and their blocked copies, the Relu's input and output:
+  // about 5 x 8 MiB a scale) within an eighth of the memory.
+  while (scale > 1 && memBytes > 0 && 5.0 * static_cast<double>(scale << 23) > memBytes / 8) scale /= 2;
   return scale;
 }
 
@@ -562,8 +565,8 @@ struct FarTier {
   double productSPerByte = 0, vectorSPerByte = 0;
   std::string how;
 };
-fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes) {
-  const int64_t scale = farTierScale(ownCacheBytes);
+fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes, double memBytes) {
+  const int64_t scale = farTierScale(ownCacheBytes, memBytes);
   const Bench conv = oneOp("Conv", {scale, 8, 256, 256}, {filled({32, 8, 3, 3}, 0.05f)},
                            fw::zoo::attrs({fw::Attribute::makeInts("pads", {1, 1, 1, 1})}), 1);
   const Bench relu = oneOp("Relu", {scale << 21}, {}, {}, 1);
@@ -987,7 +990,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
   if (m.memBytes <= 0 || (int64_t{256} << 20) <= m.memBytes / 8) {
-    FW_ASSIGN_OR_RETURN(FarTier far, measureFarTier(threads, repeat, own));
+    FW_ASSIGN_OR_RETURN(FarTier far, measureFarTier(threads, repeat, own, m.memBytes));
     m.farCurve = far.curve;
     m.farProductSPerByte = far.productSPerByte;
     m.farVectorSPerByte = far.vectorSPerByte;

@@ -122,11 +122,12 @@ std::vector<int64_t> cacheDrops(const std::vector<std::pair<size_t, double>>& co
 // Gather is measured after from one calibration to the next. -1 when there is no boundary.
 int lastCacheLevel(const std::vector<int64_t>& drops);
 // The batch of the far tier's Conv and the multiple of 8 MiB of its Relu (measureFarTier): the least power of
-// 2 (at most 64) whose 8 MiB reach 1.5 times the core's own cache, so that the bytes the cost model counts
+// 2 (at most 64, and halved while the ops' buffers, about 5 x 8 MiB a scale, pass an eighth of `memBytes`)
+// whose 8 MiB reach 1.5 times the core's own cache, so that the bytes the cost model counts
 // (CpuRunReuse::farBytes: an activation larger than the own cache) are the ones timed. (Session 61's VM
 // found its own cache at 8.4-8.5 MB in 2 of 3 calibrations: the 8 MiB ops counted no byte, and the tier's
 // measured excess, a Relu 445 us alone and 706 after a Neg over 128 MiB, was written as 0 ns a byte.)
-int64_t farTierScale(double ownCacheBytes);
+int64_t farTierScale(double ownCacheBytes, double memBytes = 0);
 // Runs every microbenchmark (a few seconds to a minute, on `threads` executor threads, `repeat` timed runs
 // per case). Progress lines go to stderr.
 Result<HostMeasurement> measureHost(int threads, int repeat);

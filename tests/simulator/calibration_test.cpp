@@ -866,6 +866,12 @@ TEST(Calibration, TheFarTiersOpsOutgrowTheOwnCache) {
   EXPECT_EQ(farTierScale(1e12), 64);
   for (double own : {1e6, 4.4e6, 8.4e6, 17.6e6, 40e6})
     EXPECT_GT(8.0 * 1024 * 1024 * static_cast<double>(farTierScale(own)), own) << own;
+  // Their buffers (about 5 x 8 MiB a scale) within an eighth of the memory: 64 GiB leaves the 8.4 MB case
+  // alone; 24 MiB's 8 stays 8 in 4 GiB, goes to 2 in 1 GiB and to 1 in 256 MiB.
+  EXPECT_EQ(farTierScale(8436457, 64.0 * (int64_t{1} << 30)), 2);
+  EXPECT_EQ(farTierScale(24.0 * 1024 * 1024, 4.0 * (int64_t{1} << 30)), 8);
+  EXPECT_EQ(farTierScale(24.0 * 1024 * 1024, 1.0 * (int64_t{1} << 30)), 2);
+  EXPECT_EQ(farTierScale(24.0 * 1024 * 1024, 256.0 * (1 << 20)), 1);
 }
 
 // A Transpose that only moves axes of size 1 keeps the elements in order: a view on every profile (the
