@@ -45,6 +45,26 @@ void expectSameForAnyThreadCount(const fw::Model& m, const std::vector<Tensor>& 
   }
 }
 
+// y, nb products of M x K by K x N one after the other, against a double loop within any summation order's
+// bound: `aAt(p, i, k)` and `bAt(p, k, j)` are the flat indices of product p's operands in `av` and `bv`.
+template <class AAt, class BAt>
+void expectProductsNear(const std::vector<float>& yv, const std::vector<float>& av,
+                        const std::vector<float>& bv, int64_t nb, int64_t M, int64_t K, int64_t N, AAt aAt,
+                        BAt bAt, const std::string& what) {
+  for (int64_t p = 0; p < nb; ++p)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double sum = 0, mag = 0;
+        for (int64_t k = 0; k < K; ++k) {
+          const double t = static_cast<double>(av[static_cast<size_t>(aAt(p, i, k))]) *
+                           bv[static_cast<size_t>(bAt(p, k, j))];
+          sum += t, mag += std::fabs(t);
+        }
+        ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], sum, fwtest::dotBound(K, mag))
+            << what << " at " << p << "," << i << "," << j;
+      }
+}
+
 }  // namespace
 
 TEST(ExecThreads, MatMulBitIdenticalAndCorrectForAnyThreadCount) {
@@ -86,19 +106,11 @@ TEST(ExecThreads, SmallBatchedMatMulsAreCorrectForAnyThreadCount) {
     expectSameForAnyThreadCount(m, {a, b});
     const auto y = runWith(m, {a, b}, 1);
     ASSERT_EQ(y.size(), 1u);
-    const auto av = a.toFloats(), bv = b.toFloats(), yv = y[0].toFloats();
-    for (int64_t p = 0; p < nb; ++p)
-      for (int64_t i = 0; i < M; ++i)
-        for (int64_t j = 0; j < N; ++j) {
-          double s = 0, mag = 0;
-          for (int64_t k = 0; k < K; ++k) {
-            const double t = static_cast<double>(av[static_cast<size_t>((p * M + i) * K + k)]) *
-                             bv[static_cast<size_t>((p * K + k) * N + j)];
-            s += t, mag += std::fabs(t);
-          }
-          ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], s, fwtest::dotBound(K, mag))
-              << nb << "x" << M << "x" << K << "x" << N << " at " << p << "," << i << "," << j;
-        }
+    expectProductsNear(
+        y[0].toFloats(), a.toFloats(), b.toFloats(), nb, M, K, N,
+        [&](int64_t p, int64_t i, int64_t k) { return (p * M + i) * K + k; },
+        [&](int64_t p, int64_t k, int64_t j) { return (p * K + k) * N + j; },
+        std::to_string(nb) + "x" + std::to_string(M) + "x" + std::to_string(K) + "x" + std::to_string(N));
   }
 }
 
@@ -124,20 +136,12 @@ TEST(ExecThreads, BroadcastMatMulsRunInBatchedRunsAndMatchADoubleLoop) {
     const auto y = runWith(m, {a, b}, 1);
     ASSERT_EQ(y.size(), 1u);
     ASSERT_EQ(y[0].dims(), ms->out);
-    const auto av = a.toFloats(), bv = b.toFloats(), yv = y[0].toFloats();
     const int64_t M = ms->M, K = ms->K, N = ms->N;
-    for (int64_t p = 0; p < ms->batches(); ++p)
-      for (int64_t i = 0; i < M; ++i)
-        for (int64_t j = 0; j < N; ++j) {
-          double sum = 0, mag = 0;
-          for (int64_t k = 0; k < K; ++k) {
-            const double t = static_cast<double>(av[static_cast<size_t>((ms->aMatrix(p) * M + i) * K + k)]) *
-                             bv[static_cast<size_t>((ms->bMatrix(p) * K + k) * N + j)];
-            sum += t, mag += std::fabs(t);
-          }
-          ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], sum, fwtest::dotBound(K, mag))
-              << c.a.size() << "-d x " << c.b.size() << "-d at " << p << "," << i << "," << j;
-        }
+    expectProductsNear(
+        y[0].toFloats(), a.toFloats(), b.toFloats(), ms->batches(), M, K, N,
+        [&](int64_t p, int64_t i, int64_t k) { return (ms->aMatrix(p) * M + i) * K + k; },
+        [&](int64_t p, int64_t k, int64_t j) { return (ms->bMatrix(p) * K + k) * N + j; },
+        std::to_string(c.a.size()) + "-d x " + std::to_string(c.b.size()) + "-d");
   }
 }
 
@@ -160,19 +164,11 @@ TEST(ExecThreads, EinsumsWithASharedFirstOperandMatchADoubleLoop) {
       const auto y = runWith(m, in, 1);
       ASSERT_EQ(y.size(), 1u);
       ASSERT_EQ(y[0].dims(), (std::vector<int64_t>{nb, M, N}));
-      const auto av = a.toFloats(), bv = b.toFloats(), yv = y[0].toFloats();
-      for (int64_t p = 0; p < nb; ++p)
-        for (int64_t i = 0; i < M; ++i)
-          for (int64_t j = 0; j < N; ++j) {
-            double sum = 0, mag = 0;
-            for (int64_t k = 0; k < K; ++k) {
-              const double t = static_cast<double>(av[static_cast<size_t>(i * K + k)]) *
-                               bv[static_cast<size_t>(transB ? (p * N + j) * K + k : (p * K + k) * N + j)];
-              sum += t, mag += std::fabs(t);
-            }
-            ASSERT_NEAR(yv[static_cast<size_t>((p * M + i) * N + j)], sum, fwtest::dotBound(K, mag))
-                << eq << (constantB ? " constant B" : " B an input") << " at " << p << "," << i << "," << j;
-          }
+      expectProductsNear(
+          y[0].toFloats(), a.toFloats(), b.toFloats(), nb, M, K, N,
+          [&](int64_t, int64_t i, int64_t k) { return i * K + k; },
+          [&](int64_t p, int64_t k, int64_t j) { return transB ? (p * N + j) * K + k : (p * K + k) * N + j; },
+          eq + (constantB ? " constant B" : " B an input"));
     }
   }
 }
