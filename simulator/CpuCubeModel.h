@@ -83,6 +83,11 @@ struct CubeFeatures {
   // pass 19 MB at 21-27 GB/s, the copy's DRAM rate; 1 x 32 x 112 x 112: 44 + 89 + 42 us; session 62). Its
   // model's stream (CubeTimeModel::weightStreamEfficiency and share) is this one; 0: none.
   double actStreamBytes = 0, actFootprintBytes = 0;
+  // The bytes a kind's stream moves, read once a row or once an image (a depthwise Conv's passes either way),
+  // and the footprint whose copy bandwidth it streams at.
+  double streamRowBytes() const { return actStreamBytes > 0 ? actStreamBytes : weightStreamBytes; }
+  double streamImageBytes() const { return actStreamBytes > 0 ? actStreamBytes : weightImageBytes; }
+  double streamFootprint() const { return actStreamBytes > 0 ? actFootprintBytes : weightBytes; }
   // A Conv the executor runs as a product on the plain layout (the pointwise path): no staging buffer, no
   // weight reorder.
   bool plainProduct = false;
@@ -141,14 +146,9 @@ struct CubeTimeModel {
     const double b = streamSeconds / weightStreamEfficiency;
     return std::max(termsSeconds, b) + weightStreamShare * std::min(termsSeconds, b);
   }
-  // The stream bytes the model reads of `f`: once a row, or once an image; a depthwise Conv's passes over its
-  // activations (CubeFeatures::actStreamBytes), and the footprint whose copy bandwidth they stream at.
+  // The stream bytes the model reads of `f`: once a row, or once an image.
   double streamBytes(const CubeFeatures& f) const {
-    if (f.actStreamBytes > 0) return f.actStreamBytes;
-    return weightStreamPerImage ? f.weightImageBytes : f.weightStreamBytes;
-  }
-  static double streamFootprint(const CubeFeatures& f) {
-    return f.actStreamBytes > 0 ? f.actFootprintBytes : f.weightBytes;
+    return weightStreamPerImage ? f.streamImageBytes() : f.streamRowBytes();
   }
   // Each shape's measured time (per-kernel overhead included) as fwb calibrate timed it: what
   // `fwb calibrate --merge` fits again from (empty in a profile written by hand or before it kept them).
@@ -167,7 +167,7 @@ struct CubeTimeModel {
   double boundedSeconds(const CubeFeatures& f, CopyRate copyRate) const {
     const double s = seconds(f);
     if (weightStreamEfficiency <= 0 || streamBytes(f) <= 0) return s;
-    const double rate = copyRate(streamFootprint(f));
+    const double rate = copyRate(f.streamFootprint());
     return rate > 0 ? withStream(s, streamBytes(f) / rate) : s;
   }
 };

@@ -619,17 +619,13 @@ Result<CubeModelFit> fitKind(const std::string& kind, KindCases& k, const std::v
       projectionS[i] = total - seconds;
       feat = feat->withoutInputProjection();
     }
-    const bool actStream = feat->actStreamBytes > 0;
-    const double streamRate =
-        k.streamed && !copy.bandwidthCurve.empty() && (feat->weightStreamBytes > 0 || actStream)
-            ? copy.cacheBandwidthFor(CubeTimeModel::streamFootprint(*feat))
-            : 0.0;
-    samples.push_back(
-        {feat->withPositionBlock(k.positionBlocked ? positionBlock : 1)
-             .withChannelBlock(k.channelBlocked ? channelBlock : 1),
-         seconds,
-         streamRate > 0 ? (actStream ? feat->actStreamBytes : feat->weightStreamBytes) / streamRate : 0.0,
-         streamRate > 0 ? (actStream ? feat->actStreamBytes : feat->weightImageBytes) / streamRate : 0.0});
+    const double streamRate = k.streamed && !copy.bandwidthCurve.empty() && feat->streamRowBytes() > 0
+                                  ? copy.cacheBandwidthFor(feat->streamFootprint())
+                                  : 0.0;
+    samples.push_back({feat->withPositionBlock(k.positionBlocked ? positionBlock : 1)
+                           .withChannelBlock(k.channelBlocked ? channelBlock : 1),
+                       seconds, streamRate > 0 ? feat->streamRowBytes() / streamRate : 0.0,
+                       streamRate > 0 ? feat->streamImageBytes() / streamRate : 0.0});
     fit.rates.push_back({c.name, f.flops / total});
   }
   FW_ASSIGN_OR_RETURN(fit.model, fitCubeTimeModel(samples));
