@@ -108,8 +108,8 @@ TEST(ExecThreads, SmallBatchedMatMulsAreCorrectForAnyThreadCount) {
     ASSERT_EQ(y.size(), 1u);
     expectProductsNear(
         y[0].toFloats(), a.toFloats(), b.toFloats(), nb, M, K, N,
-        [&](int64_t p, int64_t i, int64_t k) { return (p * M + i) * K + k; },
-        [&](int64_t p, int64_t k, int64_t j) { return (p * K + k) * N + j; },
+        [M = M, K = K](int64_t p, int64_t i, int64_t k) { return (p * M + i) * K + k; },
+        [K = K, N = N](int64_t p, int64_t k, int64_t j) { return (p * K + k) * N + j; },
         std::to_string(nb) + "x" + std::to_string(M) + "x" + std::to_string(K) + "x" + std::to_string(N));
   }
 }
@@ -166,8 +166,10 @@ TEST(ExecThreads, EinsumsWithASharedFirstOperandMatchADoubleLoop) {
       ASSERT_EQ(y[0].dims(), (std::vector<int64_t>{nb, M, N}));
       expectProductsNear(
           y[0].toFloats(), a.toFloats(), b.toFloats(), nb, M, K, N,
-          [&](int64_t, int64_t i, int64_t k) { return i * K + k; },
-          [&](int64_t p, int64_t k, int64_t j) { return transB ? (p * N + j) * K + k : (p * K + k) * N + j; },
+          [K = K](int64_t, int64_t i, int64_t k) { return i * K + k; },
+          [K = K, N = N, transB = transB](int64_t p, int64_t k, int64_t j) {
+            return transB ? (p * N + j) * K + k : (p * K + k) * N + j;
+          },
           eq + (constantB ? " constant B" : " B an input"));
     }
   }
