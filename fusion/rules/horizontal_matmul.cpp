@@ -53,6 +53,8 @@ class HorizontalMatMul final : public RuleBase {
   std::vector<Branch> branches(const Graph& g, NodeId root, const FusionOptions& o) const {
     const Node& r = g.node(root);
     std::vector<Branch> out;
+    // A malformed MatMul (not two inputs, an input left out) is no root (a fuzzed model's one-input MatMul).
+    if (r.inputs.size() != 2 || r.inputs[0] == kNoId || r.inputs[1] == kNoId) return out;
     const Shape& xs = g.value(r.inputs[0]).shape;
     if (!isConstant(g, r.inputs[1]) || !xs.rankKnown || xs.rank() < 2 || !xs.dims.back().isStatic()) return out;
     const int64_t k = xs.dims.back().value;
@@ -61,7 +63,9 @@ class HorizontalMatMul final : public RuleBase {
     cons.erase(std::unique(cons.begin(), cons.end()), cons.end());
     for (NodeId c : cons) {
       const Node& cn = g.node(c);
-      if (cn.opType != "MatMul" || cn.inputs[0] != r.inputs[0] || !weightOk(g, cn, k) || isExcluded(o, cn)) continue;
+      if (cn.opType != "MatMul" || cn.inputs.size() != 2 || cn.inputs[0] != r.inputs[0] ||
+          !weightOk(g, cn, k) || isExcluded(o, cn))
+        continue;
       if (g.value(cn.outputs[0]).isGraphOutput) continue;
       Branch b{c, kNoId, kNoId};
       NodeId a = soleConsumer(g, cn.outputs[0]);

@@ -56,5 +56,15 @@ TEST(HorizontalMatMul, RejectsActivationWeights) {
   EXPECT_EQ(countOp(*r.rewritten.graph, "MatMul"), 2);
   EXPECT_TRUE(hasDecision(r, "horizontal_matmul", false, "not a constant"));
 }
+// A malformed MatMul of one input beside a well-formed one (what the pipeline fuzzer built, session 62: the
+// rule read the missing second input past the end) is no root and no branch: the pipeline returns.
+TEST(HorizontalMatMul, AMatMulOfOneInputIsNeitherRootNorBranch) {
+  GraphBuilder b;
+  auto x = b.input("x", {4, 8});
+  b.output(b.op("MatMul", {x}, {4, 5}));
+  b.output(b.op("MatMul", {x, b.constant("w", {8, 5})}, {4, 5}));
+  auto r = fusion::fuseModel(b.model(), onlyRules({"horizontal_matmul"}));
+  if (r.ok()) EXPECT_EQ(countOp(*r->rewritten.graph, "MatMul"), 2);
+}
 }  // namespace
 }  // namespace fwtest
