@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|78]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|79]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -273,6 +273,10 @@ Set 78 was exported in session 62 after the depthwise Conv's passes over its act
 try that change on models it was not made on, before any measurement of them, at opset 17: torchvision's
 MobileNetV3-Large at batch 8 and 224, MNASNet 1.0 at batch 4 and 224, EfficientNet-B0 at batch 4 and 224, ConvNeXt-T
 at batch 1 and 224, MobileNetV2 at batch 1 and 224, and RegNetY-400MF at batch 8 and 160.
+Set 79 was exported in session 64 before any change of that session and before any measurement of these models,
+at opset 17: torchvision's ShuffleNetV2 x1.0 at batch 8 and 224, GoogLeNet at batch 2 and 224, RegNetX-800MF at
+batch 4 and 224, MobileNetV3-Small at batch 16 and 224, ResNet-18 at batch 8 and 160, EfficientNet-B1 at batch 2
+and 240, and a 4-layer pre-norm transformer encoder (d 256, 8 heads, GELU) at batch 4 over 128 tokens.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -284,7 +288,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -447,6 +451,8 @@ def main():
         return export_seventy_seventh_set(torch, torchvision, out)
     if which == "78":
         return export_seventy_eighth_set(torch, torchvision, out)
+    if which == "79":
+        return export_seventy_ninth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10258,6 +10264,35 @@ def export_seventy_eighth_set(torch, torchvision, out):
                               ("mobilenet_v2_b1_224", lambda: tv.mobilenet_v2(weights=None), (1, 3, 224, 224)),
                               ("regnet_y_400mf_b8_160", lambda: tv.regnet_y_400mf(weights=None), (8, 3, 160, 160))):
         export_one(torch, out, 178, name, make, shape)
+    return 0
+
+
+def export_seventy_ninth_set(torch, torchvision, out):
+    # Session 64, before any change of that session; none of these measured before: channel shuffles, an
+    # inception network's concatenations and pools, grouped Convs, small depthwise nets at a large batch, a
+    # plain residual CNN, and a pre-norm transformer encoder.
+    tv = torchvision.models
+    for name, make, shape in (("shufflenet_v2_x1_0_b8_224", lambda: tv.shufflenet_v2_x1_0(weights=None), (8, 3, 224, 224)),
+                              ("googlenet_b2_224", lambda: tv.googlenet(weights=None, aux_logits=False, init_weights=True),
+                               (2, 3, 224, 224)),
+                              ("regnet_x_800mf_b4_224", lambda: tv.regnet_x_800mf(weights=None), (4, 3, 224, 224)),
+                              ("mobilenet_v3_small_b16_224", lambda: tv.mobilenet_v3_small(weights=None), (16, 3, 224, 224)),
+                              ("resnet18_b8_160", lambda: tv.resnet18(weights=None), (8, 3, 160, 160)),
+                              ("efficientnet_b1_b2_240", lambda: tv.efficientnet_b1(weights=None), (2, 3, 240, 240))):
+        export_one(torch, out, 179, name, make, shape)
+
+    class PreNormEncoder(torch.nn.Module):  # 4 pre-norm layers, d 256, 8 heads, GELU, over 128 tokens
+        def __init__(self):
+            super().__init__()
+            layer = torch.nn.TransformerEncoderLayer(256, 8, 1024, dropout=0.0, activation="gelu",
+                                                     batch_first=True, norm_first=True)
+            self.enc = torch.nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
+            self.head = torch.nn.Linear(256, 10)
+
+        def forward(self, x):
+            return self.head(self.enc(x).mean(dim=1))
+
+    export_nets(torch, out, 179, (("prenorm_encoder_b4_t128", PreNormEncoder, (4, 128, 256)),), opset=17)
     return 0
 
 
