@@ -852,6 +852,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   m.memBytes = std::atof(procField("/proc/meminfo", "MemTotal").c_str()) * 1024.0;
   if (m.memBytes <= 0) m.memBytes = 1e9;
   const int warm = 3;
+  FW_ASSIGN_OR_RETURN(m.probeStart, measureSpeedProbe(threads));
 
   // Per-kernel overhead (a one-element Add, many copies: each node one sample) and the vector ops, each
   // at a size that fits the cache and at a tiny one, all timed in turn in five rounds (HostBench.h: a
@@ -1161,6 +1162,16 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   for (auto& f : m.families) f.eff = median(effs[f.key]);
   for (const auto& [op, v] : opEffs) m.opEff[op] = median(v);
   for (const auto& [op, v] : calls) m.opCallUs[op] = median(v);
+  FW_ASSIGN_OR_RETURN(m.probeEnd, measureSpeedProbe(threads));
+  if (const double drift = probeTimeRatio(m.probeStart, m.probeEnd); probeRatioOff(drift))
+    std::fprintf(
+        stderr,
+        "fwb: calibrate: warning: the machine's speed moved during the calibration: the speed probe's "
+        "time changed by %s from its start to its end (call %.2f -> %.2f us, stream %.1f -> %.1f, "
+        "product %.1f -> %.1f); its figures mix two machine states: calibrate again when the machine "
+        "is steady, or merge several calibrations (fwb calibrate --merge)\n",
+        probeRatioText(drift).c_str(), m.probeStart.callUs, m.probeEnd.callUs, m.probeStart.streamUs,
+        m.probeEnd.streamUs, m.probeStart.productUs, m.probeEnd.productUs);
   return m;
 }
 
@@ -1315,6 +1326,18 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
              "(the copies' weights): weight bytes a second of the median time less the per-kernel overhead "
              "(launch_us), medians of 3 rounds: " +
              m.weightStreamHow);
+  p.cpu.probe = probeMidpoint(m.probeStart, m.probeEnd);
+  if (p.cpu.probe.valid())
+    note("cpu.speed_probe_us",
+         "the machine's speed: an Add of 16 floats (\"call\"), a Relu over 2 MiB (\"stream\") and a "
+         "128x128x128 "
+         "MatMul (\"product\"), each the median node time over 3 rounds of 15 runs, at the calibration's "
+         "start (" +
+             fmt("%.2f", m.probeStart.callUs) + ", " + fmt("%.1f", m.probeStart.streamUs) + ", " +
+             fmt("%.1f", m.probeStart.productUs) + " us) and end (" + fmt("%.2f", m.probeEnd.callUs) + ", " +
+             fmt("%.1f", m.probeEnd.streamUs) + ", " + fmt("%.1f", m.probeEnd.productUs) +
+             " us; the time changed by " + probeRatioText(probeTimeRatio(m.probeStart, m.probeEnd)) +
+             "); the geometric mean of the two");
   if (!p.cpu.farCurve.empty()) {
     const std::string how =
         "a 3x3 Conv 8 -> 32 at 256x256 (\"product\") and a Relu over 8 MiB (\"vector\"), each alone and in "

@@ -70,6 +70,9 @@ struct HostMeasurement {
   std::vector<std::pair<double, double>> farCurve;       // HwProfile.h: far_curve (measureFarTier)
   double farProductSPerByte = 0, farVectorSPerByte = 0;  // HwProfile.h: far_s_per_byte
   std::string farHow;
+  // The machine's speed at the calibration's start and end (simulator/SpeedProbe.h): HwProfile.h's
+  // speed_probe_us is their midpoint.
+  SpeedProbe probeStart, probeEnd;
   std::vector<std::pair<double, double>> weightStream;  // HwProfile.h: weight_stream_curve
   std::string weightStreamHow;
   // MatMul [R, 512] x [512, 2048] by rows R, each cycled over 16 copies of its 4 MiB weight: the median node

@@ -401,6 +401,11 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         (call ? p.cpu.coldCallS : p.cpu.farSPerByte)[it.key()] = v;
       }
     }
+    if (rc.has("speed_probe_us")) {
+      FW_ASSIGN_OR_RETURN(const json* probe, rc.get("speed_probe_us"));
+      FW_ASSIGN_OR_RETURN(p.cpu.probe,
+                          speedProbeFromJson(*probe, sourceName + ": " + rc.at("speed_probe_us")));
+    }
     if ((p.cpu.farCurve.empty()) != (p.cpu.farSPerByte.empty()))
       return rc.err(p.cpu.farCurve.empty() ? "far_s_per_byte" : "far_curve",
                     "far_curve and far_s_per_byte come together (fwb calibrate writes both)");
@@ -732,6 +737,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
       j["cpu"]["far_curve"] = c;
       j["cpu"]["far_s_per_byte"] = p.cpu.farSPerByte;
     }
+    if (p.cpu.probe.valid()) j["cpu"]["speed_probe_us"] = toJson(p.cpu.probe);
   }
   j["l2_bytes"] = p.l2Bytes;
   j["hbm_bandwidth_bytes_per_s"] = p.hbmBandwidth;

@@ -14,6 +14,7 @@
 #include "core/ir/OpInfo.h"
 #include "core/util/Result.h"
 #include "simulator/CpuCubeModel.h"
+#include "simulator/SpeedProbe.h"
 
 namespace fw::sim {
 
@@ -181,6 +182,10 @@ struct CpuFigures {
   // batch 8, took 2.1 ms in a run of 25 MB and 4.4 ms in one of 280 MB).
   std::vector<std::pair<double, double>> farCurve;
   std::map<std::string, double> farSPerByte;
+  // "speed_probe_us": {"call", "stream", "product"} (optional): the machine's speed at calibration time
+  // (simulator/SpeedProbe.h), the midpoint of the probes at the calibration's start and end. fwb simulate
+  // --measured sets a profile's probe beside it and warns when the two machine states differ.
+  SpeedProbe probe;
   // "cold_call_curve": [{"bytes", "vector", "product"}] by ascending distance (optional): what a one-element
   // Add ("vector") and a 4x16x4 MatMul ("product") take more than in a row when the run touched that many
   // distinct bytes since they last ran (fwb calibrate: each after 3 Negs whose input and output are that many

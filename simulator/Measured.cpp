@@ -91,6 +91,10 @@ json toJson(const MeasuredRun& r) {
     j["steal_share"] = r.stealShare;
     j["least_stolen"] = r.leastStolen;
   }
+  if (r.probe.valid()) {
+    j["speed_probe_us"] = toJson(r.probe);
+    j["speed_probe_drift"] = r.probeDrift;
+  }
   if (!r.mergedFrom.empty()) j["merged_from"] = r.mergedFrom;
   json ks = json::array();
   for (const auto& k : r.kernels) {
@@ -161,6 +165,12 @@ Result<MeasuredRun> measuredRunFromJson(const std::string& text, const std::stri
     FW_ASSIGN_OR_RETURN(r.stealShare, number(j, "steal_share", src, "", true, 0));
     if (r.stealShare < 0 || r.stealShare > 1) return fieldError(src, "steal_share", "must be within [0, 1]");
     FW_TRY_STATUS(boolean("least_stolen", r.leastStolen));
+  }
+  if (const auto it = j.find("speed_probe_us"); it != j.end()) {
+    FW_ASSIGN_OR_RETURN(r.probe, speedProbeFromJson(*it, src + ": speed_probe_us"));
+    FW_ASSIGN_OR_RETURN(r.probeDrift, number(j, "speed_probe_drift", src, "", true, 0));
+    if (!(r.probeDrift > 0) || r.probeDrift > 1e6)
+      return fieldError(src, "speed_probe_drift", "must be a positive ratio (after / before), at most 1e6");
   }
   if (const auto it = j.find("merged_from"); it != j.end()) {
     if (!it->is_array())
@@ -274,6 +284,18 @@ Result<MeasuredRun> medianOfRuns(const std::vector<MeasuredRun>& runs,
     m.leastStolen = m.leastStolen || r.leastStolen;
     shares.push_back(r.stealShare);
   }
+  std::vector<double> calls, streams, products;
+  m.probeDrift = 0;
+  for (const auto& r : runs) {
+    if (!r.probe.valid()) continue;
+    calls.push_back(r.probe.callUs);
+    streams.push_back(r.probe.streamUs);
+    products.push_back(r.probe.productUs);
+    if (r.probeDrift > 0 &&
+        (m.probeDrift == 0 || std::abs(std::log(r.probeDrift)) > std::abs(std::log(m.probeDrift))))
+      m.probeDrift = r.probeDrift;
+  }
+  m.probe = calls.empty() ? SpeedProbe{} : SpeedProbe{median(calls), median(streams), median(products)};
   m.totalUs = median(totals);
   m.stealShare = m.runsStolen >= 0 ? median(shares) : 0;
   if (m.runsStolen < 0) m.runsTimed = 0, m.leastStolen = false;
@@ -503,6 +525,12 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
   return a;
 }
 
+Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured, const HwProfile& hw) {
+  Accuracy a = accuracy(sim, measured);
+  a.machineTimeRatio = probeTimeRatio(hw.cpu.probe, measured.probe);
+  return a;
+}
+
 json toJson(const Accuracy& a) {
   json ks = json::array();
   for (const auto& r : a.rows)
@@ -523,6 +551,7 @@ json toJson(const Accuracy& a) {
               {"other_plan", a.otherPlan},
               {"kernels", std::move(ks)}};
   if (!a.ranked) out["spearman_na"] = a.unranked;
+  out["machine_time_ratio"] = a.machineTimeRatio > 0 ? json(a.machineTimeRatio) : json(nullptr);
   return out;
 }
 
@@ -537,6 +566,14 @@ std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
        fmt("%.1f us", a.measuredTotalUs) + ": " + fmt("%+.1f %%", 100 * a.totalErr) + "\n";
   s += "  rank correlation       Spearman " +
        (a.ranked ? fmt("%.3f", a.spearman) : "n/a (" + a.unranked + ")") + "\n";
+  if (a.machineTimeRatio > 0)
+    s += "  machine state          the speed probe took " + probeRatioText(a.machineTimeRatio) +
+         " at the measured run against the calibration" +
+         (probeRatioOff(a.machineTimeRatio)
+              ? ": more than " + fmt("%.0f %%", 100 * kProbeTolerance) +
+                    " either way, the errors mix two machine states (calibrate and profile again together)"
+              : "") +
+         "\n";
   auto list = [&](const char* what, const std::vector<std::string>& v) {
     if (v.empty()) return;
     std::string names;

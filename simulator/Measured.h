@@ -2,13 +2,13 @@
 // Measured times beside simulated ones (issue 22): a run measured per kernel (`fwb profile` on the
 // reference executor) or per operator (a board's profiler op summary), and how far the simulation is
 // from it, reported the way simulator papers do (per-kernel error, whole-model error, rank correlation).
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "core/util/Result.h"
 #include "simulator/Simulator.h"
+#include "simulator/SpeedProbe.h"
 
 namespace fw::sim {
 
@@ -42,6 +42,11 @@ struct MeasuredRun {
   int runsStolen = -1;
   double stealShare = 0;
   bool leastStolen = false;
+  // The machine's speed while it was measured (simulator/SpeedProbe.h; fwb profile): the midpoint of the
+  // probes before and after the runs, and the time ratio after / before (0: not probed). Of several
+  // profiles set as one, per figure the median of their probes, and the drift farthest from 1.
+  SpeedProbe probe;
+  double probeDrift = 0;
   // Several profiles of the same model and level set as one (medianOfRuns): their files, and how many.
   std::vector<std::string> mergedFrom;
 };
@@ -88,11 +93,17 @@ struct Accuracy {
     bool scored = false;
   };
   std::vector<Row> rows;   // every matched pair, in simulated schedule order
+  // The machine at the measured run against the machine at calibration (simulator/SpeedProbe.h): the
+  // measured run's speed probe over the profile's (probeTimeRatio; >1: the measured machine was slower).
+  // 0 when either has none (a board's op summary, a built-in profile, files written before session 64).
+  // Off by more than kProbeTolerance, the errors above mix two machine states.
+  double machineTimeRatio = 0;
 };
 
 // fwb profile's JSON: {"model", "opt_level", "threads", "total_us", "kernels": [{"name", "ops", "nodes",
 // "measured_us", "min_us", "start_us"}], "source", "repeats", "warmup", "by_node", "measured": true}; at
-// one thread also "runs_timed", "runs_stolen", "steal_share", "least_stolen"; "merged_from" (the files)
+// one thread also "runs_timed", "runs_stolen", "steal_share", "least_stolen"; probed, "speed_probe_us"
+// ({"call", "stream", "product"}) and "speed_probe_drift"; "merged_from" (the files)
 // for the median of several profiles.
 nlohmann::json toJson(const MeasuredRun& r);
 Status writeMeasuredJson(const std::string& path, const MeasuredRun& r);
@@ -116,6 +127,8 @@ std::string formatMeasuredTable(const MeasuredRun& r, size_t maxRows = 0 /* 0 = 
 // its last '/'-separated part). Rows the simulator runs as no kernel (views) or measured at 0 us are
 // matched but not scored. totalErr compares the simulated latency with the measured total.
 Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured);
+// The same, with machineTimeRatio from the profile the simulation ran on (its cpu.speed_probe_us).
+Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured, const HwProfile& hw);
 // {"matched", "scored", "excluded", "median_abs_err", "mean_abs_err", "total_err", "spearman" (null when
 //  not ranked, with "spearman_na" saying why), "simulated_total_us", "measured_total_us",
 //  "unmatched_measured", "unmatched_simulated", "other_plan", "kernels": [{"name", "simulated_us",

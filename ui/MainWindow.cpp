@@ -431,6 +431,11 @@ void MainWindow::updateSummary(const fw::AnalysisSettings& madeWith) {
                .arg(acc.ranked ? QString::number(acc.spearman, 'f', 3) : QStringLiteral("n/a"))
                .arg(acc.scored)
                .arg(QString::fromStdString(acc.on));
+      if (fw::sim::probeRatioOff(acc.machineTimeRatio))
+        s += tr(", <b>measured in another machine state</b> (the speed probe took %1 against the "
+                "calibration's: "
+                "calibrate and profile again together)")
+                 .arg(QString::fromStdString(fw::sim::probeRatioText(acc.machineTimeRatio)));
       if (!acc.unmatchedMeasured.empty()) s += tr(", %1 measured row(s) unmatched").arg(acc.unmatchedMeasured.size());
       if (!acc.otherPlan.empty())
         s += tr(", <b>%1 measured kernel(s) ran other nodes</b> (another fusion plan: profile with this "

@@ -95,7 +95,8 @@ AnalysisOutcome analyzeInBackground(std::shared_ptr<const LoadedModel> loaded, s
     out.beforeKey = beforeKey;
     out.rows = fw::sim::compareRuns(an.before, an.after);
     out.nodeHeat = fw::nodeHeatOf(an.before);
-    if (measured) out.accuracy = std::make_shared<const fw::sim::Accuracy>(fw::sim::accuracy(an.after, *measured));
+    if (measured)
+      out.accuracy = std::make_shared<const fw::sim::Accuracy>(fw::sim::accuracy(an.after, *measured, an.hw));
   }
   out.grouping = fw::groupingOf(an.fused, an.simulated ? &an.after : nullptr);
   out.work = fw::estimateRun(an.original, fw::kDefaultExecutorFlops);

@@ -24,6 +24,7 @@
 #include "fusion/Export.h"
 #include "fusion/Pipeline.h"
 #include "simulator/Measured.h"
+#include "simulator/SpeedProbe.h"
 #include "simulator/StolenTime.h"
 
 namespace fwcli {
@@ -204,6 +205,16 @@ void addProfileCommand(CLI::App& app) {
       return std::chrono::duration<double>(Clock::now() - t).count();
     };
     constexpr size_t kMaxExtraRuns = 100000, kMaxKeptBytes = size_t{64} << 20;
+    const int usedThreads =
+        *threads > 0 ? *threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // The machine's speed before and after (simulator/SpeedProbe.h): fwb simulate --measured sets it beside
+    // the calibration's. Before the warm-up, so that the timed runs meet the caches the model left.
+    auto probe = [&]() {
+      auto p = fw::sim::measureSpeedProbe(usedThreads);
+      if (!p.ok()) std::fprintf(stderr, "fwb: warning: no speed probe: %s\n", p.error().message.c_str());
+      return p.ok() ? *p : fw::sim::SpeedProbe{};
+    };
+    const fw::sim::SpeedProbe probeBefore = probe();
     int warmed = 0;
     size_t nodesPerRun = 1;
     // A timed run starts from the last warm-up's profile with its times cleared: the rows of the body
@@ -233,8 +244,6 @@ void addProfileCommand(CLI::App& app) {
     // (another tenant's vCPU ran) is left out, and runs go on, for at most as long again as the counts and
     // --min-time took, until --repeat runs are whole (simulator/StolenTime.h). The medians are over the
     // whole runs, however few (at least 3, or --repeat if fewer); with fewer, over the least-stolen half.
-    const int usedThreads =
-        *threads > 0 ? *threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const bool checkSteal = usedThreads == 1;
     size_t whole = 0;
     const auto r0 = Clock::now();
@@ -256,6 +265,7 @@ void addProfileCommand(CLI::App& app) {
       cpus.push_back(cpuUs);
       whole += fw::sim::runIsWhole(wallUs, cpuUs);
     }
+    const fw::sim::SpeedProbe probeAfter = probe();
     const fw::sim::RunSelection sel = fw::sim::keepRunsNotStolen(
         totals, checkSteal ? cpus : std::vector<double>{}, std::min<size_t>(static_cast<size_t>(*repeat), 3));
     std::vector<const fw::ExecProfile*> kept;
@@ -291,6 +301,18 @@ void addProfileCommand(CLI::App& app) {
     mr.repeats = static_cast<int>(kept.size());
     mr.warmup = warmed;
     mr.totalUs = median(keptTotals);
+    if (probeBefore.valid() && probeAfter.valid()) {
+      mr.probe = fw::sim::probeMidpoint(probeBefore, probeAfter);
+      mr.probeDrift = fw::sim::probeTimeRatio(probeBefore, probeAfter);
+      if (fw::sim::probeRatioOff(mr.probeDrift))
+        std::fprintf(
+            stderr,
+            "fwb: warning: the machine's speed moved during the runs: the speed probe's time changed by %s "
+            "over them (call %.2f -> %.2f us, stream %.1f -> %.1f, product %.1f -> %.1f); "
+            "profile again when the machine is steady\n",
+            fw::sim::probeRatioText(mr.probeDrift).c_str(), probeBefore.callUs, probeAfter.callUs,
+            probeBefore.streamUs, probeAfter.streamUs, probeBefore.productUs, probeAfter.productUs);
+    }
     if (checkSteal) {
       mr.runsTimed = static_cast<int>(profiles.size());
       mr.runsStolen = static_cast<int>(sel.stolen);

@@ -138,7 +138,14 @@ void addSimulateCommand(CLI::App& app) {
             stderr,
             "fwb: warning: %s was measured at -O%d, this simulation is at -O%d: kernels will not line up\n",
             measuredName.c_str(), measured->optLevel, fa->optLevel);
-      acc = fw::sim::accuracy(*after, *measured);
+      acc = fw::sim::accuracy(*after, *measured, *hw);
+      if (fw::sim::probeRatioOff(acc->machineTimeRatio))
+        std::fprintf(
+            stderr,
+            "fwb: warning: the speed probe of %s took %s against the calibration's in %s: the machine "
+            "ran in another state when it was measured, and the errors mix the two (calibrate and "
+            "profile again together)\n",
+            measuredName.c_str(), fw::sim::probeRatioText(acc->machineTimeRatio).c_str(), hw->name.c_str());
       if (!acc->otherPlan.empty())
         std::fprintf(stderr,
                      "fwb: warning: %zu kernel(s) of %s ran other nodes than the simulated kernel of the "

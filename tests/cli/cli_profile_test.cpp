@@ -76,12 +76,41 @@ TEST(CliProfile, KernelNamesLineUpWithSimulateAtO0AndO2) {
     EXPECT_TRUE(acc["unmatched_simulated"].empty());
     EXPECT_TRUE(acc["other_plan"].empty());
     for (const char* key : {"median_abs_err", "mean_abs_err", "total_err", "spearman"}) EXPECT_TRUE(acc.contains(key)) << key;
+    // The profile timed the machine's speed before and after its runs; the built-in profile has no probe.
+    for (const char* key : {"call", "stream", "product"})
+      EXPECT_GT(pj["speed_probe_us"][key].get<double>(), 0.0) << key;
+    EXPECT_GT(pj["speed_probe_drift"].get<double>(), 0.0);
+    EXPECT_TRUE(acc["machine_time_ratio"].is_null());
     std::ifstream c(csv);
     std::string header;
     std::getline(c, header);
     EXPECT_NE(header.find(",measured_us,measured_on,"), std::string::npos) << header;
     EXPECT_EQ(readJson(withAcc)["measured"]["label"], "measured (host)");
   }
+  fs::remove_all(dir);
+}
+
+// A calibration whose speed probe is far from the measured run's: fwb simulate --measured says the errors
+// mix two machine states (here the probe of a machine 1000x slower than any).
+TEST(CliProfile, SimulateSaysWhenTheMeasuredRunAndTheCalibrationRanInOtherMachineStates) {
+  const auto dir = scratchDir("probe");
+  const auto prof = dir / "p.json", hw = dir / "hw.json", out = dir / "s.json";
+  auto p = runFwb("profile " + kModel + " -O 0 --threads 1 --repeat 2 --json " + prof.string());
+  ASSERT_EQ(p.exitCode, 0) << p.out;
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "name": "slowcpu", "kind": "cpu", "dtype": "float32", "clock_hz": 2.0e9, "cube_cores": 1, "vector_cores": 1,
+    "cpu": {"gemm_flops_per_s": 1.0e11, "conv_flops_per_s": 5.0e10, "cache_bandwidth_bytes_per_s": 1.0e11,
+            "speed_probe_us": {"call": 500000, "stream": 500000, "product": 500000}},
+    "l2_bytes": 33554432, "hbm_bandwidth_bytes_per_s": 1.0e10, "hbm_capacity_bytes": 1.0e10,
+    "launch_us": 2.0, "host_dispatch_us": 0, "efficiency": {"elementwise": 0.1, "reduction": 0.02}, "notes": []})");
+  std::ofstream(hw) << j.dump();
+  auto s = runFwb("simulate " + kModel + " -O 0 --hw " + hw.string() + " --measured " + prof.string() +
+                  " --json " + out.string());
+  ASSERT_EQ(s.exitCode, 0) << s.out;
+  EXPECT_NE(s.out.find("another state"), std::string::npos) << s.out;
+  const double ratio = readJson(out)["accuracy"]["machine_time_ratio"].get<double>();
+  EXPECT_GT(ratio, 0.0);
+  EXPECT_LT(ratio, 0.5);
   fs::remove_all(dir);
 }
 

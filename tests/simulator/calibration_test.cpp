@@ -2099,6 +2099,32 @@ TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
   EXPECT_NE(alone.error().message.find("come together"), std::string::npos) << alone.error().message;
 }
 
+// cpu.speed_probe_us (simulator/SpeedProbe.h): read, written back, and refused by name when it is no time.
+TEST(CpuProfile, TheSpeedProbeRoundTripsAndIsRefusedByName) {
+  json j = cpuProfileJson();
+  EXPECT_FALSE(parseHwProfile(j, "t.json")->cpu.probe.valid());
+  EXPECT_FALSE(hwProfileToJson(*parseHwProfile(j, "t.json"))["cpu"].contains("speed_probe_us"));
+  j["cpu"]["speed_probe_us"] = {{"call", 0.25}, {"stream", 21.5}, {"product", 9.75}};
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  EXPECT_EQ(hw->cpu.probe.streamUs, 21.5);
+  auto again = parseHwProfile(hwProfileToJson(*hw), "t.json");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->cpu.probe.callUs, 0.25);
+  EXPECT_EQ(again->cpu.probe.productUs, 9.75);
+  j["cpu"]["speed_probe_us"]["product"] = "slow";
+  auto refused = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("cpu.speed_probe_us.product"), std::string::npos)
+      << refused.error().message;
+  EXPECT_EQ(refused.error().message.rfind("t.json: ", 0), 0u) << refused.error().message;
+  j["cpu"]["speed_probe_us"] = 3;
+  refused = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("cpu.speed_probe_us: expected an object"), std::string::npos)
+      << refused.error().message;
+}
+
 Result<HwProfile> gemmModelProfile(json j);  // below
 
 // cpu.weight_stream_curve: a weight is read at least at the stream its reuse distance gets, each read by
