@@ -111,6 +111,14 @@ const std::vector<PoolCase>& cases() {
       // (the last row and column left out), rows of outputs with a remainder after 4 at a time, and even.
       {{2, 3, 9, 21}, {2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},
       {{1, 2, 8, 16}, {2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},
+      // "Same" windows at stride 1 (as many outputs as inputs): the inside outputs of every row run as one
+      // flat loop over the plane and the borders after (GoogLeNet's branch pools over 7x7 planes), with
+      // dilation, with more padding at the end than the start, and a first dim with no window wholly inside.
+      {{2, 3, 7, 7}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},
+      {{1, 2, 9, 6}, {3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}},
+      {{1, 2, 6, 5}, {4, 4}, {1, 1}, {1, 1, 2, 2}, {1, 1}, false, true},
+      {{1, 2, 3, 6}, {5, 3}, {1, 1}, {2, 1, 2, 1}, {1, 1}},
+      {{1, 2, 4, 5, 6}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, {1, 1, 1}, false, true},
   };
   return v;
 }
