@@ -2,6 +2,7 @@
 // timing table and its CSV, the accuracy in the summary); a malformed file is refused naming it.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -99,4 +100,55 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
   }
   const QString err = w.loadMeasured(bad);
   EXPECT_TRUE(err.contains("broken.json: kernels[0].measured_us")) << err.toStdString();
+}
+
+// On a cpu profile with a speed probe (simulator/SpeedProbe.h), a measured run whose probe took twice the
+// calibration's: the summary says it was measured in another machine state; the same probe says nothing.
+TEST(MainWindowMeasured, TheSummarySaysWhenTheMeasuredRunRanInAnotherMachineState) {
+  fwtest::testApp();
+  QTemporaryDir dir;
+  const QString hw = dir.filePath("host.json");
+  {
+    QFile f(hw);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"name": "probedcpu", "kind": "cpu", "dtype": "float32", "clock_hz": 2.0e9, "cube_cores": 1,
+      "vector_cores": 1, "cpu": {"gemm_flops_per_s": 1.0e11, "conv_flops_per_s": 5.0e10,
+      "cache_bandwidth_bytes_per_s": 1.0e11, "speed_probe_us": {"call": 0.25, "stream": 20, "product": 10}},
+      "l2_bytes": 33554432, "hbm_bandwidth_bytes_per_s": 1.0e10, "hbm_capacity_bytes": 1.0e10, "launch_us": 2.0,
+      "host_dispatch_us": 0, "efficiency": {"elementwise": 0.1, "reduction": 0.02}, "notes": []})");
+  }
+  fwui::MainWindow w;
+  w.setQuietErrors(true);
+  QSignalSpy ready(&w, &fwui::MainWindow::viewsReady);
+  w.setHardware(hw);
+  w.setOptLevel(2);
+  w.openModel("zoo:resnet50?image=32");
+  ASSERT_TRUE(ready.count() > 0 || ready.wait(120000));
+  ASSERT_NE(w.analysis(), nullptr);
+  ASSERT_TRUE(w.analysis()->simulated);
+  ASSERT_EQ(w.analysis()->hw.name, "probedcpu");
+  fw::sim::MeasuredRun run;
+  run.source = "test";
+  run.model = "zoo:resnet50?image=32";
+  run.optLevel = 2;
+  for (const auto& k : w.analysis()->after.kernels) {
+    run.kernels.push_back({k.name, k.ops, k.durUs, -1, -1, k.nodes});
+    run.totalUs += k.durUs;
+  }
+  auto load = [&](const char* file, fw::sim::SpeedProbe probe) {
+    run.probe = probe;
+    run.probeDrift = 1.0;
+    const QString path = dir.filePath(file);
+    if (!fw::sim::writeMeasuredJson(path.toStdString(), run).ok()) return false;
+    QSignalSpy done(&w, &fwui::MainWindow::analysisFinished);
+    return w.loadMeasured(path).isEmpty() && (done.count() > 0 || done.wait(120000)) && w.measuredAccuracy();
+  };
+  ASSERT_TRUE(load("same.json", {0.25, 20, 10}));
+  EXPECT_NEAR(w.measuredAccuracy()->machineTimeRatio, 1.0, 1e-9);
+  EXPECT_FALSE(w.summaryLabel()->text().contains("another machine state")) << w.summaryLabel()->text().toStdString();
+  ASSERT_TRUE(load("slow.json", {0.5, 40, 20}));
+  EXPECT_NEAR(w.measuredAccuracy()->machineTimeRatio, 2.0, 1e-9);
+  EXPECT_TRUE(w.summaryLabel()->text().contains("measured in another machine state"))
+      << w.summaryLabel()->text().toStdString();
+  EXPECT_TRUE(w.summaryLabel()->text().contains("+100 %")) << w.summaryLabel()->text().toStdString();
 }
