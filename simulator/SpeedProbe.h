@@ -1,13 +1,13 @@
 #pragma once
 // The machine's speed at one moment (fwb calibrate, fwb profile, fwb simulate --measured). A shared machine
 // moves: session 64's first calibration (docs/sim_accuracy.md) timed a call at 0.48 us and a Relu chain at
-// 44 GB/s, the next one ten minutes later 0.25 us and 100 GB/s, and models profiled between the two measured
-// 17-20 % under what the first calibration simulated and within 4 % of the second. No figure of a
-// calibration or a profile says which state it was taken in; three short benches timed beside each do: a
-// call (an Add of 16 floats), a stream (a Relu over 2 MiB: 4 MiB in and out, past a core's own cache and in
-// a last-level one) and a product (a 128x128x128 MatMul), each the median node time over 3 rounds of 15
-// runs. A calibration times them at its start and end, a profile before and after its runs; fwb simulate
-// --measured sets the profile's beside the calibration's.
+// 44 GB/s, the next one ten minutes later 0.25 us and 100 GB/s; MobileNetV2 and MNASNet profiled between
+// the two were simulated 8-21 % over their measurement on the first and within 4.2 % on the second. No
+// figure of a calibration or a profile says which state it was taken in; three short benches timed beside
+// each do: a call (an Add of 16 floats), a stream (a Relu over 2 MiB: 4 MiB in and out, past a core's own
+// cache and in a last-level one) and a product (a 128x128x128 MatMul), each the median node time over 3
+// rounds of 15 runs. A calibration times them at its start and end, a profile before and after its runs;
+// fwb simulate --measured sets the profile's beside the calibration's.
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 

@@ -37,9 +37,8 @@ void poolAlong(const S* src, A* dst, int64_t planes, const std::vector<int64_t>&
   const int64_t lo = pb <= 0 ? 0 : std::min(on, (pb + st - 1) / st);
   const int64_t last = n - 1 + pb - (k - 1) * dil;  // the last inside window starts at o * st <= last
   const int64_t hi = std::max(lo, last < 0 ? int64_t{0} : std::min(on, last / st + 1));
-  // Taps t of outputs [0, m) at `stride` apart (inner == 1) or whole rows (stride 1): d0[j] from s0[j *
-  // stride
-  // + t * tapStep].
+  // Taps t of outputs [0, m) at `stride` apart (inner == 1) or of whole rows (stride 1):
+  // d0[j] from s0[j * stride + t * tapStep].
   auto inside = [&](const S* s0, A* d0, int64_t m, int64_t stride, int64_t tapStep) {
     if (stride == 1) {
       for (int64_t j = 0; j < m; ++j) d0[j] = static_cast<A>(s0[j]);

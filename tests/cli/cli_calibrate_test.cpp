@@ -27,6 +27,9 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   EXPECT_FALSE(j.contains("ub_bytes"));
   EXPECT_GT(j["cpu"]["gemm_flops_per_s"].get<double>(), 0);
   EXPECT_GT(j["hbm_bandwidth_bytes_per_s"].get<double>(), 0);
+  // The machine's speed at calibration time (simulator/SpeedProbe.h), for fwb simulate --measured.
+  for (const char* key : {"call", "stream", "product"})
+    EXPECT_GT(j["cpu"]["speed_probe_us"][key].get<double>(), 0) << key;
   // Every field the profile has carries a note saying it was measured here.
   std::set<std::string> noted;
   for (const auto& n : j["notes"]) {
@@ -35,6 +38,7 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     noted.insert(n["field"].get<std::string>());
   }
   for (const char* f : {"clock_hz",
+                        "cpu.speed_probe_us",
                         "cpu.gemm_flops_per_s",
                         "cpu.conv_flops_per_s",
                         "cpu.cache_bandwidth_bytes_per_s",
