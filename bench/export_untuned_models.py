@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|79]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|80]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -277,6 +277,10 @@ Set 79 was exported in session 64 before any change of that session and before a
 at opset 17: torchvision's ShuffleNetV2 x1.0 at batch 8 and 224, GoogLeNet at batch 2 and 224, RegNetX-800MF at
 batch 4 and 224, MobileNetV3-Small at batch 16 and 224, ResNet-18 at batch 8 and 160, EfficientNet-B1 at batch 2
 and 240, and a 4-layer pre-norm transformer encoder (d 256, 8 heads, GELU) at batch 4 over 128 tokens.
+Set 80 was exported in session 65 before any change of that session and before any measurement of these models,
+at opset 17: torchvision's AlexNet at batch 8 and 224, Inception-v3 at batch 1 and 299, ResNeXt-50 32x4d at batch 2
+and 192, SqueezeNet 1.1 at batch 16 and 224, DenseNet-121 at batch 2 and 224, RegNetY-800MF at batch 4 and 192, and
+a 1-D keyword-spotting CNN (Conv1d, BatchNorm, ReLU, MaxPool1d, grouped Conv1d blocks) at batch 32 over 16000 samples.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -288,7 +292,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -453,6 +457,8 @@ def main():
         return export_seventy_eighth_set(torch, torchvision, out)
     if which == "79":
         return export_seventy_ninth_set(torch, torchvision, out)
+    if which == "80":
+        return export_eightieth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10293,6 +10299,41 @@ def export_seventy_ninth_set(torch, torchvision, out):
             return self.head(self.enc(x).mean(dim=1))
 
     export_nets(torch, out, 179, (("prenorm_encoder_b4_t128", PreNormEncoder, (4, 128, 256)),), opset=17)
+    return 0
+
+
+def export_eightieth_set(torch, torchvision, out):
+    # Session 65, before any change of that session; none of these measured before in these shapes: large
+    # strided MaxPools and big matrix heads, an inception network's pools and asymmetric Convs, grouped Convs,
+    # fire modules' concatenations, a dense network's average pools, squeeze-excite with grouped Convs, and a
+    # 1-D CNN's pools and grouped Convs.
+    tv = torchvision.models
+    for name, make, shape in (("alexnet_b8_224", lambda: tv.alexnet(weights=None), (8, 3, 224, 224)),
+                              ("inception_v3_b1_299", lambda: tv.inception_v3(weights=None, aux_logits=False,
+                                                                              init_weights=True), (1, 3, 299, 299)),
+                              ("resnext50_32x4d_b2_192", lambda: tv.resnext50_32x4d(weights=None), (2, 3, 192, 192)),
+                              ("squeezenet1_1_b16_224", lambda: tv.squeezenet1_1(weights=None), (16, 3, 224, 224)),
+                              ("densenet121_b2_224", lambda: tv.densenet121(weights=None), (2, 3, 224, 224)),
+                              ("regnet_y_800mf_b4_192", lambda: tv.regnet_y_800mf(weights=None), (4, 3, 192, 192))):
+        export_one(torch, out, 180, name, make, shape)
+
+    class KeywordCNN(torch.nn.Module):  # raw 1 s audio at 16 kHz: a strided stem, then pooled grouped blocks
+        def __init__(self):
+            super().__init__()
+            nn = torch.nn
+            layers = [nn.Conv1d(1, 64, 80, stride=4), nn.BatchNorm1d(64), nn.ReLU(), nn.MaxPool1d(4)]
+            c = 64
+            for out_c in (128, 128, 256):
+                layers += [nn.Conv1d(c, out_c, 3, padding=1, groups=8), nn.BatchNorm1d(out_c), nn.ReLU(),
+                           nn.Conv1d(out_c, out_c, 1), nn.BatchNorm1d(out_c), nn.ReLU(), nn.MaxPool1d(4)]
+                c = out_c
+            self.body = nn.Sequential(*layers)
+            self.head = nn.Linear(c, 35)
+
+        def forward(self, x):
+            return self.head(self.body(x).mean(dim=2))
+
+    export_nets(torch, out, 180, (("keyword_cnn_b32_16k", KeywordCNN, (32, 1, 16000)),), opset=17)
     return 0
 
 
