@@ -103,30 +103,9 @@ double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems) 
       return elems + e;
     }
   const double plain = std::max(flops, elems);
-  const bool pool =
-      (n.opType == "MaxPool" && (n.outputs.size() < 2 || n.outputs[1] == kNoId)) || n.opType == "AveragePool";
-  if (!pool || n.inputs.empty() || n.inputs[0] == kNoId || n.outputs.empty() || n.outputs[0] == kNoId)
-    return plain;
-  const auto in = g.value(n.inputs[0]).shape.ints();
-  const auto out = g.value(n.outputs[0]).shape.ints();
-  const auto kernel = n.attrs.getInts("kernel_shape");
-  if (!in || !out || !kernel || in->size() != out->size() || in->size() != kernel->size() + 2) return plain;
-  const auto strides = n.attrs.getInts("strides");
-  const auto pads = n.attrs.getInts("pads");
-  const size_t r = kernel->size();
-  std::vector<int64_t> cur = *in;
-  double taps = 0;
-  for (size_t d = 0; d < r; ++d) {
-    const int64_t stride = strides && strides->size() == r ? (*strides)[d] : 1;
-    const int64_t padBegin = pads && pads->size() == 2 * r ? (*pads)[d] : 0;
-    // A 1-tap window at stride 1 with no padding leaves the dim as it is: no pass.
-    if ((*kernel)[d] == 1 && stride == 1 && padBegin == 0 && (*out)[2 + d] == (*in)[2 + d]) continue;
-    cur[2 + d] = (*out)[2 + d];
-    double e = 1;
-    for (int64_t x : cur) e *= static_cast<double>(x);
-    taps += e * static_cast<double>((*kernel)[d]);
-  }
-  return std::max(taps, elems);
+  // A pool's taps, pass by pass (poolLoops): the sum of the kernel's extents an output, not their product.
+  const auto p = poolLoops(g, n);
+  return p ? std::max(p->contiguousTaps + p->stridedTaps, elems) : plain;
 }
 
 double runFootprintBytes(const Graph& g, const HwProfile& hw) {
@@ -902,6 +881,21 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       auto op = hw.cpu.opEfficiency.find(key);
       if (op == hw.cpu.opEfficiency.end()) op = hw.cpu.opEfficiency.find(n.opType);
       rate = peak * (op != hw.cpu.opEfficiency.end() ? op->second : hw.efficiency.of(fam));
+      // A pool's strided taps at the strided pool's rate and its contiguous ones at the op's (poolLoops;
+      // a profile calibrated before session 65 times neither apart: every tap at the key's rate). Its rows
+      // are each pass's rows; before session 65 its planes.
+      const auto pool = poolLoops(g, n);
+      const auto strided = pool ? hw.cpu.opEfficiency.find(n.opType + "/strided") : hw.cpu.opEfficiency.end();
+      if (strided != hw.cpu.opEfficiency.end() && strided->second > 0 && rate > 0) {
+        const auto plain = hw.cpu.opEfficiency.find(n.opType);
+        const double plainRate =
+            plain != hw.cpu.opEfficiency.end() && plain->second > 0 ? peak * plain->second : rate;
+        const double taps = pool->contiguousTaps + pool->stridedTaps;
+        if (taps > 0)
+          work *= (pool->contiguousTaps * rate / plainRate +
+                   pool->stridedTaps * rate / (peak * strided->second)) /
+                  taps;
+      }
       auto call = hw.cpu.opCallS.find(key);
       if (call == hw.cpu.opCallS.end()) call = hw.cpu.opCallS.find(n.opType);
       // A kernel of this op alone: its call, dispatch included, in place of the per-kernel overhead
@@ -920,7 +914,10 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // "Gather/elements" was timed: the longer rows' time).
       auto row = hw.cpu.opRowS.find(key);
       if (row == hw.cpu.opRowS.end()) row = hw.cpu.opRowS.find(n.opType);
-      if (row != hw.cpu.opRowS.end()) rowsS = static_cast<double>(rowWiseRows(g, n)) * row->second;
+      if (row != hw.cpu.opRowS.end())
+        rowsS = static_cast<double>(pool && strided == hw.cpu.opEfficiency.end() ? pool->planes
+                                                                                 : rowWiseRows(g, n)) *
+                row->second;
     }
     // A call whose code and data the run's traffic has evicted since the op last ran costs more
     // (cpu.cold_call_s), by its call's cold share (CpuRunReuse; ft-transformer's head, a Gemm 64x96x2

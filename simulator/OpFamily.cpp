@@ -254,10 +254,68 @@ std::optional<FloatReduction> floatReduction(const Graph& g, const Node& n) {
 
 }  // namespace
 
+std::optional<PoolLoops> poolLoops(const Graph& g, const Node& n) {
+  const bool pool =
+      n.domain.empty() && ((n.opType == "MaxPool" && (n.outputs.size() < 2 || n.outputs[1] == kNoId)) ||
+                           n.opType == "AveragePool");
+  if (!pool || maxPool2x2(g, n) || n.inputs.empty() || n.inputs[0] == kNoId || n.outputs.empty() ||
+      n.outputs[0] == kNoId)
+    return std::nullopt;
+  const auto in = staticDims(g, n.inputs[0]);
+  const auto kernel = n.attrs.getInts("kernel_shape");
+  if (!in || !kernel || kernel->empty() || in->size() != kernel->size() + 2) return std::nullopt;
+  const size_t r = kernel->size();
+  auto attr = [&](const char* name, size_t count, int64_t fallback, size_t at) {
+    const auto v = n.attrs.getInts(name);
+    return v && v->size() == count ? (*v)[at] : fallback;
+  };
+  const std::string autoPad = n.attrs.stringOr("auto_pad", "NOTSET");
+  const bool ceilMode = n.attrs.intOr("ceil_mode", 0) != 0;
+  PoolLoops l;
+  l.planes = (*in)[0] * (*in)[1];
+  std::vector<int64_t> cur = *in;
+  for (size_t d = 0; d < r; ++d) {
+    // The executor's geometry (core/exec/ConvGeometry.cpp: poolGeometry): the bench graphs of fwb calibrate
+    // carry no output shapes.
+    const int64_t k = (*kernel)[d], n0 = (*in)[2 + d],
+                  stride = std::max<int64_t>(1, attr("strides", r, 1, d));
+    const int64_t span = (k - 1) * std::max<int64_t>(1, attr("dilations", r, 1, d)) + 1;
+    int64_t padBegin = autoPad == "VALID" ? 0 : attr("pads", 2 * r, 0, d), outLen = 0;
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      outLen = (n0 + stride - 1) / stride;
+      const int64_t total = std::max<int64_t>(0, (outLen - 1) * stride + span - n0);
+      padBegin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+    } else {
+      const int64_t room = n0 + padBegin + (autoPad == "VALID" ? 0 : attr("pads", 2 * r, 0, r + d)) - span;
+      if (room < 0) return std::nullopt;
+      outLen = (ceilMode ? (room + stride - 1) / stride : room / stride) + 1;
+      if (ceilMode && (outLen - 1) * stride >= n0 + padBegin) --outLen;
+    }
+    if (outLen <= 0) return std::nullopt;
+    // A 1-tap window at stride 1 with no padding leaves the dim as it is: no pass.
+    if (k == 1 && stride == 1 && padBegin == 0 && outLen == n0) continue;
+    int64_t outer = 1, inner = 1;
+    for (size_t a = 0; a < 2 + d; ++a) outer *= cur[a];
+    for (size_t a = 3 + d; a < cur.size(); ++a) inner *= cur[a];
+    cur[2 + d] = outLen;
+    const double taps = static_cast<double>(outer) * static_cast<double>(outLen) *
+                        static_cast<double>(inner) * static_cast<double>(k);
+    (inner == 1 && stride > 1 ? l.stridedTaps : l.contiguousTaps) += taps;
+    // At a stride, whole rows (a dim before the last) take the bounded loop output by output (poolAlong):
+    // each output a row of its own.
+    l.rows += inner > 1 && stride > 1 ? outer * outLen : outer;
+  }
+  return l;
+}
+
 std::string efficiencyKey(const Graph& g, const Node& n) {
   // A 2x2 stride-2 MaxPool takes a loop of its own, 2.4-2.8x the separable passes' speed ([16, 32, 32, 32]:
   // 75 us, 180 on the passes, session 52).
   if (maxPool2x2(g, n)) return "MaxPool/2x2";
+  // A pool whose taps are mostly one value a stride apart (a 1-D pool at a stride; poolLoops) is timed on
+  // such a pool: "MaxPool/strided", "AveragePool/strided" (its strided taps cost at that rate whatever the
+  // key, CpuCost.cpp).
+  if (const auto p = poolLoops(g, n); p && p->stridedTaps > p->contiguousTaps) return n.opType + "/strided";
   // An Add, Sub, Mul or Div of the whole output and a single element runs a loop of its own, whose speed is
   // not the two-tensor loop's; one of the whole output and a row of its trailing axes (a bias) or one value a
   // row of it (x - mean) streams the one and keeps the other at hand, a third less traffic than two whole
@@ -432,14 +490,12 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     for (int64_t k = 0; k < *axis; ++k) rows *= (*d)[static_cast<size_t>(k)];
     return rows;
   }
-  if ((n.opType == "MaxPool" || n.opType == "AveragePool") && n.domain.empty() && !n.inputs.empty() &&
-      n.inputs[0] != kNoId && !maxPool2x2(g, n)) {
-    // A window's passes plane by plane, each plane's dims and scratch set up apart (core/exec/ops_pool.cpp:
-    // poolSeparable): a plane of each image and channel. GoogLeNet's branch MaxPools over [4, 512, 6, 6],
-    // 2048 planes of 36: 288 us measured, 88 simulated at the elements' rate alone (session 59).
-    const auto d = staticDims(g, n.inputs[0]);
-    if (!d || d->size() < 3) return 0;
-    return (*d)[0] * (*d)[1];
+  if (const auto p = poolLoops(g, n)) {
+    // Each pass's rows, each with its border outputs' bounded loop (poolLoops). GoogLeNet's branch MaxPools
+    // over [4, 512, 6, 6], 2048 planes of 36: 288 us measured, 88 simulated at the elements' rate alone
+    // (session 59). Until session 65 a plane a row: [2, 832, 7, 7] then took 354 us, 163 simulated, where the
+    // plane's 8 rows (its first dim's pass, then its 7 rows' last-dim passes) are its loops.
+    return p->rows;
   }
   if (n.opType == "BatchNormalization" && n.domain.empty() && !n.inputs.empty()) {
     // A plane of each image and channel at a time, its scale and shift looked up for it; [N, C] (a
@@ -528,11 +584,15 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
 }
 
 const std::vector<std::string>& efficiencyVariants() {
-  static const std::vector<std::string> v = {
-      "Transpose/rows",    "Pad/rows",         "Gather/elements",  "Add/row",
-      "Sub/row",           "Mul/row",          "Div/row",          "Add/scalar",
-      "Sub/scalar",        "Mul/scalar",       "Div/scalar",       "MaxPool/2x2",
-      "ReduceMean/middle", "ReduceSum/middle", "ReduceMax/middle", "ReduceMin/middle"};
+  static const std::vector<std::string> v = {"Transpose/rows",    "Pad/rows",
+                                             "Gather/elements",   "Add/row",
+                                             "Sub/row",           "Mul/row",
+                                             "Div/row",           "Add/scalar",
+                                             "Sub/scalar",        "Mul/scalar",
+                                             "Div/scalar",        "MaxPool/2x2",
+                                             "MaxPool/strided",   "AveragePool/strided",
+                                             "ReduceMean/middle", "ReduceSum/middle",
+                                             "ReduceMax/middle",  "ReduceMin/middle"};
   return v;
 }
 

@@ -66,6 +66,21 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // (broadcastRows, below), a GridSample's (its grid's positions, N x H_out x W_out: each position's taps
 // worked out once); 0 for any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
+// The loops of a MaxPool without indices or an AveragePool on the executor's separable passes (core/exec/
+// ops_pool.cpp: poolSeparable, poolAlong; not the 2x2 MaxPool's own loop), static dims only. A pass per
+// spatial dim with a window of more than one tap, a stride or padding, first dim first, each over the plane
+// the passes before it shrank: its taps (outputs times the window) read whole rows of the dims after it
+// (contiguous, a loop the compiler vectorises), or, along the last dim at a stride above 1, one value a
+// stride apart (strided: 2.1-2.6x a contiguous tap's time in cache; [1, 32, 1024] along the last axis: 0.16
+// ns a tap at stride 1, 0.34-0.42 at strides 2-4, 1 thread, session 65); and its rows, the planes times the
+// dims before it (each row's border outputs, those whose window leaves the input, take a bounded loop; at a
+// stride, a dim before the last takes that loop at each output: a row each).
+struct PoolLoops {
+  double contiguousTaps = 0, stridedTaps = 0;
+  int64_t rows = 0;    // over all passes
+  int64_t planes = 0;  // images times channels
+};
+std::optional<PoolLoops> poolLoops(const Graph& g, const Node& n);
 // The table rows a Gather's picks land on, each counted once: with constant indices, the distinct ones;
 // else the expected number of distinct rows among its picks drawn uniformly, R (1 - e^(-P / R)) for P
 // picks from R rows, each block of the axes before the gathered one apart. A row read once is in cache

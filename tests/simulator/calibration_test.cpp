@@ -1000,7 +1000,10 @@ TEST(CpuCost, ABatchNormalizationsRowsAreItsPlanes) {
 // A MaxPool's or AveragePool's rows (cpu.op_row_s) are its planes, an image's channel each (the executor
 // sets each plane's separable passes up apart): [4, 512, 6, 6] is 2048 rows; the 2x2 stride-2 MaxPool runs
 // its own loop, not costed a row. fwb calibrate times both ops over 2048 planes of 4x4.
-TEST(CpuCost, APoolsRowsAreItsPlanes) {
+// A pool's rows are its passes' rows (poolLoops): the planes for the first spatial dim's pass, the planes
+// times the dims before for each later one. A profile calibrated before they were (no "<Op>/strided" figure)
+// charges its op_row_s a plane.
+TEST(CpuCost, APoolsRowsAreItsPassesRows) {
   auto pool = [](const char* op, std::vector<int64_t> dims, int64_t k, int64_t stride, int64_t pad) {
     Graph g;
     ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
@@ -1016,9 +1019,9 @@ TEST(CpuCost, APoolsRowsAreItsPlanes) {
     return g;
   };
   const Graph branch = pool("MaxPool", {4, 512, 6, 6}, 3, 1, 1);
-  EXPECT_EQ(rowWiseRows(branch, branch.node(0)), 2048);
+  EXPECT_EQ(rowWiseRows(branch, branch.node(0)), 2048 + 2048 * 6);
   const Graph avg = pool("AveragePool", {2, 8, 4, 16, 16}, 3, 1, 1);
-  EXPECT_EQ(rowWiseRows(avg, avg.node(0)), 16);
+  EXPECT_EQ(rowWiseRows(avg, avg.node(0)), 16 + 16 * 4 + 16 * 4 * 16);
   const Graph twoByTwo = pool("MaxPool", {4, 512, 6, 6}, 2, 2, 0);
   EXPECT_EQ(efficiencyKey(twoByTwo, twoByTwo.node(0)), "MaxPool/2x2");
   EXPECT_EQ(rowWiseRows(twoByTwo, twoByTwo.node(0)), 0);
@@ -1028,7 +1031,7 @@ TEST(CpuCost, APoolsRowsAreItsPlanes) {
     const std::string op = rg.node(c.bench.node).opType;
     if (op != "MaxPool" && op != "AveragePool") continue;
     EXPECT_EQ(c.key, op);
-    EXPECT_EQ(rowWiseRows(rg, rg.node(c.bench.node)), 2048);
+    EXPECT_EQ(rowWiseRows(rg, rg.node(c.bench.node)), 2048 + 2048 * 4);  // no output shape stored
     rowed.insert(op);
   }
   EXPECT_EQ(rowed, (std::set<std::string>{"AveragePool", "MaxPool"}));
@@ -1042,6 +1045,14 @@ TEST(CpuCost, APoolsRowsAreItsPlanes) {
   auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
   EXPECT_NEAR(us(branch, *withRows) - us(branch, *plain), 2048 * 0.07, 1e-3);
   EXPECT_NEAR(us(twoByTwo, *withRows) - us(twoByTwo, *plain), 0.0, 1e-9);
+  j["cpu"]["op_efficiency"]["MaxPool/strided"] = 0.001;
+  j["cpu"]["op_row_s"] = json::object();
+  auto passesPlain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(passesPlain.ok()) << passesPlain.error().message;
+  j["cpu"]["op_row_s"] = {{"MaxPool", 7e-8}};
+  auto passesRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(passesRows.ok()) << passesRows.error().message;
+  EXPECT_NEAR(us(branch, *passesRows) - us(branch, *passesPlain), (2048 + 2048 * 6) * 0.07, 1e-3);
 }
 
 // A Cast to the type its input has is handed out as the input by the executor: a view on every
@@ -3091,12 +3102,16 @@ TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
 // index names, and counts for ScatterElements' own figures only: the data-movement family's median is over
 // the other cases. The cases added since (sessions 52-55) count for their own figures only too:
 // ReduceLogSumExp, the 2x2 stride-2 MaxPool ("MaxPool/2x2"), a mask's Cast to float, RoiAlign and
-// NonMaxSuppression, and (session 59) the reductions over a middle axis and CumSum; every other case counts.
+// NonMaxSuppression, (session 59) the reductions over a middle axis and CumSum, and (session 65) the 1-D
+// strided MaxPool and AveragePool; every other case counts.
 TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
   int scatters = 0;
-  const std::set<std::string> own = {
-      "ScatterElements",   "ReduceLogSumExp",  "MaxPool/2x2",      "Cast",  "RoiAlign", "NonMaxSuppression",
-      "ReduceMean/middle", "ReduceSum/middle", "ReduceMax/middle", "CumSum"};
+  const std::set<std::string> own = {"ScatterElements",   "ReduceLogSumExp",
+                                     "MaxPool/2x2",       "Cast",
+                                     "RoiAlign",          "NonMaxSuppression",
+                                     "ReduceMean/middle", "ReduceSum/middle",
+                                     "ReduceMax/middle",  "CumSum",
+                                     "MaxPool/strided",   "AveragePool/strided"};
   std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
@@ -3266,10 +3281,89 @@ TEST(CpuCost, ATwoByTwoStrideTwoMaxPoolHasItsOwnEfficiency) {
     const Graph& g = *c.bench.model.graph;
     if (g.node(c.bench.node).opType == "MaxPool") keys.push_back(efficiencyKey(g, g.node(c.bench.node)));
   }
-  EXPECT_EQ(keys, (std::vector<std::string>{"MaxPool", "MaxPool/2x2"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"MaxPool", "MaxPool/2x2", "MaxPool/strided"}));
   // On a profile with both, the 2x2 pool costs by its own.
   EXPECT_LT(firstKernelUsWith(plain, {{"MaxPool", 0.02}, {"MaxPool/2x2", 0.08}}),
             0.5 * firstKernelUsWith(plain, {{"MaxPool", 0.02}}));
+}
+
+// A pool's taps along its last dim at a stride read one value a stride apart, 2-2.6x a contiguous tap's time:
+// they cost at "<Op>/strided" (a 1-D pool at a stride is keyed so, and fwb calibrate times one), the rest at
+// the op's own rate. A profile without the figure costs every tap at the key's rate.
+TEST(CpuCost, APoolsStridedTapsCostAtTheirOwnRate) {
+  // The output's shape is stored for the simulator; poolLoops works it out from the attributes (the bench
+  // graphs of fwb calibrate store none: APoolsRowsAreItsPassesRows).
+  auto pool = [](const char* op, std::vector<int64_t> dims, std::vector<int64_t> out,
+                 std::vector<Attribute> a) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(out));
+    Attributes as;
+    for (Attribute& at : a) as.set(std::move(at));
+    g.addNode(op, {x}, {y}, as, "p");
+    g.addOutput(y);
+    return g;
+  };
+  auto ints = [](const char* name, std::vector<int64_t> v) {
+    return Attribute::makeInts(name, std::move(v));
+  };
+  // 1-D, a window of 4 at stride 4 over [32, 64, 3980] (a keyword CNN's pools): 995 outputs a row.
+  const Graph oneD =
+      pool("MaxPool", {32, 64, 3980}, {32, 64, 995}, {ints("kernel_shape", {4}), ints("strides", {4})});
+  auto l = poolLoops(oneD, oneD.node(0));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->stridedTaps, 32.0 * 64 * 995 * 4);
+  EXPECT_EQ(l->contiguousTaps, 0.0);
+  EXPECT_EQ(l->rows, 32 * 64);
+  EXPECT_EQ(efficiencyKey(oneD, oneD.node(0)), "MaxPool/strided");
+  // A ResNet stem's 3x3 at stride 2, padded, with ceil_mode over 111: the first dim's pass reads whole rows
+  // (contiguous), the last dim's pass one value a stride apart; 56 outputs each way.
+  const Graph stem = pool("AveragePool", {2, 64, 111, 111}, {2, 64, 56, 56},
+                          {ints("kernel_shape", {3, 3}), ints("strides", {2, 2}), ints("pads", {1, 1, 1, 1}),
+                           Attribute::makeInt("ceil_mode", 1)});
+  l = poolLoops(stem, stem.node(0));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->contiguousTaps, 128.0 * 56 * 111 * 3);
+  EXPECT_EQ(l->stridedTaps, 128.0 * 56 * 56 * 3);
+  EXPECT_EQ(l->rows, 128 * 56 + 128 * 56);  // an output row each of the first pass, a row each of the second
+  EXPECT_EQ(efficiencyKey(stem, stem.node(0)), "AveragePool");
+  // SAME_UPPER at stride 2 over 7: 4 outputs, one pass of strided taps.
+  const Graph same = pool(
+      "MaxPool", {1, 8, 7}, {1, 8, 4},
+      {ints("kernel_shape", {3}), ints("strides", {2}), Attribute::makeString("auto_pad", "SAME_UPPER")});
+  l = poolLoops(same, same.node(0));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->stridedTaps, 8.0 * 4 * 3);
+  const Graph flat = pool("MaxPool", {2, 64, 56, 56}, {2, 64, 56, 56},
+                          {ints("kernel_shape", {3, 3}), ints("pads", {1, 1, 1, 1})});
+  l = poolLoops(flat, flat.node(0));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->stridedTaps, 0.0);
+  EXPECT_EQ(efficiencyKey(flat, flat.node(0)), "MaxPool");
+  EXPECT_TRUE(isEfficiencyVariant("MaxPool/strided"));
+  EXPECT_TRUE(isEfficiencyVariant("AveragePool/strided"));
+  // Compute-bound efficiencies, so the rates show: the strided rate a quarter of the plain one.
+  const double plainOnly = firstKernelUsWith(oneD, {{"MaxPool", 0.004}});
+  const double both = firstKernelUsWith(oneD, {{"MaxPool", 0.004}, {"MaxPool/strided", 0.001}});
+  EXPECT_NEAR(both, 4 * plainOnly, 0.02 * both);
+  // The stem's strided taps are a third of its taps: with them at a quarter of the rate, 1/3 * 4 + 2/3 = 2x.
+  const double stemPlain = firstKernelUsWith(stem, {{"AveragePool", 0.002}});
+  const double stemBoth = firstKernelUsWith(stem, {{"AveragePool", 0.002}, {"AveragePool/strided", 0.0005}});
+  EXPECT_NEAR(stemBoth / stemPlain, (56.0 * 111 + 4 * 56 * 56) / (56.0 * 111 + 56 * 56), 0.03);
+  // A stride-1 pool has no strided taps: the figure changes nothing.
+  EXPECT_NEAR(firstKernelUsWith(flat, {{"MaxPool", 0.004}, {"MaxPool/strided", 0.001}}),
+              firstKernelUsWith(flat, {{"MaxPool", 0.004}}), 1e-9);
+  // fwb calibrate times a 1-D pool at stride 2 of each op for their own figures.
+  std::set<std::string> timed;
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& g = *c.bench.model.graph;
+    const std::string key = efficiencyKey(g, g.node(c.bench.node));
+    if (key.size() > 8 && key.substr(key.size() - 8) == "/strided") {
+      timed.insert(key);
+      EXPECT_TRUE(c.ownFiguresOnly) << key;
+    }
+  }
+  EXPECT_EQ(timed, (std::set<std::string>{"AveragePool/strided", "MaxPool/strided"}));
 }
 
 // A float reduction over a middle axis (a mean over the tokens of [batch, tokens, dim]) runs the executor's
