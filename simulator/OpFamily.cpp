@@ -301,9 +301,15 @@ std::optional<PoolLoops> poolLoops(const Graph& g, const Node& n) {
     const double taps = static_cast<double>(outer) * static_cast<double>(outLen) *
                         static_cast<double>(inner) * static_cast<double>(k);
     (inner == 1 && stride > 1 ? l.stridedTaps : l.contiguousTaps) += taps;
-    // At a stride, whole rows (a dim before the last) take the bounded loop output by output (poolAlong):
-    // each output a row of its own.
-    l.rows += inner > 1 && stride > 1 ? outer * outLen : outer;
+    // The outputs whose window lies wholly inside the input, [lo, hi), run as one loop a row (or a block of
+    // rows); the others take the bounded loop, a tap at a time (poolAlong), and so do all of a dim before the
+    // last at a stride.
+    const int64_t dil = std::max<int64_t>(1, attr("dilations", r, 1, d));
+    const int64_t lo = padBegin <= 0 ? 0 : std::min(outLen, (padBegin + stride - 1) / stride);
+    const int64_t last = n0 - 1 + padBegin - (k - 1) * dil;
+    const int64_t hi = std::max(lo, last < 0 ? int64_t{0} : std::min(outLen, last / stride + 1));
+    const bool rowsDone = hi > lo && (inner == 1 || stride == 1);
+    l.rows += outer * (rowsDone ? outLen - (hi - lo) : outLen) * k;
   }
   return l;
 }
@@ -491,10 +497,10 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     return rows;
   }
   if (const auto p = poolLoops(g, n)) {
-    // Each pass's rows, each with its border outputs' bounded loop (poolLoops). GoogLeNet's branch MaxPools
-    // over [4, 512, 6, 6], 2048 planes of 36: 288 us measured, 88 simulated at the elements' rate alone
-    // (session 59). Until session 65 a plane a row: [2, 832, 7, 7] then took 354 us, 163 simulated, where the
-    // plane's 8 rows (its first dim's pass, then its 7 rows' last-dim passes) are its loops.
+    // The taps of its bounded loop (poolLoops: each a loop of its own, its bounds checked). GoogLeNet's
+    // branch MaxPools over [4, 512, 6, 6], 2048 planes of 36: 288 us measured, 88 simulated at the elements'
+    // rate alone (session 59). Until session 65 a plane a row: [2, 832, 7, 7] took 354 us, 163 simulated so;
+    // its bounded taps are 48 a plane (two border rows and each row's two border outputs, 3 taps each).
     return p->rows;
   }
   if (n.opType == "BatchNormalization" && n.domain.empty() && !n.inputs.empty()) {

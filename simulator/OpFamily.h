@@ -72,12 +72,12 @@ int64_t rowWiseRows(const Graph& g, const Node& n);
 // the passes before it shrank: its taps (outputs times the window) read whole rows of the dims after it
 // (contiguous, a loop the compiler vectorises), or, along the last dim at a stride above 1, one value a
 // stride apart (strided: 2.1-2.6x a contiguous tap's time in cache; [1, 32, 1024] along the last axis: 0.16
-// ns a tap at stride 1, 0.34-0.42 at strides 2-4, 1 thread, session 65); and its rows, the planes times the
-// dims before it (each row's border outputs, those whose window leaves the input, take a bounded loop; at a
-// stride, a dim before the last takes that loop at each output: a row each).
+// ns a tap at stride 1, 0.34-0.42 at strides 2-4, 1 thread, session 65); and its rows, the taps of its
+// bounded loop: the outputs whose window leaves the input (a row's borders), and at a stride every output of
+// a dim before the last, each tap a loop of its own with its bounds checked.
 struct PoolLoops {
   double contiguousTaps = 0, stridedTaps = 0;
-  int64_t rows = 0;    // over all passes
+  int64_t rows = 0;    // the bounded loop's taps, over all passes
   int64_t planes = 0;  // images times channels
 };
 std::optional<PoolLoops> poolLoops(const Graph& g, const Node& n);

@@ -1000,10 +1000,10 @@ TEST(CpuCost, ABatchNormalizationsRowsAreItsPlanes) {
 // A MaxPool's or AveragePool's rows (cpu.op_row_s) are its planes, an image's channel each (the executor
 // sets each plane's separable passes up apart): [4, 512, 6, 6] is 2048 rows; the 2x2 stride-2 MaxPool runs
 // its own loop, not costed a row. fwb calibrate times both ops over 2048 planes of 4x4.
-// A pool's rows are its passes' rows (poolLoops): the planes for the first spatial dim's pass, the planes
-// times the dims before for each later one. A profile calibrated before they were (no "<Op>/strided" figure)
+// A pool's rows are the taps of its bounded loop (poolLoops): each row's border outputs, whose window leaves
+// the input, a tap at a time. A profile calibrated before they were (no "<Op>/strided" figure)
 // charges its op_row_s a plane.
-TEST(CpuCost, APoolsRowsAreItsPassesRows) {
+TEST(CpuCost, APoolsRowsAreItsBoundedTaps) {
   auto pool = [](const char* op, std::vector<int64_t> dims, int64_t k, int64_t stride, int64_t pad) {
     Graph g;
     ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
@@ -1019,9 +1019,10 @@ TEST(CpuCost, APoolsRowsAreItsPassesRows) {
     return g;
   };
   const Graph branch = pool("MaxPool", {4, 512, 6, 6}, 3, 1, 1);
-  EXPECT_EQ(rowWiseRows(branch, branch.node(0)), 2048 + 2048 * 6);
+  EXPECT_EQ(rowWiseRows(branch, branch.node(0)),
+            (2048 + 2048 * 6) * 2 * 3);  // two border outputs a row, 3 taps
   const Graph avg = pool("AveragePool", {2, 8, 4, 16, 16}, 3, 1, 1);
-  EXPECT_EQ(rowWiseRows(avg, avg.node(0)), 16 + 16 * 4 + 16 * 4 * 16);
+  EXPECT_EQ(rowWiseRows(avg, avg.node(0)), (16 + 16 * 4 + 16 * 4 * 16) * 2 * 3);
   const Graph twoByTwo = pool("MaxPool", {4, 512, 6, 6}, 2, 2, 0);
   EXPECT_EQ(efficiencyKey(twoByTwo, twoByTwo.node(0)), "MaxPool/2x2");
   EXPECT_EQ(rowWiseRows(twoByTwo, twoByTwo.node(0)), 0);
@@ -1031,7 +1032,7 @@ TEST(CpuCost, APoolsRowsAreItsPassesRows) {
     const std::string op = rg.node(c.bench.node).opType;
     if (op != "MaxPool" && op != "AveragePool") continue;
     EXPECT_EQ(c.key, op);
-    EXPECT_EQ(rowWiseRows(rg, rg.node(c.bench.node)), 2048 + 2048 * 4);  // no output shape stored
+    EXPECT_EQ(rowWiseRows(rg, rg.node(c.bench.node)), (2048 + 2048 * 4) * 2 * 3);  // no output shape stored
     rowed.insert(op);
   }
   EXPECT_EQ(rowed, (std::set<std::string>{"AveragePool", "MaxPool"}));
@@ -1052,7 +1053,7 @@ TEST(CpuCost, APoolsRowsAreItsPassesRows) {
   j["cpu"]["op_row_s"] = {{"MaxPool", 7e-8}};
   auto passesRows = parseHwProfile(j, "t.json");
   ASSERT_TRUE(passesRows.ok()) << passesRows.error().message;
-  EXPECT_NEAR(us(branch, *passesRows) - us(branch, *passesPlain), (2048 + 2048 * 6) * 0.07, 1e-3);
+  EXPECT_NEAR(us(branch, *passesRows) - us(branch, *passesPlain), (2048 + 2048 * 6) * 2 * 3 * 0.07, 1e-3);
 }
 
 // A Cast to the type its input has is handed out as the input by the executor: a view on every
@@ -3314,7 +3315,7 @@ TEST(CpuCost, APoolsStridedTapsCostAtTheirOwnRate) {
   ASSERT_TRUE(l);
   EXPECT_EQ(l->stridedTaps, 32.0 * 64 * 995 * 4);
   EXPECT_EQ(l->contiguousTaps, 0.0);
-  EXPECT_EQ(l->rows, 32 * 64);
+  EXPECT_EQ(l->rows, 0);  // every window inside: no bounded loop
   EXPECT_EQ(efficiencyKey(oneD, oneD.node(0)), "MaxPool/strided");
   // A ResNet stem's 3x3 at stride 2, padded, with ceil_mode over 111: the first dim's pass reads whole rows
   // (contiguous), the last dim's pass one value a stride apart; 56 outputs each way.
@@ -3325,7 +3326,9 @@ TEST(CpuCost, APoolsStridedTapsCostAtTheirOwnRate) {
   ASSERT_TRUE(l);
   EXPECT_EQ(l->contiguousTaps, 128.0 * 56 * 111 * 3);
   EXPECT_EQ(l->stridedTaps, 128.0 * 56 * 56 * 3);
-  EXPECT_EQ(l->rows, 128 * 56 + 128 * 56);  // an output row each of the first pass, a row each of the second
+  // Every output row of the first pass takes the bounded loop (a stride, whole rows); of the second pass's
+  // rows of 56, the first output (its window starts in the padding) and the last (past the input's end).
+  EXPECT_EQ(l->rows, 128 * 56 * 3 + 128 * 56 * 2 * 3);
   EXPECT_EQ(efficiencyKey(stem, stem.node(0)), "AveragePool");
   // SAME_UPPER at stride 2 over 7: 4 outputs, one pass of strided taps.
   const Graph same = pool(
