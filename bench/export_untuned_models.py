@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|80]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|81]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -281,6 +281,11 @@ Set 80 was exported in session 65 before any change of that session and before a
 at opset 17: torchvision's AlexNet at batch 8 and 224, Inception-v3 at batch 1 and 299, ResNeXt-50 32x4d at batch 2
 and 192, SqueezeNet 1.1 at batch 16 and 224, DenseNet-121 at batch 2 and 224, RegNetY-800MF at batch 4 and 192, and
 a 1-D keyword-spotting CNN (Conv1d, BatchNorm, ReLU, MaxPool1d, grouped Conv1d blocks) at batch 32 over 16000 samples.
+Set 81 was exported in session 65 after its pool change (strided taps at their own rate, a pool's rows its bounded
+taps) and before any measurement of these models, at opset 17: torchvision's ResNet-34 at batch 4 and 160,
+SqueezeNet 1.0 at batch 4 and 224, MNASNet 0.75 at batch 8 and 192, an M5-style raw-audio CNN (Conv1d stride 4,
+MaxPool1d of 4 after each of 4 blocks) at batch 16 over 8000 samples, and a C3D-style video CNN (Conv3d, MaxPool3d
+of 1x2x2 then 2x2x2) at batch 2 over 8 frames of 64x64.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -292,7 +297,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -459,6 +464,8 @@ def main():
         return export_seventy_ninth_set(torch, torchvision, out)
     if which == "80":
         return export_eightieth_set(torch, torchvision, out)
+    if which == "81":
+        return export_eighty_first_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10334,6 +10341,49 @@ def export_eightieth_set(torch, torchvision, out):
             return self.head(self.body(x).mean(dim=2))
 
     export_nets(torch, out, 180, (("keyword_cnn_b32_16k", KeywordCNN, (32, 1, 16000)),), opset=17)
+    return 0
+
+
+def export_eighty_first_set(torch, torchvision, out):
+    # Session 65, after its pool change and before any measurement of these: stems' strided MaxPools, fire
+    # modules, depthwise nets at a batch, 1-D pools at a stride, and 3-D pools.
+    tv = torchvision.models
+    for name, make, shape in (("resnet34_b4_160", lambda: tv.resnet34(weights=None), (4, 3, 160, 160)),
+                              ("squeezenet1_0_b4_224", lambda: tv.squeezenet1_0(weights=None), (4, 3, 224, 224)),
+                              ("mnasnet0_75_b8_192", lambda: tv.mnasnet0_75(weights=None), (8, 3, 192, 192))):
+        export_one(torch, out, 181, name, make, shape)
+    nn = torch.nn
+
+    class M5(nn.Module):  # raw 8 kHz audio, 1 s
+        def __init__(self):
+            super().__init__()
+            layers, c = [], 1
+            for i, out_c in enumerate((32, 32, 64, 64)):
+                layers += [nn.Conv1d(c, out_c, 80 if i == 0 else 3, stride=4 if i == 0 else 1,
+                                     padding=0 if i == 0 else 1),
+                           nn.BatchNorm1d(out_c), nn.ReLU(), nn.MaxPool1d(4)]
+                c = out_c
+            self.body = nn.Sequential(*layers)
+            self.head = nn.Linear(c, 35)
+
+        def forward(self, x):
+            return self.head(self.body(x).mean(dim=2))
+
+    class C3DLite(nn.Module):  # clips of 8 frames of 64x64
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(
+                nn.Conv3d(3, 32, 3, padding=1), nn.ReLU(), nn.MaxPool3d((1, 2, 2)),
+                nn.Conv3d(32, 64, 3, padding=1), nn.ReLU(), nn.MaxPool3d(2),
+                nn.Conv3d(64, 128, 3, padding=1), nn.ReLU(), nn.MaxPool3d(2),
+                nn.Conv3d(128, 128, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool3d(1))
+            self.head = nn.Linear(128, 10)
+
+        def forward(self, x):
+            return self.head(self.body(x).flatten(1))
+
+    export_nets(torch, out, 181, (("m5_audio_b16_8k", M5, (16, 1, 8000)),
+                                  ("c3d_lite_b2_8x64", C3DLite, (2, 3, 8, 64, 64))), opset=17)
     return 0
 
 
