@@ -883,7 +883,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       rate = peak * (op != hw.cpu.opEfficiency.end() ? op->second : hw.efficiency.of(fam));
       // A pool's strided taps at the strided pool's rate and its contiguous ones at the op's (poolLoops;
       // a profile calibrated before session 65 times neither apart: every tap at the key's rate). Its rows
-      // are each pass's rows; before session 65 its planes.
+      // are its bounded loop's taps (poolLoops); on such an older profile, its planes.
       const auto pool = poolLoops(g, n);
       const auto strided = pool ? hw.cpu.opEfficiency.find(n.opType + "/strided") : hw.cpu.opEfficiency.end();
       if (strided != hw.cpu.opEfficiency.end() && strided->second > 0 && rate > 0) {
