@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|81]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|82]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -286,6 +286,10 @@ taps) and before any measurement of these models, at opset 17: torchvision's Res
 SqueezeNet 1.0 at batch 4 and 224, MNASNet 0.75 at batch 8 and 192, an M5-style raw-audio CNN (Conv1d stride 4,
 MaxPool1d of 4 after each of 4 blocks) at batch 16 over 8000 samples, and a C3D-style video CNN (Conv3d, MaxPool3d
 of 1x2x2 then 2x2x2) at batch 2 over 8 frames of 64x64.
+Set 82 was exported in session 66 after its change to pointwise Convs over activations beyond the last-level cache
+and before any measurement of these models, at opset 17: torchvision's MobileNetV2 at batch 16 and 160, MNASNet 1.3
+at batch 4 and 224, ShuffleNetV2 x1.5 at batch 8 and 192, ResNet-50 at batch 2 and 224, an Xception-style
+separable-conv net at batch 8 and 128, and an MLP-Mixer (4 blocks, 64 tokens of 128) at batch 16 over 64x64.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -297,7 +301,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -466,6 +470,8 @@ def main():
         return export_eightieth_set(torch, torchvision, out)
     if which == "81":
         return export_eighty_first_set(torch, torchvision, out)
+    if which == "82":
+        return export_eighty_second_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10384,6 +10390,56 @@ def export_eighty_first_set(torch, torchvision, out):
 
     export_nets(torch, out, 181, (("m5_audio_b16_8k", M5, (16, 1, 8000)),
                                   ("c3d_lite_b2_8x64", C3DLite, (2, 3, 8, 64, 64))), opset=17)
+    return 0
+
+
+def export_eighty_second_set(torch, torchvision, out):
+    # Session 66, after its change to pointwise Convs over activations beyond the last-level cache and before
+    # any measurement of these: pointwise-heavy nets at batches whose activations exceed that cache, a
+    # bottleneck ResNet, and a separable-conv net and a token-mixing MLP written here.
+    tv = torchvision.models
+    for name, make, shape in (("mobilenet_v2_b16_160", lambda: tv.mobilenet_v2(weights=None), (16, 3, 160, 160)),
+                              ("mnasnet1_3_b4_224", lambda: tv.mnasnet1_3(weights=None), (4, 3, 224, 224)),
+                              ("shufflenet_v2_x1_5_b8_192", lambda: tv.shufflenet_v2_x1_5(weights=None),
+                               (8, 3, 192, 192)),
+                              ("resnet50_b2_224", lambda: tv.resnet50(weights=None), (2, 3, 224, 224))):
+        export_one(torch, out, 182, name, make, shape)
+    nn = torch.nn
+
+    class Separable(nn.Module):  # Xception-style entry flow at a small size
+        def __init__(self):
+            super().__init__()
+            def sep(cin, cout):
+                return nn.Sequential(nn.Conv2d(cin, cin, 3, padding=1, groups=cin, bias=False),
+                                     nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, stride=2, padding=1), nn.ReLU())
+            self.body = nn.Sequential(sep(32, 64), sep(64, 128), nn.MaxPool2d(3, 2, 1),
+                                      sep(128, 128), sep(128, 256), nn.MaxPool2d(3, 2, 1), sep(256, 256))
+            self.head = nn.Linear(256, 10)
+
+        def forward(self, x):
+            return self.head(self.body(self.stem(x)).mean(dim=(2, 3)))
+
+    class Mixer(nn.Module):  # MLP-Mixer blocks over 8x8 patches of 64x64 images
+        def __init__(self, dim=128, tokens=64, depth=4):
+            super().__init__()
+            self.patch = nn.Conv2d(3, dim, 8, stride=8)
+            self.blocks = nn.ModuleList(nn.ModuleDict(dict(
+                n1=nn.LayerNorm(dim), tok=nn.Sequential(nn.Linear(tokens, 2 * tokens), nn.GELU(),
+                                                        nn.Linear(2 * tokens, tokens)),
+                n2=nn.LayerNorm(dim), ch=nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))))
+                for _ in range(depth))
+            self.head = nn.Linear(dim, 10)
+
+        def forward(self, x):
+            x = self.patch(x).flatten(2).transpose(1, 2)
+            for b in self.blocks:
+                x = x + b["tok"](b["n1"](x).transpose(1, 2)).transpose(1, 2)
+                x = x + b["ch"](b["n2"](x))
+            return self.head(x.mean(dim=1))
+
+    export_nets(torch, out, 182, (("separable_b8_128", Separable, (8, 3, 128, 128)),
+                                  ("mixer_b16_64", Mixer, (16, 3, 64, 64))), opset=17)
     return 0
 
 
