@@ -795,10 +795,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     bool imageStream = false;      // its shape model streams its weights once an image (imageStreamFarS)
     bool ownLoop = false;          // the executor's own loop (CubeFeatures::ownLoop)
     bool plainProduct = false;     // a Conv on the executor's GEMM path (CubeFeatures::plainProduct)
+    bool imageProducts = false;    // a pointwise Conv: one product an image (far_s_per_byte "pointwise")
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
         ownLoop = f->ownLoop;
         plainProduct = f->plainProduct;
+        imageProducts = f->kind == "pointwise_conv";
         if (const auto e = splitInParts(g, n, inGroup, true)) f->calls *= static_cast<double>(e->parts);
         // A Conv or ConvTranspose on oneDNN's blocked layout reorders a weight the run computes on every
         // call (a QDQ model's DequantizeLinear at -O0: openWakeWord's embedding, 20 Convs 727 us simulated
@@ -1090,9 +1092,16 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // Its activations' bytes from beyond the last-level cache (cpu.far_curve, CpuRunReuse::farBytes) cost
     // the measured extra a byte on top of the rest: the calibration timed them as what an op took more
     // than alone, whatever bound it alone.
-    const double farTierS = reuse && mi < reuse->farBytes.size()
-                                ? reuse->farBytes[mi] * hw.cpu.farSecondsPerByte(fam == OpFamily::Cube)
-                                : 0.0;
+    double farTierS = reuse && mi < reuse->farBytes.size()
+                          ? reuse->farBytes[mi] * hw.cpu.farSecondsPerByte(fam == OpFamily::Cube)
+                          : 0.0;
+    // A pointwise Conv's activations beyond the last-level cache's bytes, whatever their distance: its
+    // product an image reads and writes them as strided rows from and to DRAM (far_s_per_byte "pointwise";
+    // one figure for the same bytes as the far tier's, the larger). Session 66, one node alone over 16 images
+    // at 56x56 (9.1 MiB of last-level cache): 16 -> 64 943 us measured, 681 simulated without it; 64 -> 16
+    // 925 and 649; 64 -> 64 2808 and 2252.
+    if (imageProducts && llc > 0)
+      farTierS = std::max(farTierS, std::max(0.0, actIn + out - llc) * hw.cpu.farPointwiseSecondsPerByte());
     // A product of several rows whose weight streams in (byDistance): its arithmetic and its weight's stream
     // up to the furthest distance cpu.product_stream_share(_far) was measured at take turns in part (the
     // share of the shorter the longer does not hide, by rows and by its weight's distance); what the stream

@@ -622,6 +622,37 @@ fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes
   return out;
 }
 
+// A pointwise Conv's images beyond the last-level cache (HwProfile.h: far_s_per_byte "pointwise"): the
+// executor runs it as one product an image (core/exec/ConvPrimitive.cpp), whose C input rows and M output
+// rows it reads and writes a column block at a time. A 1x1 Conv 64 -> 64 at 56x56 (1.6 MB in and out an
+// image): one image (within the cache), and a batch whose input and output are 3x the last-level cache, in
+// 3 interleaved rounds, the medians. The figure is what the batch took more than its images at one image's
+// time, over its activation bytes beyond the cache's.
+struct PointwiseFar {
+  double sPerByte = 0;
+  std::string how;
+};
+fw::Result<PointwiseFar> measurePointwiseFar(int threads, int repeat, double llcBytes, double memBytes) {
+  constexpr int64_t kC = 64, kSide = 56;
+  const double imageBytes = 2.0 * 4 * kC * kSide * kSide;
+  int64_t batch = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(3 * llcBytes / imageBytes)), 2, 256);
+  while (batch > 2 && memBytes > 0 && 2.0 * static_cast<double>(batch) * imageBytes > memBytes / 8)
+    batch /= 2;
+  const auto conv = [&](int64_t n) {
+    return oneOp("Conv", {n, kC, kSide, kSide}, {filled({kC, kC, 1, 1}, 0.05f)}, {}, 1);
+  };
+  const Bench one = conv(1), many = conv(batch);
+  FW_ASSIGN_OR_RETURN(const std::vector<double> us,
+                      timeNodesInRounds({&one, &many}, threads, 2, std::max(3, repeat / 3), 3));
+  const double n = static_cast<double>(batch), beyond = n * imageBytes - llcBytes;
+  PointwiseFar out;
+  out.sPerByte = beyond > 0 ? std::max(0.0, us[1] - n * us[0]) * 1e-6 / beyond : 0.0;
+  out.how = "a 1x1 Conv 64 -> 64 at 56x56, 1 image " + fmt("%.0f", us[0]) + " us, " + std::to_string(batch) +
+            " images " + fmt("%.0f", us[1]) + " us (" + bytesStr(n * imageBytes) +
+            " in and out; the last-level cache " + bytesStr(llcBytes) + ")";
+  return out;
+}
+
 // K Gathers of the same `picks` rows of `width` floats, spread over one [rows, width] table (a graph input;
 // rows a power of 2), each after a Neg over `evictElems` floats when that is positive (the Negs a chain,
 // each reading the one before). Without the Negs every Gather finds the rows the one before it read.
@@ -1000,6 +1031,15 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
         stderr,
         "fwb: calibrate: a byte from beyond the last-level cache costs %.3f ns more (a product %.3f): %s\n",
         m.farVectorSPerByte * 1e9, m.farProductSPerByte * 1e9, m.farHow.c_str());
+    if (m.llcBytes > 0) {
+      FW_ASSIGN_OR_RETURN(PointwiseFar pw, measurePointwiseFar(threads, repeat, m.llcBytes, m.memBytes));
+      m.farPointwiseSPerByte = pw.sPerByte;
+      m.farPointwiseHow = pw.how;
+      std::fprintf(
+          stderr,
+          "fwb: calibrate: a pointwise Conv's byte beyond the last-level cache costs %.3f ns more: %s\n",
+          m.farPointwiseSPerByte * 1e9, m.farPointwiseHow.c_str());
+    }
   }
   // A weight's stream by its reuse distance, when 2 x 64 MiB fit an eighth of the memory.
   if (m.memBytes <= 0 || (int64_t{128} << 20) <= m.memBytes / 8) {
@@ -1228,6 +1268,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
     p.cpu.farCurve = m.farCurve;
     p.cpu.farSPerByte["product"] = m.farProductSPerByte;
     p.cpu.farSPerByte["vector"] = m.farVectorSPerByte;
+    if (!m.farPointwiseHow.empty()) p.cpu.farSPerByte["pointwise"] = m.farPointwiseSPerByte;
   }
   const std::string by = "measured by fwb calibrate on " + m.cpu + ", " + today() + ", " + std::to_string(m.threads) +
                          (m.threads == 1 ? " thread" : " threads") + ": ";
@@ -1350,7 +1391,13 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
     note("cpu.far_s_per_byte",
          "the excess after the largest Neg over the op's activation bytes larger than the "
          "core's own cache: " +
-             how + m.farHow);
+             how + m.farHow +
+             (m.farPointwiseHow.empty()
+                  ? std::string()
+                  : "; \"pointwise\": what a batch of a pointwise Conv's images took more than its images at "
+                    "one image's time, over its input and output bytes beyond the last-level cache's, 3 "
+                    "interleaved rounds: " +
+                        m.farPointwiseHow));
   }
   if (!m.coldCallHow.empty())
     note(

@@ -70,6 +70,8 @@ struct HostMeasurement {
   std::vector<std::pair<double, double>> farCurve;       // HwProfile.h: far_curve (measureFarTier)
   double farProductSPerByte = 0, farVectorSPerByte = 0;  // HwProfile.h: far_s_per_byte
   std::string farHow;
+  double farPointwiseSPerByte = 0;  // far_s_per_byte's "pointwise" (HwProfile.h)
+  std::string farPointwiseHow;
   // The machine's speed at the calibration's start and end (simulator/SpeedProbe.h): HwProfile.h's
   // speed_probe_us is their midpoint.
   SpeedProbe probeStart, probeEnd;

@@ -389,12 +389,13 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       Reader rk(*kinds, rc.at(key), sourceName);
       for (auto it = kinds->begin(); it != kinds->end(); ++it) {
         const bool call = std::string(key) == "cold_call_s";
-        if (it.key() != "vector" && it.key() != "product" &&
+        if (it.key() != "vector" && it.key() != "product" && !(!call && it.key() == "pointwise") &&
             !(call && (it.key() == "shape" || it.key() == "code" || it.key() == "product/primitive" ||
                        (it.key().rfind("code/", 0) == 0 && it.key().size() > 5))))
-          return rk.err(it.key(), call ? "not a kind of call: the keys are \"vector\", \"product\", "
-                                         "\"product/primitive\", \"code\", \"code/<op type>\" and \"shape\""
-                                       : "not a kind of call: the keys are \"vector\" and \"product\"");
+          return rk.err(it.key(),
+                        call ? "not a kind of call: the keys are \"vector\", \"product\", "
+                               "\"product/primitive\", \"code\", \"code/<op type>\" and \"shape\""
+                             : "not a kind of call: the keys are \"vector\", \"product\" and \"pointwise\"");
         FW_ASSIGN_OR_RETURN(double v, rk.posNum(it.key(), true));
         if (v > (call ? 1e-3 : 1e-6))
           return rk.err(it.key(), call ? "must be at most 1 ms" : "must be at most 1 us a byte");

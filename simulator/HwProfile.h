@@ -205,6 +205,16 @@ struct CpuFigures {
     auto it = farSPerByte.find(product ? "product" : "vector");
     return it != farSPerByte.end() ? it->second : 0.0;
   }
+  // far_s_per_byte's "pointwise" (optional; fwb calibrate since session 66): what a pointwise Conv on the
+  // executor's product path (one product an image, core/exec/ConvPrimitive.cpp) takes more a byte of its
+  // input and output beyond the last-level cache's bytes, over what its images take one at a time. Its
+  // product reads C input rows and writes M output rows a column block at a time, strided streams the
+  // prefetchers do not follow from DRAM (1x1 Conv 128 -> 16 at 56x56 over 16 images, 25.7 MB in: 2078 us
+  // measured, 4 x 310 at 4 images; the cube model's 1256 simulated). 0 without the figure.
+  double farPointwiseSecondsPerByte() const {
+    auto it = farSPerByte.find("pointwise");
+    return it != farSPerByte.end() ? it->second : 0.0;
+  }
   // "view_call_s" (optional): what the executor spends on a node that hands out its input (a Reshape, a
   // Cast to its own type, a Pad by zeros): a view is no kernel, but each one the executor runs is this
   // much time in the run, as a host step of its own or inside the fused kernel it belongs to.

@@ -106,6 +106,9 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
       curve += (curve.empty() ? "" : ", ") + bytesStr(bytes) + " " + fmt("%.2f", share);
     std::printf("  beyond the last level   %10.3f ns a byte more (a product %.3f); share by distance: %s\n",
                 m->farVectorSPerByte * 1e9, m->farProductSPerByte * 1e9, curve.c_str());
+    if (!m->farPointwiseHow.empty())
+      std::printf("  a pointwise Conv's     %10.3f ns a byte beyond the last level (%s)\n",
+                  m->farPointwiseSPerByte * 1e9, m->farPointwiseHow.c_str());
   }
   if (!m->weightStream.empty()) {
     std::string curve;

@@ -103,8 +103,9 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
       lastShare = p["share"].get<double>();
     }
     EXPECT_DOUBLE_EQ(lastShare, 1.0);
-    for (const char* kind : {"vector", "product"})
+    for (const char* kind : {"vector", "product", "pointwise"})
       EXPECT_GE(j["cpu"]["far_s_per_byte"][kind].get<double>(), 0.0);
+    EXPECT_NE(r.out.find("a pointwise Conv's"), std::string::npos) << r.out;
     EXPECT_TRUE(noted.count("cpu.far_curve"));
     EXPECT_TRUE(noted.count("cpu.far_s_per_byte"));
     EXPECT_NE(r.out.find("beyond the last level"), std::string::npos) << r.out;

@@ -2923,6 +2923,51 @@ TEST(CpuCost, APointwiseConvsInputAndOutputAreAsColdAsAProducts) {
   }
 }
 
+// far_s_per_byte "pointwise": a pointwise Conv (one product an image) pays it on its input and output bytes
+// beyond the last-level cache's, whatever their distance (a far curve that gives nothing here); one within
+// the cache, or a 3x3 Conv beyond it, pays nothing more; without the figure, nothing more either.
+TEST(CpuCost, APointwiseConvsBytesBeyondTheLastLevelCostTheirOwnFigure) {
+  auto convOf = [](int64_t batch, int64_t k) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({batch, 16, 64, 64}));
+    ValueId w =
+        g.addInitializer("w", Tensor::floats({64, 16, k, k}, std::vector<float>(64 * 16 * k * k, 0.01f)));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({batch, 64, 64, 64}));
+    const int64_t pad = k / 2;
+    g.addNode("Conv", {x, w}, {y}, zoo::attrs({Attribute::makeInts("pads", {pad, pad, pad, pad})}), "conv");
+    g.addOutput(y);
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["l2_bytes"] = 4194304;
+  json model = json::object();
+  for (const char* key : cubeCoefficientKeys()) model[key] = 0.0;
+  model["s_per_flop"] = 1e-11;
+  model["s_per_call"] = 1e-6;
+  j["cpu"]["cube_time_models"]["conv"] = model;
+  j["cpu"]["cube_time_models"]["pointwise_conv"] = model;
+  j["cpu"]["far_curve"] = json::parse(R"([{"bytes": 1e12, "share": 0}, {"bytes": 2e12, "share": 1}])");
+  j["cpu"]["far_s_per_byte"] = {{"vector", 1e-10}, {"product", 5e-10}};
+  auto without = gemmModelProfile(j);
+  j["cpu"]["far_s_per_byte"]["pointwise"] = 1e-9;
+  auto with = gemmModelProfile(j);
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  EXPECT_DOUBLE_EQ(with->cpu.farPointwiseSecondsPerByte(), 1e-9);
+  EXPECT_DOUBLE_EQ(without->cpu.farPointwiseSecondsPerByte(), 0.0);
+  auto again = parseHwProfile(hwProfileToJson(*with), "t.json");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_DOUBLE_EQ(again->cpu.farPointwiseSecondsPerByte(), 1e-9);
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  // 4 images: 1 MiB in, 4 MiB out, 1 MiB beyond the 4 MiB cache.
+  const Graph beyond = convOf(4, 1);
+  EXPECT_NEAR(us(beyond, *with) - us(beyond, *without), 1048576 * 1e-9 * 1e6, 1e-6);
+  const Graph within = convOf(2, 1);  // 2.5 MiB
+  EXPECT_DOUBLE_EQ(us(within, *with), us(within, *without));
+  const Graph dense = convOf(4, 3);
+  EXPECT_DOUBLE_EQ(us(dense, *with), us(dense, *without));
+}
+
 // With cold_call_s "product/primitive", a product's cold call is two parts: the code every product of its
 // op type shares, by the distance since one last ran, and its own primitive, by its shapes' distance. In
 // threeProducts after the Neg, mm1 finds both cold (it pays all of "product"), mm2 runs mm1's primitive
