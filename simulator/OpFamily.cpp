@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/exec/ColumnBlocks.h"
+#include "core/exec/ConvGeometry.h"
 #include "core/ir/DType.h"
 #include "core/ir/SliceSpan.h"
 
@@ -262,36 +263,18 @@ std::optional<PoolLoops> poolLoops(const Graph& g, const Node& n) {
       n.outputs[0] == kNoId)
     return std::nullopt;
   const auto in = staticDims(g, n.inputs[0]);
-  const auto kernel = n.attrs.getInts("kernel_shape");
-  if (!in || !kernel || kernel->empty() || in->size() != kernel->size() + 2) return std::nullopt;
-  const size_t r = kernel->size();
-  auto attr = [&](const char* name, size_t count, int64_t fallback, size_t at) {
-    const auto v = n.attrs.getInts(name);
-    return v && v->size() == count ? (*v)[at] : fallback;
-  };
-  const std::string autoPad = n.attrs.stringOr("auto_pad", "NOTSET");
-  const bool ceilMode = n.attrs.intOr("ceil_mode", 0) != 0;
+  if (!in || in->size() < 3) return std::nullopt;
+  // The executor's geometry (core/exec/ConvGeometry.h): the bench graphs of fwb calibrate carry no output
+  // shapes.
+  const auto geo = exec::poolGeometry(n, n.attrs, std::vector<int64_t>(in->begin() + 2, in->end()));
+  if (!geo.ok()) return std::nullopt;
+  const size_t r = geo->in.size();
   PoolLoops l;
   l.planes = (*in)[0] * (*in)[1];
   std::vector<int64_t> cur = *in;
   for (size_t d = 0; d < r; ++d) {
-    // The executor's geometry (core/exec/ConvGeometry.cpp: poolGeometry): the bench graphs of fwb calibrate
-    // carry no output shapes.
-    const int64_t k = (*kernel)[d], n0 = (*in)[2 + d],
-                  stride = std::max<int64_t>(1, attr("strides", r, 1, d));
-    const int64_t span = (k - 1) * std::max<int64_t>(1, attr("dilations", r, 1, d)) + 1;
-    int64_t padBegin = autoPad == "VALID" ? 0 : attr("pads", 2 * r, 0, d), outLen = 0;
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      outLen = (n0 + stride - 1) / stride;
-      const int64_t total = std::max<int64_t>(0, (outLen - 1) * stride + span - n0);
-      padBegin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-    } else {
-      const int64_t room = n0 + padBegin + (autoPad == "VALID" ? 0 : attr("pads", 2 * r, 0, r + d)) - span;
-      if (room < 0) return std::nullopt;
-      outLen = (ceilMode ? (room + stride - 1) / stride : room / stride) + 1;
-      if (ceilMode && (outLen - 1) * stride >= n0 + padBegin) --outLen;
-    }
-    if (outLen <= 0) return std::nullopt;
+    const int64_t k = geo->kernel[d], n0 = geo->in[d], stride = geo->strides[d], dil = geo->dilations[d];
+    const int64_t padBegin = geo->padsBegin[d], outLen = geo->out[d];
     // A 1-tap window at stride 1 with no padding leaves the dim as it is: no pass.
     if (k == 1 && stride == 1 && padBegin == 0 && outLen == n0) continue;
     int64_t outer = 1, inner = 1;
@@ -304,7 +287,6 @@ std::optional<PoolLoops> poolLoops(const Graph& g, const Node& n) {
     // The outputs whose window lies wholly inside the input, [lo, hi), run as one loop a row (or a block of
     // rows); the others take the bounded loop, a tap at a time (poolAlong), and so do all of a dim before the
     // last at a stride.
-    const int64_t dil = std::max<int64_t>(1, attr("dilations", r, 1, d));
     const int64_t lo = padBegin <= 0 ? 0 : std::min(outLen, (padBegin + stride - 1) / stride);
     const int64_t last = n0 - 1 + padBegin - (k - 1) * dil;
     const int64_t hi = std::max(lo, last < 0 ? int64_t{0} : std::min(outLen, last / stride + 1));

@@ -4,10 +4,25 @@ namespace fw::exec {
 
 namespace {
 
+// What the geometry reads: a node's attributes (a function body's references resolved), and its name and
+// op type for an error.
+struct NodeAttrs {
+  const Node& node;
+  const Attributes& attrs;
+  std::vector<int64_t> attrInts(std::string_view n) const {
+    return attrs.getInts(n).value_or(std::vector<int64_t>{});
+  }
+  std::string attrStr(std::string_view n, std::string def) const { return attrs.stringOr(n, std::move(def)); }
+  int64_t attrInt(std::string_view n, int64_t def) const { return attrs.intOr(n, def); }
+  Error fail(const std::string& msg) const {
+    return Error::badInput("node '" + node.name + "' (" + node.opType + "): " + msg);
+  }
+};
+
 int64_t ceilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-Status common(const OpContext& c, ConvGeometry& g) {
+Status common(const NodeAttrs& c, ConvGeometry& g) {
   const size_t r = g.in.size();
   g.strides = c.attrInts("strides");
   g.dilations = c.attrInts("dilations");
@@ -31,8 +46,9 @@ Status common(const OpContext& c, ConvGeometry& g) {
 
 }  // namespace
 
-Result<ConvGeometry> convGeometry(const OpContext& c, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
-                                  bool transposed) {
+Result<ConvGeometry> convGeometry(const OpContext& ctx, const std::vector<int64_t>& in,
+                                  const std::vector<int64_t>& kernel, bool transposed) {
+  const NodeAttrs c{ctx.node, ctx.attrs};
   ConvGeometry g;
   g.in = in;
   g.kernel = kernel;
@@ -89,6 +105,11 @@ Result<ConvGeometry> convGeometry(const OpContext& c, const std::vector<int64_t>
 }
 
 Result<ConvGeometry> poolGeometry(const OpContext& c, const std::vector<int64_t>& in) {
+  return poolGeometry(c.node, c.attrs, in);
+}
+
+Result<ConvGeometry> poolGeometry(const Node& node, const Attributes& attrs, const std::vector<int64_t>& in) {
+  const NodeAttrs c{node, attrs};
   ConvGeometry g;
   g.in = in;
   g.kernel = c.attrInts("kernel_shape");

@@ -1,6 +1,7 @@
 #pragma once
-// Internal to core/exec: spatial geometry (pads, strides, dilations, output size) of Conv,
-// ConvTranspose and the pools, from the node's attributes including auto_pad.
+// Internal to core/exec (and the simulator's pool costing, which reads the pool geometry): spatial geometry
+// (pads, strides, dilations, output size) of Conv, ConvTranspose and the pools, from the node's attributes
+// including auto_pad.
 #include <vector>
 
 #include "core/exec/OpContext.h"
@@ -20,6 +21,9 @@ Result<ConvGeometry> convGeometry(const OpContext& c, const std::vector<int64_t>
                                   const std::vector<int64_t>& kernel, bool transposed);
 // MaxPool / AveragePool geometry (kernel_shape attribute, ceil_mode).
 Result<ConvGeometry> poolGeometry(const OpContext& c, const std::vector<int64_t>& in);
+// The same from a node's attributes alone: the simulator prices a pool's passes on the geometry the
+// executor runs (simulator/OpFamily.cpp: poolLoops).
+Result<ConvGeometry> poolGeometry(const Node& node, const Attributes& attrs, const std::vector<int64_t>& in);
 
 // A Conv or ConvTranspose as the executor's convolution paths take it (ConvPrimitive.h, DirectConv.h).
 struct ConvProblem {

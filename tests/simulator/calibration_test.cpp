@@ -3382,6 +3382,19 @@ TEST(CpuCost, APoolsStridedTapsCostAtTheirOwnRate) {
   l = poolLoops(same, same.node(0));
   ASSERT_TRUE(l);
   EXPECT_EQ(l->stridedTaps, 8.0 * 4 * 3);
+  // Dilated (the executor's geometry, core/exec/ConvGeometry.h): 3 taps 2 apart over 9, 5 outputs, every
+  // window inside.
+  const Graph dilated =
+      pool("MaxPool", {1, 8, 9}, {1, 8, 5}, {ints("kernel_shape", {3}), ints("dilations", {2})});
+  l = poolLoops(dilated, dilated.node(0));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->contiguousTaps, 8.0 * 5 * 3);
+  EXPECT_EQ(l->rows, 0);
+  // Attributes the executor refuses (a kernel of another rank, a stride of 0): no loops to price.
+  for (const Graph& bad :
+       {pool("MaxPool", {1, 8, 9}, {1, 8, 7}, {ints("kernel_shape", {3, 3})}),
+        pool("MaxPool", {1, 8, 9}, {1, 8, 7}, {ints("kernel_shape", {3}), ints("strides", {0})})})
+    EXPECT_FALSE(poolLoops(bad, bad.node(0)));
   const Graph flat = pool("MaxPool", {2, 64, 56, 56}, {2, 64, 56, 56},
                           {ints("kernel_shape", {3, 3}), ints("pads", {1, 1, 1, 1})});
   l = poolLoops(flat, flat.node(0));
