@@ -2888,6 +2888,17 @@ TEST(CpuCost, AProductsLargeInputJustWrittenIsNotCold) {
   EXPECT_NEAR(usOf(1e9) - usOf(1e12), 65536 * (1e-9 - 1e-12) * 1e6, 1e-3);
 }
 
+// `j` with the dense and the pointwise Conv's time models: 1e-11 s a FLOP and 1 us a call, nothing else.
+json withConvModels(json j) {
+  json model = json::object();
+  for (const char* key : cubeCoefficientKeys()) model[key] = 0.0;
+  model["s_per_flop"] = 1e-11;
+  model["s_per_call"] = 1e-6;
+  j["cpu"]["cube_time_models"]["conv"] = model;
+  j["cpu"]["cube_time_models"]["pointwise_conv"] = model;
+  return j;
+}
+
 // A pointwise Conv runs on the executor's GEMM path, one product an image over the data as they are
 // (CubeFeatures::plainProduct): its input and output are as cold as a MatMul's, not the run's cold share of
 // them. x [1, 1024, 32, 32] (4 MiB, beyond the 1 MiB own cache) through a Relu, then a Conv to 16 channels:
@@ -2906,13 +2917,7 @@ TEST(CpuCost, APointwiseConvsInputAndOutputAreAsColdAsAProducts) {
     const int64_t pad = k / 2;
     g.addNode("Conv", {a, w}, {y}, zoo::attrs({Attribute::makeInts("pads", {pad, pad, pad, pad})}), "conv");
     g.addOutput(y);
-    json j = cpuProfileJson();
-    json model = json::object();
-    for (const char* key : cubeCoefficientKeys()) model[key] = 0.0;
-    model["s_per_flop"] = 1e-11;
-    model["s_per_call"] = 1e-6;
-    j["cpu"]["cube_time_models"]["conv"] = model;
-    j["cpu"]["cube_time_models"]["pointwise_conv"] = model;
+    json j = withConvModels(cpuProfileJson());
     auto usOf = [&](double coldRate) { return kernelUsAtColdRate(g, j, "conv", coldRate); };
     auto hw = gemmModelProfile(j);
     ASSERT_TRUE(hw.ok()) << hw.error().message;
@@ -2938,14 +2943,8 @@ TEST(CpuCost, APointwiseConvsBytesBeyondTheLastLevelCostTheirOwnFigure) {
     g.addOutput(y);
     return g;
   };
-  json j = cpuProfileJson();
+  json j = withConvModels(cpuProfileJson());
   j["l2_bytes"] = 4194304;
-  json model = json::object();
-  for (const char* key : cubeCoefficientKeys()) model[key] = 0.0;
-  model["s_per_flop"] = 1e-11;
-  model["s_per_call"] = 1e-6;
-  j["cpu"]["cube_time_models"]["conv"] = model;
-  j["cpu"]["cube_time_models"]["pointwise_conv"] = model;
   j["cpu"]["far_curve"] = json::parse(R"([{"bytes": 1e12, "share": 0}, {"bytes": 2e12, "share": 1}])");
   j["cpu"]["far_s_per_byte"] = {{"vector", 1e-10}, {"product", 5e-10}};
   auto without = gemmModelProfile(j);
