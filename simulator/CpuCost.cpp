@@ -1098,8 +1098,9 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // A pointwise Conv's activations beyond the last-level cache's bytes, whatever their distance: its
     // product an image reads and writes them as strided rows from and to DRAM (far_s_per_byte "pointwise";
     // one figure for the same bytes as the far tier's, the larger). Session 66, one node alone over 16 images
-    // at 56x56 (9.1 MiB of last-level cache): 16 -> 64 943 us measured, 681 simulated without it; 64 -> 16
-    // 925 and 649; 64 -> 64 2808 and 2252.
+    // at 56x56, where the far tier charged nothing (one calibration, 16.8 MiB of last-level cache, 0.034 ns
+    // a byte): 128 -> 16 2078 us measured, 1617 simulated without it, 2001 with it; 64 -> 64 2808, 2596,
+    // 2871.
     if (imageProducts && llc > 0)
       farTierS = std::max(farTierS, std::max(0.0, actIn + out - llc) * hw.cpu.farPointwiseSecondsPerByte());
     // A product of several rows whose weight streams in (byDistance): its arithmetic and its weight's stream

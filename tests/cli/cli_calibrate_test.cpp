@@ -103,9 +103,14 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
       lastShare = p["share"].get<double>();
     }
     EXPECT_DOUBLE_EQ(lastShare, 1.0);
-    for (const char* kind : {"vector", "product", "pointwise"})
+    for (const char* kind : {"vector", "product"})
       EXPECT_GE(j["cpu"]["far_s_per_byte"][kind].get<double>(), 0.0);
-    EXPECT_NE(r.out.find("a pointwise Conv's"), std::string::npos) << r.out;
+    // The pointwise Conv's figure is timed against the last-level cache, when one was found.
+    if (j.value("l2_bytes", 0.0) > 0) {
+      ASSERT_TRUE(j["cpu"]["far_s_per_byte"].contains("pointwise")) << j["cpu"]["far_s_per_byte"].dump();
+      EXPECT_GE(j["cpu"]["far_s_per_byte"]["pointwise"].get<double>(), 0.0);
+      EXPECT_NE(r.out.find("a pointwise Conv's"), std::string::npos) << r.out;
+    }
     EXPECT_TRUE(noted.count("cpu.far_curve"));
     EXPECT_TRUE(noted.count("cpu.far_s_per_byte"));
     EXPECT_NE(r.out.find("beyond the last level"), std::string::npos) << r.out;
