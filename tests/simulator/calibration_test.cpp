@@ -2096,7 +2096,9 @@ TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
             "ascending"},
         Bad{"far_curve", json::parse(R"([{"bytes": 1e6}])"), "share"},
         Bad{"far_s_per_byte", json{{"vector", 1e-3}}, "at most 1 us"},
-        Bad{"far_s_per_byte", json{{"scalar", 1e-10}}, "vector"}}) {
+        Bad{"far_s_per_byte", json{{"scalar", 1e-10}}, "vector"},
+        Bad{"far_s_per_byte", json{{"pointwise", 2e-6}}, "at most 1 us"},
+        Bad{"cold_call_s", json{{"pointwise", 1e-6}}, "not a kind of call"}}) {
     json j = hwProfileToJson(*hw);
     j["cpu"][b.key] = b.value;
     auto refused = parseHwProfile(j, "t.json");
