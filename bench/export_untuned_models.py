@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|82]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|83]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -291,6 +291,11 @@ and before any measurement of these models, at opset 17: torchvision's MobileNet
 at batch 4 and 224, ShuffleNetV2 x1.5 at batch 8 and 192, ResNet-50 at batch 2 and 224, an Xception-style
 separable-conv net at batch 8 and 128, and an MLP-Mixer (4 blocks, 64 tokens of 128) at batch 16 over 64x64.
 
+Set 83 was exported at the start of session 67, before any change or measurement of that session, at opset 17:
+torchvision's ResNet-101 at batch 1 and 192, Wide ResNet-50-2 at batch 1 and 160, EfficientNet-B0 at batch 4 and
+192, and MobileNetV3-Large at batch 8 and 224, a small U-Net (ConvTranspose up, Concat skips) at batch 2 and 128,
+and a post-norm transformer encoder (4 layers, 256 wide, 4 heads) at batch 8 over 64 tokens.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -301,7 +306,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -472,6 +477,8 @@ def main():
         return export_eighty_first_set(torch, torchvision, out)
     if which == "82":
         return export_eighty_second_set(torch, torchvision, out)
+    if which == "83":
+        return export_eighty_third_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10440,6 +10447,61 @@ def export_eighty_second_set(torch, torchvision, out):
 
     export_nets(torch, out, 182, (("separable_b8_128", Separable, (8, 3, 128, 128)),
                                   ("mixer_b16_64", Mixer, (16, 3, 64, 64))), opset=17)
+    return 0
+
+
+def export_eighty_third_set(torch, torchvision, out):
+    # Session 67, before any change or measurement of the session: residual nets whose block outputs lie
+    # between the core's own cache and the last-level cache, squeeze-excite nets, and a U-Net and a post-norm
+    # encoder written here.
+    tv = torchvision.models
+    for name, make, shape in (("resnet101_b1_192", lambda: tv.resnet101(weights=None), (1, 3, 192, 192)),
+                              ("wide_resnet50_2_b1_160", lambda: tv.wide_resnet50_2(weights=None), (1, 3, 160, 160)),
+                              ("efficientnet_b0_b4_192", lambda: tv.efficientnet_b0(weights=None), (4, 3, 192, 192)),
+                              ("mobilenet_v3_large_b8_224", lambda: tv.mobilenet_v3_large(weights=None),
+                               (8, 3, 224, 224))):
+        export_one(torch, out, 183, name, make, shape)
+    nn = torch.nn
+
+    class UNet(nn.Module):  # three levels down and up, skips concatenated
+        def __init__(self, c=(16, 32, 64, 128)):
+            super().__init__()
+            def block(cin, cout):
+                return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
+                                     nn.Conv2d(cout, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU())
+            self.down = nn.ModuleList([block(3, c[0]), block(c[0], c[1]), block(c[1], c[2])])
+            self.mid = block(c[2], c[3])
+            self.up = nn.ModuleList([nn.ConvTranspose2d(c[i + 1], c[i], 2, stride=2) for i in (2, 1, 0)])
+            self.dec = nn.ModuleList([block(2 * c[i], c[i]) for i in (2, 1, 0)])
+            self.head = nn.Conv2d(c[0], 2, 1)
+
+        def forward(self, x):
+            skips = []
+            for d in self.down:
+                x = d(x)
+                skips.append(x)
+                x = nn.functional.max_pool2d(x, 2)
+            x = self.mid(x)
+            for u, d, s in zip(self.up, self.dec, reversed(skips)):
+                x = d(torch.cat([u(x), s], dim=1))
+            return self.head(x)
+
+    class PostNorm(nn.Module):  # post-norm encoder layers over token ids' embeddings
+        def __init__(self, dim=256, depth=4):
+            super().__init__()
+            self.embed = nn.Linear(32, dim)
+            self.layers = nn.ModuleList(nn.TransformerEncoderLayer(dim, 4, 4 * dim, dropout=0.0, batch_first=True)
+                                        for _ in range(depth))
+            self.head = nn.Linear(dim, 10)
+
+        def forward(self, x):
+            x = self.embed(x)
+            for layer in self.layers:
+                x = layer(x)
+            return self.head(x[:, 0])
+
+    export_nets(torch, out, 183, (("unet_b2_128", UNet, (2, 3, 128, 128)),
+                                  ("postnorm_encoder_b8_t64", PostNorm, (8, 64, 32))), opset=17)
     return 0
 
 
