@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <unordered_map>
@@ -416,6 +417,7 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
     std::string name;
     double sim = 0, meas = 0;
     bool view = true;    // every simulated kernel of the pair is a view (no device kernel)
+    bool controlFlow = false;  // a control-flow node measured as one, its body kernels summed
   };
   std::vector<Pair> pairs;
   auto addKernel = [&](Pair& p, size_t i) {
@@ -474,6 +476,7 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
       } else {
         // A control-flow node measured as one: the simulator times its body kernels "<node>/<attr>/...".
         const std::string prefix = m.name + "/";
+        p.controlFlow = true;
         for (size_t i = 0; i < nk; ++i)
           if (sim.kernels[i].name.compare(0, prefix.size(), prefix) == 0) addKernel(p, i);
         if (p.firstKernel == nk) {
@@ -489,6 +492,7 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
     if (!used[i]) a.unmatchedSimulated.push_back(sim.kernels[i].name);
 
   std::vector<double> errs, xs, ys;
+  std::map<std::string, std::vector<const Pair*>> groups;
   for (const auto& p : pairs) {
     Accuracy::Row row{p.name, p.sim, p.meas, 0, false};
     if (!p.view && p.meas > 0) {
@@ -497,6 +501,10 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
       errs.push_back(std::fabs(row.relErr));
       xs.push_back(p.sim);
       ys.push_back(p.meas);
+      std::string ops = p.controlFlow ? "control flow" : "";
+      if (!p.controlFlow)
+        for (const auto& o : sim.kernels[p.firstKernel].ops) ops += (ops.empty() ? "" : "+") + o;
+      groups[ops.empty() ? sim.kernels[p.firstKernel].name : ops].push_back(&p);
     } else {
       ++a.excluded;
     }
@@ -522,6 +530,22 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
   if (a.measuredTotalUs <= 0)
     for (const auto& k : measured.kernels) a.measuredTotalUs += k.us;
   if (a.measuredTotalUs > 0) a.totalErr = (a.simulatedTotalUs - a.measuredTotalUs) / a.measuredTotalUs;
+  for (const auto& [ops, members] : groups) {
+    Accuracy::OpsGroup gr{ops, members.size()};
+    std::vector<double> ratios;
+    for (const Pair* p : members) {
+      gr.simulatedUs += p->sim;
+      gr.measuredUs += p->meas;
+      ratios.push_back(p->sim / p->meas);
+    }
+    gr.medianRatio = median(ratios);
+    if (a.measuredTotalUs > 0) gr.shareOfTotal = (gr.simulatedUs - gr.measuredUs) / a.measuredTotalUs;
+    a.byOps.push_back(std::move(gr));
+  }
+  std::stable_sort(a.byOps.begin(), a.byOps.end(),
+                   [](const Accuracy::OpsGroup& x, const Accuracy::OpsGroup& y) {
+                     return std::fabs(x.simulatedUs - x.measuredUs) > std::fabs(y.simulatedUs - y.measuredUs);
+                   });
   return a;
 }
 
@@ -550,6 +574,15 @@ json toJson(const Accuracy& a) {
               {"unmatched_simulated", a.unmatchedSimulated},
               {"other_plan", a.otherPlan},
               {"kernels", std::move(ks)}};
+  json groups = json::array();
+  for (const auto& gr : a.byOps)
+    groups.push_back({{"ops", gr.ops},
+                      {"kernels", gr.kernels},
+                      {"simulated_us", gr.simulatedUs},
+                      {"measured_us", gr.measuredUs},
+                      {"share_of_total", gr.shareOfTotal},
+                      {"median_ratio", gr.medianRatio}});
+  out["by_ops"] = std::move(groups);
   if (!a.ranked) out["spearman_na"] = a.unranked;
   out["machine_time_ratio"] = a.machineTimeRatio > 0 ? json(a.machineTimeRatio) : json(nullptr);
   return out;
@@ -574,6 +607,15 @@ std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
                     " either way, the errors mix two machine states (calibrate and profile again together)"
               : "") +
          "\n";
+  // The groups that move the whole-model error most (Accuracy::byOps), at most 5.
+  for (size_t i = 0; i < a.byOps.size() && i < 5; ++i) {
+    const auto& gr = a.byOps[i];
+    s += std::string(i == 0 ? "  error by ops           " : "                         ") + gr.ops + ": " +
+         std::to_string(gr.kernels) + (gr.kernels == 1 ? " kernel, " : " kernels, ") + "simulated " +
+         fmt("%.1f us", gr.simulatedUs) + " vs measured " + fmt("%.1f us", gr.measuredUs) + " (median " +
+         fmt("%.2f", gr.medianRatio) + " of measured), " + fmt("%+.1f %%", 100 * gr.shareOfTotal) +
+         " of the whole model\n";
+  }
   auto list = [&](const char* what, const std::vector<std::string>& v) {
     if (v.empty()) return;
     std::string names;

@@ -93,6 +93,17 @@ struct Accuracy {
     bool scored = false;
   };
   std::vector<Row> rows;   // every matched pair, in simulated schedule order
+  // Where the whole-model error comes from: the scored rows by what their kernel runs (its ops joined by
+  // '+', "Conv+Relu"; a control-flow node measured as one: "control flow"), largest |simulated - measured|
+  // first. shareOfTotal: (simulated - measured) / the measured total, so the groups' shares add up to the
+  // scored rows' part of totalErr; medianRatio: the median of the rows' simulated / measured.
+  struct OpsGroup {
+    std::string ops;
+    size_t kernels = 0;
+    double simulatedUs = 0, measuredUs = 0;
+    double shareOfTotal = 0, medianRatio = 0;
+  };
+  std::vector<OpsGroup> byOps;
   // The machine at the measured run against the machine at calibration (simulator/SpeedProbe.h): the
   // measured run's speed probe over the profile's (probeTimeRatio; >1: the measured machine was slower).
   // 0 when either has none (a board's op summary, a built-in profile, files written before session 64).

@@ -431,6 +431,12 @@ void MainWindow::updateSummary(const fw::AnalysisSettings& madeWith) {
                .arg(acc.ranked ? QString::number(acc.spearman, 'f', 3) : QStringLiteral("n/a"))
                .arg(acc.scored)
                .arg(QString::fromStdString(acc.on));
+      // What moves the whole-model error most (Accuracy::byOps).
+      if (!acc.byOps.empty())
+        s += tr("; most of the gap from %1 (%2 kernel(s), %3% of the whole model)")
+                 .arg(html(acc.byOps.front().ops))
+                 .arg(acc.byOps.front().kernels)
+                 .arg(QString::asprintf("%+.1f", 100 * acc.byOps.front().shareOfTotal));
       if (fw::sim::probeRatioOff(acc.machineTimeRatio))
         s += tr(", <b>measured in another machine state</b> (the speed probe took %1 against the "
                 "calibration's: "

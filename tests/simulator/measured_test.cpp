@@ -90,6 +90,48 @@ TEST(Measured, AccuracyOfExactAndReversedRuns) {
   EXPECT_EQ(rev.measuredUs, (std::vector<double>{4, 3, 2, 1}));
 }
 
+TEST(Measured, TheErrorBrokenDownByWhatTheKernelsRun) {
+  // Two Convs and two Relus, a view (not scored) and an If measured as one node: each group's sums, its
+  // share of the whole-model error and its median ratio; the largest difference first.
+  auto sim = simOf({kt("k0_conv", 10, Unit::Cube), kt("k1_relu", 2), kt("k2_conv", 6, Unit::Cube),
+                    kt("k3_relu", 1), kt("k4_reshape", 0, Unit::None), kt("If_5/then_branch/k0_add", 3)});
+  sim.kernels[0].ops = sim.kernels[2].ops = {"Conv"};
+  sim.kernels[4].ops = {"Reshape"};
+  auto a = accuracy(sim, runOf({{"k0_conv", 8},
+                                {"k1_relu", 4},
+                                {"k2_conv", 6},
+                                {"k3_relu", 2},
+                                {"k4_reshape", 0.5},
+                                {"If_5", 2.5}},
+                               23));
+  ASSERT_EQ(a.byOps.size(), 3u);
+  EXPECT_EQ(a.byOps[0].ops, "Relu");  // |3 - 6| before the Convs' |16 - 14| and the If's |3 - 2.5|
+  EXPECT_EQ(a.byOps[0].kernels, 2u);
+  EXPECT_DOUBLE_EQ(a.byOps[0].simulatedUs, 3.0);
+  EXPECT_DOUBLE_EQ(a.byOps[0].measuredUs, 6.0);
+  EXPECT_DOUBLE_EQ(a.byOps[0].medianRatio, 0.5);
+  EXPECT_NEAR(a.byOps[0].shareOfTotal, -3.0 / 23, 1e-12);
+  EXPECT_EQ(a.byOps[1].ops, "Conv");
+  EXPECT_DOUBLE_EQ(a.byOps[1].medianRatio, (1.25 + 1.0) / 2);
+  EXPECT_NEAR(a.byOps[1].shareOfTotal, 2.0 / 23, 1e-12);
+  EXPECT_EQ(a.byOps[2].ops, "control flow");
+  EXPECT_EQ(a.byOps[2].kernels, 1u);
+  // The scored rows' shares add up to the whole-model error (the view adds nothing simulated here).
+  EXPECT_NEAR(a.byOps[0].shareOfTotal + a.byOps[1].shareOfTotal + a.byOps[2].shareOfTotal + (0 - 0.5) / 23,
+              a.totalErr, 1e-12);
+  const auto j = toJson(a)["by_ops"];
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_EQ(j[1]["ops"], "Conv");
+  EXPECT_EQ(j[1]["kernels"], 2);
+  EXPECT_DOUBLE_EQ(j[1]["simulated_us"].get<double>(), 16.0);
+  const std::string text = formatAccuracy(a, runOf({}));
+  EXPECT_NE(
+      text.find("error by ops           Relu: 2 kernels, simulated 3.0 us vs measured 6.0 us (median 0.50 of "
+                "measured), -13.0 % of the whole model"),
+      std::string::npos)
+      << text;
+}
+
 TEST(Measured, UnmatchedViewsAndControlFlow) {
   // A view (no device kernel), two body kernels of an If measured as the node, one kernel unmeasured.
   const auto sim = simOf({kt("k0_conv", 10, Unit::Cube), kt("k1_reshape", 0, Unit::None),

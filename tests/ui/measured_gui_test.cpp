@@ -53,6 +53,16 @@ TEST(MainWindowMeasured, LoadedRunAddsTheMeasuredColumnAndTheAccuracy) {
   EXPECT_TRUE(w.summaryLabel()->text().contains("measured (host, ")) << w.summaryLabel()->text().toStdString();
   EXPECT_TRUE(w.summaryLabel()->text().contains("Spearman 1.000")) << w.summaryLabel()->text().toStdString();
   EXPECT_TRUE(w.summaryLabel()->text().contains("median 50.0%")) << w.summaryLabel()->text().toStdString();
+  // Every kernel measured at twice its simulated time: the ops whose kernels take longest move the
+  // whole-model error most, and the summary names them.
+  ASSERT_FALSE(w.measuredAccuracy()->byOps.empty());
+  const auto& top = w.measuredAccuracy()->byOps.front();
+  for (const auto& g : w.measuredAccuracy()->byOps) EXPECT_LE(g.measuredUs, top.measuredUs) << g.ops;
+  EXPECT_LT(top.shareOfTotal, 0.0);
+  EXPECT_TRUE(w.summaryLabel()->text().contains(QString("most of the gap from %1 (%2 kernel(s), ")
+                                                    .arg(QString::fromStdString(top.ops))
+                                                    .arg(top.kernels)))
+      << w.summaryLabel()->text().toStdString();
   EXPECT_FALSE(w.summaryLabel()->text().contains("ran other nodes"))
       << w.summaryLabel()->text().toStdString();
 
