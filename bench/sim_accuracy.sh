@@ -198,7 +198,10 @@ print("\t".join([sys.argv[2], sys.argv[3], "ok", str(a.get("scored", 0)), str(a.
                  "%+.1f" % (100 * a.get("total_err", 0)), "n/a" if a.get("spearman") is None else "%.3f" % a["spearman"],
                  "%.4f" % (a.get("measured_total_us", 0) / 1000), "%.4f" % (a.get("simulated_total_us", 0) / 1000),
                  "%+.0f" % (100 * float(sys.argv[4])), str(j.get("measured", {}).get("files", [1]).__len__()),
-                 "n/a" if a.get("machine_time_ratio") is None else "%+.0f" % (100 * (a["machine_time_ratio"] - 1))]))
+                 "n/a" if a.get("machine_time_ratio") is None else "%+.0f" % (100 * (a["machine_time_ratio"] - 1)),
+                 # The ops whose kernels move the whole-model error most (accuracy.by_ops).
+                 "; ".join("%s %+.1f" % (g["ops"], 100 * g["share_of_total"]) for g in a.get("by_ops", [])[:2])
+                 or "n/a"]))
 PY
   done
 done
@@ -278,16 +281,18 @@ print("2. For every model and level, in %s round(s) over all models: `fwb profil
       " timed just before and after the row's profile was from its time right after the calibration (+ = slower);"
       " a row more than %s %% off was measured again, up to %s times; the column shows the check furthest off over"
       " the row's rounds. \"Probe\" is the speed probe `fwb profile` timed before and after the row's runs (per figure the"
-      " median over the rounds) against the one of the profile simulated on (`accuracy.machine_time_ratio`, + = slower).\n"
+      " median over the rounds) against the one of the profile simulated on (`accuracy.machine_time_ratio`, + = slower)."
+      " \"Largest gaps\" are the two groups of kernels by the ops they run whose simulated - measured time moves the"
+      " whole-model error most, in points of it (`accuracy.by_ops`).\n"
       % ((rounds, threads) + tuple(repeat.split()) + (tol, tries)))
 print("Targets (issue 22): whole model within 15 %, median per-kernel error at most 25 %, Spearman at least 0.85.\n")
-print("| model | -O | kernels scored | median abs err % | mean abs err % | whole model err % | Spearman | measured ms | simulated ms | machine % | probe % | targets |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| model | -O | kernels scored | median abs err % | mean abs err % | whole model err % | Spearman | measured ms | simulated ms | machine % | probe % | largest gaps (ops, % of the model) | targets |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 met = total = offRows = 0
 kinds = {"(untuned)": [0, 0], "(held out)": [0, 0]}
 for r in rows:
     if r[2] != "ok":
-        print("| %s | %s | %s | | | | | | | | | |" % (r[0], r[1], r[2].replace("|", "/")))
+        print("| %s | %s | %s | | | | | | | | | | |" % (r[0], r[1], r[2].replace("|", "/")))
         continue
     # A run of one kernel (or of equal times) has no ranking: Spearman "n/a", judged on the two errors.
     ok = abs(float(r[7])) <= 15 and float(r[5]) <= 25 and (r[8] == "n/a" or float(r[8]) >= 0.85)
@@ -296,10 +301,11 @@ for r in rows:
         if r[0].endswith(k): c[0] += ok; c[1] += 1
     off = abs(float(r[11])) > float(tol)
     offRows += off
-    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (r[0], r[1], r[3], r[5], r[6], r[7], r[8], ms(r[9]),
-                                                                         ms(r[10]), r[11] + (" (off)" if off else ""),
-                                                                         r[13] if len(r) > 13 else "n/a",
-                                                                         "met" if ok else "missed"))
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (r[0], r[1], r[3], r[5], r[6], r[7], r[8], ms(r[9]),
+                                                                              ms(r[10]), r[11] + (" (off)" if off else ""),
+                                                                              r[13] if len(r) > 13 else "n/a",
+                                                                              r[14] if len(r) > 14 else "n/a",
+                                                                              "met" if ok else "missed"))
 print("\n%d of %d runs meet all three targets" % (met, total) +
       "".join("; %d of %d %s runs" % (c[0], c[1], k.strip("()")) for k, c in kinds.items() if c[1]) + ". " +
       "%d run(s) kept a measurement whose speed check was more than %s %% off (marked \"off\").\n" % (offRows, tol))
