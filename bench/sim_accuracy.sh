@@ -200,7 +200,9 @@ print("\t".join([sys.argv[2], sys.argv[3], "ok", str(a.get("scored", 0)), str(a.
                  "%+.0f" % (100 * float(sys.argv[4])), str(j.get("measured", {}).get("files", [1]).__len__()),
                  "n/a" if a.get("machine_time_ratio") is None else "%+.0f" % (100 * (a["machine_time_ratio"] - 1)),
                  # The ops whose kernels move the whole-model error most (accuracy.by_ops).
-                 "; ".join("%s %+.1f" % (g["ops"], 100 * g["share_of_total"]) for g in a.get("by_ops", [])[:2])
+                 "; ".join("%s %+.1f" % (g["ops"] if g["ops"].count("+") < 6 else
+                                         "+".join(g["ops"].split("+")[:5]) + "+... (%d ops)" % (g["ops"].count("+") + 1),
+                                         100 * g["share_of_total"]) for g in a.get("by_ops", [])[:2])
                  or "n/a"]))
 PY
   done

@@ -610,7 +610,14 @@ std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
   // The groups that move the whole-model error most (Accuracy::byOps), at most 5.
   for (size_t i = 0; i < a.byOps.size() && i < 5; ++i) {
     const auto& gr = a.byOps[i];
-    s += std::string(i == 0 ? "  error by ops           " : "                         ") + gr.ops + ": " +
+    // A long fused body by its first five ops and its count.
+    std::string ops = gr.ops;
+    if (const size_t n = static_cast<size_t>(std::count(ops.begin(), ops.end(), '+')) + 1; n > 6) {
+      size_t at = 0;
+      for (int k = 0; k < 5; ++k) at = ops.find('+', at) + 1;
+      ops = ops.substr(0, at) + "... (" + std::to_string(n) + " ops)";
+    }
+    s += std::string(i == 0 ? "  error by ops           " : "                         ") + ops + ": " +
          std::to_string(gr.kernels) + (gr.kernels == 1 ? " kernel, " : " kernels, ") + "simulated " +
          fmt("%.1f us", gr.simulatedUs) + " vs measured " + fmt("%.1f us", gr.measuredUs) + " (median " +
          fmt("%.2f", gr.medianRatio) + " of measured), " + fmt("%+.1f %%", 100 * gr.shareOfTotal) +

@@ -130,6 +130,11 @@ TEST(Measured, TheErrorBrokenDownByWhatTheKernelsRun) {
                 "measured), -13.0 % of the whole model"),
       std::string::npos)
       << text;
+  // A fused body of more than six ops is printed by its first five and its count (the JSON keeps them all).
+  a.byOps[1].ops = "MatMul+Add+Add+Split+Sigmoid+Sigmoid+Tanh";
+  EXPECT_NE(formatAccuracy(a, runOf({})).find("  MatMul+Add+Add+Split+Sigmoid+... (7 ops): 2 kernels"),
+            std::string::npos)
+      << formatAccuracy(a, runOf({}));
 }
 
 TEST(Measured, UnmatchedViewsAndControlFlow) {
