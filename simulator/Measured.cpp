@@ -588,6 +588,14 @@ json toJson(const Accuracy& a) {
   return out;
 }
 
+std::string shortOps(const std::string& ops) {
+  const size_t n = static_cast<size_t>(std::count(ops.begin(), ops.end(), '+')) + 1;
+  if (n <= 6) return ops;
+  size_t at = 0;
+  for (int k = 0; k < 5; ++k) at = ops.find('+', at) + 1;
+  return ops.substr(0, at) + "... (" + std::to_string(n) + " ops)";
+}
+
 std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
   std::string s;
   s += "accuracy against " + (m.source.empty() ? std::string("the measured run") : m.source) + " (" +
@@ -610,15 +618,8 @@ std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
   // The groups that move the whole-model error most (Accuracy::byOps), at most 5.
   for (size_t i = 0; i < a.byOps.size() && i < 5; ++i) {
     const auto& gr = a.byOps[i];
-    // A long fused body by its first five ops and its count.
-    std::string ops = gr.ops;
-    if (const size_t n = static_cast<size_t>(std::count(ops.begin(), ops.end(), '+')) + 1; n > 6) {
-      size_t at = 0;
-      for (int k = 0; k < 5; ++k) at = ops.find('+', at) + 1;
-      ops = ops.substr(0, at) + "... (" + std::to_string(n) + " ops)";
-    }
-    s += std::string(i == 0 ? "  error by ops           " : "                         ") + ops + ": " +
-         std::to_string(gr.kernels) + (gr.kernels == 1 ? " kernel, " : " kernels, ") + "simulated " +
+    s += std::string(i == 0 ? "  error by ops           " : "                         ") + shortOps(gr.ops) +
+         ": " + std::to_string(gr.kernels) + (gr.kernels == 1 ? " kernel, " : " kernels, ") + "simulated " +
          fmt("%.1f us", gr.simulatedUs) + " vs measured " + fmt("%.1f us", gr.measuredUs) + " (median " +
          fmt("%.2f", gr.medianRatio) + " of measured), " + fmt("%+.1f %%", 100 * gr.shareOfTotal) +
          " of the whole model\n";

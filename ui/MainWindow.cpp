@@ -434,7 +434,7 @@ void MainWindow::updateSummary(const fw::AnalysisSettings& madeWith) {
       // What moves the whole-model error most (Accuracy::byOps).
       if (!acc.byOps.empty())
         s += tr("; most of the gap from %1 (%2 kernel(s), %3% of the whole model)")
-                 .arg(html(acc.byOps.front().ops))
+                 .arg(html(fw::sim::shortOps(acc.byOps.front().ops)))
                  .arg(acc.byOps.front().kernels)
                  .arg(QString::asprintf("%+.1f", 100 * acc.byOps.front().shareOfTotal));
       if (fw::sim::probeRatioOff(acc.machineTimeRatio))

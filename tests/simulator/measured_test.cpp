@@ -131,6 +131,9 @@ TEST(Measured, TheErrorBrokenDownByWhatTheKernelsRun) {
       std::string::npos)
       << text;
   // A fused body of more than six ops is printed by its first five and its count (the JSON keeps them all).
+  EXPECT_EQ(shortOps("Conv+Add+Relu"), "Conv+Add+Relu");
+  EXPECT_EQ(shortOps("A+B+C+D+E+F"), "A+B+C+D+E+F");
+  EXPECT_EQ(shortOps("A+B+C+D+E+F+G"), "A+B+C+D+E+... (7 ops)");
   a.byOps[1].ops = "MatMul+Add+Add+Split+Sigmoid+Sigmoid+Tanh";
   EXPECT_NE(formatAccuracy(a, runOf({})).find("  MatMul+Add+Add+Split+Sigmoid+... (7 ops): 2 kernels"),
             std::string::npos)
