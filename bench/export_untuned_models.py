@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|83]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|84]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -296,6 +296,11 @@ torchvision's ResNet-101 at batch 1 and 192, Wide ResNet-50-2 at batch 1 and 160
 192, and MobileNetV3-Large at batch 8 and 224, a small U-Net (ConvTranspose up, Concat skips) at batch 2 and 128,
 and a post-norm transformer encoder (4 layers, 256 wide, 4 heads) at batch 8 over 64 tokens.
 
+Set 84 was exported at the start of session 68, before any change or measurement of that session, at opset 17:
+torchvision's DenseNet-169 at batch 1 and 192, RegNetX-400MF at batch 8 and 160, MNASNet 0.5 at batch 16 and 160,
+ShuffleNetV2 x0.5 at batch 16 and 192, VGG-13 (no batch norm) at batch 2 and 224, and a ConvMixer (256 wide,
+depth 6, 9x9 depthwise kernels over 8x8 patches) at batch 4 over 128x128.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -306,7 +311,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -479,6 +484,8 @@ def main():
         return export_eighty_second_set(torch, torchvision, out)
     if which == "83":
         return export_eighty_third_set(torch, torchvision, out)
+    if which == "84":
+        return export_eighty_fourth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10502,6 +10509,41 @@ def export_eighty_third_set(torch, torchvision, out):
 
     export_nets(torch, out, 183, (("unet_b2_128", UNet, (2, 3, 128, 128)),
                                   ("postnorm_encoder_b8_t64", PostNorm, (8, 64, 32))), opset=17)
+    return 0
+
+
+
+def export_eighty_fourth_set(torch, torchvision, out):
+    # Session 68, before any change or measurement of the session: a deep dense network at batch 1, grouped
+    # Convs at a batch, the narrowest MNASNet and ShuffleNet at batch 16 (many pointwise Convs of few input
+    # channels), a plain VGG at batch 2, and a ConvMixer written here (large depthwise kernels, GELU).
+    tv = torchvision.models
+    for name, make, shape in (("densenet169_b1_192", lambda: tv.densenet169(weights=None), (1, 3, 192, 192)),
+                              ("regnet_x_400mf_b8_160", lambda: tv.regnet_x_400mf(weights=None), (8, 3, 160, 160)),
+                              ("mnasnet0_5_b16_160", lambda: tv.mnasnet0_5(weights=None), (16, 3, 160, 160)),
+                              ("shufflenet_v2_x0_5_b16_192", lambda: tv.shufflenet_v2_x0_5(weights=None),
+                               (16, 3, 192, 192)),
+                              ("vgg13_b2_224", lambda: tv.vgg13(weights=None), (2, 3, 224, 224))):
+        export_one(torch, out, 184, name, make, shape)
+    nn = torch.nn
+
+    class ConvMixer(nn.Module):  # patch embedding, then depthwise (residual) and pointwise mixing
+        def __init__(self, dim=256, depth=6, kernel=9, patch=8):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, dim, patch, stride=patch), nn.GELU(), nn.BatchNorm2d(dim))
+            self.blocks = nn.ModuleList(nn.ModuleDict(dict(
+                dw=nn.Sequential(nn.Conv2d(dim, dim, kernel, groups=dim, padding=kernel // 2), nn.GELU(),
+                                 nn.BatchNorm2d(dim)),
+                pw=nn.Sequential(nn.Conv2d(dim, dim, 1), nn.GELU(), nn.BatchNorm2d(dim)))) for _ in range(depth))
+            self.head = nn.Linear(dim, 10)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for b in self.blocks:
+                x = b["pw"](x + b["dw"](x))
+            return self.head(x.mean(dim=(2, 3)))
+
+    export_nets(torch, out, 184, (("convmixer_b4_128", ConvMixer, (4, 3, 128, 128)),), opset=17)
     return 0
 
 
