@@ -292,6 +292,7 @@ print("| model | -O | kernels scored | median abs err % | mean abs err % | whole
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 met = total = offRows = 0
 kinds = {"(untuned)": [0, 0], "(held out)": [0, 0]}
+steady = [0, 0]  # rows whose probe was within the tolerance of the calibration's: met, rows
 for r in rows:
     if r[2] != "ok":
         print("| %s | %s | %s | | | | | | | | | | |" % (r[0], r[1], r[2].replace("|", "/")))
@@ -303,6 +304,12 @@ for r in rows:
         if r[0].endswith(k): c[0] += ok; c[1] += 1
     off = abs(float(r[11])) > float(tol)
     offRows += off
+    # The probe's time against the calibration's (+ = slower), a ratio within the tolerance either way.
+    probe = r[13] if len(r) > 13 else "n/a"
+    if probe not in ("n/a", ""):
+        ratio = 1 + float(probe) / 100
+        if 1 / (1 + float(tol) / 100) <= ratio <= 1 + float(tol) / 100:
+            steady[0] += ok; steady[1] += 1
     print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (r[0], r[1], r[3], r[5], r[6], r[7], r[8], ms(r[9]),
                                                                               ms(r[10]), r[11] + (" (off)" if off else ""),
                                                                               r[13] if len(r) > 13 else "n/a",
@@ -310,7 +317,9 @@ for r in rows:
                                                                               "met" if ok else "missed"))
 print("\n%d of %d runs meet all three targets" % (met, total) +
       "".join("; %d of %d %s runs" % (c[0], c[1], k.strip("()")) for k, c in kinds.items() if c[1]) + ". " +
-      "%d run(s) kept a measurement whose speed check was more than %s %% off (marked \"off\").\n" % (offRows, tol))
+      "%d run(s) kept a measurement whose speed check was more than %s %% off (marked \"off\")." % (offRows, tol) +
+      (" Of the %d run(s) whose probe was within %s %% of the calibration's (measured in the state calibrated),"
+       " %d met.\n" % (steady[1], tol, steady[0]) if steady[1] else "\n"))
 
 # The fused plan against the unfused one, measured and simulated (issue 22: where the simulation on the
 # host profile says -O2 is faster, the measured -O2 run should not be slower).
