@@ -145,10 +145,10 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured, const HwPro
 //  "unmatched_measured", "unmatched_simulated", "other_plan", "kernels": [{"name", "simulated_us",
 //  "measured_us", "rel_err", "scored"}]}
 nlohmann::json toJson(const Accuracy& a);
-// Lines for the end of a table: the errors, the rank correlation, what did not match.
 // A group's ops as the tables print them: a fused body of more than six ops by its first five and its count
 // ("MatMul+Add+Add+Split+Sigmoid+... (7 ops)"); shorter ones as they are.
 std::string shortOps(const std::string& ops);
+// Lines for the end of a table: the errors, the rank correlation, what did not match.
 std::string formatAccuracy(const Accuracy& a, const MeasuredRun& measured);
 // "board" for a board's op summary (rows by node), else "host"; and the label "measured (board)".
 const char* measuredOn(const MeasuredRun& r);
