@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|84]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|85]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -301,6 +301,11 @@ torchvision's DenseNet-169 at batch 1 and 192, RegNetX-400MF at batch 8 and 160,
 ShuffleNetV2 x0.5 at batch 16 and 192, VGG-13 (no batch norm) at batch 2 and 224, and a ConvMixer (256 wide,
 depth 6, 9x9 depthwise kernels over 8x8 patches) at batch 4 over 128x128.
 
+Set 85 was exported at the start of session 69, before any change or measurement of that session, at opset 17:
+torchvision's MNASNet 0.75 at batch 16 and 128, MobileNetV3-Small at batch 32 and 160, ShuffleNetV2 x1.0 at batch
+16 and 128, RegNetY-400MF at batch 8 and 128, MobileNetV2 at width 0.35 at batch 8 and 160, and a narrow
+encoder-decoder written here (8-32 channels, 1x1 mixing Convs, nearest upsampling) at batch 4 over 128x128.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -311,7 +316,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -486,6 +491,8 @@ def main():
         return export_eighty_third_set(torch, torchvision, out)
     if which == "84":
         return export_eighty_fourth_set(torch, torchvision, out)
+    if which == "85":
+        return export_eighty_fifth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10544,6 +10551,51 @@ def export_eighty_fourth_set(torch, torchvision, out):
             return self.head(x.mean(dim=(2, 3)))
 
     export_nets(torch, out, 184, (("convmixer_b4_128", ConvMixer, (4, 3, 128, 128)),), opset=17)
+    return 0
+
+
+def export_eighty_fifth_set(torch, torchvision, out):
+    # Session 69, before any change or measurement of the session: narrow networks at a batch (pointwise Convs
+    # of few channels over large planes), squeeze-excitation at a batch, and an encoder-decoder written here
+    # whose 1x1 Convs mix 8 to 32 channels.
+    tv = torchvision.models
+    for name, make, shape in (("mnasnet0_75_b16_128", lambda: tv.mnasnet0_75(weights=None), (16, 3, 128, 128)),
+                              ("mobilenet_v3_small_b32_160", lambda: tv.mobilenet_v3_small(weights=None),
+                               (32, 3, 160, 160)),
+                              ("shufflenet_v2_x1_0_b16_128", lambda: tv.shufflenet_v2_x1_0(weights=None),
+                               (16, 3, 128, 128)),
+                              ("regnet_y_400mf_b8_128", lambda: tv.regnet_y_400mf(weights=None), (8, 3, 128, 128)),
+                              ("mobilenet_v2_w035_b8_160", lambda: tv.mobilenet_v2(weights=None, width_mult=0.35),
+                               (8, 3, 160, 160))):
+        export_one(torch, out, 185, name, make, shape)
+    nn = torch.nn
+
+    class NarrowUNet(nn.Module):  # 3x3 Convs, 1x1 mixing between them, skip connections concatenated
+        def __init__(self, widths=(8, 16, 32)):
+            super().__init__()
+            self.stem = nn.Conv2d(3, widths[0], 3, padding=1)
+            self.down = nn.ModuleList()
+            for a, b in zip(widths, widths[1:]):
+                self.down.append(nn.Sequential(nn.Conv2d(a, b, 3, stride=2, padding=1), nn.ReLU(),
+                                               nn.Conv2d(b, b, 1), nn.ReLU()))
+            self.up = nn.ModuleList()
+            for a, b in zip(reversed(widths[1:]), reversed(widths[:-1])):
+                self.up.append(nn.Sequential(nn.Conv2d(a + b, b, 1), nn.ReLU(), nn.Conv2d(b, b, 3, padding=1),
+                                             nn.ReLU()))
+            self.head = nn.Conv2d(widths[0], 2, 1)
+
+        def forward(self, x):
+            x = torch.relu(self.stem(x))
+            skips = []
+            for d in self.down:
+                skips.append(x)
+                x = d(x)
+            for u, s in zip(self.up, reversed(skips)):
+                x = torch.nn.functional.interpolate(x, scale_factor=2, mode="nearest")
+                x = u(torch.cat([x, s], dim=1))
+            return self.head(x)
+
+    export_nets(torch, out, 185, (("narrow_unet_b4_128", NarrowUNet, (4, 3, 128, 128)),), opset=17)
     return 0
 
 
