@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|85]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|86]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -306,6 +306,11 @@ torchvision's MNASNet 0.75 at batch 16 and 128, MobileNetV3-Small at batch 32 an
 16 and 128, RegNetY-400MF at batch 8 and 128, MobileNetV2 at width 0.35 at batch 8 and 160, and a narrow
 encoder-decoder written here (8-32 channels, 1x1 mixing Convs, nearest upsampling) at batch 4 over 128x128.
 
+Set 86 was exported at the start of session 70, before any change or measurement of that session, at opset 17:
+torchvision's MNASNet 1.0 at batch 8 and 160, MobileNetV3-Large at batch 16 and 128, ResNet-18 at batch 16 and
+112, EfficientNet-B0 at batch 8 and 128, ShuffleNetV2 x1.5 at batch 16 and 160, and a denoiser written here
+(depthwise-separable blocks 24-48 channels wide, no downsampling, the input minus a predicted residual) at batch 4 over 160x160.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -316,7 +321,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -493,6 +498,8 @@ def main():
         return export_eighty_fourth_set(torch, torchvision, out)
     if which == "85":
         return export_eighty_fifth_set(torch, torchvision, out)
+    if which == "86":
+        return export_eighty_sixth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10596,6 +10603,43 @@ def export_eighty_fifth_set(torch, torchvision, out):
             return self.head(x)
 
     export_nets(torch, out, 185, (("narrow_unet_b4_128", NarrowUNet, (4, 3, 128, 128)),), opset=17)
+    return 0
+
+
+def export_eighty_sixth_set(torch, torchvision, out):
+    # Session 70, before any change or measurement of the session: mobile networks at a batch over small planes
+    # (many pointwise Convs past and inside the own cache), a plain residual network at batch 16, and a
+    # denoiser written here whose separable blocks keep the full plane (1x1 Convs of 24-48 channels at 160x160).
+    tv = torchvision.models
+    for name, make, shape in (("mnasnet1_0_b8_160", lambda: tv.mnasnet1_0(weights=None), (8, 3, 160, 160)),
+                              ("mobilenet_v3_large_b16_128", lambda: tv.mobilenet_v3_large(weights=None),
+                               (16, 3, 128, 128)),
+                              ("resnet18_b16_112", lambda: tv.resnet18(weights=None), (16, 3, 112, 112)),
+                              ("efficientnet_b0_b8_128", lambda: tv.efficientnet_b0(weights=None), (8, 3, 128, 128)),
+                              ("shufflenet_v2_x1_5_b16_160", lambda: tv.shufflenet_v2_x1_5(weights=None),
+                               (16, 3, 160, 160))):
+        export_one(torch, out, 186, name, make, shape)
+    nn = torch.nn
+
+    class SeparableDenoiser(nn.Module):  # full-resolution separable residual blocks, widening then narrowing
+        def __init__(self, widths=(24, 32, 48, 32, 24)):
+            super().__init__()
+            self.stem = nn.Conv2d(3, widths[0], 3, padding=1)
+            self.blocks = nn.ModuleList()
+            for a, b in zip(widths, widths[1:]):
+                self.blocks.append(nn.Sequential(nn.Conv2d(a, a, 3, padding=1, groups=a), nn.BatchNorm2d(a),
+                                                 nn.ReLU6(), nn.Conv2d(a, b, 1), nn.BatchNorm2d(b)))
+            self.residual = [a == b for a, b in zip(widths, widths[1:])]
+            self.head = nn.Conv2d(widths[-1], 3, 1)
+
+        def forward(self, x):
+            y = torch.relu(self.stem(x))
+            for blk, res in zip(self.blocks, self.residual):
+                z = blk(y)
+                y = torch.relu(z + y) if res else torch.relu(z)
+            return x - self.head(y)
+
+    export_nets(torch, out, 186, (("separable_denoiser_b4_160", SeparableDenoiser, (4, 3, 160, 160)),), opset=17)
     return 0
 
 
