@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|86]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|87]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -311,6 +311,11 @@ torchvision's MNASNet 1.0 at batch 8 and 160, MobileNetV3-Large at batch 16 and 
 112, EfficientNet-B0 at batch 8 and 128, ShuffleNetV2 x1.5 at batch 16 and 160, and a denoiser written here
 (depthwise-separable blocks 24-48 channels wide, no downsampling, the input minus a predicted residual) at batch 4 over 160x160.
 
+Set 87 was exported in session 70 after the pointwise Conv's far-activation term was written and before it was
+measured on this set, at opset 17: torchvision's MobileNetV2 at width 0.75 at batch 8 and 160, ResNet-34 at batch 8
+and 128, MNASNet 1.3 at batch 8 and 128, EfficientNet-B1 at batch 4 and 160, RegNetY-800MF at batch 8 and 128, and
+a per-pixel MLP written here (1x1 Convs 32 -> 128 -> 32 with GELU, residual, four blocks) at batch 4 over 96x96.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -321,7 +326,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -500,6 +505,8 @@ def main():
         return export_eighty_fifth_set(torch, torchvision, out)
     if which == "86":
         return export_eighty_sixth_set(torch, torchvision, out)
+    if which == "87":
+        return export_eighty_seventh_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10640,6 +10647,38 @@ def export_eighty_sixth_set(torch, torchvision, out):
             return x - self.head(y)
 
     export_nets(torch, out, 186, (("separable_denoiser_b4_160", SeparableDenoiser, (4, 3, 160, 160)),), opset=17)
+    return 0
+
+
+def export_eighty_seventh_set(torch, torchvision, out):
+    # Session 70, after the far-activation term was written: mobile and residual networks at a batch over
+    # small planes, and a per-pixel MLP written here made only of 1x1 Convs (their activations 4.7 MB to
+    # 19 MB a Conv at batch 4 over 96x96, past the core's own cache).
+    tv = torchvision.models
+    for name, make, shape in (("mobilenet_v2_w075_b8_160", lambda: tv.mobilenet_v2(weights=None, width_mult=0.75),
+                               (8, 3, 160, 160)),
+                              ("resnet34_b8_128", lambda: tv.resnet34(weights=None), (8, 3, 128, 128)),
+                              ("mnasnet1_3_b8_128", lambda: tv.mnasnet1_3(weights=None), (8, 3, 128, 128)),
+                              ("efficientnet_b1_b4_160", lambda: tv.efficientnet_b1(weights=None), (4, 3, 160, 160)),
+                              ("regnet_y_800mf_b8_128", lambda: tv.regnet_y_800mf(weights=None), (8, 3, 128, 128))):
+        export_one(torch, out, 187, name, make, shape)
+    nn = torch.nn
+
+    class PixelMLP(nn.Module):  # an MLP over every position: 1x1 Convs only, residual blocks
+        def __init__(self, dim=32, hidden=128, depth=4):
+            super().__init__()
+            self.embed = nn.Conv2d(3, dim, 1)
+            self.blocks = nn.ModuleList(nn.Sequential(nn.Conv2d(dim, hidden, 1), nn.GELU(), nn.Conv2d(hidden, dim, 1))
+                                        for _ in range(depth))
+            self.head = nn.Conv2d(dim, 3, 1)
+
+        def forward(self, x):
+            y = self.embed(x)
+            for blk in self.blocks:
+                y = y + blk(y)
+            return self.head(y)
+
+    export_nets(torch, out, 187, (("pixel_mlp_b4_96", PixelMLP, (4, 3, 96, 96)),), opset=17)
     return 0
 
 
