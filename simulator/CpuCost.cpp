@@ -798,6 +798,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     bool imageProducts = false;    // a pointwise Conv: one product an image (far_s_per_byte "pointwise")
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
+        *f = f->withOwnCache(ownCacheBytes(hw));
         ownLoop = f->ownLoop;
         plainProduct = f->plainProduct;
         imageProducts = f->kind == "pointwise_conv";

@@ -158,9 +158,14 @@ const std::vector<std::string>& cubeModelKinds() {
 }
 
 const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys() {
-  static const std::array<const char*, kCubeFeatures> k = {"s_per_flop", "s_per_input_element", "s_per_output_element",
-                                               "s_per_patch_element", "s_per_weight_element", "s_per_call",
-                                                           "s_per_aliased_weight_element"};
+  static const std::array<const char*, kCubeFeatures> k = {"s_per_flop",
+                                                           "s_per_input_element",
+                                                           "s_per_output_element",
+                                                           "s_per_patch_element",
+                                                           "s_per_weight_element",
+                                                           "s_per_call",
+                                                           "s_per_aliased_weight_element",
+                                                           "s_per_far_activation_element"};
   return k;
 }
 
@@ -458,6 +463,14 @@ CubeFeatures CubeFeatures::withPositionBlock(int64_t block) const {
   if (kind != "pointwise_conv" || block <= 1 || positions <= 0) return f;
   const double b = static_cast<double>(block);
   f.flops *= std::ceil(positions / b) * b / positions;
+  return f;
+}
+
+CubeFeatures CubeFeatures::withOwnCache(double ownCacheBytes) const {
+  CubeFeatures f = *this;
+  if (kind != "pointwise_conv" || ownCacheBytes <= 0) return f;
+  const double elems = inElems + outElems;
+  f.farActElems = elems * std::clamp(4 * elems / ownCacheBytes - 1, 0.0, 1.0);
   return f;
 }
 

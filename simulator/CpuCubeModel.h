@@ -10,23 +10,31 @@
 //               + s_per_patch_element × M·K + s_per_weight_element × numel(W) + s_per_call
 //               + s_per_aliased_weight_element × numel(W) of a matrix-vector product whose weight rows
 //                 alias in the cache (below)
+//               + s_per_far_activation_element × the input and output elements of a pointwise Conv
+//                 whose activations outgrow the core's own cache (below)
 //
 // (M·K is the implicit GEMM's left operand: for a convolution the unfolded input patches, N·Ho·Wo ×
 // Cin/group·prod(kernel); for a MatMul its A operand; W is the weight or right operand, which dominates a
 // matrix-vector product; s_per_call is what a call costs whatever its size: the library's primitive lookup
-// and argument set-up, which dominates the small convolutions of speech and wake-word models). Dividing by the FLOPs shows what it captures:
-// 1 / rate = s_per_flop + s_per_output_element / (2K) + s_per_patch_element / (2N), so small K and small N
-// both cost, as they do in oneDNN. A product of at most 8 rows streams its weights once; when the rows
-// the kernel reads together lie a multiple of 4 KiB apart (a MatMul weight [K, N] with N a multiple of
-// 512 floats, a Gemm(transB) weight [N, K] with K a multiple of 1024) they map to the same cache sets:
-// 1x256x1024 took 32 us against 16.5 for 1x1024x256
-// in the zoo LSTM (session 8), and Gemm(transB) 1x2048x1000 622 us against 225 for 1x1280x1000 in a
-// calibration of session 9; the fit had no term for it. Since session 14 the executor runs a model's
-// own weight in those layouts on a packed copy (core/exec/Gemm.cpp), so the term counts only a B read
-// as stored (a graph input or a computed one), and the grid times three such products to fit it.
+// and argument set-up, which dominates the small convolutions of speech and wake-word models). Dividing by
+// the FLOPs shows what it captures: 1 / rate = s_per_flop + s_per_output_element / (2K) + s_per_patch_element
+// / (2N), so small K and small N both cost, as they do in oneDNN. A product of at most 8 rows streams its
+// weights once; when the rows the kernel reads together lie a multiple of 4 KiB apart (a MatMul weight [K, N]
+// with N a multiple of 512 floats, a Gemm(transB) weight [N, K] with K a multiple of 1024) they map to the
+// same cache sets: 1x256x1024 took 32 us against 16.5 for 1x1024x256 in the zoo LSTM (session 8), and
+// Gemm(transB) 1x2048x1000 622 us against 225 for 1x1280x1000 in a calibration of session 9; the fit had no
+// term for it. Since session 14 the executor runs a model's own weight in those layouts on a packed copy
+// (core/exec/Gemm.cpp), so the term counts only a B read as stored (a graph input or a computed one), and the
+// grid times three such products to fit it. A pointwise Conv is one product an image over the activations as
+// they lie (no reorder), so what its input and output take from beyond the core's own cache is not in its
+// arithmetic: one set of linear terms for both priced a narrow product in cache 1.56-1.81x over on session
+// 69's Xeon (16 -> 8 at 80x80, 0.6 MB) and one past it under (MNASNet's 864 -> 144 at 4x4 over 16 images).
+// The far-activation term counts its input plus output elements by the share of their bytes beyond the own
+// cache: none up to the own cache (cpu.cache_drops_bytes, ownCacheBytes), all from twice it, linear between
+// (CubeFeatures::withOwnCache; 0 for a profile that has no cache drops).
 // `fwb calibrate` times a grid of
-// shapes per kind and fits the seven coefficients (non-negative least squares on relative error); the
-// fit's residual is kept with it. A profile without the last coefficient reads it as 0.
+// shapes per kind and fits the eight coefficients (non-negative least squares on relative error); the
+// fit's residual is kept with it. A profile without the last two coefficients reads them as 0.
 #include <algorithm>
 #include <array>
 #include <map>
@@ -56,13 +64,14 @@ namespace fw::sim {
 // run computed them).
 const std::vector<std::string>& cubeModelKinds();
 
-constexpr size_t kCubeFeatures = 7;
+constexpr size_t kCubeFeatures = 8;
 
 struct CubeFeatures {
   std::string kind;  // one of cubeModelKinds()
   // weightElems: the weight elements read; a dense or pointwise Conv reads them once an image of its batch.
   double flops = 0, inElems = 0, outElems = 0, patchElems = 0, weightElems = 0;
   double aliasedWeightElems = 0;  // weightElems of a product of <= 8 rows with 4 KiB-multiple weight rows
+  double farActElems = 0;         // pointwise_conv: input + output elements past the own cache (withOwnCache)
   double positions = 0;           // pointwise_conv: output positions per image (the product's columns)
   double outChannels = 0;         // conv, conv_transpose: output channels per group
   // The library's kernel calls the per-call term counts: 1, or for grouped_conv_wide one an image and
@@ -103,8 +112,12 @@ struct CubeFeatures {
   CubeFeatures inputProjection() const;
   CubeFeatures withoutInputProjection() const;
   std::array<double, kCubeFeatures> vec() const {
-    return {flops, inElems, outElems, patchElems, weightElems, calls, aliasedWeightElems};
+    return {flops, inElems, outElems, patchElems, weightElems, calls, aliasedWeightElems, farActElems};
   }
+  // A pointwise Conv's far activations on a core whose own cache holds `ownCacheBytes`: its input and output
+  // elements times clamp(bytes / own - 1, 0, 1) of their bytes (4 an element). Other kinds, or no own cache
+  // (0): unchanged.
+  CubeFeatures withOwnCache(double ownCacheBytes) const;
   // A pointwise Conv's product computes its columns (positions) in whole blocks of `block`: its FLOPs as
   // computed, ceil(positions / block) * block columns. Other kinds, or block <= 1: unchanged.
   CubeFeatures withPositionBlock(int64_t block) const;
@@ -126,7 +139,9 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id);
 bool storedAcrossRuns(const Graph& g, ValueId v, bool callerInputs);
 
 struct CubeTimeModel {
-  std::array<double, kCubeFeatures> coef{};  // seconds per FLOP, per input, output, patch and weight element, per call, per aliased weight element
+  // seconds per FLOP, per input, output, patch and weight element, per call, per aliased weight element, per
+  // far activation element
+  std::array<double, kCubeFeatures> coef{};
   int cases = 0;                 // shapes the fit saw
   double rmsLogError = 0;        // RMS of ln(model / measured) over them
   // The share of the streaming-copy bandwidth at the weights' footprint a dense Conv streams its weights
@@ -171,7 +186,8 @@ struct CubeTimeModel {
     return rate > 0 ? withStream(s, streamBytes(f) / rate) : s;
   }
 };
-const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys();  // s_per_flop, ..., s_per_call, s_per_aliased_weight_element
+// s_per_flop, ..., s_per_call, s_per_aliased_weight_element, s_per_far_activation_element
+const std::array<const char*, kCubeFeatures>& cubeCoefficientKeys();
 
 struct CubeSample {
   CubeFeatures features;

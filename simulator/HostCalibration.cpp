@@ -1079,10 +1079,12 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     m.channelHow = cb.how;
   }
   {
-    // The copy bandwidth, measured above, times a dense Conv's weight stream.
+    // The copy bandwidth, measured above, times a dense Conv's weight stream; its drops give the own cache
+    // a pointwise Conv's far activations are counted past (CubeFeatures::withOwnCache).
     CpuFigures copy;
     copy.cacheBandwidth = m.cacheBw;
     copy.bandwidthCurve = footprintCurve(m.copy);
+    copy.cacheDropsBytes = m.drops;
     FW_ASSIGN_OR_RETURN(m.cubeModels, measureCubeModels(threads, repeat, m.overheadUs, m.positionBlock,
                                                         m.channelBlock, copy));
   }

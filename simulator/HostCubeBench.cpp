@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/zoo/ZooBuilder.h"
+#include "simulator/CpuCost.h"
 #include "simulator/HostBench.h"
 #include "simulator/HostCalibration.h"
 #include "simulator/NonNegFit.h"
@@ -216,13 +217,31 @@ std::vector<Case> convCases(ConvKind kind) {
               {128, 128, 4, 3, 1, 1, 1}};
   else if (kind == ConvKind::Pointwise)  // 1x1, no padding: one product per image on the executor's GEMM path
     // (strided: over the positions it reads, copied out; residual stages' downsampling shortcuts)
-    shapes = {{16, 32, 160, 1, 1, 1, 0},   {32, 16, 112, 1, 1, 1, 0},   {64, 256, 56, 1, 1, 1, 0},
-              {256, 64, 56, 1, 1, 1, 0},   {512, 128, 28, 1, 1, 1, 0},  {12, 96, 80, 1, 1, 1, 0},
-              {48, 12, 80, 1, 1, 1, 0},    {1024, 256, 14, 1, 1, 1, 0}, {2048, 512, 7, 1, 1, 1, 0},
-              {512, 2048, 7, 1, 1, 1, 0},  {144, 24, 56, 1, 1, 1, 0},   {320, 1280, 7, 1, 1, 1, 0},
-              {256, 1024, 14, 1, 1, 1, 0}, {16, 16, 4, 1, 1, 1, 0},     {64, 128, 56, 1, 2, 1, 0},
-              {256, 512, 14, 1, 2, 1, 0},  {512, 1024, 28, 1, 2, 1, 0}, {128, 256, 32, 1, 2, 1, 0, 8},
-              {32, 64, 64, 1, 2, 1, 0, 4}};
+    shapes = {{16, 32, 160, 1, 1, 1, 0},
+              {32, 16, 112, 1, 1, 1, 0},
+              {64, 256, 56, 1, 1, 1, 0},
+              {256, 64, 56, 1, 1, 1, 0},
+              {512, 128, 28, 1, 1, 1, 0},
+              {12, 96, 80, 1, 1, 1, 0},
+              {48, 12, 80, 1, 1, 1, 0},
+              {1024, 256, 14, 1, 1, 1, 0},
+              {2048, 512, 7, 1, 1, 1, 0},
+              {512, 2048, 7, 1, 1, 1, 0},
+              {144, 24, 56, 1, 1, 1, 0},
+              {320, 1280, 7, 1, 1, 1, 0},
+              {256, 1024, 14, 1, 1, 1, 0},
+              {16, 16, 4, 1, 1, 1, 0},
+              {64, 128, 56, 1, 2, 1, 0},
+              {256, 512, 14, 1, 2, 1, 0},
+              {512, 1024, 28, 1, 2, 1, 0},
+              {128, 256, 32, 1, 2, 1, 0, 8},
+              {32, 64, 64, 1, 2, 1, 0, 4},
+              // few channels inside the core's own cache and past it at a batch: the far-activation term
+              // (CpuCubeModel.h) is fitted on both sides of the own cache
+              {16, 8, 80, 1, 1, 1, 0},
+              {8, 24, 80, 1, 1, 1, 0},
+              {16, 8, 80, 1, 1, 1, 0, 16},
+              {24, 24, 56, 1, 1, 1, 0, 8}};
   else if (kind == ConvKind::Grouped)  // 2-16 input channels a group: ResNeXt-, RegNetX- and
                                        // ShuffleNet-v1-like widths
     shapes = {{128, 128, 28, 3, 1, 8, 1},    {256, 256, 14, 3, 1, 32, 1}, {128, 128, 56, 3, 1, 32, 1},
@@ -610,6 +629,7 @@ Result<CubeModelFit> fitKind(const std::string& kind, KindCases& k, const std::v
     auto feat = cubeFeatures(*c.bench.model.graph, c.bench.node);
     if (!feat || feat->kind != kind)
       return Error::internal("calibrate: '" + c.name + "' is not a " + kind + " op to the cost model");
+    feat = feat->withOwnCache(ownCacheBytes(copy.cacheDropsBytes));
     // The steps' share: the time less the projection's as the GEMM model prices it, at least a fifth of it
     // (a cell whose projection the GEMM model overprices still has steps).
     double seconds = total;

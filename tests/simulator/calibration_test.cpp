@@ -2443,6 +2443,29 @@ TEST(HostCalibration, TheWideGroupedConvModelIsFittedOnOneByOneGroupsToo) {
   EXPECT_EQ(threeByThree, 15);
 }
 
+// The pointwise_conv model's far-activation term (CpuCubeModel.h) is fitted on shapes on both sides of the
+// own cache, whatever it is between 1 and 2 MiB (the machines here: 1.2-1.6 MB): narrow ones inside it at
+// one image, and past twice it at a batch.
+TEST(HostCalibration, ThePointwiseModelIsFittedOnBothSidesOfTheOwnCache) {
+  for (double own : {1.0 * (1 << 20), 2.0 * (1 << 20)}) {
+    int inside = 0, allPast = 0, narrowInside = 0, narrowPast = 0;
+    for (const auto& [name, f] : cubeCaseFeatures("pointwise_conv")) {
+      EXPECT_EQ(f.kind, "pointwise_conv") << name;
+      const CubeFeatures h = f.withOwnCache(own);
+      const double elems = f.inElems + f.outElems;
+      const bool narrow = f.flops / (2 * f.outElems) <= 24;  // K: input channels
+      inside += h.farActElems == 0;
+      allPast += h.farActElems == elems;
+      narrowInside += narrow && h.farActElems == 0;
+      narrowPast += narrow && h.farActElems == elems;
+    }
+    EXPECT_GE(inside, 5) << own;
+    EXPECT_GE(allPast, 4) << own;
+    EXPECT_GE(narrowInside, 2) << own;
+    EXPECT_GE(narrowPast, 2) << own;
+  }
+}
+
 // The conv_direct model is fitted on depthwise Convs of a few taps too (session 61), which the executor's
 // direct loop takes where it times faster than the library (kDirectConvMinTapsDepthwise): each a case of
 // that kind, its loads a vector a tap (one output channel a group).

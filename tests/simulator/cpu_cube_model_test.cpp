@@ -573,6 +573,88 @@ TEST(CpuCubeModel, ADenseConvOnSmallImagesIsBoundByItsWeightStream) {
   EXPECT_LT(test::runUnfused(small, *hw).kernels.at(0).durUs, 0.5 * streamUs);
 }
 
+// A pointwise Conv's input and output elements past the core's own cache: none up to the own cache, all
+// from twice it, linear between; the fit recovers the term's coefficient from shapes on both sides; the
+// simulator charges it from the profile's own cache (cpu.cache_drops_bytes) and not without one; a profile
+// written before the term reads it as 0.
+TEST(CpuCubeModel, APointwiseConvsActivationsPastTheOwnCacheHaveATermOfTheirOwn) {
+  auto f = cubeFeatures(convGraph(16, 8, 80, 1, 1), 0);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->kind, "pointwise_conv");
+  const double elems = 24.0 * 80 * 80;  // 614 KB
+  EXPECT_EQ(f->farActElems, 0.0);
+  EXPECT_EQ(f->withOwnCache(1 << 20).farActElems, 0.0);
+  EXPECT_EQ(f->withOwnCache(0).farActElems, 0.0);
+  EXPECT_NEAR(f->withOwnCache(5e5).farActElems, elems * (4 * elems / 5e5 - 1), 1e-6 * elems);
+  EXPECT_DOUBLE_EQ(f->withOwnCache(2e5).farActElems, elems);
+  EXPECT_DOUBLE_EQ(f->withOwnCache(2e5).vec()[7], elems);
+  // Other kinds have none, whatever their footprint.
+  for (const Graph& g : {convGraph(64, 64, 56, 3, 1), convGraph(64, 64, 56, 3, 64)}) {
+    auto h = cubeFeatures(g, 0);
+    ASSERT_TRUE(h.has_value());
+    EXPECT_EQ(h->withOwnCache(1e5).farActElems, 0.0) << h->kind;
+  }
+  // The fit: pointwise shapes of few to many channels at 1 to 16 images, timed by a known model with the
+  // term, 3 % noise; a 1.5 MB own cache.
+  const double own = 1.5e6;
+  CubeTimeModel known;
+  known.coef = {5e-12, 0, 1e-10, 0, 2e-11, 3e-6, 0, 1.5e-10};
+  std::mt19937 rng(70);
+  std::uniform_real_distribution<double> noise(0.97, 1.03);
+  std::vector<CubeSample> samples;
+  int past = 0;
+  for (int64_t c : {8, 24, 96, 256})
+    for (int64_t m : {8, 48, 512})
+      for (int64_t hw : {7, 28, 80})
+        for (int64_t batch : {1, 16}) {
+          auto g = cubeFeatures(convGraph(c, m, hw, 1, 1, 1, batch), 0);
+          ASSERT_TRUE(g.has_value());
+          const CubeFeatures h = g->withOwnCache(own);
+          past += h.farActElems > 0;
+          samples.push_back({h, known.seconds(h) * noise(rng)});
+        }
+  ASSERT_GE(past, 10);
+  ASSERT_LE(past, static_cast<int>(samples.size()) - 10);
+  auto fit = fitCubeTimeModel(samples);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_LT(fit->rmsLogError, 0.03);
+  EXPECT_NEAR(fit->coef[7] / known.coef[7], 1.0, 0.15);
+  // Without the feature the same times fit worse.
+  std::vector<CubeSample> without = samples;
+  for (auto& s : without) s.features.farActElems = 0;
+  auto blind = fitCubeTimeModel(without);
+  ASSERT_TRUE(blind.ok());
+  EXPECT_GT(blind->rmsLogError, 2 * fit->rmsLogError);
+  // The simulator: a pointwise Conv of 16 images past a 1 MiB own cache pays the term's time more than
+  // without it; with no own cache in the profile, nothing more.
+  json j = cpuProfile();
+  j["cpu"]["cube_time_models"]["pointwise_conv"] = j["cpu"]["cube_time_models"]["gemm"];
+  j["hbm_bandwidth_bytes_per_s"] = 1e13;
+  Graph big = convGraph(16, 8, 80, 1, 1, 1, 16);
+  auto base = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(base.ok()) << base.error().message;
+  EXPECT_EQ(base->cpu.cubeModels.at("pointwise_conv").coef[7], 0.0);  // not in the JSON: 0
+  const double baseUs = test::runUnfused(big, *base).kernels.at(0).durUs;
+  j["cpu"]["cube_time_models"]["pointwise_conv"]["s_per_far_activation_element"] = 1e-9;
+  auto noCache = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(noCache.ok()) << noCache.error().message;
+  EXPECT_NEAR(test::runUnfused(big, *noCache).kernels.at(0).durUs, baseUs, 1e-9 * baseUs);
+  j["cpu"]["cache_drops_bytes"] = {1048576};
+  j["cpu"]["cube_time_models"]["pointwise_conv"]["s_per_far_activation_element"] = 0;
+  auto cached = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(cached.ok()) << cached.error().message;
+  const double cachedUs = test::runUnfused(big, *cached).kernels.at(0).durUs;
+  j["cpu"]["cube_time_models"]["pointwise_conv"]["s_per_far_activation_element"] = 1e-9;
+  auto far = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(far.ok()) << far.error().message;
+  // (What the op's memory time hid of its terms' time before, it hides no longer: up to the term's time
+  // more.)
+  const double termUs = 16 * elems * 1e-9 * 1e6,
+               moreUs = test::runUnfused(big, *far).kernels.at(0).durUs - cachedUs;
+  EXPECT_LE(moreUs, termUs + 0.01);
+  EXPECT_GE(moreUs, 0.9 * termUs);
+}
+
 // A depthwise Conv on oneDNN's layout passes over its activations three times (the reorder in, the kernel,
 // the reorder out): its stream is 3 x (input + output) bytes at the copy bandwidth of the plain and blocked
 // copies' footprint, 2 x (input + output). The fit finds that stream's share of the copy bandwidth from
@@ -759,6 +841,9 @@ TEST(CpuCubeModel, ProfileCarriesTheModelsAndRefusesBadOnes) {
   EXPECT_EQ(p->cpu.cubeModels.at("gemm").cases, 9);
   EXPECT_DOUBLE_EQ(p->cpu.cubeModels.at("gemm").coef[6], 0.0);  // written before the aliased-weight term
   EXPECT_TRUE(hwProfileToJson(*p)["cpu"]["cube_time_models"]["gemm"].contains("s_per_aliased_weight_element"));
+  EXPECT_DOUBLE_EQ(p->cpu.cubeModels.at("gemm").coef[7], 0.0);  // written before the far-activation term
+  EXPECT_TRUE(
+      hwProfileToJson(*p)["cpu"]["cube_time_models"]["gemm"].contains("s_per_far_activation_element"));
   auto back = parseHwProfile(hwProfileToJson(*p), "back.json");
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->cpu.cubeModels.at("gemm").coef, p->cpu.cubeModels.at("gemm").coef);
