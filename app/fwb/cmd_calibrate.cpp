@@ -147,6 +147,8 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
         "per call %.2f us; %d shapes, RMS ln(model/measured) %.3f",
         kind.c_str(), c[0] * 1e18, c[1] * 1e9, c[2] * 1e9, c[3] * 1e9, c[4] * 1e9, c[5] * 1e6,
         fit.model.cases, fit.model.rmsLogError);
+    if (c[6] > 0) std::printf("; aliased weight %.3g ns an element", c[6] * 1e9);
+    if (c[7] > 0) std::printf("; input and output past the own cache %.3g ns an element", c[7] * 1e9);
     if (fit.model.weightStreamEfficiency > 0)
       std::printf(kind == "depthwise_conv" ? "; passes over its activations at %.2f of the copy bandwidth"
                                            : "; weight stream at %.2f of the copy bandwidth",
