@@ -93,7 +93,9 @@ struct CpuRunReuse {
   // not of the value: a transformer's layers write each output over the last layer's (near), a ResNet's
   // first stage over bytes a whole run of 60 MB ago (far: SE-ResNet's stem, 3 -> 64 channels at 64x64,
   // batch 8, took 4.3 ms in the network and 1.9 alone). A Conv on oneDNN's layout also counts its output
-  // in the executor's staging buffer, which every such Conv reuses from its start (OneDnn.cpp: staged).
+  // in the executor's staging buffer, which every such Conv reuses from its start (OneDnn.cpp: staged). A
+  // matrix op counts its weights larger than the own cache too, each by the share at its distance since its
+  // last read (session 70). A Slice or gather counts what it reads of its data, its output's worth.
   std::vector<double> farBytes;
   // By NodeId: the least time the node's weight reads take, each weight's bytes at the profile's weight
   // stream (cpu.weight_stream_curve) for its reuse distance: the distinct bytes the run touched since the

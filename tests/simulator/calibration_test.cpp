@@ -2615,6 +2615,39 @@ TEST(CpuCost, ASliceOfAFarActivationPaysTheFarTierOnWhatItReads) {
     if (k.nodes.at(0) == "slice") EXPECT_LT(k.durUs, 50.0);
 }
 
+// A matrix op's weight larger than the own cache pays the far tier by its distance since its last read, as
+// an activation does: a classifier head's 2 MB weight read a run of 128 MiB of Negs after its last read is
+// far; the same weight in a run of a few MiB, or a weight within the own cache, is not.
+TEST(CpuCost, AMatrixOpsLargeWeightPaysTheFarTierByItsDistance) {
+  auto graph = [](int64_t negElems, int64_t classes) {
+    Graph g;
+    ValueId z = g.addInput("z", DType::Float32, Shape::ofInts({negElems}));
+    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({negElems}));
+    g.addNode("Neg", {z}, {a}, {}, "neg");
+    g.addOutput(a);
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({8, 512}));
+    ValueId w = g.addInitializer(
+        "W", Tensor::floats({classes, 512}, std::vector<float>(static_cast<size_t>(classes * 512), 0.01f)));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({8, classes}));
+    g.addNode("Gemm", {x, w}, {y}, zoo::attrs({Attribute::makeInt("transB", 1)}), "head");
+    g.addOutput(y);
+    return g;
+  };
+  auto hw = farTierProfile();
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  auto headFar = [&](const Graph& g) {
+    return farBytesOf(g, *hw).at(static_cast<size_t>(g.findNode("head")));
+  };
+  const double weightBytes = 4.0 * 1000 * 512;
+  EXPECT_GE(headFar(graph(int64_t{16} << 20, 1000)), weightBytes);  // a run of 128 MiB: far
+  EXPECT_EQ(headFar(graph(int64_t{1} << 18, 1000)), 0.0);           // a run of 3 MiB: near
+  EXPECT_EQ(headFar(graph(int64_t{16} << 20, 100)), 0.0);           // 200 KB, within the own cache
+  // It costs the product figure a byte more; without a far tier, nothing.
+  const Graph far = graph(int64_t{16} << 20, 1000);
+  const HwProfile plain = *parseHwProfile(cpuProfileJson(), "t.json");
+  for (double b : farBytesOf(far, plain)) EXPECT_EQ(b, 0.0);
+}
+
 // A Conv on oneDNN's layout also writes its output into the executor's staging buffer, which every such
 // Conv reuses from its start (core/exec/OneDnn.cpp: staged), before the reorder into its own: a 3x3 Conv
 // to 4 MiB in a run that then streams 128 MiB pays the far tier on both, a pointwise one (the executor's
