@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|87]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|88]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -316,6 +316,11 @@ measured on this set, at opset 17: torchvision's MobileNetV2 at width 0.75 at ba
 and 128, MNASNet 1.3 at batch 8 and 128, EfficientNet-B1 at batch 4 and 160, RegNetY-800MF at batch 8 and 128, and
 a per-pixel MLP written here (1x1 Convs 32 -> 128 -> 32 with GELU, residual, four blocks) at batch 4 over 96x96.
 
+Set 88 was exported at the end of session 70, after its three cost-model changes and before any measurement of it,
+at opset 17: torchvision's ResNet-50 at batch 4 and 128, GoogLeNet at batch 4 and 128, DenseNet-121 at batch 4 and
+96, SqueezeNet 1.0 at batch 8 and 160, ShuffleNetV2 x2.0 at batch 8 and 160, and a small CNN written here whose
+classifier is three fully connected layers (512 -> 2048 -> 2048 -> 1000: 4-16 MB weights) at batch 16 over 64x64.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -326,7 +331,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -507,6 +512,8 @@ def main():
         return export_eighty_sixth_set(torch, torchvision, out)
     if which == "87":
         return export_eighty_seventh_set(torch, torchvision, out)
+    if which == "88":
+        return export_eighty_eighth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10679,6 +10686,38 @@ def export_eighty_seventh_set(torch, torchvision, out):
             return self.head(y)
 
     export_nets(torch, out, 187, (("pixel_mlp_b4_96", PixelMLP, (4, 3, 96, 96)),), opset=17)
+    return 0
+
+
+def export_eighty_eighth_set(torch, torchvision, out):
+    # Session 70, after its changes (a pointwise Conv's far activations, a Slice's and a large weight's far tier):
+    # residual, inception and dense networks at a batch over small planes, a wide ShuffleNet, and a CNN written
+    # here with a classifier of large fully connected layers read once a run.
+    tv = torchvision.models
+    for name, make, shape in (("resnet50_b4_128", lambda: tv.resnet50(weights=None), (4, 3, 128, 128)),
+                              ("googlenet_b4_128", lambda: tv.googlenet(weights=None, aux_logits=False,
+                                                                        init_weights=True), (4, 3, 128, 128)),
+                              ("densenet121_b4_96", lambda: tv.densenet121(weights=None), (4, 3, 96, 96)),
+                              ("squeezenet1_0_b8_160", lambda: tv.squeezenet1_0(weights=None), (8, 3, 160, 160)),
+                              ("shufflenet_v2_x2_0_b8_160", lambda: tv.shufflenet_v2_x2_0(weights=None),
+                               (8, 3, 160, 160))):
+        export_one(torch, out, 188, name, make, shape)
+    nn = torch.nn
+
+    class MlpHeadCnn(nn.Module):  # four strided 3x3 Convs, a global pool, three large Linear layers
+        def __init__(self):
+            super().__init__()
+            chans = (3, 64, 128, 256, 512)
+            self.features = nn.Sequential(*[m for a, b in zip(chans, chans[1:])
+                                            for m in (nn.Conv2d(a, b, 3, stride=2, padding=1), nn.BatchNorm2d(b),
+                                                      nn.ReLU())])
+            self.head = nn.Sequential(nn.Linear(512, 2048), nn.ReLU(), nn.Linear(2048, 2048), nn.ReLU(),
+                                      nn.Linear(2048, 1000))
+
+        def forward(self, x):
+            return self.head(self.features(x).mean(dim=(2, 3)))
+
+    export_nets(torch, out, 188, (("mlp_head_cnn_b16_64", MlpHeadCnn, (16, 3, 64, 64)),), opset=17)
     return 0
 
 
