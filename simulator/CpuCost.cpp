@@ -424,8 +424,9 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       if (const auto f = cubeFeatures(g, id); f && f->ownLoop) product = false;
     const std::string code = product ? primitiveKey(g, n) : n.opType;
     // A gather or a Slice reads from its data input only what it writes out (a ConvLSTM's frame
-    // x[:, k], 32 KB of a 256 KB clip: 3.3-4.8 us measured, 18.9 simulated with the whole clip cold).
-    const double gathered = gatherReadBytes(g, n, hw, id);
+    // x[:, k], 32 KB of a 256 KB clip: 3.3-4.8 us measured, 18.9 simulated with the whole clip cold). Both
+    // blocks below run in the second pass only.
+    const double gathered = t >= seq.size() ? gatherReadBytes(g, n, hw, id) : -1.0;
     const bool readsItsOutputsWorth =
         gathered >= 0 || (n.opType == "Slice" && !n.outputs.empty() && n.outputs[0] != kNoId);
     const double outBytes = gathered >= 0 ? gathered : readsItsOutputsWorth ? bytesOf(n.outputs[0]) : 0.0;

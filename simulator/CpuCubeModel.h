@@ -65,6 +65,8 @@ namespace fw::sim {
 const std::vector<std::string>& cubeModelKinds();
 
 constexpr size_t kCubeFeatures = 8;
+// The coefficients from this index on (aliased weight, far activation) came later: a profile may lack them.
+constexpr size_t kCubeLaterCoefficients = 6;
 
 struct CubeFeatures {
   std::string kind;  // one of cubeModelKinds()

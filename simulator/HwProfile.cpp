@@ -491,7 +491,7 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
         for (size_t i = 0; i < keys.size(); ++i) {
           // The aliased-weight and far-activation terms came later: a profile written before them has none
           // (0).
-          if (i >= 6 && !rk.has(keys[i])) continue;
+          if (i >= kCubeLaterCoefficients && !rk.has(keys[i])) continue;
           FW_ASSIGN_OR_RETURN(m.coef[i], rk.posNum(keys[i], /*allowZero=*/true));
         }
         if (std::all_of(m.coef.begin(), m.coef.end(), [](double c) { return c == 0; }))

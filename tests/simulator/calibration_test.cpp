@@ -2611,8 +2611,11 @@ TEST(CpuCost, ASliceOfAFarActivationPaysTheFarTierOnWhatItReads) {
   EXPECT_GT(fb.at(static_cast<size_t>(g.findNode("neg2"))), 32.0 * 1048576);  // its input and output are far
   EXPECT_LE(fb.at(static_cast<size_t>(g.findNode("slice"))), outBytes + 1e-6);
   const SimResult r = test::runUnfused(g, *hw);
-  for (const auto& k : r.kernels)
-    if (k.nodes.at(0) == "slice") EXPECT_LT(k.durUs, 50.0);
+  for (const auto& k : r.kernels) {
+    if (k.nodes.at(0) == "slice") {
+      EXPECT_LT(k.durUs, 50.0);
+    }
+  }
 }
 
 // A matrix op's weight larger than the own cache pays the far tier by its distance since its last read, as

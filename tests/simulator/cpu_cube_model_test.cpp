@@ -875,6 +875,12 @@ TEST(CpuCubeModel, ProfileCarriesTheModelsAndRefusesBadOnes) {
   j["cpu"]["cube_time_models"]["gemm"]["s_per_flop"] = -1;
   EXPECT_FALSE(parseHwProfile(j, "t.json").ok());
   j = cpuProfile();
+  j["cpu"]["cube_time_models"]["gemm"]["s_per_far_activation_element"] = "fast";
+  bad = parseHwProfile(j, "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("s_per_far_activation_element"), std::string::npos)
+      << bad.error().message;
+  j = cpuProfile();
   j["cpu"]["cube_time_models"]["gemm"]["s_per_aliased_weight_element"] = -1e-10;
   bad = parseHwProfile(j, "t.json");
   ASSERT_FALSE(bad.ok());
