@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|88]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|89]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -321,6 +321,11 @@ at opset 17: torchvision's ResNet-50 at batch 4 and 128, GoogLeNet at batch 4 an
 96, SqueezeNet 1.0 at batch 8 and 160, ShuffleNetV2 x2.0 at batch 8 and 160, and a small CNN written here whose
 classifier is three fully connected layers (512 -> 2048 -> 2048 -> 1000: 4-16 MB weights) at batch 16 over 64x64.
 
+Set 89 was exported at the start of session 71, before any change or measurement of that session, at opset 17:
+torchvision's RegNetX-800MF at batch 8 and 128, EfficientNet-B2 at batch 4 and 128, ResNeXt-50 32x4d at batch 4 and
+128, SqueezeNet 1.1 at batch 16 and 160, MobileNetV3-Small at batch 32 and 128, and a token feed-forward stack written
+here (LayerNorm, 64 -> 256 -> 64 Linear layers with GELU, residual, four blocks) over 8 x 1024 tokens.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -331,7 +336,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -514,6 +519,8 @@ def main():
         return export_eighty_seventh_set(torch, torchvision, out)
     if which == "88":
         return export_eighty_eighth_set(torch, torchvision, out)
+    if which == "89":
+        return export_eighty_ninth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10718,6 +10725,35 @@ def export_eighty_eighth_set(torch, torchvision, out):
             return self.head(self.features(x).mean(dim=(2, 3)))
 
     export_nets(torch, out, 188, (("mlp_head_cnn_b16_64", MlpHeadCnn, (16, 3, 64, 64)),), opset=17)
+    return 0
+
+
+def export_eighty_ninth_set(torch, torchvision, out):
+    # Session 71, before any change: networks at a batch over small planes, and a transformer-style feed-forward
+    # stack written here whose GELU and LayerNorm run over 2-8 MB tensors (past the core's own cache).
+    tv = torchvision.models
+    for name, make, shape in (("regnet_x_800mf_b8_128", lambda: tv.regnet_x_800mf(weights=None), (8, 3, 128, 128)),
+                              ("efficientnet_b2_b4_128", lambda: tv.efficientnet_b2(weights=None), (4, 3, 128, 128)),
+                              ("resnext50_32x4d_b4_128", lambda: tv.resnext50_32x4d(weights=None), (4, 3, 128, 128)),
+                              ("squeezenet1_1_b16_160", lambda: tv.squeezenet1_1(weights=None), (16, 3, 160, 160)),
+                              ("mobilenet_v3_small_b32_128", lambda: tv.mobilenet_v3_small(weights=None),
+                               (32, 3, 128, 128))):
+        export_one(torch, out, 189, name, make, shape)
+    nn = torch.nn
+
+    class TokenFfn(nn.Module):  # pre-norm feed-forward blocks over a token sequence, no attention
+        def __init__(self, dim=64, hidden=256, depth=4):
+            super().__init__()
+            self.blocks = nn.ModuleList(nn.Sequential(nn.LayerNorm(dim), nn.Linear(dim, hidden), nn.GELU(),
+                                                      nn.Linear(hidden, dim)) for _ in range(depth))
+            self.norm = nn.LayerNorm(dim)
+
+        def forward(self, x):
+            for blk in self.blocks:
+                x = x + blk(x)
+            return self.norm(x)
+
+    export_nets(torch, out, 189, (("token_ffn_b8_1024", TokenFfn, (8, 1024, 64)),), opset=17)
     return 0
 
 
