@@ -235,17 +235,19 @@ class ChunkClock {
       end_[c] = end;
     }
   }
-  // The mean share of the far tier (cpu.far_curve) over the chunks of [begin, end) at time t: each at what
-  // its toucher streamed after it and `since(then, t)`, at most `cap`; a chunk never touched at `cap`.
+  // The mean share of the far tier (cpu.far_curve, or a vector op's curve: `product` false) over the chunks
+  // of [begin, end) at time t: each at what its toucher streamed after it and `since(then, t)`, at most
+  // `cap`; a chunk never touched at `cap`.
   template <typename Since>
-  double farShare(size_t begin, size_t end, size_t t, const Since& since, double cap,
-                  const HwProfile& hw) const {
+  double farShare(size_t begin, size_t end, size_t t, const Since& since, double cap, const HwProfile& hw,
+                  bool product) const {
     double share = 0, chunks = 0;
     for (size_t c = begin / kChunk; c * kChunk < end; ++c, ++chunks) {
       const bool touched = c < at_.size() && at_[c] >= 0;
       share += hw.cpu.farShareAt(touched ? std::min(cap, since(static_cast<size_t>(at_[c]), t) +
                                                              static_cast<double>(end_[c] - c * kChunk))
-                                         : cap);
+                                         : cap,
+                                 product);
     }
     return chunks > 0 ? share / chunks : 0.0;
   }
@@ -355,7 +357,9 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.gatherDistance.assign(g.nodeCapacity(), 0.0);
   const double shareDistance = hw.cpu.productStreamShareDistance();
   const bool far = !hw.cpu.farCurve.empty();
-  std::vector<double> slotShare(g.values().size(), 0.0);
+  // By value: the far share of the arena bytes it was written over, by the matrix ops' curve and by the
+  // vector ops' (cpu.far_curve_vector), for whichever reads it.
+  std::vector<double> slotShare(g.values().size(), 0.0), slotShareVector(g.values().size(), 0.0);
 
   std::vector<NodeId> seq;
   for (size_t gi : order)
@@ -523,6 +527,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       // of the bytes it was written over; an output by the distance since its arena bytes were last touched,
       // a chunk at a time (what the chunk's last toucher streamed after it, and everything since).
       double fb = 0;
+      const bool matrixOp = nodeFamily(g, n) == OpFamily::Cube;  // which far curve (cpu.far_curve_vector)
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
         if (v == kNoId || weightFor(v) != kNoId || repeatsAnEarlierInput(n, i)) continue;
@@ -534,9 +539,9 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         // the far tier on the whole value (session 70).
         const double read = i == 0 && readsItsOutputsWorth ? std::min(b, outBytes) : b;
         // Its chunks' distances run from what came since to that and its own stream after each.
-        fb += read *
-              std::max(hw.cpu.farShareAt(std::min(since(static_cast<size_t>(last), t) + b, runFootprint)),
-                       slotShare[static_cast<size_t>(keyOf(v))]);
+        fb += read * std::max(hw.cpu.farShareAt(
+                                  std::min(since(static_cast<size_t>(last), t) + b, runFootprint), matrixOp),
+                              (matrixOp ? slotShare : slotShareVector)[static_cast<size_t>(keyOf(v))]);
       }
       // A matrix op's weight larger than the own cache, by the share of its distance since its last read: the
       // weight stream curve (its rate by distance) was timed over other weights, read only; in a run the
@@ -545,7 +550,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       // head, Gemm [8, 512] x [1000, 512]^T after 64 MiB of Negs, 263 us measured, 121 simulated without it,
       // 190 with it; over the 60 held-out rows of sets 85-87, the kernels whose weights pass 1.5 MB, median
       // ln(simulated / measured) -0.074 -> -0.009, mean absolute 0.196 -> 0.157.)
-      if (nodeFamily(g, n) == OpFamily::Cube)
+      if (matrixOp)
         for (size_t i = 0; i < n.inputs.size(); ++i) {
           const ValueId v = n.inputs[i];
           const ValueId w = v == kNoId ? kNoId : weightFor(v);
@@ -557,7 +562,8 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
           if (whole <= own) continue;
           fb += whole * hw.cpu.farShareAt(
                             last >= 0 ? std::min(since(static_cast<size_t>(last), t) + whole, runFootprint)
-                                      : runFootprint);
+                                      : runFootprint,
+                            true);
         }
       for (ValueId v : n.outputs) {
         if (v == kNoId) continue;
@@ -566,12 +572,16 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         if (b <= own || si == SIZE_MAX) continue;
         const size_t at = arena.plan.offsets[si];
         slotShare[static_cast<size_t>(v)] =
-            arenaClock.farShare(at, at + arena.plan.sizes[si], t, since, runFootprint, hw);
-        fb += b * slotShare[static_cast<size_t>(v)];
+            arenaClock.farShare(at, at + arena.plan.sizes[si], t, since, runFootprint, hw, true);
+        slotShareVector[static_cast<size_t>(v)] =
+            hw.cpu.farCurveVector.empty()
+                ? slotShare[static_cast<size_t>(v)]
+                : arenaClock.farShare(at, at + arena.plan.sizes[si], t, since, runFootprint, hw, false);
+        fb += b * (matrixOp ? slotShare : slotShareVector)[static_cast<size_t>(v)];
       }
       // A Conv on oneDNN's layout also writes into the staging buffer, from its start.
       if (const double staged = stagedOutputBytes(g, id, hw); staged > own)
-        fb += staged * stageClock.farShare(0, static_cast<size_t>(staged), t, since, runFootprint, hw);
+        fb += staged * stageClock.farShare(0, static_cast<size_t>(staged), t, since, runFootprint, hw, true);
       out.farBytes[ni] = fb;
     }
     if (nodeFamily(g, n) != OpFamily::View) {

@@ -550,6 +550,24 @@ int64_t farTierScale(double ownCacheBytes, double memBytes) {
   return scale;
 }
 
+FarShares farSharesOf(const std::vector<double>& distances, const std::vector<double>& excessConv,
+                      const std::vector<double>& excessRelu) {
+  FarShares out;
+  if (distances.empty() || excessConv.size() != distances.size() || excessRelu.size() != distances.size())
+    return out;
+  const double top = excessConv.back() + excessRelu.back();
+  double running = 0, runningVector = 0;
+  for (size_t i = 0; i < distances.size(); ++i) {
+    running = std::max(running, top > 0 ? std::clamp((excessConv[i] + excessRelu[i]) / top, 0.0, 1.0) : 0.0);
+    out.pooled.push_back({distances[i], running});
+    if (excessRelu.back() > 0) {
+      runningVector = std::max(runningVector, std::clamp(excessRelu[i] / excessRelu.back(), 0.0, 1.0));
+      out.vector.push_back({distances[i], runningVector});
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // The tier beyond the last-level cache (HwProfile.h: far_curve, far_s_per_byte): a 3x3 Conv 8 -> 32 at
@@ -558,10 +576,11 @@ namespace {
 // reused from one run to the next: near) and in one run after a Neg over E bytes (E = 4 to 128 MiB), whose
 // input and output come between two of the op's calls: the op's bytes are 2E and half its own away. The
 // share at that distance is what the two took more than alone, over what they took more after the largest
-// Neg (non-decreasing); a byte's cost is that largest excess over the bytes the cost model counts (each
-// activation larger than the own cache). Medians of 3 rounds.
+// Neg (non-decreasing); a vector op's share (curveVector) the same of the Relu's excess alone; a byte's cost
+// is that largest excess over the bytes the cost model counts (each activation larger than the own cache).
+// Medians of 3 rounds.
 struct FarTier {
-  std::vector<std::pair<double, double>> curve;
+  std::vector<std::pair<double, double>> curve, curveVector;
   double productSPerByte = 0, vectorSPerByte = 0;
   std::string how;
 };
@@ -609,14 +628,12 @@ fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes
                  " MiB";
     }
   }
-  const double top = excessConv.back() + excessRelu.back();
-  double running = 0;
-  for (size_t i = 0; i < evictMiB.size(); ++i) {
-    const double share = top > 0 ? std::clamp((excessConv[i] + excessRelu[i]) / top, 0.0, 1.0) : 0.0;
-    running = std::max(running, share);
-    out.curve.push_back(
-        {2.0 * static_cast<double>(evictMiB[i] << 20) + (convIn + convOut + 2 * reluIn) / 4, running});
-  }
+  std::vector<double> distances;
+  for (int64_t mib : evictMiB)
+    distances.push_back(2.0 * static_cast<double>(mib << 20) + (convIn + convOut + 2 * reluIn) / 4);
+  FarShares shares = farSharesOf(distances, excessConv, excessRelu);
+  out.curve = std::move(shares.pooled);
+  out.curveVector = std::move(shares.vector);
   out.productSPerByte = convBytes > 0 ? excessConv.back() * 1e-6 / convBytes : 0.0;
   out.vectorSPerByte = reluBytes > 0 ? excessRelu.back() * 1e-6 / reluBytes : 0.0;
   return out;
@@ -1024,6 +1041,7 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
   if (m.memBytes <= 0 || (int64_t{256} << 20) <= m.memBytes / 8) {
     FW_ASSIGN_OR_RETURN(FarTier far, measureFarTier(threads, repeat, own, m.memBytes));
     m.farCurve = far.curve;
+    m.farCurveVector = far.curveVector;
     m.farProductSPerByte = far.productSPerByte;
     m.farVectorSPerByte = far.vectorSPerByte;
     m.farHow = far.how;
@@ -1268,6 +1286,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.cpu.weightStreamCurve = m.weightStream;
   if (!m.farCurve.empty() && m.farProductSPerByte + m.farVectorSPerByte > 0) {
     p.cpu.farCurve = m.farCurve;
+    p.cpu.farCurveVector = m.farCurveVector;
     p.cpu.farSPerByte["product"] = m.farProductSPerByte;
     p.cpu.farSPerByte["vector"] = m.farVectorSPerByte;
     if (!m.farPointwiseHow.empty()) p.cpu.farSPerByte["pointwise"] = m.farPointwiseSPerByte;
@@ -1390,6 +1409,12 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
          "the share of the largest Neg's excess that each Neg size's took, at the distance of "
          "the Neg's input and output and half the op's own bytes: " +
              how + m.farHow);
+    if (!p.cpu.farCurveVector.empty())
+      note("cpu.far_curve_vector",
+           "the same share of the Relu's excess alone (a vector op's; the Conv's excess at the shorter "
+           "distances "
+           "is mostly its run-to-run noise): " +
+               how + m.farHow);
     note("cpu.far_s_per_byte",
          "the excess after the largest Neg over the op's activation bytes larger than the "
          "core's own cache: " +

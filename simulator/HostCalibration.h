@@ -68,6 +68,7 @@ struct HostMeasurement {
   std::map<std::string, double> coldCodeUs;  // by op type: its loop alone cold, more ("code/<op type>")
   std::string coldCallHow;
   std::vector<std::pair<double, double>> farCurve;       // HwProfile.h: far_curve (measureFarTier)
+  std::vector<std::pair<double, double>> farCurveVector;  // HwProfile.h: far_curve_vector (the Relu's alone)
   double farProductSPerByte = 0, farVectorSPerByte = 0;  // HwProfile.h: far_s_per_byte
   std::string farHow;
   double farPointwiseSPerByte = 0;  // far_s_per_byte's "pointwise" (HwProfile.h)
@@ -133,6 +134,15 @@ int lastCacheLevel(const std::vector<int64_t>& drops);
 // found its own cache at 8.4-8.5 MB in 2 of 3 calibrations: the 8 MiB ops counted no byte, and the tier's
 // measured excess, a Relu 445 us alone and 706 after a Neg over 128 MiB, was written as 0 ns a byte.)
 int64_t farTierScale(double ownCacheBytes, double memBytes = 0);
+// The far tier's shares by distance (HwProfile.h: far_curve, far_curve_vector) from what a Conv and a Relu
+// took more after each Neg than alone (`excessConv`, `excessRelu`, us, by ascending `distances`): the pooled
+// curve is their sum over the sum after the last Neg, the vector curve the Relu's alone over its last (none
+// when that is 0); each non-decreasing, within [0, 1].
+struct FarShares {
+  std::vector<std::pair<double, double>> pooled, vector;
+};
+FarShares farSharesOf(const std::vector<double>& distances, const std::vector<double>& excessConv,
+                      const std::vector<double>& excessRelu);
 // Runs every microbenchmark (a few seconds to a minute, on `threads` executor threads, `repeat` timed runs
 // per case). Progress lines go to stderr.
 Result<HostMeasurement> measureHost(int threads, int repeat);

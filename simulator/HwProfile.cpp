@@ -147,9 +147,10 @@ double CpuFigures::cacheBandwidthFor(double footprint) const {
   return bandwidthCurve.empty() ? cacheBandwidth : curveAt(bandwidthCurve, footprint);
 }
 
-double CpuFigures::farShareAt(double distance) const {
-  if (farCurve.empty() || distance < farCurve.front().first) return 0.0;
-  return std::clamp(curveAt(farCurve, distance), 0.0, 1.0);
+double CpuFigures::farShareAt(double distance, bool product) const {
+  const auto& curve = product || farCurveVector.empty() ? farCurve : farCurveVector;
+  if (curve.empty() || distance < curve.front().first) return 0.0;
+  return std::clamp(curveAt(curve, distance), 0.0, 1.0);
 }
 
 double CpuFigures::coldCallCurveSeconds(bool product, double distance) const {
@@ -328,15 +329,19 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
     FW_TRY_STATUS(opMap("op_efficiency", "efficiency", 1000, false, p.cpu.opEfficiency));
     FW_TRY_STATUS(opMap("op_call_s", "seconds a call", 1.0, true, p.cpu.opCallS));
     FW_TRY_STATUS(opMap("op_row_s", "seconds a row", 1.0, true, p.cpu.opRowS));
-    FW_TRY_STATUS(readEntries("far_curve", "{bytes, share}", [&](Reader& re) -> Status {
-      FW_ASSIGN_OR_RETURN(double b, re.posNum("bytes"));
-      FW_ASSIGN_OR_RETURN(double sh, re.posNum("share", true));
-      if (sh > 1) return re.err("share", "must be at most 1");
-      if (!p.cpu.farCurve.empty() && b <= p.cpu.farCurve.back().first)
-        return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
-      p.cpu.farCurve.push_back({b, sh});
-      return {};
-    }));
+    using Curve = std::vector<std::pair<double, double>>;
+    for (const auto& [key, target] :
+         {std::pair<const char*, Curve*>{"far_curve", &p.cpu.farCurve},
+          std::pair<const char*, Curve*>{"far_curve_vector", &p.cpu.farCurveVector}})
+      FW_TRY_STATUS(readEntries(key, "{bytes, share}", [&, curve = target](Reader& re) -> Status {
+        FW_ASSIGN_OR_RETURN(double b, re.posNum("bytes"));
+        FW_ASSIGN_OR_RETURN(double sh, re.posNum("share", true));
+        if (sh > 1) return re.err("share", "must be at most 1");
+        if (!curve->empty() && b <= curve->back().first)
+          return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
+        curve->push_back({b, sh});
+        return {};
+      }));
     // A set of product stream shares and the distance they were measured at (HwProfile.h).
     auto readShares = [&](const char* key, const char* distanceKey,
                           CpuFigures::ProductStreamSet& set) -> Status {
@@ -407,6 +412,8 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       FW_ASSIGN_OR_RETURN(p.cpu.probe,
                           speedProbeFromJson(*probe, sourceName + ": " + rc.at("speed_probe_us")));
     }
+    if (p.cpu.farCurve.empty() && !p.cpu.farCurveVector.empty())
+      return rc.err("far_curve_vector", "comes with far_curve (fwb calibrate writes both)");
     if ((p.cpu.farCurve.empty()) != (p.cpu.farSPerByte.empty()))
       return rc.err(p.cpu.farCurve.empty() ? "far_s_per_byte" : "far_curve",
                     "far_curve and far_s_per_byte come together (fwb calibrate writes both)");
@@ -737,6 +744,11 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
       json c = json::array();
       for (const auto& [b, sh] : p.cpu.farCurve) c.push_back({{"bytes", b}, {"share", sh}});
       j["cpu"]["far_curve"] = c;
+      if (!p.cpu.farCurveVector.empty()) {
+        json v = json::array();
+        for (const auto& [b, sh] : p.cpu.farCurveVector) v.push_back({{"bytes", b}, {"share", sh}});
+        j["cpu"]["far_curve_vector"] = v;
+      }
       j["cpu"]["far_s_per_byte"] = p.cpu.farSPerByte;
     }
     if (p.cpu.probe.valid()) j["cpu"]["speed_probe_us"] = toJson(p.cpu.probe);

@@ -181,6 +181,13 @@ struct CpuFigures {
   // (vector) after a Neg over 4 to 128 MiB against alone (session 34: the Conv of 3 -> 64 channels at 64x64,
   // batch 8, took 2.1 ms in a run of 25 MB and 4.4 ms in one of 280 MB).
   std::vector<std::pair<double, double>> farCurve;
+  // "far_curve_vector" (optional, with far_curve; fwb calibrate since session 71): the same share by distance
+  // from the Relu's excess alone, which a vector op takes (without it, far_curve). The pooled curve's points
+  // up to 70 MiB were the Conv's run-to-run noise (its excess 80-470 us on 2.1-2.8 ms, none monotone over six
+  // calibrations of session 70 and 71's Xeon, where the Relu's was under 2 % to 32 MiB of Negs and 50-90 % at
+  // 64 MiB): a chain of vector ops over 32 MiB tensors, each reading the one before's output, ran at the
+  // copy's rate and was simulated 1.1-1.4x over by the pooled curve's 0.15 share at 38-70 MiB.
+  std::vector<std::pair<double, double>> farCurveVector;
   std::map<std::string, double> farSPerByte;
   // "speed_probe_us": {"call", "stream", "product"} (optional): the machine's speed at calibration time
   // (simulator/SpeedProbe.h), the midpoint of the probes at the calibration's start and end. fwb simulate
@@ -200,7 +207,9 @@ struct CpuFigures {
   };
   std::vector<ColdCallPoint> coldCallCurve;
   double coldCallCurveSeconds(bool product, double distanceBytes) const;  // 0 without a curve
-  double farShareAt(double distanceBytes) const;  // 0 without a curve
+  // The share at a distance of a matrix op's bytes (`product`) or a vector op's (far_curve_vector where the
+  // profile has one); 0 without a curve.
+  double farShareAt(double distanceBytes, bool product) const;
   double farSecondsPerByte(bool product) const {
     auto it = farSPerByte.find(product ? "product" : "vector");
     return it != farSPerByte.end() ? it->second : 0.0;

@@ -106,6 +106,12 @@ int runMeasure(const std::string& out, int threads, int repeat, const std::strin
       curve += (curve.empty() ? "" : ", ") + bytesStr(bytes) + " " + fmt("%.2f", share);
     std::printf("  beyond the last level   %10.3f ns a byte more (a product %.3f); share by distance: %s\n",
                 m->farVectorSPerByte * 1e9, m->farProductSPerByte * 1e9, curve.c_str());
+    if (!m->farCurveVector.empty()) {
+      std::string vector;
+      for (const auto& [bytes, share] : m->farCurveVector)
+        vector += (vector.empty() ? "" : ", ") + bytesStr(bytes) + " " + fmt("%.2f", share);
+      std::printf("  a vector op's share     by distance (the Relu's alone): %s\n", vector.c_str());
+    }
     if (!m->farPointwiseHow.empty())
       std::printf("  a pointwise Conv's     %10.3f ns a byte beyond the last level (%s)\n",
                   m->farPointwiseSPerByte * 1e9, m->farPointwiseHow.c_str());

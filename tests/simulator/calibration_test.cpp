@@ -741,7 +741,9 @@ TEST(CpuCost, AValueThatIsBothInputsStreamsOnce) {
     ASSERT_EQ(product.kernels.size(), 1u);
     EXPECT_DOUBLE_EQ(square.kernels[0].inputBytes, 4.0 * static_cast<double>(n));
     EXPECT_LT(square.kernels[0].durUs, product.kernels[0].durUs) << n;
-    if (n > (int64_t{1} << 20)) EXPECT_LT(square.kernels[0].durUs, 0.8 * product.kernels[0].durUs) << n;
+    if (n > (int64_t{1} << 20)) {
+      EXPECT_LT(square.kernels[0].durUs, 0.8 * product.kernels[0].durUs) << n;
+    }
   }
 }
 
@@ -852,6 +854,33 @@ TEST(HostBench, TheLastLevelCacheIsTheLevelAfterTheCoresOwn) {
   // The own cache's fall split over two boundaries (0.75 and 1.49 MiB): the L3 is the one after them.
   EXPECT_EQ(lastCacheLevel({int64_t{768} << 10, int64_t{1526} << 10, int64_t{14868} << 10}), 2);
   EXPECT_EQ(lastCacheLevel({}), -1);
+}
+
+// The far tier's shares from what the Conv and the Relu took more after each Neg (session 71's Xeon, one
+// calibration, us): the pooled curve takes the Conv's excess at the short distances, most of it run-to-run
+// noise (125 us on 2.8 ms after 4 MiB, 190 after 128), the vector curve the Relu's alone (none to 16 MiB).
+TEST(Calibration, TheVectorFarCurveIsTheRelusExcessAlone) {
+  const std::vector<double> d = {14.5e6, 22.5e6, 38.5e6, 70.5e6, 134.5e6, 262.5e6};
+  const FarShares s = farSharesOf(d, {125, 96, 80, 112, 290, 190}, {0, 8, 42, 74, 478, 637});
+  ASSERT_EQ(s.pooled.size(), 6u);
+  ASSERT_EQ(s.vector.size(), 6u);
+  EXPECT_NEAR(s.pooled[0].second, 125.0 / 827, 1e-12);
+  EXPECT_NEAR(s.pooled[1].second, 125.0 / 827, 1e-12);  // non-decreasing
+  EXPECT_NEAR(s.pooled[4].second, 768.0 / 827, 1e-12);
+  EXPECT_DOUBLE_EQ(s.pooled[5].second, 1.0);
+  EXPECT_DOUBLE_EQ(s.vector[0].second, 0.0);
+  EXPECT_NEAR(s.vector[2].second, 42.0 / 637, 1e-12);
+  EXPECT_NEAR(s.vector[4].second, 478.0 / 637, 1e-12);
+  EXPECT_DOUBLE_EQ(s.vector[5].second, 1.0);
+  for (size_t i = 0; i < d.size(); ++i) {
+    EXPECT_EQ(s.pooled[i].first, d[i]);
+    EXPECT_EQ(s.vector[i].first, d[i]);
+  }
+  // A Relu that took nothing more after the largest Neg gives no vector curve (the pooled one stands).
+  const FarShares flat = farSharesOf(d, {125, 96, 80, 112, 290, 190}, {0, 0, 0, 0, 0, 0});
+  EXPECT_TRUE(flat.vector.empty());
+  EXPECT_DOUBLE_EQ(flat.pooled[4].second, 1.0);  // 290 over 190: at most 1
+  EXPECT_TRUE(farSharesOf(d, {1, 2}, {1, 2}).pooled.empty());
 }
 
 // The far tier's ops grow with the own cache so that the cost model counts their bytes (an activation larger
@@ -2076,9 +2105,9 @@ std::vector<double> farBytesOf(const Graph& g, const HwProfile& hw) {
 TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
   auto hw = farTierProfile();
   ASSERT_TRUE(hw.ok()) << hw.error().message;
-  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(8e6), 0.0);
-  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(32.0 * 1048576), 0.5);  // halfway in log size
-  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(1e9), 1.0);
+  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(8e6, true), 0.0);
+  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(32.0 * 1048576, true), 0.5);  // halfway in log size
+  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(1e9, true), 1.0);
   EXPECT_DOUBLE_EQ(hw->cpu.farSecondsPerByte(true), 5e-10);
   auto again = parseHwProfile(hwProfileToJson(*hw), "t.json");
   ASSERT_TRUE(again.ok()) << again.error().message;
@@ -2106,6 +2135,35 @@ TEST(CpuProfile, TheFarTierRoundTripsAndRefusesWhatItCannotMean) {
     EXPECT_NE(refused.error().message.find(b.key), std::string::npos) << refused.error().message;
     EXPECT_NE(refused.error().message.find(b.says), std::string::npos) << refused.error().message;
   }
+  // A vector op's curve (cpu.far_curve_vector): its own shares where the profile has it, the pooled curve's
+  // without; written back; refused without far_curve and where it is no curve of shares.
+  EXPECT_DOUBLE_EQ(hw->cpu.farShareAt(1e9, false), 1.0);
+  json split = hwProfileToJson(*hw);
+  split["cpu"]["far_curve_vector"] =
+      json::parse(R"([{"bytes": 67108864, "share": 0}, {"bytes": 268435456, "share": 0.5}])");
+  auto both = parseHwProfile(split, "t.json");
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  EXPECT_DOUBLE_EQ(both->cpu.farShareAt(1e8, false), 0.0 + 0.5 * std::log(1e8 / 67108864.0) / std::log(4.0));
+  EXPECT_DOUBLE_EQ(both->cpu.farShareAt(1e8, true), 1.0);
+  EXPECT_DOUBLE_EQ(both->cpu.farShareAt(1e12, false), 0.5);
+  EXPECT_EQ(parseHwProfile(hwProfileToJson(*both), "t.json")->cpu.farCurveVector, both->cpu.farCurveVector);
+  for (const Bad& b :
+       {Bad{"far_curve_vector", json::parse(R"([{"bytes": 1e6, "share": -0.5}])"), "share"},
+        Bad{"far_curve_vector", json::parse(R"([{"bytes": 2e6, "share": 0}, {"bytes": 1e6, "share": 1}])"),
+            "ascending"},
+        Bad{"far_curve_vector", json::parse(R"([{"bytes": 1e6, "share": "half"}])"), "share"}}) {
+    json j = split;
+    j["cpu"][b.key] = b.value;
+    auto refused = parseHwProfile(j, "t.json");
+    ASSERT_FALSE(refused.ok()) << b.value.dump();
+    EXPECT_NE(refused.error().message.find(b.key), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find(b.says), std::string::npos) << refused.error().message;
+  }
+  json vectorOnly = cpuProfileJson();
+  vectorOnly["cpu"]["far_curve_vector"] = json::parse(R"([{"bytes": 1e6, "share": 1}])");
+  auto lone = parseHwProfile(vectorOnly, "t.json");
+  ASSERT_FALSE(lone.ok());
+  EXPECT_NE(lone.error().message.find("far_curve_vector"), std::string::npos) << lone.error().message;
   json half = cpuProfileJson();
   half["cpu"]["far_curve"] = json::parse(R"([{"bytes": 1e6, "share": 1}])");
   auto alone = parseHwProfile(half, "t.json");
@@ -2587,6 +2645,38 @@ TEST(CpuCost, AnActivationWrittenOverArenaBytesFarBackPaysTheFarTier) {
   const auto nb = farBytesOf(near, *hw);
   EXPECT_LT(at(near, nb, "relu0"), 0.6 * at(far, fb, "relu0"));
   EXPECT_DOUBLE_EQ(at(near, nb, "relu3"), 0.0);
+}
+
+// cpu.far_curve_vector: a vector op's activations take the vector curve's share, a matrix op's the pooled
+// curve's. A MatMul and a Relu each read a 64 MiB graph input (last touched a run ago, some 200 MiB away):
+// with the vector curve at 0 to 256 MiB the Relu pays none of the far tier, the MatMul the same as without
+// it.
+TEST(CpuCost, AVectorOpTakesTheVectorFarCurveAndAMatrixOpThePooledOne) {
+  Graph g;
+  const int64_t rows = 16384, cols = 1024;  // 64 MiB
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({rows, cols}));
+  ValueId w = g.addInitializer("w", Tensor::floats({cols, 16}, std::vector<float>(cols * 16, 0.5f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({rows, 16}));
+  g.addNode("MatMul", {x, w}, {y}, {}, "matmul");
+  g.addOutput(y);
+  ValueId x2 = g.addInput("x2", DType::Float32, Shape::ofInts({rows, cols}));
+  ValueId r = g.addValue("r", DType::Float32, Shape::ofInts({rows, cols}));
+  g.addNode("Relu", {x2}, {r}, {}, "relu");
+  g.addOutput(r);
+  auto pooled = farTierProfile();
+  ASSERT_TRUE(pooled.ok()) << pooled.error().message;
+  json j = hwProfileToJson(*pooled);
+  j["cpu"]["far_curve_vector"] =
+      json::parse(R"([{"bytes": 16777216, "share": 0}, {"bytes": 268435456, "share": 0}])");
+  auto split = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(split.ok()) << split.error().message;
+  const auto before = farBytesOf(g, *pooled), after = farBytesOf(g, *split);
+  const auto matmul = static_cast<size_t>(g.findNode("matmul")),
+             relu = static_cast<size_t>(g.findNode("relu"));
+  EXPECT_GT(before.at(relu), 64.0 * 1048576);  // its input, and its output over bytes a run ago
+  EXPECT_DOUBLE_EQ(after.at(relu), 0.0);
+  EXPECT_GT(before.at(matmul), 32.0 * 1048576);
+  EXPECT_DOUBLE_EQ(after.at(matmul), before.at(matmul));
 }
 
 // A Slice of a few rows of a far activation pays the far tier on what it reads, its output's worth, not on
