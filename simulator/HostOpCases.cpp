@@ -361,6 +361,12 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
                                           fw::zoo::attrs({Attribute::makeString("mode", "nearest")}), 8)});
   cases.push_back({"data_movement", oneOp("Resize", small, {noRoi, twice},
                                           fw::zoo::attrs({Attribute::makeString("mode", "linear")}), 8)});
+  // A cubic one (16 taps a value in 2-D): its own figures only ("Resize/cubic"; the linear case is
+  // "Resize/linear" since session 71, the nearest one the op type's).
+  cases.push_back(
+      {"data_movement",
+       oneOp("Resize", small, {noRoi, twice}, fw::zoo::attrs({Attribute::makeString("mode", "cubic")}), 8),
+       true});
   // Pad of the two kinds (OpFamily.h): the spatial axes of [N,C,H,W], the last axis padded, and those
   // of channels-last activations, the last axis kept ("Pad/rows").
   cases.push_back({"data_movement", oneOp("Pad", img, {I64({0, 0, 1, 1, 0, 0, 1, 1})}, {}, 8)});

@@ -856,6 +856,52 @@ TEST(HostBench, TheLastLevelCacheIsTheLevelAfterTheCoresOwn) {
   EXPECT_EQ(lastCacheLevel({}), -1);
 }
 
+// A Resize's modes take figures of their own: "Resize" for the nearest one, "Resize/linear" and
+// "Resize/cubic" for the others; fwb calibrate times one case of each under its key, the cubic one for its
+// own figures only. Until session 71 the nearest and linear cases shared "Resize", their median's figure (a
+// narrow U-Net's nearest 2x upsampling, 270 us measured, 484 simulated).
+TEST(Calibration, EachResizeModeTakesItsOwnFigures) {
+  auto resize = [](const char* mode) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({4, 16, 64, 64}));
+    ValueId roi = g.addInitializer("roi", Tensor::floats({0}, {}));
+    ValueId scales = g.addInitializer("scales", Tensor::floats({4}, {1.f, 1.f, 2.f, 2.f}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({4, 16, 128, 128}));
+    Attributes a;
+    if (mode) a = zoo::attrs({Attribute::makeString("mode", mode)});
+    g.addNode("Resize", {x, roi, scales}, {y}, a, "r");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph byDefault = resize(nullptr), nearest = resize("nearest"), linear = resize("linear"),
+              cubic = resize("cubic");
+  EXPECT_EQ(efficiencyKey(byDefault, byDefault.node(0)), "Resize");
+  EXPECT_EQ(efficiencyKey(nearest, nearest.node(0)), "Resize");
+  EXPECT_EQ(efficiencyKey(linear, linear.node(0)), "Resize/linear");
+  EXPECT_EQ(efficiencyKey(cubic, cubic.node(0)), "Resize/cubic");
+  std::map<std::string, bool> timed;  // key -> its own figures only
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& cg = *c.bench.model.graph;
+    const Node& n = cg.node(c.bench.node);
+    if (n.opType == "Resize") timed[efficiencyKey(cg, n)] = c.ownFiguresOnly;
+  }
+  EXPECT_EQ(timed, (std::map<std::string, bool>{
+                       {"Resize", false}, {"Resize/linear", false}, {"Resize/cubic", true}}));
+  // Each mode costs its own figure; a profile without a mode's (calibrated before session 71) the op type's.
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"Resize", 0.01}, {"Resize/linear", 0.003}, {"Resize/cubic", 0.001}};
+  auto own = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(own.ok()) << own.error().message;
+  j["cpu"]["op_efficiency"] = {{"Resize", 0.01}};
+  auto older = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(older.ok()) << older.error().message;
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  EXPECT_DOUBLE_EQ(us(nearest, *own), us(nearest, *older));
+  EXPECT_GT(us(linear, *own), 2.5 * us(nearest, *own));
+  EXPECT_GT(us(cubic, *own), 2.5 * us(linear, *own));
+  EXPECT_DOUBLE_EQ(us(linear, *older), us(nearest, *older));
+}
+
 // The far tier's shares from what the Conv and the Relu took more after each Neg (session 71's Xeon, one
 // calibration, us): the pooled curve takes the Conv's excess at the short distances, most of it run-to-run
 // noise (125 us on 2.8 ms after 4 MiB, 190 after 128), the vector curve the Relu's alone (none to 16 MiB).
@@ -3325,7 +3371,7 @@ TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
 // the other cases. The cases added since (sessions 52-55) count for their own figures only too:
 // ReduceLogSumExp, the 2x2 stride-2 MaxPool ("MaxPool/2x2"), a mask's Cast to float, RoiAlign and
 // NonMaxSuppression, (session 59) the reductions over a middle axis and CumSum, and (session 65) the 1-D
-// strided MaxPool and AveragePool; every other case counts.
+// strided MaxPool and AveragePool, and (session 71) the cubic Resize; every other case counts.
 TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
   int scatters = 0;
   const std::set<std::string> own = {"ScatterElements",   "ReduceLogSumExp",
@@ -3333,7 +3379,8 @@ TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
                                      "RoiAlign",          "NonMaxSuppression",
                                      "ReduceMean/middle", "ReduceSum/middle",
                                      "ReduceMax/middle",  "CumSum",
-                                     "MaxPool/strided",   "AveragePool/strided"};
+                                     "MaxPool/strided",   "AveragePool/strided",
+                                     "Resize/cubic"};
   std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
