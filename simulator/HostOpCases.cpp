@@ -125,6 +125,9 @@ std::vector<FamilyCase> rowCases() {
          oneOp("BatchNormalization", {1, ch, 2, 4},
                {filled({ch}, 1.0f), filled({ch}, 0.0f), filled({ch}, 0.0f), filled({ch}, 1.0f)}, {}, 8)});
   }
+  // A GlobalAveragePool over 4096 planes of 2x4 ([1, 4096, 2, 4]), beside the family case's 32 planes of
+  // 32x32: each plane's reduction set up apart (an SE block's pools over hundreds of channels of 4x4 to 8x8).
+  cases.push_back({"GlobalAveragePool", oneOp("GlobalAveragePool", {1, 4096, 2, 4}, {}, {}, 8)});
   // A 3x3 MaxPool and AveragePool (padded, stride 1) over 2048 planes of 4x4 ([1, 2048, 4, 4]), beside the
   // family cases' 32 planes of 32x32: each plane's passes set up apart (an Inception branch's pools over
   // hundreds of channels of 6x6; session 59).

@@ -59,12 +59,14 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // innermost run of axes in input order), a Gather's (its picks: the indices' elements times the
 // positions before its axis), a Split's (its parts times the positions before its axis), a Slice's (the
 // output's elements over its innermost run that lies in one piece in the input), a
-// BatchNormalization's (its images times channels, each plane a row; of [N, C], N), a float ReduceMax's,
-// ReduceMin's, ReduceSum's, ReduceMean's or ReduceLogSumExp's over its last axes (its output elements; over
-// a middle axis, none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a line of n, at
-// most n), an Add's, Sub's, Mul's or Div's through the executor's general broadcast loop or its tile loop
-// (broadcastRows, below), a GridSample's (its grid's positions, N x H_out x W_out: each position's taps
-// worked out once); 0 for any other op or unknown dims. cpu.op_row_s is charged on these, by efficiencyKey.
+// BatchNormalization's (its images times channels, each plane a row; of [N, C], N), a GlobalAveragePool's or
+// GlobalMaxPool's (its images times channels: each plane reduced on its own, since session 71), a float
+// ReduceMax's, ReduceMin's, ReduceSum's, ReduceMean's or ReduceLogSumExp's over its last axes (its output
+// elements; over a middle axis, none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a
+// line of n, at most n), an Add's, Sub's, Mul's or Div's through the executor's general broadcast loop or its
+// tile loop (broadcastRows, below), a GridSample's (its grid's positions, N x H_out x W_out: each position's
+// taps worked out once); 0 for any other op or unknown dims. cpu.op_row_s is charged on these, by
+// efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
 // The loops of a MaxPool without indices or an AveragePool on the executor's separable passes (core/exec/
 // ops_pool.cpp: poolSeparable, poolAlong; not the 2x2 MaxPool's own loop), static dims only. A pass per

@@ -856,6 +856,51 @@ TEST(HostBench, TheLastLevelCacheIsTheLevelAfterTheCoresOwn) {
   EXPECT_EQ(lastCacheLevel({}), -1);
 }
 
+// A GlobalAveragePool reduces each plane on its own (core/exec/ops_pool.cpp): its rows are its images times
+// channels, and fwb calibrate times one over 4096 planes of 2x4 beside the family case's 32 planes of 32x32,
+// so that an SE block's pools over planes of 4x4 pay their planes (held-out sets 85-89: a median 0.74 of
+// their time simulated, 0.45-0.7 over planes of 9-16, without).
+TEST(Calibration, AGlobalPoolPaysItsPlanes) {
+  auto pool = [](const char* op, std::vector<int64_t> dims) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od(dims.size(), 1);
+    od[0] = dims[0];
+    od[1] = dims[1];
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+    g.addNode(op, {x}, {y}, {}, "p");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph se = pool("GlobalAveragePool", {8, 96, 4, 4});
+  EXPECT_EQ(rowWiseRows(se, se.node(0)), 8 * 96);
+  const Graph max3d = pool("GlobalMaxPool", {2, 16, 4, 8, 8});
+  EXPECT_EQ(rowWiseRows(max3d, max3d.node(0)), 2 * 16);
+  const Graph flat = pool("GlobalAveragePool", {8, 96});  // no spatial axes: refused by the executor
+  EXPECT_EQ(rowWiseRows(flat, flat.node(0)), 0);
+  int64_t familyRows = 0, shortRows = 0;
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& g = *c.bench.model.graph;
+    if (g.node(c.bench.node).opType == "GlobalAveragePool") familyRows = rowWiseRows(g, g.node(c.bench.node));
+  }
+  for (const auto& c : rowCases()) {
+    const Graph& g = *c.bench.model.graph;
+    if (g.node(c.bench.node).opType != "GlobalAveragePool") continue;
+    EXPECT_EQ(c.key, "GlobalAveragePool");
+    shortRows = rowWiseRows(g, g.node(c.bench.node));
+  }
+  EXPECT_EQ(familyRows, 32);
+  EXPECT_EQ(shortRows, 4096);
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"GlobalAveragePool", 0.001}};  // compute-bound: its rows show
+  auto plain = parseHwProfile(j, "t.json");
+  j["cpu"]["op_row_s"] = {{"GlobalAveragePool", 2e-9}};
+  auto rowed = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok() && rowed.ok());
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  EXPECT_NEAR(us(se, *rowed) - us(se, *plain), 8 * 96 * 2e-3, 1e-6);
+}
+
 // A Resize's modes take figures of their own: "Resize" for the nearest one, "Resize/linear" and
 // "Resize/cubic" for the others; fwb calibrate times one case of each under its key, the cubic one for its
 // own figures only. Until session 71 the nearest and linear cases shared "Resize", their median's figure (a
