@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|89]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|90]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -326,6 +326,12 @@ torchvision's RegNetX-800MF at batch 8 and 128, EfficientNet-B2 at batch 4 and 1
 128, SqueezeNet 1.1 at batch 16 and 160, MobileNetV3-Small at batch 32 and 128, and a token feed-forward stack written
 here (LayerNorm, 64 -> 256 -> 64 Linear layers with GELU, residual, four blocks) over 8 x 1024 tokens.
 
+Set 90 was exported in session 71 after its changes (a vector op's far curve, a Resize's modes, a global pool's
+planes) and before any measurement of it, at opset 17: torchvision's RegNetY-1.6GF at batch 4 and 128,
+EfficientNet-B3 at batch 2 and 160, DenseNet-169 at batch 4 and 96, MNASNet 0.5 at batch 32 and 128, ResNet-101 at
+batch 2 and 128, and a small FPN-style segmenter written here (strided Convs with squeeze-and-excitation blocks, a
+top-down path of bilinear 2x upsampling and lateral 1x1 Convs) at batch 4 over 128x128.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -336,7 +342,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -521,6 +527,8 @@ def main():
         return export_eighty_eighth_set(torch, torchvision, out)
     if which == "89":
         return export_eighty_ninth_set(torch, torchvision, out)
+    if which == "90":
+        return export_ninetieth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10754,6 +10762,52 @@ def export_eighty_ninth_set(torch, torchvision, out):
             return self.norm(x)
 
     export_nets(torch, out, 189, (("token_ffn_b8_1024", TokenFfn, (8, 1024, 64)),), opset=17)
+    return 0
+
+
+def export_ninetieth_set(torch, torchvision, out):
+    # Session 71, after its changes: networks at a batch over small planes, and an FPN-style segmenter written
+    # here with squeeze-and-excitation pools over small planes and bilinear upsampling.
+    tv = torchvision.models
+    for name, make, shape in (("regnet_y_1_6gf_b4_128", lambda: tv.regnet_y_1_6gf(weights=None), (4, 3, 128, 128)),
+                              ("efficientnet_b3_b2_160", lambda: tv.efficientnet_b3(weights=None), (2, 3, 160, 160)),
+                              ("densenet169_b4_96", lambda: tv.densenet169(weights=None), (4, 3, 96, 96)),
+                              ("mnasnet0_5_b32_128", lambda: tv.mnasnet0_5(weights=None), (32, 3, 128, 128)),
+                              ("resnet101_b2_128", lambda: tv.resnet101(weights=None), (2, 3, 128, 128))):
+        export_one(torch, out, 190, name, make, shape)
+    nn, F = torch.nn, torch.nn.functional
+
+    class SeBlock(nn.Module):  # a strided 3x3 Conv, BatchNorm, ReLU, then squeeze-and-excitation
+        def __init__(self, cin, cout):
+            super().__init__()
+            self.conv = nn.Sequential(nn.Conv2d(cin, cout, 3, stride=2, padding=1), nn.BatchNorm2d(cout), nn.ReLU())
+            self.se = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(cout, cout // 4, 1), nn.ReLU(),
+                                    nn.Conv2d(cout // 4, cout, 1), nn.Sigmoid())
+
+        def forward(self, x):
+            y = self.conv(x)
+            return y * self.se(y)
+
+    class SeFpn(nn.Module):  # four SE stages down to 1/16, a top-down path back to 1/2, a per-pixel head
+        def __init__(self, widths=(24, 48, 96, 160), dim=48, classes=5):
+            super().__init__()
+            chans = (3,) + widths
+            self.stages = nn.ModuleList(SeBlock(a, b) for a, b in zip(chans, chans[1:]))
+            self.lateral = nn.ModuleList(nn.Conv2d(w, dim, 1) for w in widths)
+            self.smooth = nn.Conv2d(dim, dim, 3, padding=1)
+            self.head = nn.Conv2d(dim, classes, 1)
+
+        def forward(self, x):
+            feats = []
+            for s in self.stages:
+                x = s(x)
+                feats.append(x)
+            y = self.lateral[-1](feats[-1])
+            for f, lat in zip(reversed(feats[:-1]), reversed(self.lateral[:-1])):
+                y = F.interpolate(y, scale_factor=2.0, mode="bilinear", align_corners=False) + lat(f)
+            return self.head(F.relu(self.smooth(y)))
+
+    export_nets(torch, out, 190, (("se_fpn_b4_128", SeFpn, (4, 3, 128, 128)),), opset=17)
     return 0
 
 
