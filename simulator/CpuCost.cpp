@@ -349,6 +349,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.stateColdShare.assign(g.nodeCapacity(), 0.0);
   out.callDistance.assign(g.nodeCapacity(), 0.0);
   out.farInputBytes.assign(g.nodeCapacity(), 0.0);
+  out.farInputSPerByte.assign(g.nodeCapacity(), 0.0);
   out.evictedOutputBytes.assign(g.nodeCapacity(), 0.0);
   out.farBytes.assign(g.nodeCapacity(), 0.0);
   out.weightStreamS.assign(g.nodeCapacity(), 0.0);
@@ -461,16 +462,21 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
                              : lastWork >= 0
                                  ? since(static_cast<size_t>(std::max<int64_t>(lastWork - 1, 0)), t)
                                  : 0.0;
+      double farInputS = 0;  // farInputBytes at the copy's bandwidth for their distances
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         const ValueId v = n.inputs[i];
         if (v == kNoId || weightFor(v) != kNoId || repeatsAnEarlierInput(n, i)) continue;
         const double b = bytesOf(v);
         const int64_t last = lastTouch[static_cast<size_t>(keyOf(v))];
         if (b <= own && last >= 0 && since(static_cast<size_t>(last), t) + b > own) {
-          const double share = std::min(1.0, (since(static_cast<size_t>(last), t) + b - own) / b);
-          out.farInputBytes[ni] += share * (i == 0 && readsItsOutputsWorth ? std::min(b, outBytes) : b);
+          const double distance = since(static_cast<size_t>(last), t) + b;
+          const double share = std::min(1.0, (distance - own) / b);
+          const double bytes = share * (i == 0 && readsItsOutputsWorth ? std::min(b, outBytes) : b);
+          out.farInputBytes[ni] += bytes;
+          if (const double bw = hw.cpu.cacheBandwidthFor(distance); bw > 0) farInputS += bytes / bw;
         }
       }
+      if (out.farInputBytes[ni] > 0) out.farInputSPerByte[ni] = farInputS / out.farInputBytes[ni];
       // Its weights, each read at the profile's weight stream for its distance since its last read (its own
       // bytes included), each storage once (a weight and a view of it are one read). A gather's or Slice's
       // table as far as it reads it; a Gather's picks from a table that cpu.cold_gather prices are no stream
@@ -1079,17 +1085,29 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // 23 more; re-simulating the 188 stored rows, the mean per-row median went from 16.2 to 15.7 %.)
     // An output written over arena bytes evicted that far (CpuRunReuse::evictedOutputBytes) pays the same
     // on its bytes (a TCN's causal Slice after its Conv: 42 us measured, 25 simulated).
+    // Since session 71 an input's bytes take the copy's rate at the footprint of their distance since last
+    // touched (CpuRunReuse::farInputSPerByte) in place of that geometric mean's: past the last-level cache,
+    // the rate from DRAM (an EfficientNet's residual Adds over 2 x 90-250 KB, their block's input written
+    // several MB before on a VM whose last-level cache was 2.5 MiB: a median 0.51 of their time simulated
+    // over held-out sets 89 and 90 at that cache's rate).
     double farS = 0;
-    const double farBytesIn =
-        reuse && mi < reuse->farInputBytes.size()
-            ? reuse->farInputBytes[mi] + (libraryCall ? 0.0 : reuse->evictedOutputBytes[mi])
-            : 0.0;
+    const double farInBytes = reuse && mi < reuse->farInputBytes.size() ? reuse->farInputBytes[mi] : 0.0;
+    const double farBytesIn = farInBytes + (reuse && mi < reuse->evictedOutputBytes.size() && !libraryCall
+                                                ? reuse->evictedOutputBytes[mi]
+                                                : 0.0);
     if (!shaped && farBytesIn > 0 && hw.cpu.coldBandwidth > 0) {
       farS = farBytesIn / hw.cpu.coldBandwidth;
       if (ownCache > 0 && llc > ownCache) {
         const double tierBw = hw.cpu.cacheBandwidthFor(std::sqrt(ownCache * llc));
         const double nearBw = cached > 0 ? hw.cpu.cacheBandwidthFor(std::min(cached, llc)) : 0.0;
-        if (tierBw > 0 && nearBw > 0) farS = farBytesIn * std::max(0.0, 1.0 / tierBw - 1.0 / nearBw);
+        const double inPerByte =
+            reuse && mi < reuse->farInputSPerByte.size() && reuse->farInputSPerByte[mi] > 0
+                ? reuse->farInputSPerByte[mi]
+            : tierBw > 0 ? 1.0 / tierBw
+                         : 0.0;
+        if (tierBw > 0 && nearBw > 0)
+          farS = farInBytes * std::max(0.0, inPerByte - 1.0 / nearBw) +
+                 (farBytesIn - farInBytes) * std::max(0.0, 1.0 / tierBw - 1.0 / nearBw);
       }
     }
     // A Gather's picks from a model's table (an embedding) whose rows the run's other data have sent to

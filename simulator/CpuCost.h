@@ -78,6 +78,12 @@ struct CpuRunReuse {
   // input, written a whole attention or MLP before (gpt_blocks: 30 us measured over 2 x 196 KB, 13 simulated
   // from cache).
   std::vector<double> farInputBytes;
+  // By NodeId: the seconds a byte of farInputBytes takes at the copy's bandwidth (cpu.bandwidth_curve) for
+  // the footprint of its distance since last touched (its own bytes included), their bytes' mean; 0 with
+  // none. The cost model charges what that takes more than the op's own footprint's rate (session 71: an
+  // EfficientNet's residual Add read its block's input, 90 KB written several MB before, from DRAM on a
+  // VM whose last-level cache was 2.5 MiB: 7.8 us measured, 4.0 simulated at that cache's rate).
+  std::vector<double> farInputSPerByte;
   // By NodeId: for an op on the executor's own loop, the bytes of its outputs no
   // larger than the core's own cache that it writes over arena bytes (the executor's plan, MemoryPlan.h)
   // last touched further back than sqrt(own cache x last-level cache): each 64 KiB chunk whose distance
