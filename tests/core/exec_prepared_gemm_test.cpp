@@ -199,6 +199,41 @@ TEST(Sgemm, RowsAgainstOneColumnMatchAnIndexLoop) {
         }
 }
 
+// The dot loop's sums are the same bits on every build: lane l adds the elements k = l mod 16 in order (a
+// multiply, then an add), the last K mod 16 elements go to lanes 0.., then halves are added pairwise (8, 4,
+// 2, 1). Since session 71 the AVX2 build does the tail and the halves in registers; it must still give these
+// bits exactly (CI runs this under ONEDNN_MAX_CPU_ISA=SSE41 too: the plain build).
+TEST(Sgemm, RowsAgainstOneColumnSumInOneOrderOnEveryBuild) {
+  fw::exec::ThreadBudget one(1);
+  for (int64_t M : {1, 4, 5, 9})
+    for (int64_t K : {1, 4, 8, 9, 15, 16, 17, 20, 31, 52, 88, 270})
+      for (auto [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{0.75f, 1.f}}) {
+        const auto A = pattern(static_cast<size_t>(M * K), static_cast<int>(K) + 5);
+        const auto B = pattern(static_cast<size_t>(K), static_cast<int>(M) + 11);
+        std::vector<float> C(static_cast<size_t>(M), 0.3f);
+        fw::exec::sgemm(false, false, M, 1, K, alpha, A.data(), K, B.data(), 1, beta, C.data(), 1);
+        for (int64_t i = 0; i < M; ++i) {
+          float acc[16] = {};
+          int64_t k = 0;
+          for (; k + 16 <= K; k += 16)
+            for (int64_t l = 0; l < 16; ++l) {
+              const float prod = A[static_cast<size_t>(i * K + k + l)] * B[static_cast<size_t>(k + l)];
+              acc[l] = acc[l] + prod;
+            }
+          for (int64_t l = 0; k + l < K; ++l) {
+            const float prod = A[static_cast<size_t>(i * K + k + l)] * B[static_cast<size_t>(k + l)];
+            acc[l] = acc[l] + prod;
+          }
+          for (int64_t w = 8; w > 0; w /= 2)
+            for (int64_t l = 0; l < w; ++l) acc[l] = acc[l] + acc[l + w];
+          const float v = alpha == 1.f ? acc[0] : alpha * acc[0];
+          const float want = beta == 0.f ? v : v + beta * 0.3f;
+          EXPECT_EQ(C[static_cast<size_t>(i)], want)
+              << "M " << M << " K " << K << " beta " << beta << " row " << i;
+        }
+      }
+}
+
 // A product's primitive, descriptors and memory objects are kept between calls of the same shape (a
 // thread's cache); each call must still read its own operands and write its own output, with a weight
 // as stored, a model's weight on its packed copy, a row bias and a Relu.
