@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|90]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|91]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -332,6 +332,13 @@ EfficientNet-B3 at batch 2 and 160, DenseNet-169 at batch 4 and 96, MNASNet 0.5 
 batch 2 and 128, and a small FPN-style segmenter written here (strided Convs with squeeze-and-excitation blocks, a
 top-down path of bilinear 2x upsampling and lateral 1x1 Convs) at batch 4 over 128x128.
 
+Set 91 was exported in session 71 after its executor change (the rows-dot loop's finish in registers) and its
+last cost-model change (an evicted input's rate by its distance), before any measurement of it, at opset 17:
+torchvision's EfficientNet-B0 at batch 16 and 96, RegNetX-1.6GF at batch 4 and 128, MobileNetV3-Large at batch 8 and
+160, SqueezeNet 1.0 at batch 16 and 128, Wide ResNet-50-2 at batch 2 and 112, and a keypoint heatmap network written
+here (strided Convs with squeeze-and-excitation, nearest 2x upsampling with skip Adds, a 1x1 heatmap head) at batch 8
+over 96x96.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -342,7 +349,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -529,6 +536,8 @@ def main():
         return export_eighty_ninth_set(torch, torchvision, out)
     if which == "90":
         return export_ninetieth_set(torch, torchvision, out)
+    if which == "91":
+        return export_ninety_first_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10808,6 +10817,53 @@ def export_ninetieth_set(torch, torchvision, out):
             return self.head(F.relu(self.smooth(y)))
 
     export_nets(torch, out, 190, (("se_fpn_b4_128", SeFpn, (4, 3, 128, 128)),), opset=17)
+    return 0
+
+
+def export_ninety_first_set(torch, torchvision, out):
+    # Session 71, after its executor change and its last cost-model change: networks at a batch over small
+    # planes, and a keypoint heatmap network written here (SE blocks, nearest upsampling, skip Adds).
+    tv = torchvision.models
+    for name, make, shape in (("efficientnet_b0_b16_96", lambda: tv.efficientnet_b0(weights=None), (16, 3, 96, 96)),
+                              ("regnet_x_1_6gf_b4_128", lambda: tv.regnet_x_1_6gf(weights=None), (4, 3, 128, 128)),
+                              ("mobilenet_v3_large_b8_160", lambda: tv.mobilenet_v3_large(weights=None),
+                               (8, 3, 160, 160)),
+                              ("squeezenet1_0_b16_128", lambda: tv.squeezenet1_0(weights=None), (16, 3, 128, 128)),
+                              ("wide_resnet50_2_b2_112", lambda: tv.wide_resnet50_2(weights=None), (2, 3, 112, 112))):
+        export_one(torch, out, 191, name, make, shape)
+    nn, F = torch.nn, torch.nn.functional
+
+    class Down(nn.Module):  # a strided 3x3 Conv, BatchNorm, ReLU, a 3x3 Conv, then squeeze-and-excitation
+        def __init__(self, cin, cout):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(cin, cout, 3, stride=2, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
+                                      nn.Conv2d(cout, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU())
+            self.se = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(cout, cout // 8, 1), nn.ReLU(),
+                                    nn.Conv2d(cout // 8, cout, 1), nn.Sigmoid())
+
+        def forward(self, x):
+            y = self.body(x)
+            return y * self.se(y)
+
+    class HeatmapNet(nn.Module):  # down to 1/8 and back to 1/2 with skip Adds, 17 heatmaps
+        def __init__(self, widths=(32, 64, 128), joints=17):
+            super().__init__()
+            chans = (3,) + widths
+            self.down = nn.ModuleList(Down(a, b) for a, b in zip(chans, chans[1:]))
+            self.reduce = nn.ModuleList(nn.Conv2d(b, a, 1) for a, b in zip(widths, widths[1:]))
+            self.head = nn.Conv2d(widths[0], joints, 1)
+
+        def forward(self, x):
+            feats = []
+            for d in self.down:
+                x = d(x)
+                feats.append(x)
+            y = feats[-1]
+            for f, r in zip(reversed(feats[:-1]), reversed(self.reduce)):
+                y = F.interpolate(r(y), scale_factor=2.0, mode="nearest") + f
+            return self.head(y)
+
+    export_nets(torch, out, 191, (("heatmap_net_b8_96", HeatmapNet, (8, 3, 96, 96)),), opset=17)
     return 0
 
 
