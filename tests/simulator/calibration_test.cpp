@@ -2920,63 +2920,23 @@ TEST(CpuCost, AVectorCallIsAsColdAsWhatTheRunTouchedSinceItsTypeLastRanOrTheLast
     EXPECT_LT(s, 1e-3);
 }
 
-// An evicted input's bytes take the copy's rate at the footprint of their distance (CpuRunReuse::
-// farInputSPerByte): the Add of the test above after a Neg over 32 MiB reads a and c 64 MiB away, where this
-// curve's copy moves 5 GB/s: 131072 B x (1/5 - 1/100) ns = 24.9 us on top, not the 5.24 of the last-level
-// cache's rate at the geometric mean of the own and that cache (session 71: an EfficientNet's residual Adds,
-// their block's input written several MB before on a VM whose last-level cache was 2.5 MiB, were simulated at
-// a median 0.51 of their time so).
-TEST(CpuCost, AnEvictedInputTakesTheCopysRateAtItsDistance) {
-  auto graph = [](int64_t n) {
-    Graph g;
-    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({16384}));
-    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({n}));
-    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({16384}));
-    g.addNode("Relu", {x}, {a}, {}, "r0");
-    ValueId c = g.addValue("c", DType::Float32, Shape::ofInts({16384}));
-    g.addNode("Relu", {a}, {c}, {}, "r1");
-    ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({n}));
-    g.addNode("Neg", {big}, {nb}, {}, "neg");
-    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({16384}));
-    g.addNode("Add", {c, a}, {y}, {}, "add");
-    g.addOutput(y);
-    g.addOutput(nb);
-    return g;
-  };
-  json j = cpuProfileJson();
-  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
-  j["cpu"]["bandwidth_curve"] = json::parse(R"([{"bytes": 65536, "bytes_per_s": 1e11},
-      {"bytes": 1048576, "bytes_per_s": 1e11}, {"bytes": 2097152, "bytes_per_s": 2e10},
-      {"bytes": 16777216, "bytes_per_s": 2e10}, {"bytes": 33554432, "bytes_per_s": 5e9}])");
-  auto hw = parseHwProfile(j, "t.json");
-  ASSERT_TRUE(hw.ok()) << hw.error().message;
-  const Graph small = graph(16), near = graph(1 << 20), far = graph(8 << 20);
-  auto reuseOf = [&](const Graph& g) {
-    const auto groups = unfusedGroups(g);
-    EXPECT_TRUE(groups.ok());
-    return cpuRunReuse(g, *groups, orderOfNodes(g, *groups, {"r0", "r1", "neg", "add"}), *hw,
-                       runFootprintBytes(g, *hw));
-  };
-  auto at = [](const Graph& g, const std::vector<double>& v, const char* node) {
-    return v.at(static_cast<size_t>(g.findNode(node)));
-  };
-  const CpuRunReuse rn = reuseOf(near), rf = reuseOf(far);
-  EXPECT_EQ(at(far, rf.farInputBytes, "add"), 2 * 65536.0);
-  EXPECT_NEAR(at(near, rn.farInputSPerByte, "add"), 1 / 2e10, 1e-15);  // 8 MiB away
-  EXPECT_NEAR(at(far, rf.farInputSPerByte, "add"), 1 / 5e9, 1e-15);    // 64 MiB away: past the curve's end
-  EXPECT_EQ(at(far, rf.farInputSPerByte, "r1"), 0.0);                  // none evicted
-  auto addUs = [&](const Graph& g) {
-    for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
-      if (k.nodes.at(0) == "add") return k.durUs;
-    ADD_FAILURE() << "no add kernel";
-    return 0.0;
-  };
-  EXPECT_NEAR(addUs(near) - addUs(small), 5.24288, 1e-3);
-  // Its output is written over arena bytes last touched before the Neg, beyond the geometric mean of the own
-  // and the last-level cache in this 64 MiB run (evictedOutputBytes): 65536 B at that point's rate, as
-  // before.
-  EXPECT_NEAR(addUs(far) - addUs(small),
-              (131072 * (1 / 5e9 - 1 / 1e11) + 65536 * (1 / 2e10 - 1 / 1e11)) * 1e6, 1e-3);
+// a = Relu(x), c = Relu(a), a Neg over n other floats, then Add(c, a): after the Neg's 8n bytes, a and c (64
+// KiB each) have left a 1 MiB own cache when n is large; c's Relu reads a just written.
+Graph reluReluNegAdd(int64_t n) {
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({16384}));
+  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({n}));
+  ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({16384}));
+  g.addNode("Relu", {x}, {a}, {}, "r0");
+  ValueId c = g.addValue("c", DType::Float32, Shape::ofInts({16384}));
+  g.addNode("Relu", {a}, {c}, {}, "r1");
+  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({n}));
+  g.addNode("Neg", {big}, {nb}, {}, "neg");
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({16384}));
+  g.addNode("Add", {c, a}, {y}, {}, "add");
+  g.addOutput(y);
+  g.addOutput(nb);
+  return g;
 }
 
 // The test CPU profile with a cold rate of 10 GB/s (cpu.cold_bandwidth_bytes_per_s).
@@ -2990,22 +2950,7 @@ Result<HwProfile> coldBandwidthProfile() {
 // last-level cache: a = Relu(x), c = Relu(a), a Neg over n other floats, then Add(c, a). After the Neg's 8n
 // bytes, a and c (64 KiB each) have left the 1 MiB own cache when n is large; c's Relu reads a just written.
 TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInFromTheLastLevelCache) {
-  auto graph = [](int64_t n) {
-    Graph g;
-    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({16384}));
-    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({n}));
-    ValueId a = g.addValue("a", DType::Float32, Shape::ofInts({16384}));
-    g.addNode("Relu", {x}, {a}, {}, "r0");
-    ValueId c = g.addValue("c", DType::Float32, Shape::ofInts({16384}));
-    g.addNode("Relu", {a}, {c}, {}, "r1");
-    ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({n}));
-    g.addNode("Neg", {big}, {nb}, {}, "neg");
-    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({16384}));
-    g.addNode("Add", {c, a}, {y}, {}, "add");
-    g.addOutput(y);
-    g.addOutput(nb);
-    return g;
-  };
+  const auto graph = reluReluNegAdd;
   auto hw = coldBandwidthProfile();
   ASSERT_TRUE(hw.ok()) << hw.error().message;
   auto reuseOf = [&](const Graph& g) {
@@ -3067,6 +3012,50 @@ TEST(CpuCost, AnInputTheRunHasEvictedSinceItWasTouchedStreamsInFromTheLastLevelC
     EXPECT_EQ(outOf(rb, big, node), 0.0) << node;
     EXPECT_EQ(outOf(rs, small, node), 0.0) << node;
   }
+}
+
+// An evicted input's bytes take the copy's rate at the footprint of their distance (CpuRunReuse::
+// farInputSPerByte): the Add of the test above after a Neg over 32 MiB reads a and c 64 MiB away, where this
+// curve's copy moves 5 GB/s: 131072 B x (1/5 - 1/100) ns = 24.9 us on top, not the 5.24 of the last-level
+// cache's rate at the geometric mean of the own and that cache (session 71: an EfficientNet's residual Adds,
+// their block's input written several MB before on a VM whose last-level cache was 2.5 MiB, were simulated at
+// a median 0.51 of their time so).
+TEST(CpuCost, AnEvictedInputTakesTheCopysRateAtItsDistance) {
+  const auto graph = reluReluNegAdd;
+  json j = cpuProfileJson();
+  j["cpu"]["cold_bandwidth_bytes_per_s"] = 1e10;
+  j["cpu"]["bandwidth_curve"] = json::parse(R"([{"bytes": 65536, "bytes_per_s": 1e11},
+      {"bytes": 1048576, "bytes_per_s": 1e11}, {"bytes": 2097152, "bytes_per_s": 2e10},
+      {"bytes": 16777216, "bytes_per_s": 2e10}, {"bytes": 33554432, "bytes_per_s": 5e9}])");
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const Graph small = graph(16), near = graph(1 << 20), far = graph(8 << 20);
+  auto reuseOf = [&](const Graph& g) {
+    const auto groups = unfusedGroups(g);
+    EXPECT_TRUE(groups.ok());
+    return cpuRunReuse(g, *groups, orderOfNodes(g, *groups, {"r0", "r1", "neg", "add"}), *hw,
+                       runFootprintBytes(g, *hw));
+  };
+  auto at = [](const Graph& g, const std::vector<double>& v, const char* node) {
+    return v.at(static_cast<size_t>(g.findNode(node)));
+  };
+  const CpuRunReuse rn = reuseOf(near), rf = reuseOf(far);
+  EXPECT_EQ(at(far, rf.farInputBytes, "add"), 2 * 65536.0);
+  EXPECT_NEAR(at(near, rn.farInputSPerByte, "add"), 1 / 2e10, 1e-15);  // 8 MiB away
+  EXPECT_NEAR(at(far, rf.farInputSPerByte, "add"), 1 / 5e9, 1e-15);    // 64 MiB away: past the curve's end
+  EXPECT_EQ(at(far, rf.farInputSPerByte, "r1"), 0.0);                  // none evicted
+  auto addUs = [&](const Graph& g) {
+    for (const KernelTiming& k : test::runUnfused(g, *hw).kernels)
+      if (k.nodes.at(0) == "add") return k.durUs;
+    ADD_FAILURE() << "no add kernel";
+    return 0.0;
+  };
+  EXPECT_NEAR(addUs(near) - addUs(small), 5.24288, 1e-3);
+  // Its output is written over arena bytes last touched before the Neg, beyond the geometric mean of the own
+  // and the last-level cache in this 64 MiB run (evictedOutputBytes): 65536 B at that point's rate, as
+  // before.
+  EXPECT_NEAR(addUs(far) - addUs(small),
+              (131072 * (1 / 5e9 - 1 / 1e11) + 65536 * (1 / 2e10 - 1 / 1e11)) * 1e6, 1e-3);
 }
 
 // A gather or a Slice reads from its data input only what it writes: x [8, 2048] (64 KiB), a Neg over a
