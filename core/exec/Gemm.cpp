@@ -244,12 +244,10 @@ __attribute__((target("avx2"), always_inline)) inline void rowsDotAvx2(int64_t K
   const __m256 b0 = _mm256_maskload_ps(b + k, maskLo), b1 = _mm256_maskload_ps(b + k + 8, maskHi);
   for (int r = 0; r < R; ++r) {
     const float* a = A + r * lda + k;
-    // Lanes past the tail keep their sum as it is (a blend, not an add of 0: -0 + 0 would be +0).
-    lo[r] = _mm256_blendv_ps(lo[r], _mm256_add_ps(lo[r], _mm256_mul_ps(_mm256_maskload_ps(a, maskLo), b0)),
-                             _mm256_castsi256_ps(maskLo));
-    hi[r] =
-        _mm256_blendv_ps(hi[r], _mm256_add_ps(hi[r], _mm256_mul_ps(_mm256_maskload_ps(a + 8, maskHi), b1)),
-                         _mm256_castsi256_ps(maskHi));
+    // Lanes past the tail add 0 x 0 = +0, which leaves their sum as it is: a lane's sum starts at +0 and
+    // never becomes -0 (x + -x rounds to +0), and only -0 + +0 would change.
+    lo[r] = _mm256_add_ps(lo[r], _mm256_mul_ps(_mm256_maskload_ps(a, maskLo), b0));
+    hi[r] = _mm256_add_ps(hi[r], _mm256_mul_ps(_mm256_maskload_ps(a + 8, maskHi), b1));
     // acc[l] += acc[l + 8], then + 4, + 2, + 1: lane l of each step the same add.
     const __m256 s8 = _mm256_add_ps(lo[r], hi[r]);
     const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(s8), _mm256_extractf128_ps(s8, 1));

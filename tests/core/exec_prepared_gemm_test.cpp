@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -202,36 +203,50 @@ TEST(Sgemm, RowsAgainstOneColumnMatchAnIndexLoop) {
 // The dot loop's sums are the same bits on every build: lane l adds the elements k = l mod 16 in order (a
 // multiply, then an add), the last K mod 16 elements go to lanes 0.., then halves are added pairwise (8, 4,
 // 2, 1). Since session 71 the AVX2 build does the tail and the halves in registers; it must still give these
-// bits exactly (CI runs this under ONEDNN_MAX_CPU_ISA=SSE41 too: the plain build).
+// bits exactly (CI runs this under ONEDNN_MAX_CPU_ISA=SSE41 too: the plain build). The operands are random
+// floats of both signs over six binary orders of magnitude, so a sum in any other order rounds differently
+// (with the halves added 1, 2, 4, 8 instead, 460 of the 888 rows here differ), and rows lie further apart
+// than K (a row stride of K + 3).
 TEST(Sgemm, RowsAgainstOneColumnSumInOneOrderOnEveryBuild) {
   fw::exec::ThreadBudget one(1);
+  std::mt19937 rng(71);
+  std::uniform_real_distribution<float> mantissa(1.f, 2.f);
+  std::uniform_int_distribution<int> exponent(-3, 2), sign(0, 1);
+  auto randoms = [&](size_t n) {
+    std::vector<float> v(n);
+    for (float& x : v) x = (sign(rng) != 0 ? -1.f : 1.f) * std::ldexp(mantissa(rng), exponent(rng));
+    return v;
+  };
   for (int64_t M : {1, 4, 5, 9})
     for (int64_t K : {1, 4, 8, 9, 15, 16, 17, 20, 31, 52, 88, 270})
-      for (auto [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{0.75f, 1.f}}) {
-        const auto A = pattern(static_cast<size_t>(M * K), static_cast<int>(K) + 5);
-        const auto B = pattern(static_cast<size_t>(K), static_cast<int>(M) + 11);
-        std::vector<float> C(static_cast<size_t>(M), 0.3f);
-        fw::exec::sgemm(false, false, M, 1, K, alpha, A.data(), K, B.data(), 1, beta, C.data(), 1);
-        for (int64_t i = 0; i < M; ++i) {
-          float acc[16] = {};
-          int64_t k = 0;
-          for (; k + 16 <= K; k += 16)
-            for (int64_t l = 0; l < 16; ++l) {
-              const float prod = A[static_cast<size_t>(i * K + k + l)] * B[static_cast<size_t>(k + l)];
+      for (int64_t lda : {K, K + 3})
+        for (auto [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{0.75f, 1.f}}) {
+          if (lda != K && M == 1) continue;  // one row: the stride is never read
+          const auto A = randoms(static_cast<size_t>(M * lda));
+          const auto B = randoms(static_cast<size_t>(K));
+          std::vector<float> C(static_cast<size_t>(M), 0.3f);
+          fw::exec::sgemm(false, false, M, 1, K, alpha, A.data(), lda, B.data(), 1, beta, C.data(), 1);
+          for (int64_t i = 0; i < M; ++i) {
+            const float* a = A.data() + i * lda;
+            float acc[16] = {};
+            int64_t k = 0;
+            for (; k + 16 <= K; k += 16)
+              for (int64_t l = 0; l < 16; ++l) {
+                const float prod = a[k + l] * B[static_cast<size_t>(k + l)];
+                acc[l] = acc[l] + prod;
+              }
+            for (int64_t l = 0; k + l < K; ++l) {
+              const float prod = a[k + l] * B[static_cast<size_t>(k + l)];
               acc[l] = acc[l] + prod;
             }
-          for (int64_t l = 0; k + l < K; ++l) {
-            const float prod = A[static_cast<size_t>(i * K + k + l)] * B[static_cast<size_t>(k + l)];
-            acc[l] = acc[l] + prod;
+            for (int64_t w = 8; w > 0; w /= 2)
+              for (int64_t l = 0; l < w; ++l) acc[l] = acc[l] + acc[l + w];
+            const float v = alpha == 1.f ? acc[0] : alpha * acc[0];
+            const float want = beta == 0.f ? v : v + beta * 0.3f;
+            EXPECT_EQ(C[static_cast<size_t>(i)], want)
+                << "M " << M << " K " << K << " lda " << lda << " beta " << beta << " row " << i;
           }
-          for (int64_t w = 8; w > 0; w /= 2)
-            for (int64_t l = 0; l < w; ++l) acc[l] = acc[l] + acc[l + w];
-          const float v = alpha == 1.f ? acc[0] : alpha * acc[0];
-          const float want = beta == 0.f ? v : v + beta * 0.3f;
-          EXPECT_EQ(C[static_cast<size_t>(i)], want)
-              << "M " << M << " K " << K << " beta " << beta << " row " << i;
         }
-      }
 }
 
 // A product's primitive, descriptors and memory objects are kept between calls of the same shape (a
