@@ -39,12 +39,24 @@ struct Merger {
       return *nums[(nums.size() - 1) / 2];
     }
     if (first.is_object()) {
+      // Every key any calibration has: a later fwb calibrate writes figures an earlier one did not (as
+      // cpu.far_curve_vector), and a merge whose first file is the older one keeps them.
+      std::vector<std::string> keys;
+      for (const json* v : vs)
+        if (v->is_object())
+          for (auto it = v->begin(); it != v->end(); ++it)
+            if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) keys.push_back(it.key());
       json out = json::object();
-      for (auto it = first.begin(); it != first.end(); ++it) {
+      for (const std::string& key : keys) {
+        const std::string at = path.empty() ? key : path + "." + key;
         std::vector<const json*> children;
         for (const json* v : vs)
-          if (v->is_object() && v->contains(it.key())) children.push_back(&(*v)[it.key()]);
-        out[it.key()] = medianOf(children, path.empty() ? it.key() : path + "." + it.key());
+          if (v->is_object() && v->contains(key)) children.push_back(&(*v)[key]);
+        if (children.size() < vs.size() && path.rfind("notes", 0) != 0)
+          spread.push_back(at + ": in " + std::to_string(children.size()) + " of " +
+                           std::to_string(vs.size()) +
+                           " calibrations (written by a later fwb calibrate), the median of those");
+        out[key] = medianOf(children, at);
       }
       return out;
     }
@@ -180,7 +192,16 @@ Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& 
         " drops; found again on the merged bandwidth_curve: " + merged["cpu"]["cache_drops_bytes"].dump());
   }
   if (!merger.error.empty()) return Error::badInput(merger.error);
-  merged["notes"] = (*files.front().json)["notes"];
+  // The first file's notes, and a later file's for each field the first has none of.
+  merged["notes"] = json::array();
+  for (const auto& f : files)
+    if (f.json->contains("notes") && (*f.json)["notes"].is_array())
+      for (const json& n : (*f.json)["notes"]) {
+        const bool known = std::any_of(merged["notes"].begin(), merged["notes"].end(), [&](const json& m) {
+          return m.value("field", std::string()) == n.value("field", std::string());
+        });
+        if (!known) merged["notes"].push_back(n);
+      }
   FW_ASSIGN_OR_RETURN(HwProfile p, parseHwProfile(merged, "the merged profile"));
 
   std::string names;

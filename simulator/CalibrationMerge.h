@@ -26,14 +26,16 @@ struct MergedCalibration {
 
 // Every number of the profiles (each a cpu profile fwb calibrate wrote on one machine: the same CPU and
 // threads) becomes the median of its values over the files (of an even count, the lower of the middle
-// two: always a value one calibration measured). A curve (points by "bytes") whose sizes differ between the
-// files holds every size any of them measured, each point the median over the files that measured it;
-// cache drops whose count differs are found again on the merged bandwidth_curve; `spread` says both. Each
-// matrix-op kind's time model is fitted again, as fwb calibrate fits it, to every shape's median measured
-// time (cpu.cube_time_models.*.measured_us) with the merged per-kernel overhead, blocks and copy bandwidth.
-// Notes say so. Bad input (naming the file and the field): fewer than two files, any other list whose length
-// differs between them, a profile that does not parse, is not a cpu profile fwb calibrate wrote, describes
-// another machine, or has a time model without its shapes' measured times.
+// two: always a value one calibration measured). A figure only some files have (a later fwb calibrate wrote
+// it) is the median over those, with the first of their notes; `spread` says in how many. A curve (points by
+// "bytes") whose sizes differ between the files holds every size any of them measured, each point the median
+// over the files that measured it; cache drops whose count differs are found again on the merged
+// bandwidth_curve; `spread` says both. Each matrix-op kind's time model is fitted again, as fwb calibrate
+// fits it, to every shape's median measured time (cpu.cube_time_models.*.measured_us) with the merged
+// per-kernel overhead, blocks and copy bandwidth. Notes say so. Bad input (naming the file and the field):
+// fewer than two files, any other list whose length differs between them, a profile that does not parse, is
+// not a cpu profile fwb calibrate wrote, describes another machine, or has a time model without its shapes'
+// measured times.
 Result<MergedCalibration> mergeCalibrations(const std::vector<CalibrationFile>& files);
 
 }  // namespace fw::sim

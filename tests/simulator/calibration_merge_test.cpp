@@ -271,5 +271,43 @@ TEST(CalibrationMerge, CurvesWhoseSizesDifferAreMergedSizeBySize) {
   EXPECT_EQ(same->profile.cpu.cacheDropsBytes, std::vector<int64_t>{1500000});
 }
 
+// A figure a later fwb calibrate writes (cpu.far_curve_vector, session 71) survives a merge whose first
+// file predates it: the median over the files that have it, their note, and a spread line that says so.
+TEST(CalibrationMerge, AFigureOnlyLaterCalibrationsWroteIsKeptWhicheverFileComesFirst) {
+  auto one = [](double launch) {
+    return calibration(launch, 1e11, 16, {1500000}, [](size_t) { return 1.0; });
+  };
+  json a = one(2.0), b = one(2.1), c = one(2.2);
+  auto curve = [](double share) {
+    json far = json::array();
+    far.push_back({{"bytes", 1.6e7}, {"share", share}});
+    far.push_back({{"bytes", 2.7e8}, {"share", 1.0}});
+    return far;
+  };
+  for (json* j : {&a, &b, &c}) {
+    j->at("cpu")["far_curve"] = curve(0.5);
+    j->at("cpu")["far_s_per_byte"] = {{"vector", 1e-10}, {"product", 2e-10}};
+  }
+  b["cpu"]["far_curve_vector"] = curve(0.1);
+  c["cpu"]["far_curve_vector"] = curve(0.3);
+  c["notes"].push_back({{"field", "cpu.far_curve_vector"},
+                        {"source", "measured by fwb calibrate: the Relu's"},
+                        {"estimate", false}});
+  auto m = mergeCalibrations({{"a.json", &a}, {"b.json", &b}, {"c.json", &c}});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  const auto& v = m->profile.cpu.farCurveVector;
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_DOUBLE_EQ(v[0].second, 0.1);  // the lower of the two files' that have it
+  EXPECT_DOUBLE_EQ(m->profile.cpu.farCurve[0].second, 0.5);
+  bool noted = false;
+  for (const auto& n : m->profile.notes)
+    if (n.field == "cpu.far_curve_vector") noted = n.source.find("the Relu's") != std::string::npos;
+  EXPECT_TRUE(noted);
+  std::string spread;
+  for (const auto& line : m->spread) spread += line + "\n";
+  EXPECT_NE(spread.find("cpu.far_curve_vector: in 2 of 3 calibrations"), std::string::npos) << spread;
+  EXPECT_EQ(spread.find("notes"), std::string::npos) << spread;
+}
+
 }  // namespace
 }  // namespace fw::sim
