@@ -550,10 +550,11 @@ int64_t farTierScale(double ownCacheBytes, double memBytes) {
   return scale;
 }
 
-FarShares farSharesOf(const std::vector<double>& distances, const std::vector<double>& excessConv,
-                      const std::vector<double>& excessRelu) {
+FarShares farSharesOf(const std::vector<double>& distances, const std::vector<double>& reluDistances,
+                      const std::vector<double>& excessConv, const std::vector<double>& excessRelu) {
   FarShares out;
-  if (distances.empty() || excessConv.size() != distances.size() || excessRelu.size() != distances.size())
+  if (distances.empty() || excessConv.size() != distances.size() || excessRelu.size() != distances.size() ||
+      reluDistances.size() != distances.size())
     return out;
   const double top = excessConv.back() + excessRelu.back();
   double running = 0, runningVector = 0;
@@ -562,7 +563,7 @@ FarShares farSharesOf(const std::vector<double>& distances, const std::vector<do
     out.pooled.push_back({distances[i], running});
     if (excessRelu.back() > 0) {
       runningVector = std::max(runningVector, std::clamp(excessRelu[i] / excessRelu.back(), 0.0, 1.0));
-      out.vector.push_back({distances[i], runningVector});
+      out.vector.push_back({reluDistances[i], runningVector});
     }
   }
   return out;
@@ -628,10 +629,14 @@ fw::Result<FarTier> measureFarTier(int threads, int repeat, double ownCacheBytes
                  " MiB";
     }
   }
-  std::vector<double> distances;
-  for (int64_t mib : evictMiB)
+  // The pooled curve's distance is the two ops' mean: 2E and half of each op's own bytes, averaged; the
+  // vector curve's the Relu's own, 2E and half its input and output.
+  std::vector<double> distances, reluDistances;
+  for (int64_t mib : evictMiB) {
     distances.push_back(2.0 * static_cast<double>(mib << 20) + (convIn + convOut + 2 * reluIn) / 4);
-  FarShares shares = farSharesOf(distances, excessConv, excessRelu);
+    reluDistances.push_back(2.0 * static_cast<double>(mib << 20) + reluIn);
+  }
+  FarShares shares = farSharesOf(distances, reluDistances, excessConv, excessRelu);
   out.curve = std::move(shares.pooled);
   out.curveVector = std::move(shares.vector);
   out.productSPerByte = convBytes > 0 ? excessConv.back() * 1e-6 / convBytes : 0.0;

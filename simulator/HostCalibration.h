@@ -135,14 +135,15 @@ int lastCacheLevel(const std::vector<int64_t>& drops);
 // measured excess, a Relu 445 us alone and 706 after a Neg over 128 MiB, was written as 0 ns a byte.)
 int64_t farTierScale(double ownCacheBytes, double memBytes = 0);
 // The far tier's shares by distance (HwProfile.h: far_curve, far_curve_vector) from what a Conv and a Relu
-// took more after each Neg than alone (`excessConv`, `excessRelu`, us, by ascending `distances`): the pooled
-// curve is their sum over the sum after the last Neg, the vector curve the Relu's alone over its last (none
-// when that is 0); each non-decreasing, within [0, 1].
+// took more after each Neg than alone (`excessConv`, `excessRelu`, us, by ascending distance): the pooled
+// curve is their sum over the sum after the last Neg, at `distances` (the two ops' mean), the vector curve
+// the Relu's alone over its last (none when that is 0), at the Relu's own `reluDistances`; each
+// non-decreasing, within [0, 1].
 struct FarShares {
   std::vector<std::pair<double, double>> pooled, vector;
 };
-FarShares farSharesOf(const std::vector<double>& distances, const std::vector<double>& excessConv,
-                      const std::vector<double>& excessRelu);
+FarShares farSharesOf(const std::vector<double>& distances, const std::vector<double>& reluDistances,
+                      const std::vector<double>& excessConv, const std::vector<double>& excessRelu);
 // Runs every microbenchmark (a few seconds to a minute, on `threads` executor threads, `repeat` timed runs
 // per case). Progress lines go to stderr.
 Result<HostMeasurement> measureHost(int threads, int repeat);

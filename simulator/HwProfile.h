@@ -182,11 +182,13 @@ struct CpuFigures {
   // batch 8, took 2.1 ms in a run of 25 MB and 4.4 ms in one of 280 MB).
   std::vector<std::pair<double, double>> farCurve;
   // "far_curve_vector" (optional, with far_curve; fwb calibrate since session 71): the same share by distance
-  // from the Relu's excess alone, which a vector op takes (without it, far_curve). The pooled curve's points
-  // up to 70 MiB were the Conv's run-to-run noise (its excess 80-470 us on 2.1-2.8 ms, none monotone over six
-  // calibrations of session 70 and 71's Xeon, where the Relu's was under 2 % to 32 MiB of Negs and 50-90 % at
-  // 64 MiB): a chain of vector ops over 32 MiB tensors, each reading the one before's output, ran at the
-  // copy's rate and was simulated 1.1-1.4x over by the pooled curve's 0.15 share at 38-70 MiB.
+  // of the Relu's own bytes (since session 72; 2E and half its input and output, where far_curve is at the
+  // Conv's and the Relu's mean) from the Relu's excess alone, which a vector op takes (without it,
+  // far_curve). The pooled curve's points up to 70 MiB were the Conv's run-to-run noise (its excess 80-470 us
+  // on 2.1-2.8 ms, none monotone over six calibrations of session 70 and 71's Xeon, where the Relu's was
+  // under 2 % to 32 MiB of Negs and 50-90 % at 64 MiB): a chain of vector ops over 32 MiB tensors, each
+  // reading the one before's output, ran at the copy's rate and was simulated 1.1-1.4x over by the pooled
+  // curve's 0.15 share at 38-70 MiB.
   std::vector<std::pair<double, double>> farCurveVector;
   std::map<std::string, double> farSPerByte;
   // "speed_probe_us": {"call", "stream", "product"} (optional): the machine's speed at calibration time

@@ -878,19 +878,23 @@ TEST(Calibration, AGlobalPoolPaysItsPlanes) {
   EXPECT_EQ(rowWiseRows(max3d, max3d.node(0)), 2 * 16);
   const Graph flat = pool("GlobalAveragePool", {8, 96});  // no spatial axes: refused by the executor
   EXPECT_EQ(rowWiseRows(flat, flat.node(0)), 0);
-  int64_t familyRows = 0, shortRows = 0;
-  for (const auto& c : familyCases(CaseSize::normal())) {
-    const Graph& g = *c.bench.model.graph;
-    if (g.node(c.bench.node).opType == "GlobalAveragePool") familyRows = rowWiseRows(g, g.node(c.bench.node));
+  // Both pools are timed over 32 planes (the family cases) and 4096 (the row cases), each for its own
+  // figures.
+  for (const std::string op : {"GlobalAveragePool", "GlobalMaxPool"}) {
+    int64_t familyRows = 0, shortRows = 0;
+    for (const auto& c : familyCases(CaseSize::normal())) {
+      const Graph& g = *c.bench.model.graph;
+      if (g.node(c.bench.node).opType == op) familyRows = rowWiseRows(g, g.node(c.bench.node));
+    }
+    for (const auto& c : rowCases()) {
+      const Graph& g = *c.bench.model.graph;
+      if (g.node(c.bench.node).opType != op) continue;
+      EXPECT_EQ(c.key, op);
+      shortRows = rowWiseRows(g, g.node(c.bench.node));
+    }
+    EXPECT_EQ(familyRows, 32) << op;
+    EXPECT_EQ(shortRows, 4096) << op;
   }
-  for (const auto& c : rowCases()) {
-    const Graph& g = *c.bench.model.graph;
-    if (g.node(c.bench.node).opType != "GlobalAveragePool") continue;
-    EXPECT_EQ(c.key, "GlobalAveragePool");
-    shortRows = rowWiseRows(g, g.node(c.bench.node));
-  }
-  EXPECT_EQ(familyRows, 32);
-  EXPECT_EQ(shortRows, 4096);
   json j = cpuProfileJson();
   j["cpu"]["op_efficiency"] = {{"GlobalAveragePool", 0.001}};  // compute-bound: its rows show
   auto plain = parseHwProfile(j, "t.json");
@@ -952,7 +956,9 @@ TEST(Calibration, EachResizeModeTakesItsOwnFigures) {
 // noise (125 us on 2.8 ms after 4 MiB, 190 after 128), the vector curve the Relu's alone (none to 16 MiB).
 TEST(Calibration, TheVectorFarCurveIsTheRelusExcessAlone) {
   const std::vector<double> d = {14.5e6, 22.5e6, 38.5e6, 70.5e6, 134.5e6, 262.5e6};
-  const FarShares s = farSharesOf(d, {125, 96, 80, 112, 290, 190}, {0, 8, 42, 74, 478, 637});
+  std::vector<double> r;  // the Relu's own distance: 8 MiB more than 2E, past the two ops' mean
+  for (double x : d) r.push_back(x + 1.5e6);
+  const FarShares s = farSharesOf(d, r, {125, 96, 80, 112, 290, 190}, {0, 8, 42, 74, 478, 637});
   ASSERT_EQ(s.pooled.size(), 6u);
   ASSERT_EQ(s.vector.size(), 6u);
   EXPECT_NEAR(s.pooled[0].second, 125.0 / 827, 1e-12);
@@ -965,13 +971,14 @@ TEST(Calibration, TheVectorFarCurveIsTheRelusExcessAlone) {
   EXPECT_DOUBLE_EQ(s.vector[5].second, 1.0);
   for (size_t i = 0; i < d.size(); ++i) {
     EXPECT_EQ(s.pooled[i].first, d[i]);
-    EXPECT_EQ(s.vector[i].first, d[i]);
+    EXPECT_EQ(s.vector[i].first, r[i]);
   }
   // A Relu that took nothing more after the largest Neg gives no vector curve (the pooled one stands).
-  const FarShares flat = farSharesOf(d, {125, 96, 80, 112, 290, 190}, {0, 0, 0, 0, 0, 0});
+  const FarShares flat = farSharesOf(d, r, {125, 96, 80, 112, 290, 190}, {0, 0, 0, 0, 0, 0});
   EXPECT_TRUE(flat.vector.empty());
   EXPECT_DOUBLE_EQ(flat.pooled[4].second, 1.0);  // 290 over 190: at most 1
-  EXPECT_TRUE(farSharesOf(d, {1, 2}, {1, 2}).pooled.empty());
+  EXPECT_TRUE(farSharesOf(d, r, {1, 2}, {1, 2}).pooled.empty());
+  EXPECT_TRUE(farSharesOf(d, {1, 2}, {1, 2, 3, 4, 5, 6}, {1, 2, 3, 4, 5, 6}).pooled.empty());
 }
 
 // The far tier's ops grow with the own cache so that the cost model counts their bytes (an activation larger
@@ -3465,7 +3472,8 @@ TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
 // the other cases. The cases added since (sessions 52-55) count for their own figures only too:
 // ReduceLogSumExp, the 2x2 stride-2 MaxPool ("MaxPool/2x2"), a mask's Cast to float, RoiAlign and
 // NonMaxSuppression, (session 59) the reductions over a middle axis and CumSum, and (session 65) the 1-D
-// strided MaxPool and AveragePool, and (session 71) the cubic Resize; every other case counts.
+// strided MaxPool and AveragePool, (session 71) the cubic Resize and (session 72) GlobalMaxPool; every other
+// case counts.
 TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
   int scatters = 0;
   const std::set<std::string> own = {"ScatterElements",   "ReduceLogSumExp",
@@ -3474,7 +3482,7 @@ TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
                                      "ReduceMean/middle", "ReduceSum/middle",
                                      "ReduceMax/middle",  "CumSum",
                                      "MaxPool/strided",   "AveragePool/strided",
-                                     "Resize/cubic"};
+                                     "Resize/cubic",      "GlobalMaxPool"};
   std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
