@@ -2777,6 +2777,44 @@ TEST(CpuCost, AVectorOpTakesTheVectorFarCurveAndAMatrixOpThePooledOne) {
   EXPECT_DOUBLE_EQ(after.at(matmul), before.at(matmul));
 }
 
+// A value one kind of op wrote and the other kind reads takes the reader's curve (the writer keeps a share of
+// its arena bytes for each: CpuRunReuse's slotShare and slotShareVector). A MatMul writes 64 MiB, a Neg
+// streams 128 MiB of other values, a Relu reads the MatMul's output, and a second MatMul reads the Relu's:
+// with the vector curve at 0 to 256 MiB the Relu pays none of the far tier, the second MatMul as much as
+// without the vector curve.
+TEST(CpuCost, AValueWrittenByOneKindOfOpAndReadByTheOtherTakesTheReadersCurve) {
+  Graph g;
+  const int64_t rows = 16384, cols = 1024;  // 64 MiB
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({rows, 64}));
+  ValueId w = g.addInitializer("w", Tensor::floats({64, cols}, std::vector<float>(64 * cols, 0.5f)));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({rows, cols}));
+  g.addNode("MatMul", {x, w}, {y}, {}, "matmul");
+  ValueId other = g.addInput("other", DType::Float32, Shape::ofInts({rows, cols}));
+  ValueId negated = g.addValue("negated", DType::Float32, Shape::ofInts({rows, cols}));
+  g.addNode("Neg", {other}, {negated}, {}, "neg");
+  g.addOutput(negated);
+  ValueId r = g.addValue("r", DType::Float32, Shape::ofInts({rows, cols}));
+  g.addNode("Relu", {y}, {r}, {}, "relu");
+  ValueId w2 = g.addInitializer("w2", Tensor::floats({cols, 16}, std::vector<float>(cols * 16, 0.5f)));
+  ValueId z = g.addValue("z", DType::Float32, Shape::ofInts({rows, 16}));
+  g.addNode("MatMul", {r, w2}, {z}, {}, "matmul2");
+  g.addOutput(z);
+  auto pooled = farTierProfile();
+  ASSERT_TRUE(pooled.ok()) << pooled.error().message;
+  json j = hwProfileToJson(*pooled);
+  j["cpu"]["far_curve_vector"] =
+      json::parse(R"([{"bytes": 16777216, "share": 0}, {"bytes": 268435456, "share": 0}])");
+  auto split = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(split.ok()) << split.error().message;
+  const auto before = farBytesOf(g, *pooled), after = farBytesOf(g, *split);
+  const auto relu = static_cast<size_t>(g.findNode("relu")),
+             matmul2 = static_cast<size_t>(g.findNode("matmul2"));
+  EXPECT_GT(before.at(relu), 64.0 * 1048576);  // the MatMul's output at a distance past 64 MiB, and its own
+  EXPECT_DOUBLE_EQ(after.at(relu), 0.0);
+  EXPECT_GT(before.at(matmul2), 0.0);
+  EXPECT_DOUBLE_EQ(after.at(matmul2), before.at(matmul2));
+}
+
 // A Slice of a few rows of a far activation pays the far tier on what it reads, its output's worth, not on
 // the whole value (session 70: the first 8 rows of a 64 MiB activation, 3-5 us measured, 1808 simulated).
 TEST(CpuCost, ASliceOfAFarActivationPaysTheFarTierOnWhatItReads) {
