@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|91]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|92]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -339,6 +339,13 @@ torchvision's EfficientNet-B0 at batch 16 and 96, RegNetX-1.6GF at batch 4 and 1
 here (strided Convs with squeeze-and-excitation, nearest 2x upsampling with skip Adds, a 1x1 heatmap head) at batch 8
 over 96x96.
 
+Set 92 was exported in session 72 after its calibration changes (a vector op's far curve at the Relu's own
+distance, GlobalMaxPool timed for its own figures, a merge that keeps figures only later calibrations wrote),
+before any measurement of it, at opset 17: torchvision's GoogLeNet at batch 8 and 112, EfficientNet-B1 at batch 8
+and 112, ShuffleNetV2 x1.0 at batch 32 and 96, RegNetY-400MF at batch 16 and 128, ResNet-50 at batch 16 and 64,
+and a keyword-spotting network written here (a depthwise-separable CNN over a 40 x 98 log-mel spectrogram, global
+average and max pools concatenated before the classifier) at batch 32.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -349,7 +356,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -538,6 +545,8 @@ def main():
         return export_ninetieth_set(torch, torchvision, out)
     if which == "91":
         return export_ninety_first_set(torch, torchvision, out)
+    if which == "92":
+        return export_ninety_second_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10864,6 +10873,41 @@ def export_ninety_first_set(torch, torchvision, out):
             return self.head(y)
 
     export_nets(torch, out, 191, (("heatmap_net_b8_96", HeatmapNet, (8, 3, 96, 96)),), opset=17)
+    return 0
+
+
+def export_ninety_second_set(torch, torchvision, out):
+    # Session 72, after its calibration changes: networks at a batch, and a keyword-spotting network written
+    # here (depthwise-separable Convs over a spectrogram, both global pools).
+    tv = torchvision.models
+    for name, make, shape in (("googlenet_b8_112", lambda: tv.googlenet(weights=None, aux_logits=False,
+                                                                         init_weights=True), (8, 3, 112, 112)),
+                              ("efficientnet_b1_b8_112", lambda: tv.efficientnet_b1(weights=None), (8, 3, 112, 112)),
+                              ("shufflenet_v2_x1_0_b32_96", lambda: tv.shufflenet_v2_x1_0(weights=None),
+                               (32, 3, 96, 96)),
+                              ("regnet_y_400mf_b16_128", lambda: tv.regnet_y_400mf(weights=None), (16, 3, 128, 128)),
+                              ("resnet50_b16_64", lambda: tv.resnet50(weights=None), (16, 3, 64, 64))):
+        export_one(torch, out, 192, name, make, shape)
+    nn = torch.nn
+
+    def separable(c):  # a 3x3 depthwise Conv and a 1x1 pointwise one, each with BatchNorm and ReLU
+        return nn.Sequential(nn.Conv2d(c, c, 3, padding=1, groups=c, bias=False), nn.BatchNorm2d(c), nn.ReLU(),
+                             nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
+
+    class DsCnn(nn.Module):  # a strided 10x4 Conv, four separable blocks, average and max pools, a classifier
+        def __init__(self, width=64, words=12):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(1, width, (10, 4), stride=(2, 2), padding=(5, 1), bias=False),
+                                      nn.BatchNorm2d(width), nn.ReLU())
+            self.blocks = nn.Sequential(*(separable(width) for _ in range(4)))
+            self.avg, self.max = nn.AdaptiveAvgPool2d(1), nn.AdaptiveMaxPool2d(1)
+            self.fc = nn.Linear(2 * width, words)
+
+        def forward(self, x):
+            y = self.blocks(self.stem(x))
+            return self.fc(torch.cat([self.avg(y), self.max(y)], 1).flatten(1))
+
+    export_nets(torch, out, 192, (("ds_cnn_kws_b32_40x98", DsCnn, (32, 1, 40, 98)),), opset=17)
     return 0
 
 
