@@ -15,6 +15,7 @@
 #include "core/exec/Gemm.h"
 #include "core/exec/OneDnn.h"
 #include "core/exec/OpContext.h"
+#include "core/exec/Transpose.h"
 
 namespace fw::exec {
 
@@ -260,7 +261,38 @@ onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBia
   return c;
 }
 
+// `m`'s float layout as the executor keeps activations (NCW, NCHW, NCDHW).
+memory::desc channelsFirst(const memory::desc& m) {
+  const memory::dims dims = m.dims();
+  const memory::format_tag tag = dims.size() == 3   ? memory::format_tag::ncw
+                                 : dims.size() == 4 ? memory::format_tag::nchw
+                                                    : memory::format_tag::ncdhw;
+  return memory::desc(dims, memory::data_type::f32, tag);
+}
+
+// Between the executor's channels-first activations and channels-last ones the executor's own tiles move
+// them (Transpose.h: toChannelsLast); any other layout goes through the library's reorder. Wide grouped
+// Convs on oneDNN's channels-last kernel, reorders included (1 thread, `fwb profile` of the node alone, old
+// and new binaries alternating, session 72): 72 -> 72 in 3 groups, stride 2 over 64x64, 491 -> 322-326 us;
+// 168 -> 168 in 7 groups, stride 2 over 4 x 64x64, 4.90 -> 3.26-3.34 ms; 72 -> 72 over 4 x 32x32 1146 ->
+// 957 us; over planes that share no cache sets (66x66, 20x20, 24x24) 0.97-1.03x.
 void runReorder(const dnnl::primitive& r, const dnnl::memory& from, const dnnl::memory& to) {
+  const memory::desc a = from.get_desc(), b = to.get_desc();
+  const memory::dims dims = a.dims();
+  if (dims.size() >= 3 && dims.size() <= 5 && a.data_type() == memory::data_type::f32 && b.dims() == dims) {
+    int64_t positions = 1;
+    for (size_t k = 2; k < dims.size(); ++k) positions *= dims[k];
+    const auto* x = static_cast<const float*>(from.get_data_handle());
+    auto* y = static_cast<float*>(to.get_data_handle());
+    if (a == channelsFirst(a) && b == channelsLast(a)) {
+      toChannelsLast(x, dims[0], dims[1], positions, y);
+      return;
+    }
+    if (a == channelsLast(a) && b == channelsFirst(a)) {
+      toChannelsFirst(x, dims[0], dims[1], positions, y);
+      return;
+    }
+  }
   dnnl::stream& s = onednn::threadStream();
   r.execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
   s.wait();

@@ -173,6 +173,16 @@ void permute(const T* in, T* out, const Axes& a) {
 
 }  // namespace
 
+void toChannelsLast(const float* x, int64_t N, int64_t C, int64_t S, float* y) {
+  if (N * C * S == 0) return;
+  permute(x, y, coalesce({N, S, C}, {C * S, 1, S}));
+}
+
+void toChannelsFirst(const float* x, int64_t N, int64_t C, int64_t S, float* y) {
+  if (N * C * S == 0) return;
+  permute(x, y, coalesce({N, C, S}, {S * C, 1, C}));
+}
+
 void copyStrided(const RtTensor& x, int64_t inOffset, const std::vector<int64_t>& inStride, RtTensor& y,
                  const std::vector<int64_t>& od) {
   const int64_t n = numelOf(od);

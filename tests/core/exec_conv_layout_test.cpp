@@ -15,6 +15,7 @@
 #include "core/exec/DirectConv.h"
 #include "core/exec/FastMath.h"
 #include "core/exec/OneDnn.h"
+#include "core/exec/Transpose.h"
 
 namespace {
 
@@ -80,9 +81,9 @@ std::vector<float> uniform(size_t n, unsigned seed) {
   return v;
 }
 
-// The largest difference between `run` (fw::exec::convolution unless given) of `q` (2-D or 1-D, stride 1,
-// dilation 1; a bias, and a fused ReLU when `relu`) on uniform data and a direct float64 loop over the same
-// data.
+// The largest difference between `run` (fw::exec::convolution unless given) of `q` (2-D or 1-D, the last
+// axis's stride along both, dilation 1; a bias, and a fused ReLU when `relu`) on uniform data and a direct
+// float64 loop over the same data.
 double worstAgainstDirectLoop(const ConvProblem& q, bool relu,
                               decltype(&fw::exec::convolution) run = &fw::exec::convolution) {
   const bool twoD = q.geo.in.size() == 2;
@@ -104,7 +105,8 @@ double worstAgainstDirectLoop(const ConvProblem& q, bool relu,
           for (int64_t c = 0; c < cg; ++c)
             for (int64_t a = 0; a < kh; ++a)
               for (int64_t e = 0; e < k; ++e) {
-                const int64_t ty = twoD ? yo + a - p : 0, tx = xo + e - p;
+                const int64_t st = q.geo.strides.back();
+                const int64_t ty = twoD ? yo * st + a - p : 0, tx = xo * st + e - p;
                 if (ty < 0 || tx < 0 || ty >= ih || tx >= iw) continue;
                 const int64_t ch = (m / mg) * cg + c;
                 acc += static_cast<double>(x[static_cast<size_t>(((n * q.C + ch) * ih + ty) * iw + tx)]) *
@@ -181,6 +183,43 @@ TEST(ExecConvLayout, DepthwiseConvRunsOnChannelBlocksNotChannelsLast) {
   // slower than 16-channel blocks over eight dense shapes, reorders included, and a first Conv on 3
   // channels has no blocked kernel but the reference one.
   EXPECT_NE(fw::exec::convolutionSourceLayout(conv3x3(1, 64, 64, 16, 1)), "other");
+}
+
+// Activations move between the executor's channels-first layout and channels-last by its own tiles
+// (Transpose.h), element for element: odd sizes (edges of the 8 x 8 blocks and the 32 x 32 tiles), a plane of
+// 4 KiB, one channel, one position.
+TEST(ExecConvLayout, ChannelsLastAndBackMoveEveryElementToItsPlace) {
+  struct Shape {
+    int64_t n, c, s;
+  };
+  for (const Shape& sh :
+       {Shape{2, 13, 37}, Shape{1, 72, 1024}, Shape{3, 1, 9}, Shape{2, 40, 1}, Shape{1, 33, 65}}) {
+    const std::vector<float> x = uniform(static_cast<size_t>(sh.n * sh.c * sh.s), 7);
+    std::vector<float> last(x.size(), -9.f), back(x.size(), -9.f);
+    fw::exec::toChannelsLast(x.data(), sh.n, sh.c, sh.s, last.data());
+    for (int64_t n = 0; n < sh.n; ++n)
+      for (int64_t c = 0; c < sh.c; ++c)
+        for (int64_t i = 0; i < sh.s; ++i)
+          ASSERT_EQ(last[static_cast<size_t>((n * sh.s + i) * sh.c + c)],
+                    x[static_cast<size_t>((n * sh.c + c) * sh.s + i)])
+              << sh.n << "x" << sh.c << "x" << sh.s << " at " << n << "," << c << "," << i;
+    fw::exec::toChannelsFirst(last.data(), sh.n, sh.c, sh.s, back.data());
+    EXPECT_EQ(back, x) << sh.n << "x" << sh.c << "x" << sh.s;
+  }
+}
+
+// A wide grouped Conv (24 input channels a group), which oneDNN 2.6 on AVX-512 runs channels-last, over
+// planes of 4 KiB and 1 KiB, stride 1 and 2, its activations moved by the executor's tiles: equal to a direct
+// loop.
+TEST(ExecConvLayout, AWideGroupedConvOverAlignedPlanesMatchesADirectLoop) {
+  ConvProblem strided = conv3x3(2, 72, 72, 32, 3);
+  strided.geo.strides = {2, 2};
+  strided.geo.out = {16, 16};
+  for (const ConvProblem& q : {conv3x3(2, 72, 72, 32, 3), conv3x3(1, 48, 96, 16, 2), strided})
+    for (const bool relu : {false, true})
+      EXPECT_LT(worstAgainstDirectLoop(q, relu), 1e-4)
+          << q.C << " -> " << q.M << " at " << q.geo.in[0] << ", stride " << q.geo.strides[0] << ", "
+          << fw::exec::convolutionSourceLayout(q);
 }
 
 // A Conv of a few input channels a group runs on whichever of the library's layout and the plain one (the
