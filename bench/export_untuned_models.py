@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|92]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|93]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -346,6 +346,12 @@ and 112, ShuffleNetV2 x1.0 at batch 32 and 96, RegNetY-400MF at batch 16 and 128
 and a keyword-spotting network written here (a depthwise-separable CNN over a 40 x 98 log-mel spectrogram, global
 average and max pools concatenated before the classifier) at batch 32.
 
+Set 93 was exported in session 72 after its executor change (activations to and from channels-last by the
+executor's own tiles), before any measurement of it, at opset 17: torchvision's ResNeXt-50 32x4d at batch 8 and 96,
+RegNetX-800MF at batch 16 and 96, MobileNetV2 at batch 32 and 96, DenseNet-121 at batch 8 and 64, EfficientNet-B0 at
+batch 8 and 160, and a dilated residual network written here for dense prediction (3x3 Convs at dilations 1, 2, 4
+and 8 with BatchNorm, ReLU and skip Adds, a 1x1 head of 21 classes) at batch 4 over 80x80.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -356,7 +362,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -547,6 +553,8 @@ def main():
         return export_ninety_first_set(torch, torchvision, out)
     if which == "92":
         return export_ninety_second_set(torch, torchvision, out)
+    if which == "93":
+        return export_ninety_third_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10908,6 +10916,43 @@ def export_ninety_second_set(torch, torchvision, out):
             return self.fc(torch.cat([self.avg(y), self.max(y)], 1).flatten(1))
 
     export_nets(torch, out, 192, (("ds_cnn_kws_b32_40x98", DsCnn, (32, 1, 40, 98)),), opset=17)
+    return 0
+
+
+def export_ninety_third_set(torch, torchvision, out):
+    # Session 72, after its executor change: networks at a batch over small planes, and a dilated residual
+    # network written here (dense prediction without downsampling past 1/4).
+    tv = torchvision.models
+    for name, make, shape in (("resnext50_32x4d_b8_96", lambda: tv.resnext50_32x4d(weights=None), (8, 3, 96, 96)),
+                              ("regnet_x_800mf_b16_96", lambda: tv.regnet_x_800mf(weights=None), (16, 3, 96, 96)),
+                              ("mobilenet_v2_b32_96", lambda: tv.mobilenet_v2(weights=None), (32, 3, 96, 96)),
+                              ("densenet121_b8_64", lambda: tv.densenet121(weights=None), (8, 3, 64, 64)),
+                              ("efficientnet_b0_b8_160", lambda: tv.efficientnet_b0(weights=None), (8, 3, 160, 160))):
+        export_one(torch, out, 193, name, make, shape)
+    nn = torch.nn
+
+    class Dilated(nn.Module):  # a residual pair of 3x3 Convs at one dilation
+        def __init__(self, c, d):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(c, c, 3, padding=d, dilation=d, bias=False), nn.BatchNorm2d(c),
+                                      nn.ReLU(), nn.Conv2d(c, c, 3, padding=d, dilation=d, bias=False),
+                                      nn.BatchNorm2d(c))
+
+        def forward(self, x):
+            return torch.relu(x + self.body(x))
+
+    class DilatedNet(nn.Module):  # a stride-4 stem, blocks at dilations 1, 2, 4, 8, a 1x1 head
+        def __init__(self, width=64, classes=21):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, width, 7, stride=2, padding=3, bias=False), nn.BatchNorm2d(width),
+                                      nn.ReLU(), nn.MaxPool2d(3, stride=2, padding=1))
+            self.blocks = nn.Sequential(*(Dilated(width, d) for d in (1, 2, 4, 8)))
+            self.head = nn.Conv2d(width, classes, 1)
+
+        def forward(self, x):
+            return self.head(self.blocks(self.stem(x)))
+
+    export_nets(torch, out, 193, (("dilated_resnet_b4_80", DilatedNet, (4, 3, 80, 80)),), opset=17)
     return 0
 
 
