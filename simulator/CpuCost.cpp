@@ -839,6 +839,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     bool ownLoop = false;          // the executor's own loop (CubeFeatures::ownLoop)
     bool plainProduct = false;     // a Conv on the executor's GEMM path (CubeFeatures::plainProduct)
     bool imageProducts = false;    // a pointwise Conv: one product an image (far_s_per_byte "pointwise")
+    double passesFar = 0;          // a depthwise Conv's passes its model streams from beyond the LLC (0-1)
     if (fam == OpFamily::Cube)
       if (auto f = cubeFeatures(g, m)) {
         *f = f->withOwnCache(ownCacheBytes(hw));
@@ -878,6 +879,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
             (f->kind == "conv_transpose1d" || f->kind == "conv_transpose_plain"))
           it = hw.cpu.cubeModels.find("conv_transpose");
         if (it != hw.cpu.cubeModels.end()) {
+          if (f->actStreamBytes > 0 && it->second.weightStreamEfficiency > 0 && llc > 0)
+            passesFar = std::clamp(f->actFootprintBytes / llc - 1, 0.0, 1.0);
           const auto copyRate = [&](double bytes) { return hw.cpu.cacheBandwidthFor(bytes); };
           // A recurrent cell whose model was fitted without its input projection: that product priced by
           // the GEMM model (DeepSpeech2's GRU over [400, 640] x [640, 1152]: the recurrent model's one rate
@@ -1052,19 +1055,25 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // ln(simulated/measured) +0.085 -> -0.007, 3 more rows met, none lost).
       const double coldIn =
           reuse && ownCache > 0 && mi < reuse->farInputBytes.size()
-              ? reuse->farInputBytes[mi] + (product || plainProduct ? 0.0 : coldShare * actInBeyondOwn)
+              ? reuse->farInputBytes[mi] +
+                    (product || plainProduct ? 0.0 : (1 - passesFar) * coldShare * actInBeyondOwn)
               : coldShare * actIn;
-      // Its output: a MatMul or Gemm writes over arena bytes, cold as far as the run has evicted them since
-      // they were last touched (CpuRunReuse::evictedOutputBytes; larger than the own cache, the far tier
-      // prices them), not the run's cold share of them (a transformer's products write over bytes a
-      // node or two before touched: 296 stored rows re-simulated, the mean per-row median 14.96 -> 14.46 %;
-      // a Swin block's QKV product, 196 KB in, 590 KB out: 94 us measured, 125 simulated before, 115 now,
-      // session 40); a pointwise Conv's the same (above). A Conv on oneDNN's layout writes into its staging
-      // buffer and reorders from it: the run's share.
+      // A depthwise Conv's model streams its three passes from their footprint (passesFar): past twice the
+      // last-level cache that stream is from DRAM, and the run's cold share of its input and output is not
+      // charged on top of it (linearly from once the cache). Session 72: depthwise Convs over 2.5-15 MB of
+      // input at a median exp(+0.23) of their time over the 156 held-out rows of sets 85-93; with this, 125
+      // -> 127 rows met, mean |whole-model error| 7.66 -> 7.49 %, mean per-row median 13.19 -> 12.72 %. Its
+      // output: a MatMul or Gemm writes over arena bytes, cold as far as the run has evicted them since they
+      // were last touched (CpuRunReuse::evictedOutputBytes; larger than the own cache, the far tier prices
+      // them), not the run's cold share of them (a transformer's products write over bytes a node or two
+      // before touched: 296 stored rows re-simulated, the mean per-row median 14.96 -> 14.46 %; a Swin
+      // block's QKV product, 196 KB in, 590 KB out: 94 us measured, 125 simulated before, 115 now, session
+      // 40); a pointwise Conv's the same (above). A Conv on oneDNN's layout writes into its staging buffer
+      // and reorders from it: the run's share.
       const double coldOut =
           (product || plainProduct) && reuse && ownCache > 0 && mi < reuse->evictedOutputBytes.size()
               ? reuse->evictedOutputBytes[mi]
-              : coldShare * out;
+              : (1 - passesFar) * coldShare * out;
       // Its weights: by distance (byDistance), their reads are bounded by their stream (weightStreamS, below);
       // without it, the run's cold share of each weight at the cold rate.
       const double weightColdS =
