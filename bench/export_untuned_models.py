@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|93]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|94]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -352,6 +352,12 @@ RegNetX-800MF at batch 16 and 96, MobileNetV2 at batch 32 and 96, DenseNet-121 a
 batch 8 and 160, and a dilated residual network written here for dense prediction (3x3 Convs at dilations 1, 2, 4
 and 8 with BatchNorm, ReLU and skip Adds, a 1x1 head of 21 classes) at batch 4 over 80x80.
 
+Set 94 was exported in session 72 after its last cost-model change (a depthwise Conv's passes from beyond the
+last-level cache not charged cold twice), before any measurement of it, at opset 17: torchvision's MNASNet 1.0 at
+batch 16 and 96, EfficientNet-B2 at batch 8 and 96, ShuffleNetV2 x0.5 at batch 32 and 96, RegNetY-800MF at batch 16
+and 96, MobileNetV3-Large at batch 32 and 96, and a two-stream action network written here (a 3-D Conv stem over 8
+frames, (2+1)-D residual blocks, a temporal average and a classifier) at batch 2 over 8 x 56 x 56.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -362,7 +368,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -555,6 +561,8 @@ def main():
         return export_ninety_second_set(torch, torchvision, out)
     if which == "93":
         return export_ninety_third_set(torch, torchvision, out)
+    if which == "94":
+        return export_ninety_fourth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -10953,6 +10961,48 @@ def export_ninety_third_set(torch, torchvision, out):
             return self.head(self.blocks(self.stem(x)))
 
     export_nets(torch, out, 193, (("dilated_resnet_b4_80", DilatedNet, (4, 3, 80, 80)),), opset=17)
+    return 0
+
+
+def export_ninety_fourth_set(torch, torchvision, out):
+    # Session 72, after its last cost-model change: networks at a batch over 96x96, and a video network
+    # written here ((2+1)-D Convs: a spatial 1x3x3 and a temporal 3x1x1 in turn).
+    tv = torchvision.models
+    for name, make, shape in (("mnasnet1_0_b16_96", lambda: tv.mnasnet1_0(weights=None), (16, 3, 96, 96)),
+                              ("efficientnet_b2_b8_96", lambda: tv.efficientnet_b2(weights=None), (8, 3, 96, 96)),
+                              ("shufflenet_v2_x0_5_b32_96", lambda: tv.shufflenet_v2_x0_5(weights=None),
+                               (32, 3, 96, 96)),
+                              ("regnet_y_800mf_b16_96", lambda: tv.regnet_y_800mf(weights=None), (16, 3, 96, 96)),
+                              ("mobilenet_v3_large_b32_96", lambda: tv.mobilenet_v3_large(weights=None),
+                               (32, 3, 96, 96))):
+        export_one(torch, out, 194, name, make, shape)
+    nn = torch.nn
+
+    class R21(nn.Module):  # a residual (2+1)-D block: 1x3x3 then 3x1x1, each with BatchNorm, ReLU between
+        def __init__(self, c):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv3d(c, c, (1, 3, 3), padding=(0, 1, 1), bias=False), nn.BatchNorm3d(c),
+                                      nn.ReLU(), nn.Conv3d(c, c, (3, 1, 1), padding=(1, 0, 0), bias=False),
+                                      nn.BatchNorm3d(c))
+
+        def forward(self, x):
+            return torch.relu(x + self.body(x))
+
+    class Video(nn.Module):  # a strided 3-D stem, two blocks at each of two widths, time and space averaged
+        def __init__(self, classes=10):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv3d(3, 32, (3, 7, 7), stride=(1, 2, 2), padding=(1, 3, 3), bias=False),
+                                      nn.BatchNorm3d(32), nn.ReLU())
+            self.stage1 = nn.Sequential(R21(32), R21(32))
+            self.down = nn.Sequential(nn.Conv3d(32, 64, 1, stride=(2, 2, 2), bias=False), nn.BatchNorm3d(64))
+            self.stage2 = nn.Sequential(R21(64), R21(64))
+            self.fc = nn.Linear(64, classes)
+
+        def forward(self, x):
+            y = self.stage2(self.down(self.stage1(self.stem(x))))
+            return self.fc(y.mean(dim=(2, 3, 4)))
+
+    export_nets(torch, out, 194, (("r2plus1d_lite_b2_8x56", Video, (2, 3, 8, 56, 56)),), opset=17)
     return 0
 
 
