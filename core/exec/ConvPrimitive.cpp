@@ -94,14 +94,17 @@ bool isGemm(const dnnl::primitive_desc_base& pd) {
   return impl != nullptr && std::string(impl).find("gemm") != std::string::npos;
 }
 
-// `m` channels-last (NWC, NHWC, NDHWC).
-memory::desc channelsLast(const memory::desc& m) {
+// `m` in floats channels-last (NWC, NHWC, NDHWC) or, `last` false, channels-first as the executor keeps
+// activations (NCW, NCHW, NCDHW).
+memory::desc activationLayout(const memory::desc& m, bool last) {
+  using tag = memory::format_tag;
   const memory::dims dims = m.dims();
-  const memory::format_tag tag = dims.size() == 3   ? memory::format_tag::nwc
-                                 : dims.size() == 4 ? memory::format_tag::nhwc
-                                                    : memory::format_tag::ndhwc;
-  return memory::desc(dims, memory::data_type::f32, tag);
+  const tag t = dims.size() == 3   ? (last ? tag::nwc : tag::ncw)
+                : dims.size() == 4 ? (last ? tag::nhwc : tag::nchw)
+                                   : (last ? tag::ndhwc : tag::ncdhw);
+  return memory::desc(dims, memory::data_type::f32, t);
 }
+memory::desc channelsLast(const memory::desc& m) { return activationLayout(m, true); }
 
 // A Conv with at most 4 input channels a group, not a depthwise one.
 bool fewInputChannels(const ConvProblem& p) {
@@ -261,15 +264,6 @@ onednn::CachedPrimitive create(const ConvProblem& p, const Descs& d, bool hasBia
   return c;
 }
 
-// `m`'s float layout as the executor keeps activations (NCW, NCHW, NCDHW).
-memory::desc channelsFirst(const memory::desc& m) {
-  const memory::dims dims = m.dims();
-  const memory::format_tag tag = dims.size() == 3   ? memory::format_tag::ncw
-                                 : dims.size() == 4 ? memory::format_tag::nchw
-                                                    : memory::format_tag::ncdhw;
-  return memory::desc(dims, memory::data_type::f32, tag);
-}
-
 // Between the executor's channels-first activations and channels-last ones the executor's own tiles move
 // them (Transpose.h: toChannelsLast); any other layout goes through the library's reorder. Wide grouped
 // Convs on oneDNN's channels-last kernel, reorders included (1 thread, `fwb profile` of the node alone, old
@@ -284,11 +278,11 @@ void runReorder(const dnnl::primitive& r, const dnnl::memory& from, const dnnl::
     for (size_t k = 2; k < dims.size(); ++k) positions *= dims[k];
     const auto* x = static_cast<const float*>(from.get_data_handle());
     auto* y = static_cast<float*>(to.get_data_handle());
-    if (a == channelsFirst(a) && b == channelsLast(a)) {
+    if (a == activationLayout(a, false) && b == channelsLast(a)) {
       toChannelsLast(x, dims[0], dims[1], positions, y);
       return;
     }
-    if (a == channelsLast(a) && b == channelsFirst(a)) {
+    if (a == channelsLast(a) && b == activationLayout(a, false)) {
       toChannelsFirst(x, dims[0], dims[1], positions, y);
       return;
     }

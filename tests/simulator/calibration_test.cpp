@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <utility>
 
 #include "core/exec/DirectConv.h"
 #include "core/zoo/Zoo.h"
@@ -2745,6 +2746,19 @@ TEST(CpuCost, AnActivationWrittenOverArenaBytesFarBackPaysTheFarTier) {
   EXPECT_DOUBLE_EQ(at(near, nb, "relu3"), 0.0);
 }
 
+// farBytesOf g on the far-tier test profile (before) and on it with a vector curve at 0 from 16 to 256 MiB
+// (after).
+std::pair<std::vector<double>, std::vector<double>> farBytesWithoutAndWithAFlatVectorCurve(const Graph& g) {
+  auto pooled = farTierProfile();
+  EXPECT_TRUE(pooled.ok()) << pooled.error().message;
+  json j = hwProfileToJson(*pooled);
+  j["cpu"]["far_curve_vector"] =
+      json::parse(R"([{"bytes": 16777216, "share": 0}, {"bytes": 268435456, "share": 0}])");
+  auto split = parseHwProfile(j, "t.json");
+  EXPECT_TRUE(split.ok()) << split.error().message;
+  return {farBytesOf(g, *pooled), farBytesOf(g, *split)};
+}
+
 // cpu.far_curve_vector: a vector op's activations take the vector curve's share, a matrix op's the pooled
 // curve's. A MatMul and a Relu each read a 64 MiB graph input (last touched a run ago, some 200 MiB away):
 // with the vector curve at 0 to 256 MiB the Relu pays none of the far tier, the MatMul the same as without
@@ -2761,14 +2775,7 @@ TEST(CpuCost, AVectorOpTakesTheVectorFarCurveAndAMatrixOpThePooledOne) {
   ValueId r = g.addValue("r", DType::Float32, Shape::ofInts({rows, cols}));
   g.addNode("Relu", {x2}, {r}, {}, "relu");
   g.addOutput(r);
-  auto pooled = farTierProfile();
-  ASSERT_TRUE(pooled.ok()) << pooled.error().message;
-  json j = hwProfileToJson(*pooled);
-  j["cpu"]["far_curve_vector"] =
-      json::parse(R"([{"bytes": 16777216, "share": 0}, {"bytes": 268435456, "share": 0}])");
-  auto split = parseHwProfile(j, "t.json");
-  ASSERT_TRUE(split.ok()) << split.error().message;
-  const auto before = farBytesOf(g, *pooled), after = farBytesOf(g, *split);
+  const auto [before, after] = farBytesWithoutAndWithAFlatVectorCurve(g);
   const auto matmul = static_cast<size_t>(g.findNode("matmul")),
              relu = static_cast<size_t>(g.findNode("relu"));
   EXPECT_GT(before.at(relu), 64.0 * 1048576);  // its input, and its output over bytes a run ago
@@ -2799,14 +2806,7 @@ TEST(CpuCost, AValueWrittenByOneKindOfOpAndReadByTheOtherTakesTheReadersCurve) {
   ValueId z = g.addValue("z", DType::Float32, Shape::ofInts({rows, 16}));
   g.addNode("MatMul", {r, w2}, {z}, {}, "matmul2");
   g.addOutput(z);
-  auto pooled = farTierProfile();
-  ASSERT_TRUE(pooled.ok()) << pooled.error().message;
-  json j = hwProfileToJson(*pooled);
-  j["cpu"]["far_curve_vector"] =
-      json::parse(R"([{"bytes": 16777216, "share": 0}, {"bytes": 268435456, "share": 0}])");
-  auto split = parseHwProfile(j, "t.json");
-  ASSERT_TRUE(split.ok()) << split.error().message;
-  const auto before = farBytesOf(g, *pooled), after = farBytesOf(g, *split);
+  const auto [before, after] = farBytesWithoutAndWithAFlatVectorCurve(g);
   const auto relu = static_cast<size_t>(g.findNode("relu")),
              matmul2 = static_cast<size_t>(g.findNode("matmul2"));
   EXPECT_GT(before.at(relu), 64.0 * 1048576);  // the MatMul's output at a distance past 64 MiB, and its own
