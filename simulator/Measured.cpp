@@ -313,6 +313,18 @@ Result<MeasuredRun> medianOfRuns(const std::vector<MeasuredRun>& runs,
   }
   m.mergedFrom.clear();
   for (size_t i = 0; i < runs.size(); ++i) m.mergedFrom.push_back(fileOf(i));
+  std::vector<double> agreements;
+  for (size_t i = 0; i < runs.size(); ++i)
+    for (size_t j = i + 1; j < runs.size(); ++j) {
+      std::vector<double> x, y;
+      for (size_t k = 0; k < m.kernels.size(); ++k)
+        if (runs[i].kernels[k].us > 0 && runs[j].kernels[k].us > 0) {
+          x.push_back(runs[i].kernels[k].us);
+          y.push_back(runs[j].kernels[k].us);
+        }
+      if (x.size() >= 2) agreements.push_back(spearman(x, y));
+    }
+  if (!agreements.empty()) m.runsSpearman = median(agreements);
   m.source = first.source + "; the median of " + std::to_string(runs.size()) + " profiles";
   return m;
 }
@@ -525,6 +537,7 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured) {
     a.unranked = xs.size() < 2 ? std::to_string(xs.size()) + " kernel scored: nothing to rank"
                  : !spread(ys) ? "the measured times are all equal"
                                : "the simulated times are all equal";
+  a.runsSpearman = measured.runsSpearman;
   a.simulatedTotalUs = sim.latencyUs;
   a.measuredTotalUs = measured.totalUs;
   if (a.measuredTotalUs <= 0)
@@ -585,6 +598,7 @@ json toJson(const Accuracy& a) {
   out["by_ops"] = std::move(groups);
   if (!a.ranked) out["spearman_na"] = a.unranked;
   out["machine_time_ratio"] = a.machineTimeRatio > 0 ? json(a.machineTimeRatio) : json(nullptr);
+  out["spearman_between_runs"] = std::isnan(a.runsSpearman) ? json(nullptr) : json(a.runsSpearman);
   return out;
 }
 
@@ -606,7 +620,11 @@ std::string formatAccuracy(const Accuracy& a, const MeasuredRun& m) {
   s += "  whole model            simulated " + fmt("%.1f us", a.simulatedTotalUs) + " vs measured " +
        fmt("%.1f us", a.measuredTotalUs) + ": " + fmt("%+.1f %%", 100 * a.totalErr) + "\n";
   s += "  rank correlation       Spearman " +
-       (a.ranked ? fmt("%.3f", a.spearman) : "n/a (" + a.unranked + ")") + "\n";
+       (a.ranked ? fmt("%.3f", a.spearman) : "n/a (" + a.unranked + ")") +
+       (std::isnan(a.runsSpearman) ? std::string()
+                                   : "; the measured runs rank the kernels alike to " +
+                                         fmt("%.3f", a.runsSpearman) + " (no ranking is finer than that)") +
+       "\n";
   if (a.machineTimeRatio > 0)
     s += "  machine state          the speed probe took " + probeRatioText(a.machineTimeRatio) +
          " at the measured run against the calibration" +

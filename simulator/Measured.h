@@ -2,6 +2,7 @@
 // Measured times beside simulated ones (issue 22): a run measured per kernel (`fwb profile` on the
 // reference executor) or per operator (a board's profiler op summary), and how far the simulation is
 // from it, reported the way simulator papers do (per-kernel error, whole-model error, rank correlation).
+#include <limits>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -49,6 +50,11 @@ struct MeasuredRun {
   double probeDrift = 0;
   // Several profiles of the same model and level set as one (medianOfRuns): their files, and how many.
   std::vector<std::string> mergedFrom;
+  // Of those, how alike they rank their kernels: the median over pairs of runs of the Spearman correlation of
+  // the kernels' times (those above 0 us in both); NaN for one run or fewer than two such kernels. A
+  // simulation's ranking cannot be judged finer than the measurement repeats its own (session 72: a DS-CNN's
+  // eight separable Convs within 4 % of each other, two rounds at 0.806, the simulation at 0.602).
+  double runsSpearman = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Several measurements of one model at one level (fwb profile run at different times: on a shared machine
@@ -109,6 +115,8 @@ struct Accuracy {
   // 0 when either has none (a board's op summary, a built-in profile, files written before session 64).
   // Off by more than kProbeTolerance, the errors above mix two machine states.
   double machineTimeRatio = 0;
+  // The measured runs' own agreement on the kernels' ranking (MeasuredRun::runsSpearman; NaN: one run).
+  double runsSpearman = std::numeric_limits<double>::quiet_NaN();
 };
 
 // fwb profile's JSON: {"model", "opt_level", "threads", "total_us", "kernels": [{"name", "ops", "nodes",
@@ -141,9 +149,9 @@ Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured);
 // The same, with machineTimeRatio from the profile the simulation ran on (its cpu.speed_probe_us).
 Accuracy accuracy(const SimResult& sim, const MeasuredRun& measured, const HwProfile& hw);
 // {"matched", "scored", "excluded", "median_abs_err", "mean_abs_err", "total_err", "spearman" (null when
-//  not ranked, with "spearman_na" saying why), "simulated_total_us", "measured_total_us",
-//  "unmatched_measured", "unmatched_simulated", "other_plan", "kernels": [{"name", "simulated_us",
-//  "measured_us", "rel_err", "scored"}]}
+//  not ranked, with "spearman_na" saying why), "spearman_between_runs" (null for one measured run),
+//  "simulated_total_us", "measured_total_us", "unmatched_measured", "unmatched_simulated", "other_plan",
+//  "kernels": [{"name", "simulated_us", "measured_us", "rel_err", "scored"}]}
 nlohmann::json toJson(const Accuracy& a);
 // A group's ops as the tables print them: a fused body of more than six ops by its first five and its count
 // ("MatMul+Add+Add+Split+Sigmoid+... (7 ops)"); shorter ones as they are.

@@ -343,6 +343,33 @@ TEST(Measured, TheMedianOfSeveralProfilesPerKernel) {
   EXPECT_FALSE(medianOfRuns({}, {}).ok());
 }
 
+// Several profiles set as one say how alike they rank their kernels (the median over pairs of runs of their
+// Spearman over kernels above 0 us in both), and the accuracy reports it beside its own Spearman: a ranking
+// cannot be judged finer. Runs a and c agree (1), b swaps c and d: 0.8 against a over four kernels (a's e
+// took 0 us), 0.9 against c over five; the median 0.9.
+TEST(Measured, SeveralProfilesSayHowAlikeTheyRankTheirKernels) {
+  const auto a = runOf({{"a", 10}, {"b", 20}, {"c", 30}, {"d", 40}, {"e", 0}}),
+             b = runOf({{"a", 10}, {"b", 20}, {"c", 40}, {"d", 30}, {"e", 5}}),
+             c = runOf({{"a", 11}, {"b", 21}, {"c", 31}, {"d", 41}, {"e", 6}});
+  auto two = medianOfRuns({a, c}, {"a.json", "c.json"});
+  ASSERT_TRUE(two.ok()) << two.error().message;
+  EXPECT_DOUBLE_EQ(two->runsSpearman, 1.0);
+  auto three = medianOfRuns({a, b, c}, {"a.json", "b.json", "c.json"});
+  ASSERT_TRUE(three.ok()) << three.error().message;
+  EXPECT_NEAR(three->runsSpearman, 0.9, 1e-12);
+  EXPECT_TRUE(std::isnan(medianOfRuns({a}, {"a.json"})->runsSpearman));
+  const auto sim = simOf({kt("a", 10), kt("b", 20), kt("c", 30), kt("d", 40), kt("e", 5)});
+  const Accuracy acc = accuracy(sim, *three);
+  EXPECT_NEAR(acc.runsSpearman, 0.9, 1e-12);
+  EXPECT_NEAR(toJson(acc)["spearman_between_runs"].get<double>(), 0.9, 1e-12);
+  EXPECT_NE(formatAccuracy(acc, *three).find("the measured runs rank the kernels alike to 0.900"),
+            std::string::npos)
+      << formatAccuracy(acc, *three);
+  const Accuracy one = accuracy(sim, a);
+  EXPECT_TRUE(toJson(one)["spearman_between_runs"].is_null());
+  EXPECT_EQ(formatAccuracy(one, a).find("rank the kernels alike"), std::string::npos);
+}
+
 TEST(Measured, ProfilesOfAnotherModelOrLevelAreNotMerged) {
   const auto a = runOf({{"k0", 10}, {"k1", 4}});
   auto err = [&](MeasuredRun b) {
