@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|94]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|95]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -358,6 +358,11 @@ batch 16 and 96, EfficientNet-B2 at batch 8 and 96, ShuffleNetV2 x0.5 at batch 3
 and 96, MobileNetV3-Large at batch 32 and 96, and a two-stream action network written here (a 3-D Conv stem over 8
 frames, (2+1)-D residual blocks, a temporal average and a classifier) at batch 2 over 8 x 56 x 56.
 
+Set 95 was exported in session 73 before any change or measurement of that session, at opset 17: torchvision's
+ResNet-34 at batch 16 and 96, RegNetX-400MF at batch 16 and 128, EfficientNet-B3 at batch 4 and 128, MobileNetV3-Small
+at batch 32 and 96, GoogLeNet at batch 16 and 96, and a ResNet-D network written here (a three-Conv stem, grouped
+bottlenecks, shortcuts that average-pool before their 1x1 Conv) at batch 8 and 96.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -368,7 +373,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -563,6 +568,8 @@ def main():
         return export_ninety_third_set(torch, torchvision, out)
     if which == "94":
         return export_ninety_fourth_set(torch, torchvision, out)
+    if which == "95":
+        return export_ninety_fifth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11003,6 +11010,54 @@ def export_ninety_fourth_set(torch, torchvision, out):
             return self.fc(y.mean(dim=(2, 3, 4)))
 
     export_nets(torch, out, 194, (("r2plus1d_lite_b2_8x56", Video, (2, 3, 8, 56, 56)),), opset=17)
+    return 0
+
+
+def export_ninety_fifth_set(torch, torchvision, out):
+    # Session 73, before its first change: networks at batches and sizes not exported before, and a ResNet-D
+    # written here (average-pooled shortcuts, grouped 3x3 Convs).
+    tv = torchvision.models
+    for name, make, shape in (("resnet34_b16_96", lambda: tv.resnet34(weights=None), (16, 3, 96, 96)),
+                              ("regnet_x_400mf_b16_128", lambda: tv.regnet_x_400mf(weights=None), (16, 3, 128, 128)),
+                              ("efficientnet_b3_b4_128", lambda: tv.efficientnet_b3(weights=None), (4, 3, 128, 128)),
+                              ("mobilenet_v3_small_b32_96", lambda: tv.mobilenet_v3_small(weights=None),
+                               (32, 3, 96, 96)),
+                              ("googlenet_b16_96", lambda: tv.googlenet(weights=None, aux_logits=False,
+                                                                        init_weights=True), (16, 3, 96, 96))):
+        export_one(torch, out, 195, name, make, shape)
+    nn = torch.nn
+
+    def cbr(cin, cout, k=3, stride=1, groups=1):
+        return [nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, groups=groups, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU()]
+
+    class Bottleneck(nn.Module):  # 1x1 down, grouped 3x3 (strided here), 1x1 up; the shortcut pools, then a 1x1
+        def __init__(self, cin, mid, cout, stride, groups):
+            super().__init__()
+            self.body = nn.Sequential(*cbr(cin, mid, 1), *cbr(mid, mid, 3, stride, groups),
+                                      nn.Conv2d(mid, cout, 1, bias=False), nn.BatchNorm2d(cout))
+            pool = [nn.AvgPool2d(2, 2, ceil_mode=True)] if stride == 2 else []
+            self.short = (nn.Sequential(*pool, nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout))
+                          if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            return torch.relu(self.body(x) + self.short(x))
+
+    class ResNetD(nn.Module):  # three 3x3 Convs for a stem, a max pool, three stages, an average and a classifier
+        def __init__(self, classes=100):
+            super().__init__()
+            self.stem = nn.Sequential(*cbr(3, 24, 3, 2), *cbr(24, 24), *cbr(24, 48), nn.MaxPool2d(3, 2, 1))
+            blocks, cin = [], 48
+            for cout, stride in ((128, 1), (128, 1), (256, 2), (256, 1), (512, 2), (512, 1)):
+                blocks.append(Bottleneck(cin, cout // 2, cout, stride, 8))
+                cin = cout
+            self.blocks = nn.Sequential(*blocks)
+            self.fc = nn.Linear(cin, classes)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean(dim=(2, 3)))
+
+    export_nets(torch, out, 195, (("resnet_d_lite_b8_96", ResNetD, (8, 3, 96, 96)),), opset=17)
     return 0
 
 
