@@ -274,11 +274,21 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     f.actStreamBytes = 3 * 4 * (f.inElems + f.outElems);
     f.actFootprintBytes = 2 * 4 * (f.inElems + f.outElems);
   }
-  // One position an image (a squeeze-excitation's 1x1 Convs after a global pool): each image is M rows of
+  // One position an image (a squeeze-excitation's 1x1 Convs after a global pool). One image is M rows of
   // the weight against its C channels, the executor's rows-dot-vector loop (core/exec/Gemm.cpp: a product
-  // of one column, the bias and a fused ReLU added after): gemm_col's model, a call an image. (As a
-  // pointwise Conv, its product's columns padded to a block and its weight read once an image, and its
-  // call as cold as the library's: a RegNetY's squeeze Convs 18-46 us simulated, 5-13 measured.)
+  // of one column, the bias and a fused ReLU added after): gemm_col's model. (As a pointwise Conv, its
+  // product's columns padded to a block and its call as cold as the library's: a RegNetY's squeeze Convs
+  // 18-46 us simulated, 5-13 measured.) More than one image are one library product of X[images, C] by the
+  // weight's packed copy transposed, read once (exec::pointwiseImagesAsOneProduct): a Gemm with transB's
+  // model, the images its rows. (A product an image before, and gemm_col's model a call an image: over the
+  // 156 held-out rows of sets 85-93, such Convs at a median exp(-0.7) of their time at 4 images.)
+  if (f.kind == "pointwise_conv" &&
+      exec::pointwiseImagesAsOneProduct((*x)[0], static_cast<int64_t>(f.positions))) {
+    f.kind = "gemm_tb";
+    f.positions = 0;
+    f.patchElems = static_cast<double>((*x)[0]) * (f.flops / (2 * f.outElems));
+    return f;
+  }
   if (f.kind == "pointwise_conv" && f.positions == 1) {
     f.kind = "gemm_col";
     f.ownLoop = true;

@@ -567,6 +567,16 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
         });
       in = xs;
     }
+    if (pointwiseImagesAsOneProduct(p.N, hw)) {
+      // One position an image (a squeeze-excitation's 1x1 Convs after a global pool): the batch is one
+      // product Y[N, M] = X[N, C] W[M, C]^T on the weight's packed copy, read once, where a product an
+      // image read all of it again per image. 1 thread, `fwb profile` of one Conv, old and new binaries
+      // alternating, two rounds (session 73): [32, 96, 1, 1] -> 2304 587-974 -> 90-93 us, [32, 1024, 1, 1]
+      // -> 1000 5.28-5.31 -> 0.53 ms, [8, 96, 1, 1] -> 2304 147-152 -> 25-26, [4, 58, 1, 1] -> 1392 38 ->
+      // 8-9, [2, 64, 1, 1] -> 256 4.6 -> 3.3; one image unchanged ([1, 58, 1, 1] -> 1392 10.2-10.7).
+      sgemmColumnBias(false, true, p.N, p.M, p.C, in, p.C, w, p.C, bias, y, p.M, wOwner, relu);
+      return;
+    }
     for (int64_t n = 0; n < p.N; ++n)
       sgemmRowBias(p.M, hw, p.C, w, in + n * p.C * ld, bias, y + n * p.M * hw, relu, ld);
     return;

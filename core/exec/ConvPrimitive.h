@@ -68,6 +68,13 @@ inline DeconvolutionLayout deconvolutionLayout(const ConvProblem& p, bool librar
 inline bool pointwiseRowsSpread(int64_t positions) { return positions >= 512 && (positions * 4) % 2048 == 0; }
 constexpr int64_t kPointwiseRowPad = 16;
 
+// A pointwise Conv of one output position an image (a squeeze-excitation's after its pool) over more than
+// one image runs the batch as one product, X[images, C] by the weight's packed copy transposed, where one
+// image alone is rows of the weight against a vector (the simulator costs each so).
+inline bool pointwiseImagesAsOneProduct(int64_t images, int64_t positions) {
+  return positions == 1 && images > 1;
+}
+
 // A Conv in one group whose kernel covers every spatial axis before the last whole and is 1 along the last,
 // with no padding at all and stride 1 along the last axis (`in`, `kernel`: the spatial dims): output column j
 // of an image is the weight [M, C * rows] times the input's column j over its C * rows rows (rows: the

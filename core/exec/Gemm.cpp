@@ -414,9 +414,9 @@ void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alph
 // 256x64x64 17.3 -> 13.9 us (13.1 without a bias), 256x128x128 59 -> 50, 1024x64x64 66 -> 51.
 void sgemmColumnBias(bool transA, bool transB, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                      const float* B, int64_t ldb, const float* bias, float* C, int64_t ldc,
-                     const std::weak_ptr<const void>& bOwner) {
+                     const std::weak_ptr<const void>& bOwner, bool relu) {
   matmul(1, transA, transB, M, N, K, 1.f, A, lda, 0, B, ldb, 0, 0.f, C, ldc, 0, bias, BiasAlong::Columns,
-         false, bOwner);
+         relu, bOwner);
 }
 
 bool smallProductsOnRowLoop(int64_t batch, bool transA, bool transB, int64_t M, int64_t N, int64_t K) {

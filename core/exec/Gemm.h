@@ -18,10 +18,11 @@ void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, float alph
 
 // C[M,N] = op(A) * op(B) + bias[j] on every column j: a Gemm whose C is one value a column (PyTorch's
 // Linear), as oneDNN's matmul bias. Filling C with the bias and accumulating the product into it (beta = 1)
-// took 1.5x the product alone (Gemm.cpp says what was measured).
+// took 1.5x the product alone (Gemm.cpp says what was measured). bias may be null; relu: C = max(C, 0) in the
+// same pass (oneDNN post-op).
 void sgemmColumnBias(bool transA, bool transB, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                      const float* B, int64_t ldb, const float* bias, float* C, int64_t ldc,
-                     const std::weak_ptr<const void>& bOwner = {});
+                     const std::weak_ptr<const void>& bOwner = {}, bool relu = false);
 
 // `batch` independent products C[b] = op(A[b]) * op(B[b]), the matrices strideA/strideB/strideC
 // elements apart (each > 0), in one primitive; many small ones (16 rows or fewer, B not transposed, at most

@@ -540,6 +540,36 @@ TEST(ExecConvLayout, APointwiseConvOnSpreadRowsMatchesADirectLoop) {
   EXPECT_EQ(ys, yd);
 }
 
+// A 1x1 Conv over one position an image (a squeeze-excitation's after its pool) runs the batch as one
+// product on the weight's packed copy: with a bias or none, a fused ReLU or none, over 1 to 33 images,
+// 2-D and 1-D, and strided (one position read of 3x3), its output equals a float64 loop.
+TEST(ExecConvLayout, APointwiseConvOfOnePositionAnImageMatchesAFloat64LoopOverABatch) {
+  for (const int64_t n : {1, 2, 5, 33})
+    for (const bool relu : {false, true}) {
+      EXPECT_LT(worstAgainstDirectLoop(stride1(n, 58, 139, 1, {1, 1}, 1, 0), relu), 1e-4) << n << " images";
+      EXPECT_LT(worstAgainstDirectLoop(stride1(n, 17, 40, 1, {1}, 1, 0), relu), 1e-4) << n << " images, 1-D";
+      ConvProblem strided = stride1(n, 24, 36, 1, {3}, 1, 0);
+      strided.geo.strides = {3};
+      strided.geo.out = {1};
+      EXPECT_LT(worstAgainstDirectLoop(strided, relu), 1e-4) << n << " images, stride 3";
+    }
+  // No bias: the product alone (and its ReLU), against the same loop.
+  const ConvProblem q = stride1(6, 40, 24, 1, {1, 1}, 1, 0);
+  const std::vector<float> x = uniform(6 * 40, 11), w = uniform(24 * 40, 12);
+  const auto owner = std::make_shared<int>(0);
+  for (const bool relu : {false, true}) {
+    std::vector<float> y(6 * 24, -7.f);
+    fw::exec::convolution(q, x.data(), w.data(), owner, nullptr, y.data(), relu);
+    for (size_t n = 0; n < 6; ++n)
+      for (size_t m = 0; m < 24; ++m) {
+        double acc = 0;
+        for (size_t c = 0; c < 40; ++c) acc += static_cast<double>(x[n * 40 + c]) * w[m * 40 + c];
+        if (relu) acc = std::max(acc, 0.0);
+        EXPECT_NEAR(y[n * 24 + m], acc, 1e-4) << "image " << n << ", channel " << m << (relu ? ", ReLU" : "");
+      }
+  }
+}
+
 // A padded Conv that oneDNN runs on its GEMM path runs, where that timed faster, on the library's jit kernel
 // over its input padded first (core/exec/ConvPrimitive.cpp, convolutionPrePadded): the copy's way itself and
 // whichever way convolution() took, with a bias, a fused ReLU and a NaN in the input, equal a float64 loop:

@@ -1344,18 +1344,20 @@ TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
                    f->flops * (64.0 / 49 - 1));
 }
 
-// A 1x1 Conv with a bias over one position an image (a squeeze-excitation's, after a global pool) runs the
-// executor's rows-dot-vector loop an image (core/exec/Gemm.cpp): gemm_col's features, a call an image, on
-// the plain layout, and its call as cold as a vector op's (the executor's code, not the library's). Without
-// a bias, or over more positions, it stays a pointwise Conv.
-TEST(CpuCubeModel, AOnePositionConvIsTheRowsDotVectorLoopAnImageWithOrWithoutABias) {
-  auto se = [](bool bias, int64_t side) {
+// A 1x1 Conv over one position an image (a squeeze-excitation's, after a global pool), with a bias or
+// none: one image runs the executor's rows-dot-vector loop (core/exec/Gemm.cpp), gemm_col's features, its
+// call as cold as a vector op's (the executor's code, not the library's); a batch of them is one library
+// product of the images' rows by the weight transposed (exec::pointwiseImagesAsOneProduct), gemm_tb's
+// features with the weight read once, its call the library's. Both on the plain layout. Over more
+// positions it stays a pointwise Conv.
+TEST(CpuCubeModel, AOnePositionConvIsTheRowsDotVectorLoopAloneAndOneProductOverABatch) {
+  auto se = [](bool bias, int64_t images, int64_t side) {
     Graph g;
-    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({8, 64, side, side}));
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({images, 64, side, side}));
     std::vector<ValueId> ins = {
         x, g.addInitializer("W", Tensor::floats({16, 64, 1, 1}, std::vector<float>(1024, 0.1f)))};
     if (bias) ins.push_back(g.addInitializer("B", Tensor::floats({16}, std::vector<float>(16, 0.5f))));
-    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({8, 16, side, side}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({images, 16, side, side}));
     g.addNode("Conv", ins, {y}, zoo::attrs({Attribute::makeInts("kernel_shape", {1, 1})}), "se");
     g.addOutput(y);
     // 32 MiB streamed between two of its calls: its call is cold.
@@ -1365,31 +1367,38 @@ TEST(CpuCubeModel, AOnePositionConvIsTheRowsDotVectorLoopAnImageWithOrWithoutABi
     g.addOutput(nb);
     return g;
   };
-  const auto f = cubeFeatures(se(true, 1), 0);
-  ASSERT_TRUE(f.has_value());
-  EXPECT_EQ(f->kind, "gemm_col");
-  EXPECT_TRUE(f->ownLoop);
-  EXPECT_TRUE(f->plainProduct);
-  EXPECT_DOUBLE_EQ(f->calls, 8.0);
-  EXPECT_DOUBLE_EQ(f->patchElems, 8.0 * 16 * 64);
-  EXPECT_DOUBLE_EQ(f->outElems, 8.0 * 16);
-  // Without a bias too (its fused ReLU after the loop's product); over two positions a pointwise Conv.
-  const auto noBias = cubeFeatures(se(false, 1), 0);
-  ASSERT_TRUE(noBias.has_value());
-  EXPECT_EQ(noBias->kind, "gemm_col");
-  EXPECT_TRUE(noBias->ownLoop);
-  const auto other = cubeFeatures(se(true, 2), 0);
+  for (const bool bias : {true, false}) {
+    const auto one = cubeFeatures(se(bias, 1, 1), 0);
+    ASSERT_TRUE(one.has_value());
+    EXPECT_EQ(one->kind, "gemm_col");
+    EXPECT_TRUE(one->ownLoop);
+    EXPECT_TRUE(one->plainProduct);
+    EXPECT_DOUBLE_EQ(one->calls, 1.0);
+    EXPECT_DOUBLE_EQ(one->patchElems, 16.0 * 64);
+    const auto batch = cubeFeatures(se(bias, 8, 1), 0);
+    ASSERT_TRUE(batch.has_value());
+    EXPECT_EQ(batch->kind, "gemm_tb");
+    EXPECT_FALSE(batch->ownLoop);
+    EXPECT_TRUE(batch->plainProduct);
+    EXPECT_DOUBLE_EQ(batch->calls, 1.0);
+    EXPECT_DOUBLE_EQ(batch->patchElems, 8.0 * 64);
+    EXPECT_DOUBLE_EQ(batch->weightElems, 16.0 * 64);
+    EXPECT_DOUBLE_EQ(batch->outElems, 8.0 * 16);
+  }
+  const auto other = cubeFeatures(se(true, 8, 2), 0);
   ASSERT_TRUE(other.has_value());
   EXPECT_EQ(other->kind, "pointwise_conv");
   EXPECT_FALSE(other->ownLoop);
-  // Its cold call is the vector figure: a product's of 1 ms would show.
+  // The one image's cold call is the vector figure, the batch's the library's: a product's of 1 ms shows
+  // there only.
   json j = cpuProfile();
   j["cpu"]["cold_call_s"] = {{"product", 1e-3}, {"vector", 0.0}};
   j["cpu"]["cache_drops_bytes"] = {49152, 1 << 20};
   auto hw = parseHwProfile(j, "t.json");
   ASSERT_TRUE(hw.ok()) << hw.error().message;
-  EXPECT_LT(test::runUnfused(se(true, 1), *hw).kernels.at(0).durUs, 100.0);
-  EXPECT_GT(test::runUnfused(se(true, 2), *hw).kernels.at(0).durUs, 900.0);
+  EXPECT_LT(test::runUnfused(se(true, 1, 1), *hw).kernels.at(0).durUs, 100.0);
+  EXPECT_GT(test::runUnfused(se(true, 8, 1), *hw).kernels.at(0).durUs, 900.0);
+  EXPECT_GT(test::runUnfused(se(true, 8, 2), *hw).kernels.at(0).durUs, 900.0);
 }
 
 TEST(CpuCubeModel, ADenseConvComputesItsOutputChannelsInWholeBlocks) {
