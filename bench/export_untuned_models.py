@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|95]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|96]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -363,6 +363,12 @@ ResNet-34 at batch 16 and 96, RegNetX-400MF at batch 16 and 128, EfficientNet-B3
 at batch 32 and 96, GoogLeNet at batch 16 and 96, and a ResNet-D network written here (a three-Conv stem, grouped
 bottlenecks, shortcuts that average-pool before their 1x1 Conv) at batch 8 and 96.
 
+Set 96 was exported in session 73 after its first change (a squeeze-excitation's 1x1 Convs over a batch as one
+product), before any measurement of it, at opset 17: torchvision's RegNetY-400MF at batch 32 and 96, EfficientNet-B0
+at batch 16 and 128, MobileNetV3-Large at batch 4 and 192, MNASNet 1.3 at batch 16 and 96, ResNet-18 at batch 32
+and 64, and a temporal-convolution keyword spotter written here (1-D residual blocks with squeeze-excitation over
+40 coefficients x 101 frames) at batch 32.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -373,7 +379,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -570,6 +576,8 @@ def main():
         return export_ninety_fourth_set(torch, torchvision, out)
     if which == "95":
         return export_ninety_fifth_set(torch, torchvision, out)
+    if which == "96":
+        return export_ninety_sixth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11058,6 +11066,53 @@ def export_ninety_fifth_set(torch, torchvision, out):
             return self.fc(self.blocks(self.stem(x)).mean(dim=(2, 3)))
 
     export_nets(torch, out, 195, (("resnet_d_lite_b8_96", ResNetD, (8, 3, 96, 96)),), opset=17)
+    return 0
+
+
+def export_ninety_sixth_set(torch, torchvision, out):
+    # Session 73, after the squeeze-excitation change: networks with and without such blocks, at batches and
+    # sizes not exported before, and a 1-D keyword spotter with squeeze-excitation written here.
+    tv = torchvision.models
+    for name, make, shape in (("regnet_y_400mf_b32_96", lambda: tv.regnet_y_400mf(weights=None), (32, 3, 96, 96)),
+                              ("efficientnet_b0_b16_128", lambda: tv.efficientnet_b0(weights=None),
+                               (16, 3, 128, 128)),
+                              ("mobilenet_v3_large_b4_192", lambda: tv.mobilenet_v3_large(weights=None),
+                               (4, 3, 192, 192)),
+                              ("mnasnet1_3_b16_96", lambda: tv.mnasnet1_3(weights=None), (16, 3, 96, 96)),
+                              ("resnet18_b32_64", lambda: tv.resnet18(weights=None), (32, 3, 64, 64))):
+        export_one(torch, out, 196, name, make, shape)
+    nn = torch.nn
+
+    class Block(nn.Module):  # two 9-tap 1-D Convs (the first strided here), squeeze-excitation, a 1x1 shortcut
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv1d(cin, cout, 9, stride=stride, padding=4, bias=False),
+                                      nn.BatchNorm1d(cout), nn.ReLU(), nn.Conv1d(cout, cout, 9, padding=4, bias=False),
+                                      nn.BatchNorm1d(cout))
+            self.se = nn.Sequential(nn.AdaptiveAvgPool1d(1), nn.Conv1d(cout, cout // 4, 1), nn.ReLU(),
+                                    nn.Conv1d(cout // 4, cout, 1), nn.Sigmoid())
+            self.short = (nn.Sequential(nn.Conv1d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm1d(cout))
+                          if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            y = self.body(x)
+            return torch.relu(y * self.se(y) + self.short(x))
+
+    class TCResNet(nn.Module):  # the coefficients as channels, time as the axis; a 3-tap stem, six blocks
+        def __init__(self, classes=12):
+            super().__init__()
+            self.stem = nn.Conv1d(40, 48, 3, padding=1, bias=False)
+            blocks, cin = [], 48
+            for cout, stride in ((64, 2), (64, 1), (96, 2), (96, 1), (128, 2), (128, 1)):
+                blocks.append(Block(cin, cout, stride))
+                cin = cout
+            self.blocks = nn.Sequential(*blocks)
+            self.fc = nn.Linear(cin, classes)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean(dim=2))
+
+    export_nets(torch, out, 196, (("tc_resnet_se_b32_40x101", TCResNet, (32, 40, 101)),), opset=17)
     return 0
 
 
