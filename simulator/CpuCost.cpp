@@ -425,8 +425,15 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
     // A matrix op on the executor's own loop (CubeFeatures::ownLoop) is code of the executor's, as a
     // vector op's loop is, not a primitive of the library's.
     bool product = nodeFamily(g, n) == OpFamily::Cube;
+    // The library code every product of a family shares: by op type, except a Conv the executor runs as
+    // a Gemm with transB (a squeeze-excitation's over a batch: the library's matmul on a packed weight, the
+    // code a Gemm's runs, where the pointwise Convs' products run its plain-layout GEMM).
+    std::string family = "#product|" + n.opType;
     if (product)
-      if (const auto f = cubeFeatures(g, id); f && f->ownLoop) product = false;
+      if (const auto f = cubeFeatures(g, id)) {
+        if (f->ownLoop) product = false;
+        if (n.opType == "Conv" && f->kind == "gemm_tb") family = "#product|Gemm";
+      }
     const std::string code = product ? primitiveKey(g, n) : n.opType;
     // A gather or a Slice reads from its data input only what it writes out (a ConvLSTM's frame
     // x[:, k], 32 KB of a 256 KB clip: 3.3-4.8 us measured, 18.9 simulated with the whole clip cold). Both
@@ -452,13 +459,13 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
       if (product) {
         // A library product: the code every product of its op type shares, by the distance since one last
         // ran, and its own primitive, by its shapes' distance (codeShare).
-        out.codeColdShare[ni] = std::clamp(since(lastRun["#product|" + n.opType], t) / coldAt, 0.0, 1.0);
+        out.codeColdShare[ni] = std::clamp(since(lastRun[family], t) / coldAt, 0.0, 1.0);
         out.stateColdShare[ni] = codeShare;
       } else {
         out.codeColdShare[ni] = codeShare;
         out.stateColdShare[ni] = stateShare;
       }
-      out.callDistance[ni] = product ? since(lastRun["#product|" + n.opType], t)
+      out.callDistance[ni] = product ? since(lastRun[family], t)
                              : lastWork >= 0
                                  ? since(static_cast<size_t>(std::max<int64_t>(lastWork - 1, 0)), t)
                                  : 0.0;
@@ -599,7 +606,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
             arenaClock.touch(arena.plan.offsets[si], arena.plan.offsets[si] + arena.plan.sizes[si], t);
     }
     lastRun[code] = t;
-    if (product) lastRun["#product|" + n.opType] = t;
+    if (product) lastRun[family] = t;
     // `part`: the bytes of it the node reads, when fewer than its own (a Gather's picks from a table); an
     // arena value counts whole.
     auto touch = [&](ValueId v, double part) {

@@ -3329,6 +3329,65 @@ TEST(CpuCost, APointwiseConvsBytesBeyondTheLastLevelCostTheirOwnFigure) {
   EXPECT_DOUBLE_EQ(us(dense, *with), us(dense, *without));
 }
 
+// A squeeze-excitation's 1x1 Conv over a batch runs the library's matmul on a packed weight, the code a
+// Gemm's runs (exec::pointwiseImagesAsOneProduct), not the plain-layout GEMM of the pointwise Convs: its
+// code's distance is since a Gemm last ran. Right after a pointwise Conv, with a Neg over 4 MiB between
+// runs, its code is cold; right after a Gemm, warm.
+TEST(CpuCost, ASqueezeExcitationConvOverABatchSharesTheGemmsCodeNotThePointwiseConvs) {
+  auto block = [](bool gemmFirst) {
+    Graph g;
+    ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({1 << 20}));
+    ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({1 << 20}));
+    g.addNode("Neg", {big}, {nb}, {}, "neg");
+    g.addOutput(nb);
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({8, 16, 8, 8}));
+    ValueId pw = g.addValue("pw", DType::Float32, Shape::ofInts({8, 16, 8, 8}));
+    g.addNode("Conv",
+              {x, g.addInitializer("wp", Tensor::floats({16, 16, 1, 1}, std::vector<float>(256, 0.1f)))},
+              {pw}, zoo::attrs({Attribute::makeInts("kernel_shape", {1, 1})}), "pw");
+    ValueId pooled = g.addValue("pooled", DType::Float32, Shape::ofInts({8, 16, 1, 1}));
+    g.addNode("GlobalAveragePool", {pw}, {pooled}, {}, "gap");
+    ValueId in = pooled;
+    if (gemmFirst) {
+      ValueId flat = g.addValue("flat", DType::Float32, Shape::ofInts({8, 16}));
+      g.addNode("Flatten", {pooled}, {flat}, {}, "flatten");
+      ValueId fc = g.addValue("fc", DType::Float32, Shape::ofInts({8, 16}));
+      g.addNode("Gemm",
+                {flat, g.addInitializer("wf", Tensor::floats({16, 16}, std::vector<float>(256, 0.1f)))}, {fc},
+                zoo::attrs({Attribute::makeInt("transB", 1)}), "fc");
+      in = g.addValue("back", DType::Float32, Shape::ofInts({8, 16, 1, 1}));
+      g.addNode("Reshape", {fc, g.addInitializer("shape", Tensor::int64s({4}, {8, 16, 1, 1}))}, {in}, {},
+                "back");
+    }
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({8, 16, 1, 1}));
+    g.addNode("Conv",
+              {in, g.addInitializer("ws", Tensor::floats({16, 16, 1, 1}, std::vector<float>(256, 0.1f))),
+               g.addInitializer("bs", Tensor::floats({16}, std::vector<float>(16, 0.f)))},
+              {y}, zoo::attrs({Attribute::makeInts("kernel_shape", {1, 1})}), "se");
+    g.addOutput(y);
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["cpu"]["cold_call_s"] = {{"vector", 1e-6}, {"product", 10e-6}, {"product/primitive", 2e-6}};
+  auto hw = gemmModelProfile(j);
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  for (const bool gemmFirst : {false, true}) {
+    const Graph g = block(gemmFirst);
+    ASSERT_EQ(cubeFeatures(g, g.findNode("se"))->kind, "gemm_tb");
+    const auto groups = unfusedGroups(g);
+    ASSERT_TRUE(groups.ok());
+    const auto order = gemmFirst
+                           ? orderOfNodes(g, *groups, {"neg", "pw", "gap", "flatten", "fc", "back", "se"})
+                           : orderOfNodes(g, *groups, {"neg", "pw", "gap", "se"});
+    const CpuRunReuse r = cpuRunReuse(g, *groups, order, *hw, runFootprintBytes(g, *hw));
+    const double share = r.codeColdShare.at(static_cast<size_t>(g.findNode("se")));
+    if (gemmFirst)
+      EXPECT_LT(share, 0.01);
+    else
+      EXPECT_DOUBLE_EQ(share, 1.0);
+  }
+}
+
 // With cold_call_s "product/primitive", a product's cold call is two parts: the code every product of its
 // op type shares, by the distance since one last ran, and its own primitive, by its shapes' distance. In
 // threeProducts after the Neg, mm1 finds both cold (it pays all of "product"), mm2 runs mm1's primitive
