@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|96]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|97]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -369,6 +369,12 @@ at batch 16 and 128, MobileNetV3-Large at batch 4 and 192, MNASNet 1.3 at batch 
 and 64, and a temporal-convolution keyword spotter written here (1-D residual blocks with squeeze-excitation over
 40 coefficients x 101 frames) at batch 32.
 
+Set 97 was exported in session 73 after its second change (a squeeze-excitation Conv over a batch sharing the
+Gemms' library code), before any measurement of it, at opset 17: torchvision's EfficientNet-B1 at batch 16 and 96,
+MobileNetV3-Small at batch 16 and 160, MNASNet 0.75 at batch 32 and 96, RegNetY-800MF at batch 32 and 64,
+SqueezeNet 1.1 at batch 32 and 96, and a 1-D speech encoder written here (depthwise-separable 1-D Convs with
+hard-swish and squeeze-excitation over 64 channels x 200 frames) at batch 16.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -379,7 +385,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -578,6 +584,8 @@ def main():
         return export_ninety_fifth_set(torch, torchvision, out)
     if which == "96":
         return export_ninety_sixth_set(torch, torchvision, out)
+    if which == "97":
+        return export_ninety_seventh_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11113,6 +11121,51 @@ def export_ninety_sixth_set(torch, torchvision, out):
             return self.fc(self.blocks(self.stem(x)).mean(dim=2))
 
     export_nets(torch, out, 196, (("tc_resnet_se_b32_40x101", TCResNet, (32, 40, 101)),), opset=17)
+    return 0
+
+
+def export_ninety_seventh_set(torch, torchvision, out):
+    # Session 73, after its second change: networks with squeeze-excitation and without, at batches and sizes
+    # not exported before, and a 1-D speech encoder written here.
+    tv = torchvision.models
+    for name, make, shape in (("efficientnet_b1_b16_96", lambda: tv.efficientnet_b1(weights=None), (16, 3, 96, 96)),
+                              ("mobilenet_v3_small_b16_160", lambda: tv.mobilenet_v3_small(weights=None),
+                               (16, 3, 160, 160)),
+                              ("mnasnet0_75_b32_96", lambda: tv.mnasnet0_75(weights=None), (32, 3, 96, 96)),
+                              ("regnet_y_800mf_b32_64", lambda: tv.regnet_y_800mf(weights=None), (32, 3, 64, 64)),
+                              ("squeezenet1_1_b32_96", lambda: tv.squeezenet1_1(weights=None), (32, 3, 96, 96))):
+        export_one(torch, out, 197, name, make, shape)
+    nn = torch.nn
+
+    class Block(nn.Module):  # expand 1x1, depthwise 1-D (strided here), squeeze-excitation, project 1x1
+        def __init__(self, cin, cout, expand, k, stride):
+            super().__init__()
+            mid = cin * expand
+            self.body = nn.Sequential(nn.Conv1d(cin, mid, 1, bias=False), nn.BatchNorm1d(mid), nn.Hardswish(),
+                                      nn.Conv1d(mid, mid, k, stride=stride, padding=k // 2, groups=mid, bias=False),
+                                      nn.BatchNorm1d(mid), nn.Hardswish())
+            self.se = nn.Sequential(nn.AdaptiveAvgPool1d(1), nn.Conv1d(mid, mid // 4, 1), nn.ReLU(),
+                                    nn.Conv1d(mid // 4, mid, 1), nn.Hardsigmoid())
+            self.project = nn.Sequential(nn.Conv1d(mid, cout, 1, bias=False), nn.BatchNorm1d(cout))
+            self.residual = stride == 1 and cin == cout
+
+        def forward(self, x):
+            y = self.body(x)
+            y = self.project(y * self.se(y))
+            return x + y if self.residual else y
+
+    class Encoder(nn.Module):  # filterbank channels in, a 5-tap stem, six blocks, a mean over time, a classifier
+        def __init__(self, classes=35):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv1d(64, 64, 5, padding=2, bias=False), nn.BatchNorm1d(64), nn.Hardswish())
+            self.blocks = nn.Sequential(Block(64, 64, 2, 7, 1), Block(64, 96, 3, 7, 2), Block(96, 96, 3, 7, 1),
+                                        Block(96, 128, 3, 11, 2), Block(128, 128, 3, 11, 1), Block(128, 160, 4, 15, 2))
+            self.fc = nn.Linear(160, classes)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean(dim=2))
+
+    export_nets(torch, out, 197, (("dscnn1d_se_b16_64x200", Encoder, (16, 64, 200)),), opset=17)
     return 0
 
 
