@@ -12,25 +12,31 @@ using namespace fwtest;
 using fw::Attribute;
 using fw::Tensor;
 
+// Tiles with partial edges and a size-1 axis to drop; 300 along an axis: output rows of many whole tiles
+// and a partial one after them.
 TEST(ExecTranspose, EveryPermutationOfARank4TensorMatchesIndexByIndex) {
-  const std::vector<int64_t> dims = {3, 40, 1, 37};  // tiles with partial edges, a size-1 axis to drop
-  const Tensor x = iota(dims);
-  std::vector<int64_t> perm = {0, 1, 2, 3};
-  int checked = 0;
-  do {
-    auto out = runOne("Transpose", {{"x", x}}, 1, attrs({Attribute::makeInts("perm", perm)}));
-    ASSERT_TRUE(out.ok()) << out.error().message;
-    std::vector<int64_t> od(4), st(4), in = {40 * 37, 37, 37, 1};
-    for (size_t k = 0; k < 4; ++k) od[k] = dims[static_cast<size_t>(perm[k])], st[k] = in[static_cast<size_t>(perm[k])];
-    std::vector<float> want;
-    for (int64_t a = 0; a < od[0]; ++a)
-      for (int64_t b = 0; b < od[1]; ++b)
-        for (int64_t c = 0; c < od[2]; ++c)
-          for (int64_t d = 0; d < od[3]; ++d) want.push_back(static_cast<float>(a * st[0] + b * st[1] + c * st[2] + d * st[3]));
-    expectNear((*out)[0], od, want, 0.f);
-    ++checked;
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  EXPECT_EQ(checked, 24);
+  for (const std::vector<int64_t>& dims :
+       {std::vector<int64_t>{3, 40, 1, 37}, std::vector<int64_t>{2, 300, 1, 37}}) {
+    const Tensor x = iota(dims);
+    std::vector<int64_t> perm = {0, 1, 2, 3};
+    int checked = 0;
+    do {
+      auto out = runOne("Transpose", {{"x", x}}, 1, attrs({Attribute::makeInts("perm", perm)}));
+      ASSERT_TRUE(out.ok()) << out.error().message;
+      std::vector<int64_t> od(4), st(4), in = {dims[1] * 37, 37, 37, 1};
+      for (size_t k = 0; k < 4; ++k)
+        od[k] = dims[static_cast<size_t>(perm[k])], st[k] = in[static_cast<size_t>(perm[k])];
+      std::vector<float> want;
+      for (int64_t a = 0; a < od[0]; ++a)
+        for (int64_t b = 0; b < od[1]; ++b)
+          for (int64_t c = 0; c < od[2]; ++c)
+            for (int64_t d = 0; d < od[3]; ++d)
+              want.push_back(static_cast<float>(a * st[0] + b * st[1] + c * st[2] + d * st[3]));
+      expectNear((*out)[0], od, want, 0.f);
+      ++checked;
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    EXPECT_EQ(checked, 24);
+  }
 }
 
 TEST(ExecTranspose, ARank5PermuteOfRowsMatchesIndexByIndexOnEveryThreadCount) {
