@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|97]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|98]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -375,6 +375,11 @@ MobileNetV3-Small at batch 16 and 160, MNASNet 0.75 at batch 32 and 96, RegNetY-
 SqueezeNet 1.1 at batch 32 and 96, and a 1-D speech encoder written here (depthwise-separable 1-D Convs with
 hard-swish and squeeze-excitation over 64 channels x 200 frames) at batch 16.
 
+Set 98 was exported in session 74 before any change or measurement of it, at opset 17: torchvision's
+ShuffleNetV2 x1.5 at batch 32 and 96, DenseNet-121 at batch 16 and 64, MobileNetV2 at batch 8 and 192,
+RegNetX-800MF at batch 32 and 64, EfficientNet-B2 at batch 16 and 96, and a small U-Net written here (strided
+Convs down, transposed Convs up, skip Concats, 32 channels at 96^2) at batch 4.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -385,7 +390,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -586,6 +591,8 @@ def main():
         return export_ninety_sixth_set(torch, torchvision, out)
     if which == "97":
         return export_ninety_seventh_set(torch, torchvision, out)
+    if which == "98":
+        return export_ninety_eighth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11166,6 +11173,46 @@ def export_ninety_seventh_set(torch, torchvision, out):
             return self.fc(self.blocks(self.stem(x)).mean(dim=2))
 
     export_nets(torch, out, 197, (("dscnn1d_se_b16_64x200", Encoder, (16, 64, 200)),), opset=17)
+    return 0
+
+
+def export_ninety_eighth_set(torch, torchvision, out):
+    # Session 74, before any change: networks at batches and sizes not exported before, and a small U-Net
+    # written here (its Concats and transposed Convs over a batch).
+    tv = torchvision.models
+    for name, make, shape in (("shufflenet_v2_x1_5_b32_96", lambda: tv.shufflenet_v2_x1_5(weights=None),
+                               (32, 3, 96, 96)),
+                              ("densenet121_b16_64", lambda: tv.densenet121(weights=None), (16, 3, 64, 64)),
+                              ("mobilenet_v2_b8_192", lambda: tv.mobilenet_v2(weights=None), (8, 3, 192, 192)),
+                              ("regnet_x_800mf_b32_64", lambda: tv.regnet_x_800mf(weights=None), (32, 3, 64, 64)),
+                              ("efficientnet_b2_b16_96", lambda: tv.efficientnet_b2(weights=None), (16, 3, 96, 96))):
+        export_one(torch, out, 198, name, make, shape)
+    nn = torch.nn
+
+    def double(cin, cout):  # two 3x3 Conv + BatchNorm + ReLU
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+                             nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+    class UNet(nn.Module):  # three levels down by strided Convs, up by transposed Convs, skips concatenated
+        def __init__(self, c=32, classes=4):
+            super().__init__()
+            self.inc = double(3, c)
+            self.down = nn.ModuleList([nn.Conv2d(c * 2 ** i, c * 2 ** (i + 1), 3, stride=2, padding=1) for i in range(3)])
+            self.enc = nn.ModuleList([double(c * 2 ** (i + 1), c * 2 ** (i + 1)) for i in range(3)])
+            self.up = nn.ModuleList([nn.ConvTranspose2d(c * 2 ** (i + 1), c * 2 ** i, 2, stride=2) for i in range(3)])
+            self.dec = nn.ModuleList([double(c * 2 ** (i + 1), c * 2 ** i) for i in range(3)])
+            self.head = nn.Conv2d(c, classes, 1)
+
+        def forward(self, x):
+            skips = [self.inc(x)]
+            for down, enc in zip(self.down, self.enc):
+                skips.append(enc(down(skips[-1])))
+            y = skips.pop()
+            for i in reversed(range(3)):
+                y = self.dec[i](torch.cat([self.up[i](y), skips.pop()], dim=1))
+            return self.head(y)
+
+    export_nets(torch, out, 198, (("unet_skip_b4_96", UNet, (4, 3, 96, 96)),), opset=17)
     return 0
 
 
