@@ -577,6 +577,35 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
       sgemmColumnBias(false, true, p.N, p.M, p.C, in, p.C, w, p.C, bias, y, p.M, wOwner, relu);
       return;
     }
+    if (pointwiseImagesGathered(p.N, hw)) {
+      // The images' columns side by side (ConvPrimitive.h says what was measured), then back with the bias.
+      const int64_t cols = p.N * hw;
+      float* xg = static_cast<float*>(
+          onednn::staged(1, memory::desc(memory::dims{p.C * cols}, memory::data_type::f32, memory::format_tag::a))
+              .get_data_handle());
+      float* yg = static_cast<float*>(
+          onednn::staged(2, memory::desc(memory::dims{p.M * cols}, memory::data_type::f32, memory::format_tag::a))
+              .get_data_handle());
+      parallelFor(p.C, cols, [&](int64_t b, int64_t e) {
+        for (int64_t c = b; c < e; ++c)
+          for (int64_t n = 0; n < p.N; ++n) std::copy_n(in + (n * p.C + c) * ld, hw, xg + c * cols + n * hw);
+      });
+      sgemm(false, false, p.M, cols, p.C, 1.f, w, p.C, xg, cols, 0.f, yg, cols);
+      parallelFor(p.M, cols, [&](int64_t b, int64_t e) {
+        for (int64_t m = b; m < e; ++m) {
+          const float v = bias ? bias[m] : 0.f;
+          const float* src = yg + m * cols;
+          for (int64_t n = 0; n < p.N; ++n) {
+            float* dst = y + (n * p.M + m) * hw;
+            if (relu)
+              for (int64_t j = 0; j < hw; ++j) dst[j] = std::max(src[n * hw + j] + v, 0.f);
+            else
+              for (int64_t j = 0; j < hw; ++j) dst[j] = src[n * hw + j] + v;
+          }
+        }
+      });
+      return;
+    }
     for (int64_t n = 0; n < p.N; ++n)
       sgemmRowBias(p.M, hw, p.C, w, in + n * p.C * ld, bias, y + n * p.M * hw, relu, ld);
     return;

@@ -570,6 +570,47 @@ TEST(ExecConvLayout, APointwiseConvOfOnePositionAnImageMatchesAFloat64LoopOverAB
   }
 }
 
+// A 1x1 Conv over a few positions an image, not a whole number of the library's blocks, over a batch runs
+// as one product over the images' columns gathered (pointwiseImagesGathered): with a bias or none, a fused
+// ReLU or none, over 2, 5 and 33 images, 2-D (2x2, 3x3, 7x7) and 1-D, and strided (7x7 read of 14x14), its
+// output equals a float64 loop; one image, and positions in whole blocks, take the product an image.
+TEST(ExecConvLayout, APointwiseConvOfFewPositionsOverABatchMatchesAFloat64Loop) {
+  EXPECT_TRUE(fw::exec::pointwiseImagesGathered(2, 4));
+  EXPECT_TRUE(fw::exec::pointwiseImagesGathered(32, 49));
+  EXPECT_TRUE(fw::exec::pointwiseImagesGathered(8, 100));
+  EXPECT_FALSE(fw::exec::pointwiseImagesGathered(1, 9));    // one image
+  EXPECT_FALSE(fw::exec::pointwiseImagesGathered(8, 1));    // one position: pointwiseImagesAsOneProduct
+  EXPECT_FALSE(fw::exec::pointwiseImagesGathered(16, 16));  // whole blocks
+  EXPECT_FALSE(fw::exec::pointwiseImagesGathered(16, 64));
+  EXPECT_FALSE(fw::exec::pointwiseImagesGathered(8, 196));  // many positions
+  for (const int64_t n : {1, 2, 5, 33})
+    for (const bool relu : {false, true}) {
+      for (const std::vector<int64_t>& in : std::vector<std::vector<int64_t>>{{2, 2}, {3, 3}, {7, 7}, {4, 4}, {5}})
+        EXPECT_LT(worstAgainstDirectLoop(stride1(n, 37, 45, 1, in, 1, 0), relu), 1e-4)
+            << n << " images over " << in.size() << "-D " << in.back() << (relu ? ", ReLU" : "");
+      ConvProblem strided = stride1(n, 24, 36, 1, {14, 14}, 1, 0);
+      strided.geo.strides = {2, 2};
+      strided.geo.out = {7, 7};
+      EXPECT_LT(worstAgainstDirectLoop(strided, relu), 1e-4) << n << " images, stride 2";
+    }
+  // No bias: the product alone (and its ReLU), against the same loop; every output written.
+  const ConvProblem q = stride1(6, 40, 24, 1, {3, 3}, 1, 0);
+  const std::vector<float> x = uniform(6 * 40 * 9, 11), w = uniform(24 * 40, 12);
+  const auto owner = std::make_shared<int>(0);
+  for (const bool relu : {false, true}) {
+    std::vector<float> y(6 * 24 * 9, -7.f);
+    fw::exec::convolution(q, x.data(), w.data(), owner, nullptr, y.data(), relu);
+    for (size_t n = 0; n < 6; ++n)
+      for (size_t m = 0; m < 24; ++m)
+        for (size_t j = 0; j < 9; ++j) {
+          double acc = 0;
+          for (size_t c = 0; c < 40; ++c) acc += static_cast<double>(x[(n * 40 + c) * 9 + j]) * w[m * 40 + c];
+          if (relu) acc = std::max(acc, 0.0);
+          EXPECT_NEAR(y[(n * 24 + m) * 9 + j], acc, 1e-4) << "image " << n << ", channel " << m << ", position " << j;
+        }
+  }
+}
+
 // A padded Conv that oneDNN runs on its GEMM path runs, where that timed faster, on the library's jit kernel
 // over its input padded first (core/exec/ConvPrimitive.cpp, convolutionPrePadded): the copy's way itself and
 // whichever way convolution() took, with a bias, a fused ReLU and a NaN in the input, equal a float64 loop:
