@@ -241,7 +241,10 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // data as they are (stride 1) or over the positions it reads, copied out (strided): no reorders
   // (core/exec/ConvPrimitive.cpp). Its "patch" term counts the input values a strided one copies out
   // (none at stride 1), the "input" term the whole input.
-  bool copiesPositions = false;
+  // Over a few positions an image, not whole blocks of the library's, a batch is one product over the
+  // images' columns gathered (exec::pointwiseImagesGathered): its columns all the images' positions, the
+  // weight read once, the "patch" term the input values the gather copies (and a strided one's copy before).
+  bool copiesPositions = false, gathered = false;
   if (f.kind == "conv" && isPointwise(n, *x, *w, *y)) {
     f.kind = "pointwise_conv";
     f.plainProduct = true;
@@ -249,6 +252,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     for (size_t d = 2; d < y->size(); ++d) f.positions *= static_cast<double>((*y)[d]);
     copiesPositions = !std::equal(x->begin() + 2, x->end(), y->begin() + 2) ||
                       exec::pointwiseRowsSpread(static_cast<int64_t>(f.positions));
+    gathered = exec::pointwiseImagesGathered((*x)[0], static_cast<int64_t>(f.positions));
   } else if (f.kind == "conv" && rowsAsChannels(n, *x, *w)) {
     // A kernel over the leading spatial axes whole and 1 along the last: the pointwise Conv of the input's
     // rows as channels (exec::rowsAsChannels), the last axis its positions.
@@ -415,6 +419,10 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   }
   f.patchElems = N > 0 ? f.outElems * K / N : 0;
   if (kind == "pointwise_conv" && !copiesPositions) f.patchElems = 0;
+  if (gathered) {
+    f.patchElems += f.outElems * K / N;
+    f.positions *= static_cast<double>((*x)[0]);
+  }
   // A batch of images reads the weights once an image: oneDNN's Conv kernels run image by image, every
   // output-channel block in turn, and the pointwise path is one product an image. 3x3 512->512 at 4x4
   // took 491 us for one image, 1974 for 4 and 3963 for 8; 1x1 2048->512 at 4x4, 175 and 1388 us for 1
@@ -424,7 +432,8 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // stand for more than weights, and once an image they overshot RegNetX-400MF's Convs of 25 groups at
   // 3x3, batch 8, 3.6x (80 us measured, 295 simulated).
   const bool convOnImages = kind == "conv" || kind == "pointwise_conv";
-  if (convOnImages && x->size() >= 3 && (*x)[0] > 1) f.weightElems *= static_cast<double>((*x)[0]);
+  if (convOnImages && x->size() >= 3 && (*x)[0] > 1 && !gathered)
+    f.weightElems *= static_cast<double>((*x)[0]);
   if (kind == "conv" || kind == "grouped_conv" || kind == "grouped_conv_wide" || kind == "depthwise_conv") {
     // oneDNN's direct kernels skip the taps that fall in the padding: an atrous 3x3 Conv whose dilation
     // exceeds the image computes only its centre tap (DeepLabV3+'s ASPP, rates 12/24/36 at 32x32:

@@ -70,11 +70,14 @@ constexpr size_t kCubeLaterCoefficients = 6;
 
 struct CubeFeatures {
   std::string kind;  // one of cubeModelKinds()
-  // weightElems: the weight elements read; a dense or pointwise Conv reads them once an image of its batch.
+  // weightElems: the weight elements read; a dense or pointwise Conv reads them once an image of its batch
+  // (a pointwise one whose images the executor gathers into one product, once).
   double flops = 0, inElems = 0, outElems = 0, patchElems = 0, weightElems = 0;
   double aliasedWeightElems = 0;  // weightElems of a product of <= 8 rows with 4 KiB-multiple weight rows
   double farActElems = 0;         // pointwise_conv: input + output elements past the own cache (withOwnCache)
-  double positions = 0;           // pointwise_conv: output positions per image (the product's columns)
+  // pointwise_conv: the product's columns, the output positions of an image (of all the images where the
+  // executor gathers them, exec::pointwiseImagesGathered)
+  double positions = 0;
   double outChannels = 0;         // conv, conv_transpose: output channels per group
   // The library's kernel calls the per-call term counts: 1, or for grouped_conv_wide one an image and
   // group (oneDNN 2.6 on AVX-512 runs such a Conv on brgconv, a kernel call per image and group).

@@ -241,7 +241,13 @@ std::vector<Case> convCases(ConvKind kind) {
               {16, 8, 80, 1, 1, 1, 0},
               {8, 24, 80, 1, 1, 1, 0},
               {16, 8, 80, 1, 1, 1, 0, 16},
-              {24, 24, 56, 1, 1, 1, 0, 8}};
+              {24, 24, 56, 1, 1, 1, 0, 8},
+              // a batch over a few positions an image: a product an image over whole blocks of positions,
+              // and the images' columns gathered into one product (exec::pointwiseImagesGathered)
+              {400, 400, 4, 1, 1, 1, 0, 16},
+              {128, 128, 4, 1, 1, 1, 0, 32},
+              {784, 784, 2, 1, 1, 1, 0, 32},
+              {144, 864, 3, 1, 1, 1, 0, 32}};
   else if (kind == ConvKind::Grouped)  // 2-16 input channels a group: ResNeXt-, RegNetX- and
                                        // ShuffleNet-v1-like widths
     shapes = {{128, 128, 28, 3, 1, 8, 1},    {256, 256, 14, 3, 1, 32, 1}, {128, 128, 56, 3, 1, 32, 1},

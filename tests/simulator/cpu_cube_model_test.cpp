@@ -1344,6 +1344,50 @@ TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
                    f->flops * (64.0 / 49 - 1));
 }
 
+// A 1x1 Conv over a few positions an image, not whole blocks of the library's, over a batch is one product
+// over the images' columns gathered (exec::pointwiseImagesGathered): its columns all the images' positions,
+// the weight read once, the gather's copy its "patch" term (and a strided one's copy before it). One image,
+// or positions in whole blocks: a product an image, the weight read once an image, no copy at stride 1.
+TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImagesGathered) {
+  auto pw = [](int64_t images, int64_t side, int64_t stride) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({images, 64, side, side}));
+    const int64_t out = (side - 1) / stride + 1;
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({images, 16, out, out}));
+    g.addNode("Conv",
+              {x, g.addInitializer("W", Tensor::floats({16, 64, 1, 1}, std::vector<float>(1024, 0.1f)))}, {y},
+              zoo::attrs({Attribute::makeInts("kernel_shape", {1, 1}), Attribute::makeInts("strides", {stride, stride})}),
+              "pw");
+    g.addOutput(y);
+    return g;
+  };
+  const auto gathered = cubeFeatures(pw(8, 3, 1), 0);
+  ASSERT_TRUE(gathered.has_value());
+  EXPECT_EQ(gathered->kind, "pointwise_conv");
+  EXPECT_TRUE(gathered->plainProduct);
+  EXPECT_DOUBLE_EQ(gathered->positions, 8.0 * 9);
+  EXPECT_DOUBLE_EQ(gathered->weightElems, 16.0 * 64);
+  EXPECT_DOUBLE_EQ(gathered->patchElems, 8.0 * 64 * 9);
+  EXPECT_DOUBLE_EQ(gathered->flops, 2.0 * 8 * 9 * 64 * 16);
+  // Its columns padded to a block of 16: 72 -> 80, where a product an image padded each 9 to 16.
+  EXPECT_DOUBLE_EQ(gathered->withPositionBlock(16).flops, 2.0 * 80 * 64 * 16);
+  const auto strided = cubeFeatures(pw(8, 6, 2), 0);  // 3x3 read of 6x6: copied out, then gathered
+  ASSERT_TRUE(strided.has_value());
+  EXPECT_DOUBLE_EQ(strided->positions, 8.0 * 9);
+  EXPECT_DOUBLE_EQ(strided->weightElems, 16.0 * 64);
+  EXPECT_DOUBLE_EQ(strided->patchElems, 2 * 8.0 * 64 * 9);
+  const auto one = cubeFeatures(pw(1, 3, 1), 0);
+  ASSERT_TRUE(one.has_value());
+  EXPECT_DOUBLE_EQ(one->positions, 9.0);
+  EXPECT_DOUBLE_EQ(one->weightElems, 16.0 * 64);
+  EXPECT_DOUBLE_EQ(one->patchElems, 0.0);
+  const auto blocks = cubeFeatures(pw(8, 4, 1), 0);
+  ASSERT_TRUE(blocks.has_value());
+  EXPECT_DOUBLE_EQ(blocks->positions, 16.0);
+  EXPECT_DOUBLE_EQ(blocks->weightElems, 8.0 * 16 * 64);
+  EXPECT_DOUBLE_EQ(blocks->patchElems, 0.0);
+}
+
 // A 1x1 Conv over one position an image (a squeeze-excitation's, after a global pool), with a bias or
 // none: one image runs the executor's rows-dot-vector loop (core/exec/Gemm.cpp), gemm_col's features, its
 // call as cold as a vector op's (the executor's code, not the library's); a batch of them is one library
