@@ -580,12 +580,14 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
     if (pointwiseImagesGathered(p.N, hw)) {
       // The images' columns side by side (ConvPrimitive.h says what was measured), then back with the bias.
       const int64_t cols = p.N * hw;
-      float* xg = static_cast<float*>(
-          onednn::staged(1, memory::desc(memory::dims{p.C * cols}, memory::data_type::f32, memory::format_tag::a))
-              .get_data_handle());
-      float* yg = static_cast<float*>(
-          onednn::staged(2, memory::desc(memory::dims{p.M * cols}, memory::data_type::f32, memory::format_tag::a))
-              .get_data_handle());
+      float* xg =
+          static_cast<float*>(onednn::staged(1, memory::desc(memory::dims{p.C * cols}, memory::data_type::f32,
+                                                             memory::format_tag::a))
+                                  .get_data_handle());
+      float* yg =
+          static_cast<float*>(onednn::staged(2, memory::desc(memory::dims{p.M * cols}, memory::data_type::f32,
+                                                             memory::format_tag::a))
+                                  .get_data_handle());
       parallelFor(p.C, cols, [&](int64_t b, int64_t e) {
         for (int64_t c = b; c < e; ++c)
           for (int64_t n = 0; n < p.N; ++n) std::copy_n(in + (n * p.C + c) * ld, hw, xg + c * cols + n * hw);

@@ -585,7 +585,8 @@ TEST(ExecConvLayout, APointwiseConvOfFewPositionsOverABatchMatchesAFloat64Loop) 
   EXPECT_FALSE(fw::exec::pointwiseImagesGathered(8, 196));  // many positions
   for (const int64_t n : {1, 2, 5, 33})
     for (const bool relu : {false, true}) {
-      for (const std::vector<int64_t>& in : std::vector<std::vector<int64_t>>{{2, 2}, {3, 3}, {7, 7}, {4, 4}, {5}})
+      for (const std::vector<int64_t>& in :
+           std::vector<std::vector<int64_t>>{{2, 2}, {3, 3}, {7, 7}, {4, 4}, {5}})
         EXPECT_LT(worstAgainstDirectLoop(stride1(n, 37, 45, 1, in, 1, 0), relu), 1e-4)
             << n << " images over " << in.size() << "-D " << in.back() << (relu ? ", ReLU" : "");
       ConvProblem strided = stride1(n, 24, 36, 1, {14, 14}, 1, 0);
@@ -606,7 +607,8 @@ TEST(ExecConvLayout, APointwiseConvOfFewPositionsOverABatchMatchesAFloat64Loop) 
           double acc = 0;
           for (size_t c = 0; c < 40; ++c) acc += static_cast<double>(x[(n * 40 + c) * 9 + j]) * w[m * 40 + c];
           if (relu) acc = std::max(acc, 0.0);
-          EXPECT_NEAR(y[(n * 24 + m) * 9 + j], acc, 1e-4) << "image " << n << ", channel " << m << ", position " << j;
+          EXPECT_NEAR(y[(n * 24 + m) * 9 + j], acc, 1e-4)
+              << "image " << n << ", channel " << m << ", position " << j;
         }
   }
 }

@@ -1356,7 +1356,8 @@ TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImag
     ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({images, 16, out, out}));
     g.addNode("Conv",
               {x, g.addInitializer("W", Tensor::floats({16, 64, 1, 1}, std::vector<float>(1024, 0.1f)))}, {y},
-              zoo::attrs({Attribute::makeInts("kernel_shape", {1, 1}), Attribute::makeInts("strides", {stride, stride})}),
+              zoo::attrs({Attribute::makeInts("kernel_shape", {1, 1}),
+                          Attribute::makeInts("strides", {stride, stride})}),
               "pw");
     g.addOutput(y);
     return g;
