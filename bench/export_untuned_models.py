@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|98]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|99]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -380,6 +380,11 @@ ShuffleNetV2 x1.5 at batch 32 and 96, DenseNet-121 at batch 16 and 64, MobileNet
 RegNetX-800MF at batch 32 and 64, EfficientNet-B2 at batch 16 and 96, and a small U-Net written here (strided
 Convs down, transposed Convs up, skip Concats, 32 channels at 96^2) at batch 4.
 
+Set 99 was exported in session 74 after its change (a batch of pointwise Convs over a few positions an
+image gathered into one product), before any measurement of it, at opset 17: torchvision's ResNet-50 at batch
+32 and 64, MobileNetV3-Large at batch 16 and 96, MNASNet 1.0 at batch 32 and 64, ResNeXt-50 32x4d at batch 8
+and 64, RegNetX-1.6GF at batch 16 and 80, and a bottleneck ResNet for 28^2 inputs written here at batch 64.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -390,7 +395,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -593,6 +598,8 @@ def main():
         return export_ninety_seventh_set(torch, torchvision, out)
     if which == "98":
         return export_ninety_eighth_set(torch, torchvision, out)
+    if which == "99":
+        return export_ninety_ninth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11213,6 +11220,49 @@ def export_ninety_eighth_set(torch, torchvision, out):
             return self.head(y)
 
     export_nets(torch, out, 198, (("unet_skip_b4_96", UNet, (4, 3, 96, 96)),), opset=17)
+    return 0
+
+
+def export_ninety_ninth_set(torch, torchvision, out):
+    # Session 74, after its change: networks whose last stages run at a few positions an image over a batch,
+    # and a bottleneck ResNet for 28^2 inputs written here (its stages at 28^2, 14^2, 7^2 and 4^2).
+    tv = torchvision.models
+    for name, make, shape in (("resnet50_b32_64", lambda: tv.resnet50(weights=None), (32, 3, 64, 64)),
+                              ("mobilenet_v3_large_b16_96", lambda: tv.mobilenet_v3_large(weights=None),
+                               (16, 3, 96, 96)),
+                              ("mnasnet1_0_b32_64", lambda: tv.mnasnet1_0(weights=None), (32, 3, 64, 64)),
+                              ("resnext50_32x4d_b8_64", lambda: tv.resnext50_32x4d(weights=None), (8, 3, 64, 64)),
+                              ("regnet_x_1_6gf_b16_80", lambda: tv.regnet_x_1_6gf(weights=None), (16, 3, 80, 80))):
+        export_one(torch, out, 199, name, make, shape)
+    nn = torch.nn
+
+    class Bottleneck(nn.Module):  # 1x1 reduce, 3x3 (strided to downsample), 1x1 expand, a projected shortcut
+        def __init__(self, cin, mid, cout, stride):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(cin, mid, 1, bias=False), nn.BatchNorm2d(mid), nn.ReLU(),
+                                      nn.Conv2d(mid, mid, 3, stride=stride, padding=1, bias=False),
+                                      nn.BatchNorm2d(mid), nn.ReLU(), nn.Conv2d(mid, cout, 1, bias=False),
+                                      nn.BatchNorm2d(cout))
+            self.short = (nn.Identity() if stride == 1 and cin == cout else
+                          nn.Sequential(nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout)))
+
+        def forward(self, x):
+            return torch.relu(self.body(x) + self.short(x))
+
+    class Net(nn.Module):
+        def __init__(self, classes=10):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(1, 32, 3, padding=1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+            self.blocks = nn.Sequential(Bottleneck(32, 32, 128, 1), Bottleneck(128, 64, 256, 2),
+                                        Bottleneck(256, 64, 256, 1), Bottleneck(256, 128, 512, 2),
+                                        Bottleneck(512, 128, 512, 1), Bottleneck(512, 256, 1024, 2),
+                                        Bottleneck(1024, 256, 1024, 1))
+            self.fc = nn.Linear(1024, classes)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean(dim=(2, 3)))
+
+    export_nets(torch, out, 199, (("mnist_bottleneck_b64_28", Net, (64, 1, 28, 28)),), opset=17)
     return 0
 
 
