@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|99]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|100]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -385,6 +385,11 @@ image gathered into one product), before any measurement of it, at opset 17: tor
 32 and 64, MobileNetV3-Large at batch 16 and 96, MNASNet 1.0 at batch 32 and 64, ResNeXt-50 32x4d at batch 8
 and 64, RegNetX-1.6GF at batch 16 and 80, and a bottleneck ResNet for 28^2 inputs written here at batch 64.
 
+Set 100 was exported in session 74 after set 99's two runs, before any measurement of it, at opset 17:
+torchvision's EfficientNet-B0 at batch 32 and 64, MNASNet 0.5 at batch 64 and 64, RegNetX-3.2GF at batch 8 and
+96, ResNet-101 at batch 8 and 64, ShuffleNetV2 x1.0 at batch 64 and 64, and an inverted-residual network with
+5x5 depthwise Convs written here (48^2 inputs down to 3x3 planes, up to 960 channels) at batch 16.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -395,7 +400,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -600,6 +605,8 @@ def main():
         return export_ninety_eighth_set(torch, torchvision, out)
     if which == "99":
         return export_ninety_ninth_set(torch, torchvision, out)
+    if which == "100":
+        return export_hundredth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11263,6 +11270,50 @@ def export_ninety_ninth_set(torch, torchvision, out):
             return self.fc(self.blocks(self.stem(x)).mean(dim=(2, 3)))
 
     export_nets(torch, out, 199, (("mnist_bottleneck_b64_28", Net, (64, 1, 28, 28)),), opset=17)
+    return 0
+
+
+def export_hundredth_set(torch, torchvision, out):
+    # Session 74, after set 99's runs: networks at batches and sizes not exported before, and an
+    # inverted-residual network with 5x5 depthwise Convs over small planes written here.
+    tv = torchvision.models
+    for name, make, shape in (("efficientnet_b0_b32_64", lambda: tv.efficientnet_b0(weights=None), (32, 3, 64, 64)),
+                              ("mnasnet0_5_b64_64", lambda: tv.mnasnet0_5(weights=None), (64, 3, 64, 64)),
+                              ("regnet_x_3_2gf_b8_96", lambda: tv.regnet_x_3_2gf(weights=None), (8, 3, 96, 96)),
+                              ("resnet101_b8_64", lambda: tv.resnet101(weights=None), (8, 3, 64, 64)),
+                              ("shufflenet_v2_x1_0_b64_64", lambda: tv.shufflenet_v2_x1_0(weights=None),
+                               (64, 3, 64, 64))):
+        export_one(torch, out, 200, name, make, shape)
+    nn = torch.nn
+
+    class InvRes(nn.Module):  # expand 1x1, depthwise 5x5 (strided to downsample), project 1x1, residual if it fits
+        def __init__(self, cin, cout, expand, stride):
+            super().__init__()
+            mid = cin * expand
+            self.body = nn.Sequential(nn.Conv2d(cin, mid, 1, bias=False), nn.BatchNorm2d(mid), nn.ReLU6(),
+                                      nn.Conv2d(mid, mid, 5, stride=stride, padding=2, groups=mid, bias=False),
+                                      nn.BatchNorm2d(mid), nn.ReLU6(), nn.Conv2d(mid, cout, 1, bias=False),
+                                      nn.BatchNorm2d(cout))
+            self.residual = stride == 1 and cin == cout
+
+        def forward(self, x):
+            y = self.body(x)
+            return x + y if self.residual else y
+
+    class Net(nn.Module):  # 48^2 -> 24 -> 12 -> 6 -> 3
+        def __init__(self, classes=100):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 24, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(24),
+                                      nn.ReLU6())
+            self.blocks = nn.Sequential(InvRes(24, 32, 4, 2), InvRes(32, 32, 4, 1), InvRes(32, 64, 6, 2),
+                                        InvRes(64, 64, 6, 1), InvRes(64, 160, 6, 2), InvRes(160, 160, 6, 1))
+            self.head = nn.Sequential(nn.Conv2d(160, 960, 1, bias=False), nn.BatchNorm2d(960), nn.ReLU6())
+            self.fc = nn.Linear(960, classes)
+
+        def forward(self, x):
+            return self.fc(self.head(self.blocks(self.stem(x))).mean(dim=(2, 3)))
+
+    export_nets(torch, out, 200, (("invres5x5_b16_48", Net, (16, 3, 48, 48)),), opset=17)
     return 0
 
 
