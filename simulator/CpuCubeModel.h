@@ -80,7 +80,8 @@ struct CubeFeatures {
   double positions = 0;
   double outChannels = 0;         // conv, conv_transpose: output channels per group
   // The library's kernel calls the per-call term counts: 1, or for grouped_conv_wide one an image and
-  // group (oneDNN 2.6 on AVX-512 runs such a Conv on brgconv, a kernel call per image and group).
+  // group (oneDNN 2.6 on AVX-512 runs such a Conv on brgconv, a kernel call per image and group), or for a
+  // pointwise_conv over a batch that is not gathered one an image (the executor's product an image).
   double calls = 1;
   // A dense 2-D Conv (kind "conv"): its weights' bytes (fp32), and the bytes it streams from them: the
   // kernel passes over all its weights once an output row of each image (taps of a row in the padding

@@ -1347,7 +1347,8 @@ TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
 // A 1x1 Conv over a few positions an image, not whole blocks of the library's, over a batch is one product
 // over the images' columns gathered (exec::pointwiseImagesGathered): its columns all the images' positions,
 // the weight read once, the gather's copy its "patch" term (and a strided one's copy before it). One image,
-// or positions in whole blocks: a product an image, the weight read once an image, no copy at stride 1.
+// or positions in whole blocks: a product an image, the weight read once an image, a library call an image,
+// no copy at stride 1.
 TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImagesGathered) {
   auto pw = [](int64_t images, int64_t side, int64_t stride) {
     Graph g;
@@ -1387,6 +1388,11 @@ TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImag
   EXPECT_DOUBLE_EQ(blocks->positions, 16.0);
   EXPECT_DOUBLE_EQ(blocks->weightElems, 8.0 * 16 * 64);
   EXPECT_DOUBLE_EQ(blocks->patchElems, 0.0);
+  // The library calls: one an image for a product an image, one for the gathered product or one image.
+  EXPECT_DOUBLE_EQ(blocks->calls, 8.0);
+  EXPECT_DOUBLE_EQ(gathered->calls, 1.0);
+  EXPECT_DOUBLE_EQ(strided->calls, 1.0);
+  EXPECT_DOUBLE_EQ(one->calls, 1.0);
 }
 
 // A 1x1 Conv over one position an image (a squeeze-excitation's, after a global pool), with a bias or
