@@ -260,6 +260,7 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     f.plainProduct = true;
     f.positions = static_cast<double>(x->back());
     copiesPositions = exec::pointwiseRowsSpread(x->back());
+    gathered = exec::pointwiseImagesGathered((*x)[0], x->back());
   }
   f.flops = nc.flops;
   f.inElems = numel(*x);

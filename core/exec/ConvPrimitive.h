@@ -79,16 +79,15 @@ inline bool pointwiseImagesAsOneProduct(int64_t images, int64_t positions) {
 // 16 columns, over more than one image gathers the images' columns into one product, Y[M, images * positions]
 // = W[M, C] X[C, images * positions], and scatters the result back (the bias and a ReLU in that pass): a
 // product an image computed its columns padded to a whole block and read all of the weight again each image.
-// 1 thread, `fwb profile` of one Conv, each image one product against gathered, alternating, two rounds
-// (session 74): [32, 784, 2, 2] -> 784 3.49-3.70 -> 0.84-0.94 ms, [16, 320, 3, 3] -> 1920 2.05-2.10
-// -> 1.00-1.04, [32, 440, 3, 3] -> 440 1.04-1.05 -> 0.62-0.65, [8, 512, 7, 7] -> 2048 6.40-6.45 -> 4.35-4.58,
-// [16, 256, 5, 5]
-// -> 512 677 -> 572-593 us, [16, 112, 6, 6] -> 672 698-701 -> 566-587, [8, 512, 10, 10] -> 512 2.35-2.41 ->
-// 2.13-2.31 ms; under ONEDNN_MAX_CPU_ISA=AVX2 too ([32, 784, 2, 2] 4.05 -> 1.59 ms). Not whole blocks, where
-// a product an image runs at the library's best: [16, 400, 4, 4] -> 400 431-434 -> 486-508 us, [16, 1024, 8,
-// 8]
-// -> 1024 9.96-10.10 -> 10.65-11.08 ms, [16, 256, 8, 8] -> 64 with a ReLU 196-198 -> 279-289 us; nor 128
-// positions or more ([8, 64, 16, 16] -> 256 396-419 -> 508-518 us). The simulator costs it so.
+// 1 thread, `fwb profile` of one Conv, a product an image against gathered, alternating, two rounds (session
+// 74): [32, 784, 2, 2] to 784 channels 3.49-3.70 against 0.84-0.94 ms, [16, 320, 3, 3] to 1920 2.05-2.10
+// against 1.00-1.04 ms, [32, 440, 3, 3] to 440 1.04-1.05 against 0.62-0.65 ms, [8, 512, 7, 7] to 2048
+// 6.40-6.45 against 4.35-4.58 ms, [16, 256, 5, 5] to 512 677 against 572-593 us, [16, 112, 6, 6] to 672
+// 698-701 against 566-587 us, [8, 512, 10, 10] to 512 2.35-2.41 against 2.13-2.31 ms; under
+// ONEDNN_MAX_CPU_ISA=AVX2 too ([32, 784, 2, 2] 4.05 against 1.59 ms). Not over whole blocks, where a product
+// an image runs at the library's best: [16, 400, 4, 4] to 400 431-434 against 486-508 us, [16, 1024, 8, 8] to
+// 1024 9.96-10.10 against 10.65-11.08 ms, [16, 256, 8, 8] to 64 with a ReLU 196-198 against 279-289 us; nor
+// over 128 positions or more ([8, 64, 16, 16] to 256 396-419 against 508-518 us). The simulator costs it so.
 constexpr int64_t kPointwiseGatherBlock = 16, kPointwiseGatherMaxPositions = 128;
 inline bool pointwiseImagesGathered(int64_t images, int64_t positions) {
   return images > 1 && positions > 1 && positions < kPointwiseGatherMaxPositions &&

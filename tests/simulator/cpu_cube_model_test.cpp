@@ -198,8 +198,8 @@ TEST(CpuCubeModel, AFilterBankOverRowsIsCostedAsTheDirectLoopsOwnKind) {
 
 // A Conv in one group whose kernel covers the leading spatial axes whole and is 1 along the last
 // ([N, C, H, W] by [M, C, H, 1], no padding) is the pointwise Conv of its C * H rows, as the executor runs it
-// (exec::rowsAsChannels): positions the last axis, K = C * H. Padding, groups or a kernel shorter than the
-// axis leave it a dense Conv.
+// (exec::rowsAsChannels): positions the last axis (of both images, gathered), K = C * H. Padding, groups or a
+// kernel shorter than the axis leave it a dense Conv.
 TEST(CpuCubeModel, AKernelOverTheLeadingAxesWholeIsThePointwiseConvOfItsRows) {
   auto spatial = [](int64_t kh, int64_t pad, int64_t group) {
     Graph g;
@@ -219,7 +219,7 @@ TEST(CpuCubeModel, AKernelOverTheLeadingAxesWholeIsThePointwiseConvOfItsRows) {
   ASSERT_TRUE(f);
   EXPECT_EQ(f->kind, "pointwise_conv");
   EXPECT_TRUE(f->plainProduct);
-  EXPECT_DOUBLE_EQ(f->positions, 100);
+  EXPECT_DOUBLE_EQ(f->positions, 2.0 * 100);  // both images' 100 columns gathered into one product
   EXPECT_DOUBLE_EQ(f->flops, 2.0 * 2 * 16 * 100 * 8 * 22);
   for (const auto& [what, g] :
        {std::pair{"padded", spatial(22, 1, 1)}, std::pair{"2 groups", spatial(22, 0, 2)},
@@ -1393,6 +1393,32 @@ TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImag
   EXPECT_DOUBLE_EQ(gathered->calls, 1.0);
   EXPECT_DOUBLE_EQ(strided->calls, 1.0);
   EXPECT_DOUBLE_EQ(one->calls, 1.0);
+  // A Conv whose kernel covers the leading axis whole (exec::rowsAsChannels) is the pointwise Conv of its
+  // rows over the last axis: gathered over 37 positions an image, a product an image over 32.
+  auto bank = [](int64_t len) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({4, 8, 22, len}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({4, 16, 1, len}));
+    g.addNode(
+        "Conv",
+        {x, g.addInitializer("W", Tensor::floats({16, 8, 22, 1}, std::vector<float>(16 * 8 * 22, 0.1f)))},
+        {y}, zoo::attrs({Attribute::makeInts("kernel_shape", {22, 1})}), "bank");
+    g.addOutput(y);
+    return g;
+  };
+  const auto rows = cubeFeatures(bank(37), 0);
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_EQ(rows->kind, "pointwise_conv");
+  EXPECT_DOUBLE_EQ(rows->positions, 4.0 * 37);
+  EXPECT_DOUBLE_EQ(rows->weightElems, 16.0 * 8 * 22);
+  EXPECT_DOUBLE_EQ(rows->patchElems, 4.0 * 8 * 22 * 37);
+  EXPECT_DOUBLE_EQ(rows->calls, 1.0);
+  const auto rowBlocks = cubeFeatures(bank(32), 0);
+  ASSERT_TRUE(rowBlocks.has_value());
+  EXPECT_DOUBLE_EQ(rowBlocks->positions, 32.0);
+  EXPECT_DOUBLE_EQ(rowBlocks->weightElems, 4.0 * 16 * 8 * 22);
+  EXPECT_DOUBLE_EQ(rowBlocks->patchElems, 0.0);
+  EXPECT_DOUBLE_EQ(rowBlocks->calls, 4.0);
 }
 
 // A 1x1 Conv over one position an image (a squeeze-excitation's, after a global pool), with a bias or
