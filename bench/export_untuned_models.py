@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|100]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|101]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -390,6 +390,11 @@ torchvision's EfficientNet-B0 at batch 32 and 64, MNASNet 0.5 at batch 64 and 64
 96, ResNet-101 at batch 8 and 64, ShuffleNetV2 x1.0 at batch 64 and 64, and an inverted-residual network with
 5x5 depthwise Convs written here (48^2 inputs down to 3x3 planes, up to 960 channels) at batch 16.
 
+Set 101 was exported in session 75 before any change or measurement of it, at opset 17: torchvision's
+RegNetY-400MF at batch 32 and 64, MobileNetV3-Small at batch 64 and 96, ResNet-18 at batch 64 and 64, Wide
+ResNet-50-2 at batch 4 and 96, EfficientNet-B1 at batch 16 and 80, and a ResNeXt-style network for 32^2 inputs
+with 8-group 3x3 Convs written here (32^2 down to 4x4 planes) at batch 32.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -400,7 +405,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -607,6 +612,8 @@ def main():
         return export_ninety_ninth_set(torch, torchvision, out)
     if which == "100":
         return export_hundredth_set(torch, torchvision, out)
+    if which == "101":
+        return export_hundred_first_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11315,6 +11322,49 @@ def export_hundredth_set(torch, torchvision, out):
 
     export_nets(torch, out, 200, (("invres5x5_b16_48", Net, (16, 3, 48, 48)),), opset=17)
     return 0
+
+
+def export_hundred_first_set(torch, torchvision, out):
+    # Session 75, before any change: networks at batches and sizes not exported before, and a ResNeXt-style
+    # network with 8-group 3x3 Convs over small planes written here.
+    tv = torchvision.models
+    for name, make, shape in (("regnet_y_400mf_b32_64", lambda: tv.regnet_y_400mf(weights=None), (32, 3, 64, 64)),
+                              ("mobilenet_v3_small_b64_96", lambda: tv.mobilenet_v3_small(weights=None),
+                               (64, 3, 96, 96)),
+                              ("resnet18_b64_64", lambda: tv.resnet18(weights=None), (64, 3, 64, 64)),
+                              ("wide_resnet50_2_b4_96", lambda: tv.wide_resnet50_2(weights=None), (4, 3, 96, 96)),
+                              ("efficientnet_b1_b16_80", lambda: tv.efficientnet_b1(weights=None), (16, 3, 80, 80))):
+        export_one(torch, out, 201, name, make, shape)
+    nn = torch.nn
+
+    class Block(nn.Module):  # 1x1 reduce, 8-group 3x3 (strided to downsample), 1x1 expand, projected shortcut
+        def __init__(self, cin, mid, cout, stride):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(cin, mid, 1, bias=False), nn.BatchNorm2d(mid), nn.ReLU(),
+                                      nn.Conv2d(mid, mid, 3, stride=stride, padding=1, groups=8, bias=False),
+                                      nn.BatchNorm2d(mid), nn.ReLU(), nn.Conv2d(mid, cout, 1, bias=False),
+                                      nn.BatchNorm2d(cout))
+            self.short = (nn.Identity() if stride == 1 and cin == cout else
+                          nn.Sequential(nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout)))
+
+        def forward(self, x):
+            return torch.relu(self.body(x) + self.short(x))
+
+    class Net(nn.Module):  # 32^2 -> 16 -> 8 -> 4
+        def __init__(self, classes=100):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 3, padding=1, bias=False), nn.BatchNorm2d(64), nn.ReLU())
+            self.blocks = nn.Sequential(Block(64, 64, 128, 1), Block(128, 128, 256, 2), Block(256, 128, 256, 1),
+                                        Block(256, 256, 512, 2), Block(512, 256, 512, 1),
+                                        Block(512, 512, 1024, 2), Block(1024, 512, 1024, 1))
+            self.fc = nn.Linear(1024, classes)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean(dim=(2, 3)))
+
+    export_nets(torch, out, 201, (("cifar_resnext_g8_b32_32", Net, (32, 3, 32, 32)),), opset=17)
+    return 0
+
 
 
 if __name__ == "__main__":
