@@ -94,6 +94,26 @@ bool isGemm(const dnnl::primitive_desc_base& pd) {
   return impl != nullptr && std::string(impl).find("gemm") != std::string::npos;
 }
 
+// Whether `pd` is oneDNN's jit Conv kernel on channel blocks narrower than its vectors: its grouped kernel
+// under AVX-512 on 4 or 8 channels a block (4 or 8 channels a group), whose ReLU post-op is a pass over
+// partial vectors. 1 thread, the primitive alone (ONEDNN_VERBOSE), without and with it: [32, 440, 4, 4]
+// in 55 groups, 3x3 stride 2, 197 and 315 us; [32, 208, 8, 8] in 26 groups 551 and 823; [8, 256, 16, 16]
+// in 64 groups (4-channel blocks) 643 and 851; in 16 groups (16-channel blocks) 615 and 621; the depthwise
+// kernel on 8-channel blocks 212 and 224; under AVX2, where 8 channels fill a vector, 1206 and 1230.
+bool jitOnPartialVectors(const dnnl::primitive_desc_base& pd) {
+  const char* implStr = pd.impl_info_str();
+  if (implStr == nullptr) return false;
+  const std::string impl(implStr);
+  if (impl.rfind("jit:", 0) != 0) return false;
+  const int64_t lanes = impl.find("avx512") != std::string::npos ? 16
+                        : impl.find("avx") != std::string::npos  ? 8
+                                                                 : 4;
+  const dnnl_memory_desc_t& md = pd.query_md(dnnl::query::dst_md).data;
+  if (md.format_kind != dnnl_blocked) return false;
+  const dnnl_blocking_desc_t& b = md.format_desc.blocking;
+  return b.inner_nblks == 1 && b.inner_idxs[0] == 1 && b.inner_blks[0] < lanes;
+}
+
 // `m` in floats channels-last (NWC, NHWC, NDHWC) or, `last` false, channels-first as the executor keeps
 // activations (NCW, NCHW, NCDHW).
 memory::desc activationLayout(const memory::desc& m, bool last) {
@@ -390,8 +410,10 @@ void onLibrary(const ConvProblem& p, const float* x, const float* w, const std::
   // Its GEMM path (im2col and a product on plain layouts) applies a ReLU post-op element by element after
   // the product: a Conv 3 -> 64, 3x3 stride 2 over [2, 3, 128, 128] took 13.0 ms with it, 0.34 without
   // (ONEDNN_VERBOSE, 1 thread, session 51; a deformable-attention model's -O2 ran 30 % slower than its
-  // -O0 for it). There the ReLU is a pass of its own over the plain output.
-  const bool ownRelu = primRelu && isGemm(entry->pd);
+  // -O0 for it). Its grouped jit kernel on channel blocks narrower than a vector is 1.1-1.6x slower with it
+  // (jitOnPartialVectors; a RegNetY-400MF at batch 32 ran 3 % slower at -O2 than at -O0 for it). There the
+  // ReLU is a pass of its own over the plain output.
+  const bool ownRelu = primRelu && (isGemm(entry->pd) || jitOnPartialVectors(entry->pd));
   if (ownRelu) {
     primRelu = false;
     key = keyOf(p, primBias != nullptr, false, threads);
@@ -679,16 +701,36 @@ void convolutionOnCopies(const ConvProblem& p, const float* x, const float* w,
   convolution(q, xr, w, wOwner, bias, y, relu);
 }
 
-std::string convolutionSourceLayout(const ConvProblem& p) {
-  if (onDirectLoop(p)) return "plain";
-  if (const auto q = rowsAsChannelsProblem(p)) return convolutionSourceLayout(*q);
+// The problem convolution() hands `p` to the library as, or nullopt where it runs on the executor's own
+// loops (its reductions in turn, as convolution() takes them).
+std::optional<ConvProblem> libraryProblem(const ConvProblem& p) {
+  if (onDirectLoop(p)) return std::nullopt;
+  if (const auto q = rowsAsChannelsProblem(p)) return libraryProblem(*q);
   if (depthMultiplierCopies(p)) {
     ConvProblem q = p;
     q.C = q.group = p.M;
-    return convolutionSourceLayout(q);
+    return libraryProblem(q);
   }
-  if (onProductPath(p)) return "plain";
-  if (prePadded(p)) return convolutionSourceLayout(prePaddedProblem(p));
+  if (onProductPath(p)) return std::nullopt;
+  if (prePadded(p)) return libraryProblem(prePaddedProblem(p));
+  return p;
+}
+
+bool convolutionReluOwnPass(const ConvProblem& problem) {
+  const std::optional<ConvProblem> lp = libraryProblem(problem);
+  if (!lp) return false;
+  const ConvProblem& p = *lp;
+  if (p.transposed) return true;
+  const Descs d = describe(p);
+  const auto entry = onednn::cachedPrimitive(keyOf(p, false, true, onednn::useThreads()),
+                                             [&] { return create(p, d, false, true); });
+  return isGemm(entry->pd) || jitOnPartialVectors(entry->pd);
+}
+
+std::string convolutionSourceLayout(const ConvProblem& problem) {
+  const std::optional<ConvProblem> lp = libraryProblem(problem);
+  if (!lp) return "plain";
+  const ConvProblem& p = *lp;
   const Descs d = describe(p);
   const std::string key = keyOf(p, false, false, onednn::useThreads());
   const auto entry = onednn::cachedPrimitive(key, [&] { return create(p, d, false, false); });

@@ -120,4 +120,10 @@ inline bool rowsAsChannels(const std::vector<int64_t>& in, const std::vector<int
 // diagnostics; throws dnnl::error as convolution() does.
 std::string convolutionSourceLayout(const ConvProblem& p);
 
+// Whether convolution() with a fused ReLU applies it as a pass of its own over the plain output rather than
+// as the library kernel's post-op (its GEMM path, a deconvolution, and its jit kernel on channel blocks
+// narrower than a vector: AVX-512 on 4 or 8 channels a block). False on the executor's own loops, which
+// apply it as they store. For tests and diagnostics; throws dnnl::error as convolution() does.
+bool convolutionReluOwnPass(const ConvProblem& p);
+
 }  // namespace fw::exec
