@@ -433,10 +433,14 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
   // the batched shapes joined it, a pointwise Conv's product an image counts a call an image: [64, 144, 4, 4]
   // -> 40 took 124-134 us alone, 74 simulated once a node, 155 once an image; [64, 40, 4, 4] -> 240 250-258,
   // 133 and 209. Held-out set 100 re-simulated on its own measurements: 7 -> 9 of 12 rows met, mean |whole|
-  // 11.70 -> 8.63 %; set 99's second run 11 of 12 both ways, 6.40 -> 6.79 %.) Not the grouped and depthwise
-  // kinds: their fitted weight terms stand for more than weights, and once an image they overshot
-  // RegNetX-400MF's Convs of 25 groups at 3x3, batch 8, 3.6x (80 us measured, 295 simulated).
-  const bool convOnImages = kind == "conv" || kind == "pointwise_conv";
+  // 11.70 -> 8.63 %; set 99's second run 11 of 12 both ways, 6.40 -> 6.79 %.) The grouped kind (16 or fewer
+  // channels a group) too, since its calibration times batches over small planes (session 75: oneDNN's
+  // grouped kernel goes image by image, group by group; once a node, with a grid of one image but three, its
+  // Convs of 8 and 16 channels a group over 2x2 to 8x8 planes at batch 8-64 were simulated at 0.38-0.78x
+  // their time alone, 0.64-1.12x after, on the same calibrations). Not the depthwise and wide grouped kinds:
+  // their fitted weight terms stand for more than weights, and once an image, fitted on single images, they
+  // overshot RegNetX-400MF's Convs of 25 groups at 3x3, batch 8, 3.6x (80 us measured, 295 simulated).
+  const bool convOnImages = kind == "conv" || kind == "pointwise_conv" || kind == "grouped_conv";
   if (convOnImages && x->size() >= 3 && (*x)[0] > 1 && !gathered)
     f.weightElems *= static_cast<double>((*x)[0]);
   if (kind == "pointwise_conv" && x->size() >= 3 && (*x)[0] > 1 && !gathered)

@@ -95,15 +95,20 @@ Graph convTransposeGraph(int64_t cin, int64_t cout, int64_t len, size_t dims) {
 }
 
 TEST(CpuCubeModel, AConvReadsItsWeightsOnceAnImage) {
-  // A dense or pointwise Conv reads its weights once an image of the batch (measured); the grouped and
-  // depthwise kinds' weight terms stay once a node. The arithmetic and the activations scale with the
-  // batch as they are, and a matrix product's weights are read once whatever its batch.
-  for (const auto& [group, k] : {std::pair<int64_t, int64_t>{1, 3}, {1, 1}, {4, 3}, {16, 3}}) {
+  // A dense, pointwise or grouped Conv (16 or fewer input channels a group) reads its weights once an image
+  // of the batch (measured); the depthwise kind's weight term stays once a node. The arithmetic and the
+  // activations scale with the batch as they are, and a matrix product's weights are read once whatever its
+  // batch.
+  for (const auto& [group, k] : {std::pair<int64_t, int64_t>{1, 3}, {1, 1}, {4, 3}, {2, 3}, {16, 3}}) {
     const auto one = cubeFeatures(convGraph(16, 16, 8, k, group), 0);
     const auto eight = cubeFeatures(convGraph(16, 16, 8, k, group, 1, 8), 0);
     ASSERT_TRUE(one && eight);
     EXPECT_EQ(one->kind, eight->kind);
-    EXPECT_DOUBLE_EQ(eight->weightElems, (group == 1 ? 8 : 1) * one->weightElems) << one->kind;
+    EXPECT_EQ(one->kind, group == 16 ? "depthwise_conv"
+                         : group > 1 ? "grouped_conv"
+                         : k == 1    ? "pointwise_conv"
+                                     : "conv");
+    EXPECT_DOUBLE_EQ(eight->weightElems, (group == 16 ? 1 : 8) * one->weightElems) << one->kind;
     EXPECT_DOUBLE_EQ(eight->flops, 8 * one->flops) << one->kind;
     EXPECT_DOUBLE_EQ(eight->inElems, 8 * one->inElems) << one->kind;
   }
