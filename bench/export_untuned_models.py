@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|101]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|102]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -395,6 +395,12 @@ RegNetY-400MF at batch 32 and 64, MobileNetV3-Small at batch 64 and 96, ResNet-1
 ResNet-50-2 at batch 4 and 96, EfficientNet-B1 at batch 16 and 80, and a ResNeXt-style network for 32^2 inputs
 with 8-group 3x3 Convs written here (32^2 down to 4x4 planes) at batch 32.
 
+Set 102 was exported in session 75 after its two changes (a grouped Conv's ReLU on channel blocks narrower
+than a vector as a pass of its own; the grouped kind's weights once an image), before any measurement of it,
+at opset 17: torchvision's ResNeXt-101 32x8d at batch 2 and 64, RegNetX-400MF at batch 64 and 64, RegNetY-1.6GF
+at batch 8 and 96, ShuffleNetV2 x2.0 at batch 16 and 96, DenseNet-169 at batch 8 and 64, and a network of
+4-channel-a-group 3x3 Convs for 32^2 inputs written here (32^2 down to 4x4 planes) at batch 32.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -405,7 +411,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -614,6 +620,8 @@ def main():
         return export_hundredth_set(torch, torchvision, out)
     if which == "101":
         return export_hundred_first_set(torch, torchvision, out)
+    if which == "102":
+        return export_hundred_second_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11365,6 +11373,47 @@ def export_hundred_first_set(torch, torchvision, out):
     export_nets(torch, out, 201, (("cifar_resnext_g8_b32_32", Net, (32, 3, 32, 32)),), opset=17)
     return 0
 
+
+
+def export_hundred_second_set(torch, torchvision, out):
+    # Session 75, after its two changes: networks at batches and sizes not exported before, and a network of
+    # 4-channel-a-group 3x3 Convs written here.
+    tv = torchvision.models
+    for name, make, shape in (("resnext101_32x8d_b2_64", lambda: tv.resnext101_32x8d(weights=None), (2, 3, 64, 64)),
+                              ("regnet_x_400mf_b64_64", lambda: tv.regnet_x_400mf(weights=None), (64, 3, 64, 64)),
+                              ("regnet_y_1_6gf_b8_96", lambda: tv.regnet_y_1_6gf(weights=None), (8, 3, 96, 96)),
+                              ("shufflenet_v2_x2_0_b16_96", lambda: tv.shufflenet_v2_x2_0(weights=None),
+                               (16, 3, 96, 96)),
+                              ("densenet169_b8_64", lambda: tv.densenet169(weights=None), (8, 3, 64, 64))):
+        export_one(torch, out, 202, name, make, shape)
+    nn = torch.nn
+
+    class Block(nn.Module):  # 4-channel-a-group 3x3 (strided to downsample), 1x1 mix, residual where it fits
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(cin, cin, 3, stride=stride, padding=1, groups=cin // 4, bias=False),
+                                      nn.BatchNorm2d(cin), nn.ReLU(), nn.Conv2d(cin, cout, 1, bias=False),
+                                      nn.BatchNorm2d(cout), nn.ReLU())
+            self.residual = stride == 1 and cin == cout
+
+        def forward(self, x):
+            y = self.body(x)
+            return x + y if self.residual else y
+
+    class Net(nn.Module):  # 32^2 -> 16 -> 8 -> 4
+        def __init__(self, classes=10):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, padding=1, bias=False), nn.BatchNorm2d(32), nn.ReLU())
+            self.blocks = nn.Sequential(Block(32, 64, 1), Block(64, 64, 1), Block(64, 128, 2), Block(128, 128, 1),
+                                        Block(128, 256, 2), Block(256, 256, 1), Block(256, 512, 2),
+                                        Block(512, 512, 1))
+            self.fc = nn.Linear(512, classes)
+
+        def forward(self, x):
+            return self.fc(self.blocks(self.stem(x)).mean(dim=(2, 3)))
+
+    export_nets(torch, out, 202, (("grouped_g4_b32_32", Net, (32, 3, 32, 32)),), opset=17)
+    return 0
 
 
 if __name__ == "__main__":
