@@ -445,6 +445,17 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     f.weightElems *= static_cast<double>((*x)[0]);
   if (kind == "pointwise_conv" && x->size() >= 3 && (*x)[0] > 1 && !gathered)
     f.calls = static_cast<double>((*x)[0]);
+  // A pointwise Conv's weight streams from its footprint's distance once a product (an image's, or the
+  // gathered images'): with a weight past the last-level cache and a few positions the stream bounds it, as a
+  // dense Conv's does ([1, 1024, 4, 4] -> 1024, 4 MiB of weight: 205 us alone, 154 simulated on its terms;
+  // [2, 2048, 2, 2] -> 2048 gathered, 16 MiB: 748 and 633; session 75). The calibration times four such
+  // shapes and fits the stream's share of the copy bandwidth with the terms (HostCubeBench.cpp).
+  if (kind == "pointwise_conv") {
+    f.weightBytes = 4 * numel(*w);
+    f.weightStreamBytes =
+        f.weightBytes * (gathered ? 1.0 : static_cast<double>(std::max<int64_t>(1, (*x)[0])));
+    f.weightImageBytes = f.weightStreamBytes;
+  }
   if (kind == "conv" || kind == "grouped_conv" || kind == "grouped_conv_wide" || kind == "depthwise_conv") {
     // oneDNN's direct kernels skip the taps that fall in the padding: an atrous 3x3 Conv whose dilation
     // exceeds the image computes only its centre tap (DeepLabV3+'s ASPP, rates 12/24/36 at 32x32:

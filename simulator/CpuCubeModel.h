@@ -88,7 +88,9 @@ struct CubeFeatures {
   // skipped), so with few output positions a row the weight stream, not the arithmetic, bounds it.
   double weightBytes = 0, weightStreamBytes = 0;
   // The same read once an image of its batch (a Conv whose kernel keeps a block of output channels'
-  // weights in cache over all its output rows); for a recurrent cell, its weightStreamBytes.
+  // weights in cache over all its output rows); for a recurrent cell, its weightStreamBytes. A pointwise
+  // Conv (kind "pointwise_conv", since session 75): both the weight once a product it runs (an image's, or
+  // one over the images gathered).
   double weightImageBytes = 0;
   // A depthwise Conv (kind "depthwise_conv") on oneDNN's blocked layout: the bytes its three passes move
   // (the reorder of its input into the blocked layout, the kernel, the reorder of its output back: each

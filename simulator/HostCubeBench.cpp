@@ -247,7 +247,13 @@ std::vector<Case> convCases(ConvKind kind) {
               {400, 400, 4, 1, 1, 1, 0, 16},
               {128, 128, 4, 1, 1, 1, 0, 32},
               {784, 784, 2, 1, 1, 1, 0, 32},
-              {144, 864, 3, 1, 1, 1, 0, 32}};
+              {144, 864, 3, 1, 1, 1, 0, 32},
+              // weights past the last-level cache over a few positions, which their stream bounds (the
+              // kind's fit takes a weight stream, as the dense kind's: CubeFeatures::weightImageBytes)
+              {1024, 1024, 4, 1, 1, 1, 0},
+              {1536, 1536, 2, 1, 1, 1, 0, 4},
+              {2048, 512, 4, 1, 1, 1, 0, 2},
+              {512, 2048, 2, 1, 1, 1, 0, 8}};
   else if (kind == ConvKind::Grouped)  // 2-16 input channels a group: ResNeXt-, RegNetX- and
                                        // ShuffleNet-v1-like widths
     shapes = {{128, 128, 28, 3, 1, 8, 1},
@@ -608,7 +614,7 @@ Result<KindCases> casesOfKind(const std::string& kind) {
   if (kind == "gemm_col") return KindCases{gemmColumnCases()};
   if (kind == "conv") return KindCases{convCases(ConvKind::Dense), false, true, true};
   if (kind == "conv1d") return KindCases{conv1dCases(), false, true, true};
-  if (kind == "pointwise_conv") return KindCases{convCases(ConvKind::Pointwise), true};
+  if (kind == "pointwise_conv") return KindCases{convCases(ConvKind::Pointwise), true, false, true};
   if (kind == "grouped_conv") return KindCases{convCases(ConvKind::Grouped)};
   if (kind == "grouped_conv_wide") return KindCases{convCases(ConvKind::GroupedWide)};
   if (kind == "depthwise_conv") {

@@ -532,8 +532,15 @@ TEST(CpuCubeModel, ADenseConvOnSmallImagesIsBoundByItsWeightStream) {
     EXPECT_DOUBLE_EQ(g1->weightBytes, 4.0 * 257 * 512);
     EXPECT_DOUBLE_EQ(g1->weightStreamBytes, 2 * g1->weightBytes);
   }
-  // Pointwise and depthwise Convs and products have no such stream.
-  for (const Graph& g : {convGraph(64, 64, 4, 1, 1), convGraph(64, 64, 4, 3, 64)}) {
+  // A pointwise Conv streams its weight once a product (since session 75: one image, one product); depthwise
+  // Convs and products have no such stream.
+  {
+    auto h = cubeFeatures(convGraph(64, 64, 4, 1, 1), 0);
+    ASSERT_TRUE(h.has_value());
+    EXPECT_EQ(h->kind, "pointwise_conv");
+    EXPECT_DOUBLE_EQ(h->weightStreamBytes, 4.0 * 64 * 64);
+  }
+  for (const Graph& g : {convGraph(64, 64, 4, 3, 64), test::matmul(8, 64, 16)}) {
     auto h = cubeFeatures(g, 0);
     ASSERT_TRUE(h.has_value());
     EXPECT_EQ(h->weightStreamBytes, 0.0) << h->kind;
@@ -1398,6 +1405,13 @@ TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImag
   EXPECT_DOUBLE_EQ(gathered->calls, 1.0);
   EXPECT_DOUBLE_EQ(strided->calls, 1.0);
   EXPECT_DOUBLE_EQ(one->calls, 1.0);
+  // Its weight's stream, bytes read from the weight's own footprint: once a product (session 75).
+  for (const auto& f : {gathered, strided, one, blocks}) EXPECT_DOUBLE_EQ(f->weightBytes, 4.0 * 16 * 64);
+  EXPECT_DOUBLE_EQ(gathered->weightImageBytes, 4.0 * 16 * 64);
+  EXPECT_DOUBLE_EQ(strided->weightImageBytes, 4.0 * 16 * 64);
+  EXPECT_DOUBLE_EQ(one->weightImageBytes, 4.0 * 16 * 64);
+  EXPECT_DOUBLE_EQ(blocks->weightImageBytes, 8 * 4.0 * 16 * 64);
+  EXPECT_DOUBLE_EQ(blocks->weightStreamBytes, blocks->weightImageBytes);
   // A Conv whose kernel covers the leading axis whole (exec::rowsAsChannels) is the pointwise Conv of its
   // rows over the last axis: gathered over 37 positions an image, a product an image over 32.
   auto bank = [](int64_t len) {
