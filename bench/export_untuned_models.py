@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|102]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|103]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -401,6 +401,11 @@ at opset 17: torchvision's ResNeXt-101 32x8d at batch 2 and 64, RegNetX-400MF at
 at batch 8 and 96, ShuffleNetV2 x2.0 at batch 16 and 96, DenseNet-169 at batch 8 and 64, and a network of
 4-channel-a-group 3x3 Convs for 32^2 inputs written here (32^2 down to 4x4 planes) at batch 32.
 
+Set 103 was exported in session 75 after its third change (a pointwise Conv's weight stream), before any
+measurement of it, at opset 17: torchvision's VGG-11-BN at batch 8 and 64, MobileNetV2 at batch 32 and 64,
+SqueezeNet 1.0 at batch 32 and 64, RegNetY-800MF at batch 8 and 64, ResNet-34 at batch 16 and 64, and a stack of
+wide pointwise Convs written here (1536 channels over 8x8 and 4x4 planes, residual) at batch 4.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -411,7 +416,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -622,6 +627,8 @@ def main():
         return export_hundred_first_set(torch, torchvision, out)
     if which == "102":
         return export_hundred_second_set(torch, torchvision, out)
+    if which == "103":
+        return export_hundred_third_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11413,6 +11420,42 @@ def export_hundred_second_set(torch, torchvision, out):
             return self.fc(self.blocks(self.stem(x)).mean(dim=(2, 3)))
 
     export_nets(torch, out, 202, (("grouped_g4_b32_32", Net, (32, 3, 32, 32)),), opset=17)
+    return 0
+
+
+def export_hundred_third_set(torch, torchvision, out):
+    # Session 75, after its third change: networks at batches and sizes not exported before, and a stack of
+    # wide pointwise Convs over small planes written here.
+    tv = torchvision.models
+    for name, make, shape in (("vgg11_bn_b8_64", lambda: tv.vgg11_bn(weights=None), (8, 3, 64, 64)),
+                              ("mobilenet_v2_b32_64", lambda: tv.mobilenet_v2(weights=None), (32, 3, 64, 64)),
+                              ("squeezenet1_0_b32_64", lambda: tv.squeezenet1_0(weights=None), (32, 3, 64, 64)),
+                              ("regnet_y_800mf_b8_64", lambda: tv.regnet_y_800mf(weights=None), (8, 3, 64, 64)),
+                              ("resnet34_b16_64", lambda: tv.resnet34(weights=None), (16, 3, 64, 64))):
+        export_one(torch, out, 203, name, make, shape)
+    nn = torch.nn
+
+    class Block(nn.Module):  # two 1x1 Convs, the first widening, a residual
+        def __init__(self, c, wide):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(c, wide, 1), nn.ReLU(), nn.Conv2d(wide, c, 1))
+
+        def forward(self, x):
+            return torch.relu(x + self.body(x))
+
+    class Net(nn.Module):  # 3 -> 1536 at 8x8, two blocks, pooled to 4x4, two blocks
+        def __init__(self, classes=100):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 1536, 3, padding=1), nn.ReLU())
+            self.a = nn.Sequential(Block(1536, 1536), Block(1536, 2048))
+            self.pool = nn.MaxPool2d(2)
+            self.b = nn.Sequential(Block(1536, 3072), Block(1536, 1536))
+            self.fc = nn.Linear(1536, classes)
+
+        def forward(self, x):
+            return self.fc(self.b(self.pool(self.a(self.stem(x)))).mean(dim=(2, 3)))
+
+    export_nets(torch, out, 203, (("wide_pointwise_b4_8", Net, (4, 3, 8, 8)),), opset=17)
     return 0
 
 
