@@ -402,7 +402,7 @@ at batch 8 and 96, ShuffleNetV2 x2.0 at batch 16 and 96, DenseNet-169 at batch 8
 4-channel-a-group 3x3 Convs for 32^2 inputs written here (32^2 down to 4x4 planes) at batch 32.
 
 Set 103 was exported in session 75 after its third change (a pointwise Conv's weight stream), before any
-measurement of it, at opset 17: torchvision's VGG-11-BN at batch 8 and 64, MobileNetV2 at batch 32 and 64,
+measurement of it, at opset 17: torchvision's EfficientNet-B3 at batch 8 and 64, MobileNetV2 at batch 32 and 64,
 SqueezeNet 1.0 at batch 32 and 64, RegNetY-800MF at batch 8 and 64, ResNet-34 at batch 16 and 64, and a stack of
 wide pointwise Convs written here (1536 channels over 8x8 and 4x4 planes, residual) at batch 4.
 
@@ -11427,7 +11427,7 @@ def export_hundred_third_set(torch, torchvision, out):
     # Session 75, after its third change: networks at batches and sizes not exported before, and a stack of
     # wide pointwise Convs over small planes written here.
     tv = torchvision.models
-    for name, make, shape in (("vgg11_bn_b8_64", lambda: tv.vgg11_bn(weights=None), (8, 3, 64, 64)),
+    for name, make, shape in (("efficientnet_b3_b8_64", lambda: tv.efficientnet_b3(weights=None), (8, 3, 64, 64)),
                               ("mobilenet_v2_b32_64", lambda: tv.mobilenet_v2(weights=None), (32, 3, 64, 64)),
                               ("squeezenet1_0_b32_64", lambda: tv.squeezenet1_0(weights=None), (32, 3, 64, 64)),
                               ("regnet_y_800mf_b8_64", lambda: tv.regnet_y_800mf(weights=None), (8, 3, 64, 64)),
