@@ -1358,7 +1358,8 @@ TEST(CpuCubeModel, APointwiseConvComputesItsPositionsInWholeBlocks) {
 
 // A 1x1 Conv over a few positions an image, not whole blocks of the library's, over a batch is one product
 // over the images' columns gathered (exec::pointwiseImagesGathered): its columns all the images' positions,
-// the weight read once, the gather's copy its "patch" term (and a strided one's copy before it). One image,
+// the weight read once, the gather's copy and the copy back its "patch" term (and a strided one's copy
+// before it). One image,
 // or positions in whole blocks: a product an image, the weight read once an image, a library call an image,
 // no copy at stride 1.
 TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImagesGathered) {
@@ -1381,7 +1382,8 @@ TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImag
   EXPECT_TRUE(gathered->plainProduct);
   EXPECT_DOUBLE_EQ(gathered->positions, 8.0 * 9);
   EXPECT_DOUBLE_EQ(gathered->weightElems, 16.0 * 64);
-  EXPECT_DOUBLE_EQ(gathered->patchElems, 8.0 * 64 * 9);
+  // The copies: the images' columns gathered (64 input channels) and the product's copied back (16 outputs).
+  EXPECT_DOUBLE_EQ(gathered->patchElems, 8.0 * 64 * 9 + 8.0 * 16 * 9);
   EXPECT_DOUBLE_EQ(gathered->flops, 2.0 * 8 * 9 * 64 * 16);
   // Its columns padded to a block of 16: 72 -> 80, where a product an image padded each 9 to 16.
   EXPECT_DOUBLE_EQ(gathered->withPositionBlock(16).flops, 2.0 * 80 * 64 * 16);
@@ -1389,7 +1391,7 @@ TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImag
   ASSERT_TRUE(strided.has_value());
   EXPECT_DOUBLE_EQ(strided->positions, 8.0 * 9);
   EXPECT_DOUBLE_EQ(strided->weightElems, 16.0 * 64);
-  EXPECT_DOUBLE_EQ(strided->patchElems, 2 * 8.0 * 64 * 9);
+  EXPECT_DOUBLE_EQ(strided->patchElems, 2 * 8.0 * 64 * 9 + 8.0 * 16 * 9);
   const auto one = cubeFeatures(pw(1, 3, 1), 0);
   ASSERT_TRUE(one.has_value());
   EXPECT_DOUBLE_EQ(one->positions, 9.0);
@@ -1430,7 +1432,7 @@ TEST(CpuCubeModel, APointwiseConvOfFewPositionsOverABatchIsOneProductOverTheImag
   EXPECT_EQ(rows->kind, "pointwise_conv");
   EXPECT_DOUBLE_EQ(rows->positions, 4.0 * 37);
   EXPECT_DOUBLE_EQ(rows->weightElems, 16.0 * 8 * 22);
-  EXPECT_DOUBLE_EQ(rows->patchElems, 4.0 * 8 * 22 * 37);
+  EXPECT_DOUBLE_EQ(rows->patchElems, 4.0 * 8 * 22 * 37 + 4.0 * 16 * 37);
   EXPECT_DOUBLE_EQ(rows->calls, 1.0);
   const auto rowBlocks = cubeFeatures(bank(32), 0);
   ASSERT_TRUE(rowBlocks.has_value());
