@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|103]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|104]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -406,6 +406,11 @@ measurement of it, at opset 17: torchvision's EfficientNet-B3 at batch 8 and 64,
 SqueezeNet 1.0 at batch 32 and 64, RegNetY-800MF at batch 8 and 64, ResNet-34 at batch 16 and 64, and a stack of
 wide pointwise Convs written here (1536 channels over 8x8 and 4x4 planes, residual) at batch 4.
 
+Set 104 was exported in session 75 after its fourth change (a gathered pointwise product's copy back), before
+any measurement of it, at opset 17: torchvision's MobileNetV3-Large at batch 32 and 64, ResNet-50 at batch 8 and
+96, ShuffleNetV2 x0.5 at batch 64 and 64, MNASNet 1.3 at batch 16 and 64, RegNetX-400MF at batch 16 and 96, and a
+stack of pointwise Convs over 3x3 planes written here (96 to 384 channels) at batch 32.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -416,7 +421,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -629,6 +634,8 @@ def main():
         return export_hundred_second_set(torch, torchvision, out)
     if which == "103":
         return export_hundred_third_set(torch, torchvision, out)
+    if which == "104":
+        return export_hundred_fourth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11456,6 +11463,38 @@ def export_hundred_third_set(torch, torchvision, out):
             return self.fc(self.b(self.pool(self.a(self.stem(x)))).mean(dim=(2, 3)))
 
     export_nets(torch, out, 203, (("wide_pointwise_b4_8", Net, (4, 3, 8, 8)),), opset=17)
+    return 0
+
+
+def export_hundred_fourth_set(torch, torchvision, out):
+    # Session 75, after its fourth change: networks at batches and sizes not exported before, and a stack of
+    # pointwise Convs over 3x3 planes written here.
+    tv = torchvision.models
+    for name, make, shape in (("mobilenet_v3_large_b32_64", lambda: tv.mobilenet_v3_large(weights=None),
+                               (32, 3, 64, 64)),
+                              ("resnet50_b8_96", lambda: tv.resnet50(weights=None), (8, 3, 96, 96)),
+                              ("shufflenet_v2_x0_5_b64_64", lambda: tv.shufflenet_v2_x0_5(weights=None),
+                               (64, 3, 64, 64)),
+                              ("mnasnet1_3_b16_64", lambda: tv.mnasnet1_3(weights=None), (16, 3, 64, 64)),
+                              ("regnet_x_400mf_b16_96", lambda: tv.regnet_x_400mf(weights=None), (16, 3, 96, 96))):
+        export_one(torch, out, 204, name, make, shape)
+    nn = torch.nn
+
+    class Net(nn.Module):  # 12^2 -> 3x3 by a strided stem, then 1x1 Convs widening and narrowing, residual
+        def __init__(self, classes=10):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 96, 4, stride=4), nn.ReLU())
+            self.up = nn.ModuleList([nn.Conv2d(96, 384, 1), nn.Conv2d(96, 288, 1), nn.Conv2d(96, 192, 1)])
+            self.down = nn.ModuleList([nn.Conv2d(384, 96, 1), nn.Conv2d(288, 96, 1), nn.Conv2d(192, 96, 1)])
+            self.fc = nn.Linear(96, classes)
+
+        def forward(self, x):
+            x = self.stem(x)
+            for up, down in zip(self.up, self.down):
+                x = torch.relu(x + down(torch.relu(up(x))))
+            return self.fc(x.mean(dim=(2, 3)))
+
+    export_nets(torch, out, 204, (("pw_stack_b32_3", Net, (32, 3, 12, 12)),), opset=17)
     return 0
 
 
