@@ -618,28 +618,26 @@ void convolution(const ConvProblem& p, const float* x, const float* w, const std
       // With a ReLU, a product row's bias and ReLU over its whole run of columns first (a loop the compiler
       // vectorizes), then each image's positions copied out: with the ReLU inside the copy of a few positions
       // a time, the copy back of [32, 96, 3, 3] -> 384 took 25 us more than without it, where a Relu pass
-      // took 15 (the Conv+Relu 160-165 -> 146-151 us, 1 thread; [16, 320, 3, 3] -> 1920 993-1016 -> 899-923).
+      // took 15 (the Conv+Relu 160-165 -> 137-142 us, 1 thread; [16, 320, 3, 3] -> 1920 992-1032 -> 894-904).
       // Positions in whole vectors of 4 (2x2 planes) and no ReLU keep it in the copy: a pass of its own first
       // took [32, 784, 2, 2] -> 784 with a ReLU 778-799 -> 814-826 us, [32, 96, 3, 3] -> 384 without 134 ->
       // 144.
+      const bool rowFirst = relu && hw % 4 != 0;
       parallelFor(p.M, cols, [&](int64_t b, int64_t e) {
         for (int64_t m = b; m < e; ++m) {
           const float v = bias ? bias[m] : 0.f;
           float* row = yg + m * cols;
-          if (relu && hw % 4 != 0) {
+          if (rowFirst)
             for (int64_t j = 0; j < cols; ++j) row[j] = std::max(row[j] + v, 0.f);
-            for (int64_t n = 0; n < p.N; ++n) {
-              float* dst = y + (n * p.M + m) * hw;
-              for (int64_t j = 0; j < hw; ++j) dst[j] = row[n * hw + j];
-            }
-          } else {
-            for (int64_t n = 0; n < p.N; ++n) {
-              float* dst = y + (n * p.M + m) * hw;
-              if (relu)
-                for (int64_t j = 0; j < hw; ++j) dst[j] = std::max(row[n * hw + j] + v, 0.f);
-              else
-                for (int64_t j = 0; j < hw; ++j) dst[j] = row[n * hw + j] + v;
-            }
+          for (int64_t n = 0; n < p.N; ++n) {
+            float* dst = y + (n * p.M + m) * hw;
+            const float* src = row + n * hw;
+            if (rowFirst)
+              for (int64_t j = 0; j < hw; ++j) dst[j] = src[j];
+            else if (relu)
+              for (int64_t j = 0; j < hw; ++j) dst[j] = std::max(src[j] + v, 0.f);
+            else
+              for (int64_t j = 0; j < hw; ++j) dst[j] = src[j] + v;
           }
         }
       });
