@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|104]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|105]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -411,6 +411,11 @@ any measurement of it, at opset 17: torchvision's MobileNetV3-Large at batch 32 
 96, ShuffleNetV2 x0.5 at batch 64 and 64, MNASNet 1.3 at batch 16 and 64, RegNetX-400MF at batch 16 and 96, and a
 stack of pointwise Convs over 3x3 planes written here (96 to 384 channels) at batch 32.
 
+Set 105 was exported in session 76 before any change, at opset 17: torchvision's RegNetY-800MF at batch 16 and
+64, RegNetX-1.6GF at batch 8 and 96, GoogLeNet at batch 16 and 64, MNASNet 0.75 at batch 32 and 64, ResNeXt-50
+32x4d at batch 16 and 64, and a net of strided grouped Convs over small planes written here (8 to 32 channels a
+group) at batch 16.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -421,7 +426,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -636,6 +641,8 @@ def main():
         return export_hundred_third_set(torch, torchvision, out)
     if which == "104":
         return export_hundred_fourth_set(torch, torchvision, out)
+    if which == "105":
+        return export_hundred_fifth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11495,6 +11502,38 @@ def export_hundred_fourth_set(torch, torchvision, out):
             return self.fc(x.mean(dim=(2, 3)))
 
     export_nets(torch, out, 204, (("pw_stack_b32_3", Net, (32, 3, 12, 12)),), opset=17)
+    return 0
+
+
+def export_hundred_fifth_set(torch, torchvision, out):
+    # Session 76, before any change: networks at batches and sizes not exported before, and a net of strided
+    # grouped Convs over small planes written here.
+    tv = torchvision.models
+    for name, make, shape in (("regnet_y_800mf_b16_64", lambda: tv.regnet_y_800mf(weights=None), (16, 3, 64, 64)),
+                              ("regnet_x_1_6gf_b8_96", lambda: tv.regnet_x_1_6gf(weights=None), (8, 3, 96, 96)),
+                              ("googlenet_b16_64", lambda: tv.googlenet(weights=None, aux_logits=False,
+                                                                       init_weights=True), (16, 3, 64, 64)),
+                              ("mnasnet0_75_b32_64", lambda: tv.mnasnet0_75(weights=None), (32, 3, 64, 64)),
+                              ("resnext50_32x4d_b16_64", lambda: tv.resnext50_32x4d(weights=None),
+                               (16, 3, 64, 64))):
+        export_one(torch, out, 205, name, make, shape)
+    nn = torch.nn
+
+    class Net(nn.Module):  # 32^2 stem, then stride-2 grouped 3x3 Convs halving the plane down to 2x2
+        def __init__(self, classes=10):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU())
+            layers = []
+            for cin, cout, group in ((64, 128, 8), (128, 256, 16), (256, 384, 32), (384, 480, 32)):
+                layers += [nn.Conv2d(cin, cout, 3, stride=2, padding=1, groups=cin // group), nn.BatchNorm2d(cout),
+                           nn.ReLU(), nn.Conv2d(cout, cout, 1), nn.BatchNorm2d(cout), nn.ReLU()]
+            self.body = nn.Sequential(*layers)
+            self.fc = nn.Linear(480, classes)
+
+        def forward(self, x):
+            return self.fc(self.body(self.stem(x)).mean(dim=(2, 3)))
+
+    export_nets(torch, out, 205, (("grouped_strided_b16_32", Net, (16, 3, 32, 32)),), opset=17)
     return 0
 
 
