@@ -636,6 +636,23 @@ TEST(ExecConvLayout, APointwiseConvOfFewPositionsOverABatchMatchesAFloat64Loop) 
               << "image " << n << ", channel " << m << ", position " << j;
         }
   }
+  // Over 2x2 planes a position's bias and ReLU go as one vector of 4: a NaN in the input stays NaN through
+  // the ReLU, as the Relu op keeps it, in every channel at its position; every other value is the ReLU's.
+  const ConvProblem r = stride1(3, 20, 18, 1, {2, 2}, 1, 0);
+  std::vector<float> xr = uniform(3 * 20 * 4, 13);
+  const std::vector<float> wr = uniform(18 * 20, 14), br = uniform(18, 15);
+  xr[(1 * 20 + 5) * 4 + 2] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> yr(3 * 18 * 4, -7.f);
+  fw::exec::convolution(r, xr.data(), wr.data(), owner, br.data(), yr.data(), true);
+  for (size_t n = 0; n < 3; ++n)
+    for (size_t m = 0; m < 18; ++m)
+      for (size_t j = 0; j < 4; ++j) {
+        const float v = yr[(n * 18 + m) * 4 + j];
+        if (n == 1 && j == 2)
+          EXPECT_TRUE(std::isnan(v)) << "channel " << m;
+        else
+          EXPECT_GE(v, 0.f) << "image " << n << ", channel " << m << ", position " << j;
+      }
 }
 
 // A padded Conv that oneDNN runs on its GEMM path runs, where that timed faster, on the library's jit kernel
