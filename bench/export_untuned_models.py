@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|105]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|106]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -416,6 +416,12 @@ Set 105 was exported in session 76 before any change, at opset 17: torchvision's
 32x4d at batch 16 and 64, and a net of strided grouped Convs over small planes written here (8 to 32 channels a
 group) at batch 16.
 
+Set 106 was exported in session 76 after its executor change (a gathered pointwise product's copies over 2x2
+planes in tiles), before any measurement of it, at opset 17: torchvision's ViT-B/32 at batch 2 and 224, Swin-T at
+batch 1 and 224, ConvNeXt-Tiny at batch 2 and 128, EfficientNet-B0 at batch 24 and 64, a pre-norm transformer
+encoder written here (6 layers, 384 wide, 6 heads) at batch 4 over 96 tokens, and an LSTM language model written
+here (2 layers of 320 over 64 tokens, a 2000-word vocabulary) at batch 16.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -426,7 +432,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -643,6 +649,8 @@ def main():
         return export_hundred_fourth_set(torch, torchvision, out)
     if which == "105":
         return export_hundred_fifth_set(torch, torchvision, out)
+    if which == "106":
+        return export_hundred_sixth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11534,6 +11542,45 @@ def export_hundred_fifth_set(torch, torchvision, out):
             return self.fc(self.body(self.stem(x)).mean(dim=(2, 3)))
 
     export_nets(torch, out, 205, (("grouped_strided_b16_32", Net, (16, 3, 32, 32)),), opset=17)
+    return 0
+
+
+def export_hundred_sixth_set(torch, torchvision, out):
+    # Session 76, after its executor change: transformers, a recurrent model and networks at batches and sizes
+    # not exported before.
+    tv = torchvision.models
+    for name, make, shape in (("vit_b_32_b2_224", lambda: tv.vit_b_32(weights=None), (2, 3, 224, 224)),
+                              ("swin_t_b1_224", lambda: tv.swin_t(weights=None), (1, 3, 224, 224)),
+                              ("convnext_tiny_b2_128", lambda: tv.convnext_tiny(weights=None), (2, 3, 128, 128)),
+                              ("efficientnet_b0_b24_64", lambda: tv.efficientnet_b0(weights=None), (24, 3, 64, 64))):
+        export_one(torch, out, 206, name, make, shape)
+    nn = torch.nn
+
+    class PreNorm(nn.Module):  # pre-norm encoder layers (norm_first), GELU, over 96 tokens of 384
+        def __init__(self):
+            super().__init__()
+            layer = nn.TransformerEncoderLayer(384, 6, 1536, activation="gelu", batch_first=True, norm_first=True)
+            self.t = nn.TransformerEncoder(layer, 6, enable_nested_tensor=False)
+            self.n = nn.LayerNorm(384)
+
+        def forward(self, x):
+            return self.n(self.t(x))
+
+    class LanguageModel(nn.Module):  # int64 tokens -> embedding -> 2-layer LSTM -> vocabulary logits
+        def __init__(self):
+            super().__init__()
+            self.e = nn.Embedding(2000, 320)
+            self.l = nn.LSTM(320, 320, num_layers=2, batch_first=True)
+            self.o = nn.Linear(320, 2000)
+
+        def forward(self, t):
+            h, _ = self.l(self.e(t))
+            return self.o(h)
+
+    torch.manual_seed(206)
+    tokens = torch.randint(0, 2000, (16, 64))
+    export_nets(torch, out, 206, (("prenorm_encoder_b4_96", PreNorm, (4, 96, 384)),
+                                  ("lstm_lm_b16_64", LanguageModel, tokens)), opset=17)
     return 0
 
 
