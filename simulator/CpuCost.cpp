@@ -352,6 +352,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.farInputSPerByte.assign(g.nodeCapacity(), 0.0);
   out.evictedOutputBytes.assign(g.nodeCapacity(), 0.0);
   out.farBytes.assign(g.nodeCapacity(), 0.0);
+  out.weightFarBytes.assign(g.nodeCapacity(), 0.0);
   out.weightStreamS.assign(g.nodeCapacity(), 0.0);
   out.weightStreamNearS.assign(g.nodeCapacity(), 0.0);
   out.weightStreamDistance.assign(g.nodeCapacity(), 0.0);
@@ -573,10 +574,13 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
           const double whole = bytesOf(w);
           const int64_t last = lastTouch[static_cast<size_t>(w)];
           if (whole <= own) continue;
-          fb += whole * hw.cpu.farShareAt(
-                            last >= 0 ? std::min(since(static_cast<size_t>(last), t) + whole, runFootprint)
-                                      : runFootprint,
-                            true);
+          const double wb =
+              whole * hw.cpu.farShareAt(
+                          last >= 0 ? std::min(since(static_cast<size_t>(last), t) + whole, runFootprint)
+                                    : runFootprint,
+                          true);
+          fb += wb;
+          out.weightFarBytes[ni] += wb;
         }
       for (ValueId v : n.outputs) {
         if (v == kNoId) continue;
@@ -1167,9 +1171,24 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // Its activations' bytes from beyond the last-level cache (cpu.far_curve, CpuRunReuse::farBytes) cost
     // the measured extra a byte on top of the rest: the calibration timed them as what an op took more
     // than alone, whatever bound it alone.
-    double farTierS = reuse && mi < reuse->farBytes.size()
-                          ? reuse->farBytes[mi] * hw.cpu.farSecondsPerByte(fam == OpFamily::Cube)
-                          : 0.0;
+    const bool product = n.opType == "MatMul" || n.opType == "Gemm";
+    const bool takesTurns = shaped && byDistance && product && !hw.cpu.productStream.empty() &&
+                            weightStreamS > 0 && outputRows(g, n) > 1 && wi < reuse->weightStreamNearS.size();
+    // A product whose arithmetic and weight stream take turns pays its weight's far bytes for the share of
+    // the stream's time in its arithmetic's (at most all): while the arithmetic is longer, the far reads
+    // go under it. ViT-B/32 at batch 2, its 9.4 MB MLP weights a run of 350 MB apart, 100 rows: [2, 50,
+    // 768] x [768, 3072] 2.41 ms alone, 2.69-2.75 in the network, 3.49-3.51 simulated with the weight's
+    // far tier in full, 2.96-2.97 so, 2.78-2.79 without it; ConvNeXt-Tiny's last stage at batch 2 and 128,
+    // 32 rows over such a weight, 1.32-1.38 ms, 1.37-1.38 in full, 1.15 so, 1.01-1.02 without; its
+    // classifier (2 rows over 3.1 MB) 0.22 ms, 0.24 in full and so, 0.12 without (session 76).
+    const double weightFar =
+        takesTurns && mi < reuse->weightFarBytes.size() ? reuse->weightFarBytes[mi] : 0.0;
+    const double farPerByte = hw.cpu.farSecondsPerByte(fam == OpFamily::Cube);
+    double farTierS =
+        reuse && mi < reuse->farBytes.size()
+            ? (reuse->farBytes[mi] - weightFar) * farPerByte +
+                  weightFar * farPerByte * (compS > 0 ? std::min(1.0, weightStreamS / compS) : 1.0)
+            : 0.0;
     // A pointwise Conv's activations beyond the last-level cache's bytes, whatever their distance: its
     // product an image reads and writes them as strided rows from and to DRAM (far_s_per_byte "pointwise";
     // one figure for the same bytes as the far tier's, the larger). Session 66, one node alone over 16 images
@@ -1185,9 +1204,6 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // 16 MiB weight whose stream from 350 MB away takes 1.2 ms: 1.7-1.85 ms measured, 1.25 simulated as the
     // longer alone, 1.64 with the near share (session 57; its -O0 and -O2 rows -21 and -24 % -> -7 and -11
     // %). A product of one row is its stream (above).
-    const bool product = n.opType == "MatMul" || n.opType == "Gemm";
-    const bool takesTurns = shaped && byDistance && product && !hw.cpu.productStream.empty() &&
-                            weightStreamS > 0 && outputRows(g, n) > 1 && wi < reuse->weightStreamNearS.size();
     const double nearStreamS = takesTurns ? std::min(reuse->weightStreamNearS[wi], weightStreamS) : 0.0;
     const double productStreamS = takesTurns
                                       ? weightStreamS - nearStreamS +

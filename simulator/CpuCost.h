@@ -103,6 +103,10 @@ struct CpuRunReuse {
   // matrix op counts its weights larger than the own cache too, each by the share at its distance since its
   // last read (session 70). A Slice or gather counts what it reads of its data, its output's worth.
   std::vector<double> farBytes;
+  // By NodeId: the part of farBytes that is the matrix op's weights. A product whose arithmetic and weight
+  // stream take turns (cpu.product_stream_share) is not charged it: those shares were measured in a run over
+  // weights as far away, their far tier's extra in their times.
+  std::vector<double> weightFarBytes;
   // By NodeId: the least time the node's weight reads take, each weight's bytes at the profile's weight
   // stream (cpu.weight_stream_curve) for its reuse distance: the distinct bytes the run touched since the
   // weight's last read, plus its own (a weight read once a run is a run away, one that the steps of an

@@ -2877,6 +2877,54 @@ TEST(CpuCost, AMatrixOpsLargeWeightPaysTheFarTierByItsDistance) {
   for (double b : farBytesOf(far, plain)) EXPECT_EQ(b, 0.0);
 }
 
+// A product whose arithmetic and weight stream take turns pays its weight's far tier for the share of the
+// stream's time in the arithmetic's, at most all of it: 16 Gemms on 4 MiB weights of their own, read twice
+// in turn (64 MiB apart: far in full), over 2 rows (the stream the longer: the far tier in full) and over
+// 4096 (the arithmetic 100x the stream: the far reads under it). ViT-B/32's 100-row MLP products had been
+// simulated 30 % over their time in the network with the far tier in full (session 76).
+TEST(CpuCost, AProductsFarWeightGoesUnderItsArithmeticByTheStreamsShare) {
+  json j = cpuProfileJson();
+  j["cpu"]["weight_stream_curve"] =
+      json::parse(R"([{"bytes": 4194304, "bytes_per_s": 2e10}, {"bytes": 67108864, "bytes_per_s": 5e9}])");
+  j["cpu"]["product_stream_share"] = {{{"rows", 4}, {"share", 0.0}, {"measured_us", 150.0}},
+                                      {{"rows", 16}, {"share", 0.0}, {"measured_us", 400.0}}};
+  j["cpu"]["product_stream_distance_bytes"] = 64.0 * 1024 * 1024;
+  json far = j;
+  far["cpu"]["far_curve"] =
+      json::parse(R"([{"bytes": 16777216, "share": 0}, {"bytes": 67108864, "share": 1}])");
+  far["cpu"]["far_s_per_byte"] = {{"vector", 1e-10}, {"product", 5e-10}};
+  auto withTier = gemmModelProfile(far), without = gemmModelProfile(j);
+  ASSERT_TRUE(withTier.ok() && without.ok());
+  const double weightBytes = 4.0 * 2048 * 512, fullUs = weightBytes * 5e-10 * 1e6;
+  // The far tier's extra on the second read of weight 3 less its activations' (their far bytes in full),
+  // and the weight's far bytes.
+  auto extraUs = [&](int64_t rows, double& farWeightBytes) {
+    const Graph g = gemmsInTurn(rows, 16, 2, 2048);
+    const auto groups = unfusedGroups(g);
+    EXPECT_TRUE(groups.ok());
+    std::vector<size_t> order(groups->size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    const CpuRunReuse reuse = cpuRunReuse(g, *groups, order, *withTier, runFootprintBytes(g, *withTier));
+    const auto at = static_cast<size_t>(g.findNode("gemm1_3"));
+    farWeightBytes = reuse.weightFarBytes.at(at);
+    const double activationsUs = (reuse.farBytes.at(at) - farWeightBytes) * 5e-10 * 1e6;
+    const SimResult a = test::runUnfused(g, *withTier), b = test::runUnfused(g, *without);
+    double ua = 0, ub = 0;
+    for (const auto& k : a.kernels)
+      if (k.nodes.at(0) == "gemm1_3") ua = k.durUs;
+    for (const auto& k : b.kernels)
+      if (k.nodes.at(0) == "gemm1_3") ub = k.durUs;
+    return ua - ub - activationsUs;
+  };
+  double fewBytes = 0, manyBytes = 0;
+  const double few = extraUs(2, fewBytes), many = extraUs(4096, manyBytes);
+  EXPECT_NEAR(fewBytes, weightBytes, 1e-6 * weightBytes);  // a run of 64 MiB and more apart: far in full
+  EXPECT_NEAR(manyBytes, weightBytes, 1e-6 * weightBytes);
+  EXPECT_NEAR(few, fullUs, 1e-3 * fullUs);  // 2 rows: 42 us of arithmetic under a stream of 839
+  EXPECT_GT(many, 0.0);                     // 4096 rows: 86 ms of arithmetic over the same stream
+  EXPECT_LT(many, 0.02 * fullUs);
+}
+
 // A Conv on oneDNN's layout also writes its output into the executor's staging buffer, which every such
 // Conv reuses from its start (core/exec/OneDnn.cpp: staged), before the reorder into its own: a 3x3 Conv
 // to 4 MiB in a run that then streams 128 MiB pays the far tier on both, a pointwise one (the executor's
