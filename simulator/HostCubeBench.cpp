@@ -572,7 +572,12 @@ std::vector<Case> rnnCases() {
         // Many sequences at once (a dual-path model's chunks, a batch of sentences): each step's gate
         // functions over batch x gates x hidden values, which the cases above, of at most 16 rows, leave to
         // the fit to guess (session 44: LSTMs over 80-100 rows simulated at 0.6-0.7x their time).
-        R{"LSTM", 4, 24, 64, 48, 96, 2}, R{"GRU", 3, 30, 128, 64, 64, 1}, R{"LSTM", 4, 12, 256, 32, 32, 1}}) {
+        R{"LSTM", 4, 24, 64, 48, 96, 2}, R{"GRU", 3, 30, 128, 64, 64, 1}, R{"LSTM", 4, 12, 256, 32, 32, 1},
+        // A batch through wide cells (a language model's, a speech encoder's): each step's product of 16-64
+        // rows over 256-512 hidden is arithmetic, which the cases above, of narrow cells or few rows, leave
+        // to the fit to guess (session 76: such LSTMs and GRUs simulated at 0.6-0.8x their time alone).
+        R{"LSTM", 4, 12, 32, 384, 384, 1}, R{"GRU", 3, 16, 16, 256, 256, 1},
+        R{"LSTM", 4, 8, 64, 256, 512, 1}}) {
     const int64_t gh = r.gates * r.hidden;
     const fw::Attributes attrs = cellAttrs(r.hidden, r.dirs);
     std::string name = std::string(r.op) + " seq " + std::to_string(r.seq) + " batch " + std::to_string(r.batch) + " " +
