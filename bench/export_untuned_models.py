@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|106]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|107]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -422,6 +422,13 @@ batch 1 and 224, ConvNeXt-Tiny at batch 2 and 128, EfficientNet-B0 at batch 24 a
 encoder written here (6 layers, 384 wide, 6 heads) at batch 4 over 96 tokens, and an LSTM language model written
 here (2 layers of 320 over 64 tokens, a 2000-word vocabulary) at batch 16.
 
+Set 107 was exported in session 76 after its cost-model changes (a product's far weight under its arithmetic,
+batches through wide recurrent cells in the calibration), before any measurement of it, at opset 17: torchvision's
+ViT-B/16 at batch 1 and 224, ConvNeXt-Small at batch 1 and 128, EfficientNet-V2-S at batch 4 and 96, a post-norm
+BERT-style encoder written here (6 layers, 512 wide, 8 heads) at batch 4 over 128 tokens, a speech encoder written
+here (2 bidirectional GRU layers of 256 over 100 frames of 80 features) at batch 8, and a bidirectional LSTM tagger
+written here (a 3000-word embedding of 128, 256 a direction, 40 tokens) at batch 32.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -432,7 +439,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -651,6 +658,8 @@ def main():
         return export_hundred_fifth_set(torch, torchvision, out)
     if which == "106":
         return export_hundred_sixth_set(torch, torchvision, out)
+    if which == "107":
+        return export_hundred_seventh_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11581,6 +11590,53 @@ def export_hundred_sixth_set(torch, torchvision, out):
     tokens = torch.randint(0, 2000, (16, 64))
     export_nets(torch, out, 206, (("prenorm_encoder_b4_96", PreNorm, (4, 96, 384)),
                                   ("lstm_lm_b16_64", LanguageModel, tokens)), opset=17)
+    return 0
+
+
+def export_hundred_seventh_set(torch, torchvision, out):
+    # Session 76, after its cost-model changes: transformers, recurrent models and networks at batches and sizes
+    # not exported before.
+    tv = torchvision.models
+    for name, make, shape in (("vit_b_16_b1_224", lambda: tv.vit_b_16(weights=None), (1, 3, 224, 224)),
+                              ("convnext_small_b1_128", lambda: tv.convnext_small(weights=None), (1, 3, 128, 128)),
+                              ("efficientnet_v2_s_b4_96", lambda: tv.efficientnet_v2_s(weights=None), (4, 3, 96, 96))):
+        export_one(torch, out, 207, name, make, shape)
+    nn = torch.nn
+
+    class Bert(nn.Module):  # post-norm encoder layers, GELU, over 128 tokens of 512
+        def __init__(self):
+            super().__init__()
+            layer = nn.TransformerEncoderLayer(512, 8, 2048, activation="gelu", batch_first=True)
+            self.t = nn.TransformerEncoder(layer, 6, enable_nested_tensor=False)
+
+        def forward(self, x):
+            return self.t(x)
+
+    class Speech(nn.Module):  # 80 features a frame -> 2 bidirectional GRU layers -> 40 classes a frame
+        def __init__(self):
+            super().__init__()
+            self.g = nn.GRU(80, 256, num_layers=2, bidirectional=True, batch_first=True)
+            self.o = nn.Linear(512, 40)
+
+        def forward(self, x):
+            h, _ = self.g(x)
+            return self.o(h)
+
+    class Tagger(nn.Module):  # int64 tokens -> embedding -> bidirectional LSTM -> 17 tags a token
+        def __init__(self):
+            super().__init__()
+            self.e = nn.Embedding(3000, 128)
+            self.l = nn.LSTM(128, 256, bidirectional=True, batch_first=True)
+            self.o = nn.Linear(512, 17)
+
+        def forward(self, t):
+            h, _ = self.l(self.e(t))
+            return self.o(h)
+
+    torch.manual_seed(207)
+    tokens = torch.randint(0, 3000, (32, 40))
+    export_nets(torch, out, 207, (("bert_encoder_b4_128", Bert, (4, 128, 512)), ("gru_speech_b8_100", Speech, (8, 100, 80)),
+                                  ("bilstm_tagger_b32_40", Tagger, tokens)), opset=17)
     return 0
 
 
