@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|107]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|108]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -439,7 +439,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -660,6 +660,8 @@ def main():
         return export_hundred_sixth_set(torch, torchvision, out)
     if which == "107":
         return export_hundred_seventh_set(torch, torchvision, out)
+    if which == "108":
+        return export_hundred_eighth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11637,6 +11639,45 @@ def export_hundred_seventh_set(torch, torchvision, out):
     tokens = torch.randint(0, 3000, (32, 40))
     export_nets(torch, out, 207, (("bert_encoder_b4_128", Bert, (4, 128, 512)), ("gru_speech_b8_100", Speech, (8, 100, 80)),
                                   ("bilstm_tagger_b32_40", Tagger, tokens)), opset=17)
+    return 0
+
+
+def export_hundred_eighth_set(torch, torchvision, out):
+    # Session 76, after set 107's run: video and segmentation networks, and a causal decoder with a
+    # vocabulary head.
+    tv = torchvision.models
+    seg = tv.segmentation
+    for name, make, shape in (("r2plus1d_18_b2_8x80", lambda: tv.video.r2plus1d_18(weights=None), (2, 3, 8, 80, 80)),
+                              ("mc3_18_b1_8x96", lambda: tv.video.mc3_18(weights=None), (1, 3, 8, 96, 96)),
+                              ("deeplabv3_mnv3_b2_192",
+                               lambda: seg.deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None,
+                                                                        aux_loss=False), (2, 3, 192, 192)),
+                              ("fcn_resnet50_b1_192",
+                               lambda: seg.fcn_resnet50(weights=None, weights_backbone=None, aux_loss=False),
+                               (1, 3, 192, 192)),
+                              ("lraspp_mnv3_b4_128",
+                               lambda: seg.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None),
+                               (4, 3, 128, 128))):
+        export_one(torch, out, 208, name, make, shape)
+    nn = torch.nn
+
+    class Gpt(nn.Module):  # token and position embeddings, causal pre-norm layers, the vocabulary head
+        def __init__(self):
+            super().__init__()
+            self.e = nn.Embedding(5000, 384)
+            self.p = nn.Parameter(torch.randn(1, 128, 384) * 0.02)
+            layer = nn.TransformerEncoderLayer(384, 6, 1536, activation="gelu", batch_first=True, norm_first=True)
+            self.t = nn.TransformerEncoder(layer, 6, enable_nested_tensor=False)
+            self.n = nn.LayerNorm(384)
+            self.h = nn.Linear(384, 5000, bias=False)
+            self.register_buffer("mask", torch.triu(torch.full((128, 128), float("-inf")), diagonal=1))
+
+        def forward(self, t):
+            return self.h(self.n(self.t(self.e(t) + self.p, mask=self.mask)))
+
+    torch.manual_seed(208)
+    tokens = torch.randint(0, 5000, (2, 128))
+    export_nets(torch, out, 208, (("gpt_decoder_b2_128", Gpt, tokens),), opset=17)
     return 0
 
 
