@@ -93,7 +93,8 @@ bool isPointwise(const Node& n, const std::vector<int64_t>& x, const std::vector
 // input rather than the padding, from pads (or auto_pad), strides and dilations: 1 when every tap is
 // inside. Empty when the shapes do not say.
 std::vector<double> insideTapShares(const Node& n, const std::vector<int64_t>& x,
-                                    const std::vector<int64_t>& w, const std::vector<int64_t>& y) {
+                                    const std::vector<int64_t>& w, const std::vector<int64_t>& y,
+                                    std::vector<double>* used = nullptr) {
   if (w.size() < 3 || x.size() != w.size() || y.size() != w.size()) return {};
   const size_t r = w.size() - 2;
   auto attr = [&](const char* name, int64_t def) {
@@ -116,14 +117,16 @@ std::vector<double> insideTapShares(const Node& n, const std::vector<int64_t>& x
       const int64_t total = std::max<int64_t>(0, (out - 1) * s + (k - 1) * dl + 1 - in);
       begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
     }
-    int64_t inside = 0;
+    int64_t inside = 0, taps = 0;
     for (int64_t t = 0; t < k; ++t) {
       const int64_t off = t * dl - begin;  // input index of tap t at output o: o * s + off
       const int64_t lo = off >= 0 ? 0 : (-off + s - 1) / s;
       const int64_t hi = std::min(out - 1, in - 1 - off >= 0 ? (in - 1 - off) / s : -1);
       inside += std::max<int64_t>(0, hi - lo + 1);
+      taps += hi >= lo ? 1 : 0;
     }
     shares.push_back(static_cast<double>(inside) / static_cast<double>(out * k));
+    if (used) used->push_back(static_cast<double>(std::max<int64_t>(1, taps)) / static_cast<double>(k));
   }
   return shares;
 }
@@ -464,19 +467,26 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     // oneDNN's direct kernels skip the taps that fall in the padding: an atrous 3x3 Conv whose dilation
     // exceeds the image computes only its centre tap (DeepLabV3+'s ASPP, rates 12/24/36 at 32x32:
     // 13.1, 6.4 and 2.9 ms measured for the same FLOP count).
-    const std::vector<double> shares = insideTapShares(n, *x, *w, *y);
+    std::vector<double> used;
+    const std::vector<double> shares = insideTapShares(n, *x, *w, *y, &used);
     const double share = insideTapShare(shares);
     f.flops *= share;
     f.patchElems *= share;
+    // Nor are the weights of a tap no output reaches read: such an ASPP Conv reads its centre tap's only
+    // (DeepLabV3 on MobileNetV3-Large at 192x192, [2, 960, 12, 12] -> 256 at rates 12, 24 and 36: 0.77 ms
+    // each measured, 1.34 simulated with every tap's weights streamed once an output row, session 76).
+    const double usedShare = insideTapShare(used);
+    f.weightElems *= usedShare;
     // The weight stream of a dense 2-D Conv: every weight once an output row of each image, less a row's
-    // taps in the padding (numel(W) * N * OH * the rows' inside share). A 1-D Conv's output is one row:
+    // taps in the padding (numel(W) * N * OH * the rows' inside share) and a row's taps no output column
+    // reaches. A 1-D Conv's output is one row:
     // every weight once an image (an STFT front end over one frame, 257 filters of 512 taps, 10.7 us
     // measured: its 526 KB of weights at 49 GB/s; its additive model, fitted on many frames, 5.6).
     if (kind == "conv" && w->size() == 4 && shares.size() == 2 && shares[0] > 0) {
       f.weightBytes = 4 * numel(*w);
       f.weightStreamBytes = f.weightBytes * static_cast<double>(std::max<int64_t>(1, (*x)[0])) *
-                            static_cast<double>((*y)[2]) * shares[0];
-      f.weightImageBytes = f.weightBytes * static_cast<double>(std::max<int64_t>(1, (*x)[0]));
+                            static_cast<double>((*y)[2]) * shares[0] * used[1];
+      f.weightImageBytes = f.weightBytes * static_cast<double>(std::max<int64_t>(1, (*x)[0])) * usedShare;
     }
     if (kind == "conv" && w->size() == 3) {
       f.weightBytes = 4 * numel(*w);

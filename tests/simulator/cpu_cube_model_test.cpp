@@ -1584,6 +1584,17 @@ TEST(CpuCubeModel, ConvFlopsCountOnlyTheTapsInsideTheInput) {
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, "conv");
   EXPECT_NEAR(f->flops, 2.0 * 16 * 8 * 8 * 9 / 9, 1e-6);
+  // Nor does it read the other taps' weights: its weight term counts the centre tap's, its stream that tap's
+  // once an output row (one row of taps inside, one of its three columns reached); a 3x3 at dilation 1 reads
+  // every tap's (each reached by some output), each row's stream its inside taps' rows.
+  EXPECT_NEAR(f->weightElems, 8.0 * 8 * 9 / 9, 1e-9);
+  EXPECT_NEAR(f->weightStreamBytes, 4.0 * 8 * 8 * 9 * 4 * (1.0 / 3) * (1.0 / 3), 1e-9);
+  EXPECT_NEAR(f->weightImageBytes, 4.0 * 8 * 8 * 9 / 9, 1e-9);
+  auto plain = cubeFeatures(convGraph(16, 16, 7, 3, 1), 0);
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_NEAR(plain->weightElems, 16.0 * 16 * 9, 1e-9);
+  EXPECT_NEAR(plain->weightStreamBytes, 4.0 * 16 * 16 * 9 * 7 * (19.0 / 21), 1e-9);
+  EXPECT_NEAR(plain->weightImageBytes, 4.0 * 16 * 16 * 9, 1e-9);
   // auto_pad SAME_UPPER at stride 1 pads a 3x3 by 1 on each side: as the explicit pads.
   Graph same;
   x = same.addInput("x", DType::Float32, Shape::ofInts({1, 16, 7, 7}));
