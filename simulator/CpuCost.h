@@ -155,6 +155,10 @@ double gatherReadBytes(const Graph& g, const Node& n, const HwProfile& hw, NodeI
 // output's elements if more, and a TopK, whose input's elements each pass once (its insertions are its
 // rows, rowWiseRows). fwb calibrate measures the efficiency on the same figure.
 double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems);
+// The elements a Resize from `in` to `out` writes, pass by pass as the executor runs it (an axis at a time,
+// the last axis first when it upsamples); 0 when no axis changes or a shape is unknown.
+double resizePassElems(const std::optional<std::vector<int64_t>>& in,
+                       const std::optional<std::vector<int64_t>>& out);
 // The bytes a run of g touches on the device: its weights and the peak of its live values in node order
 // (the executor frees a value after its last use and reuses its bytes).
 double runFootprintBytes(const Graph& g, const HwProfile& hw);
