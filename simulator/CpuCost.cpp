@@ -8,6 +8,7 @@
 
 #include "core/exec/Epilogue.h"
 #include "core/exec/MemoryPlan.h"
+#include "core/exec/ResizePasses.h"
 #include "core/ir/OpCost.h"
 #include "simulator/CpuCubeModel.h"
 #include "simulator/OpFamily.h"
@@ -93,12 +94,9 @@ double resizePassElems(const std::optional<std::vector<int64_t>>& in,
                        const std::optional<std::vector<int64_t>>& out) {
   if (!in || !out || in->size() != out->size() || in->empty()) return 0;
   const size_t r = in->size();
-  std::vector<size_t> order(r);
-  for (size_t d = 0; d < r; ++d) order[d] = d;
-  if (r >= 2 && (*out)[r - 1] > (*in)[r - 1]) std::rotate(order.begin(), order.end() - 1, order.end());
   std::vector<int64_t> cur = *in;
   double written = 0;
-  for (size_t d : order) {
+  for (size_t d : exec::resizePassOrder(r, r >= 2 && (*out)[r - 1] > (*in)[r - 1])) {
     if (cur[d] == (*out)[d]) continue;
     cur[d] = (*out)[d];
     double e = 1;

@@ -104,8 +104,8 @@ struct CpuRunReuse {
   // last read (session 70). A Slice or gather counts what it reads of its data, its output's worth.
   std::vector<double> farBytes;
   // By NodeId: the part of farBytes that is the matrix op's weights. A product whose arithmetic and weight
-  // stream take turns (cpu.product_stream_share) is not charged it: those shares were measured in a run over
-  // weights as far away, their far tier's extra in their times.
+  // stream take turns (cpu.product_stream_share) pays it only for the share of the stream's time in its
+  // arithmetic's, at most all: while the arithmetic is longer, the far reads go under it (costCpuKernel).
   std::vector<double> weightFarBytes;
   // By NodeId: the least time the node's weight reads take, each weight's bytes at the profile's weight
   // stream (cpu.weight_stream_curve) for its reuse distance: the distinct bytes the run touched since the

@@ -479,9 +479,9 @@ std::optional<CubeFeatures> cubeFeatures(const Graph& g, NodeId id) {
     f.weightElems *= usedShare;
     // The weight stream of a dense 2-D Conv: every weight once an output row of each image, less a row's
     // taps in the padding (numel(W) * N * OH * the rows' inside share) and a row's taps no output column
-    // reaches. A 1-D Conv's output is one row:
-    // every weight once an image (an STFT front end over one frame, 257 filters of 512 taps, 10.7 us
-    // measured: its 526 KB of weights at 49 GB/s; its additive model, fitted on many frames, 5.6).
+    // reaches. A 1-D Conv's output is one row: every weight once an image (an STFT front end over one frame,
+    // 257 filters of 512 taps, 10.7 us measured: its 526 KB of weights at 49 GB/s; its additive model,
+    // fitted on many frames, 5.6).
     if (kind == "conv" && w->size() == 4 && shares.size() == 2 && shares[0] > 0) {
       f.weightBytes = 4 * numel(*w);
       f.weightStreamBytes = f.weightBytes * static_cast<double>(std::max<int64_t>(1, (*x)[0])) *

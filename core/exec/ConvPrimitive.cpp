@@ -541,9 +541,8 @@ bool prePadded(const ConvProblem& p) {
 // 784, 2, 2] 67.6 -> 17.2, [32, 256, 2, 2] 24.3 -> 6.0; the copy back to 256 channels 25.3 -> 8.8, to
 // 784 31.5 -> 27.0. `fwb profile` of the Conv alone, old and new alternating, 1 thread: [32, 960, 2, 2] ->
 // 160 309-312 -> 232-239 us, [32, 672, 2, 2] -> 160 227-234 -> 186-212. Over 3x3 planes the tiles were slower
-// in the Conv
-// ([16, 320, 3, 3] -> 1920 945-1065 against 989-1129 us, [32, 96, 3, 3] -> 384 with a ReLU 147-173 against
-// 162-187, five rounds) though faster alone: a channel at a time there.
+// in the Conv ([16, 320, 3, 3] -> 1920 945-1065 against 989-1129 us, [32, 96, 3, 3] -> 384 with a ReLU 147-173
+// against 162-187, five rounds) though faster alone: a channel at a time there.
 constexpr int64_t kGatherTile = 16;
 inline void copyPositions(const float* src, float* dst, int64_t hw) {
   if (hw == 4) {

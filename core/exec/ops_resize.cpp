@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/exec/ResizePasses.h"
 #include "core/exec/OpContext.h"
 
 namespace fw::exec {
@@ -44,11 +45,7 @@ Status opResize(OpContext& c) {
   if (c.attrs.has("antialias") && c.attrInt("antialias", 0) != 0) return c.fail("antialias is not supported");
   if (ctm == "tf_crop_and_resize" && roi.size() != 2 * r) return c.fail("tf_crop_and_resize needs roi with " + std::to_string(2 * r) + " values");
 
-  // One pass an axis. The last axis's pass picks its taps value by value (the others' move whole rows, a
-  // loop the compiler vectorises): when it upsamples, it runs first, over the input's rows rather than the
-  // upsampled ones: a bilinear 2x of [1, 32, 64, 64] took 561-713 us with it last, 479-519 first; of
-  // [4, 64, 16, 16], 445-468 and 243-306 (1 thread, `fwb profile` of the node alone, the two binaries
-  // alternating, 3 rounds, session 49). The passes commute up to the float rounding of the intermediate.
+  // One pass an axis, in resizePassOrder (ResizePasses.h says why the last axis may go first).
   auto outOf = [&](size_t d, int64_t in, double& scale) {
     if (!sizes.empty()) {
       scale = static_cast<double>(sizes[d]) / static_cast<double>(in);
@@ -57,13 +54,8 @@ Status opResize(OpContext& c) {
     scale = scales[d];
     return static_cast<int64_t>(std::floor(scale * static_cast<double>(in)));
   };
-  std::vector<size_t> order(r);
-  for (size_t d = 0; d < r; ++d) order[d] = d;
-  if (r >= 2) {
-    double s = 0;
-    if (outOf(r - 1, X.dims[r - 1], s) > X.dims[r - 1])
-      std::rotate(order.begin(), order.end() - 1, order.end());
-  }
+  double lastScale = 0;
+  const std::vector<size_t> order = resizePassOrder(r, r >= 2 && outOf(r - 1, X.dims[r - 1], lastScale) > X.dims[r - 1]);
   // The attributes' strings read once, not compared at every output position (16000 positions of a 64x
   // upsampling of [4, 1, 250] took 448 us that way, where the taps' use takes a tenth of it: session 53).
   enum class Ctm { AlignCorners, Asymmetric, CropAndResize, PytorchHalfPixel, HalfPixel, TfHalfPixelNearest };
