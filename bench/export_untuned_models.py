@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|108]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|109]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -429,6 +429,18 @@ BERT-style encoder written here (6 layers, 512 wide, 8 heads) at batch 4 over 12
 here (2 bidirectional GRU layers of 256 over 100 frames of 80 features) at batch 8, and a bidirectional LSTM tagger
 written here (a 3000-word embedding of 128, 256 a direction, 40 tokens) at batch 32.
 
+Set 108 was exported in session 76 after the same changes, before any measurement of it, at opset 17:
+torchvision's R(2+1)D-18 at batch 2 over 8 frames of 80, MC3-18 at batch 1 over 8 frames of 96, DeepLabV3 on
+MobileNetV3-Large at batch 2 and 192, FCN-ResNet50 at batch 1 and 192, LR-ASPP on MobileNetV3-Large at batch 4
+and 128, and a GPT-style causal decoder written here (6 pre-norm layers, 384 wide, a 5000-word head) at batch 2
+over 128 tokens.
+
+Set 109 was exported in session 77 before any change or measurement of it, at opset 17: torchvision's VGG-13-BN
+at batch 1 and 224, Inception-v3 at batch 2 and 160, Wide ResNet-50-2 at batch 8 and 64, ShuffleNetV2 x1.5 at batch
+32 and 64, a U-Net written here (transposed-Conv upsampling, skip concatenations) at batch 4 and 128, and a
+Conformer-style audio encoder written here (4 blocks: half-step feed-forwards, attention, a gated depthwise Conv1d
+module) at batch 4 over 200 frames.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -439,7 +451,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -662,6 +674,8 @@ def main():
         return export_hundred_seventh_set(torch, torchvision, out)
     if which == "108":
         return export_hundred_eighth_set(torch, torchvision, out)
+    if which == "109":
+        return export_hundred_ninth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11678,6 +11692,81 @@ def export_hundred_eighth_set(torch, torchvision, out):
     torch.manual_seed(208)
     tokens = torch.randint(0, 5000, (2, 128))
     export_nets(torch, out, 208, (("gpt_decoder_b2_128", Gpt, tokens),), opset=17)
+    return 0
+
+
+def export_hundred_ninth_set(torch, torchvision, out):
+    # Session 77, before any change: plain and inception-style CNNs, a wide residual net, channel shuffles at a
+    # batch, an encoder-decoder with transposed Convs, and a Conformer-style audio encoder.
+    tv = torchvision.models
+    for name, make, shape in (("vgg13_bn_b1_224", lambda: tv.vgg13_bn(weights=None), (1, 3, 224, 224)),
+                              ("inception_v3_b2_160",
+                               lambda: tv.inception_v3(weights=None, aux_logits=False, init_weights=True),
+                               (2, 3, 160, 160)),
+                              ("wide_resnet50_2_b8_64", lambda: tv.wide_resnet50_2(weights=None), (8, 3, 64, 64)),
+                              ("shufflenet_v2_x1_5_b32_64", lambda: tv.shufflenet_v2_x1_5(weights=None),
+                               (32, 3, 64, 64))):
+        export_one(torch, out, 209, name, make, shape)
+    nn = torch.nn
+
+    def block(i, o):
+        return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+                             nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+    class UNet(nn.Module):  # 4 levels down by max pooling, up by 2x2 transposed Convs, skips concatenated
+        def __init__(self):
+            super().__init__()
+            w = (24, 48, 96, 192, 384)
+            self.down = nn.ModuleList([block(3, w[0])] + [block(w[i], w[i + 1]) for i in range(4)])
+            self.up = nn.ModuleList([nn.ConvTranspose2d(w[i + 1], w[i], 2, stride=2) for i in range(4)])
+            self.dec = nn.ModuleList([block(2 * w[i], w[i]) for i in range(4)])
+            self.head = nn.Conv2d(w[0], 5, 1)
+
+        def forward(self, x):
+            skips = []
+            for i, d in enumerate(self.down):
+                x = d(x if i == 0 else nn.functional.max_pool2d(x, 2))
+                skips.append(x)
+            x = skips.pop()
+            for i in reversed(range(4)):
+                x = self.dec[i](torch.cat([self.up[i](x), skips[i]], 1))
+            return self.head(x)
+
+    class ConformerBlock(nn.Module):
+        def __init__(self, d=176, heads=4, k=15):
+            super().__init__()
+            self.ff1 = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d))
+            self.ff2 = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d))
+            self.na = nn.LayerNorm(d)
+            self.att = nn.MultiheadAttention(d, heads, batch_first=True)
+            self.nc = nn.LayerNorm(d)
+            self.pw1 = nn.Conv1d(d, 2 * d, 1)
+            self.dw = nn.Conv1d(d, d, k, padding=k // 2, groups=d)
+            self.bn = nn.BatchNorm1d(d)
+            self.pw2 = nn.Conv1d(d, d, 1)
+            self.nf = nn.LayerNorm(d)
+
+        def forward(self, x):
+            x = x + 0.5 * self.ff1(x)
+            a = self.na(x)
+            x = x + self.att(a, a, a, need_weights=False)[0]
+            c = self.nc(x).transpose(1, 2)
+            c = self.pw2(nn.functional.silu(self.bn(self.dw(nn.functional.glu(self.pw1(c), dim=1)))))
+            x = x + c.transpose(1, 2)
+            return self.nf(x + 0.5 * self.ff2(x))
+
+    class Conformer(nn.Module):  # 80 filterbank features in, 4 blocks of 176, 30 classes out per frame
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Linear(80, 176)
+            self.blocks = nn.Sequential(*[ConformerBlock() for _ in range(4)])
+            self.out = nn.Linear(176, 30)
+
+        def forward(self, x):
+            return self.out(self.blocks(self.inp(x)))
+
+    export_nets(torch, out, 209, (("unet_deconv_b4_128", UNet, (4, 3, 128, 128)),
+                                  ("conformer_b4_200", Conformer, (4, 200, 80))), opset=17)
     return 0
 
 
