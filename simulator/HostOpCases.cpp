@@ -85,6 +85,12 @@ std::vector<FamilyCase> rowCases() {
   // 32 x 32 (the same 32K values out): each position's coordinates, taps and weights are worked out once
   // for all its channels (core/exec/ops_region.cpp; a spatial transformer samples 3 channels a position).
   cases.push_back({"GridSample", oneOp("GridSample", {1, 1, 128, 256}, {warpGrid(1, 128, 256)}, {}, 8)});
+  // A Pad of many small planes by one on each side of its last two axes, [1, 2312, 2, 2] to 4x4: 9248 rows of
+  // 4, beside the family case's [1, 32, 32, 32] to 34x34 (1088 rows of 34, the same 36992 values out). Each
+  // row's source is looked up and its parts copied apart (Inception-v3's count-including pads before its
+  // branch pools, [2, 2048, 3, 3] to 5x5: 90 us alone, 24 simulated at the elements' rate; session 77).
+  cases.push_back(
+      {"Pad", oneOp("Pad", {1, 2312, 2, 2}, {fw::Tensor::int64s({8}, {0, 0, 1, 1, 0, 0, 1, 1})}, {}, 8)});
   // Reductions over the last axis in rows of 8 ([4096, 8]), beside the family cases' rows of 1024: each
   // output's row is reduced on its own (a DGCNN's max over 16 neighbours, a state-space scan's sum over a
   // state of 8: 2-3 ns a row here, session 38).

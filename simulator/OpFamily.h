@@ -49,6 +49,9 @@ struct PadRows {
   int64_t length = 0;
   bool keepsLastAxis = false;
   bool none = false;  // every pad is a known 0: the executor hands out the input (a view)
+  // The executor's row steps: each output row (a run of whole rows in one copy where the last axis is kept),
+  // and each block of the axes before the last two that lies wholly in the padding (one fill).
+  int64_t rows = 0;
 };
 std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // The rows of an op that works row by row (core/exec/ops_reduce.cpp): a Softmax's or LogSoftmax's

@@ -4052,6 +4052,87 @@ TEST(CpuCost, APadThatKeepsTheLastAxisHasItsOwnEfficiency) {
   EXPECT_NEAR(test::runUnfused(nhwc, *old).kernels.at(0).durUs, padded, 0.05 * padded);
 }
 
+// A Pad of the [N,C,H,W] kind steps through its output row by row, each row's source looked up and its
+// parts copied apart (core/exec/ops_tensor.cpp: opPad): its rows pay the profile's time a row
+// ("Pad" in cpu.op_row_s, timed by fwb calibrate on [1, 2312, 2, 2] to 4x4 beside the family case's
+// [1, 32, 32, 32], as many values out). Inception-v3's pads of [2, 2048, 3, 3] to 5x5 took 90 us alone, 24
+// simulated at the elements' rate alone (session 77). A "Pad/rows" kind's rows are in its elements' rate.
+TEST(CpuCost, APadOfSmallPlanesPaysItsRows) {
+  auto pad = [](std::vector<int64_t> dims, std::vector<int64_t> pads, std::string mode = "constant") {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od = dims;
+    for (size_t d = 0; d < dims.size(); ++d) od[d] += pads[d] + pads[d + dims.size()];
+    ValueId p = g.addInitializer("pads", Tensor::int64s({static_cast<int64_t>(pads.size())}, pads));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+    g.addNode("Pad", {x, p}, {y}, zoo::attrs({Attribute::makeString("mode", mode)}), "p");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph small = pad({2, 2048, 3, 3}, {0, 0, 1, 1, 0, 0, 1, 1});
+  EXPECT_EQ(rowWiseRows(small, small.node(0)), 2 * 2048 * 5);  // every output row
+  // Blocks of the axes before the last two that lie in a constant pad are one fill each; an edge pad's
+  // take their source's rows.
+  const Graph channels = pad({2, 8, 3, 3}, {0, 2, 1, 1, 0, 1, 1, 1});
+  EXPECT_EQ(rowWiseRows(channels, channels.node(0)), 2 * 3 + 2 * 8 * 5);
+  const Graph edge = pad({2, 8, 3, 3}, {0, 2, 1, 1, 0, 1, 1, 1}, "edge");
+  EXPECT_EQ(rowWiseRows(edge, edge.node(0)), 2 * 11 * 5);
+  // A crop of the channels leaves fewer blocks, each a source.
+  const Graph crop = pad({2, 8, 3, 3}, {0, -2, 1, 1, 0, 0, 1, 1});
+  EXPECT_EQ(rowWiseRows(crop, crop.node(0)), 2 * 6 * 5);
+  // The "Pad/rows" kinds (the last axis kept, or rows of 128 or more) and a Pad by zeros: none.
+  const Graph nhwc = pad({2, 6, 6, 64}, {0, 1, 1, 0, 0, 1, 1, 0});
+  const Graph causal = pad({8, 64, 256}, {0, 0, 2, 0, 0, 0});
+  const Graph zeros = pad({2, 8, 3, 3}, std::vector<int64_t>(8, 0));
+  EXPECT_EQ(rowWiseRows(nhwc, nhwc.node(0)), 0);
+  EXPECT_EQ(rowWiseRows(causal, causal.node(0)), 0);
+  EXPECT_EQ(rowWiseRows(zeros, zeros.node(0)), 0);
+  // A rank-1 Pad is one row.
+  const Graph line = pad({100}, {3, 4});
+  EXPECT_EQ(rowWiseRows(line, line.node(0)), 1);
+  // fwb calibrate times a Pad of short rows beside its family case, as many values out, more rows.
+  int64_t familyRows = -1, familyOut = -1, shortRows = -1, shortOut = -1;
+  auto outValues = [](const Graph& g, const Node& n) {
+    const auto in = *g.value(n.inputs[0]).shape.ints();
+    const Tensor* t = g.constantOf(n.inputs[1]);
+    EXPECT_NE(t, nullptr);
+    const std::vector<int64_t> p = t ? t->toInt64s() : std::vector<int64_t>(2 * in.size(), 0);
+    int64_t v = 1;
+    for (size_t d = 0; d < in.size(); ++d) v *= in[d] + p[d] + p[d + in.size()];
+    return v;
+  };
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& g = *c.bench.model.graph;
+    const Node& n = g.node(c.bench.node);
+    if (n.opType == "Pad" && efficiencyKey(g, n) == "Pad") {
+      familyRows = rowWiseRows(g, n);
+      familyOut = outValues(g, n);
+    }
+  }
+  for (const auto& c : rowCases()) {
+    const Graph& g = *c.bench.model.graph;
+    const Node& n = g.node(c.bench.node);
+    if (n.opType != "Pad") continue;
+    EXPECT_EQ(c.key, "Pad");
+    shortRows = rowWiseRows(g, n);
+    shortOut = outValues(g, n);
+  }
+  EXPECT_EQ(familyRows, 32 * 34);
+  EXPECT_EQ(shortRows, 2312 * 4);
+  EXPECT_EQ(shortOut, familyOut);
+  // The rows pay the profile's time a row on top; the "Pad/rows" kind does not.
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"Pad", 0.001}, {"Pad/rows", 0.001}};  // compute-bound: the rows show
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"Pad", 4e-9}};
+  auto withRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  EXPECT_NEAR(us(small, *withRows) - us(small, *plain), 2 * 2048 * 5 * 4e-3, 1e-6);
+  EXPECT_NEAR(us(nhwc, *withRows) - us(nhwc, *plain), 0.0, 1e-9);
+}
+
 // An Add, Sub, Mul or Div of the whole output and one element runs on the executor's own loop: its key is
 // "<Op>/scalar"; two whole operands, a per-channel operand or a one-element output keep the op type.
 TEST(CpuCost, ABinaryOpWithAScalarOperandHasItsOwnEfficiency) {
