@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|109]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|110]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -441,6 +441,14 @@ at batch 1 and 224, Inception-v3 at batch 2 and 160, Wide ResNet-50-2 at batch 8
 Conformer-style audio encoder written here (4 blocks: half-step feed-forwards, attention, a gated depthwise Conv1d
 module) at batch 4 over 200 frames.
 
+Set 110 was exported in session 77 after its cost-model change (a Pad's row steps), before any measurement of
+it, at opset 17: torchvision's GoogLeNet at batch 8 and 128, and nets written here: a TensorFlow-style network of
+inverted residuals with explicit asymmetric "same" pads before its strided Convs at batch 8 and 112, a WaveNet-
+style stack (causal pads, dilated Conv1d, gated tanh and sigmoid, residual and skip paths) at batch 4 over 4000
+samples, a ResNet-D (a deep stem, shortcuts downsampled by 2x2 average pools without the pads counted) at batch 8
+and 96, a style-transfer network (reflection pads, instance norms, nearest upsampling) at batch 2 and 160, and
+a TCN classifier over 1-D features with replicate pads at batch 16 over 512 steps.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -451,7 +459,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -676,6 +684,8 @@ def main():
         return export_hundred_eighth_set(torch, torchvision, out)
     if which == "109":
         return export_hundred_ninth_set(torch, torchvision, out)
+    if which == "110":
+        return export_hundred_tenth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11767,6 +11777,153 @@ def export_hundred_ninth_set(torch, torchvision, out):
 
     export_nets(torch, out, 209, (("unet_deconv_b4_128", UNet, (4, 3, 128, 128)),
                                   ("conformer_b4_200", Conformer, (4, 200, 80))), opset=17)
+    return 0
+
+
+def export_hundred_tenth_set(torch, torchvision, out):
+    # Session 77, after the Pad change: pads of every kind (asymmetric zero, causal, reflect, replicate),
+    # average pools without the pads counted, and GoogLeNet.
+    export_one(torch, out, 210, "googlenet_b8_128",
+               lambda: torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True),
+               (8, 3, 128, 128))
+    nn = torch.nn
+    F = nn.functional
+
+    class SameConv(nn.Module):  # TensorFlow's "same" padding at a stride: the extra pad after, explicit
+        def __init__(self, i, o, k, s, groups=1):
+            super().__init__()
+            self.k, self.s = k, s
+            self.c = nn.Conv2d(i, o, k, s, groups=groups, bias=False)
+            self.b = nn.BatchNorm2d(o)
+
+        def forward(self, x):
+            total = max(self.k - self.s, 0) if x.shape[-1] % self.s == 0 else max(self.k - x.shape[-1] % self.s, 0)
+            x = F.pad(x, (total // 2, total - total // 2, total // 2, total - total // 2))
+            return F.relu6(self.b(self.c(x)))
+
+    class InvRes(nn.Module):
+        def __init__(self, i, o, s, e=6, k=3):
+            super().__init__()
+            h = i * e
+            self.f = nn.Sequential(SameConv(i, h, 1, 1), SameConv(h, h, k, s, groups=h), nn.Conv2d(h, o, 1, bias=False),
+                                   nn.BatchNorm2d(o))
+            self.res = s == 1 and i == o
+
+        def forward(self, x):
+            y = self.f(x)
+            return x + y if self.res else y
+
+    class TfSame(nn.Module):
+        def __init__(self):
+            super().__init__()
+            cfg = ((16, 24, 2, 3), (24, 24, 1, 3), (24, 40, 2, 5), (40, 40, 1, 5), (40, 80, 2, 3), (80, 80, 1, 3),
+                   (80, 112, 1, 5), (112, 192, 2, 5), (192, 192, 1, 5), (192, 320, 1, 3))
+            self.stem = SameConv(3, 16, 3, 2)
+            self.blocks = nn.Sequential(*[InvRes(i, o, s, k=k) for i, o, s, k in cfg])
+            self.head = nn.Sequential(nn.Conv2d(320, 1280, 1), nn.ReLU6(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                                      nn.Linear(1280, 1000))
+
+        def forward(self, x):
+            return self.head(self.blocks(self.stem(x)))
+
+    class WaveNet(nn.Module):  # 2 stacks of dilations 1..256, 64 residual and 128 skip channels
+        def __init__(self):
+            super().__init__()
+            self.inp = nn.Conv1d(1, 64, 1)
+            self.dil = [2 ** i for i in range(9)] * 2
+            self.f = nn.ModuleList([nn.Conv1d(64, 64, 2, dilation=d) for d in self.dil])
+            self.g = nn.ModuleList([nn.Conv1d(64, 64, 2, dilation=d) for d in self.dil])
+            self.r = nn.ModuleList([nn.Conv1d(64, 64, 1) for _ in self.dil])
+            self.k = nn.ModuleList([nn.Conv1d(64, 128, 1) for _ in self.dil])
+            self.out = nn.Sequential(nn.ReLU(), nn.Conv1d(128, 128, 1), nn.ReLU(), nn.Conv1d(128, 256, 1))
+
+        def forward(self, x):
+            x = self.inp(x)
+            skip = 0
+            for d, f, g, r, k in zip(self.dil, self.f, self.g, self.r, self.k):
+                p = F.pad(x, (d, 0))
+                z = torch.tanh(f(p)) * torch.sigmoid(g(p))
+                skip = skip + k(z)
+                x = x + r(z)
+            return self.out(skip)
+
+    class Bottleneck(nn.Module):  # ResNet-D: the shortcut's stride in a 2x2 average pool before its 1x1 Conv
+        def __init__(self, i, w, s):
+            super().__init__()
+            o = 4 * w
+            self.f = nn.Sequential(nn.Conv2d(i, w, 1, bias=False), nn.BatchNorm2d(w), nn.ReLU(),
+                                   nn.Conv2d(w, w, 3, s, 1, bias=False), nn.BatchNorm2d(w), nn.ReLU(),
+                                   nn.Conv2d(w, o, 1, bias=False), nn.BatchNorm2d(o))
+            self.sc = nn.Identity() if s == 1 and i == o else nn.Sequential(
+                nn.AvgPool2d(s, s, ceil_mode=True, count_include_pad=False) if s > 1 else nn.Identity(),
+                nn.Conv2d(i, o, 1, bias=False), nn.BatchNorm2d(o))
+
+        def forward(self, x):
+            return F.relu(self.f(x) + self.sc(x))
+
+    class ResNetD(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(),
+                                      nn.Conv2d(32, 32, 3, 1, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(),
+                                      nn.Conv2d(32, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(),
+                                      nn.MaxPool2d(3, 2, 1))
+            layers, i = [], 64
+            for w, n, s in ((64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)):
+                for j in range(n):
+                    layers.append(Bottleneck(i, w, s if j == 0 else 1))
+                    i = 4 * w
+            self.body = nn.Sequential(*layers)
+            self.head = nn.Linear(2048, 1000)
+
+        def forward(self, x):
+            return self.head(self.body(self.stem(x)).mean((2, 3)))
+
+    class Style(nn.Module):  # reflection pads, instance norms, residual blocks, nearest upsampling
+        def __init__(self):
+            super().__init__()
+
+            def conv(i, o, k, s=1):
+                return [nn.ReflectionPad2d(k // 2), nn.Conv2d(i, o, k, s), nn.InstanceNorm2d(o, affine=True),
+                        nn.ReLU()]
+
+            self.down = nn.Sequential(*conv(3, 32, 9), *conv(32, 64, 3, 2), *conv(64, 128, 3, 2))
+            self.res = nn.ModuleList([nn.Sequential(*conv(128, 128, 3), nn.ReflectionPad2d(1),
+                                                    nn.Conv2d(128, 128, 3), nn.InstanceNorm2d(128, affine=True))
+                                      for _ in range(5)])
+            self.up1 = nn.Sequential(*conv(128, 64, 3))
+            self.up2 = nn.Sequential(*conv(64, 32, 3))
+            self.out = nn.Sequential(nn.ReflectionPad2d(4), nn.Conv2d(32, 3, 9))
+
+        def forward(self, x):
+            x = self.down(x)
+            for r in self.res:
+                x = x + r(x)
+            x = self.up1(F.interpolate(x, scale_factor=2.0, mode="nearest"))
+            x = self.up2(F.interpolate(x, scale_factor=2.0, mode="nearest"))
+            return self.out(x)
+
+    class Tcn(nn.Module):  # replicate-padded dilated Conv1d blocks over 40 features, a class per sequence
+        def __init__(self):
+            super().__init__()
+            blocks, c = [], 40
+            for d in (1, 2, 4, 8, 16, 32):
+                blocks.append(nn.Sequential(nn.ReplicationPad1d((2 * d, 0)), nn.Conv1d(c, 96, 3, dilation=d),
+                                            nn.BatchNorm1d(96), nn.GELU()))
+                c = 96
+            self.blocks = nn.ModuleList(blocks)
+            self.head = nn.Linear(96, 12)
+
+        def forward(self, x):
+            for i, b in enumerate(self.blocks):
+                x = b(x) if i == 0 else x + b(x)
+            return self.head(x.mean(2))
+
+    export_nets(torch, out, 210, (("tfsame_net_b8_112", TfSame, (8, 3, 112, 112)),
+                                  ("wavenet_causal_b4_4000", WaveNet, (4, 1, 4000)),
+                                  ("resnetd_b8_96", ResNetD, (8, 3, 96, 96)),
+                                  ("styletransfer_b2_160", Style, (2, 3, 160, 160)),
+                                  ("tcn_replicate_b16_512", Tcn, (16, 40, 512))), opset=17)
     return 0
 
 
