@@ -4045,6 +4045,19 @@ TEST(CpuCost, APadThatKeepsTheLastAxisHasItsOwnEfficiency) {
     EXPECT_EQ(nodeFamily(g, g.node(1)), OpFamily::View);
     EXPECT_FALSE(padRows(nchw, nchw.node(0))->none);
   }
+  // Pads computed in the graph (a TensorFlow-style "same" pad worked out from the input's shape): an
+  // output of the input's shape is the input, handed out (pads of 0); a larger one a copy.
+  for (const bool same : {true, false}) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({8, 16, 56, 56}));
+    ValueId p = g.addInput("pads", DType::Int64, Shape::ofInts({8}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({8, 16, same ? 56 : 57, same ? 56 : 57}));
+    g.addNode("Pad", {x, p}, {y}, {}, "p");
+    g.addOutput(y);
+    EXPECT_EQ(padRows(g, g.node(0))->none, same);
+    EXPECT_EQ(nodeFamily(g, g.node(0)) == OpFamily::View, same);
+    EXPECT_EQ(rowWiseRows(g, g.node(0)), same ? 0 : 8 * 16 * 57);
+  }
   // Without it (an older profile), the Pad's own.
   j["cpu"]["op_efficiency"] = {{"Pad", 0.008}};
   auto old = parseHwProfile(j, "t.json");
