@@ -19,6 +19,9 @@ struct HwLimits {
   int64_t elemBytes = 0;        // device bytes per element; 0 = the graph's own dtype sizes
   double minTrafficSaving = 0.30;  // a merge must remove this fraction of the absorbed parts' traffic
   double ubFraction = 1.0;      // share of the UB one kernel's tile may use (the rest: double buffering)
+  // The cache in front of device memory (the profile's l2_bytes; a CPU's last-level cache): from level 2 a
+  // merge may not keep more bytes alive than this beyond what the separate kernels keep (0: no limit).
+  int64_t cacheBytes = 0;
 };
 
 // A user rule (level 3): a chain of op types, each consumed only by the next, fused into one kernel.

@@ -6,7 +6,10 @@
 //   - one launch on the NPU: at most one cube op (two for an attention kernel);
 //   - the kernel DAG stays acyclic (a path that leaves and re-enters the kernel is a cycle);
 //   - from level 2: one tile's working set fits the Unified Buffer, and the merge removes at least
-//     HwLimits::minTrafficSaving of the traffic of the parts it absorbs (all but the largest part).
+//     HwLimits::minTrafficSaving of the traffic of the parts it absorbs (all but the largest part);
+//   - from level 2: the merge keeps no more than HwLimits::cacheBytes alive beyond what the separate
+//     kernels keep (heldBytes: a kernel runs once all its inputs are there, so members that could run
+//     earlier wait, their inputs held).
 // Node ids are those of a compacted graph, so id order is topological.
 #include <string>
 #include <vector>
@@ -39,6 +42,11 @@ class KernelPlan {
   // Figures behind the checks, exposed for tests and the report.
   double trafficBytes(const std::vector<NodeId>& set) const;  // bytes crossing the kernel boundary
   double workingSetBytes(const std::vector<NodeId>& set) const;  // one tile, all tensors it touches
+  // What one kernel of `set` keeps alive beyond its nodes as separate kernels: it runs once its last input
+  // is made (by the node `*until`); the inputs of the members before that node are held until then, where
+  // apart those members would have run and left their outputs to the later members. The inputs held, less
+  // those outputs (a Concat of branches holds what it would anyway); 0 when no member waits.
+  double heldBytes(const std::vector<NodeId>& set, NodeId* until = nullptr) const;
 
  private:
   double valueBytes(ValueId v) const;

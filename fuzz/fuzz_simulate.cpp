@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (before.ok() && (before->latencyUs < 0 || before->hbmBytes < 0)) __builtin_trap();  // never a negative figure
   fw::fusion::FusionOptions o;
   o.hw.ubBytes = hw->ubBytes;
+  o.hw.cacheBytes = hw->l2Bytes;
   auto r = fw::fusion::fuseModel(*m, o);
   if (!r.ok()) return 0;
   std::vector<fw::sim::KernelGroup> kg;

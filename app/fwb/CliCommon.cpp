@@ -196,6 +196,7 @@ fw::Result<fw::fusion::FusionOptions> fusionOptionsFromArgs(const FusionArgs& a)
     for (const auto& n : fw::fusion::splitList(s)) o.clusterOpsDisabled.insert(n);
   FW_ASSIGN_OR_RETURN(auto hw, fw::sim::resolveHwProfile(a.hw.empty() ? fw::sim::defaultHwProfileName() : a.hw));
   o.hw.ubBytes = hw.ubBytes;
+  o.hw.cacheBytes = hw.l2Bytes;
   o.hw.elemBytes = static_cast<int64_t>(hw.elemBytes());
   if (a.minSaving >= 0) o.hw.minTrafficSaving = a.minSaving;
   return o;

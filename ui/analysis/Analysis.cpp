@@ -11,6 +11,7 @@ Result<sim::HwProfile> prepareHw(AnalysisOptions& opts) {
   auto hw = sim::resolveHwProfile(opts.hw.empty() ? sim::defaultHwProfileName() : opts.hw);
   if (!hw.ok()) return hw.error();
   opts.fusion.hw.ubBytes = hw->ubBytes;
+  opts.fusion.hw.cacheBytes = hw->l2Bytes;
   opts.fusion.hw.elemBytes = static_cast<int64_t>(hw->elemBytes());
   return hw;
 }
