@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|110]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|111]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -449,6 +449,13 @@ samples, a ResNet-D (a deep stem, shortcuts downsampled by 2x2 average pools wit
 and 96, a style-transfer network (reflection pads, instance norms, nearest upsampling) at batch 2 and 160, and
 a TCN classifier over 1-D features with replicate pads at batch 16 over 512 steps.
 
+Set 111 was exported in session 77 after its fusion change (the held-bytes check), before any measurement of it,
+at opset 17: torchvision's detectors SSDlite320 on MobileNetV3-Large, Faster R-CNN on MobileNetV3-Large 320 FPN
+and RetinaNet on ResNet-50 FPN (one 320x320 image, 256x256 for RetinaNet; boxes, scores and labels out, their
+post-processing included), RAFT-small optical flow over two 128x128 images (6 flow updates), an MLP-Mixer
+written here (8 layers, 256 wide, 64 patches of 16x16) at batch 8 and 128, and a DGCNN-style point-cloud
+classifier written here (k-nearest neighbours by TopK, edge features by Gather) at batch 4 over 1024 points.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -459,7 +466,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -686,6 +693,8 @@ def main():
         return export_hundred_ninth_set(torch, torchvision, out)
     if which == "110":
         return export_hundred_tenth_set(torch, torchvision, out)
+    if which == "111":
+        return export_hundred_eleventh_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11924,6 +11933,97 @@ def export_hundred_tenth_set(torch, torchvision, out):
                                   ("resnetd_b8_96", ResNetD, (8, 3, 96, 96)),
                                   ("styletransfer_b2_160", Style, (2, 3, 160, 160)),
                                   ("tcn_replicate_b16_512", Tcn, (16, 40, 512))), opset=17)
+    return 0
+
+
+def export_hundred_eleventh_set(torch, torchvision, out):
+    # Session 77, after the held-bytes check: detectors with their post-processing, optical flow with its
+    # recurrent updates, an MLP-Mixer and a k-NN point-cloud net.
+    nn = torch.nn
+    det = torchvision.models.detection
+
+    class Detector(nn.Module):  # one image in; its boxes, scores and labels out
+        def __init__(self, make):
+            super().__init__()
+            self.m = make()
+
+        def forward(self, x):
+            r = self.m([x[0]])[0]
+            return r["boxes"], r["scores"], r["labels"]
+
+    for name, make, shape in (
+            ("ssdlite320_mnv3_b1_320", lambda: det.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None),
+             (1, 3, 320, 320)),
+            ("fasterrcnn_mnv3_320_b1",
+             lambda: det.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None), (1, 3, 320, 320)),
+            ("retinanet_r50_b1_256", lambda: det.retinanet_resnet50_fpn(weights=None, weights_backbone=None),
+             (1, 3, 256, 256))):
+        export_nets(torch, out, 211, ((name, lambda make=make: Detector(make), shape),), opset=17)
+
+    class Raft(nn.Module):  # two frames in, the last of 6 flow updates out
+        def __init__(self):
+            super().__init__()
+            self.m = torchvision.models.optical_flow.raft_small(weights=None)
+
+        def forward(self, a, b):
+            return self.m(a, b, num_flow_updates=6)[-1]
+
+    torch.manual_seed(211)
+    frames = (torch.rand(1, 3, 128, 128), torch.rand(1, 3, 128, 128))
+    export_nets(torch, out, 211, (("raft_small_b1_128", Raft, frames),), opset=17)
+
+    class MixerLayer(nn.Module):
+        def __init__(self, tokens, d):
+            super().__init__()
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.tok = nn.Sequential(nn.Linear(tokens, 128), nn.GELU(), nn.Linear(128, tokens))
+            self.ch = nn.Sequential(nn.Linear(d, 1024), nn.GELU(), nn.Linear(1024, d))
+
+        def forward(self, x):
+            x = x + self.tok(self.n1(x).transpose(1, 2)).transpose(1, 2)
+            return x + self.ch(self.n2(x))
+
+    class Mixer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patch = nn.Conv2d(3, 256, 16, 16)
+            self.layers = nn.Sequential(*[MixerLayer(64, 256) for _ in range(8)])
+            self.n = nn.LayerNorm(256)
+            self.head = nn.Linear(256, 100)
+
+        def forward(self, x):
+            x = self.patch(x).flatten(2).transpose(1, 2)
+            return self.head(self.n(self.layers(x)).mean(1))
+
+    def knn_features(x, k):  # [B, C, N] -> [B, 2C, N, k]: (neighbour - point, point) over the k nearest
+        inner = -2 * torch.matmul(x.transpose(2, 1), x)
+        sq = (x * x).sum(1, keepdim=True)
+        idx = (-sq - inner - sq.transpose(2, 1)).topk(k, dim=-1)[1]
+        b, c, n = x.shape
+        base = torch.arange(b).view(-1, 1, 1) * n
+        flat = x.transpose(2, 1).reshape(b * n, c)
+        nb = flat[(idx + base).view(-1)].view(b, n, k, c)
+        pt = x.transpose(2, 1).view(b, n, 1, c).expand(-1, -1, k, -1)
+        return torch.cat((nb - pt, pt), 3).permute(0, 3, 1, 2)
+
+    class Dgcnn(nn.Module):
+        def __init__(self, k=16):
+            super().__init__()
+            self.k = k
+            self.e1 = nn.Sequential(nn.Conv2d(6, 64, 1, bias=False), nn.BatchNorm2d(64), nn.LeakyReLU(0.2))
+            self.e2 = nn.Sequential(nn.Conv2d(128, 64, 1, bias=False), nn.BatchNorm2d(64), nn.LeakyReLU(0.2))
+            self.e3 = nn.Sequential(nn.Conv2d(128, 128, 1, bias=False), nn.BatchNorm2d(128), nn.LeakyReLU(0.2))
+            self.fuse = nn.Sequential(nn.Conv1d(256, 512, 1, bias=False), nn.BatchNorm1d(512), nn.LeakyReLU(0.2))
+            self.head = nn.Sequential(nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 40))
+
+        def forward(self, x):
+            x1 = self.e1(knn_features(x, self.k)).max(-1)[0]
+            x2 = self.e2(knn_features(x1, self.k)).max(-1)[0]
+            x3 = self.e3(knn_features(x2, self.k)).max(-1)[0]
+            return self.head(self.fuse(torch.cat((x1, x2, x3), 1)).max(-1)[0])
+
+    export_nets(torch, out, 211, (("mlp_mixer_b8_128", Mixer, (8, 3, 128, 128)),
+                                  ("dgcnn_knn_b4_1024", Dgcnn, (4, 3, 1024))), opset=17)
     return 0
 
 
