@@ -586,9 +586,8 @@ Status opLayerNorm(OpContext& c) {
   const int64_t axis = normAxis(c.attrInt("axis", -1), r);
   if (axis < 0 || axis >= r) return c.fail("axis out of range");
   const float eps = c.attrFloat("epsilon", 1e-5f);
-  int64_t outer = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= x.dims[static_cast<size_t>(d)];
-  const int64_t len = outer ? x.numel() / outer : 0;
+  int64_t outer = 1, len = 1;  // len from the dims, so an empty batch keeps its normalized shape
+  for (int64_t d = 0; d < r; ++d) (d < axis ? outer : len) *= x.dims[static_cast<size_t>(d)];
   if (s.numel() != len && s.numel() != 1) return c.fail("Scale " + dimsStr(s.dims) + " does not match the normalized shape");
   if (b.defined() && b.numel() != len && b.numel() != 1) return c.fail("B " + dimsStr(b.dims) + " does not match the normalized shape");
   std::vector<int64_t> statDims = x.dims;

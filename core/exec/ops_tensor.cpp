@@ -61,9 +61,11 @@ Status opFlatten(OpContext& c) {
   const int64_t r = static_cast<int64_t>(x.rank());
   const int64_t axis = normAxis(c.attrInt("axis", 1), r);
   if (axis < 0 || axis > r) return c.fail("axis out of range");
-  int64_t a = 1;
-  for (int64_t k = 0; k < axis; ++k) a *= x.dims[static_cast<size_t>(k)];
-  c.out[0] = x.reshaped({a, a == 0 ? 0 : x.numel() / a});
+  // Both sides as products of their dims: an empty tensor keeps its other side ([0, 2, 2] -> [0, 4]; a
+  // detector's level with no box kept, whose shape feeds a Reshape).
+  int64_t a = 1, b = 1;
+  for (int64_t k = 0; k < r; ++k) (k < axis ? a : b) *= x.dims[static_cast<size_t>(k)];
+  c.out[0] = x.reshaped({a, b});
   return {};
 }
 

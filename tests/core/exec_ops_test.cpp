@@ -308,6 +308,28 @@ TEST(ExecOps, SliceNegativeSteps) {
   expectNear((*r2)[0], {5}, {4, 3, 2, 1, 0});
 }
 
+// An empty tensor keeps its other dims: a detector's pyramid level that keeps no box ([0, 2, 2]) is
+// flattened to [0, 4], whose shape feeds a Reshape and a Concat of the levels' boxes (RetinaNet, set 111:
+// [0, 0] before, and the Concat refused it).
+TEST(ExecOps, FlattenAndLayerNormOfAnEmptyTensorKeepTheirOtherDims) {
+  auto flat = [](std::vector<int64_t> dims, int64_t axis) {
+    auto r =
+        runOne("Flatten", {{"x", Tensor::floats(dims, {})}}, 1, attrs({Attribute::makeInt("axis", axis)}));
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? (*r)[0].dims() : std::vector<int64_t>{};
+  };
+  EXPECT_EQ(flat({0, 2, 2}, 1), (std::vector<int64_t>{0, 4}));
+  EXPECT_EQ(flat({2, 0, 3}, 2), (std::vector<int64_t>{0, 3}));
+  EXPECT_EQ(flat({2, 3, 0}, 1), (std::vector<int64_t>{2, 0}));
+  EXPECT_EQ(flat({0, 5}, 0), (std::vector<int64_t>{1, 0}));
+  // A LayerNormalization over an empty batch: its scale still matches the normalized dims.
+  auto ln = runOne("LayerNormalization",
+                   {{"x", Tensor::floats({0, 8}, {})}, {"s", iota({8}), true}, {"b", iota({8}), true}}, 1,
+                   attrs({Attribute::makeInt("axis", -1)}));
+  ASSERT_TRUE(ln.ok()) << ln.error().message;
+  EXPECT_EQ((*ln)[0].dims(), (std::vector<int64_t>{0, 8}));
+}
+
 TEST(ExecOps, ResizeNearestModes) {
   // Default half_pixel + round_prefer_floor, scales [1,1,2,3] (the ONNX operator doc example).
   auto r = runOne("Resize", {{"x", Tensor::floats({1, 1, 2, 2}, {1, 2, 3, 4})},
