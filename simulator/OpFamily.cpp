@@ -406,6 +406,15 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     for (int64_t e : *idx) rows *= e;
     return rows;
   }
+  if (n.opType == "GatherND" && n.domain.empty() && n.inputs.size() > 1) {
+    // A tuple's address worked out, then its slice copied (core/exec/ops_gather_scatter.cpp): the indices'
+    // tuples, all but their last axis.
+    const auto idx = staticDims(g, n.inputs[1]);
+    if (!idx || idx->empty() || idx->back() <= 0) return 0;
+    int64_t tuples = 1;
+    for (size_t k = 0; k + 1 < idx->size(); ++k) tuples *= (*idx)[k];
+    return tuples;
+  }
   if (n.opType == "GridSample" && n.domain.empty() && n.inputs.size() > 1) {
     // Each output position's coordinates, taps and weights, once for all its channels
     // (core/exec/ops_region.cpp): the grid's positions, [N, H_out, W_out, 2].

@@ -1447,6 +1447,65 @@ TEST(CpuCost, ASlicesRowsAreItsOutputsRunsInOnePieceOfItsInput) {
   EXPECT_NEAR(test::runUnfused(columns, hw).kernels.at(0).durUs - without, 1024 * 3e-3, 1e-6);
 }
 
+// A GatherND works out each index tuple's address, then copies its slice: its tuples are its rows, timed by
+// fwb calibrate (1024 tuples of 8 beside the family case's 8 of 1024, as many floats out); GatherND and
+// NonZero have family cases of their own (a detector's post-processing: SSDlite320's GatherNDs 17-18 us,
+// simulated 0.9-2.1 on the family's rate; set 111, session 77).
+TEST(CpuCost, AGatherNDsTuplesAreItsRows) {
+  auto graph = [](std::vector<int64_t> data, std::vector<int64_t> idx) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(data));
+    int64_t n = 1;
+    for (int64_t d : idx) n *= d;
+    ValueId i = g.addInitializer("ids", Tensor::int64s(idx, std::vector<int64_t>(static_cast<size_t>(n), 0)));
+    std::vector<int64_t> out(idx.begin(), idx.end() - 1);
+    out.insert(out.end(), data.begin() + idx.back(), data.end());
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(out));
+    g.addNode("GatherND", {x, i}, {y}, {}, "gnd");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph scores = graph({3234}, {3234, 1}), boxes = graph({3234, 4}, {3234, 1}),
+              pairs = graph({8, 16, 4}, {5, 7, 2});
+  EXPECT_EQ(rowWiseRows(scores, scores.node(0)), 3234);
+  EXPECT_EQ(rowWiseRows(boxes, boxes.node(0)), 3234);
+  EXPECT_EQ(rowWiseRows(pairs, pairs.node(0)), 35);
+  // fwb calibrate: the short tuples beside the family case, as many values out, more tuples.
+  int64_t familyRows = -1, familyOut = -1, shortRows = -1, shortOut = -1;
+  std::set<std::string> own;
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& g = *c.bench.model.graph;
+    const Node& n = g.node(c.bench.node);
+    if (n.opType == "NonZero" || n.opType == "GatherND")
+      own.insert(n.opType + (c.ownFiguresOnly ? " own" : ""));
+    if (n.opType != "GatherND") continue;
+    familyRows = rowWiseRows(g, n);
+    familyOut = familyRows * g.value(n.inputs[0]).shape.ints()->back();
+  }
+  EXPECT_EQ(own, (std::set<std::string>{"GatherND own", "NonZero own"}));
+  for (const auto& c : rowCases()) {
+    const Graph& g = *c.bench.model.graph;
+    const Node& n = g.node(c.bench.node);
+    if (n.opType != "GatherND") continue;
+    EXPECT_EQ(c.key, "GatherND");
+    shortRows = rowWiseRows(g, n);
+    shortOut = shortRows * g.value(n.inputs[0]).shape.ints()->back();
+  }
+  EXPECT_EQ(familyRows, 8);
+  EXPECT_EQ(shortRows, 1024);
+  EXPECT_EQ(shortOut, familyOut);
+  // The tuples pay the profile's time a row.
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = {{"GatherND", 0.001}};
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"GatherND", 5e-9}};
+  auto withRows = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  EXPECT_NEAR(us(boxes, *withRows) - us(boxes, *plain), 3234 * 5e-3, 1e-6);
+}
+
 // A Gather whose picks are of 4 or 8 bytes copies each with one move (core/exec/OpContext.h: copyRows):
 // its picks pay "Gather/elements"'s row time, not the longer rows' "Gather"; the profile takes the key.
 TEST(CpuCost, AGatherOfSingleElementsPaysItsOwnTimeAPick) {
@@ -2921,8 +2980,10 @@ TEST(CpuCost, AResizesWorkIsWhatItsAxisPassesWrite) {
   EXPECT_DOUBLE_EQ(cpuVectorWork(wide, wide.node(0), 0, 256), 256.0 / 1.5);
   const Graph twice = resize({1, 2, 8, 8}, {1, 2, 16, 16}, "linear");
   EXPECT_DOUBLE_EQ(cpuVectorWork(twice, twice.node(0), 0, 512), 512.0);
+  // Every axis at its length: the executor hands the input on, no pass (a detector's transform resizing a
+  // 320x320 image to 320x320: 4.5 us measured, 378 simulated as a pass; session 77).
   const Graph same = resize({1, 2, 8, 8}, {1, 2, 8, 8}, "linear");
-  EXPECT_DOUBLE_EQ(cpuVectorWork(same, same.node(0), 0, 128), 128.0);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(same, same.node(0), 0, 128), 0.0);
 }
 
 // A product whose arithmetic and weight stream take turns pays its weight's far tier for the share of the
@@ -3675,7 +3736,8 @@ TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
                                      "ReduceMean/middle", "ReduceSum/middle",
                                      "ReduceMax/middle",  "CumSum",
                                      "MaxPool/strided",   "AveragePool/strided",
-                                     "Resize/cubic",      "GlobalMaxPool"};
+                                     "Resize/cubic",      "GlobalMaxPool",
+                                     "GatherND",          "NonZero"};
   std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
