@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|111]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|112]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -456,6 +456,13 @@ post-processing included), RAFT-small optical flow over two 128x128 images (6 fl
 written here (8 layers, 256 wide, 64 patches of 16x16) at batch 8 and 128, and a DGCNN-style point-cloud
 classifier written here (k-nearest neighbours by TopK, edge features by Gather) at batch 4 over 1024 points.
 
+Set 112 was exported in session 77 after its post-processing changes (a GatherND's tuples, GatherND and NonZero
+calibrated, a Resize that keeps its size), before any measurement of it, at opset 17: torchvision's SSD300 on
+VGG-16 (one 300x300 image), Faster R-CNN on MobileNetV3-Large FPN and Keypoint R-CNN on ResNet-50 FPN (one image,
+their transforms set to 256 and 192), and a YOLO-style detector written here (a small CSP-like backbone, three
+heads of 3 anchors and 20 classes, its boxes decoded, thresholded by NonZero and GatherND, and kept by batched
+NonMaxSuppression) on one 320x320 image.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -466,7 +473,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -695,6 +702,8 @@ def main():
         return export_hundred_tenth_set(torch, torchvision, out)
     if which == "111":
         return export_hundred_eleventh_set(torch, torchvision, out)
+    if which == "112":
+        return export_hundred_twelfth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -12024,6 +12033,79 @@ def export_hundred_eleventh_set(torch, torchvision, out):
 
     export_nets(torch, out, 211, (("mlp_mixer_b8_128", Mixer, (8, 3, 128, 128)),
                                   ("dgcnn_knn_b4_1024", Dgcnn, (4, 3, 1024))), opset=17)
+    return 0
+
+
+def export_hundred_twelfth_set(torch, torchvision, out):
+    # Session 77, after the post-processing changes: other detectors, and a YOLO-style one whose decoding,
+    # thresholding and NMS are written here.
+    nn = torch.nn
+    det = torchvision.models.detection
+
+    class Detector(nn.Module):  # one image in; its boxes, scores and labels out
+        def __init__(self, make):
+            super().__init__()
+            self.m = make()
+
+        def forward(self, x):
+            r = self.m([x[0]])[0]
+            return r["boxes"], r["scores"], r["labels"]
+
+    for name, make, shape in (
+            ("ssd300_vgg16_b1_300", lambda: det.ssd300_vgg16(weights=None, weights_backbone=None), (1, 3, 300, 300)),
+            ("fasterrcnn_mnv3_fpn_b1_256",
+             lambda: det.fasterrcnn_mobilenet_v3_large_fpn(weights=None, weights_backbone=None, min_size=256,
+                                                           max_size=256), (1, 3, 256, 256)),
+            ("keypointrcnn_r50_b1_192",
+             lambda: det.keypointrcnn_resnet50_fpn(weights=None, weights_backbone=None, min_size=192, max_size=192),
+             (1, 3, 192, 192))):
+        export_nets(torch, out, 212, ((name, lambda make=make: Detector(make), shape),), opset=17)
+
+    def cbs(i, o, s=1):
+        return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.SiLU())
+
+    class Csp(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.a, self.b = nn.Conv2d(c, c // 2, 1), nn.Conv2d(c, c // 2, 1)
+            self.m = nn.Sequential(cbs(c // 2, c // 2), cbs(c // 2, c // 2))
+            self.o = nn.Conv2d(c, c, 1)
+
+        def forward(self, x):
+            return self.o(torch.cat((self.m(self.a(x)), self.b(x)), 1))
+
+    class Yolo(nn.Module):
+        def __init__(self, classes=20, anchors=3):
+            super().__init__()
+            self.nc, self.na = classes, anchors
+            self.s1 = nn.Sequential(cbs(3, 16, 2), cbs(16, 32, 2), Csp(32), cbs(32, 64, 2), Csp(64))
+            self.s2 = nn.Sequential(cbs(64, 128, 2), Csp(128))
+            self.s3 = nn.Sequential(cbs(128, 256, 2), Csp(256))
+            self.heads = nn.ModuleList([nn.Conv2d(c, anchors * (5 + classes), 1) for c in (64, 128, 256)])
+
+        def forward(self, x):
+            f1 = self.s1(x)
+            f2 = self.s2(f1)
+            f3 = self.s3(f2)
+            preds = []
+            for f, h, stride in zip((f1, f2, f3), self.heads, (8, 16, 32)):
+                b, _, hh, ww = f.shape
+                p = h(f).view(b, self.na, 5 + self.nc, hh, ww).permute(0, 1, 3, 4, 2).reshape(b, -1, 5 + self.nc)
+                gy, gx = torch.meshgrid(torch.arange(hh), torch.arange(ww), indexing="ij")
+                grid = torch.stack((gx, gy), -1).view(1, 1, hh, ww, 2).expand(b, self.na, hh, ww, 2).reshape(b, -1, 2)
+                xy = (p[..., :2].sigmoid() * 2 - 0.5 + grid) * stride
+                wh = (p[..., 2:4].sigmoid() * 2) ** 2 * stride * 4
+                preds.append(torch.cat((xy, wh, p[..., 4:].sigmoid()), -1))
+            p = torch.cat(preds, 1)[0]  # one image
+            boxes = torch.cat((p[:, :2] - p[:, 2:4] / 2, p[:, :2] + p[:, 2:4] / 2), 1)
+            scores = p[:, 5:] * p[:, 4:5]
+            best, cls = scores.max(1)
+            keep = torch.nonzero(best > 0.2).squeeze(1)
+            boxes, best, cls = boxes[keep], best[keep], cls[keep]
+            kept = torchvision.ops.batched_nms(boxes, best, cls, 0.45)
+            return boxes[kept], best[kept], cls[kept]
+
+    export_nets(torch, out, 212, (("yolo_nms_b1_320", Yolo, (1, 3, 320, 320)),), opset=17)
     return 0
 
 
