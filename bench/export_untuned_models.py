@@ -11945,20 +11945,27 @@ def export_hundred_tenth_set(torch, torchvision, out):
     return 0
 
 
-def export_hundred_eleventh_set(torch, torchvision, out):
-    # Session 77, after the held-bytes check: detectors with their post-processing, optical flow with its
-    # recurrent updates, an MLP-Mixer and a k-NN point-cloud net.
-    nn = torch.nn
-    det = torchvision.models.detection
+def detector_net(torch, make):
+    """A torchvision detector (`make` builds it) as a module of one image tensor [1, 3, H, W] in, its boxes,
+    scores and labels out, post-processing included (sets 111 and 112)."""
 
-    class Detector(nn.Module):  # one image in; its boxes, scores and labels out
-        def __init__(self, make):
+    class Detector(torch.nn.Module):
+        def __init__(self):
             super().__init__()
             self.m = make()
 
         def forward(self, x):
             r = self.m([x[0]])[0]
             return r["boxes"], r["scores"], r["labels"]
+
+    return Detector()
+
+
+def export_hundred_eleventh_set(torch, torchvision, out):
+    # Session 77, after the held-bytes check: detectors with their post-processing, optical flow with its
+    # recurrent updates, an MLP-Mixer and a k-NN point-cloud net.
+    nn = torch.nn
+    det = torchvision.models.detection
 
     for name, make, shape in (
             ("ssdlite320_mnv3_b1_320", lambda: det.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None),
@@ -11967,7 +11974,7 @@ def export_hundred_eleventh_set(torch, torchvision, out):
              lambda: det.fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None), (1, 3, 320, 320)),
             ("retinanet_r50_b1_256", lambda: det.retinanet_resnet50_fpn(weights=None, weights_backbone=None),
              (1, 3, 256, 256))):
-        export_nets(torch, out, 211, ((name, lambda make=make: Detector(make), shape),), opset=17)
+        export_nets(torch, out, 211, ((name, lambda make=make: detector_net(torch, make), shape),), opset=17)
 
     class Raft(nn.Module):  # two frames in, the last of 6 flow updates out
         def __init__(self):
@@ -12042,15 +12049,6 @@ def export_hundred_twelfth_set(torch, torchvision, out):
     nn = torch.nn
     det = torchvision.models.detection
 
-    class Detector(nn.Module):  # one image in; its boxes, scores and labels out
-        def __init__(self, make):
-            super().__init__()
-            self.m = make()
-
-        def forward(self, x):
-            r = self.m([x[0]])[0]
-            return r["boxes"], r["scores"], r["labels"]
-
     for name, make, shape in (
             ("ssd300_vgg16_b1_300", lambda: det.ssd300_vgg16(weights=None, weights_backbone=None), (1, 3, 300, 300)),
             ("fasterrcnn_mnv3_fpn_b1_256",
@@ -12059,7 +12057,7 @@ def export_hundred_twelfth_set(torch, torchvision, out):
             ("keypointrcnn_r50_b1_192",
              lambda: det.keypointrcnn_resnet50_fpn(weights=None, weights_backbone=None, min_size=192, max_size=192),
              (1, 3, 192, 192))):
-        export_nets(torch, out, 212, ((name, lambda make=make: Detector(make), shape),), opset=17)
+        export_nets(torch, out, 212, ((name, lambda make=make: detector_net(torch, make), shape),), opset=17)
 
     def cbs(i, o, s=1):
         return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.SiLU())

@@ -44,6 +44,24 @@ json cpuProfileJson() {
   })");
 }
 
+// What each graph's one kernel takes more on a profile whose ops take `efficiency` (compute-bound, so rows
+// show) when `rowS` is set as the time a row of each op in it than without.
+std::vector<double> rowTimeUs(const std::vector<const Graph*>& graphs, const json& efficiency,
+                              const json& rowS) {
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"] = efficiency;
+  auto plain = parseHwProfile(j, "t.json");
+  j["cpu"]["op_row_s"] = rowS;
+  auto withRows = parseHwProfile(j, "t.json");
+  EXPECT_TRUE(plain.ok() && withRows.ok());
+  std::vector<double> out;
+  if (!plain.ok() || !withRows.ok()) return out;
+  for (const Graph* g : graphs)
+    out.push_back(test::runUnfused(*g, *withRows).kernels.at(0).durUs -
+                  test::runUnfused(*g, *plain).kernels.at(0).durUs);
+  return out;
+}
+
 TEST(CpuProfile, ParsesAndRoundTrips) {
   auto p = parseHwProfile(cpuProfileJson(), "t.json");
   ASSERT_TRUE(p.ok()) << p.error().message;
@@ -1495,15 +1513,9 @@ TEST(CpuCost, AGatherNDsTuplesAreItsRows) {
   EXPECT_EQ(shortRows, 1024);
   EXPECT_EQ(shortOut, familyOut);
   // The tuples pay the profile's time a row.
-  json j = cpuProfileJson();
-  j["cpu"]["op_efficiency"] = {{"GatherND", 0.001}};
-  auto plain = parseHwProfile(j, "t.json");
-  ASSERT_TRUE(plain.ok()) << plain.error().message;
-  j["cpu"]["op_row_s"] = {{"GatherND", 5e-9}};
-  auto withRows = parseHwProfile(j, "t.json");
-  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
-  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
-  EXPECT_NEAR(us(boxes, *withRows) - us(boxes, *plain), 3234 * 5e-3, 1e-6);
+  const auto more = rowTimeUs({&boxes}, {{"GatherND", 0.001}}, {{"GatherND", 5e-9}});
+  ASSERT_EQ(more.size(), 1u);
+  EXPECT_NEAR(more[0], 3234 * 5e-3, 1e-6);
 }
 
 // A Gather whose picks are of 4 or 8 bytes copies each with one move (core/exec/OpContext.h: copyRows):
@@ -4196,16 +4208,10 @@ TEST(CpuCost, APadOfSmallPlanesPaysItsRows) {
   EXPECT_EQ(shortRows, 2312 * 4);
   EXPECT_EQ(shortOut, familyOut);
   // The rows pay the profile's time a row on top; the "Pad/rows" kind does not.
-  json j = cpuProfileJson();
-  j["cpu"]["op_efficiency"] = {{"Pad", 0.001}, {"Pad/rows", 0.001}};  // compute-bound: the rows show
-  auto plain = parseHwProfile(j, "t.json");
-  ASSERT_TRUE(plain.ok()) << plain.error().message;
-  j["cpu"]["op_row_s"] = {{"Pad", 4e-9}};
-  auto withRows = parseHwProfile(j, "t.json");
-  ASSERT_TRUE(withRows.ok()) << withRows.error().message;
-  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
-  EXPECT_NEAR(us(small, *withRows) - us(small, *plain), 2 * 2048 * 5 * 4e-3, 1e-6);
-  EXPECT_NEAR(us(nhwc, *withRows) - us(nhwc, *plain), 0.0, 1e-9);
+  const auto more = rowTimeUs({&small, &nhwc}, {{"Pad", 0.001}, {"Pad/rows", 0.001}}, {{"Pad", 4e-9}});
+  ASSERT_EQ(more.size(), 2u);
+  EXPECT_NEAR(more[0], 2 * 2048 * 5 * 4e-3, 1e-6);
+  EXPECT_NEAR(more[1], 0.0, 1e-9);
 }
 
 // An Add, Sub, Mul or Div of the whole output and one element runs on the executor's own loop: its key is
