@@ -62,6 +62,14 @@ std::vector<double> rowTimeUs(const std::vector<const Graph*>& graphs, const jso
   return out;
 }
 
+// fwb calibrate's short-rows case of an op type (the first), or nullptr.
+const FamilyCase* rowCaseOf(const std::string& opType) {
+  static const std::vector<FamilyCase> cases = rowCases();
+  for (const auto& c : cases)
+    if (c.bench.model.graph->node(c.bench.node).opType == opType) return &c;
+  return nullptr;
+}
+
 TEST(CpuProfile, ParsesAndRoundTrips) {
   auto p = parseHwProfile(cpuProfileJson(), "t.json");
   ASSERT_TRUE(p.ok()) << p.error().message;
@@ -1501,13 +1509,11 @@ TEST(CpuCost, AGatherNDsTuplesAreItsRows) {
     familyOut = familyRows * g.value(n.inputs[0]).shape.ints()->back();
   }
   EXPECT_EQ(own, (std::set<std::string>{"GatherND own", "NonZero own"}));
-  for (const auto& c : rowCases()) {
-    const Graph& g = *c.bench.model.graph;
-    const Node& n = g.node(c.bench.node);
-    if (n.opType != "GatherND") continue;
-    EXPECT_EQ(c.key, "GatherND");
-    shortRows = rowWiseRows(g, n);
-    shortOut = shortRows * g.value(n.inputs[0]).shape.ints()->back();
+  if (const FamilyCase* c = rowCaseOf("GatherND")) {
+    const Graph& g = *c->bench.model.graph;
+    EXPECT_EQ(c->key, "GatherND");
+    shortRows = rowWiseRows(g, g.node(c->bench.node));
+    shortOut = shortRows * g.value(g.node(c->bench.node).inputs[0]).shape.ints()->back();
   }
   EXPECT_EQ(familyRows, 8);
   EXPECT_EQ(shortRows, 1024);
@@ -4063,20 +4069,24 @@ TEST(CpuCost, AReductionOverAMiddleAxisHasItsOwnEfficiency) {
             2 * firstKernelUsWith(mean, {{"ReduceMean", 0.04}}));
 }
 
+// One Pad of `dims` by `pads` (constant pads as an initializer), its output shape stored.
+Graph padGraph(std::vector<int64_t> dims, std::vector<int64_t> pads, const std::string& mode = "") {
+  Graph g;
+  ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+  std::vector<int64_t> od = dims;
+  for (size_t d = 0; d < dims.size(); ++d) od[d] += pads[d] + pads[d + dims.size()];
+  ValueId p = g.addInitializer("pads", Tensor::int64s({static_cast<int64_t>(pads.size())}, pads));
+  ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+  g.addNode("Pad", {x, p}, {y},
+            mode.empty() ? Attributes{} : zoo::attrs({Attribute::makeString("mode", mode)}), "p");
+  g.addOutput(y);
+  return g;
+}
+
 // Pad copies row by row along the last axis: a Pad that keeps the last axis, or whose rows are long, has
 // its own efficiency ("Pad/rows"), which fwb calibrate measures; the cost follows it.
 TEST(CpuCost, APadThatKeepsTheLastAxisHasItsOwnEfficiency) {
-  auto pad = [](std::vector<int64_t> dims, std::vector<int64_t> pads) {
-    Graph g;
-    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
-    std::vector<int64_t> od = dims;
-    for (size_t d = 0; d < dims.size(); ++d) od[d] += pads[d] + pads[d + dims.size()];
-    ValueId p = g.addInitializer("pads", Tensor::int64s({static_cast<int64_t>(pads.size())}, pads));
-    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
-    g.addNode("Pad", {x, p}, {y}, {}, "p");
-    g.addOutput(y);
-    return g;
-  };
+  auto pad = [](std::vector<int64_t> dims, std::vector<int64_t> pads) { return padGraph(dims, pads); };
   Graph nchw = pad({1, 32, 32, 32}, {0, 0, 1, 1, 0, 0, 1, 1});
   Graph nhwc = pad({1, 32, 32, 32}, {0, 1, 1, 0, 0, 1, 1, 0});
   EXPECT_EQ(efficiencyKey(nchw, nchw.node(0)), "Pad");
@@ -4146,15 +4156,7 @@ TEST(CpuCost, APadThatKeepsTheLastAxisHasItsOwnEfficiency) {
 // simulated at the elements' rate alone (session 77). A "Pad/rows" kind's rows are in its elements' rate.
 TEST(CpuCost, APadOfSmallPlanesPaysItsRows) {
   auto pad = [](std::vector<int64_t> dims, std::vector<int64_t> pads, std::string mode = "constant") {
-    Graph g;
-    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
-    std::vector<int64_t> od = dims;
-    for (size_t d = 0; d < dims.size(); ++d) od[d] += pads[d] + pads[d + dims.size()];
-    ValueId p = g.addInitializer("pads", Tensor::int64s({static_cast<int64_t>(pads.size())}, pads));
-    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
-    g.addNode("Pad", {x, p}, {y}, zoo::attrs({Attribute::makeString("mode", mode)}), "p");
-    g.addOutput(y);
-    return g;
+    return padGraph(dims, pads, mode);
   };
   const Graph small = pad({2, 2048, 3, 3}, {0, 0, 1, 1, 0, 0, 1, 1});
   EXPECT_EQ(rowWiseRows(small, small.node(0)), 2 * 2048 * 5);  // every output row
@@ -4196,13 +4198,11 @@ TEST(CpuCost, APadOfSmallPlanesPaysItsRows) {
       familyOut = outValues(g, n);
     }
   }
-  for (const auto& c : rowCases()) {
-    const Graph& g = *c.bench.model.graph;
-    const Node& n = g.node(c.bench.node);
-    if (n.opType != "Pad") continue;
-    EXPECT_EQ(c.key, "Pad");
-    shortRows = rowWiseRows(g, n);
-    shortOut = outValues(g, n);
+  if (const FamilyCase* c = rowCaseOf("Pad")) {
+    const Graph& g = *c->bench.model.graph;
+    EXPECT_EQ(c->key, "Pad");
+    shortRows = rowWiseRows(g, g.node(c->bench.node));
+    shortOut = outValues(g, g.node(c->bench.node));
   }
   EXPECT_EQ(familyRows, 32 * 34);
   EXPECT_EQ(shortRows, 2312 * 4);
