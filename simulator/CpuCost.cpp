@@ -134,8 +134,7 @@ double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems) 
     if (in && out && *in == *out &&
         n.attrs.stringOr("coordinate_transformation_mode", "") != "tf_crop_and_resize")
       return 0;
-    const double written =
-        resizePassElems(g.value(n.inputs[0]).shape.ints(), g.value(n.outputs[0]).shape.ints());
+    const double written = resizePassElems(in, out);
     static const double calibrationPerOutput =
         resizePassElems(std::vector<int64_t>{1, 1, 8, 8}, std::vector<int64_t>{1, 1, 16, 16}) / 256.0;
     if (written > 0) return written / calibrationPerOutput;

@@ -315,8 +315,7 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   // over 32K elements, as long kept rows do ("Pad/rows"), where the "Pad" case's rows of 34 take 16
   // (docs/calibration_cpu.md, session 18; a dilated TCN's causal pads of [8,64,256] rows: 12.9 us
   // measured, 57 charged at the short rows' rate).
-  if (const auto rows = padRows(g, n))
-    return rows->keepsLastAxis || rows->length >= 128 ? "Pad/rows" : n.opType;
+  if (const auto rows = padRows(g, n)) return rows->longRows() ? "Pad/rows" : n.opType;
   // A Gather of elements, each one move, spends less a pick than one of longer rows (a RedNet's unfold by
   // Gathers of 6.4M single floats: 2.5 ms measured, 10.4 simulated at the rows of 8 floats' time a row,
   // session 38).
@@ -500,7 +499,7 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     // its source row looked up and its parts copied apart. Inception-v3's count-including pads of [2, 2048,
     // 3, 3] to 5x5, 20480 rows of 5: 90 us alone, 24 simulated at the elements' rate (session 77). The
     // "Pad/rows" kind moves long rows, timed with its rows in its elements' rate: none.
-    return p->none || p->keepsLastAxis || p->length >= 128 ? 0 : p->rows;
+    return p->none || p->longRows() ? 0 : p->rows;
   }
   if (const auto p = poolLoops(g, n)) {
     // The taps of its bounded loop (poolLoops: each a loop of its own, its bounds checked). GoogLeNet's
@@ -675,7 +674,7 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n) {
     }
     const std::string mode = n.attrs.stringOr("mode", "constant");
     if (mode != "constant") inside = blocks;  // edge and reflect take every index's source row
-    const int64_t h = (*in)[mid] + begins[mid] + ends[mid];
+    const int64_t h = std::max<int64_t>(0, (*in)[mid] + begins[mid] + ends[mid]);
     const int64_t perBlock =
         begin == 0 && end == 0
             ? std::min(h, std::max<int64_t>(0, begins[mid]) + std::max<int64_t>(0, ends[mid]) + 1)

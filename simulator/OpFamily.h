@@ -52,6 +52,9 @@ struct PadRows {
   // The executor's row steps: each output row (a run of whole rows in one copy where the last axis is kept),
   // and each block of the axes before the last two that lies wholly in the padding (one fill).
   int64_t rows = 0;
+  // The "Pad/rows" kind (efficiencyKey): the last axis kept, or rows of 128 or more, which copy at the long
+  // rows' rate, their rows in it.
+  bool longRows() const { return keepsLastAxis || length >= 128; }
 };
 std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // The rows of an op that works row by row (core/exec/ops_reduce.cpp): a Softmax's or LogSoftmax's

@@ -4176,6 +4176,9 @@ TEST(CpuCost, APadOfSmallPlanesPaysItsRows) {
   EXPECT_EQ(rowWiseRows(nhwc, nhwc.node(0)), 0);
   EXPECT_EQ(rowWiseRows(causal, causal.node(0)), 0);
   EXPECT_EQ(rowWiseRows(zeros, zeros.node(0)), 0);
+  // A crop past an axis's length (an invalid model) counts no negative rows.
+  const Graph overCrop = pad({2, 8, 3, 3}, {0, 0, -2, 1, 0, 0, -2, 1});
+  EXPECT_EQ(rowWiseRows(overCrop, overCrop.node(0)), 0);
   // A rank-1 Pad is one row.
   const Graph line = pad({100}, {3, 4});
   EXPECT_EQ(rowWiseRows(line, line.node(0)), 1);
