@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|112]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|113]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -463,6 +463,14 @@ their transforms set to 256 and 192), and a YOLO-style detector written here (a 
 heads of 3 anchors and 20 classes, its boxes decoded, thresholded by NonZero and GatherND, and kept by batched
 NonMaxSuppression) on one 320x320 image.
 
+Set 113 was exported in session 78 before any change of that session, at opset 17: torchvision's Mask R-CNN on
+ResNet-50 FPN (one image, its transform set to 192; boxes, scores, labels and pasted masks out) and Swin-V2-T
+(batch 1 at 256), and nets written here: a diffusion-style U-Net (a sinusoidal timestep embedding, group norms,
+SiLU, self-attention at 16x16) at batch 2 and 32, an RNN-T-style transducer (an LSTM encoder over 100 frames, an
+embedding and LSTM prediction net over 20 labels, a joint network over every frame and label pair) at batch 2,
+and a BiFPN-style neck (normalised learned weights, depthwise-separable Convs, nearest upsampling and max-pool
+downsampling over five levels) at batch 4 over 256x256.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -473,7 +481,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -704,6 +712,8 @@ def main():
         return export_hundred_eleventh_set(torch, torchvision, out)
     if which == "112":
         return export_hundred_twelfth_set(torch, torchvision, out)
+    if which == "113":
+        return export_hundred_thirteenth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -11945,9 +11955,9 @@ def export_hundred_tenth_set(torch, torchvision, out):
     return 0
 
 
-def detector_net(torch, make):
+def detector_net(torch, make, keys=("boxes", "scores", "labels")):
     """A torchvision detector (`make` builds it) as a module of one image tensor [1, 3, H, W] in, its boxes,
-    scores and labels out, post-processing included (sets 111 and 112)."""
+    scores and labels (or `keys`) out, post-processing included (sets 111 to 113)."""
 
     class Detector(torch.nn.Module):
         def __init__(self):
@@ -11956,7 +11966,7 @@ def detector_net(torch, make):
 
         def forward(self, x):
             r = self.m([x[0]])[0]
-            return r["boxes"], r["scores"], r["labels"]
+            return tuple(r[k] for k in keys)
 
     return Detector()
 
@@ -12104,6 +12114,145 @@ def export_hundred_twelfth_set(torch, torchvision, out):
             return boxes[kept], best[kept], cls[kept]
 
     export_nets(torch, out, 212, (("yolo_nms_b1_320", Yolo, (1, 3, 320, 320)),), opset=17)
+    return 0
+
+
+
+def export_hundred_thirteenth_set(torch, torchvision, out):
+    # Session 78, before any change: a detector with a mask head, a V2 Swin, a diffusion U-Net, a transducer's
+    # joint network and a BiFPN neck.
+    nn = torch.nn
+    det = torchvision.models.detection
+    mask_rcnn = lambda: det.maskrcnn_resnet50_fpn(weights=None, weights_backbone=None, min_size=192, max_size=192)
+    export_nets(torch, out, 213, (
+        ("maskrcnn_r50_b1_192", lambda: detector_net(torch, mask_rcnn, ("boxes", "scores", "labels", "masks")),
+         (1, 3, 192, 192)),), opset=17)
+    # Swin-V2 zeroes its key bias in place (`zero_`, which torch 1.13 cannot export): a multiply by 0 instead,
+    # folded away with the other weights.
+    zero_ = torch.Tensor.zero_
+    torch.Tensor.zero_ = lambda t: t.mul_(0)
+    try:
+        export_nets(torch, out, 213, (("swin_v2_t_b1_256", lambda: torchvision.models.swin_v2_t(weights=None),
+                                       (1, 3, 256, 256)),), opset=17)
+    finally:
+        torch.Tensor.zero_ = zero_
+
+    class TimeEmbed(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.d = d
+            self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, 4 * d))
+
+        def forward(self, t):
+            half = self.d // 2
+            f = torch.exp(-9.21 * torch.arange(half, dtype=torch.float32) / half)
+            a = t[:, None] * f[None]
+            return self.mlp(torch.cat((a.sin(), a.cos()), 1))
+
+    class ResBlock(nn.Module):
+        def __init__(self, i, o, e):
+            super().__init__()
+            self.n1, self.c1 = nn.GroupNorm(8, i), nn.Conv2d(i, o, 3, 1, 1)
+            self.t = nn.Linear(e, o)
+            self.n2, self.c2 = nn.GroupNorm(8, o), nn.Conv2d(o, o, 3, 1, 1)
+            self.skip = nn.Conv2d(i, o, 1) if i != o else nn.Identity()
+
+        def forward(self, x, e):
+            h = self.c1(nn.functional.silu(self.n1(x)))
+            h = h + self.t(e)[:, :, None, None]
+            h = self.c2(nn.functional.silu(self.n2(h)))
+            return h + self.skip(x)
+
+    class Attn(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.n, self.qkv, self.o = nn.GroupNorm(8, c), nn.Conv2d(c, 3 * c, 1), nn.Conv2d(c, c, 1)
+
+        def forward(self, x):
+            b, c, h, w = x.shape
+            q, k, v = self.qkv(self.n(x)).reshape(b, 3, c, h * w).unbind(1)
+            a = torch.softmax(q.transpose(1, 2) @ k / c ** 0.5, -1)
+            return x + self.o((v @ a.transpose(1, 2)).reshape(b, c, h, w))
+
+    class DiffusionUNet(nn.Module):
+        def __init__(self, c=64):
+            super().__init__()
+            self.emb = TimeEmbed(c)
+            e = 4 * c
+            self.inp = nn.Conv2d(3, c, 3, 1, 1)
+            self.d1, self.d2 = ResBlock(c, c, e), ResBlock(c, 2 * c, e)
+            self.down = nn.Conv2d(c, c, 3, 2, 1)
+            self.mid, self.attn = ResBlock(2 * c, 2 * c, e), Attn(2 * c)
+            self.up = nn.Upsample(scale_factor=2, mode="nearest")
+            self.u1, self.u2 = ResBlock(4 * c, c, e), ResBlock(2 * c, c, e)
+            self.out = nn.Sequential(nn.GroupNorm(8, c), nn.SiLU(), nn.Conv2d(c, 3, 3, 1, 1))
+
+        def forward(self, x):
+            e = self.emb(x.mean((1, 2, 3)) * 1000)
+            h0 = self.d1(self.inp(x), e)
+            h1 = self.d2(self.down(h0), e)
+            m = self.attn(self.mid(h1, e))
+            u = self.u1(torch.cat((m, h1), 1), e)
+            u = self.u2(torch.cat((self.up(u), h0), 1), e)
+            return self.out(u)
+
+    class Transducer(nn.Module):
+        def __init__(self, feats=80, hidden=256, vocab=128, labels=20):
+            super().__init__()
+            self.labels = labels
+            self.enc = nn.LSTM(feats, hidden, 2, batch_first=True)
+            self.embed = nn.Embedding(vocab, hidden)
+            self.pred = nn.LSTM(hidden, hidden, 1, batch_first=True)
+            self.je, self.jp, self.jo = nn.Linear(hidden, hidden), nn.Linear(hidden, hidden), nn.Linear(hidden, vocab)
+
+        def forward(self, x):
+            f, _ = self.enc(x)
+            y = (torch.arange(self.labels)[None].expand(x.shape[0], -1) * 7) % 128
+            g, _ = self.pred(self.embed(y))
+            j = torch.tanh(self.je(f)[:, :, None] + self.jp(g)[:, None])
+            return torch.log_softmax(self.jo(j), -1)
+
+    def sep(c):
+        return nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, groups=c, bias=False), nn.Conv2d(c, c, 1, bias=False),
+                             nn.BatchNorm2d(c))
+
+    class BiFPN(nn.Module):
+        def __init__(self, c=64, levels=5):
+            super().__init__()
+            self.levels = levels
+            self.stem = nn.Sequential(nn.Conv2d(3, c, 3, 4, 1), nn.ReLU())
+            self.downs = nn.ModuleList([nn.Sequential(nn.Conv2d(c, c, 3, 2, 1), nn.ReLU()) for _ in range(levels - 1)])
+            self.td = nn.ModuleList([sep(c) for _ in range(levels - 1)])
+            self.bu = nn.ModuleList([sep(c) for _ in range(levels - 1)])
+            self.wtd = nn.Parameter(torch.ones(levels - 1, 2))
+            self.wbu = nn.Parameter(torch.ones(levels - 1, 3))
+            self.pool = nn.MaxPool2d(3, 2, 1)
+            self.head = nn.Conv2d(c, 36, 1)
+
+        def fuse(self, w, xs):
+            w = torch.relu(w)
+            w = w / (w.sum() + 1e-4)
+            return sum(w[i] * x for i, x in enumerate(xs))
+
+        def forward(self, x):
+            p = [self.stem(x)]
+            for d in self.downs:
+                p.append(d(p[-1]))
+            td = [p[-1]]
+            for i in range(self.levels - 2, -1, -1):
+                up = nn.functional.interpolate(td[-1], scale_factor=2.0, mode="nearest")
+                td.append(self.td[i](nn.functional.silu(self.fuse(self.wtd[i], (p[i], up)))))
+            td = td[::-1]
+            outs = [td[0]]
+            for i in range(1, self.levels):
+                extra = td[i] if i < self.levels - 1 else p[i]
+                outs.append(self.bu[i - 1](nn.functional.silu(self.fuse(self.wbu[i - 1], (p[i], extra,
+                                                                                          self.pool(outs[-1]))))))
+            return torch.cat([self.head(o).flatten(2) for o in outs], 2)
+
+    export_nets(torch, out, 213, (("diffusion_unet_b2_32", DiffusionUNet, (2, 3, 32, 32)),
+                                  ("transducer_b2_100x20", Transducer, (2, 100, 80)),
+                                  ("bifpn_b4_256", BiFPN, (4, 3, 256, 256))), opset=17)
     return 0
 
 
