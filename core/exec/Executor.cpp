@@ -498,6 +498,14 @@ class Interpreter {
       opts_.trace->varying.insert(it->first);
       it->second = dims;
     }
+    ExecTrace::DimSums& acc = opts_.trace->dimSums[it->first];
+    if (acc.count == 0) acc.sum.assign(dims.size(), 0.0);
+    if (acc.sum.size() != dims.size()) {
+      acc.sameRank = false;
+    } else {
+      for (size_t d = 0; d < dims.size(); ++d) acc.sum[d] += static_cast<double>(dims[d]);
+      ++acc.count;
+    }
   }
 
  public:

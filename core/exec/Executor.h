@@ -39,6 +39,15 @@ struct ExecTrace {
   std::map<std::string, std::vector<int64_t>> shapes;
   std::map<std::string, DType> dtypes;  // same keys: the element type computed
   std::set<std::string> varying;
+  // Same keys: each dim summed over the tensors computed for the value while their rank stayed that of the
+  // first, and how many: a varying value's mean shape (a loop's carried tensor that grows by one row an
+  // iteration is on average half its last; resolveShapes binds the mean).
+  struct DimSums {
+    std::vector<double> sum;
+    int64_t count = 0;
+    bool sameRank = true;
+  };
+  std::map<std::string, DimSums> dimSums;
   static std::string key(const std::string& path, const std::string& value) { return path + "|" + value; }
 };
 

@@ -145,10 +145,27 @@ void applyTracedShapes(Graph& g, const std::string& path, const ExecTrace& trace
     auto dt = trace.dtypes.find(key);
     if (mv.dtype == DType::Undefined && dt != trace.dtypes.end()) mv.dtype = dt->second;
     if (mv.shape.isStatic()) continue;
-    mv.shape = Shape::ofInts(it->second);
+    // A value whose shape varied between a loop's iterations takes its mean shape (each dim rounded, at
+    // least 1 where the last was): the body's cost, counted once and times its trips, is then its
+    // iterations' total for work that grows with the value (Mask R-CNN's pasted masks, one more each
+    // iteration, concatenated: 7.8 ms measured over 70 iterations, 14.6 simulated at the last shape).
+    std::vector<int64_t> dims = it->second;
+    const bool varies = trace.varying.count(it->first) > 0;
+    bool mean = false;
+    if (varies)
+      if (auto s = trace.dimSums.find(it->first);
+          s != trace.dimSums.end() && s->second.sameRank && s->second.count > 0 && s->second.sum.size() == dims.size()) {
+        for (size_t d = 0; d < dims.size(); ++d) {
+          const auto m = static_cast<int64_t>(std::llround(s->second.sum[d] / static_cast<double>(s->second.count)));
+          dims[d] = dims[d] > 0 ? std::max<int64_t>(m, 1) : m;
+        }
+        mean = true;
+      }
+    mv.shape = Shape::ofInts(dims);
     mv.shapeFromTrace = dataDep[static_cast<size_t>(v.id)] != 0;
     named.push_back((path.empty() ? "" : path + "/") + v.name + " " + mv.shape.str() +
-                    (trace.varying.count(it->first) ? " (varies between iterations; last shown)" : ""));
+                    (!varies ? "" : mean ? " (varies between iterations; mean shown)"
+                                         : " (varies between iterations; last shown)"));
   }
   std::vector<const Graph*> inner = enclosing;
   inner.push_back(&g);
@@ -396,6 +413,7 @@ Result<Attempt> attempt(const Model& original, const std::vector<DimBinding>& bi
   res.trace.shapes.clear();
   res.trace.dtypes.clear();
   res.trace.varying.clear();
+  res.trace.dimSums.clear();
   res.unresolved = valuesWithoutStaticShape(*model.graph, 20);
   return at;
 }

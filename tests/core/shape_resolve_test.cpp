@@ -204,3 +204,40 @@ TEST(ShapeResolve, TraceRecordsTheBranchAndTheSampleFollowsTheModelsComparison) 
   ASSERT_TRUE(body);
   EXPECT_EQ(body->value(body->findValue("x")).shape, Shape::ofInts({4}));
 }
+
+// A loop's carried value that grows by one row an iteration takes its mean shape over the iterations, not
+// its last: the body is costed once and times its trips (10 iterations writing 1 to 10 rows: 5.5 on average).
+TEST(ShapeResolve, ALoopsGrowingValueTakesItsMeanShape) {
+  auto body = std::make_shared<fw::Graph>();
+  {
+    body->addInput("i", DType::Int64, Shape::ofInts({}));
+    auto c = body->addInput("c", DType::Bool, Shape::ofInts({}));
+    auto acc = body->addInput("acc_in", DType::Float32, Shape({Dim::sym("r"), 4}));
+    auto cOut = body->addValue("c_out", DType::Bool);
+    body->addNode("Identity", {c}, {cOut}, {}, "keep");
+    auto grown = body->addValue("acc_out", DType::Float32);
+    body->addNode("Concat", {acc, body->addInitializer("row", weights({1, 4}))}, {grown},
+                  attrs({Attribute::makeInt("axis", 0)}), "grow");
+    body->addOutput(cOut);
+    body->addOutput(grown);
+  }
+  auto g = std::make_shared<fw::Graph>();
+  auto start = g->addInput("start", DType::Float32, Shape::ofInts({0, 4}));
+  auto y = g->addValue("y", DType::Float32);
+  g->addNode("Loop", {g->addInitializer("trips", Tensor::int64s({}, {10})), fw::kNoId, start}, {y},
+             attrs({Attribute::makeGraph("body", body)}), "Loop_0");
+  g->addOutput(y);
+  fw::Model m;
+  m.opsetImports[""] = 13;
+  m.graph = g;
+  m = roundTrip(m);
+  auto r = fw::resolveShapes(m);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r->traced) << r->traceError;
+  const auto b = m.graph->node(m.graph->findNode("Loop_0")).attrs.getGraph("body");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->value(b->findValue("acc_out")).shape, Shape::ofInts({6, 4}));  // 5.5 rounded away from 0
+  bool said = false;
+  for (const auto& v : r->tracedValues) said |= v.find("acc_out [6,4] (varies between iterations; mean shown)") != std::string::npos;
+  EXPECT_TRUE(said) << (r->tracedValues.empty() ? "" : r->tracedValues.front());
+}
