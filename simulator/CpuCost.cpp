@@ -384,6 +384,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.codeColdShare.assign(g.nodeCapacity(), 0.0);
   out.stateColdShare.assign(g.nodeCapacity(), 0.0);
   out.callDistance.assign(g.nodeCapacity(), 0.0);
+  out.codeDistance.assign(g.nodeCapacity(), 0.0);
   out.farInputBytes.assign(g.nodeCapacity(), 0.0);
   out.farInputSPerByte.assign(g.nodeCapacity(), 0.0);
   out.evictedOutputBytes.assign(g.nodeCapacity(), 0.0);
@@ -502,6 +503,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         out.codeColdShare[ni] = codeShare;
         out.stateColdShare[ni] = stateShare;
       }
+      if (!product) out.codeDistance[ni] = since(lastRun[code], t);
       out.callDistance[ni] = product ? since(lastRun[family], t)
                              : lastWork >= 0
                                  ? since(static_cast<size_t>(std::max<int64_t>(lastWork - 1, 0)), t)
@@ -1000,7 +1002,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // us measured, were simulated 0.57-0.68 with the Add's overhead on top of their work). A fused body's
       // member costs no less than that overhead (the zoo LSTM's Sigmoid+Tanh+Mul: 1.79 us measured, 1.48
       // simulated with it, 1.32 with the members' own calls).
-      if (call != hw.cpu.opCallS.end())
+      // An op with nothing to do (its outputs empty, no work counted: a detector's RoIAlign of a pyramid
+      // level no box was assigned to) pays the executor's call, not its op's fitted fixed part (RoiAlign's
+      // 73 us there, timed on 32 boxes; Mask R-CNN's empty levels took 1.3-2.5 us, session 78).
+      const bool nothingToDo = outElems == 0 && work == 0;
+      if (call != hw.cpu.opCallS.end() && !nothingToDo)
         fixedS = group.members.size() == 1 ? call->second - hw.launchUs * 1e-6
                                            : std::max(0.0, call->second - hw.launchUs * 1e-6);
       // A row-wise op's rows (cpu.op_row_s): each row's set-up and finish, apart from its elements
@@ -1041,6 +1047,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // distance, and a call whose code or state the run pushed beyond the last-level cache costs far more.
     if (reuse && mi < reuse->callDistance.size())
       coldCallS = std::max(coldCallS, hw.cpu.coldCallCurveSeconds(libraryCall, reuse->callDistance[mi]));
+    // And a vector op whose own loop last ran far away, at least the curve's "code" there: cold_call_s's
+    // "code" was timed within the last-level cache (a ReduceSum's loop a run of 32 MB ago: 2.9 us after a
+    // tiny op, 0.27 in a row; session 78).
+    if (!libraryCall && reuse && mi < reuse->codeDistance.size())
+      coldCallS = std::max(coldCallS, hw.cpu.coldCodeCurveSeconds(reuse->codeDistance[mi]));
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,

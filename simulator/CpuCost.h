@@ -71,6 +71,10 @@ struct CpuRunReuse {
   // view) began, which evicted the executor's state (a one-element Add 19 us right after the 64 MiB Neg,
   // a Sigmoid after a tiny op and a MatMul 5.5-7.2 us, 2.4 after 4 MiB; session 42).
   std::vector<double> callDistance;
+  // By NodeId, for a vector op: the distinct bytes since its op type last ran, at most the run's footprint,
+  // which cpu.cold_call_curve's "code" prices its own loop at (a rare op's code beyond the last-level cache:
+  // a one-element ReduceSum after a tiny op, its type last run 32 MB before, 2.9 us; session 78).
+  std::vector<double> codeDistance;
   // By NodeId: the bytes of the node's activation inputs (not weights) that the run has evicted from the
   // core's own cache since they were last read or written: of a value no larger than that cache, the
   // share of its bytes by which its distance since then and its own bytes exceed it (its bytes were

@@ -254,6 +254,35 @@ fw::Result<std::pair<double, double>> afterEvictions(const Bench& evict, const B
   return coldAndHot(sequenceOf(coldParts), sequenceOf(hotParts), threads, warmup, repeat);
 }
 
+// The ops on [64, 8] whose own loop cold_call_s "code/<op type>" times (loopChains: each after a tiny Neg
+// whose output it reads): binary, unary, reductions, a softmax, a transpose.
+using LoopOp = std::tuple<const char*, std::vector<fw::Tensor>, fw::Attributes>;
+const std::vector<LoopOp>& coldLoopOps() {
+  static const std::vector<LoopOp> ops = [] {
+    const fw::Tensor row = filled({8}, 1.0f);
+    const fw::Attributes lastAxis =
+        fw::zoo::attrs({fw::Attribute::makeInts("axes", {-1}), fw::Attribute::makeInt("keepdims", 1)});
+    const fw::Tensor two = fw::Tensor::floats({}, {2.0f});
+    return std::vector<LoopOp>{{"Add", {row}, {}},
+                               {"Sub", {row}, {}},
+                               {"Mul", {row}, {}},
+                               {"Div", {row}, {}},
+                               {"Pow", {two}, {}},
+                               {"Sqrt", {}, {}},
+                               {"Relu", {}, {}},
+                               {"Reciprocal", {}, {}},
+                               {"Sigmoid", {}, {}},
+                               {"Tanh", {}, {}},
+                               {"Erf", {}, {}},
+                               {"Exp", {}, {}},
+                               {"ReduceMean", {}, lastAxis},
+                               {"ReduceMax", {}, lastAxis},
+                               {"Softmax", {}, fw::zoo::attrs({fw::Attribute::makeInt("axis", -1)})},
+                               {"Transpose", {}, fw::zoo::attrs({fw::Attribute::makeInts("perm", {1, 0})})}};
+  }();
+  return ops;
+}
+
 // What a call costs more when the run's traffic since the op last ran has evicted its code and data from
 // the core's own cache (HwProfile.h: cold_call_s): a tiny op (a one-element Add; a 4x16 by 16x4 MatMul,
 // the library's product) after each of 12 Negs over twice the own cache's bytes, against the same 12
@@ -312,30 +341,9 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
   {
     // The tiny Neg after the evicting one brings the executor's state back and leaves every other op's
     // loop cold (its own is the evicting Neg's); the op reads what the tiny Neg wrote.
-    const fw::Tensor row = filled({8}, 1.0f);
-    const fw::Attributes lastAxis =
-        fw::zoo::attrs({fw::Attribute::makeInts("axes", {-1}), fw::Attribute::makeInt("keepdims", 1)});
-    const fw::Tensor two = fw::Tensor::floats({}, {2.0f});
-    const std::vector<std::tuple<const char*, std::vector<fw::Tensor>, fw::Attributes>> ops = {
-        {"Add", {row}, {}},
-        {"Sub", {row}, {}},
-        {"Mul", {row}, {}},
-        {"Div", {row}, {}},
-        {"Pow", {two}, {}},
-        {"Sqrt", {}, {}},
-        {"Relu", {}, {}},
-        {"Reciprocal", {}, {}},
-        {"Sigmoid", {}, {}},
-        {"Tanh", {}, {}},
-        {"Erf", {}, {}},
-        {"Exp", {}, {}},
-        {"ReduceMean", {}, lastAxis},
-        {"ReduceMax", {}, lastAxis},
-        {"Softmax", {}, fw::zoo::attrs({fw::Attribute::makeInt("axis", -1)})},
-        {"Transpose", {}, fw::zoo::attrs({fw::Attribute::makeInts("perm", {1, 0})})}};
     std::vector<double> extra;
     std::string each;
-    for (const auto& [name, weights, attrs] : ops) {
+    for (const auto& [name, weights, attrs] : coldLoopOps()) {
       FW_ASSIGN_OR_RETURN(const auto times, coldAndHot(loopChains(name, weights, attrs, kPairs, bigElems),
                                                        loopChains(name, weights, attrs, kPairs, 0), threads,
                                                        3, repeat, 3, 2, 2, 1));
@@ -376,7 +384,10 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
 // A cold call by distance (HwProfile.h: cold_call_curve): the one-element Add and the 4x16x4 MatMul of
 // measureColdCalls each after each of 3 Negs whose input and output together are B bytes (B = 2 to 64
 // MiB, while 3 such Negs fit an eighth of the memory), against the same 3 in a row (coldAndHot: medians of
-// 3 rounds); each figure the running maximum over B (a call farther away costs no less).
+// 3 rounds); and an op's own loop alone that far ("code"): the median over three of coldLoopOps (Add,
+// ReduceMean, Transpose) of what each takes more after each such Neg and a tiny Neg whose output
+// it reads than after the tiny Neg alone; each figure the running maximum over B (a call farther away
+// costs no less).
 struct ColdCurve {
   std::vector<CpuFigures::ColdCallPoint> points;
   std::string how;
@@ -385,7 +396,7 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
   constexpr int kPairs = 3;
   const Bench add = tinyAdd(), product = tinyProduct();
   ColdCurve out;
-  double vectorUs = 0, productUs = 0;
+  double vectorUs = 0, productUs = 0, codeUs = 0;
   for (const int64_t mib : {2, 4, 8, 16, 32, 64}) {
     // Each Neg's input, its copy and its output: half the footprint each.
     if (memBytes > 0 && 1.5 * kPairs * static_cast<double>(mib << 20) > memBytes / 8) break;
@@ -401,6 +412,20 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
       each += std::string(each.empty() ? "" : ", ") + (tiny == &add ? "Add " : "MatMul ") +
               fmt("%.2f", times.first) + " us (" + fmt("%.2f", times.second) + " in a row)";
     }
+    std::vector<double> loopExtra;
+    std::string loops;
+    for (const auto& [name, weights, attrs] : coldLoopOps()) {
+      const std::string op = name;
+      if (op != "Add" && op != "ReduceMean" && op != "Transpose") continue;
+      FW_ASSIGN_OR_RETURN(const auto times, coldAndHot(loopChains(op, weights, attrs, kPairs, mib << 17),
+                                                       loopChains(op, weights, attrs, kPairs, 0), threads, 1,
+                                                       repeat, 3, 2, 2, 1));
+      loopExtra.push_back(std::max(0.0, times.first - times.second));
+      loops += (loops.empty() ? "" : ", ") + op + " " + fmt("%.2f", loopExtra.back());
+    }
+    codeUs = std::max(codeUs, median(loopExtra));
+    pt.codeS = codeUs * 1e-6;
+    each += "; own loop alone " + loops + " us more";
     out.points.push_back(pt);
     out.how += (out.how.empty() ? "" : "; ") + std::to_string(mib) + " MiB: " + each;
   }
@@ -1038,8 +1063,10 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     std::string line;
     for (const auto& pt : m.coldCallCurve)
       line += (line.empty() ? "" : ", ") + bytesStr(pt.bytes) + " " + fmt("%.2f", pt.vectorS * 1e6) + " / " +
-              fmt("%.2f", pt.productS * 1e6);
-    std::fprintf(stderr, "fwb: calibrate: a cold call by distance (us more, an Add / a MatMul): %s (%s)\n",
+              fmt("%.2f", pt.productS * 1e6) + " / " + fmt("%.2f", pt.codeS * 1e6);
+    std::fprintf(stderr,
+                 "fwb: calibrate: a cold call by distance (us more, an Add / a MatMul / an op's own loop): %s "
+                 "(%s)\n",
                  line.c_str(), m.coldCurveHow.c_str());
   }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
@@ -1447,8 +1474,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
     note(
         "cpu.cold_call_curve",
         "what a one-element Add and a 4x16 by 16x4 MatMul take more than in a row after each of 3 Negs whose "
-        "input and output together are that many bytes (2 to 64 MiB), the medians of 3 rounds, the running "
-        "maximum by distance: " +
+        "input and output together are that many bytes (2 to 64 MiB), and (\"code\") what an Add, a "
+        "ReduceMean and a Transpose on [64, 8] take more after each such Neg and a tiny Neg "
+        "whose output they read than after the tiny Neg alone (their median), the medians of 3 rounds, the "
+        "running maximum by distance: " +
             m.coldCurveHow);
   note("cpu.view_call_s",
        "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "

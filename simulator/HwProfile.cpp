@@ -153,12 +153,25 @@ double CpuFigures::farShareAt(double distance, bool product) const {
   return std::clamp(curveAt(curve, distance), 0.0, 1.0);
 }
 
-double CpuFigures::coldCallCurveSeconds(bool product, double distance) const {
-  if (coldCallCurve.empty() || distance <= 0) return 0.0;
+namespace {
+// A cold_call_curve's column at a distance: log-interpolated, a share of the first figure below the first
+// point, the last figure beyond the last.
+double coldCurveAt(const std::vector<CpuFigures::ColdCallPoint>& curve, double CpuFigures::ColdCallPoint::*column,
+                   double distance) {
+  if (curve.empty() || distance <= 0) return 0.0;
   std::vector<std::pair<double, double>> c;
-  for (const ColdCallPoint& pt : coldCallCurve) c.push_back({pt.bytes, product ? pt.productS : pt.vectorS});
+  for (const CpuFigures::ColdCallPoint& pt : curve) c.push_back({pt.bytes, pt.*column});
   if (distance < c.front().first) return c.front().second * distance / c.front().first;
   return curveAt(c, distance);
+}
+}  // namespace
+
+double CpuFigures::coldCallCurveSeconds(bool product, double distance) const {
+  return coldCurveAt(coldCallCurve, product ? &ColdCallPoint::productS : &ColdCallPoint::vectorS, distance);
+}
+
+double CpuFigures::coldCodeCurveSeconds(double distance) const {
+  return hasColdCodeCurve() ? coldCurveAt(coldCallCurve, &ColdCallPoint::codeS, distance) : 0.0;
 }
 
 double CpuFigures::weightStreamBandwidthFor(double distance) const {
@@ -374,19 +387,27 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       return rc.err(
           "product_stream_far_distance_bytes",
           "must be larger than product_stream_distance_bytes (the far set is measured further apart)");
-    FW_TRY_STATUS(readEntries("cold_call_curve", "{bytes, vector, product}", [&](Reader& re) -> Status {
+    size_t withCode = 0;  // entries with a "code" figure: every one or none
+    FW_TRY_STATUS(readEntries("cold_call_curve", "{bytes, vector, product[, code]}", [&](Reader& re) -> Status {
       CpuFigures::ColdCallPoint pt;
       FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
       FW_ASSIGN_OR_RETURN(pt.vectorS, re.posNum("vector", true));
       FW_ASSIGN_OR_RETURN(pt.productS, re.posNum("product", true));
-      for (const auto& [key, v] :
-           {std::pair<const char*, double>{"vector", pt.vectorS}, {"product", pt.productS}})
+      const bool code = re.has("code");
+      if (code) {
+        FW_ASSIGN_OR_RETURN(pt.codeS, re.posNum("code", true));
+      }
+      for (const auto& [key, v] : {std::pair<const char*, double>{"vector", pt.vectorS},
+                                   {"product", pt.productS}, {"code", pt.codeS}})
         if (v > 1e-3) return re.err(key, "must be at most 1 ms");
       if (!p.cpu.coldCallCurve.empty() && pt.bytes <= p.cpu.coldCallCurve.back().bytes)
         return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
+      withCode += code ? 1 : 0;
       p.cpu.coldCallCurve.push_back(pt);
       return {};
     }));
+    if (withCode > 0 && withCode != p.cpu.coldCallCurve.size())
+      return rc.err("cold_call_curve", "\"code\" must be in every entry or in none");
     for (const char* key : {"cold_call_s", "far_s_per_byte"}) {
       if (!rc.has(key)) continue;
       FW_ASSIGN_OR_RETURN(const json* kinds, rc.get(key));
@@ -675,8 +696,10 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
     if (!p.cpu.coldCallS.empty()) j["cpu"]["cold_call_s"] = p.cpu.coldCallS;
     if (!p.cpu.coldCallCurve.empty()) {
       json c = json::array();
-      for (const auto& pt : p.cpu.coldCallCurve)
+      for (const auto& pt : p.cpu.coldCallCurve) {
         c.push_back({{"bytes", pt.bytes}, {"vector", pt.vectorS}, {"product", pt.productS}});
+        if (p.cpu.hasColdCodeCurve()) c.back()["code"] = pt.codeS;
+      }
       j["cpu"]["cold_call_curve"] = c;
     }
     if (p.cpu.viewCallS > 0) j["cpu"]["view_call_s"] = p.cpu.viewCallS;

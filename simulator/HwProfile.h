@@ -204,11 +204,21 @@ struct CpuFigures {
   // AMD EPYC VM: the MatMul 4.8 us more after 4 MiB, 16 after 8, 38 after 16, 86 after 64, where
   // cold_call_s's "product" was timed at one distance and charged no more beyond it; CondConv's routing Gemms
   // after its Convs 21-66 us measured, 7-18 simulated so).
+  // "code" (optional, every entry or none): what an op on [64, 8] takes more when only its own loop is that
+  // far (the node before it a tiny op whose output it reads, which brings the executor's state back; the
+  // median over a few op types): charged at the distance since the op's type last ran
+  // (CpuRunReuse::codeDistance). Session 78: a one-element ReduceSum, Add, Div and Gather after a tiny op
+  // took 1.0-2.9 us where their type last ran 32 MB before (0.15-0.27 in a row; cold_call_s "code", timed
+  // at 4x the own cache, said 0.17-0.25 more), 0.4-1.3 at 8 MB.
   struct ColdCallPoint {
-    double bytes = 0, vectorS = 0, productS = 0;
+    double bytes = 0, vectorS = 0, productS = 0, codeS = 0;
   };
   std::vector<ColdCallPoint> coldCallCurve;
   double coldCallCurveSeconds(bool product, double distanceBytes) const;  // 0 without a curve
+  double coldCodeCurveSeconds(double distanceBytes) const;  // 0 without a curve or its "code" figures
+  bool hasColdCodeCurve() const {
+    return !coldCallCurve.empty() && coldCallCurve.back().codeS > 0;
+  }
   // The share at a distance of a matrix op's bytes (`product`) or a vector op's (far_curve_vector where the
   // profile has one); 0 without a curve.
   double farShareAt(double distanceBytes, bool product) const;

@@ -2132,6 +2132,105 @@ TEST(CpuCost, ACallWhoseLoopAloneIsColdPaysTheCodeFigure) {
   }
 }
 
+// cpu.cold_call_curve "code": a vector op whose own loop last ran far beyond the cache pays at least the
+// curve's "code" at that distance (CpuRunReuse::codeDistance), though the node before it was a tiny one (its
+// state near); cold_call_s "code" was timed nearer. A second op of that type right after pays no more.
+TEST(CpuCost, ALoopLastRunFarAwayPaysTheCodeCurveAtItsDistance) {
+  Graph g;
+  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({4 << 20}));  // 16 MiB in, 16 MiB out
+  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({4 << 20}));
+  g.addNode("Neg", {big}, {nb}, {}, "neg");
+  g.addOutput(nb);
+  ValueId s = g.addInput("s", DType::Float32, Shape::ofInts({64}));
+  ValueId e = g.addValue("e", DType::Float32, Shape::ofInts({64}));
+  g.addNode("Add", {s, g.addInitializer("eps", Tensor::floats({1}, {1e-5f}))}, {e}, {}, "add");
+  ValueId q = g.addValue("q", DType::Float32, Shape::ofInts({64}));
+  g.addNode("Sqrt", {e}, {q}, {}, "sqrt");
+  ValueId q2 = g.addValue("q2", DType::Float32, Shape::ofInts({64}));
+  g.addNode("Sqrt", {q}, {q2}, {}, "sqrt2");
+  g.addOutput(q2);
+  const double mib = 1 << 20;
+  json j = cpuProfileJson();
+  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}, {"code", 0.5e-6}};
+  j["cpu"]["cold_call_curve"] = json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 5e-6}},
+                                             {{"bytes", 64 * mib}, {"vector", 20e-6}, {"product", 80e-6}}});
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  EXPECT_FALSE(without->cpu.hasColdCodeCurve());
+  EXPECT_DOUBLE_EQ(without->cpu.coldCodeCurveSeconds(64 * mib), 0.0);
+  j["cpu"]["cold_call_curve"][0]["code"] = 0.4e-6;
+  j["cpu"]["cold_call_curve"][1]["code"] = 8e-6;
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const auto back = parseHwProfile(hwProfileToJson(*with), "t.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_DOUBLE_EQ(back->cpu.coldCallCurve[1].codeS, 8e-6);
+  const CpuFigures& c = with->cpu;
+  EXPECT_DOUBLE_EQ(c.coldCodeCurveSeconds(2 * mib), 0.2e-6);
+  EXPECT_NEAR(c.coldCodeCurveSeconds(16 * mib), 0.4e-6 + 0.5 * 7.6e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(c.coldCodeCurveSeconds(256 * mib), 8e-6);
+
+  const auto groups = unfusedGroups(g);
+  ASSERT_TRUE(groups.ok());
+  const CpuRunReuse r = cpuRunReuse(g, *groups, {0, 1, 2, 3}, *with, runFootprintBytes(g, *with));
+  auto at = [&](const std::vector<double>& v, const char* node) {
+    return v.at(static_cast<size_t>(g.findNode(node)));
+  };
+  // The first Sqrt's loop last ran a run ago, the Neg's 16 MiB output at least between; the Add before it
+  // moved 512 bytes.
+  EXPECT_GE(at(r.codeDistance, "sqrt"), 16 * mib);
+  EXPECT_LT(at(r.callDistance, "sqrt"), 4096.0);
+  EXPECT_LT(at(r.codeDistance, "sqrt2"), 4096.0);
+  const double curveUs = c.coldCodeCurveSeconds(at(r.codeDistance, "sqrt")) * 1e6;
+  ASSERT_GT(curveUs, 4.0);
+  const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *with);
+  ASSERT_EQ(r1.kernels.size(), 4u);
+  // Without the column the Sqrt paid cold_call_s "code" (0.5 us); with it, the curve there in its place.
+  EXPECT_NEAR(r1.kernels[2].durUs - r0.kernels[2].durUs, curveUs - 0.5, 1e-3);
+  EXPECT_NEAR(r1.kernels[3].durUs - r0.kernels[3].durUs, 0.0, 1e-3);
+  // The Add right after the Neg: its state's curve (the "vector" column) already exceeds the code's.
+  EXPECT_NEAR(r1.kernels[1].durUs - r0.kernels[1].durUs, 0.0, 1e-3);
+
+  // "code" in some entries only, or above 1 ms, is refused, naming the field.
+  for (const json& bad : {json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"code", 1e-6}},
+                                       {{"bytes", 8 * mib}, {"vector", 1e-6}, {"product", 1e-6}}}),
+                          json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"code", 2e-3}}})}) {
+    json badProfile = cpuProfileJson();
+    badProfile["cpu"]["cold_call_curve"] = bad;
+    auto refused = parseHwProfile(badProfile, "t.json");
+    ASSERT_FALSE(refused.ok()) << bad.dump();
+    EXPECT_NE(refused.error().message.find("code"), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("cold_call_curve"), std::string::npos) << refused.error().message;
+  }
+}
+
+// An op with nothing to do (its outputs empty, no work counted) pays the executor's call, not its op's own
+// fitted fixed part: a RoIAlign of a pyramid level no box went to, on a profile whose RoiAlign call is 73 us.
+TEST(CpuCost, AnOpWithNothingToDoPaysNoCallOfItsOwn) {
+  auto roiAlign = [](int64_t boxes) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, 8, 16, 16}));
+    std::vector<float> r;
+    for (int64_t k = 0; k < boxes; ++k) r.insert(r.end(), {0.f, 0.f, 8.f, 8.f});
+    ValueId rois = g.addInitializer("rois", Tensor::floats({boxes, 4}, r));
+    ValueId at = g.addInitializer("at", Tensor::int64s({boxes}, std::vector<int64_t>(static_cast<size_t>(boxes), 0)));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({boxes, 8, 7, 7}));
+    g.addNode("RoiAlign", {x, rois, at}, {y},
+              zoo::attrs({Attribute::makeInt("output_height", 7), Attribute::makeInt("output_width", 7)}), "roi");
+    g.addOutput(y);
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["cpu"]["op_call_s"]["RoiAlign"] = 73e-6;
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  const SimResult none = test::runUnfused(roiAlign(0), *hw), two = test::runUnfused(roiAlign(2), *hw);
+  ASSERT_EQ(none.kernels.size(), 1u);
+  ASSERT_EQ(two.kernels.size(), 1u);
+  EXPECT_GE(two.kernels[0].durUs, 73.0);
+  EXPECT_LT(none.kernels[0].durUs, 5.0);
+}
+
 // Integer shape work on a CPU profile (a chunk's size: Shape, Gather, Add, Div between two big Relus) is
 // the executor's node in line, still on the host: with cpu.cold_call_s "shape", its op's call plus its call's
 // cold share of that figure; without, the launch figure alone. The profile refuses "shape" where only a
