@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|113]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|114]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -471,6 +471,12 @@ embedding and LSTM prediction net over 20 labels, a joint network over every fra
 and a BiFPN-style neck (normalised learned weights, depthwise-separable Convs, nearest upsampling and max-pool
 downsampling over five levels) at batch 4 over 256x256.
 
+Set 114 was exported in session 78 after its changes (a loop's growing values at their mean shape, an op's
+own loop by its distance, an op with nothing to do), before any measurement of it, at opset 17: torchvision's
+FCOS on ResNet-50 FPN and Faster R-CNN v2 on ResNet-50 FPN (one image, their transforms set to 192), and a
+greedy decoder written here and scripted (an ONNX Loop of 48 steps whose generated sequence, the attention's
+keys and values, grows by one token a step) over a memory of 32 tokens 256 wide.
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -481,7 +487,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -714,6 +720,8 @@ def main():
         return export_hundred_twelfth_set(torch, torchvision, out)
     if which == "113":
         return export_hundred_thirteenth_set(torch, torchvision, out)
+    if which == "114":
+        return export_hundred_fourteenth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -12253,6 +12261,51 @@ def export_hundred_thirteenth_set(torch, torchvision, out):
     export_nets(torch, out, 213, (("diffusion_unet_b2_32", DiffusionUNet, (2, 3, 32, 32)),
                                   ("transducer_b2_100x20", Transducer, (2, 100, 80)),
                                   ("bifpn_b4_256", BiFPN, (4, 3, 256, 256))), opset=17)
+    return 0
+
+
+
+def export_hundred_fourteenth_set(torch, torchvision, out):
+    # Session 78, after its changes: two more detectors, and a decoding loop whose carried sequence grows.
+    nn = torch.nn
+    det = torchvision.models.detection
+    for name, make in (
+            ("fcos_r50_b1_192", lambda: det.fcos_resnet50_fpn(weights=None, weights_backbone=None, min_size=192,
+                                                              max_size=192)),
+            ("fasterrcnn_r50_v2_b1_192",
+             lambda: det.fasterrcnn_resnet50_fpn_v2(weights=None, weights_backbone=None, min_size=192,
+                                                    max_size=192))):
+        export_nets(torch, out, 214, ((name, lambda make=make: detector_net(torch, make), (1, 3, 192, 192)),),
+                    opset=17)
+
+    class GreedyDecoder(nn.Module):
+        def __init__(self, d=256, steps=48):
+            super().__init__()
+            self.steps, self.d = steps, d
+            self.q, self.k, self.v = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+            self.cq, self.ck, self.cv = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+            self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+            self.n1, self.n2, self.n3 = nn.LayerNorm(d), nn.LayerNorm(d), nn.LayerNorm(d)
+
+        def forward(self, memory):
+            seq = memory[:, :1]
+            mk, mv = self.ck(memory), self.cv(memory)
+            for _ in range(self.steps):
+                h = self.n1(seq)
+                last = h[:, -1:]
+                a = torch.softmax(self.q(last) @ self.k(h).transpose(1, 2) / 16.0, -1) @ self.v(h)
+                x = seq[:, -1:] + a
+                c = torch.softmax(self.cq(self.n2(x)) @ mk.transpose(1, 2) / 16.0, -1) @ mv
+                x = x + c
+                x = x + self.ff(self.n3(x))
+                seq = torch.cat((seq, x), 1)
+            return seq
+
+    torch.manual_seed(214)
+    model = torch.jit.script(GreedyDecoder().eval())
+    torch.onnx.export(model, (torch.rand(1, 32, 256),), os.path.join(out, "greedy_decoder_loop48.onnx"),
+                      opset_version=17, input_names=["x"], output_names=["y"])
+    print("exported greedy_decoder_loop48", flush=True)
     return 0
 
 
