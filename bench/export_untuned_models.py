@@ -474,8 +474,9 @@ downsampling over five levels) at batch 4 over 256x256.
 Set 114 was exported in session 78 after its changes (a loop's growing values at their mean shape, an op's
 own loop by its distance, an op with nothing to do), before any measurement of it, at opset 17: torchvision's
 FCOS on ResNet-50 FPN and Faster R-CNN v2 on ResNet-50 FPN (one image, their transforms set to 192), and a
-greedy decoder written here and scripted (an ONNX Loop of 48 steps whose generated sequence, the attention's
-keys and values, grows by one token a step) over a memory of 32 tokens 256 wide.
+greedy decoder written here and scripted (48 steps, each attending over its generated sequence, one token longer
+a step; the exporter unrolls the scripted loop of a constant count, so the file has no Loop node) over a memory
+of 32 tokens 256 wide.
 
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
@@ -12266,7 +12267,8 @@ def export_hundred_thirteenth_set(torch, torchvision, out):
 
 
 def export_hundred_fourteenth_set(torch, torchvision, out):
-    # Session 78, after its changes: two more detectors, and a decoding loop whose carried sequence grows.
+    # Session 78, after its changes: two more detectors, and a decoder whose sequence grows a token a step
+    # (its scripted loop of a constant count comes out unrolled).
     nn = torch.nn
     det = torchvision.models.detection
     for name, make in (

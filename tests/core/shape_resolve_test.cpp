@@ -30,6 +30,14 @@ fw::Model roundTrip(const fw::Model& m) {
   return std::move(back).value();
 }
 
+// A model of graph `g` at opset 13.
+fw::Model modelOf(std::shared_ptr<fw::Graph> g) {
+  fw::Model m;
+  m.opsetImports[""] = 13;
+  m.graph = std::move(g);
+  return m;
+}
+
 Tensor weights(std::vector<int64_t> dims) {
   int64_t n = 1;
   for (auto d : dims) n *= d;
@@ -127,10 +135,7 @@ TEST(ShapeResolve, ConvolutionLongerThanTheInputGetsAPowerOfTwoThatRuns) {
   g->addNode("Conv", {u, g->addInitializer("w", weights({8, 1, 400}))}, {y},
              attrs({Attribute::makeInts("strides", {160}), Attribute::makeInts("kernel_shape", {400})}), "stft");
   g->addOutput(y);
-  fw::Model m;
-  m.opsetImports[""] = 13;
-  m.graph = g;
-  m = roundTrip(m);
+  fw::Model m = roundTrip(modelOf(g));
   auto r = fw::resolveShapes(m);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(m.graph->value(m.graph->inputs()[0]).shape, Shape::ofInts({1, 512}));
@@ -147,10 +152,7 @@ TEST(ShapeResolve, DataDependentShapeComesFromTheTracedRun) {
   auto t = g->addValue("nzt");
   g->addNode("Transpose", {nz}, {t}, {}, "tr");
   g->addOutput(t);
-  fw::Model m;
-  m.opsetImports[""] = 13;
-  m.graph = g;
-  m = roundTrip(m);
+  fw::Model m = roundTrip(modelOf(g));
   EXPECT_FALSE(m.graph->value(m.graph->findValue("nz")).shape.isStatic())
       << m.graph->value(m.graph->findValue("nz")).shape.str();
   auto r = fw::resolveShapes(m);
@@ -189,10 +191,7 @@ TEST(ShapeResolve, TraceRecordsTheBranchAndTheSampleFollowsTheModelsComparison) 
              attrs({Attribute::makeGraph("then_branch", thenG), Attribute::makeGraph("else_branch", elseG)}), "If_0");
   g->addOutput(y);
   (void)x;
-  fw::Model m;
-  m.opsetImports[""] = 13;
-  m.graph = g;
-  m = roundTrip(m);
+  fw::Model m = roundTrip(modelOf(g));
   auto r = fw::resolveShapes(m);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_TRUE(r->traced) << r->traceError;
@@ -227,10 +226,7 @@ TEST(ShapeResolve, ALoopsGrowingValueTakesItsMeanShape) {
   g->addNode("Loop", {g->addInitializer("trips", Tensor::int64s({}, {10})), fw::kNoId, start}, {y},
              attrs({Attribute::makeGraph("body", body)}), "Loop_0");
   g->addOutput(y);
-  fw::Model m;
-  m.opsetImports[""] = 13;
-  m.graph = g;
-  m = roundTrip(m);
+  fw::Model m = roundTrip(modelOf(g));
   auto r = fw::resolveShapes(m);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_TRUE(r->traced) << r->traceError;

@@ -2075,10 +2075,12 @@ TEST(CpuCost, AColdCallPaysAtLeastTheCurveAtItsDistance) {
 // a tiny one, pays that figure on its code's share, not the "vector" one (which a call right after a node
 // that streamed pays: the executor's state evicted too). A LayerNorm's Sqrt runs once a layer, after an Add
 // of its variance and eps.
-TEST(CpuCost, ACallWhoseLoopAloneIsColdPaysTheCodeFigure) {
+// A Neg over `bigElems` floats ("neg"), then a LayerNorm's tiny Add of eps ("add") and its Sqrt ("sqrt",
+// whose output "q" is the graph's).
+Graph negThenAddSqrt(int64_t bigElems) {
   Graph g;
-  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({1 << 20}));  // 4 MiB
-  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({1 << 20}));
+  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({bigElems}));
+  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({bigElems}));
   g.addNode("Neg", {big}, {nb}, {}, "neg");
   g.addOutput(nb);
   ValueId s = g.addInput("s", DType::Float32, Shape::ofInts({64}));
@@ -2087,6 +2089,11 @@ TEST(CpuCost, ACallWhoseLoopAloneIsColdPaysTheCodeFigure) {
   ValueId q = g.addValue("q", DType::Float32, Shape::ofInts({64}));
   g.addNode("Sqrt", {e}, {q}, {}, "sqrt");
   g.addOutput(q);
+  return g;
+}
+
+TEST(CpuCost, ACallWhoseLoopAloneIsColdPaysTheCodeFigure) {
+  Graph g = negThenAddSqrt(1 << 20);  // 4 MiB
   auto [without, vectorOnly] = coldCallProfiles();
   ASSERT_TRUE(vectorOnly.ok()) << vectorOnly.error().message;
   json j = cpuProfileJson();
@@ -2136,16 +2143,8 @@ TEST(CpuCost, ACallWhoseLoopAloneIsColdPaysTheCodeFigure) {
 // curve's "code" at that distance (CpuRunReuse::codeDistance), though the node before it was a tiny one (its
 // state near); cold_call_s "code" was timed nearer. A second op of that type right after pays no more.
 TEST(CpuCost, ALoopLastRunFarAwayPaysTheCodeCurveAtItsDistance) {
-  Graph g;
-  ValueId big = g.addInput("big", DType::Float32, Shape::ofInts({4 << 20}));  // 16 MiB in, 16 MiB out
-  ValueId nb = g.addValue("nb", DType::Float32, Shape::ofInts({4 << 20}));
-  g.addNode("Neg", {big}, {nb}, {}, "neg");
-  g.addOutput(nb);
-  ValueId s = g.addInput("s", DType::Float32, Shape::ofInts({64}));
-  ValueId e = g.addValue("e", DType::Float32, Shape::ofInts({64}));
-  g.addNode("Add", {s, g.addInitializer("eps", Tensor::floats({1}, {1e-5f}))}, {e}, {}, "add");
-  ValueId q = g.addValue("q", DType::Float32, Shape::ofInts({64}));
-  g.addNode("Sqrt", {e}, {q}, {}, "sqrt");
+  Graph g = negThenAddSqrt(4 << 20);  // 16 MiB in, 16 MiB out
+  const ValueId q = g.findValue("q");
   ValueId q2 = g.addValue("q2", DType::Float32, Shape::ofInts({64}));
   g.addNode("Sqrt", {q}, {q2}, {}, "sqrt2");
   g.addOutput(q2);
