@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|114]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|115]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -478,6 +478,14 @@ greedy decoder written here and scripted (48 steps, each attending over its gene
 a step; the exporter unrolls the scripted loop of a constant count, so the file has no Loop node) over a memory
 of 32 tokens 256 wide.
 
+Set 115 was exported in session 79 before any change, at opset 17: torchvision's RetinaNet v2 on ResNet-50 FPN
+(one image, its transform set to 192, GroupNorm heads), a VQ-VAE written here (a strided conv encoder, a
+codebook of 512 x 64 looked up by its nearest entry, a transposed-conv decoder; batch 2 at 64x64), a GRU
+decoder written here and scripted (hidden 512, its 6 MB of weights past the last-level cache, one step per
+memory token; the trip count comes from the input's shape, so the file keeps a Loop), and an
+EfficientFormer-style net written here (pooling token mixers at four stages, attention at the last; batch 4
+at 224).
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -488,7 +496,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -723,6 +731,8 @@ def main():
         return export_hundred_thirteenth_set(torch, torchvision, out)
     if which == "114":
         return export_hundred_fourteenth_set(torch, torchvision, out)
+    if which == "115":
+        return export_hundred_fifteenth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -12308,6 +12318,101 @@ def export_hundred_fourteenth_set(torch, torchvision, out):
     torch.onnx.export(model, (torch.rand(1, 32, 256),), os.path.join(out, "greedy_decoder_loop48.onnx"),
                       opset_version=17, input_names=["x"], output_names=["y"])
     print("exported greedy_decoder_loop48", flush=True)
+    return 0
+
+
+def export_hundred_fifteenth_set(torch, torchvision, out):
+    # Session 79, before any change: a detector with GroupNorm heads, a vector-quantised autoencoder, a GRU
+    # decoder kept as a Loop (its trip count from the input's shape) and a pooling-mixer net.
+    nn = torch.nn
+    det = torchvision.models.detection
+    export_nets(torch, out, 215, (("retinanet_r50_v2_b1_192", lambda: detector_net(
+        torch, lambda: det.retinanet_resnet50_fpn_v2(weights=None, weights_backbone=None, min_size=192,
+                                                     max_size=192)), (1, 3, 192, 192)),), opset=17)
+
+    class VqVae(nn.Module):
+        def __init__(self, c=128, d=64, codes=512):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Conv2d(3, c // 2, 4, 2, 1), nn.ReLU(), nn.Conv2d(c // 2, c, 4, 2, 1), nn.ReLU(),
+                                     nn.Conv2d(c, c, 3, 1, 1), nn.ReLU(), nn.Conv2d(c, d, 1))
+            self.codebook = nn.Parameter(torch.randn(codes, d))
+            self.dec = nn.Sequential(nn.Conv2d(d, c, 3, 1, 1), nn.ReLU(), nn.ConvTranspose2d(c, c // 2, 4, 2, 1),
+                                     nn.ReLU(), nn.ConvTranspose2d(c // 2, 3, 4, 2, 1), nn.Sigmoid())
+
+        def forward(self, x):
+            z = self.enc(x)
+            b, d, h, w = z.shape
+            flat = z.permute(0, 2, 3, 1).reshape(-1, d)
+            dist = (flat * flat).sum(1, keepdim=True) - 2 * flat @ self.codebook.t() + \
+                (self.codebook * self.codebook).sum(1)[None]
+            q = self.codebook[dist.argmin(1)].reshape(b, h, w, d).permute(0, 3, 1, 2)
+            return self.dec(q)
+
+    class Pool(nn.Module):
+        def forward(self, x):
+            return nn.functional.avg_pool2d(x, 3, 1, 1, count_include_pad=False) - x
+
+    class Meta4d(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.n1, self.n2 = nn.BatchNorm2d(c), nn.BatchNorm2d(c)
+            self.mix = Pool()
+            self.mlp = nn.Sequential(nn.Conv2d(c, 4 * c, 1), nn.GELU(), nn.Conv2d(4 * c, c, 1))
+
+        def forward(self, x):
+            x = x + self.mix(self.n1(x))
+            return x + self.mlp(self.n2(x))
+
+    class EffFormer(nn.Module):
+        def __init__(self, widths=(48, 96, 224, 448), depths=(2, 2, 4, 2), classes=1000):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, widths[0] // 2, 3, 2, 1), nn.BatchNorm2d(widths[0] // 2), nn.ReLU(),
+                                      nn.Conv2d(widths[0] // 2, widths[0], 3, 2, 1), nn.BatchNorm2d(widths[0]),
+                                      nn.ReLU())
+            layers = []
+            for i, (w, n) in enumerate(zip(widths, depths)):
+                if i:
+                    layers += [nn.Conv2d(widths[i - 1], w, 3, 2, 1), nn.BatchNorm2d(w)]
+                layers += [Meta4d(w) for _ in range(n)]
+            self.stages = nn.Sequential(*layers)
+            self.attn = nn.TransformerEncoderLayer(widths[-1], 8, 4 * widths[-1], 0.0, "gelu", batch_first=True,
+                                                   norm_first=True)
+            self.norm = nn.LayerNorm(widths[-1])
+            self.head = nn.Linear(widths[-1], classes)
+
+        def forward(self, x):
+            t = self.stages(self.stem(x)).flatten(2).transpose(1, 2)
+            return self.head(self.norm(self.attn(t)).mean(1))
+
+    export_nets(torch, out, 215, (("vqvae_b2_64", VqVae, (2, 3, 64, 64)),
+                                  ("efficientformer_b4_224", EffFormer, (4, 3, 224, 224))), opset=17)
+
+    class GruDecoder(nn.Module):
+        def __init__(self, d=512, vocab=256):
+            super().__init__()
+            self.wi, self.wh = nn.Linear(2 * d, 3 * d), nn.Linear(d, 3 * d)  # a GRU cell (the exporter has none)
+            self.out = nn.Linear(d, vocab)
+            self.embed = nn.Embedding(vocab, d)
+
+        def forward(self, memory):
+            h = memory.mean(1)
+            tok = torch.zeros(memory.shape[0], dtype=torch.long)
+            logits = []
+            for i in range(memory.shape[1]):
+                gi = self.wi(torch.cat((self.embed(tok), memory[:, i]), 1)).chunk(3, 1)
+                gh = self.wh(h).chunk(3, 1)
+                r, z = torch.sigmoid(gi[0] + gh[0]), torch.sigmoid(gi[1] + gh[1])
+                h = (1 - z) * torch.tanh(gi[2] + r * gh[2]) + z * h
+                step = self.out(h)
+                tok = step.argmax(1)
+                logits.append(step)
+            return torch.stack(logits, 1)
+
+    torch.manual_seed(215)
+    model = torch.jit.script(GruDecoder().eval())
+    torch.onnx.export(model, (torch.rand(1, 24, 512),), os.path.join(out, "gru_decoder_loop24.onnx"),
+                      opset_version=17, input_names=["x"], output_names=["y"])
+    print("exported gru_decoder_loop24", flush=True)
     return 0
 
 
