@@ -106,18 +106,28 @@ double resizePassElems(const std::optional<std::vector<int64_t>>& in,
   return written;
 }
 
-double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems) {
+bool scatterCopyApart(const CpuFigures& cpu) { return cpu.opRowS.count("ScatterElements") > 0; }
+
+double scatterCopySeconds(double dataBytes, const CpuFigures& cpu) {
+  const double bw = cpu.cacheBandwidthFor(2 * dataBytes);
+  return dataBytes > 0 && bw > 0 ? 2 * dataBytes / bw : 0.0;
+}
+
+double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems, bool scatterCopyApart) {
   // A TopK's values each pass once against its line's k-th best; what goes in among the best k is its rows'
   // time (rowWiseRows), not a sort's n log n (core/ir/OpCost.h).
   if (n.opType == "TopK") return elems;
-  // A scatter copies its data, then writes each update at its index: both counted (a GNN's scatter-add of
-  // 16384 edges' messages onto 2048 nodes moves 8x its output's elements; session 47).
+  // A scatter copies its data, then writes each update at its index (a GNN's scatter-add of 16384 edges'
+  // messages onto 2048 nodes moves 8x its output's elements; session 47). A ScatterElements's copy is a
+  // copy's, priced apart where the profile says so (scatterCopySeconds): at the updates' rate, Mask R-CNN's
+  // RoI-pool level merges that write few or no rows over [70, 256, 14, 14] took 0.5-0.7 ms measured, 1.6
+  // simulated (session 79).
   if ((n.opType == "ScatterElements" || n.opType == "Scatter" || n.opType == "ScatterND") &&
       n.inputs.size() > 2 && n.inputs[2] != kNoId)
     if (const auto u = g.value(n.inputs[2]).shape.ints()) {
       double e = 1;
       for (int64_t x : *u) e *= static_cast<double>(x);
-      return elems + e;
+      return (scatterCopyApart && n.opType == "ScatterElements" ? 0.0 : elems) + e;
     }
   const double plain = std::max(flops, elems);
   // A Resize runs axis by axis (core/exec/ops_resize.cpp): each pass writes the tensor at its axes so far,
@@ -880,6 +890,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                       : dram;
 
     double work = 0, rate = 0, fixedS = 0, rowsS = 0;
+    double copyS = 0;              // a ScatterElements's copy of its data, priced apart (scatterCopyApart)
     std::optional<double> shaped;  // seconds from the profile's shape model of this kind of matrix op
     double weightTermS = 0;        // of which its weight terms (CubeTimeModel::weightSeconds)
     double reorderS = 0;           // a computed weight's reorder into oneDNN's layout (cpu.weight_reorder)
@@ -972,7 +983,12 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     } else {
       anyVector = true;
       const double elems = fam == OpFamily::Reduction ? std::max(inElems, outElems) : outElems;
-      work = cpuVectorWork(g, n, nc.flops, elems);
+      work = cpuVectorWork(g, n, nc.flops, elems, scatterCopyApart(hw.cpu));
+      if (n.opType == "ScatterElements" && n.domain.empty() && scatterCopyApart(hw.cpu) &&
+          !n.inputs.empty() && n.inputs[0] != kNoId) {
+        FW_ASSIGN_OR_RETURN(const double dataBytes, deviceBytes(g, n.inputs[0], hw, m));
+        copyS = scatterCopySeconds(dataBytes, hw.cpu);
+      }
       // A profile that does not time a TopK's insertions (calibrated before session 38) costs it as a sort.
       if (n.opType == "TopK" && !hw.cpu.opRowS.count("TopK")) work = std::max(nc.flops, elems);
       const std::string key = efficiencyKey(g, n);
@@ -1053,7 +1069,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     if (!libraryCall && reuse && mi < reuse->codeDistance.size())
       coldCallS = std::max(coldCallS, hw.cpu.coldCodeCurveSeconds(reuse->codeDistance[mi]));
     fixedS += coldCallS;
-    double compS = shaped ? *shaped : fixedS + rowsS + (rate > 0 ? work / rate : 0.0);
+    double compS = shaped ? *shaped : fixedS + rowsS + copyS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,
     // and the result into the output's (core/exec/ops_linalg.cpp): a Transpose's work per element.
     if (fam == OpFamily::Cube && n.opType == "Einsum")

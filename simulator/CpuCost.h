@@ -157,8 +157,19 @@ double gatherReadBytes(const Graph& g, const Node& n, const HwProfile& hw, NodeI
 // max(FLOPs, elements), except for a MaxPool without indices or an AveragePool, which the executor
 // pools one spatial dim at a time (core/exec/ops_pool.cpp): the taps those 1-D passes read, or the
 // output's elements if more, and a TopK, whose input's elements each pass once (its insertions are its
-// rows, rowWiseRows). fwb calibrate measures the efficiency on the same figure.
-double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems);
+// rows, rowWiseRows), and a scatter: its updates' writes, and with `scatterCopyApart` false (a profile
+// that did not time a ScatterElements's rows, scatterCopyApart below) its data's copy too, counted as that
+// many writes. fwb calibrate measures the efficiency on the same figure.
+double cpuVectorWork(const Graph& g, const Node& n, double flops, double elems, bool scatterCopyApart);
+// Whether a profile prices a ScatterElements's data copy apart from its updates (it timed the scatter's
+// rows, cpu.op_row_s "ScatterElements", as fwb calibrate does since session 79): the copy at the copy's
+// bandwidth (scatterCopySeconds), the updates at the op's efficiency. An older profile fitted one rate on
+// the copied elements and the updates together.
+bool scatterCopyApart(const CpuFigures& cpu);
+// The seconds a ScatterElements's copy of its data (`dataBytes`) takes before its updates are written
+// (core/exec/ops_gather_scatter.cpp: cloneOf): read and written at the copy's bandwidth for that
+// footprint.
+double scatterCopySeconds(double dataBytes, const CpuFigures& cpu);
 // The elements a Resize from `in` to `out` writes, pass by pass as the executor runs it (an axis at a time,
 // the last axis first when it upsamples); 0 when no axis changes or a shape is unknown.
 double resizePassElems(const std::optional<std::vector<int64_t>>& in,

@@ -339,7 +339,8 @@ fw::Result<OpFigures> figuresOf(Bench& b) {
   }
   const auto fam = fw::sim::opFamily(n.opType);
   f.elems = fam == fw::sim::OpFamily::Reduction ? std::max(in, out) : out;
-  f.work = fw::sim::cpuVectorWork(g, n, f.flops, f.elems);
+  f.work =
+      fw::sim::cpuVectorWork(g, n, f.flops, f.elems, true);  // as fwb calibrate fits it (scatterCopyApart)
   b.model = std::move(m);
   return f;
 }

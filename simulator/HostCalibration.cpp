@@ -1177,12 +1177,10 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
                m.weightReorder.callS * 1e6, m.weightReorder.bytesPerS / 1e9);
 
   // The executor's time in a run outside its nodes.
-  {
-    CpuFigures copy;
-    copy.cacheBandwidth = m.cacheBw;
-    copy.bandwidthCurve = footprintCurve(m.copy);
-    FW_ASSIGN_OR_RETURN(m.runOverhead, measureRunOverhead(threads, repeat, copy));
-  }
+  CpuFigures copyFigures;  // the copy's bandwidth by footprint, as a profile written from here has it
+  copyFigures.cacheBandwidth = m.cacheBw;
+  copyFigures.bandwidthCurve = footprintCurve(m.copy);
+  FW_ASSIGN_OR_RETURN(m.runOverhead, measureRunOverhead(threads, repeat, copyFigures));
   {
     const auto& o = m.runOverhead.overhead;
     std::fprintf(stderr,
@@ -1235,7 +1233,16 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
                      c.key.c_str(), key.c_str(), sr.first, rowUs * 1e3);
       }
     }
-    const double body = std::max(us - fixedUs - rowsUs, 0.05 * us);
+    // A ScatterElements's copy of its data, at the copy's bandwidth (scatterCopySeconds): the rest is its
+    // updates' (cpuVectorWork counts them alone, as a profile with its rows prices it).
+    double copyUs = 0;
+    if (node.opType == "ScatterElements" && !node.inputs.empty())
+      if (const auto d = cg.value(node.inputs[0]).shape.ints()) {
+        double bytes = static_cast<double>(fw::dtypeSize(cg.value(node.inputs[0]).dtype));
+        for (int64_t x : *d) bytes *= static_cast<double>(x);
+        copyUs = scatterCopySeconds(bytes, copyFigures) * 1e6;
+      }
+    const double body = std::max(us - fixedUs - rowsUs - copyUs, 0.05 * us);
     const double eff = std::min(999.0, work / (peak * body * 1e-6));
     std::fprintf(stderr, "fwb: calibrate: %-13s %-22s %8.1f us (tiny %.2f us)  efficiency %.4f\n", c.key.c_str(), op.c_str(), us,
                  tinyUs, eff);

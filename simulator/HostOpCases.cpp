@@ -160,6 +160,18 @@ std::vector<FamilyCase> rowCases() {
     in.erase(in.begin());
     cases.push_back({"NonMaxSuppression", oneOpOn("NonMaxSuppression", boxes, in, {}, 8, fw::DType::Int64)});
   }
+  // A scatter-add of rows of 8: [4096, 8] updates onto as many data rows, each row of indices naming its
+  // data row, beside the family case's 32 rows of 1024 (the same 32K updates over as much data). Each row's
+  // place in the data is worked out apart (a detector's RoI-pool level merge scatters in rows of 7).
+  {
+    std::vector<int64_t> at(4096 * 8);
+    for (size_t k = 0; k < at.size(); ++k) at[k] = static_cast<int64_t>((k / 8) * 37 % 4096);
+    cases.push_back({"ScatterElements", oneOp("ScatterElements", {4096, 8},
+                                              {fw::Tensor::int64s({4096, 8}, at), filled({4096, 8}, 0.5f)},
+                                              fw::zoo::attrs({fw::Attribute::makeInt("axis", 0),
+                                                              fw::Attribute::makeString("reduction", "add")}),
+                                              8)});
+  }
   // A Split's parts a row at a time: [2048, 16] into two halves of 8, beside the family case's [32, 1024]
   // into two of 512.
   cases.push_back(

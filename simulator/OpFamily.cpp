@@ -414,6 +414,15 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     for (size_t k = 0; k + 1 < idx->size(); ++k) tuples *= (*idx)[k];
     return tuples;
   }
+  if (n.opType == "ScatterElements" && n.domain.empty() && n.inputs.size() > 2) {
+    // The indices' rows along their last axis, each walked apart (core/exec/ops_gather_scatter.cpp:
+    // scatterRow): a detector's RoI-pool level merge scatters [k, 256, 7, 7] in rows of 7.
+    const auto idx = staticDims(g, n.inputs[1]);
+    if (!idx || idx->empty() || idx->back() <= 0) return 0;
+    int64_t rows = 1;
+    for (size_t k = 0; k + 1 < idx->size(); ++k) rows *= (*idx)[k];
+    return rows;
+  }
   if (n.opType == "GridSample" && n.domain.empty() && n.inputs.size() > 1) {
     // Each output position's coordinates, taps and weights, once for all its channels
     // (core/exec/ops_region.cpp): the grid's positions, [N, H_out, W_out, 2].

@@ -71,7 +71,8 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // elements; over a middle axis, none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a
 // line of n, at most n), an Add's, Sub's, Mul's or Div's through the executor's general broadcast loop or its
 // tile loop (broadcastRows, below), a GridSample's (its grid's positions, N x H_out x W_out: each position's
-// taps worked out once); 0 for any other op or unknown dims. cpu.op_row_s is charged on these, by
+// taps worked out once), a ScatterElements's (its indices' rows along their last axis: each row's place in
+// the data worked out apart); 0 for any other op or unknown dims. cpu.op_row_s is charged on these, by
 // efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
 // The loops of a MaxPool without indices or an AveragePool on the executor's separable passes (core/exec/

@@ -124,7 +124,10 @@ void applyTracedShapes(Graph& g, const std::string& path, const ExecTrace& trace
                        const std::vector<const Graph*>& enclosing) {
   const std::vector<char> dataDep = path.empty() ? dataDependentShapes(g) : std::vector<char>(g.values().size(), 1);
   for (const auto& v : g.values()) {
-    if (v.initializer || !v.opaqueType.empty() || (v.shape.isStatic() && v.dtype != DType::Undefined)) continue;
+    // A sequence declared by its type (opaqueType, kept for export) takes its elements' traced dtype too: a
+    // loop body's carried list of step outputs, [] as the trace records a sequence (an exported GRU decoder's
+    // logits, each step's appended; session 79: the body's simulation stopped at its dtype).
+    if (v.initializer || (v.shape.isStatic() && v.dtype != DType::Undefined)) continue;
     Value& mv = g.value(v.id);
     if (v.isOuterRef()) {
       for (auto it = enclosing.rbegin(); it != enclosing.rend(); ++it) {

@@ -204,6 +204,53 @@ TEST(ShapeResolve, TraceRecordsTheBranchAndTheSampleFollowsTheModelsComparison) 
   EXPECT_EQ(body->value(body->findValue("x")).shape, Shape::ofInts({4}));
 }
 
+// A loop body's carried sequence declared by its type (a non-tensor value, its type kept opaque) takes its
+// elements' dtype from the traced run, as an undeclared one does: the simulator sizes every value it costs.
+TEST(ShapeResolve, ALoopsCarriedSequenceTakesItsElementsTracedDtype) {
+  // TypeProto{sequence_type{elem_type{tensor_type{elem_type: FLOAT}}}}, as an exporter declares it.
+  const std::string sequenceOfFloats("\x22\x06\x0a\x04\x0a\x02\x08\x01", 8);
+  auto body = std::make_shared<fw::Graph>();
+  {
+    body->addInput("i", DType::Int64, Shape::ofInts({}));
+    auto c = body->addInput("c", DType::Bool, Shape::ofInts({}));
+    auto seq = body->addInput("seq_in", DType::Undefined, Shape());
+    body->value(seq).opaqueType = sequenceOfFloats;
+    auto cOut = body->addValue("c_out", DType::Bool);
+    body->addNode("Identity", {c}, {cOut}, {}, "keep");
+    auto grown = body->addValue("seq_out", DType::Undefined);
+    body->value(grown).opaqueType = sequenceOfFloats;
+    body->addNode("SequenceInsert", {seq, body->addInitializer("row", weights({1, 4}))}, {grown}, {},
+                  "append");
+    body->addOutput(cOut);
+    body->addOutput(grown);
+  }
+  auto g = std::make_shared<fw::Graph>();
+  auto x = g->addInput("x", DType::Float32, Shape::ofInts({1, 4}));
+  auto empty = g->addValue("empty", DType::Undefined);
+  g->addNode("SequenceEmpty", {}, {empty}, attrs({Attribute::makeInt("dtype", 1)}), "start");
+  auto rows = g->addValue("rows", DType::Undefined);
+  g->addNode("Loop", {g->addInitializer("trips", Tensor::int64s({}, {3})), fw::kNoId, empty}, {rows},
+             attrs({Attribute::makeGraph("body", body)}), "Loop_0");
+  auto cat = g->addValue("cat", DType::Float32);
+  g->addNode("ConcatFromSequence", {rows}, {cat}, attrs({Attribute::makeInt("axis", 0)}), "cat");
+  auto y = g->addValue("y", DType::Float32);
+  g->addNode("Add", {cat, x}, {y}, {}, "add");
+  g->addOutput(y);
+  fw::Model m = roundTrip(modelOf(g));
+  const auto b0 = m.graph->node(m.graph->findNode("Loop_0")).attrs.getGraph("body");
+  ASSERT_TRUE(b0);
+  ASSERT_FALSE(b0->value(b0->findValue("seq_in")).opaqueType.empty());  // declared, as exported
+  auto r = fw::resolveShapes(m);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_TRUE(r->traced) << r->traceError;
+  const auto b = m.graph->node(m.graph->findNode("Loop_0")).attrs.getGraph("body");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->value(b->findValue("seq_in")).dtype, DType::Float32);
+  EXPECT_EQ(b->value(b->findValue("seq_out")).dtype, DType::Float32);
+  EXPECT_FALSE(b->value(b->findValue("seq_in")).opaqueType.empty());  // still exported as a sequence
+  EXPECT_EQ(m.graph->value(m.graph->findValue("y")).shape, Shape::ofInts({3, 4}));
+}
+
 // A loop's carried value that grows by one row an iteration takes its mean shape over the iterations, not
 // its last: the body is costed once and times its trips (10 iterations writing 1 to 10 rows: 5.5 on average).
 TEST(ShapeResolve, ALoopsGrowingValueTakesItsMeanShape) {

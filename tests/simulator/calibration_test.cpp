@@ -3087,19 +3087,19 @@ TEST(CpuCost, AResizesWorkIsWhatItsAxisPassesWrite) {
     return g;
   };
   const Graph up = resize({1, 2, 4, 4}, {1, 2, 32, 32}, "linear");
-  EXPECT_DOUBLE_EQ(cpuVectorWork(up, up.node(0), 0, 2048), (2 * 4 * 32 + 2048.0) / 1.5);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(up, up.node(0), 0, 2048, true), (2 * 4 * 32 + 2048.0) / 1.5);
   const Graph down = resize({1, 2, 32, 32}, {1, 2, 16, 16}, "linear");
-  EXPECT_DOUBLE_EQ(cpuVectorWork(down, down.node(0), 0, 512), (2 * 16 * 32 + 512.0) / 1.5);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(down, down.node(0), 0, 512, true), (2 * 16 * 32 + 512.0) / 1.5);
   const Graph nearest = resize({1, 2, 32, 32}, {1, 2, 16, 16}, "nearest");
-  EXPECT_DOUBLE_EQ(cpuVectorWork(nearest, nearest.node(0), 0, 512), (2 * 16 * 32 + 512.0) / 1.5);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(nearest, nearest.node(0), 0, 512, true), (2 * 16 * 32 + 512.0) / 1.5);
   const Graph wide = resize({1, 2, 8, 8}, {1, 2, 8, 16}, "linear");
-  EXPECT_DOUBLE_EQ(cpuVectorWork(wide, wide.node(0), 0, 256), 256.0 / 1.5);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(wide, wide.node(0), 0, 256, true), 256.0 / 1.5);
   const Graph twice = resize({1, 2, 8, 8}, {1, 2, 16, 16}, "linear");
-  EXPECT_DOUBLE_EQ(cpuVectorWork(twice, twice.node(0), 0, 512), 512.0);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(twice, twice.node(0), 0, 512, true), 512.0);
   // Every axis at its length: the executor hands the input on, no pass (a detector's transform resizing a
   // 320x320 image to 320x320: 4.5 us measured, 378 simulated as a pass; session 77).
   const Graph same = resize({1, 2, 8, 8}, {1, 2, 8, 8}, "linear");
-  EXPECT_DOUBLE_EQ(cpuVectorWork(same, same.node(0), 0, 128), 0.0);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(same, same.node(0), 0, 128, true), 0.0);
 }
 
 // A product whose arithmetic and weight stream take turns pays its weight's far tier for the share of the
@@ -4384,16 +4384,16 @@ TEST(CpuCost, APoolsWorkIsTheTapsOfItsOneDimensionalPasses) {
   // 3x3x3 at stride 1 over 2 planes of 4x6x8: three passes over 384 elements, 3 taps each.
   Graph cube = pool("MaxPool", {1, 2, 4, 6, 8}, {1, 2, 4, 6, 8}, {3, 3, 3}, {1, 1, 1}, false);
   const double boxFlops = 384.0 * 27;
-  EXPECT_DOUBLE_EQ(cpuVectorWork(cube, cube.node(0), boxFlops, 384), 3 * 384.0 * 3);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(cube, cube.node(0), boxFlops, 384, true), 3 * 384.0 * 3);
   Graph avg = pool("AveragePool", {1, 2, 4, 6, 8}, {1, 2, 4, 6, 8}, {3, 3, 3}, {1, 1, 1}, false);
-  EXPECT_DOUBLE_EQ(cpuVectorWork(avg, avg.node(0), boxFlops, 384), 3 * 384.0 * 3);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(avg, avg.node(0), boxFlops, 384, true), 3 * 384.0 * 3);
   // [1, 3, 3] at stride [1, 2, 2] over 2 planes of 4x8x8: no pass along the first dim; the second pass
   // shrinks 4x8x8 to 4x4x8 (128 per plane), the third to 4x4x4 (64 per plane), 3 taps each.
   Graph half = pool("MaxPool", {1, 2, 4, 8, 8}, {1, 2, 4, 4, 4}, {1, 3, 3}, {1, 2, 2}, false);
-  EXPECT_DOUBLE_EQ(cpuVectorWork(half, half.node(0), 128.0 * 9, 128), 2 * (128 + 64) * 3.0);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(half, half.node(0), 128.0 * 9, 128, true), 2 * (128 + 64) * 3.0);
   // With indices the executor keeps the box loop: FLOPs as nodeCost counts them.
   Graph withIndices = pool("MaxPool", {1, 2, 4, 6, 8}, {1, 2, 4, 6, 8}, {3, 3, 3}, {1, 1, 1}, true);
-  EXPECT_DOUBLE_EQ(cpuVectorWork(withIndices, withIndices.node(0), boxFlops, 384), boxFlops);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(withIndices, withIndices.node(0), boxFlops, 384, true), boxFlops);
   // The cost follows: the 3x3x3 pool is charged a third of its box taps.
   auto hw = *parseHwProfile(cpuProfileJson(), "t.json");
   const double poolUs = test::runUnfused(cube, hw).kernels.at(0).durUs - hw.launchUs;
@@ -4403,7 +4403,7 @@ TEST(CpuCost, APoolsWorkIsTheTapsOfItsOneDimensionalPasses) {
 
 // A scatter's work is its data's copy and its updates' writes: a GNN-style scatter-add of 16384 rows of 64
 // onto 2048 is 9x its output's elements (ScatterElements and ScatterND alike); updates of unknown shape leave
-// the output's elements.
+// the output's elements. A profile that prices a ScatterElements's copy apart counts its updates alone.
 TEST(CpuCost, AScattersWorkCountsItsUpdates) {
   auto scatter = [](const char* op, std::vector<int64_t> data, std::vector<int64_t> idx, Shape upd) {
     Graph g;
@@ -4416,15 +4416,64 @@ TEST(CpuCost, AScattersWorkCountsItsUpdates) {
     return g;
   };
   Graph gnn = scatter("ScatterElements", {2048, 64}, {16384, 64}, Shape::ofInts({16384, 64}));
-  EXPECT_DOUBLE_EQ(cpuVectorWork(gnn, gnn.node(0), 0, 2048.0 * 64), 2048.0 * 64 * 9);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(gnn, gnn.node(0), 0, 2048.0 * 64, false), 2048.0 * 64 * 9);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(gnn, gnn.node(0), 0, 2048.0 * 64, true), 2048.0 * 64 * 8);
   Graph nd = scatter("ScatterND", {2048, 64}, {16384, 1}, Shape::ofInts({16384, 64}));
-  EXPECT_DOUBLE_EQ(cpuVectorWork(nd, nd.node(0), 0, 2048.0 * 64), 2048.0 * 64 * 9);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(nd, nd.node(0), 0, 2048.0 * 64, true), 2048.0 * 64 * 9);
   Graph unknown = scatter("ScatterElements", {2048, 64}, {16384, 64}, Shape{});
-  EXPECT_DOUBLE_EQ(cpuVectorWork(unknown, unknown.node(0), 0, 2048.0 * 64), 2048.0 * 64);
+  EXPECT_DOUBLE_EQ(cpuVectorWork(unknown, unknown.node(0), 0, 2048.0 * 64, true), 2048.0 * 64);
   // The cost follows: 8x the updates, several times the time.
   Graph few = scatter("ScatterElements", {2048, 64}, {2048, 64}, Shape::ofInts({2048, 64}));
   auto hw = *parseHwProfile(cpuProfileJson(), "t.json");
   EXPECT_GT(test::runUnfused(gnn, hw).kernels.at(0).durUs, 3 * test::runUnfused(few, hw).kernels.at(0).durUs);
+}
+
+// A profile that timed a ScatterElements's rows (as fwb calibrate does since session 79) prices its data's
+// copy at the copy's bandwidth and its updates at the op's rate, a row of them at the row's figure: a
+// detector's RoI-pool level merge that writes no rows over [16, 256, 7, 7] costs about its copy, where an
+// older profile charged the copied elements at the updates' rate; the same updates in rows of 7 cost their
+// extra rows' time more than in rows of 49.
+TEST(CpuCost, AScatterPaysItsDataCopyAtTheCopysBandwidthAndItsRowsApart) {
+  auto merge = [](int64_t k, std::vector<int64_t> rowShape) {
+    Graph g;
+    std::vector<int64_t> data = {16, 256};
+    data.insert(data.end(), rowShape.begin(), rowShape.end());
+    std::vector<int64_t> upd = data;
+    upd[0] = k;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(data));
+    int64_t n = 1;
+    for (int64_t d : upd) n *= d;
+    std::vector<int64_t> at(static_cast<size_t>(n));
+    for (size_t j = 0; j < at.size(); ++j) at[j] = static_cast<int64_t>(j * 7 % 16);
+    ValueId i = g.addInitializer("i", Tensor::int64s(upd, at));
+    ValueId u = g.addInput("u", DType::Float32, Shape::ofInts(upd));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(data));
+    g.addNode("ScatterElements", {x, i, u}, {y}, zoo::attrs({Attribute::makeInt("axis", 0)}), "merge");
+    g.addOutput(y);
+    return g;
+  };
+  json j = cpuProfileJson();
+  j["cpu"]["op_efficiency"]["ScatterElements"] = 0.01;
+  auto older = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(older.ok()) << older.error().message;
+  j["cpu"]["op_row_s"]["ScatterElements"] = 5e-9;
+  auto apart = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(apart.ok()) << apart.error().message;
+  ASSERT_TRUE(scatterCopyApart(apart->cpu));
+  ASSERT_FALSE(scatterCopyApart(older->cpu));
+  const double dataBytes = 16.0 * 256 * 49 * 4;
+  const double copyUs = scatterCopySeconds(dataBytes, apart->cpu) * 1e6;
+  ASSERT_GT(copyUs, 0.0);
+  const Graph none = merge(0, {7, 7});
+  const double olderUs = test::runUnfused(none, *older).kernels.at(0).durUs;
+  const double apartUs = test::runUnfused(none, *apart).kernels.at(0).durUs;
+  EXPECT_GE(olderUs, 16.0 * 256 * 49 / (older->cpu.gemmFlops * 0.01) * 1e6);
+  EXPECT_GE(apartUs, copyUs);
+  EXPECT_LT(apartUs, olderUs / 3);
+  // Four rows of updates: 4 x 256 x 7 rows of 7, or 4 x 256 rows of 49.
+  const double sevens = test::runUnfused(merge(4, {7, 7}), *apart).kernels.at(0).durUs;
+  const double fortyNines = test::runUnfused(merge(4, {49}), *apart).kernels.at(0).durUs;
+  EXPECT_NEAR(sevens - fortyNines, (4.0 * 256 * 7 - 4.0 * 256) * 5e-9 * 1e6, 0.05);
 }
 
 // --- op_summary importer -------------------------------------------------------------------------
