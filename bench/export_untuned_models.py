@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|115]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|116]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -486,6 +486,14 @@ memory token; the trip count comes from the input's shape, so the file keeps a L
 EfficientFormer-style net written here (pooling token mixers at four stages, attention at the last; batch 4
 at 224).
 
+Set 116 was exported in session 79 after its changes (a ScatterElements's copy, updates and rows apart; a
+loop's carried sequence typed by its trace), before any measurement of it, at opset 17: torchvision's Mask
+R-CNN v2 on ResNet-50 FPN (one image, its transform set to 192), a graph isomorphism network written here
+(4096 nodes of 64 features, 32768 random edges, each layer's messages summed onto their receivers by a
+scatter-add), and an LSTM-cell decoder written here and scripted (hidden 384, one step per memory token, its
+per-step outputs collected in a list; the trip count from the input's shape, so the file keeps a Loop
+carrying a sequence).
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -496,7 +504,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115", "116"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -733,6 +741,8 @@ def main():
         return export_hundred_fourteenth_set(torch, torchvision, out)
     if which == "115":
         return export_hundred_fifteenth_set(torch, torchvision, out)
+    if which == "116":
+        return export_hundred_sixteenth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -12413,6 +12423,58 @@ def export_hundred_fifteenth_set(torch, torchvision, out):
     torch.onnx.export(model, (torch.rand(1, 24, 512),), os.path.join(out, "gru_decoder_loop24.onnx"),
                       opset_version=17, input_names=["x"], output_names=["y"])
     print("exported gru_decoder_loop24", flush=True)
+    return 0
+
+
+def export_hundred_sixteenth_set(torch, torchvision, out):
+    # Session 79, after its changes: a detector whose RoI pools merge their levels by scatters, a graph network
+    # that sums its messages by a scatter-add, and a decoder loop that carries a list of its outputs.
+    nn = torch.nn
+    det = torchvision.models.detection
+    export_nets(torch, out, 216, (("maskrcnn_r50_v2_b1_192", lambda: detector_net(
+        torch, lambda: det.maskrcnn_resnet50_fpn_v2(weights=None, weights_backbone=None, min_size=192,
+                                                    max_size=192), keys=("boxes", "scores", "masks")),
+        (1, 3, 192, 192)),), opset=17)
+
+    class Gin(nn.Module):
+        def __init__(self, nodes=4096, edges=32768, d=64, layers=3):
+            super().__init__()
+            g = torch.Generator().manual_seed(216)
+            self.register_buffer("src", torch.randint(0, nodes, (edges,), generator=g))
+            self.register_buffer("dst", torch.randint(0, nodes, (edges,), generator=g).unsqueeze(1).expand(-1, d))
+            self.mlps = nn.ModuleList([nn.Sequential(nn.Linear(d, d), nn.ReLU(), nn.Linear(d, d)) for _ in range(layers)])
+            self.head = nn.Linear(d, 8)
+
+        def forward(self, x):
+            for mlp in self.mlps:
+                agg = torch.zeros_like(x).scatter_add(0, self.dst, x[self.src])
+                x = torch.relu(mlp(x + agg))
+            return self.head(x.mean(0, keepdim=True))
+
+    export_nets(torch, out, 216, (("gin_scatter_4096", Gin, (4096, 64)),), opset=17)
+
+    class LstmDecoder(nn.Module):
+        def __init__(self, d=384, vocab=128):
+            super().__init__()
+            self.wi, self.wh = nn.Linear(d, 4 * d), nn.Linear(d, 4 * d)  # an LSTM cell (the exporter has none)
+            self.out = nn.Linear(d, vocab)
+
+        def forward(self, memory):
+            h = memory.mean(1)
+            c = torch.zeros_like(h)
+            outs = []
+            for i in range(memory.shape[1]):
+                g = (self.wi(memory[:, i]) + self.wh(h)).chunk(4, 1)
+                c = torch.sigmoid(g[1]) * c + torch.sigmoid(g[0]) * torch.tanh(g[2])
+                h = torch.sigmoid(g[3]) * torch.tanh(c)
+                outs.append(torch.log_softmax(self.out(h), -1))
+            return torch.stack(outs, 1)
+
+    torch.manual_seed(216)
+    model = torch.jit.script(LstmDecoder().eval())
+    torch.onnx.export(model, (torch.rand(2, 40, 384),), os.path.join(out, "lstm_decoder_loop40.onnx"),
+                      opset_version=17, input_names=["x"], output_names=["y"])
+    print("exported lstm_decoder_loop40", flush=True)
     return 0
 
 
