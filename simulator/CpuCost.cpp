@@ -860,7 +860,17 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       FW_ASSIGN_OR_RETURN(const double dataBytes, deviceBytes(g, n.inputs[0], hw, m));
       if (dataBytes > llc) coldPickedBytes = (dataBytes - llc) / dataBytes * picked;
     }
-    const double acts = actIn + out;
+    // An op that writes more than it reads (an Expand, a Gather of many rows from a small table) moves each
+    // output byte twice within the last-level cache, as a copy moves a byte read and one written: a line is
+    // fetched before it is written over. (Session 79, one op alone: Expand [1, 64] -> [32768, 64] 263 us and
+    // a Gather of 32768 rows of 256 B from a 1 MB table 290-360, where a Relu 8 MB -> 8 MB takes 266-282;
+    // simulated 135 and 184 on the output's bytes once.) From twice the cache on, once: Mask R-CNN v2's
+    // Expands of a RoI pool's indices to 40-43 MB were measured at 1.4-1.5 ms, simulated 1.7-2.1 on them
+    // once. Between, linearly. A matrix op's output is its shape model's; what an op reads (a table's rows
+    // too) stands for that second pass where it is as large.
+    const double rewritten =
+        fam == OpFamily::Cube || llc <= 0 ? 0.0 : out * std::clamp(2.0 - out / llc, 0.0, 1.0);
+    const double acts = actIn + out + std::max(0.0, rewritten - actIn - weights);  // its reads count as such
     // By distance, a weight's bytes count as the cache's here, and its read takes at least its stream at its
     // distance (weightStreamS, below).
     const double dram = (coldGatherPriced || byDistance ? 0.0 : (weights > ownCache ? 1.0 : coldShare) * weights) +

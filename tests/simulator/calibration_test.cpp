@@ -4428,6 +4428,40 @@ TEST(CpuCost, AScattersWorkCountsItsUpdates) {
   EXPECT_GT(test::runUnfused(gnn, hw).kernels.at(0).durUs, 3 * test::runUnfused(few, hw).kernels.at(0).durUs);
 }
 
+// An op that writes more than it reads moves each output byte twice within the last-level cache (a line is
+// fetched before it is written over): an Expand writing 8 MB from 256 B costs what a Relu 8 MB -> 8 MB does,
+// both memory-bound. From twice the cache on, its output counts once: writing 96 MB costs well under a Relu
+// over 96 MB.
+TEST(CpuCost, AnOpWritingMoreThanItReadsMovesItsOutputTwiceWithinTheCache) {
+  auto expand = [](int64_t rows) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({1, 64}));
+    ValueId s = g.addInitializer("s", Tensor::int64s({2}, {rows, 64}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({rows, 64}));
+    g.addNode("Expand", {x, s}, {y}, {}, "expand");
+    g.addOutput(y);
+    return g;
+  };
+  auto relu = [](int64_t rows) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts({rows, 64}));
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts({rows, 64}));
+    g.addNode("Relu", {x}, {y}, {}, "relu");
+    g.addOutput(y);
+    return g;
+  };
+  json j = cpuProfileJson();                   // a 32 MB last-level cache
+  j["cpu"]["op_efficiency"]["Expand"] = 50.0;  // both far faster than their bytes: memory-bound
+  j["cpu"]["op_efficiency"]["Relu"] = 50.0;
+  auto hw = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(hw.ok()) << hw.error().message;
+  auto us = [&](const Graph& g) { return test::runUnfused(g, *hw).kernels.at(0).durUs - hw->launchUs; };
+  const int64_t eightMb = 32768, ninetySixMb = 393216;  // rows of 64 floats
+  EXPECT_NEAR(us(expand(eightMb)) / us(relu(eightMb)), 1.0, 0.1);
+  EXPECT_LT(us(expand(ninetySixMb)), 0.6 * us(relu(ninetySixMb)));
+  EXPECT_GT(us(expand(ninetySixMb)), 0.3 * us(relu(ninetySixMb)));
+}
+
 // A profile that timed a ScatterElements's rows (as fwb calibrate does since session 79) prices its data's
 // copy at the copy's bandwidth and its updates at the op's rate, a row of them at the row's figure: a
 // detector's RoI-pool level merge that writes no rows over [16, 256, 7, 7] costs about its copy, where an
