@@ -395,6 +395,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
   out.stateColdShare.assign(g.nodeCapacity(), 0.0);
   out.callDistance.assign(g.nodeCapacity(), 0.0);
   out.codeDistance.assign(g.nodeCapacity(), 0.0);
+  out.nodeDistance.assign(g.nodeCapacity(), 0.0);
   out.farInputBytes.assign(g.nodeCapacity(), 0.0);
   out.farInputSPerByte.assign(g.nodeCapacity(), 0.0);
   out.evictedOutputBytes.assign(g.nodeCapacity(), 0.0);
@@ -514,6 +515,7 @@ CpuRunReuse cpuRunReuse(const Graph& g, const std::vector<KernelGroup>& groups,
         out.stateColdShare[ni] = stateShare;
       }
       if (!product) out.codeDistance[ni] = since(lastRun[code], t);
+      out.nodeDistance[ni] = since(t - seq.size(), t);  // its first-pass run
       out.callDistance[ni] = product ? since(lastRun[family], t)
                              : lastWork >= 0
                                  ? since(static_cast<size_t>(std::max<int64_t>(lastWork - 1, 0)), t)
@@ -1078,6 +1080,11 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // tiny op, 0.27 in a row; session 78).
     if (!libraryCall && reuse && mi < reuse->codeDistance.size())
       coldCallS = std::max(coldCallS, hw.cpu.coldCodeCurveSeconds(reuse->codeDistance[mi]));
+    // And a vector op at least the curve's "node" at the distance since the node itself last ran: its own
+    // tensors and the executor's record of it, whatever ran just before (a detector's transform's tiny
+    // nodes, 0.20 us a node alone, 0.54 with 64 MB streamed elsewhere in the run; session 79).
+    if (!libraryCall && reuse && mi < reuse->nodeDistance.size())
+      coldCallS = std::max(coldCallS, hw.cpu.coldNodeCurveSeconds(reuse->nodeDistance[mi]));
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + copyS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,

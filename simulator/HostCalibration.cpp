@@ -283,6 +283,37 @@ const std::vector<LoopOp>& coldLoopOps() {
   return ops;
 }
 
+// A tiny Neg on s [64, 8], then a chain of `adds` Adds on [64, 8] (each adding a row to the Add before it),
+// after a Neg over `evictElems` floats when that is not 0: the Adds from the third on find their loop and
+// the node before them just run, and only their own node (its tensors, its slot, its bookkeeping) as far as
+// the run streams (cold_call_curve "node").
+constexpr int kNodeChainAdds = 8;
+Bench nodeChain(int64_t evictElems) {
+  fw::Graph g;
+  g.name = "calibrate_node_chain";
+  Bench b;
+  const fw::ValueId s = g.addInput("s", fw::DType::Float32, fw::Shape::ofInts({64, 8}));
+  b.inputs = {filled({64, 8}, 1.0f)};
+  auto node = [&](const std::string& type, std::vector<fw::ValueId> in) {
+    const fw::ValueId y = g.addValue(type + std::to_string(g.nodes().size()), fw::DType::Float32);
+    g.addNode(type, std::move(in), {y}, {}, "n" + std::to_string(g.nodes().size()));
+    return y;
+  };
+  if (evictElems > 0) {
+    const fw::ValueId big = g.addInput("big", fw::DType::Float32, fw::Shape::ofInts({evictElems}));
+    b.inputs.push_back(filled({evictElems}, 1.0f));
+    g.addOutput(node("Neg", {big}));
+  }
+  const fw::ValueId row = g.addInitializer("row", filled({8}, 1.0f));
+  fw::ValueId cur = node("Neg", {s});
+  for (int k = 0; k < kNodeChainAdds; ++k) cur = node("Add", {cur, row});
+  g.addOutput(cur);
+  b.node = 0;
+  b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
+  b.model.sourcePath = "calibrate:node_chain";
+  return b;
+}
+
 // What a call costs more when the run's traffic since the op last ran has evicted its code and data from
 // the core's own cache (HwProfile.h: cold_call_s): a tiny op (a one-element Add; a 4x16 by 16x4 MatMul,
 // the library's product) after each of 12 Negs over twice the own cache's bytes, against the same 12
@@ -386,8 +417,9 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
 // MiB, while 3 such Negs fit an eighth of the memory), against the same 3 in a row (coldAndHot: medians of
 // 3 rounds); and an op's own loop alone that far ("code"): the median over three of coldLoopOps (Add,
 // ReduceMean, Transpose) of what each takes more after each such Neg and a tiny Neg whose output
-// it reads than after the tiny Neg alone; each figure the running maximum over B (a call farther away
-// costs no less).
+// it reads than after the tiny Neg alone; and a node alone that far ("node"): the third to last Adds of a
+// chain of Adds after one Neg of B bytes a run (nodeChain), less the same chain in a row; each figure the
+// running maximum over B (a call farther away costs no less).
 struct ColdCurve {
   std::vector<CpuFigures::ColdCallPoint> points;
   std::string how;
@@ -396,7 +428,7 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
   constexpr int kPairs = 3;
   const Bench add = tinyAdd(), product = tinyProduct();
   ColdCurve out;
-  double vectorUs = 0, productUs = 0, codeUs = 0;
+  double vectorUs = 0, productUs = 0, codeUs = 0, nodeUs = 0;
   for (const int64_t mib : {2, 4, 8, 16, 32, 64}) {
     // Each Neg's input, its copy and its output: half the footprint each.
     if (memBytes > 0 && 1.5 * kPairs * static_cast<double>(mib << 20) > memBytes / 8) break;
@@ -426,6 +458,17 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
     codeUs = std::max(codeUs, median(loopExtra));
     pt.codeS = codeUs * 1e-6;
     each += "; own loop alone " + loops + " us more";
+    {
+      // One Neg a run, so an Add's node last ran that Neg's bytes (and the chain's few) ago: its third to
+      // last Adds, each after an Add of its own type.
+      const size_t withNeg = 2 + kNodeChainAdds, without = 1 + kNodeChainAdds;
+      FW_ASSIGN_OR_RETURN(const auto times, coldAndHot(nodeChain(mib << 17), nodeChain(0), threads, 1, repeat,
+                                                       withNeg, 4, without, 3));
+      nodeUs = std::max(nodeUs, std::max(0.0, times.first - times.second));
+      pt.nodeS = nodeUs * 1e-6;
+      each += "; own node alone (an Add in a chain of Adds) " + fmt("%.2f", times.first) + " us (" +
+              fmt("%.2f", times.second) + " in a row)";
+    }
     out.points.push_back(pt);
     out.how += (out.how.empty() ? "" : "; ") + std::to_string(mib) + " MiB: " + each;
   }
@@ -1063,10 +1106,11 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     std::string line;
     for (const auto& pt : m.coldCallCurve)
       line += (line.empty() ? "" : ", ") + bytesStr(pt.bytes) + " " + fmt("%.2f", pt.vectorS * 1e6) + " / " +
-              fmt("%.2f", pt.productS * 1e6) + " / " + fmt("%.2f", pt.codeS * 1e6);
+              fmt("%.2f", pt.productS * 1e6) + " / " + fmt("%.2f", pt.codeS * 1e6) + " / " +
+              fmt("%.2f", pt.nodeS * 1e6);
     std::fprintf(stderr,
-                 "fwb: calibrate: a cold call by distance (us more, an Add / a MatMul / an op's own loop): %s "
-                 "(%s)\n",
+                 "fwb: calibrate: a cold call by distance (us more, an Add / a MatMul / an op's own loop / a "
+                 "node alone): %s (%s)\n",
                  line.c_str(), m.coldCurveHow.c_str());
   }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
@@ -1321,6 +1365,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   }
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   p.cpu.coldCallCurve = m.coldCallCurve;
+  p.cpu.coldNodeCurve = !m.coldCallCurve.empty();
   p.cpu.coldGather = m.coldGather;
   p.cpu.weightStreamCurve = m.weightStream;
   if (!m.farCurve.empty() && m.farProductSPerByte + m.farVectorSPerByte > 0) {
@@ -1483,8 +1528,9 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
         "what a one-element Add and a 4x16 by 16x4 MatMul take more than in a row after each of 3 Negs whose "
         "input and output together are that many bytes (2 to 64 MiB), and (\"code\") what an Add, a "
         "ReduceMean and a Transpose on [64, 8] take more after each such Neg and a tiny Neg "
-        "whose output they read than after the tiny Neg alone (their median), the medians of 3 rounds, the "
-        "running maximum by distance: " +
+        "whose output they read than after the tiny Neg alone (their median), and (\"node\") what the third "
+        "to last Adds of a chain of 8 Adds on [64, 8] take more after one such Neg a run than in a row, the "
+        "medians of 3 rounds, the running maximum by distance: " +
             m.coldCurveHow);
   note("cpu.view_call_s",
        "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "

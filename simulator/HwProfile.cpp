@@ -174,6 +174,11 @@ double CpuFigures::coldCodeCurveSeconds(double distance) const {
   return hasColdCodeCurve() ? coldCurveAt(coldCallCurve, &ColdCallPoint::codeS, distance) : 0.0;
 }
 
+double CpuFigures::coldNodeCurveSeconds(double distance) const {
+  return coldNodeCurve && !coldCallCurve.empty() ? coldCurveAt(coldCallCurve, &ColdCallPoint::nodeS, distance)
+                                                 : 0.0;
+}
+
 double CpuFigures::weightStreamBandwidthFor(double distance) const {
   return weightStreamCurve.empty() ? 0.0 : curveAt(weightStreamCurve, distance);
 }
@@ -387,27 +392,39 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       return rc.err(
           "product_stream_far_distance_bytes",
           "must be larger than product_stream_distance_bytes (the far set is measured further apart)");
-    size_t withCode = 0;  // entries with a "code" figure: every one or none
-    FW_TRY_STATUS(readEntries("cold_call_curve", "{bytes, vector, product[, code]}", [&](Reader& re) -> Status {
-      CpuFigures::ColdCallPoint pt;
-      FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
-      FW_ASSIGN_OR_RETURN(pt.vectorS, re.posNum("vector", true));
-      FW_ASSIGN_OR_RETURN(pt.productS, re.posNum("product", true));
-      const bool code = re.has("code");
-      if (code) {
-        FW_ASSIGN_OR_RETURN(pt.codeS, re.posNum("code", true));
-      }
-      for (const auto& [key, v] : {std::pair<const char*, double>{"vector", pt.vectorS},
-                                   {"product", pt.productS}, {"code", pt.codeS}})
-        if (v > 1e-3) return re.err(key, "must be at most 1 ms");
-      if (!p.cpu.coldCallCurve.empty() && pt.bytes <= p.cpu.coldCallCurve.back().bytes)
-        return re.err("bytes", "must be larger than the entry before (the curve is by ascending distance)");
-      withCode += code ? 1 : 0;
-      p.cpu.coldCallCurve.push_back(pt);
-      return {};
-    }));
+    size_t withCode = 0, withNode = 0;  // entries with a "code" ("node") figure: every one or none
+    FW_TRY_STATUS(
+        readEntries("cold_call_curve", "{bytes, vector, product[, code][, node]}", [&](Reader& re) -> Status {
+          CpuFigures::ColdCallPoint pt;
+          FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
+          FW_ASSIGN_OR_RETURN(pt.vectorS, re.posNum("vector", true));
+          FW_ASSIGN_OR_RETURN(pt.productS, re.posNum("product", true));
+          const bool code = re.has("code");
+          if (code) {
+            FW_ASSIGN_OR_RETURN(pt.codeS, re.posNum("code", true));
+          }
+          const bool node = re.has("node");
+          if (node) {
+            FW_ASSIGN_OR_RETURN(pt.nodeS, re.posNum("node", true));
+          }
+          for (const auto& [key, v] : {std::pair<const char*, double>{"vector", pt.vectorS},
+                                       {"product", pt.productS},
+                                       {"code", pt.codeS},
+                                       {"node", pt.nodeS}})
+            if (v > 1e-3) return re.err(key, "must be at most 1 ms");
+          if (!p.cpu.coldCallCurve.empty() && pt.bytes <= p.cpu.coldCallCurve.back().bytes)
+            return re.err("bytes",
+                          "must be larger than the entry before (the curve is by ascending distance)");
+          withCode += code ? 1 : 0;
+          withNode += node ? 1 : 0;
+          p.cpu.coldCallCurve.push_back(pt);
+          return {};
+        }));
     if (withCode > 0 && withCode != p.cpu.coldCallCurve.size())
       return rc.err("cold_call_curve", "\"code\" must be in every entry or in none");
+    if (withNode > 0 && withNode != p.cpu.coldCallCurve.size())
+      return rc.err("cold_call_curve", "\"node\" must be in every entry or in none");
+    p.cpu.coldNodeCurve = withNode > 0;
     for (const char* key : {"cold_call_s", "far_s_per_byte"}) {
       if (!rc.has(key)) continue;
       FW_ASSIGN_OR_RETURN(const json* kinds, rc.get(key));
@@ -699,6 +716,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
       for (const auto& pt : p.cpu.coldCallCurve) {
         c.push_back({{"bytes", pt.bytes}, {"vector", pt.vectorS}, {"product", pt.productS}});
         if (p.cpu.hasColdCodeCurve()) c.back()["code"] = pt.codeS;
+        if (p.cpu.coldNodeCurve) c.back()["node"] = pt.nodeS;
       }
       j["cpu"]["cold_call_curve"] = c;
     }

@@ -195,27 +195,36 @@ struct CpuFigures {
   // (simulator/SpeedProbe.h), the midpoint of the probes at the calibration's start and end. fwb simulate
   // --measured sets a profile's probe beside it and warns when the two machine states differ.
   SpeedProbe probe;
-  // "cold_call_curve": [{"bytes", "vector", "product"}] by ascending distance (optional): what a one-element
-  // Add ("vector") and a 4x16x4 MatMul ("product") take more than in a row when the run touched that many
-  // distinct bytes since they last ran (fwb calibrate: each after 3 Negs whose input and output are that many
-  // bytes, 2 to 64 MiB; non-decreasing). Interpolated in log size, a share of the first point's figure below
-  // it (distance over its bytes), the last figure beyond it. A call pays the larger of this at its distance
-  // (CpuRunReuse::callDistance: a product's code's, another op's state's) and cold_call_s's (session 42, the
-  // AMD EPYC VM: the MatMul 4.8 us more after 4 MiB, 16 after 8, 38 after 16, 86 after 64, where
-  // cold_call_s's "product" was timed at one distance and charged no more beyond it; CondConv's routing Gemms
-  // after its Convs 21-66 us measured, 7-18 simulated so).
-  // "code" (optional, every entry or none): what an op on [64, 8] takes more when only its own loop is that
-  // far (the node before it a tiny op whose output it reads, which brings the executor's state back; the
-  // median over a few op types): charged at the distance since the op's type last ran
-  // (CpuRunReuse::codeDistance). Session 78: a one-element ReduceSum, Add, Div and Gather after a tiny op
-  // took 1.0-2.9 us where their type last ran 32 MB before (0.15-0.27 in a row; cold_call_s "code", timed
-  // at 4x the own cache, said 0.17-0.25 more), 0.4-1.3 at 8 MB.
+  // "cold_call_curve": [{"bytes", "vector", "product"[, "code"][, "node"]}] by ascending distance (optional):
+  // what a one-element Add ("vector") and a 4x16x4 MatMul ("product") take more than in a row when the run
+  // touched that many distinct bytes since they last ran (fwb calibrate: each after 3 Negs whose input and
+  // output are that many bytes, 2 to 64 MiB; non-decreasing). Interpolated in log size, a share of the first
+  // point's figure below it (distance over its bytes), the last figure beyond it. A call pays the larger of
+  // this at its distance (CpuRunReuse::callDistance: a product's code's, another op's state's) and
+  // cold_call_s's (session 42, the AMD EPYC VM: the MatMul 4.8 us more after 4 MiB, 16 after 8, 38 after 16,
+  // 86 after 64, where cold_call_s's "product" was timed at one distance and charged no more beyond it;
+  // CondConv's routing Gemms after its Convs 21-66 us measured, 7-18 simulated so). "code" (optional, every
+  // entry or none): what an op on [64, 8] takes more when only its own loop is that far (the node before it a
+  // tiny op whose output it reads, which brings the executor's state back; the median over a few op types):
+  // charged at the distance since the op's type last ran (CpuRunReuse::codeDistance). Session 78: a
+  // one-element ReduceSum, Add, Div and Gather after a tiny op took 1.0-2.9 us where their type last ran 32
+  // MB before (0.15-0.27 in a row; cold_call_s "code", timed at 4x the own cache, said 0.17-0.25 more),
+  // 0.4-1.3 at 8 MB. "node" (optional, every entry or none): what a tiny op takes more when only its own node
+  // is that far (an Add on [64, 8] in a chain of Adds, the Add before it and its type's loop just run, the
+  // run streaming that many bytes elsewhere: the node's own tensors, slot and bookkeeping, found evicted):
+  // charged to a vector op at the distance since that node last ran, a run for most nodes
+  // (CpuRunReuse::nodeDistance). Session 79: a detector's transform cut out (98 nodes) took 0.20 us a tiny
+  // node alone, 0.54 with 64 MB streamed after it in the run, where neither the op types' loops nor the node
+  // before had moved; 156 to 195 of some 300-390 tiny kernels of three held-out detectors were simulated at
+  // under half their time.
   struct ColdCallPoint {
-    double bytes = 0, vectorS = 0, productS = 0, codeS = 0;
+    double bytes = 0, vectorS = 0, productS = 0, codeS = 0, nodeS = 0;
   };
   std::vector<ColdCallPoint> coldCallCurve;
+  bool coldNodeCurve = false;  // the curve's entries have "node" figures
   double coldCallCurveSeconds(bool product, double distanceBytes) const;  // 0 without a curve
   double coldCodeCurveSeconds(double distanceBytes) const;  // 0 without a curve or its "code" figures
+  double coldNodeCurveSeconds(double distanceBytes) const;  // 0 without a curve or its "node" figures
   bool hasColdCodeCurve() const {
     return !coldCallCurve.empty() && coldCallCurve.back().codeS > 0;
   }

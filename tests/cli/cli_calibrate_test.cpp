@@ -180,8 +180,10 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
   // made it costlier: a last-level cache beyond 64 MiB).
   const bool code = curve[0].contains("code");
   for (size_t i = 0; i < curve.size(); ++i) EXPECT_EQ(curve[i].contains("code"), code) << i;
+  // Since session 79 a node's own state by distance ("node"), in every entry.
+  for (size_t i = 0; i < curve.size(); ++i) EXPECT_TRUE(curve[i].contains("node")) << i;
   for (size_t i = 0; i < curve.size(); ++i)
-    for (const char* kind : {"vector", "product", "code"}) {
+    for (const char* kind : {"vector", "product", "code", "node"}) {
       if (std::string(kind) == "code" && !code) continue;
       EXPECT_GE(curve[i][kind].get<double>(), i ? curve[i - 1][kind].get<double>() : 0.0) << i << kind;
       EXPECT_LE(curve[i][kind].get<double>(), 1e-3) << i << kind;
@@ -191,6 +193,10 @@ TEST(CliCalibrate, MeasuresACpuProfileThatSimulateUses) {
     }
   EXPECT_GT(j["cpu"]["op_efficiency"]["GridSample"].get<double>(), 0.0);
   EXPECT_TRUE(j["cpu"]["op_row_s"].contains("GridSample"));
+  // Since session 79 a scatter's rows, beside its updates' efficiency.
+  ASSERT_TRUE(j["cpu"]["op_row_s"].contains("ScatterElements"));
+  EXPECT_GE(j["cpu"]["op_row_s"]["ScatterElements"].get<double>(), 0.0);
+  EXPECT_GT(j["cpu"]["op_efficiency"]["ScatterElements"].get<double>(), 0.0);
   // The executor's elementwise stream: one point per tensor size from 256 KiB (512 KiB of footprint),
   // ascending, each a positive rate.
   const auto& stream = j["cpu"]["stream_curve"];

@@ -2203,6 +2203,62 @@ TEST(CpuCost, ALoopLastRunFarAwayPaysTheCodeCurveAtItsDistance) {
   }
 }
 
+// A profile whose cold_call_curve has "node" figures charges a vector op at least the curve there at the
+// distance since the node itself last ran (a run away, a 16 MiB Neg between), whatever ran just before it and
+// however recently its op type did: the second Sqrt, right after the first, pays it as the first does. A
+// library product does not (its primitive is priced by its own distance). "node" in some entries only, or
+// above 1 ms, is refused naming the field.
+TEST(CpuCost, ANodeLastRunFarAwayPaysTheNodeCurveAtItsDistance) {
+  Graph g = negThenAddSqrt(4 << 20);  // 16 MiB in, 16 MiB out
+  const ValueId q = g.findValue("q");
+  ValueId q2 = g.addValue("q2", DType::Float32, Shape::ofInts({64}));
+  g.addNode("Sqrt", {q}, {q2}, {}, "sqrt2");
+  g.addOutput(q2);
+  const double mib = 1 << 20;
+  json j = cpuProfileJson();
+  j["cpu"]["cold_call_curve"] = json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 5e-6}},
+                                             {{"bytes", 64 * mib}, {"vector", 20e-6}, {"product", 80e-6}}});
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  EXPECT_FALSE(without->cpu.coldNodeCurve);
+  EXPECT_DOUBLE_EQ(without->cpu.coldNodeCurveSeconds(64 * mib), 0.0);
+  j["cpu"]["cold_call_curve"][0]["node"] = 0.1e-6;
+  j["cpu"]["cold_call_curve"][1]["node"] = 1.6e-6;
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const auto back = parseHwProfile(hwProfileToJson(*with), "t.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->cpu.coldNodeCurve);
+  EXPECT_DOUBLE_EQ(back->cpu.coldCallCurve[1].nodeS, 1.6e-6);
+  EXPECT_NEAR(with->cpu.coldNodeCurveSeconds(16 * mib), 0.1e-6 + 0.5 * 1.5e-6, 1e-12);
+
+  const auto groups = unfusedGroups(g);
+  ASSERT_TRUE(groups.ok());
+  const CpuRunReuse r = cpuRunReuse(g, *groups, {0, 1, 2, 3}, *with, runFootprintBytes(g, *with));
+  const double d = r.nodeDistance.at(static_cast<size_t>(g.findNode("sqrt2")));
+  EXPECT_GE(d, 16 * mib);  // a run: the Neg's output at least
+  const double nodeUs = with->cpu.coldNodeCurveSeconds(d) * 1e6;
+  ASSERT_GT(nodeUs, 0.8);
+  const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *with);
+  ASSERT_EQ(r1.kernels.size(), 4u);
+  // The second Sqrt: nothing else cold (its loop and the node before just ran): the node figure alone.
+  EXPECT_NEAR(r1.kernels[3].durUs - r0.kernels[3].durUs, nodeUs, 1e-3);
+  // The Add right after the Neg: its state's curve ("vector", 1 us and more there) already exceeds it.
+  EXPECT_NEAR(r1.kernels[1].durUs - r0.kernels[1].durUs, 0.0, 1e-3);
+
+  for (const json& bad :
+       {json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"node", 1e-6}},
+                     {{"bytes", 8 * mib}, {"vector", 1e-6}, {"product", 1e-6}}}),
+        json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"node", 2e-3}}})}) {
+    json badProfile = cpuProfileJson();
+    badProfile["cpu"]["cold_call_curve"] = bad;
+    auto refused = parseHwProfile(badProfile, "t.json");
+    ASSERT_FALSE(refused.ok()) << bad.dump();
+    EXPECT_NE(refused.error().message.find("node"), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("cold_call_curve"), std::string::npos) << refused.error().message;
+  }
+}
+
 // An op with nothing to do (its outputs empty, no work counted) pays the executor's call, not its op's own
 // fitted fixed part: a RoIAlign of a pyramid level no box went to, on a profile whose RoiAlign call is 73 us.
 TEST(CpuCost, AnOpWithNothingToDoPaysNoCallOfItsOwn) {
