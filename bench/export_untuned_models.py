@@ -12286,6 +12286,16 @@ def export_hundred_thirteenth_set(torch, torchvision, out):
 
 
 
+def export_scripted(torch, out, seed, name, net, example):
+    """NAME.onnx from `net` (a constructor) scripted, weights from `seed`, opset 17, input x, output y: a loop in
+    its forward stays a Loop where its trip count comes from the data (sets 114 to 116)."""
+    torch.manual_seed(seed)
+    model = torch.jit.script(net().eval())
+    torch.onnx.export(model, (example,), os.path.join(out, name + ".onnx"), opset_version=17, input_names=["x"],
+                      output_names=["y"])
+    print("exported", name, flush=True)
+
+
 def export_hundred_fourteenth_set(torch, torchvision, out):
     # Session 78, after its changes: two more detectors, and a decoder whose sequence grows a token a step
     # (its scripted loop of a constant count comes out unrolled).
@@ -12323,11 +12333,7 @@ def export_hundred_fourteenth_set(torch, torchvision, out):
                 seq = torch.cat((seq, x), 1)
             return seq
 
-    torch.manual_seed(214)
-    model = torch.jit.script(GreedyDecoder().eval())
-    torch.onnx.export(model, (torch.rand(1, 32, 256),), os.path.join(out, "greedy_decoder_loop48.onnx"),
-                      opset_version=17, input_names=["x"], output_names=["y"])
-    print("exported greedy_decoder_loop48", flush=True)
+    export_scripted(torch, out, 214, "greedy_decoder_loop48", GreedyDecoder, torch.rand(1, 32, 256))
     return 0
 
 
@@ -12418,11 +12424,7 @@ def export_hundred_fifteenth_set(torch, torchvision, out):
                 logits.append(step)
             return torch.stack(logits, 1)
 
-    torch.manual_seed(215)
-    model = torch.jit.script(GruDecoder().eval())
-    torch.onnx.export(model, (torch.rand(1, 24, 512),), os.path.join(out, "gru_decoder_loop24.onnx"),
-                      opset_version=17, input_names=["x"], output_names=["y"])
-    print("exported gru_decoder_loop24", flush=True)
+    export_scripted(torch, out, 215, "gru_decoder_loop24", GruDecoder, torch.rand(1, 24, 512))
     return 0
 
 
@@ -12470,11 +12472,7 @@ def export_hundred_sixteenth_set(torch, torchvision, out):
                 outs.append(torch.log_softmax(self.out(h), -1))
             return torch.stack(outs, 1)
 
-    torch.manual_seed(216)
-    model = torch.jit.script(LstmDecoder().eval())
-    torch.onnx.export(model, (torch.rand(2, 40, 384),), os.path.join(out, "lstm_decoder_loop40.onnx"),
-                      opset_version=17, input_names=["x"], output_names=["y"])
-    print("exported lstm_decoder_loop40", flush=True)
+    export_scripted(torch, out, 216, "lstm_decoder_loop40", LstmDecoder, torch.rand(2, 40, 384))
     return 0
 
 

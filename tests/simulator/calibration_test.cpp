@@ -2142,17 +2142,29 @@ TEST(CpuCost, ACallWhoseLoopAloneIsColdPaysTheCodeFigure) {
 // cpu.cold_call_curve "code": a vector op whose own loop last ran far beyond the cache pays at least the
 // curve's "code" at that distance (CpuRunReuse::codeDistance), though the node before it was a tiny one (its
 // state near); cold_call_s "code" was timed nearer. A second op of that type right after pays no more.
-TEST(CpuCost, ALoopLastRunFarAwayPaysTheCodeCurveAtItsDistance) {
+// negThenAddSqrt over 16 MiB with a second Sqrt after the first, and a profile whose cold_call_curve has
+// two entries, 4 and 64 MiB (no "code" or "node" column yet).
+Graph negThenAddSqrtTwice() {
   Graph g = negThenAddSqrt(4 << 20);  // 16 MiB in, 16 MiB out
   const ValueId q = g.findValue("q");
   ValueId q2 = g.addValue("q2", DType::Float32, Shape::ofInts({64}));
   g.addNode("Sqrt", {q}, {q2}, {}, "sqrt2");
   g.addOutput(q2);
+  return g;
+}
+json twoPointColdCurveProfile() {
   const double mib = 1 << 20;
   json j = cpuProfileJson();
-  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}, {"code", 0.5e-6}};
   j["cpu"]["cold_call_curve"] = json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 5e-6}},
                                              {{"bytes", 64 * mib}, {"vector", 20e-6}, {"product", 80e-6}}});
+  return j;
+}
+
+TEST(CpuCost, ALoopLastRunFarAwayPaysTheCodeCurveAtItsDistance) {
+  Graph g = negThenAddSqrtTwice();
+  const double mib = 1 << 20;
+  json j = twoPointColdCurveProfile();
+  j["cpu"]["cold_call_s"] = {{"vector", 2e-6}, {"product", 10e-6}, {"code", 0.5e-6}};
   auto without = parseHwProfile(j, "t.json");
   ASSERT_TRUE(without.ok()) << without.error().message;
   EXPECT_FALSE(without->cpu.hasColdCodeCurve());
@@ -2209,15 +2221,9 @@ TEST(CpuCost, ALoopLastRunFarAwayPaysTheCodeCurveAtItsDistance) {
 // library product does not (its primitive is priced by its own distance). "node" in some entries only, or
 // above 1 ms, is refused naming the field.
 TEST(CpuCost, ANodeLastRunFarAwayPaysTheNodeCurveAtItsDistance) {
-  Graph g = negThenAddSqrt(4 << 20);  // 16 MiB in, 16 MiB out
-  const ValueId q = g.findValue("q");
-  ValueId q2 = g.addValue("q2", DType::Float32, Shape::ofInts({64}));
-  g.addNode("Sqrt", {q}, {q2}, {}, "sqrt2");
-  g.addOutput(q2);
+  Graph g = negThenAddSqrtTwice();
   const double mib = 1 << 20;
-  json j = cpuProfileJson();
-  j["cpu"]["cold_call_curve"] = json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 5e-6}},
-                                             {{"bytes", 64 * mib}, {"vector", 20e-6}, {"product", 80e-6}}});
+  json j = twoPointColdCurveProfile();
   auto without = parseHwProfile(j, "t.json");
   ASSERT_TRUE(without.ok()) << without.error().message;
   EXPECT_FALSE(without->cpu.coldNodeCurve);
