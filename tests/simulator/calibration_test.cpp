@@ -2160,6 +2160,22 @@ json twoPointColdCurveProfile() {
   return j;
 }
 
+// A cold_call_curve column (`column`) in some entries only, or above 1 ms, is refused, naming the field.
+void expectColdCurveColumnRefused(const char* column) {
+  const double mib = 1 << 20;
+  for (const json& bad :
+       {json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {column, 1e-6}},
+                     {{"bytes", 8 * mib}, {"vector", 1e-6}, {"product", 1e-6}}}),
+        json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {column, 2e-3}}})}) {
+    json badProfile = cpuProfileJson();
+    badProfile["cpu"]["cold_call_curve"] = bad;
+    auto refused = parseHwProfile(badProfile, "t.json");
+    ASSERT_FALSE(refused.ok()) << bad.dump();
+    EXPECT_NE(refused.error().message.find(column), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("cold_call_curve"), std::string::npos) << refused.error().message;
+  }
+}
+
 TEST(CpuCost, ALoopLastRunFarAwayPaysTheCodeCurveAtItsDistance) {
   Graph g = negThenAddSqrtTwice();
   const double mib = 1 << 20;
@@ -2203,16 +2219,7 @@ TEST(CpuCost, ALoopLastRunFarAwayPaysTheCodeCurveAtItsDistance) {
   EXPECT_NEAR(r1.kernels[1].durUs - r0.kernels[1].durUs, 0.0, 1e-3);
 
   // "code" in some entries only, or above 1 ms, is refused, naming the field.
-  for (const json& bad : {json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"code", 1e-6}},
-                                       {{"bytes", 8 * mib}, {"vector", 1e-6}, {"product", 1e-6}}}),
-                          json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"code", 2e-3}}})}) {
-    json badProfile = cpuProfileJson();
-    badProfile["cpu"]["cold_call_curve"] = bad;
-    auto refused = parseHwProfile(badProfile, "t.json");
-    ASSERT_FALSE(refused.ok()) << bad.dump();
-    EXPECT_NE(refused.error().message.find("code"), std::string::npos) << refused.error().message;
-    EXPECT_NE(refused.error().message.find("cold_call_curve"), std::string::npos) << refused.error().message;
-  }
+  expectColdCurveColumnRefused("code");
 }
 
 // A profile whose cold_call_curve has "node" figures charges a vector op at least the curve there at the
@@ -2252,17 +2259,7 @@ TEST(CpuCost, ANodeLastRunFarAwayPaysTheNodeCurveAtItsDistance) {
   // The Add right after the Neg: its state's curve ("vector", 1 us and more there) already exceeds it.
   EXPECT_NEAR(r1.kernels[1].durUs - r0.kernels[1].durUs, 0.0, 1e-3);
 
-  for (const json& bad :
-       {json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"node", 1e-6}},
-                     {{"bytes", 8 * mib}, {"vector", 1e-6}, {"product", 1e-6}}}),
-        json::array({{{"bytes", 4 * mib}, {"vector", 1e-6}, {"product", 1e-6}, {"node", 2e-3}}})}) {
-    json badProfile = cpuProfileJson();
-    badProfile["cpu"]["cold_call_curve"] = bad;
-    auto refused = parseHwProfile(badProfile, "t.json");
-    ASSERT_FALSE(refused.ok()) << bad.dump();
-    EXPECT_NE(refused.error().message.find("node"), std::string::npos) << refused.error().message;
-    EXPECT_NE(refused.error().message.find("cold_call_curve"), std::string::npos) << refused.error().message;
-  }
+  expectColdCurveColumnRefused("node");
 }
 
 // An op with nothing to do (its outputs empty, no work counted) pays the executor's call, not its op's own
