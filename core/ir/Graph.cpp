@@ -198,7 +198,32 @@ void Graph::setNodeInput(NodeId n, size_t index, ValueId v) {
 GraphPtr renameOuterRef(const Graph& sub, const std::string& oldName, const std::string& newName) {
   auto copy = std::make_shared<Graph>(sub);
   ValueId v = copy->findValue(oldName);
-  if (v != kNoId && copy->value(v).isOuterRef()) copy->renameValue(v, newName);
+  const ValueId existing = copy->findValue(newName);
+  if (v != kNoId && copy->value(v).isOuterRef()) {
+    if (existing != kNoId && existing != v && copy->value(existing).isOuterRef()) {
+      // The body reads both names already (a scripted export's LayerNorms whose equal weights it shares
+      // through an Identity): its readers of the old one read the other, and the old one is left unread.
+      copy->replaceAllUses(v, existing);
+    } else {
+      if (existing != kNoId && existing != v) {
+        // A body value of that name (ONNX names are single-assignment across scopes, so a rewrite made the
+        // clash): it takes another name, as renameClashes would give it, its own readers' bodies too.
+        const std::string moved = copy->uniqueValueName(newName + "_sub");
+        copy->renameValue(existing, moved);
+        for (NodeId c : copy->value(existing).consumers) {
+          Attributes renamed;
+          for (Attribute a : copy->node(c).attrs.all()) {
+            if (a.kind == AttrKind::Graph && a.g) a.g = renameOuterRef(*a.g, newName, moved);
+            if (a.kind == AttrKind::Graphs)
+              for (auto& sg : a.graphs) sg = renameOuterRef(*sg, newName, moved);
+            renamed.set(std::move(a));
+          }
+          copy->node(c).attrs = std::move(renamed);
+        }
+      }
+      copy->renameValue(v, newName);
+    }
+  }
   // Nested subgraphs may read the same outer name.
   for (const auto& n : copy->nodes()) {
     if (n.dead || n.subgraphs().empty()) continue;

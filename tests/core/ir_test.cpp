@@ -220,6 +220,40 @@ TEST(Graph, ReplacingASubgraphRecomputesItsOuterUses) {
   EXPECT_EQ(g.checkConsistency(), "");
 }
 
+// A body that reads two outer names of which one becomes the other (an exporter's Identity between two
+// equal LayerNorm weights, removed by a rewrite): its readers of the old name read the one value of the new
+// name, and the body stays consistent (set 117's decoder: "value 'n1.weight' not indexed").
+TEST(Graph, AnOuterNameRenamedToOneTheBodyAlreadyReadsMergesTheTwo) {
+  auto body = std::make_shared<Graph>();
+  {
+    ValueId w1 = body->addValue("w1"), w2 = body->addValue("w2");
+    ValueId a = body->addValue("a"), b = body->addValue("b");
+    body->addNode("Neg", {w1}, {a}, {}, "neg1");
+    body->addNode("Neg", {w2}, {b}, {}, "neg2");
+    body->addOutput(a);
+    body->addOutput(b);
+  }
+  const GraphPtr renamed = renameOuterRef(*body, "w2", "w1");
+  EXPECT_EQ(renamed->checkConsistency(), "");
+  const ValueId w1 = renamed->findValue("w1");
+  ASSERT_NE(w1, kNoId);
+  EXPECT_EQ(renamed->value(w1).consumers.size(), 2u);
+  EXPECT_EQ(renamed->node(renamed->findNode("neg2")).inputs[0], w1);
+  // A body value of the new name (not an outer reference) moves aside; the outer reference takes the name.
+  auto local = std::make_shared<Graph>();
+  {
+    ValueId w2 = local->addValue("w2"), t = local->addValue("t"), u = local->addValue("w1");
+    local->addNode("Neg", {w2}, {t}, {}, "neg");
+    local->addNode("Neg", {t}, {u}, {}, "neg2");
+    local->addOutput(u);
+  }
+  const GraphPtr moved = renameOuterRef(*local, "w2", "w1");
+  EXPECT_EQ(moved->checkConsistency(), "");
+  EXPECT_TRUE(moved->value(moved->findValue("w1")).isOuterRef());
+  EXPECT_EQ(moved->node(moved->findNode("neg")).inputs[0], moved->findValue("w1"));
+  EXPECT_EQ(moved->value(moved->node(moved->findNode("neg2")).outputs[0]).name, "w1_sub");
+}
+
 TEST(Einsum, ResolvesLabelsAndFindsTheBatchedProduct) {
   // Implicit output: the labels in one operand only, upper case first.
   auto f = fw::resolveEinsum("ij , jK", {{2, 3}, {3, 4}});
