@@ -171,22 +171,11 @@ void clearShapes(Graph& g, const std::vector<char>* keep) {
   }
   for (const auto& n : g.nodes()) {
     if (n.dead || n.subgraphs().empty()) continue;
-    Attributes attrs;
-    for (Attribute a : n.attrs.all()) {
-      if (a.kind == AttrKind::Graph && a.g) {
-        auto copy = std::make_shared<Graph>(*a.g);
-        clearShapes(*copy, nullptr);
-        a.g = copy;
-      } else if (a.kind == AttrKind::Graphs) {
-        for (auto& sg : a.graphs) {
-          auto copy = std::make_shared<Graph>(*sg);
-          clearShapes(*copy, nullptr);
-          sg = copy;
-        }
-      }
-      attrs.set(std::move(a));
-    }
-    g.setNodeAttributes(n.id, std::move(attrs));
+    g.setNodeAttributes(n.id, mapSubgraphs(n.attrs, [](const Graph& sub) {
+                          auto copy = std::make_shared<Graph>(sub);
+                          clearShapes(*copy, nullptr);
+                          return GraphPtr(copy);
+                        }));
   }
 }
 

@@ -113,14 +113,7 @@ void renameClashes(Graph& body, const std::set<std::string>& outerNames) {
     for (NodeId c : body.value(v).consumers) {
       Node& nd = body.node(c);
       if (std::find(nd.implicitInputs.begin(), nd.implicitInputs.end(), v) == nd.implicitInputs.end()) continue;
-      Attributes renamed;
-      for (Attribute a : nd.attrs.all()) {
-        if (a.kind == AttrKind::Graph && a.g) a.g = renameOuterRef(*a.g, oldName, nn);
-        if (a.kind == AttrKind::Graphs)
-          for (auto& sg : a.graphs) sg = renameOuterRef(*sg, oldName, nn);
-        renamed.set(std::move(a));
-      }
-      nd.attrs = std::move(renamed);
+      nd.attrs = renameOuterRefIn(nd.attrs, oldName, nn);
     }
   }
 }

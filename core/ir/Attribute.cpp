@@ -189,4 +189,15 @@ GraphPtr Attributes::getGraph(std::string_view name) const {
   return a->g;
 }
 
+Attributes mapSubgraphs(const Attributes& attrs, const std::function<GraphPtr(const Graph&)>& f) {
+  Attributes out;
+  for (Attribute a : attrs.all()) {
+    if (a.kind == AttrKind::Graph && a.g) a.g = f(*a.g);
+    if (a.kind == AttrKind::Graphs)
+      for (auto& sg : a.graphs) sg = f(*sg);
+    out.set(std::move(a));
+  }
+  return out;
+}
+
 }  // namespace fw

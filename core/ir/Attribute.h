@@ -2,6 +2,7 @@
 // Node attributes: every ONNX attribute kind. Sparse tensors and type protos are kept as their
 // serialized protobuf bytes so that they round-trip without the IR having to model them.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -91,5 +92,9 @@ class Attributes {
  private:
   std::vector<Attribute> attrs_;
 };
+
+// `attrs` with each subgraph (a Graph attribute's, and each of a Graphs attribute's) replaced by `f` of it;
+// every other attribute as it was, in its place.
+Attributes mapSubgraphs(const Attributes& attrs, const std::function<GraphPtr(const Graph&)>& f);
 
 }  // namespace fw

@@ -210,16 +210,8 @@ GraphPtr renameOuterRef(const Graph& sub, const std::string& oldName, const std:
         // clash): it takes another name, as renameClashes would give it, its own readers' bodies too.
         const std::string moved = copy->uniqueValueName(newName + "_sub");
         copy->renameValue(existing, moved);
-        for (NodeId c : copy->value(existing).consumers) {
-          Attributes renamed;
-          for (Attribute a : copy->node(c).attrs.all()) {
-            if (a.kind == AttrKind::Graph && a.g) a.g = renameOuterRef(*a.g, newName, moved);
-            if (a.kind == AttrKind::Graphs)
-              for (auto& sg : a.graphs) sg = renameOuterRef(*sg, newName, moved);
-            renamed.set(std::move(a));
-          }
-          copy->node(c).attrs = std::move(renamed);
-        }
+        for (NodeId c : copy->value(existing).consumers)
+          copy->node(c).attrs = renameOuterRefIn(copy->node(c).attrs, newName, moved);
       }
       copy->renameValue(v, newName);
     }
@@ -227,16 +219,13 @@ GraphPtr renameOuterRef(const Graph& sub, const std::string& oldName, const std:
   // Nested subgraphs may read the same outer name.
   for (const auto& n : copy->nodes()) {
     if (n.dead || n.subgraphs().empty()) continue;
-    Attributes renamed;
-    for (Attribute a : n.attrs.all()) {
-      if (a.kind == AttrKind::Graph && a.g) a.g = renameOuterRef(*a.g, oldName, newName);
-      if (a.kind == AttrKind::Graphs)
-        for (auto& sg : a.graphs) sg = renameOuterRef(*sg, oldName, newName);
-      renamed.set(std::move(a));
-    }
-    copy->node(n.id).attrs = std::move(renamed);
+    copy->node(n.id).attrs = renameOuterRefIn(n.attrs, oldName, newName);
   }
   return copy;
+}
+
+Attributes renameOuterRefIn(const Attributes& attrs, const std::string& oldName, const std::string& newName) {
+  return mapSubgraphs(attrs, [&](const Graph& sub) { return renameOuterRef(sub, oldName, newName); });
 }
 
 void Graph::renameValue(ValueId v, const std::string& newName) {
@@ -270,15 +259,7 @@ void Graph::replaceAllUses(ValueId from, ValueId to) {
     auto it = std::find(nd.implicitInputs.begin(), nd.implicitInputs.end(), from);
     if (it != nd.implicitInputs.end()) {
       // The subgraphs name the value: rename the outer reference inside them.
-      const std::string oldName = value(from).name, newName = value(to).name;
-      Attributes renamed;
-      for (Attribute a : nd.attrs.all()) {
-        if (a.kind == AttrKind::Graph && a.g) a.g = renameOuterRef(*a.g, oldName, newName);
-        if (a.kind == AttrKind::Graphs)
-          for (auto& sg : a.graphs) sg = renameOuterRef(*sg, oldName, newName);
-        renamed.set(std::move(a));
-      }
-      nd.attrs = std::move(renamed);
+      nd.attrs = renameOuterRefIn(nd.attrs, value(from).name, value(to).name);
       *it = to;
       auto& fc = value(from).consumers;
       fc.erase(std::find(fc.begin(), fc.end(), c));

@@ -136,5 +136,7 @@ class Graph {
 
 // A copy of `sub` in which the outer-scope reference `oldName` is called `newName` (recursively).
 GraphPtr renameOuterRef(const Graph& sub, const std::string& oldName, const std::string& newName);
+// `attrs` with that renaming applied to each of its subgraphs (a node that reads `oldName` implicitly).
+Attributes renameOuterRefIn(const Attributes& attrs, const std::string& oldName, const std::string& newName);
 
 }  // namespace fw

@@ -102,14 +102,9 @@ GraphPtr renameOuterRefs(const Graph& sub, const std::map<std::string, std::stri
   for (const auto& [v, name] : todo) copy->renameValue(v, name);
   for (NodeId n : copy->liveNodes()) {
     if (copy->node(n).subgraphs().empty()) continue;
-    Attributes renamed;
-    for (Attribute a : copy->node(n).attrs.all()) {
-      if (a.kind == AttrKind::Graph && a.g) a.g = renameOuterRefs(*a.g, ren);
-      if (a.kind == AttrKind::Graphs)
-        for (auto& sg : a.graphs) sg = renameOuterRefs(*sg, ren);
-      renamed.set(std::move(a));
-    }
-    copy->node(n).attrs = std::move(renamed);  // same values by id: implicit inputs stay valid
+    // Same values by id: implicit inputs stay valid.
+    copy->node(n).attrs =
+        mapSubgraphs(copy->node(n).attrs, [&](const Graph& s) { return renameOuterRefs(s, ren); });
   }
   return copy;
 }
@@ -218,14 +213,7 @@ class IfConstantInline final : public RuleBase {
         for (const auto& r : reads)
           if (auto it = ren.find(r); it != ren.end()) mine.insert(*it);
         if (!mine.empty()) {
-          Attributes fixed;
-          for (Attribute a : attrs.all()) {
-            if (a.kind == AttrKind::Graph && a.g) a.g = renameOuterRefs(*a.g, mine);
-            if (a.kind == AttrKind::Graphs)
-              for (auto& sg : a.graphs) sg = renameOuterRefs(*sg, mine);
-            fixed.set(std::move(a));
-          }
-          attrs = std::move(fixed);
+          attrs = mapSubgraphs(attrs, [&](const Graph& s) { return renameOuterRefs(s, mine); });
         }
       }
       const std::string name = freeNodeName(bn.name.empty() ? bn.opType : bn.name);
