@@ -741,7 +741,10 @@ std::optional<double> cpuShapeWorkSeconds(const Graph& g, NodeId id, const HwPro
   const auto ni = static_cast<size_t>(id);
   const double share =
       reuse && ni < reuse->callColdShare.size() ? reuse->callColdShare[ni] : coldShareOf(hw, runFootprint);
-  return callS + share * *cold;
+  // At least the node curve at the distance since the node last ran, as a vector op pays it (costCpuKernel).
+  const double nodeS =
+      reuse && ni < reuse->nodeDistance.size() ? hw.cpu.coldNodeCurveSeconds(reuse->nodeDistance[ni]) : 0.0;
+  return callS + std::max(share * *cold, nodeS);
 }
 
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
@@ -757,6 +760,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
   const auto llc = static_cast<double>(hw.l2Bytes);
   double memoryS = 0, bodyS = 0, cubeS = 0, vectorS = 0, memBoundS = 0, compBoundS = 0;
   int64_t running = 0, views = 0;
+  double viewColdS = 0;  // the views' node curve (below)
   bool anyCube = false, anyVector = false;
   for (NodeId m : group.members) {
     const Node& n = g.node(m);
@@ -770,6 +774,13 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     t.flops += nc.flops;
     if (fam == OpFamily::View) {
       ++views;
+      // The executor runs a view as a node too: its record and its tensors' as cold as a vector op's
+      // (cpu.cold_call_curve "node" at the distance since it last ran; session 80: a detector's Unsqueezes
+      // and Reshapes 0.35-0.44 us measured at their median, 0.09 simulated at the view's call alone, a
+      // decoder's Identities within 5 MB 0.17).
+      const auto vi = static_cast<size_t>(m);
+      if (reuse && vi < reuse->nodeDistance.size())
+        viewColdS += hw.cpu.coldNodeCurveSeconds(reuse->nodeDistance[vi]);
       continue;
     }
     // Computed in its producer's loop: no pass of its own (bert_lite's MatMul+Add+Relu over [100, 512]:
@@ -1315,8 +1326,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
   t.unit = anyCube && anyVector ? Unit::CubeVector : anyCube ? Unit::Cube : anyVector ? Unit::Vector : Unit::None;
   // The executor runs a view too (HwProfile.h: view_call_s): views alone are a step on the host, no
   // kernel; in a fused kernel they add to its body, as does the call of that body (fused_call_s).
-  const double viewS =
-      static_cast<double>(views) * hw.cpu.viewCallS + (group.members.size() >= 2 ? hw.cpu.fusedCallS : 0.0);
+  const double viewS = static_cast<double>(views) * hw.cpu.viewCallS + viewColdS +
+                       (group.members.size() >= 2 ? hw.cpu.fusedCallS : 0.0);
   if (t.unit == Unit::None) {
     if (viewS > 0) {
       t.bound = Bound::Host;

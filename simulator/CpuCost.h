@@ -147,7 +147,8 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                                  const CpuRunReuse* reuse = nullptr);
 // Integer shape work the executor runs between kernels (a node graph mode leaves on the host, Simulator.cpp):
 // its call (cpu.op_call_s of its op type, else the launch figure) and, by its call's cold share (`reuse`,
-// else coldShareOf the run), cpu.cold_call_s "shape". Nothing when the profile has no such figure.
+// else coldShareOf the run), cpu.cold_call_s "shape", or the cold_call_curve "node" at the distance since
+// the node last ran (`reuse`) where that is more. Nothing when the profile has no "shape" figure.
 std::optional<double> cpuShapeWorkSeconds(const Graph& g, NodeId id, const HwProfile& hw, double runFootprint,
                                           const CpuRunReuse* reuse = nullptr);
 // What a gather reads of its data input (input 0), beside its whole size: a Gather or GatherND the rows it

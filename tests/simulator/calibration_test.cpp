@@ -2262,6 +2262,58 @@ TEST(CpuCost, ANodeLastRunFarAwayPaysTheNodeCurveAtItsDistance) {
   expectColdCurveColumnRefused("node");
 }
 
+// A view and integer shape work the executor runs as nodes pay the curve's "node" at the distance since
+// they last ran too (a run: the 16 MiB Neg between): the view on top of view_call_s, the shape work where
+// it says more than the call's cold share of cold_call_s "shape". Without the column, as before.
+TEST(CpuCost, AViewAndShapeWorkLastRunFarAwayPayTheNodeCurve) {
+  Graph g = negThenAddSqrtTwice();
+  const ValueId q2 = g.findValue("q2");
+  ValueId flat = g.addValue("flat", DType::Float32, Shape::ofInts({8, 8}));
+  g.addNode("Reshape", {q2, g.addInitializer("to", Tensor::int64s({2}, {8, 8}))}, {flat}, {}, "view");
+  g.addOutput(flat);
+  ValueId dims = g.addValue("dims", DType::Int64, Shape::ofInts({2}));
+  g.addNode("Shape", {flat}, {dims}, {}, "shape");
+  ValueId rows = g.addValue("rows", DType::Int64, Shape::ofInts({1}));
+  g.addNode("Gather", {dims, g.addInitializer("first", Tensor::int64s({1}, {0}))}, {rows},
+            zoo::attrs({Attribute::makeInt("axis", 0)}), "rows");
+  g.addOutput(rows);
+  json j = twoPointColdCurveProfile();
+  j["cpu"]["view_call_s"] = 0.1e-6;
+  j["cpu"]["cold_call_s"]["shape"] = 0.05e-6;
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  j["cpu"]["cold_call_curve"][0]["node"] = 0.1e-6;
+  j["cpu"]["cold_call_curve"][1]["node"] = 1.6e-6;
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+
+  const auto groups = unfusedGroups(g);
+  ASSERT_TRUE(groups.ok());
+  std::vector<size_t> order(groups->size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  const CpuRunReuse r = cpuRunReuse(g, *groups, order, *with, runFootprintBytes(g, *with));
+  const NodeId view = g.findNode("view"), rowsNode = g.findNode("rows");
+  const double viewUs = with->cpu.coldNodeCurveSeconds(r.nodeDistance.at(static_cast<size_t>(view))) * 1e6;
+  const double rowsUs =
+      with->cpu.coldNodeCurveSeconds(r.nodeDistance.at(static_cast<size_t>(rowsNode))) * 1e6;
+  ASSERT_GT(viewUs, 0.8);  // a run away: past the 16 MiB Neg
+  ASSERT_GT(rowsUs, 0.8);
+  const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *with);
+  ASSERT_EQ(r1.kernels.size(), r0.kernels.size());
+  auto kernelOf = [](const SimResult& res, const std::string& node) {
+    for (const auto& k : res.kernels)
+      if (k.nodes == std::vector<std::string>{node}) return k.durUs;
+    ADD_FAILURE() << "no kernel of " << node;
+    return 0.0;
+  };
+  EXPECT_NEAR(kernelOf(r0, "view"), 0.1, 1e-3);
+  EXPECT_NEAR(kernelOf(r1, "view") - kernelOf(r0, "view"), viewUs, 1e-3);
+  // The shape work's cold share of "shape" is at most 0.05 us: the curve's figure replaces it.
+  const double rowsGain = kernelOf(r1, "rows") - kernelOf(r0, "rows");
+  EXPECT_GE(rowsGain, rowsUs - 0.05 - 1e-3);
+  EXPECT_LE(rowsGain, rowsUs + 1e-3);
+}
+
 // An op with nothing to do (its outputs empty, no work counted) pays the executor's call, not its op's own
 // fitted fixed part: a RoIAlign of a pyramid level no box went to, on a profile whose RoiAlign call is 73 us.
 TEST(CpuCost, AnOpWithNothingToDoPaysNoCallOfItsOwn) {
