@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|117]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|118]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -501,6 +501,14 @@ each attending over a key-value cache that grows by a row a step; the trip count
 the file keeps a Loop whose carried cache grows), and a tabular net written here (26 categorical columns each
 looked up in its own table of 1000-50000 rows, 13 numeric ones, a small attention over the columns, batch 64).
 
+Set 118 was exported in session 80 after its changes, before any measurement of it, at opset 17: a point-cloud
+net written here and scripted (farthest-point sampling of 128 centres from 1024 points in a Loop whose trip
+count comes from the input's shape, each step an ArgMax and a Gather; then each centre's 16 nearest points by
+TopK, a shared MLP and a max over each group), a greedy translation decoder written here and scripted (one
+step per memory token: the last token's embedding looked up, a self-attention over the tokens so far and a
+cross-attention over the memory, an ArgMax for the next token), and a diffusion-style UNet written here
+(GroupNorm, SiLU, a sinusoidal time embedding, attention at 8x8, batch 2 at 32x32).
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -511,7 +519,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115", "116", "117"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115", "116", "117", "118"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -752,6 +760,8 @@ def main():
         return export_hundred_sixteenth_set(torch, torchvision, out)
     if which == "117":
         return export_hundred_seventeenth_set(torch, torchvision, out)
+    if which == "118":
+        return export_hundred_eighteenth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -12540,6 +12550,121 @@ def export_hundred_seventeenth_set(torch, torchvision, out):
             return torch.sigmoid(self.head(h.flatten(1)))
 
     export_nets(torch, out, 217, (("tab_embed_b64", TabNet, (64, 39)),), opset=17)
+    return 0
+
+
+def export_hundred_eighteenth_set(torch, torchvision, out):
+    # Session 80, after its changes: a point-cloud net whose sampling is a data-sized Loop, a greedy decoder
+    # feeding its own tokens back, and a diffusion-style UNet.
+    nn = torch.nn
+
+    class FpsPointNet(nn.Module):
+        def __init__(self, k=16):
+            super().__init__()
+            self.k = k
+            self.mlp = nn.Sequential(nn.Linear(6, 64), nn.ReLU(), nn.Linear(64, 128), nn.ReLU())
+            self.head = nn.Sequential(nn.Linear(128, 256), nn.ReLU(), nn.Linear(256, 10))
+
+        def forward(self, pts):
+            b, n = pts.shape[0], pts.shape[1]
+            dist = torch.full((b, n), 1e10)
+            far = torch.zeros(b, dtype=torch.long)
+            idx = []
+            for _ in range(n // 8):
+                idx.append(far)
+                c = pts[torch.arange(b), far][:, None]
+                dist = torch.minimum(dist, ((pts - c) ** 2).sum(-1))
+                far = dist.argmax(-1)
+            centres = pts.gather(1, torch.stack(idx, 1)[:, :, None].expand(-1, -1, 3))
+            d = ((centres[:, :, None] - pts[:, None]) ** 2).sum(-1)
+            nb = d.topk(self.k, -1, largest=False)[1]
+            grp = pts[torch.arange(b)[:, None, None], nb]
+            feat = self.mlp(torch.cat((grp - centres[:, :, None], grp), -1)).amax(2)
+            return self.head(feat.amax(1))
+
+    export_scripted(torch, out, 218, "fps_pointnet_b2_1024", FpsPointNet, torch.rand(2, 1024, 3))
+
+    class GreedyTranslator(nn.Module):
+        def __init__(self, d=256, vocab=2000, heads=4):
+            super().__init__()
+            self.d, self.heads = d, heads
+            self.emb = nn.Embedding(vocab, d)
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.cq, self.ckv, self.co = nn.Linear(d, d), nn.Linear(d, 2 * d), nn.Linear(d, d)
+            self.n1, self.n2, self.n3 = nn.LayerNorm(d), nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 2 * d), nn.ReLU(), nn.Linear(2 * d, d))
+            self.out = nn.Linear(d, vocab)
+
+        def attend(self, q, k, v):
+            b, hd = q.shape[0], self.d // self.heads
+            w = torch.softmax(q.reshape(b, 1, self.heads, hd).transpose(1, 2)
+                              @ k.reshape(b, -1, self.heads, hd).permute(0, 2, 3, 1) / 16.0, -1)
+            return (w @ v.reshape(b, -1, self.heads, hd).transpose(1, 2)).reshape(b, self.d)
+
+        def forward(self, memory):
+            b = memory.shape[0]
+            mk, mv = self.ckv(memory).chunk(2, -1)
+            tok = torch.zeros(b, dtype=torch.long)
+            ks = torch.zeros(b, 0, self.d)
+            vs = torch.zeros(b, 0, self.d)
+            toks = []
+            for _ in range(memory.shape[1]):
+                e = self.emb(tok)
+                q, kn, vn = self.qkv(self.n1(e)).chunk(3, -1)
+                ks = torch.cat((ks, kn[:, None]), 1)
+                vs = torch.cat((vs, vn[:, None]), 1)
+                x = e + self.o(self.attend(q, ks, vs))
+                x = x + self.co(self.attend(self.cq(self.n2(x)), mk, mv))
+                x = x + self.ff(self.n3(x))
+                tok = self.out(x).argmax(-1)
+                toks.append(tok)
+            return torch.stack(toks, 1)
+
+    export_scripted(torch, out, 218, "greedy_translator_loop24", GreedyTranslator, torch.rand(2, 24, 256))
+
+    class ResBlock(nn.Module):
+        def __init__(self, i, o, t=128):
+            super().__init__()
+            self.n1, self.c1 = nn.GroupNorm(8, i), nn.Conv2d(i, o, 3, padding=1)
+            self.t = nn.Linear(t, o)
+            self.n2, self.c2 = nn.GroupNorm(8, o), nn.Conv2d(o, o, 3, padding=1)
+            self.skip = nn.Conv2d(i, o, 1) if i != o else nn.Identity()
+
+        def forward(self, x, temb):
+            h = self.c1(nn.functional.silu(self.n1(x))) + self.t(temb)[:, :, None, None]
+            return self.skip(x) + self.c2(nn.functional.silu(self.n2(h)))
+
+    class UNet(nn.Module):
+        def __init__(self, c=64):
+            super().__init__()
+            self.tmlp = nn.Sequential(nn.Linear(64, 128), nn.SiLU(), nn.Linear(128, 128))
+            self.inp = nn.Conv2d(4, c, 3, padding=1)
+            self.d1, self.d2, self.d3 = ResBlock(c, c), ResBlock(c, 2 * c), ResBlock(2 * c, 4 * c)
+            self.down = nn.AvgPool2d(2)
+            self.attn_norm = nn.GroupNorm(8, 4 * c)
+            self.attn = nn.MultiheadAttention(4 * c, 4, batch_first=True)
+            self.mid = ResBlock(4 * c, 4 * c)
+            self.u3, self.u2, self.u1 = ResBlock(8 * c, 2 * c), ResBlock(4 * c, c), ResBlock(2 * c, c)
+            self.outp = nn.Sequential(nn.GroupNorm(8, c), nn.SiLU(), nn.Conv2d(c, 4, 3, padding=1))
+
+        def forward(self, x):
+            t = x.mean((1, 2, 3)) * 1000
+            freqs = torch.exp(-torch.arange(32, dtype=torch.float32) * (9.21 / 32))
+            ang = t[:, None] * freqs[None]
+            temb = self.tmlp(torch.cat((ang.sin(), ang.cos()), 1))
+            h1 = self.d1(self.inp(x), temb)
+            h2 = self.d2(self.down(h1), temb)
+            h3 = self.d3(self.down(h2), temb)
+            b, c, hh, ww = h3.shape
+            a = self.attn_norm(h3).flatten(2).transpose(1, 2)
+            h3 = h3 + self.attn(a, a, a, need_weights=False)[0].transpose(1, 2).reshape(b, c, hh, ww)
+            m = self.mid(h3, temb)
+            u = self.u3(torch.cat((m, h3), 1), temb)
+            u = self.u2(torch.cat((nn.functional.interpolate(u, scale_factor=2.0, mode="nearest"), h2), 1), temb)
+            u = self.u1(torch.cat((nn.functional.interpolate(u, scale_factor=2.0, mode="nearest"), h1), 1), temb)
+            return self.outp(u)
+
+    export_nets(torch, out, 218, (("unet_diffusion_b2_32", UNet, (2, 4, 32, 32)),), opset=17)
     return 0
 
 
