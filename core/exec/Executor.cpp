@@ -51,11 +51,15 @@ struct Plan {
   std::vector<NodeId> order;
   std::vector<int32_t> uses;     // consumer count per value id
   std::vector<char> keepAlive;   // graph outputs and values read by nested subgraphs
-  // Values whose tensor is dropped at their last use: neither kept alive nor an initializer. The release
-  // after each node reads this, not the graph's Value records (208 bytes each, spread over the graph): in a
-  // run whose traffic evicts them, that read missed the cache on every input (FCOS's post-processing, 1713
-  // nodes: half of the run loop's own samples on it, session 80).
-  std::vector<char> releasable;
+  // The values whose tensor is dropped after the node at each position of `order` (releaseIds from
+  // releaseStart[pos] to releaseStart[pos + 1]): those it reads last that are neither kept alive nor an
+  // initializer. Worked out once: the release after each node read the node's input lists, a use count
+  // per value and each input's graph Value record (208 bytes, spread over the graph), which a run whose
+  // traffic evicts them missed in cache on every input (session 80: FCOS -O0's run loop had half of its own
+  // perf samples on the Value record; a GRU decoder's Loop body, its weights streamed each trip, about 2.8
+  // us a trip outside its nodes).
+  std::vector<int32_t> releaseStart;
+  std::vector<ValueId> releaseIds;
   // Relu epilogues: reluAfter[producer] = the Relu node that is the only reader of the producer's
   // output (Conv, BatchNormalization, Add); that Relu is computed with its producer and skipped.
   std::vector<NodeId> reluAfter;
@@ -87,11 +91,10 @@ struct Args {
   size_t n_ = 0;
 };
 
-// One run's value table and use counts, kept by the interpreter between runs so that a function
-// body called once per fused kernel does not allocate them on every call.
+// One run's value table, kept by the interpreter between runs so that a function body called once per
+// fused kernel does not allocate it on every call.
 struct Frame {
   std::vector<RtTensor> vals;
-  std::vector<int32_t> uses;
 };
 
 }  // namespace
@@ -194,8 +197,6 @@ class Interpreter {
       if (!vals[static_cast<size_t>(id)].defined())
         vals[static_cast<size_t>(id)] = RtTensor::fromModelTensor(*g.value(id).initializer);
 
-    std::vector<int32_t>& uses = frame->uses;
-    uses.assign(plan->uses.begin(), plan->uses.end());
     ExecProfile* const profile = top ? opts_.profile : nullptr;
     ExecProfile* const bodyProfile = !top && scope.traced && !scope.path.empty() ? opts_.profile : nullptr;
     const auto loopStart = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
@@ -246,13 +247,8 @@ class Interpreter {
           FW_TRY_STATUS(runNode(g, node, *plan, n, vals, scope, callerAttrs, top, epilogue));
         }
       }
-      for (const auto* list : {&node.inputs, &node.implicitInputs}) {
-        for (ValueId in : *list) {
-          if (in == kNoId) continue;
-          const auto idx = static_cast<size_t>(in);
-          if (--uses[idx] <= 0 && plan->releasable[idx]) vals[idx] = RtTensor();
-        }
-      }
+      for (int32_t k = plan->releaseStart[pos]; k < plan->releaseStart[pos + 1]; ++k)
+        vals[static_cast<size_t>(plan->releaseIds[static_cast<size_t>(k)])] = RtTensor();
     }
     std::vector<RtTensor> outs;
     outs.reserve(g.outputs().size());
@@ -311,10 +307,25 @@ class Interpreter {
         for (size_t k = 0; k < nodeCount; ++k) p.callee[k].store(nullptr, std::memory_order_relaxed);
       }
     }
-    p.releasable.assign(g.values().size(), 0);
-    for (const auto& v : g.values()) {
+    for (const auto& v : g.values())
       if (v.initializer) p.initializers.push_back(v.id);
-      p.releasable[static_cast<size_t>(v.id)] = !p.keepAlive[static_cast<size_t>(v.id)] && !v.initializer;
+    // Each value's last reader in `order`; it is released after that node (skipped epilogues included, as
+    // their inputs are read by the node that runs them).
+    std::vector<int32_t> lastRead(g.values().size(), -1);
+    for (size_t pos = 0; pos < p.order.size(); ++pos)
+      for (const auto* list : {&g.node(p.order[pos]).inputs, &g.node(p.order[pos]).implicitInputs})
+        for (ValueId v : *list)
+          if (v != kNoId) lastRead[static_cast<size_t>(v)] = static_cast<int32_t>(pos);
+    std::vector<std::vector<ValueId>> dies(p.order.size());
+    for (const auto& v : g.values()) {
+      const int32_t at = lastRead[static_cast<size_t>(v.id)];
+      if (at >= 0 && !p.keepAlive[static_cast<size_t>(v.id)] && !v.initializer)
+        dies[static_cast<size_t>(at)].push_back(v.id);
+    }
+    p.releaseStart.assign(1, 0);
+    for (const auto& d : dies) {
+      p.releaseIds.insert(p.releaseIds.end(), d.begin(), d.end());
+      p.releaseStart.push_back(static_cast<int32_t>(p.releaseIds.size()));
     }
     // Relu epilogues, unless every computed value must be kept as it is (keepIntermediates) or every
     // node is timed on its own (profile).
