@@ -90,7 +90,7 @@ struct ExecProfile {
   std::unordered_map<std::string, std::vector<size_t>> bodySlots;
 };
 
-// Run plans (node order, use counts, epilogues) kept between runs of one model. A caller that runs the
+// Run plans (node order, the values each node releases, epilogues) kept between runs of one model. A caller that runs the
 // same model many times (fwb profile) gives each run the same object, and the plans of the main graph,
 // of its function bodies (fused kernels) and of its control-flow bodies are made once instead of in
 // every run, where a body's plan was part of its node's time. The object holds the model's graph and
