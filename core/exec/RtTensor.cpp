@@ -243,7 +243,25 @@ RtTensor RtTensor::sequence(DType elem, std::vector<RtTensor> items) {
   RtTensor r;
   r.kind = Kind::Sequence;
   r.dtype = elem;
-  r.items_ = std::make_shared<const std::vector<RtTensor>>(std::move(items));
+  r.items_ = std::make_shared<std::vector<RtTensor>>(std::move(items));
+  r.itemCount_ = r.items_->size();
+  return r;
+}
+
+RtTensor RtTensor::appended(const RtTensor& seq, RtTensor t) {
+  RtTensor r;
+  r.kind = Kind::Sequence;
+  r.dtype = t.dtype;
+  if (seq.items_ && seq.itemCount_ == seq.items_->size()) {
+    seq.items_->push_back(std::move(t));
+    r.items_ = seq.items_;
+  } else {
+    r.items_ = std::make_shared<std::vector<RtTensor>>();
+    r.items_->reserve(seq.items().size() + 1);
+    r.items_->assign(seq.items().begin(), seq.items().end());
+    r.items_->push_back(std::move(t));
+  }
+  r.itemCount_ = r.items_->size();
   return r;
 }
 
@@ -254,10 +272,7 @@ RtTensor RtTensor::none(DType elem) {
   return r;
 }
 
-const std::vector<RtTensor>& RtTensor::items() const {
-  static const std::vector<RtTensor> empty;
-  return items_ ? *items_ : empty;
-}
+SeqItems RtTensor::items() const { return items_ ? SeqItems(items_->data(), itemCount_) : SeqItems(); }
 
 Tensor RtTensor::toTensor() const {
   if (kind != Kind::Tensor) return Tensor();

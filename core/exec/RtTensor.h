@@ -25,6 +25,25 @@ Store storeOf(DType t);
 
 int64_t numelOf(const std::vector<int64_t>& dims);
 
+class RtTensor;
+// A sequence's elements as a read-only range (RtTensor::items): valid while the sequence value lives and
+// nothing is appended to it.
+class SeqItems {
+ public:
+  SeqItems() = default;
+  SeqItems(const RtTensor* first, size_t n) : first_(first), n_(n) {}
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const RtTensor& operator[](size_t k) const;
+  const RtTensor* begin() const { return first_; }
+  const RtTensor* end() const;
+  std::vector<RtTensor> copy() const;
+
+ private:
+  const RtTensor* first_ = nullptr;
+  size_t n_ = 0;
+};
+
 class RtTensor {
  public:
   enum class Kind : uint8_t { Tensor, Sequence, None };
@@ -49,6 +68,11 @@ class RtTensor {
   static RtTensor vecI(const std::vector<int64_t>& v);
   Tensor toTensor() const;  // converts back to the logical dtype (an empty Tensor for a sequence or none)
   static RtTensor sequence(DType elem, std::vector<RtTensor> items);
+  // `seq` with `t` appended: the new value shares seq's element storage when seq is the longest value on
+  // it (the storage grows by one; every value on it sees only its own first elements), else it copies
+  // seq's elements once. A decoder's Loop that collects a step's output in a list appended to it by copying
+  // every element handle on each trip (session 80: 0.81-0.95 us a trip at 12-64 elements).
+  static RtTensor appended(const RtTensor& seq, RtTensor t);
   static RtTensor none(DType elem);  // an optional without a value
 
   bool defined() const { return dtype != DType::Undefined || kind != Kind::Tensor; }
@@ -56,7 +80,7 @@ class RtTensor {
   bool isSequence() const { return kind == Kind::Sequence; }
   bool isNone() const { return kind == Kind::None; }
   // The elements of a sequence (empty for anything else).
-  const std::vector<RtTensor>& items() const;
+  SeqItems items() const;
   Store store() const { return storeOf(dtype); }
   int64_t numel() const { return numelOf(dims); }
   size_t rank() const { return dims.size(); }
@@ -101,7 +125,14 @@ class RtTensor {
   std::shared_ptr<const void> hold_;
   void* data_ = nullptr;
   bool stable_ = false;                                 // hold_ outlives the run (constantOwner)
-  std::shared_ptr<const std::vector<RtTensor>> items_;  // Kind::Sequence
+  // Kind::Sequence: its first itemCount_ elements of items_, which values appended to it may share
+  // (appended): elements are never changed or removed, only added after the longest value's last.
+  std::shared_ptr<std::vector<RtTensor>> items_;
+  size_t itemCount_ = 0;
 };
+
+inline const RtTensor& SeqItems::operator[](size_t k) const { return first_[k]; }
+inline const RtTensor* SeqItems::end() const { return first_ + n_; }
+inline std::vector<RtTensor> SeqItems::copy() const { return std::vector<RtTensor>(begin(), end()); }
 
 }  // namespace fw::exec

@@ -56,9 +56,14 @@ Status opSequenceInsert(OpContext& c) {
   if (s->dtype != DType::Undefined && t.dtype != s->dtype)
     return c.fail("tensor of type " + std::string(dtypeName(t.dtype)) + " inserted into a sequence of " +
                   std::string(dtypeName(s->dtype)));
-  std::vector<RtTensor> items = s->items();
+  const auto n = static_cast<int64_t>(s->items().size());
   int64_t pos = 0;
-  FW_ASSIGN_OR_RETURN(pos, position(c, 2, static_cast<int64_t>(items.size()), static_cast<int64_t>(items.size()), true));
+  FW_ASSIGN_OR_RETURN(pos, position(c, 2, n, n, true));
+  if (pos == n) {  // at the end: shares the sequence's storage where it can (RtTensor::appended)
+    c.out[0] = RtTensor::appended(*s, t);
+    return {};
+  }
+  std::vector<RtTensor> items = s->items().copy();
   items.insert(items.begin() + pos, t);
   c.out[0] = RtTensor::sequence(t.dtype, std::move(items));
   return {};
@@ -77,7 +82,7 @@ Status opSequenceAt(OpContext& c) {
 Status opSequenceErase(OpContext& c) {
   const RtTensor* s = nullptr;
   FW_ASSIGN_OR_RETURN(s, seqInput(c, 0));
-  std::vector<RtTensor> items = s->items();
+  std::vector<RtTensor> items = s->items().copy();
   if (items.empty()) return c.fail("cannot erase from an empty sequence");
   int64_t pos = 0;
   FW_ASSIGN_OR_RETURN(pos, position(c, 1, static_cast<int64_t>(items.size()), static_cast<int64_t>(items.size()) - 1, false));

@@ -348,3 +348,29 @@ TEST(ExecGraph, AModelsConvertedTensorsAreKeptWhileTheTensorLives) {
   EXPECT_EQ((*r1)[0].toFloats(), (std::vector<float>{1.5f, -2.0f, 0.5f, 2048.0f}));
   EXPECT_EQ((*r2)[0].toFloats(), (*r1)[0].toFloats());
 }
+
+// Appending to a sequence (SequenceInsert at its end) shares the sequence's element storage when it is the
+// longest value on it, and copies it once when it is not: every value keeps its own elements.
+TEST(ExecGraph, AppendingToASequenceSharesItsStorageAndKeepsEveryValuesElements) {
+  using fw::exec::RtTensor;
+  const RtTensor empty = RtTensor::sequence(fw::DType::Float32, {});
+  const RtTensor a = RtTensor::appended(empty, RtTensor::scalarF(1));
+  const RtTensor b = RtTensor::appended(a, RtTensor::scalarF(2));
+  const RtTensor ab3 = RtTensor::appended(b, RtTensor::scalarF(3));
+  EXPECT_EQ(ab3.items().begin(), a.items().begin());                    // one storage for the chain
+  const RtTensor branch = RtTensor::appended(a, RtTensor::scalarF(7));  // a is no longer the longest
+  EXPECT_NE(branch.items().begin(), a.items().begin());
+  auto values = [](const RtTensor& s) {
+    std::vector<double> v;
+    for (const auto& e : s.items()) v.push_back(e.getD(0));
+    return v;
+  };
+  EXPECT_TRUE(empty.items().empty());
+  EXPECT_EQ(values(a), (std::vector<double>{1}));
+  EXPECT_EQ(values(b), (std::vector<double>{1, 2}));
+  EXPECT_EQ(values(ab3), (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(values(branch), (std::vector<double>{1, 7}));
+  const RtTensor more = RtTensor::appended(branch, RtTensor::scalarF(8));
+  EXPECT_EQ(values(more), (std::vector<double>{1, 7, 8}));
+  EXPECT_EQ(values(ab3), (std::vector<double>{1, 2, 3}));
+}
