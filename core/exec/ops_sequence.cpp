@@ -1,7 +1,9 @@
 // Sequences and optionals as values (OpContext.h: RtTensor::Kind): SequenceEmpty, SequenceConstruct,
 // SequenceInsert, SequenceAt, SequenceErase, SequenceLength, SplitToSequence, ConcatFromSequence,
 // SequenceMap, Optional, OptionalHasElement, OptionalGetElement. A sequence shares its element
-// tensors (they are immutable), so inserting into a long sequence copies pointers, not data.
+// tensors (they are immutable), so inserting into a long sequence copies handles, not data, and appending
+// at its end shares its element storage too (RtTensor::appended: a loop that collects a list appends in
+// constant time a trip).
 #include "core/exec/OpContext.h"
 
 namespace fw::exec {
