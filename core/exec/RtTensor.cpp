@@ -272,7 +272,9 @@ RtTensor RtTensor::none(DType elem) {
   return r;
 }
 
-SeqItems RtTensor::items() const { return items_ ? SeqItems(items_->data(), itemCount_) : SeqItems(); }
+std::span<const RtTensor> RtTensor::items() const {
+  return items_ ? std::span<const RtTensor>(items_->data(), itemCount_) : std::span<const RtTensor>();
+}
 
 Tensor RtTensor::toTensor() const {
   if (kind != Kind::Tensor) return Tensor();

@@ -12,6 +12,7 @@
 // empty optional is its element type (Undefined when not known).
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,25 +25,6 @@ enum class Store { F32, I64, U8, Str, None };
 Store storeOf(DType t);
 
 int64_t numelOf(const std::vector<int64_t>& dims);
-
-class RtTensor;
-// A sequence's elements as a read-only range (RtTensor::items): valid while the sequence value lives and
-// nothing is appended to it.
-class SeqItems {
- public:
-  SeqItems() = default;
-  SeqItems(const RtTensor* first, size_t n) : first_(first), n_(n) {}
-  size_t size() const { return n_; }
-  bool empty() const { return n_ == 0; }
-  const RtTensor& operator[](size_t k) const;
-  const RtTensor* begin() const { return first_; }
-  const RtTensor* end() const;
-  std::vector<RtTensor> copy() const;
-
- private:
-  const RtTensor* first_ = nullptr;
-  size_t n_ = 0;
-};
 
 class RtTensor {
  public:
@@ -79,8 +61,9 @@ class RtTensor {
   bool isTensor() const { return kind == Kind::Tensor; }
   bool isSequence() const { return kind == Kind::Sequence; }
   bool isNone() const { return kind == Kind::None; }
-  // The elements of a sequence (empty for anything else).
-  SeqItems items() const;
+  // The elements of a sequence (empty for anything else): valid while the value lives and nothing is
+  // appended to it.
+  std::span<const RtTensor> items() const;
   Store store() const { return storeOf(dtype); }
   int64_t numel() const { return numelOf(dims); }
   size_t rank() const { return dims.size(); }
@@ -130,9 +113,5 @@ class RtTensor {
   std::shared_ptr<std::vector<RtTensor>> items_;
   size_t itemCount_ = 0;
 };
-
-inline const RtTensor& SeqItems::operator[](size_t k) const { return first_[k]; }
-inline const RtTensor* SeqItems::end() const { return first_ + n_; }
-inline std::vector<RtTensor> SeqItems::copy() const { return std::vector<RtTensor>(begin(), end()); }
 
 }  // namespace fw::exec

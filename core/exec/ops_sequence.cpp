@@ -65,7 +65,8 @@ Status opSequenceInsert(OpContext& c) {
     c.out[0] = RtTensor::appended(*s, t);
     return {};
   }
-  std::vector<RtTensor> items = s->items().copy();
+  const auto seq = s->items();
+  std::vector<RtTensor> items(seq.begin(), seq.end());
   items.insert(items.begin() + pos, t);
   c.out[0] = RtTensor::sequence(t.dtype, std::move(items));
   return {};
@@ -84,7 +85,8 @@ Status opSequenceAt(OpContext& c) {
 Status opSequenceErase(OpContext& c) {
   const RtTensor* s = nullptr;
   FW_ASSIGN_OR_RETURN(s, seqInput(c, 0));
-  std::vector<RtTensor> items = s->items().copy();
+  const auto seq = s->items();
+  std::vector<RtTensor> items(seq.begin(), seq.end());
   if (items.empty()) return c.fail("cannot erase from an empty sequence");
   int64_t pos = 0;
   FW_ASSIGN_OR_RETURN(pos, position(c, 1, static_cast<int64_t>(items.size()), static_cast<int64_t>(items.size()) - 1, false));
