@@ -731,6 +731,15 @@ std::optional<exec::SplitEpilogue> splitInParts(const Graph& g, const Node& n,
 
 }  // namespace
 
+namespace {
+// cold_call_curve "node" at the distance since node `id` last ran (CpuRunReuse::nodeDistance); 0 without
+// the reuse figures or the column.
+double nodeCurveSeconds(const HwProfile& hw, const CpuRunReuse* reuse, NodeId id) {
+  const auto i = static_cast<size_t>(id);
+  return reuse && i < reuse->nodeDistance.size() ? hw.cpu.coldNodeCurveSeconds(reuse->nodeDistance[i]) : 0.0;
+}
+}  // namespace
+
 std::optional<double> cpuShapeWorkSeconds(const Graph& g, NodeId id, const HwProfile& hw, double runFootprint,
                                           const CpuRunReuse* reuse) {
   const std::optional<double> cold = hw.cpu.coldShapeCallSeconds();
@@ -742,9 +751,7 @@ std::optional<double> cpuShapeWorkSeconds(const Graph& g, NodeId id, const HwPro
   const double share =
       reuse && ni < reuse->callColdShare.size() ? reuse->callColdShare[ni] : coldShareOf(hw, runFootprint);
   // At least the node curve at the distance since the node last ran, as a vector op pays it (costCpuKernel).
-  const double nodeS =
-      reuse && ni < reuse->nodeDistance.size() ? hw.cpu.coldNodeCurveSeconds(reuse->nodeDistance[ni]) : 0.0;
-  return callS + std::max(share * *cold, nodeS);
+  return callS + std::max(share * *cold, nodeCurveSeconds(hw, reuse, id));
 }
 
 Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const HwProfile& hw,
@@ -778,9 +785,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // (cpu.cold_call_curve "node" at the distance since it last ran; session 80: a detector's Unsqueezes
       // and Reshapes 0.35-0.44 us measured at their median, 0.09 simulated at the view's call alone, a
       // decoder's Identities within 5 MB 0.17).
-      const auto vi = static_cast<size_t>(m);
-      if (reuse && vi < reuse->nodeDistance.size())
-        viewColdS += hw.cpu.coldNodeCurveSeconds(reuse->nodeDistance[vi]);
+      viewColdS += nodeCurveSeconds(hw, reuse, m);
       continue;
     }
     // Computed in its producer's loop: no pass of its own (bert_lite's MatMul+Add+Relu over [100, 512]:
@@ -1094,8 +1099,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
     // And a vector op at least the curve's "node" at the distance since the node itself last ran: its own
     // tensors and the executor's record of it, whatever ran just before (a detector's transform's tiny
     // nodes, 0.20 us a node alone, 0.54 with 64 MB streamed elsewhere in the run; session 79).
-    if (!libraryCall && reuse && mi < reuse->nodeDistance.size())
-      coldCallS = std::max(coldCallS, hw.cpu.coldNodeCurveSeconds(reuse->nodeDistance[mi]));
+    if (!libraryCall) coldCallS = std::max(coldCallS, nodeCurveSeconds(hw, reuse, m));
     fixedS += coldCallS;
     double compS = shaped ? *shaped : fixedS + rowsS + copyS + (rate > 0 ? work / rate : 0.0);
     // An Einsum run as a product copies an operand whose axes are not in product order into that order,
