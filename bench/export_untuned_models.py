@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|118]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|119]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -509,6 +509,14 @@ step per memory token: the last token's embedding looked up, a self-attention ov
 cross-attention over the memory, an ArgMax for the next token), and a diffusion-style UNet written here
 (GroupNorm, SiLU, a sinusoidal time embedding, attention at 8x8, batch 2 at 32x32).
 
+Set 119 was exported in session 81 after its changes (the last: the executor's time outside a node by its
+distance, cold_call_curve "outside"), before any measurement of it, at opset 17: torchvision's Swin V2-S (one
+image at 128), a universal transformer written here and scripted whose shared layer runs until every token's
+accumulated halting probability passes 0.99 (adaptive computation time: the Loop's condition comes from the
+data, at most 12 steps), and a k-means layer written here and scripted (4096 points of 32 features into 64
+centres, Lloyd steps until no centre moves more than 1e-4 or 20 steps: distances, an ArgMin, a one-hot
+product for the new centres).
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -519,7 +527,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115", "116", "117", "118"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115", "116", "117", "118", "119"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -762,6 +770,8 @@ def main():
         return export_hundred_seventeenth_set(torch, torchvision, out)
     if which == "118":
         return export_hundred_eighteenth_set(torch, torchvision, out)
+    if which == "119":
+        return export_hundred_nineteenth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -12665,6 +12675,82 @@ def export_hundred_eighteenth_set(torch, torchvision, out):
             return self.outp(u)
 
     export_nets(torch, out, 218, (("unet_diffusion_b2_32", UNet, (2, 4, 32, 32)),), opset=17)
+    return 0
+
+
+def export_hundred_nineteenth_set(torch, torchvision, out):
+    # Session 81, after its changes: a deep windowed vision transformer, a transformer whose depth the data
+    # decides, and a clustering loop that runs until it converges.
+    nn = torch.nn
+    export_nets(torch, out, 219, (("swin_v2_s_b1_128", lambda: torchvision.models.swin_v2_s(weights=None),
+                                   (1, 3, 128, 128)),), opset=17)
+
+    class ActTransformer(nn.Module):
+        def __init__(self, d=192, heads=4, max_steps=12):
+            super().__init__()
+            self.d, self.heads, self.max_steps = d, heads, max_steps
+            self.inp = nn.Linear(64, d)
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+            self.halt = nn.Linear(d, 1)
+            nn.init.constant_(self.halt.bias, -2.5)
+            self.step_emb = nn.Parameter(torch.randn(max_steps, d) * 0.02)
+            self.cls = nn.Linear(d, 5)
+
+        def layer(self, x):
+            b, t = x.shape[0], x.shape[1]
+            hd = self.d // self.heads
+            q, k, v = self.qkv(self.n1(x)).chunk(3, -1)
+            q = q.reshape(b, t, self.heads, hd).transpose(1, 2)
+            k = k.reshape(b, t, self.heads, hd).transpose(1, 2)
+            v = v.reshape(b, t, self.heads, hd).transpose(1, 2)
+            w = torch.softmax(q @ k.transpose(2, 3) / 8.0, -1)
+            x = x + self.o((w @ v).transpose(1, 2).reshape(b, t, self.d))
+            return x + self.ff(self.n2(x))
+
+        def forward(self, feats):
+            x = self.inp(feats)
+            halting = torch.zeros(x.shape[0], x.shape[1])
+            acc = torch.zeros_like(x)
+            step = 0
+            while bool((halting < 0.99).any()) and step < self.max_steps:
+                x = self.layer(x + self.step_emb[step])
+                p = torch.sigmoid(self.halt(x)).squeeze(-1)
+                running = (halting < 0.99).float()
+                p = torch.minimum(p * running, 1.0 - halting)
+                acc = acc + p[:, :, None] * x
+                halting = halting + p
+                step += 1
+            return self.cls((acc + (1.0 - halting)[:, :, None] * x).mean(1))
+
+    export_scripted(torch, out, 219, "act_transformer_b4_t32", ActTransformer, torch.rand(4, 32, 64))
+
+    class KMeans(nn.Module):
+        def __init__(self, k=64, dim=32, max_steps=20):
+            super().__init__()
+            self.k, self.max_steps = k, max_steps
+            self.proj = nn.Linear(dim, dim)
+            self.init_idx = nn.Parameter(torch.randperm(4096)[:k].float(), requires_grad=False)
+
+        def forward(self, pts):
+            z = self.proj(pts)
+            c = z[self.init_idx.long()]
+            moved = torch.ones(1)
+            step = 0
+            assign = torch.zeros(z.shape[0], dtype=torch.long)
+            while bool(moved.max() > 1e-4) and step < self.max_steps:
+                d = (z * z).sum(1, keepdim=True) - 2.0 * z @ c.t() + (c * c).sum(1)[None]
+                assign = d.argmin(1)
+                onehot = (assign[:, None] == torch.arange(self.k)[None]).float()
+                counts = onehot.sum(0)[:, None]
+                newc = torch.where(counts > 0, onehot.t() @ z / counts.clamp(min=1.0), c)
+                moved = ((newc - c) ** 2).sum(1)
+                c = newc
+                step += 1
+            return torch.cat((c.flatten(), assign.float()))
+
+    export_scripted(torch, out, 219, "kmeans_b4096_k64", KMeans, torch.rand(4096, 32))
     return 0
 
 

@@ -286,9 +286,11 @@ const std::vector<LoopOp>& coldLoopOps() {
 // A tiny Neg on s [64, 8], then a chain of `adds` Adds on [64, 8] (each adding a row to the Add before it),
 // after a Neg over `evictElems` floats when that is not 0: the Adds from the third on find their loop and
 // the node before them just run, and only their own node (its tensors, its slot, its bookkeeping) as far as
-// the run streams (cold_call_curve "node").
+// the run streams (cold_call_curve "node"). With `reduced`, the big Neg's output is read by a ReduceMax and
+// only its one element is a graph output (no copy of it out of the run: cold_call_curve "outside").
 constexpr int kNodeChainAdds = 8;
-Bench nodeChain(int64_t evictElems) {
+constexpr int kOutsideLongAdds = 72;  // the longer chain of cold_call_curve "outside"
+Bench nodeChain(int64_t evictElems, int adds = kNodeChainAdds, bool reduced = false) {
   fw::Graph g;
   g.name = "calibrate_node_chain";
   Bench b;
@@ -302,11 +304,18 @@ Bench nodeChain(int64_t evictElems) {
   if (evictElems > 0) {
     const fw::ValueId big = g.addInput("big", fw::DType::Float32, fw::Shape::ofInts({evictElems}));
     b.inputs.push_back(filled({evictElems}, 1.0f));
-    g.addOutput(node("Neg", {big}));
+    const fw::ValueId negated = node("Neg", {big});
+    if (reduced) {
+      const fw::ValueId y = g.addValue("max", fw::DType::Float32);
+      g.addNode("ReduceMax", {negated}, {y}, fw::zoo::attrs({fw::Attribute::makeInt("keepdims", 0)}), "max");
+      g.addOutput(y);
+    } else {
+      g.addOutput(negated);
+    }
   }
   const fw::ValueId row = g.addInitializer("row", filled({8}, 1.0f));
   fw::ValueId cur = node("Neg", {s});
-  for (int k = 0; k < kNodeChainAdds; ++k) cur = node("Add", {cur, row});
+  for (int k = 0; k < adds; ++k) cur = node("Add", {cur, row});
   g.addOutput(cur);
   b.node = 0;
   b.model.graph = std::make_shared<const fw::Graph>(std::move(g));
@@ -418,8 +427,10 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
 // 3 rounds); and an op's own loop alone that far ("code"): the median over three of coldLoopOps (Add,
 // ReduceMean, Transpose) of what each takes more after each such Neg and a tiny Neg whose output
 // it reads than after the tiny Neg alone; and a node alone that far ("node"): the third to last Adds of a
-// chain of Adds after one Neg of B bytes a run (nodeChain), less the same chain in a row; each figure the
-// running maximum over B (a call farther away costs no less).
+// chain of Adds after one Neg of B bytes a run (nodeChain), less the same chain in a row; and the executor's
+// time outside a node that far ("outside"): the run's time outside its nodes with 72 such Adds less with 8,
+// a node (session 80, the AMD EPYC VM: 0.065 us a node hot, 0.095 at 4 MiB, 0.29 at 16, 0.94 at 64); each
+// figure the running maximum over B (a call farther away costs no less).
 struct ColdCurve {
   std::vector<CpuFigures::ColdCallPoint> points;
   std::string how;
@@ -428,7 +439,7 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
   constexpr int kPairs = 3;
   const Bench add = tinyAdd(), product = tinyProduct();
   ColdCurve out;
-  double vectorUs = 0, productUs = 0, codeUs = 0, nodeUs = 0;
+  double vectorUs = 0, productUs = 0, codeUs = 0, nodeUs = 0, outsideUs = 0;
   for (const int64_t mib : {2, 4, 8, 16, 32, 64}) {
     // Each Neg's input, its copy and its output: half the footprint each.
     if (memBytes > 0 && 1.5 * kPairs * static_cast<double>(mib << 20) > memBytes / 8) break;
@@ -468,6 +479,27 @@ fw::Result<ColdCurve> measureColdCallCurve(int threads, int repeat, double memBy
       pt.nodeS = nodeUs * 1e-6;
       each += "; own node alone (an Add in a chain of Adds) " + fmt("%.2f", times.first) + " us (" +
               fmt("%.2f", times.second) + " in a row)";
+    }
+    {
+      // The executor's time outside a node that far (its plan entry, its releases, its tensors' records):
+      // what a run outside its nodes takes more with kOutsideLongAdds Adds in the chain than with
+      // kNodeChainAdds, a node, the median of 3 rounds (the big Neg's output reduced in the run, not copied
+      // out: the copy's jitter would be larger than the chain's difference).
+      std::vector<double> shortUs, longUs;
+      for (int round = 0; round < 3; ++round) {
+        FW_ASSIGN_OR_RETURN(const double s, timeOutside(nodeChain(mib << 17, kNodeChainAdds, true), threads,
+                                                        1, std::max(5, repeat)));
+        FW_ASSIGN_OR_RETURN(const double l, timeOutside(nodeChain(mib << 17, kOutsideLongAdds, true), threads,
+                                                        1, std::max(5, repeat)));
+        shortUs.push_back(s);
+        longUs.push_back(l);
+      }
+      const double perNode = (median(longUs) - median(shortUs)) / (kOutsideLongAdds - kNodeChainAdds);
+      outsideUs = std::max(outsideUs, std::max(0.0, perNode));
+      pt.outsideS = outsideUs * 1e-6;
+      each += "; outside the nodes " + fmt("%.1f", median(shortUs)) + " us with " +
+              std::to_string(kNodeChainAdds) + " Adds, " + fmt("%.1f", median(longUs)) + " with " +
+              std::to_string(kOutsideLongAdds) + " (" + fmt("%.3f", perNode) + " a node)";
     }
     out.points.push_back(pt);
     out.how += (out.how.empty() ? "" : "; ") + std::to_string(mib) + " MiB: " + each;
@@ -1107,10 +1139,10 @@ fw::Result<HostMeasurement> measureHost(int threads, int repeat) {
     for (const auto& pt : m.coldCallCurve)
       line += (line.empty() ? "" : ", ") + bytesStr(pt.bytes) + " " + fmt("%.2f", pt.vectorS * 1e6) + " / " +
               fmt("%.2f", pt.productS * 1e6) + " / " + fmt("%.2f", pt.codeS * 1e6) + " / " +
-              fmt("%.2f", pt.nodeS * 1e6);
+              fmt("%.2f", pt.nodeS * 1e6) + " / " + fmt("%.3f", pt.outsideS * 1e6);
     std::fprintf(stderr,
                  "fwb: calibrate: a cold call by distance (us more, an Add / a MatMul / an op's own loop / a "
-                 "node alone): %s (%s)\n",
+                 "node alone; us a node outside the nodes): %s (%s)\n",
                  line.c_str(), m.coldCurveHow.c_str());
   }
   // The tier beyond the last-level cache, when 2 x 128 MiB fit an eighth of the memory.
@@ -1366,6 +1398,7 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
   p.cpu.fusedCallS = m.fusedCallUs * 1e-6;
   p.cpu.coldCallCurve = m.coldCallCurve;
   p.cpu.coldNodeCurve = !m.coldCallCurve.empty();
+  p.cpu.coldOutsideCurve = !m.coldCallCurve.empty();
   p.cpu.coldGather = m.coldGather;
   p.cpu.weightStreamCurve = m.weightStream;
   if (!m.farCurve.empty() && m.farProductSPerByte + m.farVectorSPerByte > 0) {
@@ -1529,8 +1562,10 @@ HwProfile hostProfile(const HostMeasurement& m, const std::string& name) {
         "input and output together are that many bytes (2 to 64 MiB), and (\"code\") what an Add, a "
         "ReduceMean and a Transpose on [64, 8] take more after each such Neg and a tiny Neg "
         "whose output they read than after the tiny Neg alone (their median), and (\"node\") what the third "
-        "to last Adds of a chain of 8 Adds on [64, 8] take more after one such Neg a run than in a row, the "
-        "medians of 3 rounds, the running maximum by distance: " +
+        "to last Adds of a chain of 8 Adds on [64, 8] take more after one such Neg a run than in a row, and "
+        "(\"outside\") what the run's time outside its nodes takes more a node with a chain of 72 such Adds "
+        "than with 8, the Neg's output reduced in the run, the medians of 3 rounds, the running maximum by "
+        "distance: " +
             m.coldCurveHow);
   note("cpu.view_call_s",
        "a Reshape of a [32,1024] tensor (a view: the executor hands out its input), 64 nodes, median "

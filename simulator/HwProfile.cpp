@@ -179,6 +179,13 @@ double CpuFigures::coldNodeCurveSeconds(double distance) const {
                                                  : 0.0;
 }
 
+double CpuFigures::outsideNodeSeconds(double distance) const {
+  const double curve = coldOutsideCurve && !coldCallCurve.empty()
+                           ? coldCurveAt(coldCallCurve, &ColdCallPoint::outsideS, distance)
+                           : 0.0;
+  return std::max(runOverhead.perNodeS, curve);
+}
+
 double CpuFigures::weightStreamBandwidthFor(double distance) const {
   return weightStreamCurve.empty() ? 0.0 : curveAt(weightStreamCurve, distance);
 }
@@ -392,9 +399,10 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       return rc.err(
           "product_stream_far_distance_bytes",
           "must be larger than product_stream_distance_bytes (the far set is measured further apart)");
-    size_t withCode = 0, withNode = 0;  // entries with a "code" ("node") figure: every one or none
-    FW_TRY_STATUS(
-        readEntries("cold_call_curve", "{bytes, vector, product[, code][, node]}", [&](Reader& re) -> Status {
+    // Entries with a "code" ("node", "outside") figure: every one or none.
+    size_t withCode = 0, withNode = 0, withOutside = 0;
+    FW_TRY_STATUS(readEntries(
+        "cold_call_curve", "{bytes, vector, product[, code][, node][, outside]}", [&](Reader& re) -> Status {
           CpuFigures::ColdCallPoint pt;
           FW_ASSIGN_OR_RETURN(pt.bytes, re.posNum("bytes"));
           FW_ASSIGN_OR_RETURN(pt.vectorS, re.posNum("vector", true));
@@ -407,16 +415,22 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
           if (node) {
             FW_ASSIGN_OR_RETURN(pt.nodeS, re.posNum("node", true));
           }
+          const bool outside = re.has("outside");
+          if (outside) {
+            FW_ASSIGN_OR_RETURN(pt.outsideS, re.posNum("outside", true));
+          }
           for (const auto& [key, v] : {std::pair<const char*, double>{"vector", pt.vectorS},
                                        {"product", pt.productS},
                                        {"code", pt.codeS},
-                                       {"node", pt.nodeS}})
+                                       {"node", pt.nodeS},
+                                       {"outside", pt.outsideS}})
             if (v > 1e-3) return re.err(key, "must be at most 1 ms");
           if (!p.cpu.coldCallCurve.empty() && pt.bytes <= p.cpu.coldCallCurve.back().bytes)
             return re.err("bytes",
                           "must be larger than the entry before (the curve is by ascending distance)");
           withCode += code ? 1 : 0;
           withNode += node ? 1 : 0;
+          withOutside += outside ? 1 : 0;
           p.cpu.coldCallCurve.push_back(pt);
           return {};
         }));
@@ -424,7 +438,10 @@ Result<HwProfile> parseHwProfile(const json& j, const std::string& sourceName) {
       return rc.err("cold_call_curve", "\"code\" must be in every entry or in none");
     if (withNode > 0 && withNode != p.cpu.coldCallCurve.size())
       return rc.err("cold_call_curve", "\"node\" must be in every entry or in none");
+    if (withOutside > 0 && withOutside != p.cpu.coldCallCurve.size())
+      return rc.err("cold_call_curve", "\"outside\" must be in every entry or in none");
     p.cpu.coldNodeCurve = withNode > 0;
+    p.cpu.coldOutsideCurve = withOutside > 0;
     for (const char* key : {"cold_call_s", "far_s_per_byte"}) {
       if (!rc.has(key)) continue;
       FW_ASSIGN_OR_RETURN(const json* kinds, rc.get(key));
@@ -717,6 +734,7 @@ nlohmann::json hwProfileToJson(const HwProfile& p) {
         c.push_back({{"bytes", pt.bytes}, {"vector", pt.vectorS}, {"product", pt.productS}});
         if (p.cpu.hasColdCodeCurve()) c.back()["code"] = pt.codeS;
         if (p.cpu.coldNodeCurve) c.back()["node"] = pt.nodeS;
+        if (p.cpu.coldOutsideCurve) c.back()["outside"] = pt.outsideS;
       }
       j["cpu"]["cold_call_curve"] = c;
     }

@@ -217,14 +217,25 @@ struct CpuFigures {
   // node alone, 0.54 with 64 MB streamed after it in the run, where neither the op types' loops nor the node
   // before had moved; 156 to 195 of some 300-390 tiny kernels of three held-out detectors were simulated at
   // under half their time.
+  // "outside" (optional, every entry or none): the executor's time outside a node (its plan entry, the values
+  // it releases, their records) when that node last ran that far away, a node (fwb calibrate: a run's time
+  // outside its nodes with 72 Adds in the chain less with 8, the run streaming that many bytes elsewhere).
+  // A run pays the larger of this at each kernel row's distance (KernelTiming::nodeDistanceBytes, a loop
+  // body's a trip's, each trip) and run_overhead's s_per_node (Simulator.cpp, addRunOverhead). Session 80:
+  // 0.065 us a node hot, 0.095 at 4 MiB, 0.29 at 16, 0.94 at 64; FCOS's run outside its nodes 1562 us
+  // measured where s_per_node said 161.
   struct ColdCallPoint {
-    double bytes = 0, vectorS = 0, productS = 0, codeS = 0, nodeS = 0;
+    double bytes = 0, vectorS = 0, productS = 0, codeS = 0, nodeS = 0, outsideS = 0;
   };
   std::vector<ColdCallPoint> coldCallCurve;
-  bool coldNodeCurve = false;  // the curve's entries have "node" figures
+  bool coldNodeCurve = false;     // the curve's entries have "node" figures
+  bool coldOutsideCurve = false;  // and "outside" figures
   double coldCallCurveSeconds(bool product, double distanceBytes) const;  // 0 without a curve
   double coldCodeCurveSeconds(double distanceBytes) const;  // 0 without a curve or its "code" figures
   double coldNodeCurveSeconds(double distanceBytes) const;  // 0 without a curve or its "node" figures
+  // The executor's time outside a node that last ran that far away: the larger of the curve's "outside" there
+  // and run_overhead's s_per_node.
+  double outsideNodeSeconds(double distanceBytes) const;
   bool hasColdCodeCurve() const {
     return !coldCallCurve.empty() && coldCallCurve.back().codeS > 0;
   }

@@ -73,6 +73,10 @@ struct KernelTiming {
   double hostDispatchUs = 0;       // eager mode: host time to dispatch this kernel's operator
   std::string scope;               // subgraph body it runs in ("If_3/then_branch"), "" at top level
   int64_t repeats = 1;             // loop bodies: iterations folded into this row (times are totals)
+  // A cpu profile: distinct bytes the run touched since this kernel's (first member's) node last ran
+  // (CpuRunReuse::nodeDistance; a loop body's: a trip), which prices the executor's time outside it
+  // (CpuFigures::outsideNodeSeconds).
+  double nodeDistanceBytes = 0;
 };
 
 struct SimResult {

@@ -53,14 +53,17 @@ bool isHostShapeWork(const Graph& g, NodeId id) {
 }
 
 // The executor's time outside its nodes (HwProfile.h, CpuFigures::runOverhead): once a run, per node it
-// runs (every kernel row, a loop body's once per trip), per initializer of the graph, per byte of the
+// runs (every kernel row, a loop body's once per trip: the larger of s_per_node and cold_call_curve's
+// "outside" at the distance since the node last ran), per initializer of the graph, per byte of the
 // graph's outputs and one copy of each of them (a fresh buffer), and the same for each input the executor
 // converts (one it holds as is, RtTensor::storedAsIs, costs no copy). Added to the latency after the last
 // kernel.
 void addRunOverhead(const Graph& g, const HwProfile& hw, SimResult& r) {
   const auto& o = hw.cpu.runOverhead;
-  double nodes = 0, initializers = 0, ioBytes = 0;
-  for (const KernelTiming& k : r.kernels) nodes += static_cast<double>(std::max<int64_t>(1, k.repeats));
+  double nodesS = 0, initializers = 0, ioBytes = 0;
+  for (const KernelTiming& k : r.kernels)
+    nodesS +=
+        static_cast<double>(std::max<int64_t>(1, k.repeats)) * hw.cpu.outsideNodeSeconds(k.nodeDistanceBytes);
   for (const Value& v : g.values())
     if (v.initializer) ++initializers;
   double copyS = 0;
@@ -76,8 +79,7 @@ void addRunOverhead(const Graph& g, const HwProfile& hw, SimResult& r) {
         !exec::RtTensor::storedAsIs(g.value(v).dtype))
       io(v, g.value(v).consumers.front());
   for (ValueId v : g.outputs()) io(v, g.value(v).producer);
-  const double s =
-      o.perRunS + o.perNodeS * nodes + o.perInitializerS * initializers + o.perIoByteS * ioBytes + copyS;
+  const double s = o.perRunS + nodesS + o.perInitializerS * initializers + o.perIoByteS * ioBytes + copyS;
   r.runOverheadUs = s * 1e6;
   const int64_t before = r.latencyCycles, extra = hw.usToCycles(r.runOverheadUs);
   r.latencyCycles += extra;
@@ -180,6 +182,8 @@ Result<std::vector<Step>> costSteps(const Graph& g, const std::vector<KernelGrou
       st.timing.name = prefix + "/" + st.timing.name;
       st.timing.scope = prefix;
     }
+    if (hw.isCpu() && !kg.members.empty() && static_cast<size_t>(kg.members[0]) < reuse.nodeDistance.size())
+      st.timing.nodeDistanceBytes = reuse.nodeDistance[static_cast<size_t>(kg.members[0])];
     steps.push_back(std::move(st));
   }
   return steps;

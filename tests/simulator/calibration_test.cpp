@@ -2262,6 +2262,59 @@ TEST(CpuCost, ANodeLastRunFarAwayPaysTheNodeCurveAtItsDistance) {
   expectColdCurveColumnRefused("node");
 }
 
+// A profile whose cold_call_curve has "outside" figures charges the run, outside every kernel, the larger of
+// that at each kernel's distance since its node last ran and run_overhead's s_per_node: in a run that streams
+// a 16 MiB Neg every node after it last ran a run away and pays the curve there (the Neg itself: only the
+// tiny nodes after it ran since); in a run of tiny nodes alone the curve is below s_per_node, which stands.
+// No kernel's time moves. "outside" in some entries only, or above 1 ms, is refused naming the field.
+TEST(CpuCost, ANodeLastRunFarAwayPaysTheOutsideCurveInTheRunOverhead) {
+  const double mib = 1 << 20;
+  json j = twoPointColdCurveProfile();
+  j["cpu"]["run_overhead"] = {
+      {"s_per_run", 2e-6}, {"s_per_node", 0.06e-6}, {"s_per_initializer", 0.0}, {"s_per_io_byte", 0.0}};
+  auto without = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  EXPECT_FALSE(without->cpu.coldOutsideCurve);
+  EXPECT_DOUBLE_EQ(without->cpu.outsideNodeSeconds(64 * mib), 0.06e-6);
+  j["cpu"]["cold_call_curve"][0]["outside"] = 0.1e-6;
+  j["cpu"]["cold_call_curve"][1]["outside"] = 0.9e-6;
+  auto with = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const auto back = parseHwProfile(hwProfileToJson(*with), "t.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->cpu.coldOutsideCurve);
+  EXPECT_DOUBLE_EQ(back->cpu.coldCallCurve[1].outsideS, 0.9e-6);
+  EXPECT_NEAR(with->cpu.outsideNodeSeconds(16 * mib), 0.1e-6 + 0.5 * 0.8e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(with->cpu.outsideNodeSeconds(1 * mib), 0.06e-6);  // 0.025 by the curve: s_per_node
+
+  const Graph g = negThenAddSqrtTwice();
+  const SimResult r0 = test::runUnfused(g, *without), r1 = test::runUnfused(g, *with);
+  ASSERT_EQ(r1.kernels.size(), 4u);
+  double expectUs = 0;
+  for (size_t k = 0; k < r1.kernels.size(); ++k) {
+    if (k > 0) EXPECT_GE(r1.kernels[k].nodeDistanceBytes, 16 * mib) << r1.kernels[k].name;  // a run away
+    EXPECT_DOUBLE_EQ(r1.kernels[k].durUs, r0.kernels[k].durUs) << r1.kernels[k].name;
+    expectUs += (with->cpu.outsideNodeSeconds(r1.kernels[k].nodeDistanceBytes) - 0.06e-6) * 1e6;
+  }
+  ASSERT_GT(expectUs, 4 * 0.3);
+  EXPECT_NEAR(r1.runOverheadUs - r0.runOverheadUs, expectUs, 1e-6);
+  EXPECT_NEAR(r1.latencyUs - r0.latencyUs, expectUs, 0.01);
+
+  // Tiny nodes alone: a run is a few KiB, the curve there far under s_per_node.
+  Graph tiny;
+  ValueId x = tiny.addInput("x", DType::Float32, Shape::ofInts({64}));
+  for (int k = 0; k < 3; ++k) {
+    ValueId y = tiny.addValue("y" + std::to_string(k), DType::Float32, Shape::ofInts({64}));
+    tiny.addNode("Relu", {x}, {y}, {}, "relu" + std::to_string(k));
+    x = y;
+  }
+  tiny.addOutput(x);
+  EXPECT_DOUBLE_EQ(test::runUnfused(tiny, *with).runOverheadUs,
+                   test::runUnfused(tiny, *without).runOverheadUs);
+
+  expectColdCurveColumnRefused("outside");
+}
+
 // A view and integer shape work the executor runs as nodes pay the curve's "node" at the distance since
 // they last ran too (a run: the 16 MiB Neg between): the view on top of view_call_s, the shape work where
 // it says more than the call's cold share of cold_call_s "shape". Without the column, as before.
