@@ -110,6 +110,15 @@ std::vector<FamilyCase> rowCases() {
                                                            fw::Attribute::makeInt("keepdims", 1)}),
                                            8)});
   }
+  // A sum and a mean over the last axis in rows of 4 ([8192, 4]), keyed "<Op>/short" (OpFamily.h:
+  // efficiencyKey): rows of 2 to 7 run the executor's loop over four rows at a time, beside the family
+  // cases' rows of 1024 (session 81: 0.4-0.8 ns a row of 2-7 beyond the elements, rows of 8 0.3).
+  cases.push_back({"ReduceSum/short", oneOp("ReduceSum", {8192, 4}, {fw::Tensor::int64s({1}, {-1})},
+                                            fw::zoo::attrs({fw::Attribute::makeInt("keepdims", 1)}), 8)});
+  cases.push_back({"ReduceMean/short", oneOp("ReduceMean", {8192, 4}, {},
+                                             fw::zoo::attrs({fw::Attribute::makeInts("axes", {-1}),
+                                                             fw::Attribute::makeInt("keepdims", 1)}),
+                                             8)});
   // Each operand broadcast along a different axis, [64, 64, 1] * [64, 1, 8]: 4096 rows of 8 through the
   // executor's general loop, beside the family cases' two whole [32, 1024] (a state-space scan's [2, 192, 1]
   // * [2, 1, 8], StyleGAN2's modulation in rows of 9). ([64, 64, 8] * [64, 1, 8] until session 51: a row

@@ -221,6 +221,7 @@ bool maxPool2x2(const Graph& g, const Node& n) {
 // axis, e.g. a mean over the tokens of [batch, tokens, dim]).
 struct FloatReduction {
   int64_t rows = 1;
+  int64_t rowLen = 1;  // the reduced axes' elements
   bool middle = false;
 };
 std::optional<FloatReduction> floatReduction(const Graph& g, const Node& n) {
@@ -249,6 +250,7 @@ std::optional<FloatReduction> floatReduction(const Graph& g, const Node& n) {
     if (seen && !red[k] && (*d)[k] != 1) r.middle = true;
     seen = seen || red[k];
     if (!red[k]) r.rows *= (*d)[k];
+    if (red[k]) r.rowLen *= (*d)[k];
   }
   return r;
 }
@@ -332,8 +334,17 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   // ops_reduce.cpp): "<Op>/middle" (a two-tower model's mean over 8 items of [32, 8, 64]: 4.4 us measured,
   // 2.5 simulated at the last-axis rate; session 59).
   // (A LogSumExp's column blocks are its own: its op type's figures.)
-  if (const auto r = floatReduction(g, n); r && r->middle && n.opType != "ReduceLogSumExp")
-    return n.opType + "/middle";
+  if (const auto r = floatReduction(g, n)) {
+    if (r->middle && n.opType != "ReduceLogSumExp") return n.opType + "/middle";
+    // A sum or mean over last axes in rows of 2 to 7 runs the executor's loop that sums four rows at a time,
+    // a row's length a constant of its own ("<Op>/short"), whose time a row is not a row of 8's: over 32K
+    // floats 11.5 us in rows of 2, 10.7 in rows of 3, 9.8 in rows of 4, 8.7 in rows of 7, 6.1 in rows of 8,
+    // 4.9 in rows of 1024 (session 81; a point-cloud net's squared distances summed over xyz, 2.7-2.9 us a
+    // trip measured over [2, 1024, 3], 1.2 simulated at the rows of 8's figure).
+    if (!r->middle && (n.opType == "ReduceSum" || n.opType == "ReduceMean") && r->rowLen >= 2 &&
+        r->rowLen <= 7)
+      return n.opType + "/short";
+  }
   std::vector<int64_t> dims, perm;
   if (!transposeOf(g, n, dims, perm)) return n.opType;
   int64_t innerIn = -1, innerOut = -1;
@@ -623,7 +634,8 @@ const std::vector<std::string>& efficiencyVariants() {
                                              "MaxPool/strided",   "AveragePool/strided",
                                              "ReduceMean/middle", "ReduceSum/middle",
                                              "ReduceMax/middle",  "ReduceMin/middle",
-                                             "Resize/linear",     "Resize/cubic"};
+                                             "Resize/linear",     "Resize/cubic",
+                                             "ReduceSum/short",   "ReduceMean/short"};
   return v;
 }
 

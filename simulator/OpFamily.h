@@ -37,7 +37,9 @@ std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n);
 // "Gather/elements" for a Gather whose picks are of 4 or 8 bytes (one element of each row: each pick one
 // move, not a row's copy), or "MaxPool/2x2" for a float MaxPool of a 2x2 window at stride 2 over [N, C, H, W]
 // without padding or indices (the executor's own loop, not the separable passes), or "<Op>/middle" for a
-// float ReduceMean, ReduceSum, ReduceMax or ReduceMin over a middle axis (the executor's column loop).
+// float ReduceMean, ReduceSum, ReduceMax or ReduceMin over a middle axis (the executor's column loop), or
+// "<Op>/short" for a float ReduceSum or ReduceMean over its last axes in rows of 2 to 7 elements (the
+// executor's loop over four rows at a time; timed for its rows only, its elements at the op type's rate).
 std::string efficiencyKey(const Graph& g, const Node& n);
 // Pad copies its output row by row along the last axis (core/exec/ops_tensor.cpp): a row whose last axis
 // is padded takes three copies, one whose last axis is kept one. fwb calibrate times both: "Pad" on the

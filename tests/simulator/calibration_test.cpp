@@ -932,6 +932,87 @@ TEST(Calibration, AGlobalPoolPaysItsPlanes) {
   EXPECT_NEAR(us(se, *rowed) - us(se, *plain), 8 * 96 * 2e-3, 1e-6);
 }
 
+// A float sum or mean over its last axes in rows of 2 to 7 (the executor's loop over four rows at a time)
+// takes the rows figure of "<Op>/short", which fwb calibrate times on rows of that kind beside the family
+// case; rows of 8 or more, a middle axis or a max keep their own keys. A profile without the figure (before
+// session 81) charges the op type's. A loop body's node whose axes are its parent's constant takes it too.
+TEST(Calibration, ASumOverShortRowsTakesTheShortRowsFigure) {
+  auto reduce = [](const char* op, std::vector<int64_t> dims, std::vector<int64_t> axes) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od = dims;
+    for (int64_t a : axes) od[static_cast<size_t>(a < 0 ? a + static_cast<int64_t>(dims.size()) : a)] = 1;
+    ValueId y = g.addValue("y", DType::Float32, Shape::ofInts(od));
+    g.addNode(op, {x}, {y},
+              zoo::attrs({Attribute::makeInts("axes", axes), Attribute::makeInt("keepdims", 1)}), "r");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph xyz = reduce("ReduceSum", {2, 1024, 3}, {-1}), mean2 = reduce("ReduceMean", {4096, 2}, {-1}),
+              eight = reduce("ReduceSum", {2048, 8}, {-1}), max3 = reduce("ReduceMax", {2048, 3}, {-1}),
+              middle = reduce("ReduceSum", {64, 3, 16}, {1}),
+              lastTwo = reduce("ReduceSum", {512, 2, 3}, {1, 2});
+  EXPECT_EQ(efficiencyKey(xyz, xyz.node(0)), "ReduceSum/short");
+  EXPECT_EQ(efficiencyKey(mean2, mean2.node(0)), "ReduceMean/short");
+  EXPECT_EQ(efficiencyKey(lastTwo, lastTwo.node(0)), "ReduceSum/short");  // rows of 6
+  EXPECT_EQ(efficiencyKey(eight, eight.node(0)), "ReduceSum");
+  EXPECT_EQ(efficiencyKey(max3, max3.node(0)), "ReduceMax");
+  EXPECT_EQ(efficiencyKey(middle, middle.node(0)), "ReduceSum/middle");
+  // The calibration times each key on rows of that kind, as a row case (rows only).
+  std::set<std::string> timed;
+  for (const auto& c : rowCases()) {
+    const Graph& cg = *c.bench.model.graph;
+    if (c.key.find("/short") != std::string::npos) {
+      EXPECT_EQ(efficiencyKey(cg, cg.node(c.bench.node)), c.key);
+      timed.insert(c.key);
+    }
+  }
+  EXPECT_EQ(timed, (std::set<std::string>{"ReduceSum/short", "ReduceMean/short"}));
+  json j = cpuProfileJson();
+  j["cpu"]["op_row_s"] = {{"ReduceSum", 0.3e-9}};
+  auto older = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(older.ok()) << older.error().message;
+  j["cpu"]["op_row_s"]["ReduceSum/short"] = 0.6e-9;
+  auto own = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(own.ok()) << own.error().message;
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  EXPECT_NEAR(us(xyz, *own) - us(xyz, *older), 2048 * 0.3e-3, 1e-3);  // whole cycles
+  EXPECT_DOUBLE_EQ(us(eight, *own), us(eight, *older));
+
+  // A loop body that reads the axes from the graph around it (a scripted point-cloud net's sampling loop)
+  // is costed as the same node at top level: its rows are short rows, every trip.
+  Graph loop;
+  const ValueId x0 = loop.addInput("x0", DType::Float32, Shape::ofInts({2048, 3}));
+  loop.addInitializer("ax", Tensor::int64s({1}, {-1}));
+  const ValueId trips = loop.addInitializer("M", Tensor::int64s({}, {5}));
+  auto body = std::make_shared<Graph>();
+  body->addInput("iter", DType::Int64, Shape::ofInts({}));
+  const ValueId condIn = body->addInput("cond_in", DType::Bool, Shape::ofInts({}));
+  const ValueId carried = body->addInput("carried", DType::Float32, Shape::ofInts({2048, 3}));
+  const ValueId condOut = body->addValue("cond_out", DType::Bool, Shape::ofInts({}));
+  body->addNode("Identity", {condIn}, {condOut}, {}, "cond");
+  const ValueId kept = body->addValue("kept", DType::Float32, Shape::ofInts({2048, 3}));
+  body->addNode("Identity", {carried}, {kept}, {}, "keep");
+  const ValueId sums = body->addValue("sums", DType::Float32, Shape::ofInts({2048, 1}));
+  body->addNode("ReduceSum", {carried, body->addValue("ax")}, {sums},
+                zoo::attrs({Attribute::makeInt("keepdims", 1)}), "sum");  // "ax": the outer graph's
+  for (ValueId v : {condOut, kept, sums}) body->addOutput(v);
+  const ValueId xN = loop.addValue("xN", DType::Float32, Shape::ofInts({2048, 3}));
+  const ValueId all = loop.addValue("all", DType::Float32, Shape::ofInts({5, 2048, 1}));
+  loop.addNode("Loop", {trips, kNoId, x0}, {xN, all}, zoo::attrs({Attribute::makeGraph("body", body)}),
+               "loop");
+  loop.addOutput(xN);
+  loop.addOutput(all);
+  auto sumUs = [](const SimResult& r) {
+    for (const auto& k : r.kernels)
+      if (k.ops == std::vector<std::string>{"ReduceSum"}) return k.durUs;
+    ADD_FAILURE() << "no ReduceSum kernel";
+    return 0.0;
+  };
+  EXPECT_NEAR(sumUs(test::runUnfused(loop, *own)) - sumUs(test::runUnfused(loop, *older)), 5 * 2048 * 0.3e-3,
+              5e-3);
+}
+
 // A Resize's modes take figures of their own: "Resize" for the nearest one, "Resize/linear" and
 // "Resize/cubic" for the others; fwb calibrate times one case of each under its key, the cubic one for its
 // own figures only. Until session 71 the nearest and linear cases shared "Resize", their median's figure (a
