@@ -12682,8 +12682,14 @@ def export_hundred_nineteenth_set(torch, torchvision, out):
     # Session 81, after its changes: a deep windowed vision transformer, a transformer whose depth the data
     # decides, and a clustering loop that runs until it converges.
     nn = torch.nn
-    export_nets(torch, out, 219, (("swin_v2_s_b1_128", lambda: torchvision.models.swin_v2_s(weights=None),
-                                   (1, 3, 128, 128)),), opset=17)
+    # Its shifted windows' attention mask is built with zero_(), which the exporter lacks (as set 113's V2-T).
+    zero_ = torch.Tensor.zero_
+    torch.Tensor.zero_ = lambda t: t.mul_(0)
+    try:
+        export_nets(torch, out, 219, (("swin_v2_s_b1_128", lambda: torchvision.models.swin_v2_s(weights=None),
+                                       (1, 3, 128, 128)),), opset=17)
+    finally:
+        torch.Tensor.zero_ = zero_
 
     class ActTransformer(nn.Module):
         def __init__(self, d=192, heads=4, max_steps=12):

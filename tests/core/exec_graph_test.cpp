@@ -374,3 +374,39 @@ TEST(ExecGraph, AppendingToASequenceSharesItsStorageAndKeepsEveryValuesElements)
   EXPECT_EQ(values(more), (std::vector<double>{1, 7, 8}));
   EXPECT_EQ(values(ab3), (std::vector<double>{1, 2, 3}));
 }
+
+// ConcatFromSequence over a SequenceConstruct of [2, 3] tensors: along an existing axis, along a new one
+// inserted first, in the middle and last (new_axis: each element's dims read with the unit axis in place),
+// and elements whose shapes differ off the axis refused, the error naming both shapes.
+TEST(ExecGraph, ConcatFromSequenceJoinsAlongAnExistingOrANewAxis) {
+  auto model = [](int64_t axis, int64_t newAxis, std::vector<int64_t> bDims) {
+    auto g = std::make_shared<fw::Graph>();
+    auto a = g->addInput("a", fw::DType::Float32, fw::Shape::ofInts({2, 3}));
+    auto b = g->addInput("b", fw::DType::Float32, fw::Shape::ofInts(bDims));
+    auto s = g->addValue("s");
+    g->addNode("SequenceConstruct", {a, b}, {s});
+    auto y = g->addValue("y");
+    g->addNode("ConcatFromSequence", {s}, {y},
+               attrs({Attribute::makeInt("axis", axis), Attribute::makeInt("new_axis", newAxis)}));
+    g->addOutput(y);
+    fw::Model m;
+    m.graph = g;
+    return m;
+  };
+  const Tensor a = Tensor::floats({2, 3}, {1, 2, 3, 4, 5, 6}),
+               b = Tensor::floats({2, 3}, {7, 8, 9, 10, 11, 12});
+  auto run = [&](int64_t axis, int64_t newAxis) {
+    auto r = fw::runGraph(model(axis, newAxis, {2, 3}), {a, b});
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? (*r)[0] : Tensor();
+  };
+  expectNear(run(1, 0), {2, 6}, {1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12});
+  expectNear(run(0, 1), {2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  expectNear(run(1, 1), {2, 2, 3}, {1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12});
+  expectNear(run(-1, 1), {2, 3, 2}, {1, 7, 2, 8, 3, 9, 4, 10, 5, 11, 6, 12});
+  auto bad = fw::runGraph(model(1, 1, {3, 2}), {a, Tensor::floats({3, 2}, {7, 8, 9, 10, 11, 12})});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("element shapes [2,1,3] and [3,1,2] differ off the axis"),
+            std::string::npos)
+      << bad.error().message;
+}
