@@ -110,6 +110,14 @@ std::vector<FamilyCase> rowCases() {
                                                            fw::Attribute::makeInt("keepdims", 1)}),
                                            8)});
   }
+  // An ArgMax and an ArgMin in rows of 8 ([65536, 8], as many elements as their family cases, 16 times the
+  // others'): each row's scan stops where its extreme is, a branch the predictor misses (13.9 ns a row of 8
+  // over 256K floats, 0.4 ns an element in rows of 1024; session 81).
+  for (const char* op : {"ArgMax", "ArgMin"})
+    cases.push_back({op, oneOpOn(op, filled({65536, 8}, 0.5f), {},
+                                 fw::zoo::attrs({fw::Attribute::makeInt("axis", -1),
+                                                 fw::Attribute::makeInt("keepdims", 1)}),
+                                 8, fw::DType::Int64)});
   // A sum and a mean over the last axis in rows of 4 ([8192, 4]), keyed "<Op>/short" (OpFamily.h:
   // efficiencyKey): rows of 2 to 7 run the executor's loop over four rows at a time, beside the family
   // cases' rows of 1024 (session 81: 0.4-0.8 ns a row of 2-7 beyond the elements, rows of 8 0.3).
@@ -293,6 +301,18 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
   cases.push_back(
       {"reduction", oneOpOn("TopK", filled({16 * rows, cols}, 0.5f), {I64({std::min<int64_t>(16, cols / 2)})},
                             {}, 8, fw::DType::Float32, 2)});
+  // The index of each row's largest (smallest) value: the row's extreme, then a scan for its index
+  // (core/exec/ops_math.cpp). Its own figures only: at the reductions' median rate a k-means step's ArgMin
+  // over [4096, 64] was simulated at 40 us a trip against 136 measured (session 81). Over 16 times the
+  // family's rows, as TopK: where the scan stops is a branch, and rows timed again and again teach the
+  // predictor their pattern (rows of 8: 4.3 ns a row over [4096, 8], 13.9 over [32768, 8]).
+  for (const char* op : {"ArgMax", "ArgMin"})
+    cases.push_back(
+        {"reduction",
+         oneOpOn(op, filled({16 * rows, cols}, 0.5f), {},
+                 fw::zoo::attrs({Attribute::makeInt("axis", -1), Attribute::makeInt("keepdims", 1)}), 8,
+                 fw::DType::Int64),
+         true});
   cases.push_back({"softmax", rowWiseOp("Softmax", rows, cols)});
   cases.push_back({"softmax", rowWiseOp("LogSoftmax", rows, cols)});
   cases.push_back({"norm", rowWiseOp("LayerNormalization", rows, cols)});

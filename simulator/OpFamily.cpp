@@ -554,6 +554,21 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     // it walks rows of the inner axes, not costed a row.
     return r->middle ? 0 : r->rows;
   }
+  if ((n.opType == "ArgMax" || n.opType == "ArgMin") && n.domain.empty() && !n.inputs.empty()) {
+    // Along the last axis each output's row on its own (core/exec/ops_math.cpp: argLoop): its extreme,
+    // then a scan for the extreme's index whose stop the branch predictor misses, a row an output element
+    // (over 256K floats: 13.9 ns a row of 8, 126 us in rows of 64, 104 in rows of 1024; session 81). Along
+    // a middle axis, blocks of columns: not costed a row.
+    const auto d = staticDims(g, n.inputs[0]);
+    const auto axis = d ? axisOf(n, *d, 0) : std::nullopt;
+    if (!axis) return 0;
+    int64_t rows = 1;
+    for (size_t k = 0; k < d->size(); ++k) {
+      if (static_cast<int64_t>(k) > *axis && (*d)[k] != 1) return 0;
+      if (static_cast<int64_t>(k) < *axis) rows *= (*d)[k];
+    }
+    return rows;
+  }
   if ((n.opType == "Add" || n.opType == "Sub" || n.opType == "Mul" || n.opType == "Div") &&
       n.domain.empty() && n.inputs.size() == 2 && !n.outputs.empty())
     return broadcastRows(g, n);

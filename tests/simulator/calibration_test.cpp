@@ -1013,6 +1013,48 @@ TEST(Calibration, ASumOverShortRowsTakesTheShortRowsFigure) {
               5e-3);
 }
 
+// An ArgMax or ArgMin along its last axis (axes of 1 after it aside) pays its rows, one an output element,
+// at the row figure fwb calibrate times on rows of 8 beside its own case's rows of 1024; along a middle
+// axis (blocks of columns) none.
+TEST(Calibration, AnArgMaxAlongItsLastAxisPaysItsRows) {
+  auto arg = [](const char* op, std::vector<int64_t> dims, int64_t axis) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Float32, Shape::ofInts(dims));
+    std::vector<int64_t> od = dims;
+    od.erase(od.begin() + (axis < 0 ? axis + static_cast<int64_t>(dims.size()) : axis));
+    ValueId y = g.addValue("y", DType::Int64, Shape::ofInts(od));
+    g.addNode(op, {x}, {y}, zoo::attrs({Attribute::makeInt("axis", axis), Attribute::makeInt("keepdims", 0)}),
+              "a");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph rows64 = arg("ArgMin", {4096, 64}, 1), unitAfter = arg("ArgMax", {32, 64, 1}, -2),
+              middle = arg("ArgMax", {8, 64, 32}, 1);
+  EXPECT_EQ(rowWiseRows(rows64, rows64.node(0)), 4096);
+  EXPECT_EQ(rowWiseRows(unitAfter, unitAfter.node(0)), 32);
+  EXPECT_EQ(rowWiseRows(middle, middle.node(0)), 0);
+  std::set<std::string> timed;
+  for (const auto& c : rowCases()) {
+    const Graph& cg = *c.bench.model.graph;
+    const Node& n = cg.node(c.bench.node);
+    if (n.opType == "ArgMax" || n.opType == "ArgMin") {
+      EXPECT_EQ(c.key, n.opType);
+      EXPECT_EQ(rowWiseRows(cg, n), 65536);
+      timed.insert(c.key);
+    }
+  }
+  EXPECT_EQ(timed, (std::set<std::string>{"ArgMax", "ArgMin"}));
+  json j = cpuProfileJson();
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"ArgMin", 10e-9}, {"ArgMax", 10e-9}};
+  auto rowed = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(rowed.ok()) << rowed.error().message;
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  EXPECT_NEAR(us(rows64, *rowed) - us(rows64, *plain), 4096 * 10e-3, 1e-3);
+  EXPECT_DOUBLE_EQ(us(middle, *rowed), us(middle, *plain));
+}
+
 // A Resize's modes take figures of their own: "Resize" for the nearest one, "Resize/linear" and
 // "Resize/cubic" for the others; fwb calibrate times one case of each under its key, the cubic one for its
 // own figures only. Until session 71 the nearest and linear cases shared "Resize", their median's figure (a
@@ -4087,18 +4129,28 @@ TEST(HostBench, EveryUnaryMathOpIsTimedOnItsOwnOnInputsItTakes) {
 // the other cases. The cases added since (sessions 52-55) count for their own figures only too:
 // ReduceLogSumExp, the 2x2 stride-2 MaxPool ("MaxPool/2x2"), a mask's Cast to float, RoiAlign and
 // NonMaxSuppression, (session 59) the reductions over a middle axis and CumSum, and (session 65) the 1-D
-// strided MaxPool and AveragePool, (session 71) the cubic Resize and (session 72) GlobalMaxPool; every other
-// case counts.
+// strided MaxPool and AveragePool, (session 71) the cubic Resize, (session 72) GlobalMaxPool and (session 81)
+// ArgMax and ArgMin; every other case counts.
 TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
   int scatters = 0;
-  const std::set<std::string> own = {"ScatterElements",   "ReduceLogSumExp",
-                                     "MaxPool/2x2",       "Cast",
-                                     "RoiAlign",          "NonMaxSuppression",
-                                     "ReduceMean/middle", "ReduceSum/middle",
-                                     "ReduceMax/middle",  "CumSum",
-                                     "MaxPool/strided",   "AveragePool/strided",
-                                     "Resize/cubic",      "GlobalMaxPool",
-                                     "GatherND",          "NonZero"};
+  const std::set<std::string> own = {"ScatterElements",
+                                     "ReduceLogSumExp",
+                                     "MaxPool/2x2",
+                                     "Cast",
+                                     "RoiAlign",
+                                     "NonMaxSuppression",
+                                     "ReduceMean/middle",
+                                     "ReduceSum/middle",
+                                     "ReduceMax/middle",
+                                     "CumSum",
+                                     "MaxPool/strided",
+                                     "AveragePool/strided",
+                                     "Resize/cubic",
+                                     "GlobalMaxPool",
+                                     "GatherND",
+                                     "NonZero",
+                                     "ArgMax",
+                                     "ArgMin"};
   std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
