@@ -12185,15 +12185,7 @@ def export_hundred_thirteenth_set(torch, torchvision, out):
     export_nets(torch, out, 213, (
         ("maskrcnn_r50_b1_192", lambda: detector_net(torch, mask_rcnn, ("boxes", "scores", "labels", "masks")),
          (1, 3, 192, 192)),), opset=17)
-    # Swin-V2 zeroes its key bias in place (`zero_`, which torch 1.13 cannot export): a multiply by 0 instead,
-    # folded away with the other weights.
-    zero_ = torch.Tensor.zero_
-    torch.Tensor.zero_ = lambda t: t.mul_(0)
-    try:
-        export_nets(torch, out, 213, (("swin_v2_t_b1_256", lambda: torchvision.models.swin_v2_t(weights=None),
-                                       (1, 3, 256, 256)),), opset=17)
-    finally:
-        torch.Tensor.zero_ = zero_
+    export_swin_v2(torch, out, 213, "swin_v2_t_b1_256", torchvision.models.swin_v2_t, 256)
 
     class TimeEmbed(nn.Module):
         def __init__(self, d):
@@ -12313,6 +12305,18 @@ def export_hundred_thirteenth_set(torch, torchvision, out):
                                   ("bifpn_b4_256", BiFPN, (4, 3, 256, 256))), opset=17)
     return 0
 
+
+
+def export_swin_v2(torch, out, seed, name, make, size):
+    """A torchvision Swin-V2 (`make`, random weights) on one image of size x size, opset 17 (sets 113, 119).
+    Swin-V2 zeroes its key bias in place (`zero_`, which torch 1.13 cannot export): a multiply by 0 instead,
+    folded away with the other weights."""
+    zero_ = torch.Tensor.zero_
+    torch.Tensor.zero_ = lambda t: t.mul_(0)
+    try:
+        export_nets(torch, out, seed, ((name, lambda: make(weights=None), (1, 3, size, size)),), opset=17)
+    finally:
+        torch.Tensor.zero_ = zero_
 
 
 def export_scripted(torch, out, seed, name, net, example):
@@ -12682,14 +12686,7 @@ def export_hundred_nineteenth_set(torch, torchvision, out):
     # Session 81, after its changes: a deep windowed vision transformer, a transformer whose depth the data
     # decides, and a clustering loop that runs until it converges.
     nn = torch.nn
-    # Its shifted windows' attention mask is built with zero_(), which the exporter lacks (as set 113's V2-T).
-    zero_ = torch.Tensor.zero_
-    torch.Tensor.zero_ = lambda t: t.mul_(0)
-    try:
-        export_nets(torch, out, 219, (("swin_v2_s_b1_128", lambda: torchvision.models.swin_v2_s(weights=None),
-                                       (1, 3, 128, 128)),), opset=17)
-    finally:
-        torch.Tensor.zero_ = zero_
+    export_swin_v2(torch, out, 219, "swin_v2_s_b1_128", torchvision.models.swin_v2_s, 128)
 
     class ActTransformer(nn.Module):
         def __init__(self, d=192, heads=4, max_steps=12):
