@@ -429,8 +429,9 @@ fw::Result<ColdCalls> measureColdCalls(int threads, int repeat, double ownCacheB
 // it reads than after the tiny Neg alone; and a node alone that far ("node"): the third to last Adds of a
 // chain of Adds after one Neg of B bytes a run (nodeChain), less the same chain in a row; and the executor's
 // time outside a node that far ("outside"): the run's time outside its nodes with 72 such Adds less with 8,
-// a node (session 80, the AMD EPYC VM: 0.065 us a node hot, 0.095 at 4 MiB, 0.29 at 16, 0.94 at 64); each
-// figure the running maximum over B (a call farther away costs no less).
+// a node (session 81, the AMD EPYC VM: 0.074 us at 2 MiB, 0.26 at 64; session 80's 0.94 at 64, from chains of
+// 8 and 32 Adds timed once, did not hold up); each figure the running maximum over B (a call farther away
+// costs no less).
 struct ColdCurve {
   std::vector<CpuFigures::ColdCallPoint> points;
   std::string how;

@@ -221,9 +221,9 @@ struct CpuFigures {
   // it releases, their records) when that node last ran that far away, a node (fwb calibrate: a run's time
   // outside its nodes with 72 Adds in the chain less with 8, the run streaming that many bytes elsewhere).
   // A run pays the larger of this at each kernel row's distance (KernelTiming::nodeDistanceBytes, a loop
-  // body's a trip's, each trip) and run_overhead's s_per_node (Simulator.cpp, addRunOverhead). Session 80:
-  // 0.065 us a node hot, 0.095 at 4 MiB, 0.29 at 16, 0.94 at 64; FCOS's run outside its nodes 1562 us
-  // measured where s_per_node said 161.
+  // body's a trip's, each trip) and run_overhead's s_per_node (Simulator.cpp, addRunOverhead). Session 81,
+  // the AMD EPYC VM: 0.074 us a node at 2 MiB, 0.12 at 4-16, 0.19 at 32, 0.26 at 64 (s_per_node 0.12); FCOS's
+  // run outside its 1713 kernels 2060 us measured, 344 simulated with s_per_node alone, 576 with this.
   struct ColdCallPoint {
     double bytes = 0, vectorS = 0, productS = 0, codeS = 0, nodeS = 0, outsideS = 0;
   };

@@ -19,6 +19,16 @@ OpFamily opFamily(std::string_view op) {
   return info ? info->family : OpFamily::Unknown;
 }
 
+const Tensor* constantValue(const Graph& g, ValueId v) {
+  if (v == kNoId) return nullptr;
+  const Value& val = g.value(v);
+  if (val.initializer) return val.initializer.get();
+  if (val.producer == kNoId) return nullptr;
+  const Node& p = g.node(val.producer);
+  if (p.opType != "Constant" || !(p.domain.empty() || p.domain == "ai.onnx")) return nullptr;
+  return p.attrs.getTensor("value");
+}
+
 namespace {
 
 // A value's dims when all are known (an initializer's own, else its inferred shape's).
@@ -29,15 +39,9 @@ std::optional<std::vector<int64_t>> staticDims(const Graph& g, ValueId v) {
   return val.shape.ints();
 }
 
-// A node input's values when they are constant: an initializer's, or a Constant node's (as exported).
+// A node input's values when they are constant (constantValue).
 std::optional<std::vector<int64_t>> constInts(const Graph& g, const Node& n, size_t k) {
-  if (n.inputs.size() <= k || n.inputs[k] == kNoId) return std::nullopt;
-  const Value& v = g.value(n.inputs[k]);
-  if (v.initializer) return v.initializer->toInt64s();
-  if (v.producer == kNoId) return std::nullopt;
-  const Node& p = g.node(v.producer);
-  if (p.opType != "Constant" || !(p.domain.empty() || p.domain == "ai.onnx")) return std::nullopt;
-  const Tensor* t = p.attrs.getTensor("value");
+  const Tensor* t = n.inputs.size() > k ? constantValue(g, n.inputs[k]) : nullptr;
   if (!t) return std::nullopt;
   return t->toInt64s();
 }

@@ -27,6 +27,8 @@ OpFamily opFamily(std::string_view opType);
 OpFamily nodeFamily(const Graph& g, const Node& n);
 // An Einsum node's batched product (core/ir/Einsum.h) when its operands' shapes are static.
 std::optional<EinsumProduct> einsumProductOf(const Graph& g, const Node& n);
+// A value's data when it is constant: an initializer's, or a Constant node's (as exported); nullptr else.
+const Tensor* constantValue(const Graph& g, ValueId v);
 // The key of a node's measured efficiency (cpu.op_efficiency): its op type, or "Transpose/rows" for a
 // Transpose that keeps the innermost axis of size > 1 innermost (a channel shuffle: whole rows move,
 // several times faster per element than a transpose that swaps the innermost axis), or "<Op>/scalar"

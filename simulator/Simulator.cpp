@@ -110,17 +110,6 @@ Step singleNodeStep(const Graph& g, const KernelGroup& kg) {
   return st;
 }
 
-// A small integer constant of `outer` (an initializer or a Constant node's value): a reduction's axes, a
-// Reshape's target, an index.
-const Tensor* smallIntConstant(const Graph& outer, ValueId v) {
-  const Tensor* t = outer.constantOf(v);
-  if (!t && outer.value(v).producer != kNoId) {
-    const Node& p = outer.node(outer.value(v).producer);
-    if (p.opType == "Constant" && p.domain.empty()) t = p.attrs.getTensor("value");
-  }
-  return t && isInteger(t->dtype()) && t->numel() <= kHostShapeElems ? t : nullptr;
-}
-
 // A body reads the graph around it by name; a copy of it that holds the small integer constants it reads
 // so as its own, so that its nodes' costs know them as a top-level node's do (a point-cloud net's sampling
 // Loop summed its squared distances over axes the body read from its parent: an unknown reduction, its
@@ -130,9 +119,8 @@ std::optional<Graph> withOuterConstants(const Graph& outer, const Graph& body) {
   std::optional<Graph> copy;
   for (const Value& v : body.values()) {
     if (!v.isOuterRef() || v.consumers.empty()) continue;
-    const ValueId o = outer.findValue(v.name);
-    const Tensor* t = o == kNoId ? nullptr : smallIntConstant(outer, o);
-    if (!t) continue;
+    const Tensor* t = constantValue(outer, outer.findValue(v.name));
+    if (!t || !isInteger(t->dtype()) || t->numel() > kHostShapeElems) continue;
     if (!copy) copy.emplace(body);
     copy->setInitializer(v.id, *t);
   }
