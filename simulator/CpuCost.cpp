@@ -1021,6 +1021,9 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       if (n.opType == "TopK" && !hw.cpu.opRowS.count("TopK")) work = std::max(nc.flops, elems);
       const std::string key = efficiencyKey(g, n);
       auto op = hw.cpu.opEfficiency.find(key);
+      // A comparison of int64 operands without figures of its own pays Equal's (OpFamily.cpp: efficiencyKey).
+      const bool int64Comparison = isComparison(n) && key == n.opType + "/int64";
+      if (op == hw.cpu.opEfficiency.end() && int64Comparison) op = hw.cpu.opEfficiency.find("Equal/int64");
       if (op == hw.cpu.opEfficiency.end()) op = hw.cpu.opEfficiency.find(n.opType);
       rate = peak * (op != hw.cpu.opEfficiency.end() ? op->second : hw.efficiency.of(fam));
       // A pool's strided taps at the strided pool's rate and its contiguous ones at the op's (poolLoops;
@@ -1039,6 +1042,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
                   taps;
       }
       auto call = hw.cpu.opCallS.find(key);
+      if (call == hw.cpu.opCallS.end() && int64Comparison) call = hw.cpu.opCallS.find("Equal/int64");
       if (call == hw.cpu.opCallS.end()) call = hw.cpu.opCallS.find(n.opType);
       // A kernel of this op alone: its call, dispatch included, in place of the per-kernel overhead
       // (launch_us, a one-element Add's), less where the op's own call is cheaper (a Relu's 0.18 us, a Tanh's
@@ -1060,6 +1064,7 @@ Result<KernelCost> costCpuKernel(const Graph& g, const KernelGroup& group, const
       // "Gather/elements" was timed: the longer rows' time).
       auto row = hw.cpu.opRowS.find(key);
       if (row == hw.cpu.opRowS.end()) row = hw.cpu.opRowS.find(n.opType);
+      if (row == hw.cpu.opRowS.end() && isComparison(n)) row = hw.cpu.opRowS.find("Equal");
       if (row != hw.cpu.opRowS.end())
         rowsS = static_cast<double>(pool && strided == hw.cpu.opEfficiency.end() ? pool->planes
                                                                                  : rowWiseRows(g, n)) *

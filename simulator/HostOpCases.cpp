@@ -133,6 +133,12 @@ std::vector<FamilyCase> rowCases() {
   // repeated down a dense operand, which the executor now runs as planes against a tile of the row.)
   for (const char* op : {"Add", "Sub", "Mul", "Div"})
     cases.push_back({op, oneOp(op, {64, 64, 1}, {filled({64, 1, 8}, 1.5f)}, {}, 8)});
+  // A comparison of the same operands into bool, beside the family's Equal with a single element: its rows
+  // through the same general loop (an outer comparison, ids [4096, 1] == [1, 64] making a k-means step's
+  // one-hot assignment: 95 us a trip measured, 34 simulated at the elements' rate alone; session 82). A
+  // Less, Greater, LessOrEqual or GreaterOrEqual pays this row's figure (CpuCost.cpp).
+  cases.push_back({"Equal", oneOpOn("Equal", filled({64, 64, 1}, 0.5f), {filled({64, 1, 8}, 1.5f)}, {}, 8,
+                                    fw::DType::Bool)});
   // A row of 4 repeated down each plane of 8 rows of the other operand, [1024, 1, 4] * [1024, 8, 4]: 1024
   // planes, each against a tile of its row made apart, beside the family's "/row" case (a bias over [32,
   // 1024], as many elements). A point cloud's offsets to each point's neighbours, [2, 1024, 1, 3] -
@@ -241,6 +247,14 @@ std::vector<FamilyCase> familyCases(const CaseSize& z) {
     const fw::Tensor mask = fw::Tensor::fromVector<uint8_t>(fw::DType::Bool, {rows, cols}, bits);
     cases.push_back(
         {"elementwise", oneOpOn("Equal", same, {fw::Tensor::floats({}, {0.5f})}, {}, 8, fw::DType::Bool)});
+    // The same on int64 operands (ids, positions), "Equal/int64" (OpFamily.cpp: efficiencyKey): its own
+    // figures only.
+    std::vector<int64_t> ids(static_cast<size_t>(rows * cols));
+    for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int64_t>(i % 97);
+    cases.push_back({"elementwise",
+                     oneOpOn("Equal", fw::Tensor::int64s({rows, cols}, ids), {fw::Tensor::int64s({}, {5})},
+                             {}, 8, fw::DType::Bool),
+                     true});
     cases.push_back({"elementwise", oneOpOn("Not", mask, {}, {}, 8, fw::DType::Bool)});
     cases.push_back({"elementwise", oneOpOn("Where", mask, {same, fw::Tensor::floats({}, {-100.0f})}, {}, 8,
                                             fw::DType::Float32)});

@@ -104,6 +104,11 @@ OpFamily nodeFamily(const Graph& g, const Node& n) {
   return transposeOf(g, n, dims, perm) && permKeepsOrder(dims, perm) ? OpFamily::View : fam;
 }
 
+bool isComparison(const Node& n) {
+  return n.domain.empty() && (n.opType == "Equal" || n.opType == "Less" || n.opType == "Greater" ||
+                              n.opType == "LessOrEqual" || n.opType == "GreaterOrEqual");
+}
+
 namespace {
 // Which of the executor's loops an Add, Sub, Mul or Div runs (core/exec/Broadcast.h: binaryLoop), and through
 // the general one its rows: the output's elements over its innermost run of axes both operands walk as one.
@@ -112,9 +117,11 @@ struct BinaryLoop {
   enum Kind { None, Whole, Scalar, Row, Tile, General } kind = None;
   int64_t rows = 0;
 };
+bool arithmetic(const Node& n) {
+  return n.opType == "Add" || n.opType == "Sub" || n.opType == "Mul" || n.opType == "Div";
+}
 BinaryLoop binaryLoopOf(const Graph& g, const Node& n) {
-  if ((n.opType != "Add" && n.opType != "Sub" && n.opType != "Mul" && n.opType != "Div") ||
-      !n.domain.empty() || n.inputs.size() != 2 || n.outputs.empty())
+  if ((!arithmetic(n) && !isComparison(n)) || !n.domain.empty() || n.inputs.size() != 2 || n.outputs.empty())
     return {};
   const auto a = staticDims(g, n.inputs[0]), b = staticDims(g, n.inputs[1]);
   if (!a || !b) return {};
@@ -314,7 +321,18 @@ std::string efficiencyKey(const Graph& g, const Node& n) {
   // not the two-tensor loop's; one of the whole output and a row of its trailing axes (a bias) or one value a
   // row of it (x - mean) streams the one and keeps the other at hand, a third less traffic than two whole
   // operands (sets 45-47's bias Adds were simulated 1.42x their time on the two-operand rate, session 38).
-  const BinaryLoop::Kind loop = binaryLoopOf(g, n).kind;
+  // A comparison of int64 operands (ids, positions) takes figures of its own, "<Op>/int64": the plain
+  // build has no vector compare of 64-bit integers, and its loop ran 0.33 ns an element where the float one
+  // ran 0.10 (ids [4096, 1] == [1, 64]: 88 us alone, a float pair 34; 1 thread, session 82). A comparison
+  // without figures of its own pays Equal's (CpuCost.cpp). Otherwise a comparison's loops are keyed by its
+  // op type alone: its figures are timed against a single element.
+  auto int64In = [&](size_t k) {
+    if (n.inputs.size() <= k || n.inputs[k] == kNoId) return false;
+    const Value& v = g.value(n.inputs[k]);
+    return (v.initializer ? v.initializer->dtype() : v.dtype) == DType::Int64;
+  };
+  if (isComparison(n) && n.inputs.size() == 2 && int64In(0) && int64In(1)) return n.opType + "/int64";
+  const BinaryLoop::Kind loop = arithmetic(n) ? binaryLoopOf(g, n).kind : BinaryLoop::None;
   if (loop == BinaryLoop::Scalar) return n.opType + "/scalar";
   if (loop == BinaryLoop::Row || loop == BinaryLoop::Tile) return n.opType + "/row";
   // A Pad copies row by row along the last axis: rows of 128 or more padded elements took 4.6-6.2 us
@@ -573,8 +591,7 @@ int64_t rowWiseRows(const Graph& g, const Node& n) {
     }
     return rows;
   }
-  if ((n.opType == "Add" || n.opType == "Sub" || n.opType == "Mul" || n.opType == "Div") &&
-      n.domain.empty() && n.inputs.size() == 2 && !n.outputs.empty())
+  if ((arithmetic(n) || isComparison(n)) && n.domain.empty() && n.inputs.size() == 2 && !n.outputs.empty())
     return broadcastRows(g, n);
   if (n.opType == "TopK" && n.domain.empty() && !n.inputs.empty() && !n.outputs.empty()) {
     // Each line keeps its best k in order as its values come in (core/exec/ops_sort.cpp): most values are
@@ -654,7 +671,8 @@ const std::vector<std::string>& efficiencyVariants() {
                                              "ReduceMean/middle", "ReduceSum/middle",
                                              "ReduceMax/middle",  "ReduceMin/middle",
                                              "Resize/linear",     "Resize/cubic",
-                                             "ReduceSum/short",   "ReduceMean/short"};
+                                             "ReduceSum/short",   "ReduceMean/short",
+                                             "Equal/int64"};
   return v;
 }
 

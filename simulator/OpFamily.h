@@ -73,11 +73,11 @@ std::optional<PadRows> padRows(const Graph& g, const Node& n);
 // GlobalMaxPool's (its images times channels: each plane reduced on its own, since session 71), a float
 // ReduceMax's, ReduceMin's, ReduceSum's, ReduceMean's or ReduceLogSumExp's over its last axes (its output
 // elements; over a middle axis, none), a TopK's (the insertions into its lines' best k: k (1 + ln(n / k)) a
-// line of n, at most n), an Add's, Sub's, Mul's or Div's through the executor's general broadcast loop or its
-// tile loop (broadcastRows, below), a GridSample's (its grid's positions, N x H_out x W_out: each position's
-// taps worked out once), a ScatterElements's (its indices' rows along their last axis: each row's place in
-// the data worked out apart); 0 for any other op or unknown dims. cpu.op_row_s is charged on these, by
-// efficiencyKey.
+// line of n, at most n), an Add's, Sub's, Mul's, Div's or comparison's through the executor's general
+// broadcast loop or its tile loop (broadcastRows, below), a GridSample's (its grid's positions, N x H_out x
+// W_out: each position's taps worked out once), a ScatterElements's (its indices' rows along their last axis:
+// each row's place in the data worked out apart); 0 for any other op or unknown dims. cpu.op_row_s is charged
+// on these, by efficiencyKey.
 int64_t rowWiseRows(const Graph& g, const Node& n);
 // The loops of a MaxPool without indices or an AveragePool on the executor's separable passes (core/exec/
 // ops_pool.cpp: poolSeparable, poolAlong; not the 2x2 MaxPool's own loop), static dims only. A pass per
@@ -99,11 +99,15 @@ std::optional<PoolLoops> poolLoops(const Graph& g, const Node& n);
 // picks from R rows, each block of the axes before the gathered one apart. A row read once is in cache
 // for the rest (a character embedding of 100 rows, 9216 picks). 0 for any other op or unknown dims.
 double gatherDistinctRows(const Graph& g, const Node& n);
-// The rows of an Add, Sub, Mul or Div through the executor's general broadcast loop (core/exec/Broadcast.h):
-// the output's elements over its innermost run of axes both operands walk as one; through its tile loop
-// (a short row repeated down a dense operand) its planes, the last two merged axes; 0 for its loops without
-// rows (two whole operands, a single element, a trailing row, one value a row) or unknown dims.
+// The rows of an Add, Sub, Mul, Div or comparison (isComparison) through the executor's general broadcast
+// loop (core/exec/Broadcast.h): the output's elements over its innermost run of axes both operands walk as
+// one; through its tile loop (a short row repeated down a dense operand) its planes, the last two merged
+// axes; 0 for its loops without rows (two whole operands, a single element, a trailing row, one value a row)
+// or unknown dims.
 int64_t broadcastRows(const Graph& g, const Node& n);
+// An Equal, Less, Greater, LessOrEqual or GreaterOrEqual: a comparison into bool, through the same broadcast
+// loops as an Add (core/exec/ops_elementwise.cpp: opCompare), its rows counted by broadcastRows.
+bool isComparison(const Node& n);
 
 // The value whose storage `v` is: `v` itself, or, for the output of a view (Identity, Reshape, Squeeze...:
 // the executor hands out its input's buffer), the value behind its chain of views.

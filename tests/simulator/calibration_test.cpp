@@ -1055,6 +1055,74 @@ TEST(Calibration, AnArgMaxAlongItsLastAxisPaysItsRows) {
   EXPECT_DOUBLE_EQ(us(middle, *rowed), us(middle, *plain));
 }
 
+// A comparison into bool runs an Add's broadcast loops (core/exec/Broadcast.h): through the general one
+// each row is set up apart, as an Add's. Its rows are counted as an Add's, its key stays its op type (its
+// figures are timed against a single element), fwb calibrate times Equal's rows beside its family case,
+// and a Less, Greater, LessOrEqual or GreaterOrEqual without rows of its own pays Equal's (a k-means step's
+// ids [4096, 1] == [1, 64]: 95 us a trip measured, 34 simulated without its rows; session 82).
+TEST(Calibration, AComparisonThroughTheGeneralLoopPaysItsRows) {
+  auto cmp = [](const char* op, std::vector<int64_t> a, std::vector<int64_t> b, std::vector<int64_t> od) {
+    Graph g;
+    ValueId x = g.addInput("x", DType::Int64, Shape::ofInts(a));
+    ValueId z = g.addInput("z", DType::Int64, Shape::ofInts(b));
+    ValueId y = g.addValue("y", DType::Bool, Shape::ofInts(od));
+    g.addNode(op, {x, z}, {y}, {}, "c");
+    g.addOutput(y);
+    return g;
+  };
+  const Graph outer = cmp("Equal", {4096, 1}, {1, 64}, {4096, 64}),
+              less = cmp("Less", {4096, 1}, {1, 64}, {4096, 64}),
+              scalar = cmp("Equal", {4096, 64}, {}, {4096, 64}),
+              whole = cmp("Greater", {4096, 64}, {4096, 64}, {4096, 64});
+  EXPECT_EQ(rowWiseRows(outer, outer.node(0)), 4096);
+  EXPECT_EQ(rowWiseRows(less, less.node(0)), 4096);
+  EXPECT_EQ(rowWiseRows(scalar, scalar.node(0)), 0);
+  EXPECT_EQ(rowWiseRows(whole, whole.node(0)), 0);
+  // Of int64 operands its own figures, "<Op>/int64" (the plain build's loop has no vector compare of them);
+  // of floats its op type's.
+  EXPECT_EQ(efficiencyKey(outer, outer.node(0)), "Equal/int64");
+  EXPECT_EQ(efficiencyKey(less, less.node(0)), "Less/int64");
+  Graph floats = cmp("Equal", {4096, 1}, {1, 64}, {4096, 64});
+  for (ValueId v : floats.node(0).inputs) floats.value(v).dtype = DType::Float32;
+  EXPECT_EQ(efficiencyKey(floats, floats.node(0)), "Equal");
+  EXPECT_EQ(rowWiseRows(floats, floats.node(0)), 4096);
+  int timed = 0, timedInt64 = 0;
+  for (const auto& c : familyCases(CaseSize::normal())) {
+    const Graph& cg = *c.bench.model.graph;
+    if (efficiencyKey(cg, cg.node(c.bench.node)) != "Equal/int64") continue;
+    EXPECT_TRUE(c.ownFiguresOnly);
+    ++timedInt64;
+  }
+  EXPECT_EQ(timedInt64, 1);
+  for (const auto& c : rowCases()) {
+    const Graph& cg = *c.bench.model.graph;
+    const Node& n = cg.node(c.bench.node);
+    if (n.opType != "Equal") continue;
+    EXPECT_EQ(c.key, "Equal");
+    EXPECT_EQ(rowWiseRows(cg, n), 4096);
+    ++timed;
+  }
+  EXPECT_EQ(timed, 1);
+  json j = cpuProfileJson();
+  auto plain = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  j["cpu"]["op_row_s"] = {{"Equal", 10e-9}};
+  auto rowed = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(rowed.ok()) << rowed.error().message;
+  auto us = [](const Graph& g, const HwProfile& hw) { return test::runUnfused(g, hw).kernels.at(0).durUs; };
+  EXPECT_NEAR(us(outer, *rowed) - us(outer, *plain), 4096 * 10e-3, 1e-3);
+  EXPECT_NEAR(us(less, *rowed) - us(less, *plain), 4096 * 10e-3, 1e-3);
+  EXPECT_DOUBLE_EQ(us(scalar, *rowed), us(scalar, *plain));
+  EXPECT_DOUBLE_EQ(us(whole, *rowed), us(whole, *plain));
+  // An int64 Less without figures of its own pays Equal/int64's: a slow rate, more time.
+  j["cpu"]["op_efficiency"]["Equal/int64"] = 1e-4;
+  auto int64 = parseHwProfile(j, "t.json");
+  ASSERT_TRUE(int64.ok()) << int64.error().message;
+  EXPECT_GT(us(less, *int64), us(less, *rowed) + 1.0);
+  EXPECT_GT(us(outer, *int64), us(outer, *rowed) + 1.0);
+  EXPECT_DOUBLE_EQ(us(floats, *int64), us(floats, *rowed));
+}
+
 // A Resize's modes take figures of their own: "Resize" for the nearest one, "Resize/linear" and
 // "Resize/cubic" for the others; fwb calibrate times one case of each under its key, the cubic one for its
 // own figures only. Until session 71 the nearest and linear cases shared "Resize", their median's figure (a
@@ -4150,7 +4218,8 @@ TEST(HostBench, AScatterAddIsTimedForItsOwnFiguresOnly) {
                                      "GatherND",
                                      "NonZero",
                                      "ArgMax",
-                                     "ArgMin"};
+                                     "ArgMin",
+                                     "Equal/int64"};
   std::set<std::string> seen;
   for (const auto& c : familyCases(CaseSize::tiny())) {
     const Graph& g = *c.bench.model.graph;
