@@ -1,7 +1,7 @@
 """Export PyTorch models that no test, manifest or calibration of this project uses, for
 bench/sim_accuracy.sh's "models it was not tuned on" rows (random weights, seeded; nothing downloaded).
 
-    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|119]
+    /usr/bin/python3 bench/export_untuned_models.py OUT_DIR [--set 2|3|...|120]
 
 Set 1 (the default) was used while the CPU cost model was worked on (docs/sim_accuracy.md says which of
 its rows were looked at); set 2 was exported afterwards and only measured, until its misses were looked
@@ -517,6 +517,14 @@ data, at most 12 steps), and a k-means layer written here and scripted (4096 poi
 centres, Lloyd steps until no centre moves more than 1e-4 or 20 steps: distances, an ArgMin, a one-hot
 product for the new centres).
 
+Set 120 was exported in session 82 after its changes (the last: a comparison's broadcast rows and int64
+comparisons' own figures), before any measurement of it, at opset 17: torchvision's Keypoint R-CNN (ResNet-50
+FPN, one image at 192, post-processing and keypoint heatmaps included), a conjugate-gradient solver written
+here and scripted (64 systems of 48 unknowns whose matrices a layer makes from the input, steps until every
+residual falls below 1e-8 or 25 steps), and a streaming attention encoder written here and scripted (chunks of
+16 frames in a Loop, each attending over a cache of the last 48 keys and values that the loop carries and
+trims, the chunks' outputs gathered in a sequence).
+
 Needs Debian's python3-torch (1.13) and python3-torchvision (0.14). Writes OUT_DIR/NAME.onnx (opset 13).
 Exit 77 when torch cannot be imported.
 """
@@ -527,7 +535,7 @@ import sys
 def main():
     args = sys.argv[1:]
     which = args[2] if len(args) == 3 and args[1] == "--set" else "1"
-    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115", "116", "117", "118", "119"):
+    if len(args) not in (1, 3) or which not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113", "114", "115", "116", "117", "118", "119", "120"):
         print(__doc__, file=sys.stderr)
         return 2
     out = args[0]
@@ -772,6 +780,8 @@ def main():
         return export_hundred_eighteenth_set(torch, torchvision, out)
     if which == "119":
         return export_hundred_nineteenth_set(torch, torchvision, out)
+    if which == "120":
+        return export_hundred_twentieth_set(torch, torchvision, out)
     if which == "24":
         return export_twenty_fourth_set(torch, torchvision, out)
     tv = torchvision.models
@@ -12754,6 +12764,84 @@ def export_hundred_nineteenth_set(torch, torchvision, out):
             return torch.cat((c.flatten(), assign.float()))
 
     export_scripted(torch, out, 219, "kmeans_b4096_k64", KMeans, torch.rand(4096, 32))
+    return 0
+
+
+
+def export_hundred_twentieth_set(torch, torchvision, out):
+    # Session 82, after its changes: a detector with a keypoint head, an iterative solver that runs until it
+    # converges, and an encoder that streams its input in chunks with a carried cache.
+    nn = torch.nn
+    det = torchvision.models.detection
+    export_nets(torch, out, 220, (("keypointrcnn_r50_b1_192", lambda: detector_net(
+        torch, lambda: det.keypointrcnn_resnet50_fpn(weights=None, weights_backbone=None, min_size=192,
+                                                     max_size=192),
+        keys=("boxes", "scores", "labels", "keypoints")), (1, 3, 192, 192)),), opset=17)
+
+    class CgSolver(nn.Module):
+        def __init__(self, n=48, max_steps=25):
+            super().__init__()
+            self.n, self.max_steps = n, max_steps
+            self.lfac = nn.Linear(n, n * n)
+            self.rhs = nn.Linear(n, n)
+            self.out = nn.Linear(n, 10)
+
+        def forward(self, x):
+            b = x.shape[0]
+            low = self.lfac(x).reshape(b, self.n, self.n) * 0.1
+            a = low @ low.transpose(1, 2) + torch.eye(self.n)[None] * float(self.n) * 0.05
+            r = self.rhs(x)[:, :, None]
+            sol = torch.zeros_like(r)
+            p = r
+            rs = (r * r).sum(1)
+            step = 0
+            while bool(rs.max() > 1e-8) and step < self.max_steps:
+                ap = a @ p
+                alpha = rs / (p * ap).sum(1)
+                sol = sol + alpha[:, :, None] * p
+                r = r - alpha[:, :, None] * ap
+                rs_new = (r * r).sum(1)
+                p = r + (rs_new / rs)[:, :, None] * p
+                rs = rs_new
+                step += 1
+            return self.out(sol.squeeze(-1))
+
+    export_scripted(torch, out, 220, "cg_solver_b64_n48", CgSolver, torch.rand(64, 48))
+
+    class StreamEncoder(nn.Module):
+        def __init__(self, d=144, heads=4, chunk=16, cache=48):
+            super().__init__()
+            self.d, self.heads, self.chunk, self.cache = d, heads, chunk, cache
+            self.inp = nn.Linear(80, d)
+            self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d))
+            self.cls = nn.Linear(d, 12)
+
+        def forward(self, feats):
+            x = self.inp(feats)
+            b, t = x.shape[0], x.shape[1]
+            hd = self.d // self.heads
+            ck = torch.zeros(b, 0, self.d)
+            cv = torch.zeros(b, 0, self.d)
+            outs = []
+            for s in range(0, t, self.chunk):
+                c = x[:, s:s + self.chunk]
+                n = c.shape[1]
+                q, k, v = self.qkv(self.n1(c)).chunk(3, -1)
+                ck = torch.cat((ck, k), 1)[:, -self.cache:]
+                cv = torch.cat((cv, v), 1)[:, -self.cache:]
+                m = ck.shape[1]
+                qh = q.reshape(b, n, self.heads, hd).transpose(1, 2)
+                kh = ck.reshape(b, m, self.heads, hd).transpose(1, 2)
+                vh = cv.reshape(b, m, self.heads, hd).transpose(1, 2)
+                w = torch.softmax(qh @ kh.transpose(2, 3) / 6.0, -1)
+                c = c + self.o((w @ vh).transpose(1, 2).reshape(b, n, self.d))
+                c = c + self.ff(self.n2(c))
+                outs.append(c)
+            return self.cls(torch.cat(outs, 1).mean(1))
+
+    export_scripted(torch, out, 220, "stream_encoder_b2_t128", StreamEncoder, torch.rand(2, 128, 80))
     return 0
 
 
