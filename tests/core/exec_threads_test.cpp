@@ -114,6 +114,26 @@ TEST(ExecThreads, SmallBatchedMatMulsAreCorrectForAnyThreadCount) {
   }
 }
 
+TEST(ExecThreads, BatchedMatrixVectorProductsAreCorrectAndAlikeForAnyThreadCount) {
+  // Products of one column each beyond the row loop's bound (a solver's A p over a batch of systems) run on
+  // the rows-dot-vector loop, a matrix at a time: each row's sum in that loop's fixed order, the same bits
+  // for any thread count, within a dot product's bound of a double loop. Odd sizes, a tail of the 16 lanes.
+  for (auto [nb, M, K] : std::vector<std::array<int64_t, 3>>{
+           {64, 48, 48}, {7, 17, 33}, {3, 40, 5}, {5, 1, 300}, {256, 16, 64}}) {
+    EXPECT_FALSE(fw::exec::smallProductsOnRowLoop(nb, false, false, M, 1, K));
+    const Tensor a = noise({nb, M, K}, 31), b = noise({nb, K, 1}, 32);
+    auto m = oneNode("MatMul", {{"a", a}, {"b", b}}, 1);
+    expectSameForAnyThreadCount(m, {a, b});
+    const auto y = runWith(m, {a, b}, 1);
+    ASSERT_EQ(y.size(), 1u);
+    expectProductsNear(
+        y[0].toFloats(), a.toFloats(), b.toFloats(), nb, M, K, 1,
+        [M = M, K = K](int64_t p, int64_t i, int64_t k) { return (p * M + i) * K + k; },
+        [K = K](int64_t p, int64_t k, int64_t) { return p * K + k; },
+        std::to_string(nb) + "x" + std::to_string(M) + "x" + std::to_string(K) + "x1");
+  }
+}
+
 TEST(ExecThreads, BroadcastMatMulsRunInBatchedRunsAndMatchADoubleLoop) {
   // Broadcast batch axes: the output matrices in runs that both operands walk at a fixed step, each run
   // one batched product (MatMulShape::batchRun), on the row loop or oneDNN (a shared A as a broadcast
@@ -180,7 +200,7 @@ TEST(ExecThreads, SmallBatchedMatMulsAddTheirTermsInOrder) {
   // register block of rows or masked tail of columns computes them: the same bits as that loop written out
   // (a reordered or fused term would differ in some of these elements).
   for (auto [M, K, N] : std::vector<std::array<int64_t, 3>>{
-           {1, 5, 1}, {3, 7, 9}, {4, 8, 16}, {5, 6, 17}, {16, 4, 31}, {8, 3, 40}, {13, 9, 15}, {2, 1, 8}}) {
+           {1, 5, 2}, {3, 7, 9}, {4, 8, 16}, {5, 6, 17}, {16, 4, 31}, {8, 3, 40}, {13, 9, 15}, {2, 1, 8}}) {
     const int64_t nb = 3;
     ASSERT_TRUE(fw::exec::smallProductsOnRowLoop(nb, false, false, M, N, K)) << M << "x" << K << "x" << N;
     const Tensor a = noise({nb, M, K}, 21), b = noise({nb, K, N}, 22);
